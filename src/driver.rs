@@ -1,0 +1,110 @@
+//! The driver: source text to IR, through the pass pipeline, back to text.
+//!
+//! [`read_module`] is the front end in one call (lex, parse, lower, verify).
+//! [`run_opt`] is what `pfir opt` does for a whole file, including
+//! `--split-input-file`. Deep inputs recurse deeply, so callers run these on
+//! a thread with a large stack ([`with_large_stack`]).
+
+use crate::cli::opt::OptArgs;
+use crate::diagnostics::{Diagnostic, SourceFile, has_errors};
+use crate::ir::Module;
+
+/// Stack size for the worker thread: enough for [`crate::lexer::MAX_NESTING`]
+/// levels in every recursive walk. Only the pages touched are committed.
+pub const LARGE_STACK_BYTES: usize = 4 << 30;
+
+/// Runs `f` on a thread with a [`LARGE_STACK_BYTES`] stack and returns its result.
+pub fn with_large_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|s| {
+        let handle = std::thread::Builder::new()
+            .name("pfir-worker".into())
+            .stack_size(LARGE_STACK_BYTES)
+            .spawn_scoped(s, f)
+            .expect("spawning the pfir worker thread");
+        match handle.join() {
+            Ok(v) => v,
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    })
+}
+
+/// Parses and lowers `text` (which starts at byte `base` of its file).
+/// Returns the module when there were no errors, and all diagnostics.
+pub fn read_module(text: &str, base: usize) -> (Option<Module>, Vec<Diagnostic>) {
+    let (ast, mut diags) = crate::parser::parse(text, base);
+    if has_errors(&diags) {
+        return (None, diags);
+    }
+    let (module, lower_diags) = crate::lower::lower(&ast);
+    diags.extend(lower_diags);
+    drop(ast);
+    if has_errors(&diags) {
+        (None, diags)
+    } else {
+        (Some(module), diags)
+    }
+}
+
+/// Parses, lowers and prints `text` (no passes): the canonical form.
+pub fn canonicalize(text: &str) -> Result<String, Vec<Diagnostic>> {
+    match read_module(text, 0) {
+        (Some(m), _) => Ok(crate::printer::print_module(&m)),
+        (None, diags) => Err(diags),
+    }
+}
+
+/// The line that separates chunks under `--split-input-file`.
+pub const SPLIT_MARKER: &str = "// -----";
+
+/// Splits `text` at lines that are exactly `// -----` (trailing spaces
+/// allowed). Returns `(offset, chunk)` pairs; the marker lines belong to no chunk.
+pub fn split_chunks(text: &str) -> Vec<(usize, &str)> {
+    let mut chunks = Vec::new();
+    let mut start = 0;
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let line_end = offset + line.len();
+        if line.trim_end() == SPLIT_MARKER {
+            chunks.push((start, &text[start..offset]));
+            start = line_end;
+        }
+        offset = line_end;
+    }
+    chunks.push((start, &text[start..]));
+    chunks
+}
+
+/// What `pfir opt` produced for one file.
+#[derive(Debug, Default)]
+pub struct OptOutcome {
+    /// The printed IR (stdout).
+    pub output: String,
+    pub diagnostics: Vec<Diagnostic>,
+    /// Other reports for stderr (IR dumps, timing, statistics).
+    pub stderr: String,
+}
+
+/// Everything `pfir opt` does after reading the file.
+pub fn run_opt(file: &SourceFile, args: &OptArgs) -> OptOutcome {
+    let chunks = if args.split_input_file {
+        split_chunks(&file.text)
+    } else {
+        vec![(0, file.text.as_str())]
+    };
+    let mut outcome = OptOutcome::default();
+    let mut outputs = Vec::new();
+    for (base, chunk) in chunks {
+        let (module, diags) = read_module(chunk, base);
+        outcome.diagnostics.extend(diags);
+        let Some(mut module) = module else { continue };
+        let result = crate::passes::run_pipeline(&mut module, file, &args.pipeline);
+        let failed = has_errors(&result.diagnostics);
+        outcome.diagnostics.extend(result.diagnostics);
+        outcome.stderr.push_str(&result.stderr);
+        if !failed {
+            outputs.push(crate::printer::print_module(&module));
+        }
+    }
+    outcome.output = outputs.join(&format!("{SPLIT_MARKER}\n"));
+    outcome
+}

@@ -1,0 +1,103 @@
+//! A typed arena: a `Vec` of nodes addressed by small, copyable ids.
+//!
+//! Every IR node lives in an arena owned by its [`Function`](super::Function);
+//! nodes refer to each other by id, never by pointer, so the IR has no
+//! `Rc<RefCell<..>>` webs and can be cloned, compared and rewritten freely.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+/// An id type usable as an arena index.
+pub trait ArenaId: Copy + Eq + std::hash::Hash + fmt::Debug {
+    fn from_index(index: usize) -> Self;
+    fn index(self) -> usize;
+}
+
+/// Declares a `u32` newtype id implementing [`ArenaId`].
+#[macro_export]
+macro_rules! define_id {
+    ($(#[$meta:meta])* $name:ident) => {
+        $(#[$meta])*
+        #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(u32);
+
+        impl $crate::ir::arena::ArenaId for $name {
+            fn from_index(index: usize) -> Self {
+                $name(u32::try_from(index).expect("arena holds more than u32::MAX nodes"))
+            }
+            fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+
+        impl std::fmt::Debug for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, "{}{}", stringify!($name), self.0)
+            }
+        }
+    };
+}
+
+/// A growable store of `T` addressed by `I`.
+#[derive(Clone)]
+pub struct Arena<I, T> {
+    items: Vec<T>,
+    _id: PhantomData<fn(I) -> I>,
+}
+
+impl<I: ArenaId, T> Arena<I, T> {
+    pub fn new() -> Self {
+        Arena {
+            items: Vec::new(),
+            _id: PhantomData,
+        }
+    }
+
+    /// Stores `value` and returns its id.
+    pub fn alloc(&mut self, value: T) -> I {
+        let id = I::from_index(self.items.len());
+        self.items.push(value);
+        id
+    }
+
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// All `(id, node)` pairs in allocation order.
+    pub fn iter(&self) -> impl Iterator<Item = (I, &T)> {
+        self.items
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (I::from_index(i), t))
+    }
+}
+
+impl<I: ArenaId, T> Default for Arena<I, T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<I: ArenaId, T> std::ops::Index<I> for Arena<I, T> {
+    type Output = T;
+    fn index(&self, id: I) -> &T {
+        &self.items[id.index()]
+    }
+}
+
+impl<I: ArenaId, T> std::ops::IndexMut<I> for Arena<I, T> {
+    fn index_mut(&mut self, id: I) -> &mut T {
+        &mut self.items[id.index()]
+    }
+}
+
+impl<I: ArenaId, T: fmt::Debug> fmt::Debug for Arena<I, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}

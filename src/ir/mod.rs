@@ -1,0 +1,423 @@
+//! The typed IR: what lowering produces, passes rewrite and the printer writes.
+//!
+//! A [`Module`] is a list of [`Function`]s. Each function owns three arenas
+//! (variables, expressions, statements); nodes refer to one another by typed
+//! ids ([`VarId`], [`ExprId`], [`StmtId`]). A [`Block`] is an ordered list of
+//! statement ids. Every node keeps the [`Span`] of the source it came from
+//! (nodes made by passes carry the span of the code they were made for).
+//!
+//! Invariants (checked by lowering, relied on by everyone after it):
+//! - every `VarId`/`ExprId`/`StmtId` stored in a function indexes that
+//!   function's arenas;
+//! - every statement id appears in exactly one block (arena entries that no
+//!   block reaches are garbage left by rewrites and are ignored);
+//! - a variable has one definition: a binding, a parameter, a loop induction
+//!   variable or an iter-arg; uses refer to it by id, so identity does not
+//!   depend on names (two variables may share a name);
+//! - `Call::arg_directions` has one entry per positional argument.
+
+pub mod arena;
+pub mod types;
+
+pub use crate::span::Span;
+pub use arena::{Arena, ArenaId};
+pub use types::{Category, Extent, ScalarType, Type};
+
+crate::define_id!(
+    /// A variable of a function.
+    VarId
+);
+crate::define_id!(
+    /// An expression node of a function.
+    ExprId
+);
+crate::define_id!(
+    /// A statement node of a function.
+    StmtId
+);
+
+/// A whole `.pfir` file.
+#[derive(Clone, Debug, Default)]
+pub struct Module {
+    pub functions: Vec<Function>,
+}
+
+impl Module {
+    pub fn function(&self, name: &str) -> Option<&Function> {
+        self.functions.iter().find(|f| f.name == name)
+    }
+}
+
+/// `orchestration`, `incore`, ...; `opaque` when none is written.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum FuncKind {
+    Orchestration,
+    InCore,
+    Aic,
+    Aiv,
+    Group,
+    Opaque,
+}
+
+impl FuncKind {
+    pub fn keyword(self) -> &'static str {
+        match self {
+            FuncKind::Orchestration => "orchestration",
+            FuncKind::InCore => "incore",
+            FuncKind::Aic => "aic",
+            FuncKind::Aiv => "aiv",
+            FuncKind::Group => "group",
+            FuncKind::Opaque => "opaque",
+        }
+    }
+}
+
+/// A parameter's (and so a call argument's) direction.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Direction {
+    In,
+    Out,
+    InOut,
+}
+
+impl Direction {
+    pub fn keyword(self) -> &'static str {
+        match self {
+            Direction::In => "in",
+            Direction::Out => "out",
+            Direction::InOut => "inout",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Param {
+    pub var: VarId,
+    pub direction: Direction,
+}
+
+#[derive(Clone, Debug)]
+pub struct Function {
+    pub name: String,
+    pub name_span: Span,
+    pub kind: FuncKind,
+    pub params: Vec<Param>,
+    /// Result types; several results print as a tuple.
+    pub results: Vec<Type>,
+    pub body: Block,
+    /// The span of the whole function.
+    pub span: Span,
+    pub vars: Arena<VarId, Var>,
+    pub exprs: Arena<ExprId, Expr>,
+    pub stmts: Arena<StmtId, Stmt>,
+}
+
+impl Function {
+    pub fn new(name: impl Into<String>, kind: FuncKind) -> Function {
+        Function {
+            name: name.into(),
+            name_span: Span::default(),
+            kind,
+            params: Vec::new(),
+            results: Vec::new(),
+            body: Block::default(),
+            span: Span::default(),
+            vars: Arena::new(),
+            exprs: Arena::new(),
+            stmts: Arena::new(),
+        }
+    }
+
+    pub fn new_var(&mut self, name: impl Into<String>, ty: Type, span: Span) -> VarId {
+        self.vars.alloc(Var {
+            name: name.into(),
+            ty,
+            span,
+        })
+    }
+
+    pub fn new_expr(&mut self, kind: ExprKind, ty: Type, span: Span) -> ExprId {
+        self.exprs.alloc(Expr { kind, ty, span })
+    }
+
+    pub fn new_stmt(&mut self, kind: StmtKind, span: Span) -> StmtId {
+        self.stmts.alloc(Stmt { kind, span })
+    }
+
+    /// The type of an expression.
+    pub fn ty(&self, e: ExprId) -> &Type {
+        &self.exprs[e].ty
+    }
+
+    /// Whether any variable of this function is named `name`.
+    pub fn uses_name(&self, name: &str) -> bool {
+        self.vars.iter().any(|(_, v)| v.name == name)
+    }
+}
+
+/// A variable: a name (not necessarily unique), a type and where it was defined.
+#[derive(Clone, Debug)]
+pub struct Var {
+    pub name: String,
+    pub ty: Type,
+    pub span: Span,
+}
+
+/// A `{ ... }` statement list.
+#[derive(Clone, Debug, Default)]
+pub struct Block {
+    pub stmts: Vec<StmtId>,
+    /// From `{` to `}`.
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub ty: Type,
+    pub span: Span,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum UnaryOp {
+    Neg,
+    Not,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum BinaryOp {
+    Or,
+    And,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+}
+
+impl BinaryOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinaryOp::Or => "or",
+            BinaryOp::And => "and",
+            BinaryOp::Eq => "==",
+            BinaryOp::Ne => "!=",
+            BinaryOp::Lt => "<",
+            BinaryOp::Le => "<=",
+            BinaryOp::Gt => ">",
+            BinaryOp::Ge => ">=",
+            BinaryOp::Add => "+",
+            BinaryOp::Sub => "-",
+            BinaryOp::Mul => "*",
+            BinaryOp::Div => "/",
+            BinaryOp::Rem => "%",
+        }
+    }
+
+    pub fn is_comparison(self) -> bool {
+        matches!(
+            self,
+            BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge
+        )
+    }
+}
+
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+    /// `none`: the invalid task id.
+    None,
+    /// A scalar type used as a value: `array.create(4, task_id)`.
+    Dtype(ScalarType),
+    Var(VarId),
+    Unary(UnaryOp, ExprId),
+    Binary(BinaryOp, ExprId, ExprId),
+    Call(Call),
+    /// `[a, b]`, only as a call argument.
+    List(Vec<ExprId>),
+}
+
+/// What a call calls.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Callee {
+    /// An op: `array.create`, `system.task_dummy`, `tensor.load`, ...
+    Op(String),
+    /// A function of the module, by name.
+    Function(String),
+}
+
+impl Callee {
+    pub fn name(&self) -> &str {
+        match self {
+            Callee::Op(n) | Callee::Function(n) => n,
+        }
+    }
+}
+
+/// A plain call (of an op or a function), evaluated for its value.
+#[derive(Clone, Debug)]
+pub struct Call {
+    pub callee: Callee,
+    pub args: Vec<ExprId>,
+    /// One per positional argument, resolved from the callee's signature
+    /// (`In` for ops).
+    pub arg_directions: Vec<Direction>,
+    /// Keyword arguments of ops other than `system.task_dummy`, in source order.
+    pub kwargs: Vec<(String, ExprId)>,
+    /// `attrs["dummy_task"]`: set on `system.task_dummy` barriers.
+    pub dummy_task: bool,
+    /// `attrs["manual_dep_edges"]`: only a `system.task_dummy` call may carry
+    /// entries (ManualDepsOnSubmitOnly).
+    pub manual_dep_edges: Vec<ExprId>,
+}
+
+impl Call {
+    pub fn new(callee: Callee) -> Call {
+        Call {
+            callee,
+            args: Vec::new(),
+            arg_directions: Vec::new(),
+            kwargs: Vec::new(),
+            dummy_task: false,
+            manual_dep_edges: Vec::new(),
+        }
+    }
+}
+
+/// `for NAME in KIND(start, stop, step)`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum LoopKind {
+    Range,
+    Parallel,
+    Unroll,
+}
+
+impl LoopKind {
+    pub fn keyword(self) -> &'static str {
+        match self {
+            LoopKind::Range => "range",
+            LoopKind::Parallel => "parallel",
+            LoopKind::Unroll => "unroll",
+        }
+    }
+}
+
+/// `iter(var = init)`: a loop-carried value.
+#[derive(Clone, Debug)]
+pub struct IterArg {
+    pub var: VarId,
+    pub init: ExprId,
+}
+
+#[derive(Clone, Debug)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+/// A task launch: `results..., tid = submit callee(args, deps=[...], ...)`.
+#[derive(Clone, Debug)]
+pub struct Submit {
+    /// The callee's results followed by the task id.
+    pub results: Vec<VarId>,
+    /// The function launched.
+    pub callee: String,
+    pub callee_span: Span,
+    pub args: Vec<ExprId>,
+    pub arg_directions: Vec<Direction>,
+    /// The manual dependency edges (`none` entries already dropped).
+    pub deps: Vec<ExprId>,
+    pub core_num: Option<ExprId>,
+    /// Absent when `false` (the default).
+    pub sync_start: Option<ExprId>,
+    /// Absent when `false` (the default).
+    pub allow_early_resolve: Option<ExprId>,
+    pub predicate: Option<ExprId>,
+}
+
+#[derive(Clone, Debug)]
+pub enum StmtKind {
+    /// `a, b = expr`.
+    Assign {
+        results: Vec<VarId>,
+        value: ExprId,
+    },
+    Submit(Submit),
+    /// A call evaluated for effect (the expression is always a call).
+    Eval(ExprId),
+    For {
+        results: Vec<VarId>,
+        kind: LoopKind,
+        var: VarId,
+        start: ExprId,
+        stop: ExprId,
+        step: ExprId,
+        iter_args: Vec<IterArg>,
+        body: Block,
+    },
+    While {
+        results: Vec<VarId>,
+        cond: ExprId,
+        iter_args: Vec<IterArg>,
+        body: Block,
+    },
+    If {
+        results: Vec<VarId>,
+        cond: ExprId,
+        then_body: Block,
+        else_body: Option<Block>,
+    },
+    /// `manual "name" { }` (manual = true) or `auto { }`.
+    Scope {
+        manual: bool,
+        name: Option<String>,
+        body: Block,
+    },
+    Yield(Vec<ExprId>),
+    Return(Vec<ExprId>),
+    Break,
+    Continue,
+}
+
+impl StmtKind {
+    /// The blocks directly nested in this statement, in source order.
+    pub fn blocks(&self) -> Vec<&Block> {
+        match self {
+            StmtKind::For { body, .. }
+            | StmtKind::While { body, .. }
+            | StmtKind::Scope { body, .. } => {
+                vec![body]
+            }
+            StmtKind::If {
+                then_body,
+                else_body,
+                ..
+            } => {
+                let mut v = vec![then_body];
+                v.extend(else_body.iter());
+                v
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// The variables this statement binds in the enclosing block.
+    pub fn results(&self) -> &[VarId] {
+        match self {
+            StmtKind::Assign { results, .. }
+            | StmtKind::For { results, .. }
+            | StmtKind::While { results, .. }
+            | StmtKind::If { results, .. } => results,
+            StmtKind::Submit(s) => &s.results,
+            _ => &[],
+        }
+    }
+}

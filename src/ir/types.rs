@@ -1,0 +1,253 @@
+//! The types of IR values (spec section 4) and the category check of section 6.
+
+use std::fmt;
+
+/// A scalar element type: `i8` ... `f64`, `bool`, `index`, `task_id`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ScalarType {
+    I8,
+    I16,
+    I32,
+    I64,
+    U8,
+    U16,
+    U32,
+    U64,
+    Index,
+    Bool,
+    F16,
+    BF16,
+    F32,
+    F64,
+    TaskId,
+}
+
+impl ScalarType {
+    pub const ALL: [ScalarType; 15] = [
+        ScalarType::I8,
+        ScalarType::I16,
+        ScalarType::I32,
+        ScalarType::I64,
+        ScalarType::U8,
+        ScalarType::U16,
+        ScalarType::U32,
+        ScalarType::U64,
+        ScalarType::Index,
+        ScalarType::Bool,
+        ScalarType::F16,
+        ScalarType::BF16,
+        ScalarType::F32,
+        ScalarType::F64,
+        ScalarType::TaskId,
+    ];
+
+    /// The keyword that spells this type.
+    pub fn name(self) -> &'static str {
+        match self {
+            ScalarType::I8 => "i8",
+            ScalarType::I16 => "i16",
+            ScalarType::I32 => "i32",
+            ScalarType::I64 => "i64",
+            ScalarType::U8 => "u8",
+            ScalarType::U16 => "u16",
+            ScalarType::U32 => "u32",
+            ScalarType::U64 => "u64",
+            ScalarType::Index => "index",
+            ScalarType::Bool => "bool",
+            ScalarType::F16 => "f16",
+            ScalarType::BF16 => "bf16",
+            ScalarType::F32 => "f32",
+            ScalarType::F64 => "f64",
+            ScalarType::TaskId => "task_id",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<ScalarType> {
+        ScalarType::ALL.into_iter().find(|s| s.name() == name)
+    }
+
+    pub fn is_integer(self) -> bool {
+        matches!(
+            self,
+            ScalarType::I8
+                | ScalarType::I16
+                | ScalarType::I32
+                | ScalarType::I64
+                | ScalarType::U8
+                | ScalarType::U16
+                | ScalarType::U32
+                | ScalarType::U64
+                | ScalarType::Index
+        )
+    }
+
+    pub fn is_float(self) -> bool {
+        matches!(
+            self,
+            ScalarType::F16 | ScalarType::BF16 | ScalarType::F32 | ScalarType::F64
+        )
+    }
+}
+
+/// An array extent or tensor dimension.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Extent {
+    /// A literal size: `array<task_id, 4>`.
+    Const(i64),
+    /// A size held by a named integer value: `array<task_id, n>`. The name is
+    /// `None` when the size came from an expression that is not a variable
+    /// (`array.create(n * 2, task_id)`); such a type is never printed.
+    Dynamic(Option<String>),
+}
+
+/// The type of an IR value.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Type {
+    Scalar(ScalarType),
+    /// `array<elem, extent>`.
+    Array {
+        elem: ScalarType,
+        extent: Extent,
+    },
+    /// `tensor<[dims], elem>`.
+    Tensor {
+        dims: Vec<Extent>,
+        elem: ScalarType,
+    },
+    /// `(T1, T2, ...)`: the results of a call with several results.
+    Tuple(Vec<Type>),
+    /// The type of a dtype used as a value (`task_id` in `array.create(4, task_id)`).
+    /// It cannot be written in source.
+    Dtype,
+    /// The result of an op the IR does not know; accepted anywhere.
+    Unknown,
+}
+
+/// The category used for type checking (spec section 6): integer widths and
+/// tensor shapes are not compared.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Category {
+    Integer,
+    Float,
+    Bool,
+    TaskId,
+    Array(ScalarType),
+    Tensor(ScalarType),
+    Tuple(Vec<Category>),
+    Dtype,
+    Unknown,
+}
+
+impl Type {
+    pub const TASK_ID: Type = Type::Scalar(ScalarType::TaskId);
+    pub const BOOL: Type = Type::Scalar(ScalarType::Bool);
+    pub const I64: Type = Type::Scalar(ScalarType::I64);
+    pub const INDEX: Type = Type::Scalar(ScalarType::Index);
+    pub const F32: Type = Type::Scalar(ScalarType::F32);
+
+    pub fn category(&self) -> Category {
+        match self {
+            Type::Scalar(s) if s.is_integer() => Category::Integer,
+            Type::Scalar(s) if s.is_float() => Category::Float,
+            Type::Scalar(ScalarType::Bool) => Category::Bool,
+            Type::Scalar(_) => Category::TaskId,
+            Type::Array { elem, .. } => Category::Array(*elem),
+            Type::Tensor { elem, .. } => Category::Tensor(*elem),
+            Type::Tuple(ts) => Category::Tuple(ts.iter().map(Type::category).collect()),
+            Type::Dtype => Category::Dtype,
+            Type::Unknown => Category::Unknown,
+        }
+    }
+
+    /// Whether a value of type `self` is accepted where `expected` is wanted:
+    /// same category, or either side unknown.
+    pub fn accepts(&self, expected: &Type) -> bool {
+        fn cat_ok(a: &Category, b: &Category) -> bool {
+            match (a, b) {
+                (Category::Unknown, _) | (_, Category::Unknown) => true,
+                (Category::Tuple(x), Category::Tuple(y)) => {
+                    x.len() == y.len() && x.iter().zip(y).all(|(a, b)| cat_ok(a, b))
+                }
+                _ => a == b,
+            }
+        }
+        cat_ok(&self.category(), &expected.category())
+    }
+
+    pub fn is_task_id(&self) -> bool {
+        *self == Type::TASK_ID
+    }
+
+    /// `array<task_id, _>`.
+    pub fn is_task_id_array(&self) -> bool {
+        matches!(
+            self,
+            Type::Array {
+                elem: ScalarType::TaskId,
+                ..
+            }
+        )
+    }
+
+    /// The literal extent of an array type, if any.
+    pub fn array_extent(&self) -> Option<i64> {
+        match self {
+            Type::Array {
+                extent: Extent::Const(n),
+                ..
+            } => Some(*n),
+            _ => None,
+        }
+    }
+
+    pub fn is_integer(&self) -> bool {
+        matches!(self, Type::Scalar(s) if s.is_integer())
+    }
+
+    pub fn is_unknown(&self) -> bool {
+        matches!(self, Type::Unknown)
+    }
+}
+
+impl fmt::Display for Extent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Extent::Const(n) => write!(f, "{n}"),
+            Extent::Dynamic(Some(name)) => f.write_str(name),
+            Extent::Dynamic(None) => f.write_str("?"),
+        }
+    }
+}
+
+/// Types print in their source syntax (`array<task_id, 4>`); this is what the
+/// printer writes for annotations and what diagnostics show.
+impl fmt::Display for Type {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Type::Scalar(s) => f.write_str(s.name()),
+            Type::Array { elem, extent } => write!(f, "array<{}, {}>", elem.name(), extent),
+            Type::Tensor { dims, elem } => {
+                f.write_str("tensor<[")?;
+                for (i, d) in dims.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{d}")?;
+                }
+                write!(f, "], {}>", elem.name())
+            }
+            Type::Tuple(ts) => {
+                f.write_str("(")?;
+                for (i, t) in ts.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{t}")?;
+                }
+                f.write_str(")")
+            }
+            Type::Dtype => f.write_str("dtype"),
+            Type::Unknown => f.write_str("unknown"),
+        }
+    }
+}

@@ -1,0 +1,21 @@
+//! pfir: a toolchain for the `.pfir` textual orchestration IR.
+//!
+//! The pipeline, one module per stage:
+//! [`lexer`] (text to tokens) -> [`parser`] (tokens to the surface AST) ->
+//! [`lower`] (AST to the typed [`ir`], names resolved, types inferred,
+//! verified) -> [`passes`] (rewrites such as `expand-manual-phase-fence`) ->
+//! [`printer`] (IR back to canonical text). [`diagnostics`] carries every
+//! error; [`testing`] holds the FileCheck and lit-style tooling; [`cli`] is
+//! the `pfir` command.
+
+pub mod cli;
+pub mod diagnostics;
+pub mod driver;
+pub mod ir;
+pub mod lexer;
+pub mod lower;
+pub mod parser;
+pub mod passes;
+pub mod printer;
+pub mod span;
+pub mod testing;

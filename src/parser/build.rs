@@ -1,0 +1,80 @@
+//! Helpers the grammar's actions call: depth-checked node construction and
+//! string unescaping.
+
+use super::ast::{Else, Expr, ExprKind, IfStmt};
+use crate::ir::{BinaryOp, UnaryOp};
+use crate::lexer::{MAX_NESTING, Tok};
+use crate::span::Span;
+use lalrpop_util::ParseError;
+
+/// A node would be nested deeper than [`MAX_NESTING`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SyntaxError {
+    pub span: Span,
+}
+
+type Result<'input, T> = std::result::Result<T, ParseError<usize, Tok<'input>, SyntaxError>>;
+
+fn check_depth<'input>(depth: usize, span: Span) -> Result<'input, ()> {
+    if depth > MAX_NESTING {
+        Err(ParseError::User {
+            error: SyntaxError { span },
+        })
+    } else {
+        Ok(())
+    }
+}
+
+pub fn binary<'input>(a: Expr, op: BinaryOp, b: Expr, span: Span) -> Result<'input, Expr> {
+    let depth = 1 + a.depth.max(b.depth);
+    check_depth(depth, span)?;
+    Ok(Expr {
+        kind: ExprKind::Binary(op, Box::new(a), Box::new(b)),
+        span,
+        depth,
+    })
+}
+
+pub fn unary<'input>(op: UnaryOp, e: Expr, span: Span) -> Result<'input, Expr> {
+    let depth = 1 + e.depth;
+    check_depth(depth, span)?;
+    Ok(Expr {
+        kind: ExprKind::Unary(op, Box::new(e)),
+        span,
+        depth,
+    })
+}
+
+pub fn else_if<'input>(
+    cond: Expr,
+    then_body: super::ast::Block,
+    else_if: IfStmt,
+    span: Span,
+) -> Result<'input, IfStmt> {
+    let depth = 1 + else_if.depth;
+    check_depth(depth, span)?;
+    Ok(IfStmt {
+        cond,
+        then_body,
+        else_body: Some(Else::If(Box::new(else_if))),
+        span,
+        depth,
+    })
+}
+
+/// The value of a string literal token (with its quotes).
+pub fn unescape(token: &str) -> String {
+    let inner = &token[1..token.len() - 1];
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            if let Some(n) = chars.next() {
+                out.push(n);
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}

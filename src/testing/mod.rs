@@ -1,0 +1,3 @@
+//! Test tooling: FileCheck, the lit-style runner, `--verify-diagnostics`.
+
+pub mod verify_diagnostics;
