@@ -1,0 +1,568 @@
+//! Structural equality of modules, up to spans and arena ids.
+//!
+//! [`modules_equal`] compares two modules the way a round-trip test needs:
+//! functions in order (name, kind, parameters with directions and types,
+//! result types), statements, expressions and their types, call attributes
+//! (`dummy_task`, `manual_dep_edges`, keyword arguments, argument
+//! directions), variable names and types, and variable *identity*: each
+//! definition in `a` is paired with the definition at the same place in `b`,
+//! and every use in `a` must refer to the partner of the variable used at
+//! the same place in `b`. Spans and the ids nodes happen to have are ignored.
+//!
+//! Expressions are compared with an explicit work list and statements with
+//! one small recursive frame per block, so deeply nested IR is fine on the
+//! driver's large stack.
+
+use super::{
+    Block, Call, Expr, ExprId, ExprKind, Function, IterArg, Module, StmtId, StmtKind, Submit, Type,
+    VarId,
+};
+use crate::ir::arena::ArenaId;
+
+/// `Ok(())` when `a` and `b` are the same IR up to spans and ids; otherwise
+/// a message naming the function and what differs.
+pub fn modules_equal(a: &Module, b: &Module) -> Result<(), String> {
+    if a.functions.len() != b.functions.len() {
+        return Err(format!(
+            "the modules have {} and {} functions",
+            a.functions.len(),
+            b.functions.len()
+        ));
+    }
+    for (fa, fb) in a.functions.iter().zip(&b.functions) {
+        FnCmp::new(a, b, fa, fb)
+            .function()
+            .map_err(|e| format!("function `{}`: {e}", fa.name))?;
+    }
+    Ok(())
+}
+
+/// How far a mismatch message has been placed: once it names the statement
+/// it occurred in, enclosing statements add nothing.
+struct Mismatch {
+    message: String,
+    located: bool,
+}
+
+impl From<String> for Mismatch {
+    fn from(message: String) -> Mismatch {
+        Mismatch {
+            message,
+            located: false,
+        }
+    }
+}
+
+type Res = Result<(), Mismatch>;
+
+fn fail(message: String) -> Res {
+    Err(message.into())
+}
+
+/// Compares one pair of functions.
+struct FnCmp<'x> {
+    ma: &'x Module,
+    mb: &'x Module,
+    a: &'x Function,
+    b: &'x Function,
+    /// For each variable of `a`, its partner in `b` once defined.
+    a_to_b: Vec<Option<VarId>>,
+    /// For each variable of `b`, its partner in `a`.
+    b_to_a: Vec<Option<VarId>>,
+}
+
+impl<'x> FnCmp<'x> {
+    fn new(ma: &'x Module, mb: &'x Module, a: &'x Function, b: &'x Function) -> Self {
+        FnCmp {
+            ma,
+            mb,
+            a,
+            b,
+            a_to_b: vec![None; a.vars.len()],
+            b_to_a: vec![None; b.vars.len()],
+        }
+    }
+
+    fn function(mut self) -> Result<(), String> {
+        let (a, b) = (self.a, self.b);
+        if a.name != b.name {
+            return Err(format!("names differ: `{}` vs `{}`", a.name, b.name));
+        }
+        if a.kind != b.kind {
+            return Err(format!(
+                "kinds differ: {} vs {}",
+                a.kind.keyword(),
+                b.kind.keyword()
+            ));
+        }
+        if a.params.len() != b.params.len() {
+            return Err(format!(
+                "{} vs {} parameters",
+                a.params.len(),
+                b.params.len()
+            ));
+        }
+        for (i, (pa, pb)) in a.params.iter().zip(&b.params).enumerate() {
+            if pa.direction != pb.direction {
+                return Err(format!(
+                    "parameter {i} directions differ: {} vs {}",
+                    pa.direction.keyword(),
+                    pb.direction.keyword()
+                ));
+            }
+            self.define(pa.var, pb.var)
+                .map_err(|e| format!("parameter {i}: {}", e.message))?;
+        }
+        if a.results != b.results {
+            return Err(format!(
+                "result types differ: {} vs {}",
+                type_list(&a.results),
+                type_list(&b.results)
+            ));
+        }
+        self.block(&a.body, &b.body).map_err(|e| e.message)
+    }
+
+    /// Pairs the definitions of `va` (in `a`) and `vb` (in `b`).
+    fn define(&mut self, va: VarId, vb: VarId) -> Res {
+        let (x, y) = (&self.a.vars[va], &self.b.vars[vb]);
+        if x.name != y.name {
+            return fail(format!(
+                "variable names differ: `{}` vs `{}`",
+                x.name, y.name
+            ));
+        }
+        if x.ty != y.ty {
+            return fail(format!(
+                "variable `{}` has type {} vs {}",
+                x.name, x.ty, y.ty
+            ));
+        }
+        if let Some(other) = self.b_to_a[vb.index()]
+            && other != va
+        {
+            return fail(format!(
+                "variable `{}` of the second module is defined in two places that are different variables in the first",
+                y.name
+            ));
+        }
+        if let Some(other) = self.a_to_b[va.index()]
+            && other != vb
+        {
+            return fail(format!(
+                "variable `{}` of the first module is defined in two places that are different variables in the second",
+                x.name
+            ));
+        }
+        self.a_to_b[va.index()] = Some(vb);
+        self.b_to_a[vb.index()] = Some(va);
+        Ok(())
+    }
+
+    fn define_all(&mut self, va: &[VarId], vb: &[VarId], what: &str) -> Res {
+        if va.len() != vb.len() {
+            return fail(format!("{} vs {} {what}", va.len(), vb.len()));
+        }
+        for (x, y) in va.iter().zip(vb) {
+            self.define(*x, *y)?;
+        }
+        Ok(())
+    }
+
+    /// Checks that a use of `va` corresponds to a use of `vb`.
+    fn use_var(&mut self, va: VarId, vb: VarId) -> Res {
+        match self.a_to_b[va.index()] {
+            Some(partner) if partner == vb => Ok(()),
+            Some(partner) => fail(format!(
+                "a use of `{}` refers to a different variable: the first module's variable corresponds to `{}` (variable {:?}), the second uses `{}` (variable {:?})",
+                self.a.vars[va].name, self.b.vars[partner].name, partner, self.b.vars[vb].name, vb
+            )),
+            // Used before any definition was seen (IR a pass left
+            // unusual): pair the variables here.
+            None => self.define(va, vb),
+        }
+    }
+
+    fn block(&mut self, a: &Block, b: &Block) -> Res {
+        if a.stmts.len() != b.stmts.len() {
+            return fail(format!(
+                "a block has {} vs {} statements (first statement: `{}`)",
+                a.stmts.len(),
+                b.stmts.len(),
+                a.stmts.first().map(|s| self.head_a(*s)).unwrap_or_default()
+            ));
+        }
+        for (sa, sb) in a.stmts.iter().zip(&b.stmts) {
+            self.stmt(*sa, *sb).map_err(|e| {
+                if e.located {
+                    e
+                } else {
+                    Mismatch {
+                        message: format!(
+                            "in statement `{}` vs `{}`: {}",
+                            self.head_a(*sa),
+                            self.head_b(*sb),
+                            e.message
+                        ),
+                        located: true,
+                    }
+                }
+            })?;
+        }
+        Ok(())
+    }
+
+    fn head_a(&self, s: StmtId) -> String {
+        shorten(crate::printer::print_stmt_head(self.ma, self.a, s))
+    }
+
+    fn head_b(&self, s: StmtId) -> String {
+        shorten(crate::printer::print_stmt_head(self.mb, self.b, s))
+    }
+
+    fn stmt(&mut self, sa: StmtId, sb: StmtId) -> Res {
+        let (ka, kb) = (&self.a.stmts[sa].kind, &self.b.stmts[sb].kind);
+        match (ka, kb) {
+            (
+                StmtKind::Assign {
+                    results: ra,
+                    value: va,
+                },
+                StmtKind::Assign {
+                    results: rb,
+                    value: vb,
+                },
+            ) => {
+                self.expr(*va, *vb)?;
+                self.define_all(ra, rb, "results")
+            }
+            (StmtKind::Submit(x), StmtKind::Submit(y)) => self.submit(x, y),
+            (StmtKind::Eval(x), StmtKind::Eval(y)) => self.expr(*x, *y),
+            (
+                StmtKind::For {
+                    results: ra,
+                    kind: ka,
+                    var: va,
+                    start: s1,
+                    stop: t1,
+                    step: p1,
+                    iter_args: ia,
+                    body: ba,
+                },
+                StmtKind::For {
+                    results: rb,
+                    kind: kb,
+                    var: vb,
+                    start: s2,
+                    stop: t2,
+                    step: p2,
+                    iter_args: ib,
+                    body: bb,
+                },
+            ) => {
+                if ka != kb {
+                    return fail(format!(
+                        "loop kinds differ: {} vs {}",
+                        ka.keyword(),
+                        kb.keyword()
+                    ));
+                }
+                self.expr(*s1, *s2)?;
+                self.expr(*t1, *t2)?;
+                self.expr(*p1, *p2)?;
+                self.iter_args(ia, ib)?;
+                self.define(*va, *vb)?;
+                self.block(ba, bb)?;
+                self.define_all(ra, rb, "results")
+            }
+            (
+                StmtKind::While {
+                    results: ra,
+                    cond: ca,
+                    iter_args: ia,
+                    body: ba,
+                },
+                StmtKind::While {
+                    results: rb,
+                    cond: cb,
+                    iter_args: ib,
+                    body: bb,
+                },
+            ) => {
+                self.iter_args(ia, ib)?;
+                self.expr(*ca, *cb)?;
+                self.block(ba, bb)?;
+                self.define_all(ra, rb, "results")
+            }
+            (
+                StmtKind::If {
+                    results: ra,
+                    cond: ca,
+                    then_body: ta,
+                    else_body: ea,
+                },
+                StmtKind::If {
+                    results: rb,
+                    cond: cb,
+                    then_body: tb,
+                    else_body: eb,
+                },
+            ) => {
+                self.expr(*ca, *cb)?;
+                self.block(ta, tb)?;
+                match (ea, eb) {
+                    (None, None) => {}
+                    (Some(x), Some(y)) => self.block(x, y)?,
+                    _ => {
+                        return fail(format!(
+                            "one `if` has an else branch and the other not ({} vs {})",
+                            ea.is_some(),
+                            eb.is_some()
+                        ));
+                    }
+                }
+                self.define_all(ra, rb, "results")
+            }
+            (
+                StmtKind::Scope {
+                    manual: ma,
+                    name: na,
+                    body: ba,
+                },
+                StmtKind::Scope {
+                    manual: mb,
+                    name: nb,
+                    body: bb,
+                },
+            ) => {
+                if ma != mb || na != nb {
+                    return fail(format!(
+                        "scopes differ: manual={ma} name={na:?} vs manual={mb} name={nb:?}"
+                    ));
+                }
+                self.block(ba, bb)
+            }
+            (StmtKind::Yield(x), StmtKind::Yield(y))
+            | (StmtKind::Return(x), StmtKind::Return(y)) => self.exprs(x, y, "values"),
+            (StmtKind::Break, StmtKind::Break) | (StmtKind::Continue, StmtKind::Continue) => Ok(()),
+            _ => fail(format!(
+                "statement kinds differ: {} vs {}",
+                stmt_kind_name(ka),
+                stmt_kind_name(kb)
+            )),
+        }
+    }
+
+    /// Inits first (they are evaluated outside the loop), then the variables.
+    fn iter_args(&mut self, a: &[IterArg], b: &[IterArg]) -> Res {
+        if a.len() != b.len() {
+            return fail(format!("{} vs {} iter-args", a.len(), b.len()));
+        }
+        for (x, y) in a.iter().zip(b) {
+            self.expr(x.init, y.init)?;
+        }
+        for (x, y) in a.iter().zip(b) {
+            self.define(x.var, y.var)?;
+        }
+        Ok(())
+    }
+
+    fn submit(&mut self, x: &Submit, y: &Submit) -> Res {
+        if x.callee != y.callee {
+            return fail(format!(
+                "submitted functions differ: `{}` vs `{}`",
+                x.callee, y.callee
+            ));
+        }
+        self.exprs(&x.args, &y.args, "arguments")?;
+        if x.arg_directions != y.arg_directions {
+            return fail(format!(
+                "argument directions differ: {:?} vs {:?}",
+                x.arg_directions, y.arg_directions
+            ));
+        }
+        self.exprs(&x.deps, &y.deps, "deps")?;
+        let optional = [
+            ("core_num", x.core_num, y.core_num),
+            ("sync_start", x.sync_start, y.sync_start),
+            (
+                "allow_early_resolve",
+                x.allow_early_resolve,
+                y.allow_early_resolve,
+            ),
+            ("predicate", x.predicate, y.predicate),
+        ];
+        for (name, ea, eb) in optional {
+            match (ea, eb) {
+                (None, None) => {}
+                (Some(ea), Some(eb)) => self.expr(ea, eb)?,
+                _ => {
+                    return fail(format!(
+                        "`{name}` is {} vs {}",
+                        presence(ea.is_some()),
+                        presence(eb.is_some())
+                    ));
+                }
+            }
+        }
+        self.define_all(&x.results, &y.results, "results")
+    }
+
+    fn exprs(&mut self, a: &[ExprId], b: &[ExprId], what: &str) -> Res {
+        if a.len() != b.len() {
+            return fail(format!("{} vs {} {what}", a.len(), b.len()));
+        }
+        for (x, y) in a.iter().zip(b) {
+            self.expr(*x, *y)?;
+        }
+        Ok(())
+    }
+
+    /// Compares two expression trees with a work list (no recursion).
+    fn expr(&mut self, ea: ExprId, eb: ExprId) -> Res {
+        let mut work = vec![(ea, eb)];
+        while let Some((ea, eb)) = work.pop() {
+            self.expr_node(ea, eb, &mut work).map_err(|e| {
+                Mismatch::from(format!(
+                    "expressions `{}` vs `{}`: {}",
+                    shorten(crate::printer::print_expr(self.a, ea)),
+                    shorten(crate::printer::print_expr(self.b, eb)),
+                    e.message
+                ))
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Compares one node pair and queues their children.
+    fn expr_node(&mut self, ea: ExprId, eb: ExprId, work: &mut Vec<(ExprId, ExprId)>) -> Res {
+        let (x, y): (&Expr, &Expr) = (&self.a.exprs[ea], &self.b.exprs[eb]);
+        if x.ty != y.ty {
+            return fail(format!("types differ: {} vs {}", x.ty, y.ty));
+        }
+        let same = match (&x.kind, &y.kind) {
+            (ExprKind::Int(p), ExprKind::Int(q)) => p == q,
+            (ExprKind::Float(p), ExprKind::Float(q)) => p.to_bits() == q.to_bits(),
+            (ExprKind::Bool(p), ExprKind::Bool(q)) => p == q,
+            (ExprKind::None, ExprKind::None) => true,
+            (ExprKind::Dtype(p), ExprKind::Dtype(q)) => p == q,
+            (ExprKind::Var(p), ExprKind::Var(q)) => {
+                self.use_var(*p, *q)?;
+                true
+            }
+            (ExprKind::Unary(op1, p), ExprKind::Unary(op2, q)) => {
+                work.push((*p, *q));
+                op1 == op2
+            }
+            (ExprKind::Binary(op1, l1, r1), ExprKind::Binary(op2, l2, r2)) => {
+                work.push((*r1, *r2));
+                work.push((*l1, *l2));
+                op1 == op2
+            }
+            (ExprKind::Call(p), ExprKind::Call(q)) => {
+                call_attrs_equal(p, q)?;
+                push_pairs(&p.args, &q.args, work);
+                push_pairs(&p.manual_dep_edges, &q.manual_dep_edges, work);
+                for ((_, v1), (_, v2)) in p.kwargs.iter().zip(&q.kwargs) {
+                    work.push((*v1, *v2));
+                }
+                true
+            }
+            (ExprKind::List(p), ExprKind::List(q)) => {
+                if p.len() != q.len() {
+                    return fail(format!("lists of {} vs {} items", p.len(), q.len()));
+                }
+                push_pairs(p, q, work);
+                true
+            }
+            _ => false,
+        };
+        if same {
+            Ok(())
+        } else {
+            fail("they differ".to_string())
+        }
+    }
+}
+
+/// Everything of two calls but their operand expressions.
+fn call_attrs_equal(p: &Call, q: &Call) -> Res {
+    if p.callee != q.callee {
+        return fail(format!("callees differ: {:?} vs {:?}", p.callee, q.callee));
+    }
+    if p.args.len() != q.args.len() {
+        return fail(format!("{} vs {} arguments", p.args.len(), q.args.len()));
+    }
+    if p.arg_directions != q.arg_directions {
+        return fail(format!(
+            "argument directions differ: {:?} vs {:?}",
+            p.arg_directions, q.arg_directions
+        ));
+    }
+    if p.dummy_task != q.dummy_task {
+        return fail(format!(
+            "`dummy_task` differs: {} vs {}",
+            p.dummy_task, q.dummy_task
+        ));
+    }
+    if p.manual_dep_edges.len() != q.manual_dep_edges.len() {
+        return fail(format!(
+            "{} vs {} manual dependency edges",
+            p.manual_dep_edges.len(),
+            q.manual_dep_edges.len()
+        ));
+    }
+    let names_p: Vec<&str> = p.kwargs.iter().map(|(n, _)| n.as_str()).collect();
+    let names_q: Vec<&str> = q.kwargs.iter().map(|(n, _)| n.as_str()).collect();
+    if names_p != names_q {
+        return fail(format!(
+            "keyword arguments differ: {names_p:?} vs {names_q:?}"
+        ));
+    }
+    Ok(())
+}
+
+fn push_pairs(a: &[ExprId], b: &[ExprId], work: &mut Vec<(ExprId, ExprId)>) {
+    // Reversed so that the work list visits them left to right.
+    for (x, y) in a.iter().zip(b).rev() {
+        work.push((*x, *y));
+    }
+}
+
+fn presence(present: bool) -> &'static str {
+    if present { "present" } else { "absent" }
+}
+
+fn type_list(types: &[Type]) -> String {
+    let parts: Vec<String> = types.iter().map(Type::to_string).collect();
+    format!("[{}]", parts.join(", "))
+}
+
+fn stmt_kind_name(kind: &StmtKind) -> &'static str {
+    match kind {
+        StmtKind::Assign { .. } => "assignment",
+        StmtKind::Submit(_) => "submit",
+        StmtKind::Eval(_) => "call statement",
+        StmtKind::For { .. } => "for loop",
+        StmtKind::While { .. } => "while loop",
+        StmtKind::If { .. } => "if",
+        StmtKind::Scope { .. } => "scope",
+        StmtKind::Yield(_) => "yield",
+        StmtKind::Return(_) => "return",
+        StmtKind::Break => "break",
+        StmtKind::Continue => "continue",
+    }
+}
+
+/// Keeps messages readable when a statement or expression is huge.
+fn shorten(s: String) -> String {
+    const MAX: usize = 120;
+    if s.len() <= MAX {
+        return s;
+    }
+    let mut end = MAX;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}...", &s[..end])
+}
