@@ -185,11 +185,15 @@ impl<'x> FnCmp<'x> {
 
     fn block(&mut self, a: &Block, b: &Block) -> Res {
         if a.stmts.len() != b.stmts.len() {
+            let first = match (a.stmts.first(), b.stmts.first()) {
+                (Some(s), _) => format!(" (the first: `{}`)", self.head_a(*s)),
+                (None, Some(s)) => format!(" (the second's first: `{}`)", self.head_b(*s)),
+                (None, None) => String::new(),
+            };
             return fail(format!(
-                "a block has {} vs {} statements (first statement: `{}`)",
+                "a block has {} vs {} statements{first}",
                 a.stmts.len(),
                 b.stmts.len(),
-                a.stmts.first().map(|s| self.head_a(*s)).unwrap_or_default()
             ));
         }
         for (sa, sb) in a.stmts.iter().zip(&b.stmts) {
@@ -565,4 +569,364 @@ fn shorten(s: String) -> String {
         end -= 1;
     }
     format!("{}...", &s[..end])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::modules_equal;
+    use crate::ir::{
+        BinaryOp, Direction, ExprKind, FuncKind, IterArg, LoopKind, Module, ScalarType, StmtKind,
+        Type,
+    };
+    use crate::printer::test_ir::FnBuilder;
+
+    /// One way to change the reference module.
+    #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+    enum Change {
+        FunctionName,
+        FunctionKind,
+        FunctionCount,
+        ParamDirection,
+        ParamType,
+        ParamName,
+        ResultType,
+        StatementCount,
+        StatementKind,
+        IntLiteral,
+        FloatLiteral,
+        ExprType,
+        BinaryOperator,
+        Callee,
+        DummyTask,
+        DepEdges,
+        KwargName,
+        KwargValue,
+        ArgDirection,
+        VarName,
+        VarType,
+        VarIdentity,
+        LoopKind,
+        LoopStep,
+        IterArgInit,
+        ScopeName,
+        SubmitKwarg,
+        SubmitDeps,
+        ElseBranch,
+        ResultCount,
+    }
+
+    /// The reference module, with `change` applied. `shift` allocates unused
+    /// nodes first so that every id differs from the unshifted build.
+    fn build(change: Option<Change>, shift: bool) -> Module {
+        let is = |c: Change| change == Some(c);
+        let mut k = FnBuilder::new(
+            if is(Change::FunctionName) {
+                "kernel2"
+            } else {
+                "kernel"
+            },
+            if is(Change::FunctionKind) {
+                FuncKind::Aic
+            } else {
+                FuncKind::InCore
+            },
+        );
+        k.param(
+            "a",
+            Type::I64,
+            if is(Change::ParamDirection) {
+                Direction::InOut
+            } else {
+                Direction::In
+            },
+        );
+        k.f.results = vec![if is(Change::ResultType) {
+            Type::F32
+        } else {
+            Type::I64
+        }];
+        let kernel = k.finish(vec![]);
+
+        let mut b = FnBuilder::new("main", FuncKind::Orchestration);
+        if shift {
+            b.var("garbage", Type::BOOL);
+            b.int(99);
+            b.stmt(StmtKind::Break);
+        }
+        let n = b.param(
+            if is(Change::ParamName) { "m" } else { "n" },
+            if is(Change::ParamType) {
+                Type::INDEX
+            } else {
+                Type::I64
+            },
+            Direction::In,
+        );
+        let mut stmts = Vec::new();
+        // x = n + 1 ; x = n * 2 ; y = x (the second x)
+        let nv = b.v(n);
+        let one = if is(Change::IntLiteral) {
+            b.int(7)
+        } else {
+            b.int(1)
+        };
+        let sum = b.bin(BinaryOp::Add, nv, one);
+        let (x1, s) = b.let_("x", sum);
+        stmts.push(s);
+        let nv = b.v(n);
+        let two = b.int(2);
+        let op = if is(Change::BinaryOperator) {
+            BinaryOp::Sub
+        } else {
+            BinaryOp::Mul
+        };
+        let prod = b.bin(op, nv, two);
+        let (x2, s) = b.let_("x", prod);
+        stmts.push(s);
+        let used = if is(Change::VarIdentity) { x1 } else { x2 };
+        let xv = b.v(used);
+        let y_name = if is(Change::VarName) { "z" } else { "y" };
+        let y_ty = if is(Change::VarType) {
+            Type::Scalar(ScalarType::I32)
+        } else {
+            Type::I64
+        };
+        let y = b.var(y_name, y_ty);
+        stmts.push(b.assign(vec![y], xv));
+        // f = 0.5 (typed f64 in one variant)
+        let half = if is(Change::FloatLiteral) {
+            b.float(0.25)
+        } else {
+            b.float(0.5)
+        };
+        if is(Change::ExprType) {
+            b.f.exprs[half].ty = Type::Scalar(ScalarType::F64);
+        }
+        let (_, s) = b.let_("f", half);
+        stmts.push(s);
+        // An op call with a keyword argument.
+        let yv = b.v(y);
+        let name = if is(Change::Callee) {
+            "tensor.bar"
+        } else {
+            "tensor.foo"
+        };
+        let call = b.op(name, vec![yv], Type::Unknown);
+        let kw = if is(Change::KwargValue) {
+            b.int(3)
+        } else {
+            b.int(2)
+        };
+        if let ExprKind::Call(c) = &mut b.f.exprs[call].kind {
+            let kw_name = if is(Change::KwargName) {
+                "level"
+            } else {
+                "mode"
+            };
+            c.kwargs.push((kw_name.into(), kw));
+            if is(Change::ArgDirection) {
+                c.arg_directions = vec![Direction::Out];
+            }
+        }
+        stmts.push(b.eval(call));
+        // A barrier.
+        let none = b.none();
+        let inv = b.op("system.task_invalid", vec![], Type::TASK_ID);
+        let (t0, s) = b.let_("t0", inv);
+        stmts.push(s);
+        let t0v = b.v(t0);
+        let mut deps = vec![t0v];
+        if is(Change::DepEdges) {
+            deps.push(none);
+        }
+        let dummy = b.task_dummy(deps);
+        if is(Change::DummyTask)
+            && let ExprKind::Call(c) = &mut b.f.exprs[dummy].kind
+        {
+            c.dummy_task = false;
+        }
+        let (barrier, s) = b.let_("bar", dummy);
+        stmts.push(s);
+        // A loop with an iter-arg, a submit inside a manual scope, an if.
+        let i = b.var("i", Type::INDEX);
+        let acc = b.var("acc", Type::I64);
+        let init = if is(Change::IterArgInit) {
+            b.v(y)
+        } else {
+            b.v(n)
+        };
+        let r = b.var("r", Type::I64);
+        let tid = b.var("tid", Type::TASK_ID);
+        let av = b.v(acc);
+        let mut sub = b.submit(vec![r, tid], "kernel", vec![av]);
+        if !is(Change::SubmitDeps) {
+            sub.deps = vec![b.v(barrier)];
+        }
+        if is(Change::SubmitKwarg) {
+            sub.sync_start = Some(b.boolean(true));
+        }
+        let sub = b.stmt(StmtKind::Submit(sub));
+        let scope = b.scope(
+            true,
+            if is(Change::ScopeName) {
+                Some("s")
+            } else {
+                None
+            },
+            vec![sub],
+        );
+        let rv = b.v(r);
+        let yield_ = b.yield_(vec![rv]);
+        let out = b.var("out", Type::I64);
+        let stop = b.int(4);
+        let step = if is(Change::LoopStep) {
+            Some(b.int(2))
+        } else {
+            None
+        };
+        let kind = if is(Change::LoopKind) {
+            LoopKind::Unroll
+        } else {
+            LoopKind::Range
+        };
+        stmts.push(b.for_(
+            vec![out],
+            kind,
+            i,
+            None,
+            stop,
+            step,
+            vec![IterArg { var: acc, init }],
+            vec![scope, yield_],
+        ));
+        let ov = b.v(out);
+        let zero = b.int(0);
+        let cond = b.bin(BinaryOp::Gt, ov, zero);
+        let brk = b.stmt(StmtKind::Break);
+        let else_body = if is(Change::ElseBranch) {
+            Some(vec![])
+        } else {
+            None
+        };
+        stmts.push(b.if_(vec![], cond, vec![brk], else_body));
+        if !is(Change::StatementCount) {
+            let call = b.op("tensor.flush", vec![], Type::Unknown);
+            stmts.push(b.eval(call));
+        }
+        let ov = b.v(out);
+        let ret_values = if is(Change::ResultCount) {
+            vec![]
+        } else {
+            vec![ov]
+        };
+        stmts.push(b.ret(ret_values));
+        let mut main = b.finish(stmts);
+        main.results = vec![Type::I64];
+        if is(Change::StatementKind) {
+            // A `continue` replaces the `tensor.flush()` call.
+            let last = main.body.stmts[main.body.stmts.len() - 2];
+            main.stmts[last].kind = StmtKind::Continue;
+        }
+        let mut functions = vec![kernel, main];
+        if is(Change::FunctionCount) {
+            functions.push(FnBuilder::new("extra", FuncKind::Opaque).finish(vec![]));
+        }
+        Module { functions }
+    }
+
+    #[test]
+    fn equal_modules_compare_equal_regardless_of_ids() {
+        let a = build(None, false);
+        let b = build(None, true);
+        assert_eq!(modules_equal(&a, &b), Ok(()));
+        assert_eq!(modules_equal(&b, &a), Ok(()));
+        assert_eq!(modules_equal(&a, &a), Ok(()));
+        assert_eq!(
+            modules_equal(&Module::default(), &Module::default()),
+            Ok(())
+        );
+    }
+
+    #[test]
+    fn every_kind_of_difference_is_detected() {
+        use Change::*;
+        // Each change and a word its message must contain.
+        let cases = [
+            (FunctionName, "names differ"),
+            (FunctionKind, "kinds differ"),
+            (FunctionCount, "functions"),
+            (ParamDirection, "directions differ"),
+            (ParamType, "type"),
+            (ParamName, "names differ"),
+            (ResultType, "result types differ"),
+            (StatementCount, "statements"),
+            (
+                StatementKind,
+                "statement kinds differ: call statement vs continue",
+            ),
+            (
+                IntLiteral,
+                "`x = n + 1` vs `x = n + 7`: expressions `1` vs `7`",
+            ),
+            (FloatLiteral, "`0.5` vs `0.25`"),
+            (ExprType, "types differ: f32 vs f64"),
+            (BinaryOperator, "`n * 2` vs `n - 2`"),
+            (Callee, "callees differ"),
+            (DummyTask, "dummy_task"),
+            (DepEdges, "manual dependency edges"),
+            (KwargName, "keyword arguments differ"),
+            (KwargValue, "`2` vs `3`"),
+            (ArgDirection, "argument directions differ"),
+            (VarName, "variable names differ"),
+            (VarType, "has type i64 vs i32"),
+            (VarIdentity, "refers to a different variable"),
+            (LoopKind, "loop kinds differ"),
+            (LoopStep, "`1` vs `2`"),
+            (IterArgInit, "`n` vs `y`"),
+            (ScopeName, "scopes differ"),
+            (SubmitKwarg, "`sync_start` is absent vs present"),
+            (SubmitDeps, "deps"),
+            (ElseBranch, "else branch"),
+            (ResultCount, "values"),
+        ];
+        let reference = build(None, false);
+        for (change, needle) in cases {
+            let changed = build(Some(change), true);
+            let err = modules_equal(&reference, &changed)
+                .expect_err(&format!("{change:?} was not detected"));
+            assert!(
+                err.contains(needle),
+                "{change:?}: message `{err}` lacks `{needle}`"
+            );
+            if change != FunctionCount {
+                let func = if matches!(
+                    change,
+                    FunctionName | FunctionKind | ParamDirection | ResultType
+                ) {
+                    "function `kernel`"
+                } else {
+                    "function `main`"
+                };
+                assert!(
+                    err.starts_with(func),
+                    "{change:?}: `{err}` names no function"
+                );
+            }
+            // And symmetrically.
+            assert!(
+                modules_equal(&changed, &reference).is_err(),
+                "{change:?} reversed"
+            );
+        }
+    }
+
+    #[test]
+    fn mismatch_messages_name_the_statement() {
+        let err = modules_equal(
+            &build(None, false),
+            &build(Some(Change::VarIdentity), false),
+        )
+        .unwrap_err();
+        assert!(err.contains("in statement `y = x` vs `y = x`"), "{err}");
+    }
 }
