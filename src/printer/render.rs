@@ -55,7 +55,10 @@ impl TrimWriter {
 
 impl TrimWriter {
     fn flush_spaces(&mut self) {
-        const SPACES: &str = "                                                                ";
+        const SPACES: &str = match std::str::from_utf8(&[b' '; 1024]) {
+            Ok(s) => s,
+            Err(_) => panic!("spaces are UTF-8"),
+        };
         while self.pending_spaces > 0 {
             let n = self.pending_spaces.min(SPACES.len());
             self.out.push_str(&SPACES[..n]);
