@@ -9,9 +9,10 @@
 //! and every use in `a` must refer to the partner of the variable used at
 //! the same place in `b`. Spans and the ids nodes happen to have are ignored.
 //!
-//! Expressions are compared with an explicit work list and statements with
-//! one small recursive frame per block, so deeply nested IR is fine on the
-//! driver's large stack.
+//! Statements and expressions are compared with explicit work lists, not
+//! recursion, so any nesting depth is fine. (Mismatch messages print the
+//! statements involved, and printing an expression recurses once per level,
+//! which the driver's large stack allows.)
 
 use super::{
     Block, Call, Expr, ExprId, ExprKind, Function, IterArg, Module, StmtId, StmtKind, Submit, Type,
@@ -37,26 +38,21 @@ pub fn modules_equal(a: &Module, b: &Module) -> Result<(), String> {
     Ok(())
 }
 
-/// How far a mismatch message has been placed: once it names the statement
-/// it occurred in, enclosing statements add nothing.
-struct Mismatch {
-    message: String,
-    located: bool,
-}
-
-impl From<String> for Mismatch {
-    fn from(message: String) -> Mismatch {
-        Mismatch {
-            message,
-            located: false,
-        }
-    }
-}
-
-type Res = Result<(), Mismatch>;
+type Res = Result<(), String>;
 
 fn fail(message: String) -> Res {
-    Err(message.into())
+    Err(message)
+}
+
+/// A pending comparison of the statement walk (an explicit stack instead of
+/// recursion, so nesting depth costs heap, not stack).
+enum Work<'x> {
+    /// Two blocks, inside the given statements (`None`: function bodies).
+    Block(&'x Block, &'x Block, Option<(StmtId, StmtId)>),
+    /// Two statements.
+    Stmt(StmtId, StmtId),
+    /// The results a compound statement binds once its blocks are compared.
+    Results(&'x [VarId], &'x [VarId], (StmtId, StmtId)),
 }
 
 /// Compares one pair of functions.
@@ -111,7 +107,7 @@ impl<'x> FnCmp<'x> {
                 ));
             }
             self.define(pa.var, pb.var)
-                .map_err(|e| format!("parameter {i}: {}", e.message))?;
+                .map_err(|e| format!("parameter {i}: {e}"))?;
         }
         if a.results != b.results {
             return Err(format!(
@@ -120,7 +116,33 @@ impl<'x> FnCmp<'x> {
                 type_list(&b.results)
             ));
         }
-        self.block(&a.body, &b.body).map_err(|e| e.message)
+        self.walk(&a.body, &b.body)
+    }
+
+    /// Compares two function bodies, statement by statement.
+    fn walk(&mut self, a: &'x Block, b: &'x Block) -> Result<(), String> {
+        let mut work = vec![Work::Block(a, b, None)];
+        while let Some(item) = work.pop() {
+            match item {
+                Work::Block(x, y, parent) => self.block(x, y, parent, &mut work)?,
+                Work::Stmt(sa, sb) => self
+                    .stmt(sa, sb, &mut work)
+                    .map_err(|e| self.in_stmt(sa, sb, e))?,
+                Work::Results(ra, rb, (sa, sb)) => self
+                    .define_all(ra, rb, "results")
+                    .map_err(|e| self.in_stmt(sa, sb, e))?,
+            }
+        }
+        Ok(())
+    }
+
+    /// Places a mismatch message at the statements it occurred in.
+    fn in_stmt(&self, sa: StmtId, sb: StmtId, message: String) -> String {
+        format!(
+            "in statement `{}` vs `{}`: {message}",
+            self.head_a(sa),
+            self.head_b(sb)
+        )
     }
 
     /// Pairs the definitions of `va` (in `a`) and `vb` (in `b`).
@@ -183,35 +205,33 @@ impl<'x> FnCmp<'x> {
         }
     }
 
-    fn block(&mut self, a: &Block, b: &Block) -> Res {
+    /// Checks the lengths of two blocks and queues their statements.
+    fn block(
+        &self,
+        a: &'x Block,
+        b: &'x Block,
+        parent: Option<(StmtId, StmtId)>,
+        work: &mut Vec<Work<'x>>,
+    ) -> Result<(), String> {
         if a.stmts.len() != b.stmts.len() {
             let first = match (a.stmts.first(), b.stmts.first()) {
                 (Some(s), _) => format!(" (the first: `{}`)", self.head_a(*s)),
                 (None, Some(s)) => format!(" (the second's first: `{}`)", self.head_b(*s)),
                 (None, None) => String::new(),
             };
-            return fail(format!(
+            let message = format!(
                 "a block has {} vs {} statements{first}",
                 a.stmts.len(),
                 b.stmts.len(),
-            ));
+            );
+            return Err(match parent {
+                Some((sa, sb)) => self.in_stmt(sa, sb, message),
+                None => format!("in the body: {message}"),
+            });
         }
-        for (sa, sb) in a.stmts.iter().zip(&b.stmts) {
-            self.stmt(*sa, *sb).map_err(|e| {
-                if e.located {
-                    e
-                } else {
-                    Mismatch {
-                        message: format!(
-                            "in statement `{}` vs `{}`: {}",
-                            self.head_a(*sa),
-                            self.head_b(*sb),
-                            e.message
-                        ),
-                        located: true,
-                    }
-                }
-            })?;
+        // Reversed: the stack then visits them in order.
+        for (sa, sb) in a.stmts.iter().zip(&b.stmts).rev() {
+            work.push(Work::Stmt(*sa, *sb));
         }
         Ok(())
     }
@@ -224,8 +244,12 @@ impl<'x> FnCmp<'x> {
         shorten(crate::printer::print_stmt_head(self.mb, self.b, s))
     }
 
-    fn stmt(&mut self, sa: StmtId, sb: StmtId) -> Res {
-        let (ka, kb) = (&self.a.stmts[sa].kind, &self.b.stmts[sb].kind);
+    /// Compares what two statements hold directly and queues their blocks
+    /// (and the results bound after them).
+    fn stmt(&mut self, sa: StmtId, sb: StmtId, work: &mut Vec<Work<'x>>) -> Res {
+        let (fa, fb): (&'x Function, &'x Function) = (self.a, self.b);
+        let (ka, kb) = (&fa.stmts[sa].kind, &fb.stmts[sb].kind);
+        let here = Some((sa, sb));
         match (ka, kb) {
             (
                 StmtKind::Assign {
@@ -276,8 +300,9 @@ impl<'x> FnCmp<'x> {
                 self.expr(*p1, *p2)?;
                 self.iter_args(ia, ib)?;
                 self.define(*va, *vb)?;
-                self.block(ba, bb)?;
-                self.define_all(ra, rb, "results")
+                work.push(Work::Results(ra, rb, (sa, sb)));
+                work.push(Work::Block(ba, bb, here));
+                Ok(())
             }
             (
                 StmtKind::While {
@@ -295,8 +320,9 @@ impl<'x> FnCmp<'x> {
             ) => {
                 self.iter_args(ia, ib)?;
                 self.expr(*ca, *cb)?;
-                self.block(ba, bb)?;
-                self.define_all(ra, rb, "results")
+                work.push(Work::Results(ra, rb, (sa, sb)));
+                work.push(Work::Block(ba, bb, here));
+                Ok(())
             }
             (
                 StmtKind::If {
@@ -313,10 +339,10 @@ impl<'x> FnCmp<'x> {
                 },
             ) => {
                 self.expr(*ca, *cb)?;
-                self.block(ta, tb)?;
+                work.push(Work::Results(ra, rb, (sa, sb)));
                 match (ea, eb) {
                     (None, None) => {}
-                    (Some(x), Some(y)) => self.block(x, y)?,
+                    (Some(x), Some(y)) => work.push(Work::Block(x, y, here)),
                     _ => {
                         return fail(format!(
                             "one `if` has an else branch and the other not ({} vs {})",
@@ -325,7 +351,8 @@ impl<'x> FnCmp<'x> {
                         ));
                     }
                 }
-                self.define_all(ra, rb, "results")
+                work.push(Work::Block(ta, tb, here));
+                Ok(())
             }
             (
                 StmtKind::Scope {
@@ -344,7 +371,8 @@ impl<'x> FnCmp<'x> {
                         "scopes differ: manual={ma} name={na:?} vs manual={mb} name={nb:?}"
                     ));
                 }
-                self.block(ba, bb)
+                work.push(Work::Block(ba, bb, here));
+                Ok(())
             }
             (StmtKind::Yield(x), StmtKind::Yield(y))
             | (StmtKind::Return(x), StmtKind::Return(y)) => self.exprs(x, y, "values"),
@@ -427,12 +455,11 @@ impl<'x> FnCmp<'x> {
         let mut work = vec![(ea, eb)];
         while let Some((ea, eb)) = work.pop() {
             self.expr_node(ea, eb, &mut work).map_err(|e| {
-                Mismatch::from(format!(
-                    "expressions `{}` vs `{}`: {}",
+                format!(
+                    "expressions `{}` vs `{}`: {e}",
                     shorten(crate::printer::print_expr(self.a, ea)),
                     shorten(crate::printer::print_expr(self.b, eb)),
-                    e.message
-                ))
+                )
             })?;
         }
         Ok(())

@@ -698,3 +698,96 @@ fn deep_expressions_print_without_overflow() {
     assert!(right.ends_with(&format!("x - x{}", ")".repeat(depth - 1))));
     assert_eq!(neg, format!("{}x", "-".repeat(depth)));
 }
+
+/// Counts what a document renders to without keeping it.
+#[derive(Default)]
+struct CountingSink {
+    bytes: u64,
+    lines: u64,
+}
+
+impl pretty::Render for CountingSink {
+    type Error = std::convert::Infallible;
+
+    fn write_str(&mut self, s: &str) -> Result<usize, Self::Error> {
+        self.bytes += s.len() as u64;
+        self.lines += s.bytes().filter(|b| *b == b'\n').count() as u64;
+        Ok(s.len())
+    }
+
+    fn fail_doc(&self) -> Self::Error {
+        unreachable!()
+    }
+}
+
+impl<A> pretty::RenderAnnotated<'_, A> for CountingSink {
+    fn push_annotation(&mut self, _: &A) -> Result<(), Self::Error> {
+        Ok(())
+    }
+
+    fn pop_annotation(&mut self) -> Result<(), Self::Error> {
+        Ok(())
+    }
+}
+
+/// The canonical text of 200,000 nested loops is 80 GB of indentation, too
+/// much to keep; this builds and renders its layout into a byte counter to
+/// show that the statement layout neither overflows the stack nor does
+/// more than linear work in the output size.
+/// `cargo test --release --lib deep_200k -- --ignored`.
+#[test]
+#[ignore = "renders 80 GB of indentation: run in release builds only"]
+fn deep_200k_loops_layout_renders() {
+    let depth: u64 = 200_000;
+    let sink = crate::driver::with_large_stack(|| {
+        let m = nested_loops(depth as usize);
+        let arena = pretty::Arena::new();
+        let doc = super::function_doc(&arena, &m, &m.functions[0]);
+        let mut sink = CountingSink::default();
+        let Ok(()) = doc.render_raw(usize::MAX, &mut sink);
+        sink
+    });
+    let header = "func deep(x: i64) {\n".len() as u64;
+    let opener = "for i in range(2) {\n".len() as u64;
+    let inner = "x = x + 1\n".len() as u64;
+    let indentation = 2 * depth * (depth + 1); // openers and closers
+    let expected = header
+        + depth * opener
+        + 2 * (depth + 1)
+        + inner
+        + indentation
+        + depth * "}\n".len() as u64
+        + "}".len() as u64;
+    assert_eq!(sink.lines, 2 * depth + 2);
+    assert_eq!(sink.bytes, expected);
+}
+
+#[test]
+fn equality_of_deep_nesting_uses_no_recursion() {
+    // A small stack is enough: statements are compared with a work list.
+    let result = std::thread::Builder::new()
+        .stack_size(512 << 10)
+        .spawn(|| {
+            let a = nested_loops(10_000);
+            let mut b = nested_loops(10_000);
+            let same = crate::ir::equality::modules_equal(&a, &b);
+            // Change the innermost `x + 1` to `x + 2`.
+            let f = &mut b.functions[0];
+            let one = f
+                .exprs
+                .iter()
+                .find(|(_, e)| matches!(e.kind, crate::ir::ExprKind::Int(1)))
+                .map(|(id, _)| id)
+                .unwrap();
+            f.exprs[one].kind = crate::ir::ExprKind::Int(2);
+            (same, crate::ir::equality::modules_equal(&a, &b))
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+    assert_eq!(result.0, Ok(()));
+    assert_eq!(
+        result.1,
+        Err("function `deep`: in statement `x = x + 1` vs `x = x + 2`: expressions `1` vs `2`: they differ".to_string())
+    );
+}
