@@ -462,3 +462,123 @@ fn deep_expressions_and_else_if_chains_round_trip() {
     let printed = with_large_stack(|| canon(&text));
     assert!(printed == text, "deep expressions printed wrongly");
 }
+
+mod random_expressions {
+    //! Random fully parenthesised expressions: the printed form means the
+    //! same (reads back to equal IR) and every parenthesis pair it keeps is
+    //! needed (removing it changes the IR or makes the text unreadable).
+
+    use super::*;
+    use proptest::prelude::*;
+
+    fn int_expr() -> impl Strategy<Value = String> {
+        let leaf = prop_oneof![
+            Just("x".to_string()),
+            Just("y".to_string()),
+            (0i64..20).prop_map(|n| n.to_string()),
+            Just("tensor.get()".to_string()),
+        ];
+        leaf.prop_recursive(6, 48, 2, |inner| {
+            prop_oneof![
+                (
+                    inner.clone(),
+                    proptest::sample::select(&["+", "-", "*", "/", "%"][..]),
+                    inner.clone()
+                )
+                    .prop_map(|(a, op, b)| format!("({a} {op} {b})")),
+                inner.prop_map(|a| format!("(-{a})")),
+            ]
+        })
+    }
+
+    fn bool_expr() -> impl Strategy<Value = String> {
+        let leaf = prop_oneof![
+            Just("b".to_string()),
+            Just("c".to_string()),
+            Just("true".to_string()),
+            (
+                int_expr(),
+                proptest::sample::select(&["==", "!=", "<", "<=", ">", ">="][..]),
+                int_expr()
+            )
+                .prop_map(|(a, op, b)| format!("({a} {op} {b})")),
+        ];
+        leaf.prop_recursive(5, 32, 2, |inner| {
+            prop_oneof![
+                (
+                    inner.clone(),
+                    proptest::sample::select(&["and", "or", "==", "!="][..]),
+                    inner.clone()
+                )
+                    .prop_map(|(a, op, b)| format!("({a} {op} {b})")),
+                inner.prop_map(|a| format!("(not {a})")),
+            ]
+        })
+    }
+
+    fn func_with(expr: &str) -> String {
+        format!("func f(x: i64, y: i64, b: bool, c: bool) {{\n  e = {expr}\n}}\n")
+    }
+
+    /// The byte ranges of grouping parentheses (not call parentheses) in `s`.
+    fn grouping_pairs(s: &str) -> Vec<(usize, usize)> {
+        let bytes = s.as_bytes();
+        let mut open = Vec::new();
+        let mut pairs = Vec::new();
+        for (i, c) in bytes.iter().enumerate() {
+            match c {
+                b'(' => {
+                    let call =
+                        i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_');
+                    open.push((i, call));
+                }
+                b')' => {
+                    let (start, call) = open.pop().expect("balanced");
+                    if !call {
+                        pairs.push((start, i));
+                    }
+                }
+                _ => {}
+            }
+        }
+        pairs
+    }
+
+    fn check(expr: &str) -> Result<(), TestCaseError> {
+        let text = func_with(expr);
+        let first = read(&text);
+        let printed = canon(&text);
+        let second = read(&printed);
+        prop_assert!(modules_equal(&first, &second).is_ok());
+        let line = printed.lines().nth(1).unwrap();
+        for (open, close) in grouping_pairs(line) {
+            let mut fewer = line.to_string();
+            fewer.replace_range(close..close + 1, "");
+            fewer.replace_range(open..open + 1, "");
+            let candidate = printed.replace(line, &fewer);
+            if let (Some(m), _) = read_module(&candidate, 0) {
+                prop_assert!(
+                    modules_equal(&first, &m).is_err(),
+                    "redundant parentheses in `{}`: `{}` means the same",
+                    line,
+                    fewer
+                );
+            }
+        }
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 200, failure_persistence: None, ..ProptestConfig::default() })]
+
+        #[test]
+        fn int_expressions(e in int_expr()) {
+            check(&e)?;
+        }
+
+        #[test]
+        fn bool_expressions(e in bool_expr()) {
+            check(&e)?;
+        }
+    }
+}
