@@ -21,11 +21,19 @@ pub struct FileCheckArgs {
     pub check_prefix: Vec<String>,
 
     /// Comma-separated check prefixes (repeatable).
-    #[arg(long = "check-prefixes", value_name = "PREFIXES", value_delimiter = ',')]
+    #[arg(
+        long = "check-prefixes",
+        value_name = "PREFIXES",
+        value_delimiter = ','
+    )]
     pub check_prefixes: Vec<String>,
 
     /// Comma-separated comment prefixes (default: COM,RUN).
-    #[arg(long = "comment-prefixes", value_name = "PREFIXES", value_delimiter = ',')]
+    #[arg(
+        long = "comment-prefixes",
+        value_name = "PREFIXES",
+        value_delimiter = ','
+    )]
     pub comment_prefixes: Option<Vec<String>>,
 
     /// Fail if this pattern occurs between (or around) the matches (repeatable).

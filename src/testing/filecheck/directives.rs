@@ -104,7 +104,8 @@ pub(crate) fn validate_prefixes(prefixes: &[String], what: &str) -> Result<(), S
     let mut seen = BTreeSet::new();
     for p in prefixes {
         let ok = p.as_bytes().first().is_some_and(u8::is_ascii_alphabetic)
-            && p.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+            && p.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
         if !ok || !seen.insert(p.as_str()) {
             return Err(format!(
                 "supplied {what} prefix '{p}' is invalid: prefixes must be unique and start \
@@ -122,7 +123,11 @@ fn classify(prefix: &str, rest: &str, comment: bool) -> Kind {
         return Kind::None;
     };
     if comment {
-        return if next == b':' { Kind::Comment(1) } else { Kind::None };
+        return if next == b':' {
+            Kind::Comment(1)
+        } else {
+            Kind::None
+        };
     }
     if next == b':' {
         return Kind::Found {
@@ -170,7 +175,13 @@ fn classify(prefix: &str, rest: &str, comment: bool) -> Kind {
         };
     }
     for combo in [
-        "DAG-NOT:", "NOT-DAG:", "NEXT-NOT:", "NOT-NEXT:", "SAME-NOT:", "NOT-SAME:", "EMPTY-NOT:",
+        "DAG-NOT:",
+        "NOT-DAG:",
+        "NEXT-NOT:",
+        "NOT-NEXT:",
+        "SAME-NOT:",
+        "NOT-SAME:",
+        "EMPTY-NOT:",
         "NOT-EMPTY:",
     ] {
         if r.starts_with(combo) {
@@ -342,18 +353,25 @@ pub(crate) fn parse(text: &str, cfg: &ParseConfig<'_>) -> Result<Vec<CheckString
             .map_or(text.len(), |e| start + e);
         pos = eol;
         used.insert(prefix);
-        let pat = Pattern::parse(&text[start..eol], kind, count, prefix, settings(line, literal))
-            .map_err(|e| ParseError {
-                offset: Some(start + e.offset),
-                message: e.message,
-            })?;
+        let pat = Pattern::parse(
+            &text[start..eol],
+            kind,
+            count,
+            prefix,
+            settings(line, literal),
+        )
+        .map_err(|e| ParseError {
+            offset: Some(start + e.offset),
+            message: e.message,
+        })?;
         if kind == CheckKind::Label && pat.has_vars {
             return Err(ParseError {
                 offset: Some(p),
                 message: format!("found '{prefix}-LABEL:' with variable definition or use"),
             });
         }
-        if matches!(kind, CheckKind::Next | CheckKind::Same | CheckKind::Empty) && strings.is_empty()
+        if matches!(kind, CheckKind::Next | CheckKind::Same | CheckKind::Empty)
+            && strings.is_empty()
         {
             return Err(ParseError {
                 offset: Some(p),
@@ -446,8 +464,8 @@ mod tests {
 
     #[test]
     fn finds_kinds_and_groups_dag_not() {
-        let s = run("CHECK: a\nCHECK-DAG: b\nCHECK-NOT: c\nCHECK-NEXT: d\nCHECK-COUNT-2: e\n")
-            .unwrap();
+        let s =
+            run("CHECK: a\nCHECK-DAG: b\nCHECK-NOT: c\nCHECK-NEXT: d\nCHECK-COUNT-2: e\n").unwrap();
         assert_eq!(s.len(), 3);
         assert_eq!(s[1].main.pat.kind, CheckKind::Next);
         assert_eq!(s[1].dag_nots.len(), 2);
@@ -495,11 +513,17 @@ mod tests {
         );
         assert_eq!(
             err_at("CHECK-COUNT-0: b\n"),
-            (13, "invalid count in -COUNT specification on prefix 'CHECK'".into())
+            (
+                13,
+                "invalid count in -COUNT specification on prefix 'CHECK'".into()
+            )
         );
         assert_eq!(
             err_at("CHECK-LABEL: [[X:a]]\n"),
-            (0, "found 'CHECK-LABEL:' with variable definition or use".into())
+            (
+                0,
+                "found 'CHECK-LABEL:' with variable definition or use".into()
+            )
         );
         assert_eq!(
             err_at("CHECK: a\nCHECK-EMPTY: b\n"),

@@ -203,7 +203,11 @@ impl<'a> Matcher<'a> {
             let kind = dir.pat.kind;
             let wrong = match kind {
                 CheckKind::Next | CheckKind::Empty => {
-                    let what = if kind == CheckKind::Next { "NEXT" } else { "EMPTY" };
+                    let what = if kind == CheckKind::Next {
+                        "NEXT"
+                    } else {
+                        "EMPTY"
+                    };
                     match count_newlines(skipped) {
                         0 => Some(format!(
                             "{}-{what}: is on the same line as previous match",
@@ -361,7 +365,10 @@ mod tests {
         assert!(!passes("CHECK: a\nCHECK-NEXT: b\n", "a b\n"));
         assert!(passes("CHECK: a\nCHECK-SAME: b\n", "a b\n"));
         assert!(!passes("CHECK: a\nCHECK-SAME: b\n", "a\nb\n"));
-        assert!(passes("CHECK: a\nCHECK-EMPTY:\nCHECK-NEXT: b\n", "a\n\nb\n"));
+        assert!(passes(
+            "CHECK: a\nCHECK-EMPTY:\nCHECK-NEXT: b\n",
+            "a\n\nb\n"
+        ));
         assert!(!passes("CHECK: a\nCHECK-EMPTY:\n", "a\nx\n\n"));
     }
 
@@ -374,7 +381,10 @@ mod tests {
             "CHECK-DAG: a\nCHECK-NOT: x\nCHECK-DAG: b\n",
             "a x b\n"
         ));
-        assert!(passes("CHECK-DAG: a\nCHECK-NOT: x\nCHECK-DAG: b\n", "x a b\n"));
+        assert!(passes(
+            "CHECK-DAG: a\nCHECK-NOT: x\nCHECK-DAG: b\n",
+            "x a b\n"
+        ));
     }
 
     #[test]
@@ -395,8 +405,14 @@ mod tests {
 
     #[test]
     fn variables() {
-        assert!(passes("CHECK: v=[[V:[0-9]+]]\nCHECK: use [[V]]\n", "v=12\nuse 12\n"));
-        assert!(!passes("CHECK: v=[[V:[0-9]+]]\nCHECK: use [[V]]\n", "v=12\nuse 13\n"));
+        assert!(passes(
+            "CHECK: v=[[V:[0-9]+]]\nCHECK: use [[V]]\n",
+            "v=12\nuse 12\n"
+        ));
+        assert!(!passes(
+            "CHECK: v=[[V:[0-9]+]]\nCHECK: use [[V]]\n",
+            "v=12\nuse 13\n"
+        ));
         assert!(passes("CHECK: [[X:[a-z]+]]-[[X]]\n", "ab-cd cd-cd\n"));
     }
 

@@ -182,7 +182,10 @@ pub fn check_detailed(
         input_canon: &input_canon,
         implicit_not: &opts.implicit_check_not,
     };
-    let fail = |result| FileCheckOutcome { result: Err(result), dump: None };
+    let fail = |result| FileCheckOutcome {
+        result: Err(result),
+        dump: None,
+    };
 
     let default_prefix = opts.check_prefixes.is_empty();
     let prefixes = if default_prefix {
@@ -196,13 +199,11 @@ pub fn check_detailed(
         .unwrap_or_else(|| vec!["COM".into(), "RUN".into()]);
     let validated = directives::validate_prefixes(&prefixes, "check")
         .and_then(|()| directives::validate_prefixes(&comments, "comment"))
-        .and_then(|()| {
-            match prefixes.iter().find(|p| comments.contains(p)) {
-                Some(p) => Err(format!(
-                    "supplied check prefix '{p}' is also a comment prefix"
-                )),
-                None => Ok(()),
-            }
+        .and_then(|()| match prefixes.iter().find(|p| comments.contains(p)) {
+            Some(p) => Err(format!(
+                "supplied check prefix '{p}' is also a comment prefix"
+            )),
+            None => Ok(()),
         });
     if let Err(message) = validated {
         return fail(ctx.unlocated(FailureKind::Usage, message));
@@ -234,7 +235,10 @@ pub fn check_detailed(
     let passed = m.run(&strings);
     if passed {
         let dump = (opts.dump_input == DumpInput::Always).then(|| ctx.dump(&m.events));
-        return FileCheckOutcome { result: Ok(()), dump };
+        return FileCheckOutcome {
+            result: Ok(()),
+            dump,
+        };
     }
     let with_dump = matches!(opts.dump_input, DumpInput::Fail | DumpInput::Always);
     fail(ctx.mismatch(&m.events, with_dump))
@@ -261,7 +265,10 @@ mod tests {
         assert_eq!(f.kind, FailureKind::Mismatch);
         assert_eq!(f.errors[0].line, 2);
         assert_eq!(f.errors[0].col, 8);
-        assert_eq!(f.errors[0].message, "CHECK: expected string not found in input");
+        assert_eq!(
+            f.errors[0].message,
+            "CHECK: expected string not found in input"
+        );
         assert!(f.report().contains("scanning from here"));
         assert!(f.report().contains("<<<<<<"));
     }
@@ -306,12 +313,18 @@ mod tests {
     #[test]
     fn empty_input_and_prefixes() {
         let o = FileCheckOptions::default();
-        assert_eq!(run("CHECK: a\n", "", &o).unwrap_err().kind, FailureKind::EmptyInput);
+        assert_eq!(
+            run("CHECK: a\n", "", &o).unwrap_err().kind,
+            FailureKind::EmptyInput
+        );
         let o = FileCheckOptions {
             check_prefixes: vec!["1X".into()],
             ..Default::default()
         };
-        assert_eq!(run("CHECK: a\n", "a", &o).unwrap_err().kind, FailureKind::Usage);
+        assert_eq!(
+            run("CHECK: a\n", "a", &o).unwrap_err().kind,
+            FailureKind::Usage
+        );
         let o = FileCheckOptions {
             check_prefixes: vec!["A".into(), "B".into()],
             ..Default::default()

@@ -82,10 +82,7 @@ enum Piece {
     /// A variable defined on an earlier line: its value, matched literally.
     Subst(String),
     /// A variable defined earlier on this line.
-    Backref {
-        group: String,
-        def_re: String,
-    },
+    Backref { group: String, def_re: String },
 }
 
 #[derive(Debug, Clone)]
@@ -145,7 +142,10 @@ impl Pattern {
         }
         let err = |offset: usize, message: String| Err(PatternError { offset, message });
         if text.is_empty() && kind != CheckKind::Empty {
-            return err(0, format!("found empty check string with prefix '{prefix}:'"));
+            return err(
+                0,
+                format!("found empty check string with prefix '{prefix}:'"),
+            );
         }
         if !text.is_empty() && kind == CheckKind::Empty {
             return err(
@@ -162,13 +162,14 @@ impl Pattern {
         };
         if kind == CheckKind::Empty {
             pat.matcher = regex_matcher(vec![Piece::Re(r"\n$".into())], vec![], false, true)
-                .map_err(|m| PatternError { offset: 0, message: m })?;
+                .map_err(|m| PatternError {
+                    offset: 0,
+                    message: m,
+                })?;
             return Ok(pat);
         }
         let full_lines = set.match_full_lines && kind != CheckKind::Not;
-        let plain = set.literal
-            || text.len() < 2
-            || (!text.contains("{{") && !text.contains("[["));
+        let plain = set.literal || text.len() < 2 || (!text.contains("{{") && !text.contains("[["));
         if !full_lines && plain && !set.ignore_case {
             pat.matcher = Matcher::Fixed(text.to_string());
             return Ok(pat);
@@ -208,22 +209,18 @@ impl Pattern {
                     let block_off = pos + 2;
                     pos += 2 + end + 2;
                     pat.has_vars = true;
-                    parse_block(
-                        block,
-                        block_off,
-                        set,
-                        &mut pieces,
-                        &mut defs,
-                        &mut def_res,
-                    )?;
+                    parse_block(block, block_off, set, &mut pieces, &mut defs, &mut def_res)?;
                     continue;
                 }
                 // Literal text up to the next `{{` or `[[` (not at offset 0).
-                let next = [rest.get(1..).and_then(|r| r.find("{{")), rest.get(1..).and_then(|r| r.find("[["))]
-                    .into_iter()
-                    .flatten()
-                    .min()
-                    .map_or(rest.len(), |p| p + 1);
+                let next = [
+                    rest.get(1..).and_then(|r| r.find("{{")),
+                    rest.get(1..).and_then(|r| r.find("[[")),
+                ]
+                .into_iter()
+                .flatten()
+                .min()
+                .map_or(rest.len(), |p| p + 1);
                 pieces.push(Piece::Re(regex::escape(&rest[..next])));
                 pos += next;
             }
@@ -233,8 +230,8 @@ impl Pattern {
                 if set.strict_whitespace { "$" } else { " *$" }.into(),
             ));
         }
-        pat.matcher = regex_matcher(pieces, defs, set.ignore_case, false)
-            .map_err(|m| PatternError {
+        pat.matcher =
+            regex_matcher(pieces, defs, set.ignore_case, false).map_err(|m| PatternError {
                 offset: 0,
                 message: format!("invalid regex: {m}"),
             })?;
@@ -314,7 +311,8 @@ fn defs_of(c: &regex::Captures<'_>, defs: &[(String, String)]) -> Vec<(String, S
         .map(|(var, group)| {
             (
                 var.clone(),
-                c.name(group).map_or(String::new(), |m| m.as_str().to_string()),
+                c.name(group)
+                    .map_or(String::new(), |m| m.as_str().to_string()),
             )
         })
         .collect()
@@ -589,8 +587,7 @@ pub(crate) fn translate_ere(src: &str) -> Result<String, String> {
                     Some((a, b)) => {
                         a.chars().all(|x| x.is_ascii_digit())
                             && b.chars().all(|x| x.is_ascii_digit())
-                            && (b.is_empty()
-                                || a.parse::<u64>().ok() <= b.parse::<u64>().ok())
+                            && (b.is_empty() || a.parse::<u64>().ok() <= b.parse::<u64>().ok())
                     }
                 };
                 if !ok {
@@ -601,7 +598,9 @@ pub(crate) fn translate_ere(src: &str) -> Result<String, String> {
                 out.push('}');
                 i += close + 1;
                 atom = false;
-                if c.get(i).is_some_and(|&x| matches!(x, '*' | '+' | '?' | '{')) {
+                if c.get(i)
+                    .is_some_and(|&x| matches!(x, '*' | '+' | '?' | '{'))
+                {
                     return bad_rpt();
                 }
                 continue;
@@ -617,10 +616,9 @@ pub(crate) fn translate_ere(src: &str) -> Result<String, String> {
                 }
                 out.push(ch);
                 atom = false;
-                if c
-                    .get(i + 1)
-                    .is_some_and(|&x| matches!(x, '*' | '+' | '?'))
-                    || (c.get(i + 1) == Some(&'{') && c.get(i + 2).is_some_and(char::is_ascii_digit))
+                if c.get(i + 1).is_some_and(|&x| matches!(x, '*' | '+' | '?'))
+                    || (c.get(i + 1) == Some(&'{')
+                        && c.get(i + 2).is_some_and(char::is_ascii_digit))
                 {
                     return bad_rpt();
                 }
@@ -781,9 +779,12 @@ mod tests {
 
     #[test]
     fn same_line_backreference() {
-        let pat = Pattern::parse("[[X:[a-z]+]] = [[X]]", CheckKind::Plain, 1, "CHECK", set())
+        let pat =
+            Pattern::parse("[[X:[a-z]+]] = [[X]]", CheckKind::Plain, 1, "CHECK", set()).unwrap();
+        let f = pat
+            .find("ab = a; cd = cd", &HashMap::new())
+            .unwrap()
             .unwrap();
-        let f = pat.find("ab = a; cd = cd", &HashMap::new()).unwrap().unwrap();
         assert_eq!((f.start, f.end), (8, 15));
         assert_eq!(f.defs, vec![("X".to_string(), "cd".to_string())]);
     }
@@ -804,10 +805,16 @@ mod tests {
     fn pattern_errors() {
         let e = |p: &str| Pattern::parse(p, CheckKind::Plain, 1, "CHECK", set()).unwrap_err();
         assert_eq!(e("a {{b").offset, 2);
-        assert_eq!(e("a [[X").message, "Invalid substitution block, no ]] found");
+        assert_eq!(
+            e("a [[X").message,
+            "Invalid substitution block, no ]] found"
+        );
         assert_eq!(e("{{a{2}}}").message, "invalid regex: braces not balanced");
         assert_eq!(e("{{a{2}}}").offset, 2);
         assert_eq!(e("[[1X]]").message, "invalid variable name");
-        assert_eq!(e("  ").message, "found empty check string with prefix 'CHECK:'");
+        assert_eq!(
+            e("  ").message,
+            "found empty check string with prefix 'CHECK:'"
+        );
     }
 }

@@ -258,7 +258,11 @@ impl<'a> Context<'a> {
             };
             loc.message = message.clone();
             errors.push(loc);
-            diags.push(Diagnostic::error().with_message(message).with_labels(labels));
+            diags.push(
+                Diagnostic::error()
+                    .with_message(message)
+                    .with_labels(labels),
+            );
         }
         let mut report = self.render(&files, &diags);
         if with_dump {
@@ -303,7 +307,11 @@ impl<'a> Context<'a> {
             let ls = line_starts[li];
             let le = text[ls..].find('\n').map_or(text.len(), |p| ls + p);
             let col = text[ls..ev.start.clamp(ls, le)].chars().count();
-            let upto = |end: usize| text[ev.start.clamp(ls, le)..end.clamp(ls, le)].chars().count();
+            let upto = |end: usize| {
+                text[ev.start.clamp(ls, le)..end.clamp(ls, le)]
+                    .chars()
+                    .count()
+            };
             let (marker, width, note) = match &ev.kind {
                 EventKind::Match => ('^', upto(ev.end), String::new()),
                 EventKind::NotFound => ('X', upto(le), "error: no match found".to_string()),

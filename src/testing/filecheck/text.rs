@@ -44,9 +44,8 @@ impl Canon {
         }
         map.push(bytes.len());
         // Only ASCII bytes were dropped or replaced, so this stays UTF-8.
-        let text = String::from_utf8(text).unwrap_or_else(|e| {
-            String::from_utf8_lossy(e.as_bytes()).into_owned()
-        });
+        let text = String::from_utf8(text)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
         Canon { text, map }
     }
 
