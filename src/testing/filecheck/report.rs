@@ -321,6 +321,25 @@ impl<'a> Context<'a> {
                 }
                 EventKind::Error(m) => ('X', 1, format!("error: {m}")),
             };
+            if ev.kind == EventKind::NotFound && ev.end > le + 1 {
+                // The scanned region continues on the following lines.
+                for (lj, &start) in line_starts
+                    .iter()
+                    .enumerate()
+                    .take(line_of(ev.end - 1) + 1)
+                    .skip(li + 1)
+                {
+                    let end = text[start..].find('\n').map_or(text.len(), |p| start + p);
+                    anns[lj].push(Ann {
+                        label: label.clone(),
+                        col: 0,
+                        width: text[start..end].chars().count().max(1),
+                        marker: '~',
+                        note: String::new(),
+                        error: false,
+                    });
+                }
+            }
             anns[li].push(Ann {
                 label,
                 col,
