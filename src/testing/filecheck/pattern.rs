@@ -192,6 +192,9 @@ impl Pattern {
                     let Some(end) = inner.find("}}") else {
                         return err(pos, "found start of regex string with no end '}}'".into());
                     };
+                    if end == 0 {
+                        return err(pos + 2, "invalid regex: empty (sub)expression".into());
+                    }
                     let re = translate_ere(&inner[..end]).map_err(|m| PatternError {
                         offset: pos + 2,
                         message: format!("invalid regex: {m}"),
