@@ -1,3 +1,5 @@
 //! Test tooling: FileCheck, the lit-style runner, `--verify-diagnostics`.
 
+pub mod lit;
+pub mod update_checks;
 pub mod verify_diagnostics;
