@@ -75,10 +75,12 @@ pub fn check_prefix(filecheck_argv: &[String]) -> String {
                     None if v.is_empty() => args.next().cloned(),
                     None => None,
                 };
-                if let Some(value) = value {
-                    if let Some(first) = value.split(',').next().filter(|s| !s.is_empty()) {
-                        return first.to_string();
-                    }
+                if let Some(first) = value
+                    .as_deref()
+                    .and_then(|v| v.split(',').next())
+                    .filter(|s| !s.is_empty())
+                {
+                    return first.to_string();
                 }
             }
         }
@@ -212,16 +214,16 @@ fn output_functions(chunk: &str, prefix: &str) -> Vec<OutputFunction> {
             if line == "}" {
                 functions.extend(current.take());
             }
-        } else if line.starts_with(|c: char| !c.is_whitespace()) {
-            if let Some(caps) = FUNC_HEADER.captures(line) {
-                current = Some(OutputFunction {
-                    name: caps[1].to_string(),
-                    checks: vec![format!(
-                        "// {prefix}-LABEL: {}",
-                        escape_check(line.trim_end())
-                    )],
-                });
-            }
+        } else if line.starts_with(|c: char| !c.is_whitespace())
+            && let Some(caps) = FUNC_HEADER.captures(line)
+        {
+            current = Some(OutputFunction {
+                name: caps[1].to_string(),
+                checks: vec![format!(
+                    "// {prefix}-LABEL: {}",
+                    escape_check(line.trim_end())
+                )],
+            });
         }
     }
     // An unterminated function (truncated output) is still checked.

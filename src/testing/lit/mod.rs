@@ -136,7 +136,8 @@ pub fn run_test(path: &Path, config: &Config) -> TestResult {
         }
     }
     result.failure = run_steps(path, config, &temp_dir, temp, &mut result.steps).err();
-    if result.passed() {
+    let empty = std::fs::read_dir(&temp_dir).is_ok_and(|mut d| d.next().is_none());
+    if result.passed() || empty {
         let _ = std::fs::remove_dir_all(&temp_dir);
     }
     result.duration = start.elapsed();
