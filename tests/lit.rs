@@ -177,6 +177,38 @@ fn update_round_trip() -> Result<(), Failed> {
     Ok(())
 }
 
+/// `--verify-diagnostics` reports each mismatch at its place, with status 1.
+fn verify_diagnostics_report() -> Result<(), Failed> {
+    let file = tests_dir()
+        .join("lit/verify-diagnostics/unmet-and-unexpected.pfir")
+        .display()
+        .to_string();
+    let (status, stdout, stderr) = pfir(&[
+        "opt",
+        "--verify-diagnostics",
+        "--diagnostic-format=short",
+        &file,
+    ]);
+    ensure(status == 1, "exit status 1 expected", &stderr)?;
+    let expected = format!(
+        "{file}:8:7: error: unexpected error: unknown variable `y`\n\
+         {file}:9:6: error: expected warning \"unknown variable\" was not produced\n"
+    );
+    ensure(
+        stderr == expected,
+        &format!("expected:\n{expected}"),
+        &stderr,
+    )?;
+    ensure(stdout.is_empty(), "nothing printed on stdout", &stdout)?;
+    // When everything matches: status 0 and no diagnostics.
+    let ok = tests_dir()
+        .join("lit/verify-diagnostics/semantic.pfir")
+        .display()
+        .to_string();
+    let (status, _, stderr) = pfir(&["opt", "--verify-diagnostics", &ok]);
+    ensure(status == 0 && stderr.is_empty(), "a clean pass", &stderr)
+}
+
 fn main() {
     let args = Arguments::from_args();
     let mut trials = lit_trials();
@@ -189,5 +221,9 @@ fn main() {
         filter_jobs_verbose,
     ));
     trials.push(Trial::test("runner::update_round_trip", update_round_trip));
+    trials.push(Trial::test(
+        "runner::verify_diagnostics_report",
+        verify_diagnostics_report,
+    ));
     libtest_mimic::run(&args, trials).exit();
 }
