@@ -23,6 +23,8 @@ fn lit_trials() -> Vec<Trial> {
     let root = tests_dir();
     let files = lit::discover(std::slice::from_ref(&root)).expect("reading tests/");
     let mut config = Config::new(PFIR);
+    // A hung test fails instead of hanging `cargo test`.
+    config.tools.timeout = Some(std::time::Duration::from_secs(300));
     config.update = update_checks::update_requested_by_env();
     files
         .into_iter()
@@ -140,9 +142,7 @@ fn update_round_trip() -> Result<(), Failed> {
     .map_err(|e| e.to_string())?;
     let original = "// RUN: cat %S/output.txt | FileCheck %s\n\n// CHECK: old\nfunc kernel() -> task_id {\n  return system.task_invalid()\n}\n";
     std::fs::write(&test, original).map_err(|e| e.to_string())?;
-    let tools = lit::Tools {
-        pfir: PathBuf::from(PFIR),
-    };
+    let tools = lit::Tools::new(PFIR);
     let outcome = update_checks::update_file(&test, &tools)?;
     ensure(
         outcome == update_checks::UpdateOutcome::Updated,

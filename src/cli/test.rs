@@ -35,6 +35,11 @@ pub struct TestArgs {
     #[arg(long = "update")]
     pub update: bool,
 
+    /// Kill a RUN-line command that runs longer than this many seconds
+    /// (and fail its test). Default: no limit.
+    #[arg(long = "timeout", value_name = "SECONDS")]
+    pub timeout: Option<f64>,
+
     /// The executable that `pfir` and `FileCheck` in RUN lines stand for
     /// (default: this program).
     #[arg(long = "pfir-exe", value_name = "PATH", hide = true)]
@@ -54,6 +59,15 @@ pub fn run(args: TestArgs) -> u8 {
         config.jobs = j as usize;
     }
     config.filter = args.filter.clone();
+    if let Some(secs) = args.timeout {
+        match std::time::Duration::try_from_secs_f64(secs) {
+            Ok(d) if secs > 0.0 => config.tools.timeout = Some(d),
+            _ => {
+                eprintln!("error: --timeout needs a positive number of seconds");
+                return 2;
+            }
+        }
+    }
     config.update = args.update;
 
     let paths = if args.paths.is_empty() {

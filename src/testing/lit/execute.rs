@@ -10,16 +10,27 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
-/// How the program names of RUN lines map to executables.
+/// How the commands of RUN lines are run.
 #[derive(Clone, Debug)]
 pub struct Tools {
     /// The `pfir` executable: `pfir` runs it, and `FileCheck`, `filecheck`
     /// and `pfir-filecheck` run its `filecheck` subcommand.
     pub pfir: PathBuf,
+    /// How long one pipeline may run before its processes are killed.
+    pub timeout: Option<Duration>,
 }
 
 impl Tools {
+    /// Tools that run `pfir` for `pfir` and `FileCheck`, without a timeout.
+    pub fn new(pfir: impl Into<PathBuf>) -> Tools {
+        Tools {
+            pfir: pfir.into(),
+            timeout: None,
+        }
+    }
+
     /// The executable and leading arguments `program` stands for.
     pub fn resolve(&self, program: &str) -> (PathBuf, Vec<String>) {
         match program {
@@ -197,13 +208,48 @@ fn stage_io(
     })
 }
 
-/// Runs `pipeline` in `cwd` and waits for all of its stages.
-pub fn run_pipeline(pipeline: &Pipeline, tools: &Tools, cwd: Option<&Path>) -> PipelineResult {
-    struct Running {
-        child: Option<std::process::Child>,
-        error: Option<String>,
-        stderr_drain: Option<JoinHandle<Vec<u8>>>,
+struct Running {
+    child: Option<std::process::Child>,
+    error: Option<String>,
+    stderr_drain: Option<JoinHandle<Vec<u8>>>,
+}
+
+/// Waits until every child has exited or `deadline` passes; then kills
+/// the ones still running and records why.
+fn wait_or_kill(running: &mut [Running], deadline: Instant, timeout: Duration) {
+    loop {
+        let mut all_done = true;
+        for r in running.iter_mut() {
+            if let Some(child) = r.child.as_mut()
+                && !matches!(child.try_wait(), Ok(Some(_)))
+            {
+                all_done = false;
+            }
+        }
+        if all_done {
+            return;
+        }
+        if Instant::now() >= deadline {
+            for r in running.iter_mut() {
+                if let Some(child) = r.child.as_mut()
+                    && matches!(child.try_wait(), Ok(None))
+                {
+                    let _ = child.kill();
+                    r.error = Some(format!(
+                        "timed out after {}s and was killed",
+                        timeout.as_secs_f64()
+                    ));
+                }
+            }
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(5));
     }
+}
+
+/// Runs `pipeline` in `cwd` and waits for all of its stages (at most
+/// `tools.timeout`).
+pub fn run_pipeline(pipeline: &Pipeline, tools: &Tools, cwd: Option<&Path>) -> PipelineResult {
     let mut running = Vec::new();
     let mut prev: Option<std::io::PipeReader> = None;
     let mut stdout_drain = None;
@@ -253,6 +299,9 @@ pub fn run_pipeline(pipeline: &Pipeline, tools: &Tools, cwd: Option<&Path>) -> P
         }
     }
     drop(prev);
+    if let Some(timeout) = tools.timeout {
+        wait_or_kill(&mut running, Instant::now() + timeout, timeout);
+    }
     let mut stages = Vec::new();
     for (stage, r) in pipeline.stages.iter().zip(running) {
         let mut error = r.error;
@@ -298,8 +347,30 @@ mod tests {
         assert_eq!(p.len(), 1);
         let tools = Tools {
             pfir: PathBuf::from("/bin/false"),
+            timeout: Some(Duration::from_secs(60)),
         };
         run_pipeline(&p[0], &tools, None)
+    }
+
+    #[test]
+    fn timeout_kills() {
+        let p = parse(
+            "sleep 30 | cat",
+            &Substitutions {
+                source: PathBuf::from("x"),
+                temp: PathBuf::from("t"),
+            },
+        )
+        .unwrap();
+        let tools = Tools {
+            pfir: PathBuf::from("/bin/false"),
+            timeout: Some(Duration::from_millis(200)),
+        };
+        let start = Instant::now();
+        let r = run_pipeline(&p[0], &tools, None);
+        assert!(start.elapsed() < Duration::from_secs(10));
+        assert!(!r.passed());
+        assert!(r.stages[0].describe_status().contains("timed out"));
     }
 
     #[test]

@@ -41,9 +41,7 @@ impl Config {
     /// with one job per available core.
     pub fn new(pfir_exe: impl Into<PathBuf>) -> Config {
         Config {
-            tools: Tools {
-                pfir: pfir_exe.into(),
-            },
+            tools: Tools::new(pfir_exe),
             jobs: default_jobs(),
             filter: None,
             update: false,
