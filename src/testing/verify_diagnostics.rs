@@ -13,10 +13,12 @@
 //! `expected-remark` name the severity; `@+N` / `@-N` move the expected line
 //! relative to the comment's line and `@N` names a line directly; the text
 //! between `{{` and the first `}}` must occur in the message. A line may hold
-//! several expectations. A produced diagnostic matches an unmet expectation
-//! of its severity whose line is the line where its primary span starts (a
+//! several expectations. A produced diagnostic can meet an expectation of
+//! its severity whose line is the line where its primary span starts (a
 //! diagnostic at the very end of a file that ends with a newline counts as
-//! being on its last line) and whose text its message contains. The notes
+//! being on its last line) and whose text its message contains; each
+//! expectation is met by at most one diagnostic and each diagnostic meets at
+//! most one expectation, paired so that as many as possible are met. The notes
 //! attached to a diagnostic are part of it; `expected-note` matches
 //! diagnostics of severity note.
 //!
