@@ -98,7 +98,7 @@ pub fn run(args: TestArgs) -> u8 {
         .filter(|f| lit::selected(f, &config))
         .collect();
     if selected.is_empty() {
-        println!("no tests match the filter");
+        let _ = writeln!(std::io::stdout(), "no tests match the filter");
         return 0;
     }
 
@@ -122,6 +122,9 @@ pub fn run(args: TestArgs) -> u8 {
         }
         let _ = out.flush();
     });
-    print!("{}", report::summary(&summary, start.elapsed()));
+    // A closed stdout (`pfir test | head`) must not panic.
+    let mut out = std::io::stdout().lock();
+    let _ = write!(out, "{}", report::summary(&summary, start.elapsed()));
+    let _ = out.flush();
     if summary.failed.is_empty() { 0 } else { 1 }
 }
