@@ -215,15 +215,14 @@ impl Pattern {
                     parse_block(block, block_off, set, &mut pieces, &mut defs, &mut def_res)?;
                     continue;
                 }
-                // Literal text up to the next `{{` or `[[` (not at offset 0).
-                let next = [
-                    rest.get(1..).and_then(|r| r.find("{{")),
-                    rest.get(1..).and_then(|r| r.find("[[")),
-                ]
-                .into_iter()
-                .flatten()
-                .min()
-                .map_or(rest.len(), |p| p + 1);
+                // Literal text up to the next `{{` or `[[` (not at offset 0;
+                // the first character may be several bytes long).
+                let first = rest.chars().next().map_or(1, char::len_utf8);
+                let next = [rest[first..].find("{{"), rest[first..].find("[[")]
+                    .into_iter()
+                    .flatten()
+                    .min()
+                    .map_or(rest.len(), |p| p + first);
                 pieces.push(Piece::Re(regex::escape(&rest[..next])));
                 pos += next;
             }
@@ -773,6 +772,7 @@ mod tests {
     #[test]
     fn literal_and_regex_pieces() {
         assert_eq!(find("a.b", "xa.b"), Some((1, 4)));
+        assert_eq!(find("┌─ {{.*}}:7", "  ┌─ x:7"), Some((2, 12)));
         assert_eq!(find("a{{[0-9]+}}b", "a12b"), Some((0, 4)));
         assert_eq!(find("{{a|b}}c", "bc"), Some((0, 2)));
         assert_eq!(find("x{{.*}}", "x1\n2"), Some((0, 2)));
