@@ -22,6 +22,16 @@ use stmt::{Doc, StmtPrinter};
 /// Prints `module` in canonical form: functions separated by one blank line,
 /// the whole ending with one newline; an empty module prints as nothing.
 pub fn print_module(module: &Module) -> String {
+    let mut bytes = Vec::new();
+    // Writing to a `Vec` cannot fail.
+    let _ = write_module(module, &mut bytes);
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// Writes `module` in canonical form into `out` as it is rendered, so that
+/// even a very large output (deep nesting indents quadratically) is never
+/// held in memory whole.
+pub fn write_module<W: std::io::Write>(module: &Module, out: W) -> std::io::Result<()> {
     let arena = Arena::new();
     let mut doc = arena.nil();
     for (i, f) in module.functions.iter().enumerate() {
@@ -33,7 +43,7 @@ pub fn print_module(module: &Module) -> String {
     if !module.functions.is_empty() {
         doc = doc.append(arena.hardline());
     }
-    render::render(&doc)
+    render::render_to(&doc, out)
 }
 
 /// Prints one function of `module` (which gives the signatures of the
