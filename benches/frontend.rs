@@ -15,7 +15,7 @@ fn generate(bytes: usize) -> String {
     let mut i = 0;
     while s.len() < bytes {
         s.push_str(&format!(
-            "orchestration func f{i}(n: i64, t: tensor<[64], f32>) -> task_id {{
+            "orchestration func phase{i}(n: i64, t: tensor<[64], f32>) -> task_id {{
   manual \"stage\" {{
     tids = array.create(8, task_id)
     acc = for p in parallel(8) iter(slot = tids) {{
@@ -60,7 +60,11 @@ fn main() {
             let t = Instant::now();
             let (m, diags) = pfir::driver::read_module(&src, 0);
             let elapsed = t.elapsed();
-            assert!(diags.is_empty(), "generated program is valid");
+            assert!(
+                diags.is_empty(),
+                "generated program is valid: {:?}",
+                diags.first()
+            );
             (m.expect("valid"), elapsed)
         });
         let t = Instant::now();

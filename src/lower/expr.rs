@@ -143,7 +143,7 @@ impl Lowerer<'_> {
                 let ty = self.binary_type(*op, x, y);
                 (ExprKind::Binary(*op, x, y), ty)
             }
-            ast::ExprKind::Call { callee, args } => return self.lower_call(callee, args, span),
+            ast::ExprKind::Call(call) => return self.lower_call(&call.callee, &call.args, span),
             ast::ExprKind::List(items) => {
                 let ids = items.iter().map(|i| self.lower_expr(i)).collect();
                 (ExprKind::List(ids), Type::Unknown)

@@ -78,9 +78,9 @@ pub enum StmtKind {
     },
     /// A call evaluated for effect.
     Call(Expr),
-    For(ForLoop),
-    While(WhileLoop),
-    If(IfStmt),
+    For(Box<ForLoop>),
+    While(Box<WhileLoop>),
+    If(Box<IfStmt>),
     Scope {
         manual: bool,
         name: Option<(String, Span)>,
@@ -113,10 +113,10 @@ impl Binding {
 #[derive(Clone, Debug)]
 pub enum Rhs {
     Expr(Expr),
-    Submit(SubmitExpr),
-    For(ForLoop),
-    While(WhileLoop),
-    If(IfStmt),
+    Submit(Box<SubmitExpr>),
+    For(Box<ForLoop>),
+    While(Box<WhileLoop>),
+    If(Box<IfStmt>),
 }
 
 #[derive(Clone, Debug)]
@@ -209,6 +209,13 @@ pub enum Else {
     If(Box<IfStmt>),
 }
 
+/// `name(...)` or `op.name(...)`.
+#[derive(Clone, Debug)]
+pub struct CallExpr {
+    pub callee: CalleeName,
+    pub args: CallArgs,
+}
+
 #[derive(Clone, Debug)]
 pub enum CalleeName {
     /// `name(...)`: a function of the module.
@@ -227,7 +234,7 @@ pub enum ExprKind {
     Name(String),
     Unary(UnaryOp, Box<Expr>),
     Binary(BinaryOp, Box<Expr>, Box<Expr>),
-    Call { callee: CalleeName, args: CallArgs },
+    Call(Box<CallExpr>),
     List(Vec<Expr>),
 }
 
@@ -249,6 +256,6 @@ impl Expr {
     }
 
     pub fn is_call(&self) -> bool {
-        matches!(self.kind, ExprKind::Call { .. })
+        matches!(self.kind, ExprKind::Call(_))
     }
 }

@@ -48,18 +48,18 @@ pub fn unary<'input>(op: UnaryOp, e: Expr, span: Span) -> Result<'input, Expr> {
 pub fn else_if<'input>(
     cond: Expr,
     then_body: super::ast::Block,
-    else_if: IfStmt,
+    else_if: Box<IfStmt>,
     span: Span,
-) -> Result<'input, IfStmt> {
+) -> Result<'input, Box<IfStmt>> {
     let depth = 1 + else_if.depth;
     check_depth(depth, span)?;
-    Ok(IfStmt {
+    Ok(Box::new(IfStmt {
         cond,
         then_body,
-        else_body: Some(Else::If(Box::new(else_if))),
+        else_body: Some(Else::If(else_if)),
         span,
         depth,
-    })
+    }))
 }
 
 /// The value of a string literal token (with its quotes).
