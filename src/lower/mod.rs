@@ -1,11 +1,237 @@
-//! Lowering: surface AST to typed IR.
+//! Lowering: the surface AST to the typed IR (spec sections 3-8).
+//!
+//! Lowering resolves names (section 7), infers and checks types by category
+//! (section 6), resolves call-argument directions from callee signatures,
+//! drops `none` from `deps`, and turns `system.task_dummy(deps=...)` into a
+//! call carrying `dummy_task` and `manual_dep_edges`. Every rejection of
+//! section 8 that is not a syntax error is reported here.
+//!
+//! Invariant: lowering never panics and never stops at the first error; it
+//! returns a module plus every diagnostic it found. The module is only
+//! meaningful when no diagnostic is an error.
+
+mod expr;
+mod scope;
+mod stmt;
+pub mod suggest;
+pub mod types;
 
 use crate::diagnostics::Diagnostic;
-use crate::ir::Module;
+use crate::ir::{self, Block, Function, Module, Type, VarId};
 use crate::parser::ast;
+use scope::Scopes;
+use std::collections::HashMap;
+use types::Signature;
 
-/// Lowers a parsed module, resolving names and inferring and checking types.
-pub fn lower(ast: &ast::Module) -> (Module, Vec<Diagnostic>) {
-    let _ = ast;
-    (Module::default(), Vec::new())
+/// Lowers a parsed module.
+pub fn lower(module: &ast::Module) -> (Module, Vec<Diagnostic>) {
+    let mut diags = Vec::new();
+    let mut signatures: HashMap<String, Signature> = HashMap::new();
+    let mut first_def: HashMap<String, crate::span::Span> = HashMap::new();
+
+    // Signatures first: functions may be called before they are defined.
+    for f in &module.functions {
+        if let Some(prev) = first_def.get(&f.name.name) {
+            diags.push(
+                Diagnostic::error(format!("duplicate function `{}`", f.name.name), f.name.span)
+                    .with_label("defined again here")
+                    .with_secondary(*prev, "first defined here")
+                    .with_help("function names must be unique within a module"),
+            );
+            continue;
+        }
+        first_def.insert(f.name.name.clone(), f.name.span);
+        let mut lowerer = Lowerer::new(&signatures, Function::new(f.name.name.clone(), f.kind));
+        let param_names: Vec<String> = f.params.iter().map(|p| p.name.name.clone()).collect();
+        let mut is_param = |n: &str| param_names.iter().any(|p| p == n);
+        let params = f
+            .params
+            .iter()
+            .map(|p| {
+                (
+                    p.name.name.clone(),
+                    p.direction,
+                    lowerer.lower_type(&p.ty, &mut is_param),
+                )
+            })
+            .collect();
+        let results = f
+            .results
+            .as_ref()
+            .map(|t| types::result_list(lowerer.lower_type(t, &mut is_param)))
+            .unwrap_or_default();
+        diags.extend(lowerer.diags);
+        let span = f.span.start_point().to(f.body.span.start_point());
+        signatures.insert(
+            f.name.name.clone(),
+            Signature {
+                kind: f.kind,
+                params,
+                results,
+                span,
+            },
+        );
+    }
+
+    let mut out = Module::default();
+    let mut seen = HashMap::new();
+    for f in &module.functions {
+        if seen.insert(f.name.name.clone(), ()).is_some() {
+            continue;
+        }
+        let mut lowerer = Lowerer::new(&signatures, Function::new(f.name.name.clone(), f.kind));
+        lowerer.lower_function(f);
+        diags.extend(lowerer.diags);
+        out.functions.push(lowerer.func);
+    }
+    (out, diags)
+}
+
+/// What the block being lowered must end with.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum BodyKind {
+    /// A function body.
+    Function,
+    /// A loop, `while` or `if` body that yields `n` values (0: may end with
+    /// a bare `yield` or nothing).
+    Yields(usize),
+    /// A scope body: `yield` is not allowed directly in it.
+    Scope,
+}
+
+/// Lowers one function.
+pub(crate) struct Lowerer<'a> {
+    signatures: &'a HashMap<String, Signature>,
+    pub(crate) func: Function,
+    pub(crate) diags: Vec<Diagnostic>,
+    scopes: Scopes,
+    /// How many loops enclose the code being lowered (for `break`/`continue`).
+    loop_depth: usize,
+}
+
+impl<'a> Lowerer<'a> {
+    fn new(signatures: &'a HashMap<String, Signature>, func: Function) -> Lowerer<'a> {
+        Lowerer {
+            signatures,
+            func,
+            diags: Vec::new(),
+            scopes: Scopes::new(),
+            loop_depth: 0,
+        }
+    }
+
+    pub(crate) fn error(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    fn lower_function(&mut self, f: &ast::Function) {
+        self.func.name_span = f.name.span;
+        self.func.span = f.span;
+        let sig = self.signatures[&f.name.name].clone();
+        for (p, (_, direction, ty)) in f.params.iter().zip(sig.params) {
+            let var = self.func.new_var(p.name.name.clone(), ty, p.span);
+            self.func.params.push(ir::Param { var, direction });
+            self.scopes.define(&p.name.name, var);
+        }
+        self.func.results = sig.results;
+        self.func.body = self.lower_block(&f.body, BodyKind::Function);
+    }
+
+    /// Defines a variable named by a binding; `_` is the discard binding and
+    /// is never entered in scope.
+    fn define_var(&mut self, name: &str, ty: Type, span: crate::span::Span) -> VarId {
+        let var = self.func.new_var(name, ty, span);
+        if name != "_" {
+            self.scopes.define(name, var);
+        }
+        var
+    }
+
+    /// Whether `name` is an integer value in scope (for dynamic extents).
+    fn is_integer_in_scope(&self, name: &str) -> bool {
+        self.scopes.lookup(name).is_some_and(|v| {
+            let ty = &self.func.vars[v].ty;
+            ty.is_integer() || ty.is_unknown()
+        })
+    }
+
+    fn lower_type_in_scope(&mut self, t: &ast::TypeExpr) -> Type {
+        let known: Vec<(String, bool)> = collect_extent_names(t)
+            .into_iter()
+            .map(|n| {
+                let ok = self.is_integer_in_scope(&n);
+                (n, ok)
+            })
+            .collect();
+        let mut check = |n: &str| known.iter().any(|(k, ok)| k == n && *ok);
+        self.lower_type(t, &mut check)
+    }
+
+    fn lower_block(&mut self, b: &ast::Block, kind: BodyKind) -> Block {
+        let mut stmts = Vec::with_capacity(b.stmts.len());
+        let last = b.stmts.len().wrapping_sub(1);
+        for (i, s) in b.stmts.iter().enumerate() {
+            if let Some(id) = self.lower_stmt(s, kind, i == last) {
+                stmts.push(id);
+            }
+        }
+        if let BodyKind::Yields(n) = kind {
+            let ends_in_yield = matches!(
+                b.stmts.last().map(|s| &s.kind),
+                Some(ast::StmtKind::Yield(_))
+            );
+            let ended_in_error =
+                matches!(b.stmts.last().map(|s| &s.kind), Some(ast::StmtKind::Error));
+            if n > 0 && !ends_in_yield && !ended_in_error {
+                let close = crate::span::Span::new(b.span.end.saturating_sub(1), b.span.end);
+                self.error(
+                    Diagnostic::error(
+                        format!("this body must end with `yield` of {n} value{}", plural(n)),
+                        close,
+                    )
+                    .with_label(format!(
+                        "expected `yield` with {n} value{} before this `}}`",
+                        plural(n)
+                    ))
+                    .with_secondary(
+                        b.span
+                            .start_point()
+                            .to(crate::span::Span::new(b.span.start, b.span.start + 1)),
+                        "body starts here",
+                    ),
+                );
+            }
+        }
+        Block {
+            stmts,
+            span: b.span,
+        }
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+fn collect_extent_names(t: &ast::TypeExpr) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut push = |e: &ast::ExtentExpr| {
+        if let ast::ExtentExpr::Name(id) = e {
+            out.push(id.name.clone());
+        }
+    };
+    let mut stack = vec![t];
+    let mut extents = Vec::new();
+    while let Some(t) = stack.pop() {
+        match &t.kind {
+            ast::TypeExprKind::Scalar(_) => {}
+            ast::TypeExprKind::Array(_, e) => extents.push(e),
+            ast::TypeExprKind::Tensor(ds, _) => extents.extend(ds.iter()),
+            ast::TypeExprKind::Tuple(ts) => stack.extend(ts.iter()),
+        }
+    }
+    for e in extents {
+        push(e);
+    }
+    out
 }

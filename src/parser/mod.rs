@@ -107,7 +107,7 @@ fn parse_error_diagnostic(
         ParseError::UnrecognizedEof { location, expected } => {
             let at = location.min(eof);
             Diagnostic::error("unexpected end of file", Span::new(at, at))
-                .with_label(format!("expected {}", expected_list(&expected)))
+                .with_label("the file ends here")
                 .with_note(format!("expected {}", expected_list(&expected)))
         }
         ParseError::UnrecognizedToken {
@@ -128,7 +128,7 @@ fn parse_error_diagnostic(
                         .with_help("close it with `\"`; only `\\\"` and `\\\\` escapes are allowed")
                 }
                 tok => Diagnostic::error(format!("unexpected {tok}"), span)
-                    .with_label(expected_note.clone())
+                    .with_label("unexpected here")
                     .with_note(expected_note),
             }
         }

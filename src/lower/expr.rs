@@ -1,0 +1,607 @@
+//! Lowering expressions, calls, ops and `submit` (spec sections 5.1, 5.2, 6).
+
+use super::{Lowerer, plural, suggest};
+use crate::diagnostics::Diagnostic;
+use crate::ir::{
+    BinaryOp, Call, Callee, Category, Direction, ExprId, ExprKind, Extent, ScalarType, StmtKind,
+    Submit, Type, UnaryOp,
+};
+use crate::parser::ast;
+use crate::span::Span;
+
+/// The keyword arguments `submit` takes.
+const SUBMIT_KWARGS: [&str; 5] = [
+    "deps",
+    "core_num",
+    "sync_start",
+    "allow_early_resolve",
+    "predicate",
+];
+
+impl Lowerer<'_> {
+    pub(super) fn int_literal(&mut self, value: i64, span: Span) -> ExprId {
+        self.func.new_expr(ExprKind::Int(value), Type::I64, span)
+    }
+
+    fn describe(&self, e: ExprId) -> String {
+        format!("`{}`", self.func.ty(e))
+    }
+
+    /// Reports when `e` is not accepted where a value of type `expected` is wanted.
+    pub(super) fn expect_type(&mut self, e: ExprId, expected: &Type, what: &str) -> bool {
+        if self.func.ty(e).accepts(expected) {
+            return true;
+        }
+        let span = self.func.exprs[e].span;
+        let found = self.describe(e);
+        self.error(
+            Diagnostic::error(
+                format!("type mismatch: {what} must be `{expected}`, found {found}"),
+                span,
+            )
+            .with_label(format!("this has type {found}")),
+        );
+        false
+    }
+
+    pub(super) fn expect_integer(&mut self, e: ExprId, what: &str) -> bool {
+        let ty = self.func.ty(e);
+        if ty.is_integer() || ty.is_unknown() {
+            return true;
+        }
+        let span = self.func.exprs[e].span;
+        let found = self.describe(e);
+        self.error(
+            Diagnostic::error(format!("{what} must be an integer, found {found}"), span)
+                .with_label(format!("this has type {found}")),
+        );
+        false
+    }
+
+    pub(super) fn expect_bool(&mut self, e: ExprId, what: &str) -> bool {
+        self.expect_category(e, Category::Bool, what, "`bool`")
+    }
+
+    fn expect_category(&mut self, e: ExprId, cat: Category, what: &str, name: &str) -> bool {
+        let c = self.func.ty(e).category();
+        if c == cat || c == Category::Unknown {
+            return true;
+        }
+        let span = self.func.exprs[e].span;
+        let found = self.describe(e);
+        self.error(
+            Diagnostic::error(format!("{what} must be {name}, found {found}"), span)
+                .with_label(format!("this has type {found}")),
+        );
+        false
+    }
+
+    fn is_literal(&self, e: ExprId) -> bool {
+        match &self.func.exprs[e].kind {
+            ExprKind::Int(_) | ExprKind::Float(_) => true,
+            ExprKind::Unary(UnaryOp::Neg, inner) => self.is_literal(*inner),
+            _ => false,
+        }
+    }
+
+    pub(super) fn lower_expr(&mut self, e: &ast::Expr) -> ExprId {
+        let span = e.span;
+        let (kind, ty) = match &e.kind {
+            ast::ExprKind::Int(text) => match text.parse::<i64>() {
+                Ok(v) => (ExprKind::Int(v), Type::I64),
+                Err(_) => {
+                    self.error(
+                        Diagnostic::error("integer literal out of range", span)
+                            .with_label(format!("does not fit in i64 (at most {})", i64::MAX)),
+                    );
+                    (ExprKind::Int(0), Type::I64)
+                }
+            },
+            ast::ExprKind::Float(text) => match text.parse::<f64>() {
+                Ok(v) if v.is_finite() => (ExprKind::Float(v), Type::F32),
+                _ => {
+                    self.error(
+                        Diagnostic::error("float literal out of range", span)
+                            .with_label("too large for f64"),
+                    );
+                    (ExprKind::Float(0.0), Type::F32)
+                }
+            },
+            ast::ExprKind::Bool(b) => (ExprKind::Bool(*b), Type::BOOL),
+            ast::ExprKind::None => (ExprKind::None, Type::TASK_ID),
+            ast::ExprKind::Dtype(s) => (ExprKind::Dtype(*s), Type::Dtype),
+            ast::ExprKind::Name(name) => match self.scopes.lookup(name) {
+                Some(v) => (ExprKind::Var(v), self.func.vars[v].ty.clone()),
+                None => {
+                    self.unknown_variable(name, span);
+                    return self.func.new_expr(ExprKind::None, Type::Unknown, span);
+                }
+            },
+            ast::ExprKind::Unary(op, inner) => {
+                let x = self.lower_expr(inner);
+                let ty = match op {
+                    UnaryOp::Neg => {
+                        let t = self.func.ty(x).clone();
+                        if !matches!(
+                            t.category(),
+                            Category::Integer | Category::Float | Category::Unknown
+                        ) {
+                            self.expect_integer(x, "the operand of `-`");
+                        }
+                        t
+                    }
+                    UnaryOp::Not => {
+                        self.expect_bool(x, "the operand of `not`");
+                        Type::BOOL
+                    }
+                };
+                (ExprKind::Unary(*op, x), ty)
+            }
+            ast::ExprKind::Binary(op, a, b) => {
+                let x = self.lower_expr(a);
+                let y = self.lower_expr(b);
+                let ty = self.binary_type(*op, x, y);
+                (ExprKind::Binary(*op, x, y), ty)
+            }
+            ast::ExprKind::Call { callee, args } => return self.lower_call(callee, args, span),
+            ast::ExprKind::List(items) => {
+                let ids = items.iter().map(|i| self.lower_expr(i)).collect();
+                (ExprKind::List(ids), Type::Unknown)
+            }
+        };
+        self.func.new_expr(kind, ty, span)
+    }
+
+    fn unknown_variable(&mut self, name: &str, span: Span) {
+        let mut d = Diagnostic::error(format!("unknown variable `{name}`"), span)
+            .with_label("not defined in this scope");
+        if self.signatures.contains_key(name) {
+            d = d.with_help(format!("`{name}` is a function; call it as `{name}(...)`"));
+        } else if let Some(s) = suggest::closest(name, self.scopes.visible_names()) {
+            d = d.with_help(format!("did you mean `{s}`?"));
+        }
+        self.error(d);
+    }
+
+    fn binary_type(&mut self, op: BinaryOp, x: ExprId, y: ExprId) -> Type {
+        match op {
+            BinaryOp::And | BinaryOp::Or => {
+                self.expect_bool(x, &format!("the operand of `{}`", op.symbol()));
+                self.expect_bool(y, &format!("the operand of `{}`", op.symbol()));
+                Type::BOOL
+            }
+            op if op.is_comparison() => Type::BOOL,
+            _ => {
+                for e in [x, y] {
+                    if !matches!(
+                        self.func.ty(e).category(),
+                        Category::Integer | Category::Float | Category::Unknown
+                    ) {
+                        let span = self.func.exprs[e].span;
+                        let found = self.describe(e);
+                        self.error(
+                            Diagnostic::error(
+                                format!("`{}` needs numbers, found {found}", op.symbol()),
+                                span,
+                            )
+                            .with_label(format!("this has type {found}")),
+                        );
+                    }
+                }
+                // The type of the first operand that is not a literal.
+                if !self.is_literal(x) {
+                    self.func.ty(x).clone()
+                } else if !self.is_literal(y) {
+                    self.func.ty(y).clone()
+                } else {
+                    Type::I64
+                }
+            }
+        }
+    }
+
+    fn report_misplaced(&mut self, args: &ast::CallArgs) {
+        for span in &args.misplaced {
+            self.error(
+                Diagnostic::error("positional argument after keyword arguments", *span)
+                    .with_label("move this before the keyword arguments"),
+            );
+        }
+    }
+
+    fn deps_on_plain_call(&mut self, kw: &ast::Kwarg, callee: &str) {
+        self.error(
+            Diagnostic::error(format!("`deps=` is not allowed on a plain call of `{callee}`"), kw.name.span.to(kw.value.span))
+                .with_label("manual dependency edges belong to a task launch")
+                .with_help(format!("use `submit {callee}(...)` to pass deps="))
+                .with_note("only `submit` and `system.task_dummy` carry manual dependencies (ManualDepsOnSubmitOnly)"),
+        );
+    }
+
+    /// Lowers a `deps=[...]` list: each entry a `task_id`, an
+    /// `array<task_id, N>`, or `none` (dropped).
+    fn lower_deps(&mut self, value: &ast::Expr) -> Vec<ExprId> {
+        let ast::ExprKind::List(items) = &value.kind else {
+            let id = self.lower_expr(value);
+            let found = self.describe(id);
+            self.error(
+                Diagnostic::error("`deps=` takes a list", value.span)
+                    .with_label(format!("this is {found}, not a list"))
+                    .with_help("write `deps=[a, b]`"),
+            );
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for item in items {
+            if matches!(item.kind, ast::ExprKind::None) {
+                continue;
+            }
+            let id = self.lower_expr(item);
+            let ty = self.func.ty(id);
+            if !(ty.is_task_id() || ty.is_task_id_array() || ty.is_unknown()) {
+                let found = self.describe(id);
+                self.error(
+                    Diagnostic::error(format!("a `deps=` entry must be `task_id`, `array<task_id, N>` or `none`, found {found}"), item.span)
+                        .with_label(format!("this has type {found}")),
+                );
+            }
+            out.push(id);
+        }
+        out
+    }
+
+    fn lower_args_against(
+        &mut self,
+        args: &[ast::Expr],
+        params: &[(String, Direction, Type)],
+        callee: &str,
+        span: Span,
+    ) -> (Vec<ExprId>, Vec<Direction>) {
+        let ids: Vec<ExprId> = args.iter().map(|a| self.lower_expr(a)).collect();
+        if ids.len() != params.len() {
+            self.error(
+                Diagnostic::error(
+                    format!(
+                        "`{callee}` takes {} argument{}, but {} were given",
+                        params.len(),
+                        plural(params.len()),
+                        ids.len()
+                    ),
+                    span,
+                )
+                .with_label(format!(
+                    "expected {} argument{}",
+                    params.len(),
+                    plural(params.len())
+                ))
+                .with_secondary(self.signatures[callee].span, "the callee's signature"),
+            );
+        } else {
+            for (id, (name, _, ty)) in ids.iter().zip(params) {
+                self.expect_type(*id, ty, &format!("argument `{name}`"));
+            }
+        }
+        let directions = (0..ids.len())
+            .map(|i| params.get(i).map_or(Direction::In, |p| p.1))
+            .collect();
+        (ids, directions)
+    }
+
+    fn not_a_function(&mut self, name: &ast::Ident, what: &str) {
+        let mut d = Diagnostic::error(format!("unknown function `{}`", name.name), name.span);
+        if self.scopes.lookup(&name.name).is_some() {
+            d = Diagnostic::error(
+                format!("`{}` is a variable, not a function", name.name),
+                name.span,
+            )
+            .with_label(format!("{what} needs a function of the module"));
+        } else {
+            d = d.with_label("no function of this name in the module");
+            if let Some(s) =
+                suggest::closest(&name.name, self.signatures.keys().map(String::as_str))
+            {
+                d = d.with_help(format!("did you mean `{s}`?"));
+            }
+        }
+        self.error(d);
+    }
+
+    fn lower_call(&mut self, callee: &ast::CalleeName, args: &ast::CallArgs, span: Span) -> ExprId {
+        self.report_misplaced(args);
+        match callee {
+            ast::CalleeName::Function(name) => {
+                let Some(sig) = self.signatures.get(&name.name).cloned() else {
+                    self.not_a_function(name, "a call");
+                    for a in &args.positional {
+                        self.lower_expr(a);
+                    }
+                    return self.func.new_expr(ExprKind::None, Type::Unknown, span);
+                };
+                for kw in &args.keyword {
+                    if kw.name.name == "deps" {
+                        self.deps_on_plain_call(kw, &name.name);
+                    } else {
+                        self.error(
+                            Diagnostic::error(
+                                format!(
+                                    "unknown keyword argument `{}` for a function call",
+                                    kw.name.name
+                                ),
+                                kw.name.span,
+                            )
+                            .with_label("function calls take positional arguments only"),
+                        );
+                    }
+                }
+                let (ids, directions) =
+                    self.lower_args_against(&args.positional, &sig.params, &name.name, span);
+                let mut call = Call::new(Callee::Function(name.name.clone()));
+                call.args = ids;
+                call.arg_directions = directions;
+                self.func
+                    .new_expr(ExprKind::Call(call), sig.call_type(), span)
+            }
+            ast::CalleeName::Op(op) => self.lower_op(op, args, span),
+        }
+    }
+
+    fn arity_error(&mut self, op: &str, expected: usize, found: usize, span: Span, usage: &str) {
+        self.error(
+            Diagnostic::error(
+                format!(
+                    "`{op}` takes {expected} argument{}, but {found} were given",
+                    plural(expected)
+                ),
+                span,
+            )
+            .with_label(format!("expected {expected} argument{}", plural(expected)))
+            .with_help(format!("usage: `{usage}`")),
+        );
+    }
+
+    fn lower_op(&mut self, op: &ast::Ident, args: &ast::CallArgs, span: Span) -> ExprId {
+        let name = op.name.as_str();
+        let mut call = Call::new(Callee::Op(op.name.clone()));
+        if name == "system.task_dummy" {
+            for a in &args.positional {
+                self.lower_expr(a);
+                self.error(
+                    Diagnostic::error("`system.task_dummy` takes only `deps=`", a.span)
+                        .with_label("unexpected positional argument"),
+                );
+            }
+            let mut seen_deps = false;
+            for kw in &args.keyword {
+                if kw.name.name == "deps" && !seen_deps {
+                    seen_deps = true;
+                    call.manual_dep_edges = self.lower_deps(&kw.value);
+                } else {
+                    self.error(
+                        Diagnostic::error(
+                            format!(
+                                "unexpected keyword argument `{}` for `system.task_dummy`",
+                                kw.name.name
+                            ),
+                            kw.name.span,
+                        )
+                        .with_label("`system.task_dummy` takes only one `deps=`"),
+                    );
+                }
+            }
+            call.dummy_task = true;
+            return self
+                .func
+                .new_expr(ExprKind::Call(call), Type::TASK_ID, span);
+        }
+
+        call.args = args.positional.iter().map(|a| self.lower_expr(a)).collect();
+        call.arg_directions = vec![Direction::In; call.args.len()];
+        for kw in &args.keyword {
+            if kw.name.name == "deps" {
+                self.deps_on_plain_call(kw, name);
+                continue;
+            }
+            if call.kwargs.iter().any(|(k, _)| *k == kw.name.name) {
+                self.error(Diagnostic::error(
+                    format!("keyword argument `{}` given twice", kw.name.name),
+                    kw.name.span,
+                ));
+                continue;
+            }
+            let v = self.lower_expr(&kw.value);
+            call.kwargs.push((kw.name.name.clone(), v));
+        }
+        let builtin_no_kwargs = matches!(
+            name,
+            "array.create" | "array.get_element" | "array.update_element" | "system.task_invalid"
+        );
+        if builtin_no_kwargs {
+            if let Some(kw) = args.keyword.iter().find(|k| k.name.name != "deps") {
+                self.error(
+                    Diagnostic::error(format!("`{name}` takes no keyword arguments"), kw.name.span)
+                        .with_label("unexpected keyword argument"),
+                );
+            }
+        }
+        let a = call.args.clone();
+        let ty = match name {
+            "array.create" => {
+                if a.len() != 2 {
+                    self.arity_error(name, 2, a.len(), span, "array.create(n, dtype)");
+                    Type::Unknown
+                } else {
+                    self.expect_integer(a[0], "the size of `array.create`");
+                    let elem = match &self.func.exprs[a[1]].kind {
+                        ExprKind::Dtype(s) => *s,
+                        _ => {
+                            let s = self.func.exprs[a[1]].span;
+                            self.error(
+                                Diagnostic::error(
+                                    "the element type of `array.create` must be a scalar type",
+                                    s,
+                                )
+                                .with_label("expected a type such as `task_id`"),
+                            );
+                            ScalarType::TaskId
+                        }
+                    };
+                    let extent = match &self.func.exprs[a[0]].kind {
+                        ExprKind::Int(n) => Extent::Const(*n),
+                        ExprKind::Var(v) => Extent::Dynamic(Some(self.func.vars[*v].name.clone())),
+                        _ => Extent::Dynamic(None),
+                    };
+                    Type::Array { elem, extent }
+                }
+            }
+            "array.get_element" => {
+                if a.len() != 2 {
+                    self.arity_error(name, 2, a.len(), span, "array.get_element(a, i)");
+                    Type::Unknown
+                } else {
+                    self.expect_integer(a[1], "the index of `array.get_element`");
+                    self.array_element(a[0], name)
+                }
+            }
+            "array.update_element" => {
+                if a.len() != 3 {
+                    self.arity_error(name, 3, a.len(), span, "array.update_element(a, i, v)");
+                    Type::Unknown
+                } else {
+                    self.expect_integer(a[1], "the index of `array.update_element`");
+                    let elem = self.array_element(a[0], name);
+                    if !elem.is_unknown() {
+                        self.expect_type(a[2], &elem, "the stored value");
+                    }
+                    self.func.ty(a[0]).clone()
+                }
+            }
+            "system.task_invalid" => {
+                if !a.is_empty() {
+                    self.arity_error(name, 0, a.len(), span, "system.task_invalid()");
+                }
+                Type::TASK_ID
+            }
+            _ => Type::Unknown,
+        };
+        self.func.new_expr(ExprKind::Call(call), ty, span)
+    }
+
+    /// The element type of the array `a`, reporting a non-array.
+    fn array_element(&mut self, a: ExprId, op: &str) -> Type {
+        match self.func.ty(a).clone() {
+            Type::Array { elem, .. } => Type::Scalar(elem),
+            Type::Unknown => Type::Unknown,
+            _ => {
+                let span = self.func.exprs[a].span;
+                let found = self.describe(a);
+                self.error(
+                    Diagnostic::error(
+                        format!("the first argument of `{op}` must be an array, found {found}"),
+                        span,
+                    )
+                    .with_label(format!("this has type {found}")),
+                );
+                Type::Unknown
+            }
+        }
+    }
+
+    pub(super) fn lower_submit(
+        &mut self,
+        bindings: &[ast::Binding],
+        s: &ast::SubmitExpr,
+    ) -> Option<StmtKind> {
+        self.report_misplaced(&s.args);
+        let Some(sig) = self.signatures.get(&s.callee.name).cloned() else {
+            self.not_a_function(&s.callee, "`submit`");
+            return None;
+        };
+        let (args, arg_directions) =
+            self.lower_args_against(&s.args.positional, &sig.params, &s.callee.name, s.span);
+        let mut submit = Submit {
+            results: Vec::new(),
+            callee: s.callee.name.clone(),
+            callee_span: s.callee.span,
+            args,
+            arg_directions,
+            deps: Vec::new(),
+            core_num: None,
+            sync_start: None,
+            allow_early_resolve: None,
+            predicate: None,
+        };
+        let mut seen: Vec<&str> = Vec::new();
+        for kw in &s.args.keyword {
+            let key = kw.name.name.as_str();
+            if !SUBMIT_KWARGS.contains(&key) {
+                self.error(
+                    Diagnostic::error(
+                        format!("unknown keyword argument `{key}` for `submit`"),
+                        kw.name.span,
+                    )
+                    .with_label("not a `submit` option")
+                    .with_note(format!(
+                        "`submit` takes {}",
+                        SUBMIT_KWARGS.map(|k| format!("`{k}=`")).join(", ")
+                    )),
+                );
+                continue;
+            }
+            if seen.contains(&key) {
+                self.error(
+                    Diagnostic::error(
+                        format!("keyword argument `{key}` given twice"),
+                        kw.name.span,
+                    )
+                    .with_label("each keyword argument may appear at most once"),
+                );
+                continue;
+            }
+            seen.push(key);
+            match key {
+                "deps" => submit.deps = self.lower_deps(&kw.value),
+                "core_num" => {
+                    let v = self.lower_expr(&kw.value);
+                    self.expect_integer(v, "`core_num`");
+                    submit.core_num = Some(v);
+                }
+                "sync_start" | "allow_early_resolve" => {
+                    let v = self.lower_expr(&kw.value);
+                    self.expect_bool(v, &format!("`{key}`"));
+                    let is_default = matches!(self.func.exprs[v].kind, ExprKind::Bool(false));
+                    let slot = if key == "sync_start" {
+                        &mut submit.sync_start
+                    } else {
+                        &mut submit.allow_early_resolve
+                    };
+                    *slot = if is_default { None } else { Some(v) };
+                }
+                _ => submit.predicate = Some(self.lower_expr(&kw.value)),
+            }
+        }
+        let mut types = sig.results.clone();
+        types.push(Type::TASK_ID);
+        if bindings.len() != types.len() {
+            self.error(
+                Diagnostic::error(
+                    format!(
+                        "`submit {}` produces {} value{} ({} result{} and the task id), but {} binding{} given",
+                        s.callee.name,
+                        types.len(),
+                        plural(types.len()),
+                        sig.results.len(),
+                        plural(sig.results.len()),
+                        bindings.len(),
+                        if bindings.len() == 1 { " is" } else { "s are" }
+                    ),
+                    bindings.first().map(|b| b.span()).unwrap_or(s.span).to(bindings.last().map(|b| b.span()).unwrap_or(s.span)),
+                )
+                .with_label(format!("expected {} binding{}", types.len(), plural(types.len())))
+                .with_secondary(sig.span, "the callee's signature"),
+            );
+            types.resize(bindings.len(), Type::Unknown);
+        }
+        submit.results = self.bind_results(bindings, &types);
+        Some(StmtKind::Submit(submit))
+    }
+}

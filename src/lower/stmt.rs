@@ -1,0 +1,463 @@
+//! Lowering statements: bindings, `submit`, loops, `if`, scopes, `yield`,
+//! `return`, `break`, `continue`.
+
+use super::{BodyKind, Lowerer, plural};
+use crate::diagnostics::Diagnostic;
+use crate::ir::{ExprId, IterArg, LoopKind, StmtId, StmtKind, Type, VarId};
+use crate::parser::ast;
+use crate::span::Span;
+
+impl Lowerer<'_> {
+    pub(super) fn lower_stmt(
+        &mut self,
+        s: &ast::Stmt,
+        body: BodyKind,
+        is_last: bool,
+    ) -> Option<StmtId> {
+        let kind = match &s.kind {
+            ast::StmtKind::Error => return None,
+            ast::StmtKind::Bind { bindings, rhs } => self.lower_bind(bindings, rhs)?,
+            ast::StmtKind::Call(e) => StmtKind::Eval(self.lower_expr(e)),
+            ast::StmtKind::For(l) => self.lower_for(l, &[])?,
+            ast::StmtKind::While(w) => self.lower_while(w, &[])?,
+            ast::StmtKind::If(i) => self.lower_if(i, &[])?,
+            ast::StmtKind::Scope { manual, name, body } => StmtKind::Scope {
+                manual: *manual,
+                name: name.as_ref().map(|(n, _)| n.clone()),
+                body: self.lower_block(body, BodyKind::Scope),
+            },
+            ast::StmtKind::Yield(values) => {
+                let ids: Vec<ExprId> = values.iter().map(|v| self.lower_expr(v)).collect();
+                match body {
+                    BodyKind::Yields(n) if !is_last => {
+                        let _ = n;
+                        self.error(
+                            Diagnostic::error(
+                                "`yield` must be the last statement of its body",
+                                s.span,
+                            )
+                            .with_label("statements follow this `yield`"),
+                        );
+                    }
+                    BodyKind::Yields(n) if n != ids.len() => {
+                        self.error(
+                            Diagnostic::error(
+                                format!(
+                                    "this body must yield {n} value{}, but yields {}",
+                                    plural(n),
+                                    ids.len()
+                                ),
+                                s.span,
+                            )
+                            .with_label(format!("expected {n} value{}", plural(n))),
+                        );
+                    }
+                    BodyKind::Yields(_) => {}
+                    BodyKind::Function | BodyKind::Scope => {
+                        self.error(
+                            Diagnostic::error(
+                                "`yield` outside a loop, `while` or `if` body",
+                                s.span,
+                            )
+                            .with_label("nothing receives these values")
+                            .with_help(
+                                "`yield` ends the body of a loop or `if` that binds its results",
+                            ),
+                        );
+                    }
+                }
+                StmtKind::Yield(ids)
+            }
+            ast::StmtKind::Return(values) => {
+                let ids: Vec<ExprId> = values.iter().map(|v| self.lower_expr(v)).collect();
+                let expected = self.func.results.clone();
+                if expected.len() != ids.len() {
+                    self.error(
+                        Diagnostic::error(
+                            format!(
+                                "`{}` returns {} value{}, but this `return` has {}",
+                                self.func.name,
+                                expected.len(),
+                                plural(expected.len()),
+                                ids.len()
+                            ),
+                            s.span,
+                        )
+                        .with_label(format!(
+                            "expected {} value{}",
+                            expected.len(),
+                            plural(expected.len())
+                        )),
+                    );
+                } else {
+                    for (id, ty) in ids.iter().zip(&expected) {
+                        self.expect_type(*id, ty, "returned value");
+                    }
+                }
+                StmtKind::Return(ids)
+            }
+            ast::StmtKind::Break | ast::StmtKind::Continue => {
+                let word = if matches!(s.kind, ast::StmtKind::Break) {
+                    "break"
+                } else {
+                    "continue"
+                };
+                if self.loop_depth == 0 {
+                    self.error(
+                        Diagnostic::error(format!("`{word}` outside a loop"), s.span)
+                            .with_label("not inside a `for` or `while` body"),
+                    );
+                }
+                if word == "break" {
+                    StmtKind::Break
+                } else {
+                    StmtKind::Continue
+                }
+            }
+        };
+        Some(self.func.new_stmt(kind, s.span))
+    }
+
+    /// Defines the variables of `bindings` with the types `value_types`
+    /// (annotations win, and must be of the same category).
+    pub(super) fn bind_results(
+        &mut self,
+        bindings: &[ast::Binding],
+        value_types: &[Type],
+    ) -> Vec<VarId> {
+        let mut vars = Vec::with_capacity(bindings.len());
+        for (b, vt) in bindings.iter().zip(value_types) {
+            let var = match b {
+                ast::Binding::Discard(span) => self.func.new_var("_", vt.clone(), *span),
+                ast::Binding::Name { name, ty } => {
+                    let ty = match ty {
+                        Some(t) => {
+                            let annotated = self.lower_type_in_scope(t);
+                            if !vt.accepts(&annotated) {
+                                self.error(
+                                    Diagnostic::error(
+                                        format!("type mismatch: `{}` is annotated `{annotated}` but the value is `{vt}`", name.name),
+                                        t.span,
+                                    )
+                                    .with_label(format!("the value has type `{vt}`")),
+                                );
+                            }
+                            annotated
+                        }
+                        None => vt.clone(),
+                    };
+                    self.define_var(&name.name, ty, b.span())
+                }
+            };
+            vars.push(var);
+        }
+        vars
+    }
+
+    fn binding_count_error(&mut self, bindings: &[ast::Binding], expected: usize, what: &str) {
+        let span = bindings
+            .first()
+            .map(|b| b.span())
+            .unwrap_or_default()
+            .to(bindings.last().map(|b| b.span()).unwrap_or_default());
+        self.error(
+            Diagnostic::error(
+                format!(
+                    "{what} {expected} value{}, but {} binding{} given",
+                    plural(expected),
+                    bindings.len(),
+                    if bindings.len() == 1 { " is" } else { "s are" }
+                ),
+                span,
+            )
+            .with_label(format!("expected {expected} binding{}", plural(expected))),
+        );
+    }
+
+    fn lower_bind(&mut self, bindings: &[ast::Binding], rhs: &ast::Rhs) -> Option<StmtKind> {
+        match rhs {
+            ast::Rhs::Expr(e) => {
+                let value = self.lower_expr(e);
+                let ty = self.func.ty(value).clone();
+                let types: Vec<Type> = match &ty {
+                    Type::Tuple(ts) => {
+                        if ts.len() != bindings.len() {
+                            self.binding_count_error(bindings, ts.len(), "the value has");
+                        }
+                        ts.clone()
+                    }
+                    Type::Unknown => vec![Type::Unknown; bindings.len()],
+                    other => {
+                        if bindings.len() != 1 {
+                            self.binding_count_error(bindings, 1, "the value has");
+                        }
+                        vec![other.clone()]
+                    }
+                };
+                let mut types = types;
+                types.resize(bindings.len(), Type::Unknown);
+                let results = self.bind_results(bindings, &types);
+                Some(StmtKind::Assign { results, value })
+            }
+            ast::Rhs::Submit(s) => self.lower_submit(bindings, s),
+            ast::Rhs::For(l) => self.lower_for(l, bindings),
+            ast::Rhs::While(w) => self.lower_while(w, bindings),
+            ast::Rhs::If(i) => self.lower_if(i, bindings),
+        }
+    }
+
+    /// Lowers `iter(...)` initial values (in the enclosing scope) and returns
+    /// `(declared type, init)` pairs.
+    fn lower_iter_inits(&mut self, iters: &[ast::IterDecl]) -> Vec<(Type, ExprId)> {
+        iters
+            .iter()
+            .map(|it| {
+                let init = self.lower_expr(&it.init);
+                let init_ty = self.func.ty(init).clone();
+                let ty = match &it.ty {
+                    Some(t) => {
+                        let annotated = self.lower_type_in_scope(t);
+                        if !init_ty.accepts(&annotated) {
+                            self.error(
+                                Diagnostic::error(
+                                    format!(
+                                        "type mismatch: iter-arg `{}` is annotated `{annotated}` but its initial value is `{init_ty}`",
+                                        it.name.name
+                                    ),
+                                    t.span,
+                                )
+                                .with_secondary(it.init.span, format!("this has type `{init_ty}`")),
+                            );
+                        }
+                        annotated
+                    }
+                    None => init_ty,
+                };
+                (ty, init)
+            })
+            .collect()
+    }
+
+    fn define_iter_args(
+        &mut self,
+        iters: &[ast::IterDecl],
+        inits: Vec<(Type, ExprId)>,
+    ) -> Vec<IterArg> {
+        iters
+            .iter()
+            .zip(inits)
+            .map(|(it, (ty, init))| {
+                let span = it.name.span.to(it.init.span);
+                IterArg {
+                    var: self.define_var(&it.name.name, ty, span),
+                    init,
+                }
+            })
+            .collect()
+    }
+
+    /// Checks that a loop binds exactly as many results as it has iter-args.
+    fn check_loop_bindings(
+        &mut self,
+        bindings: &[ast::Binding],
+        iters: usize,
+        span: Span,
+        what: &str,
+    ) -> bool {
+        if bindings.len() == iters {
+            return true;
+        }
+        if bindings.is_empty() {
+            self.error(
+                Diagnostic::error(
+                    format!(
+                        "this {what} has {iters} iter-arg{} but binds no results",
+                        plural(iters)
+                    ),
+                    span,
+                )
+                .with_label(format!("bind its results: `x = {what} ...`")),
+            );
+        } else {
+            self.binding_count_error(bindings, iters, &format!("this {what} produces"));
+        }
+        false
+    }
+
+    fn lower_for(&mut self, l: &ast::ForLoop, bindings: &[ast::Binding]) -> Option<StmtKind> {
+        if l.bounds.len() > 3 {
+            self.error(
+                Diagnostic::error(
+                    format!(
+                        "`{}` takes 1 to 3 arguments, but {} were given",
+                        l.kind.keyword(),
+                        l.bounds.len()
+                    ),
+                    l.kind_span,
+                )
+                .with_secondary(l.bounds[3].span, "unexpected argument")
+                .with_help(
+                    "write `range(stop)`, `range(start, stop)` or `range(start, stop, step)`",
+                ),
+            );
+        }
+        let bounds: Vec<ExprId> = l.bounds.iter().map(|b| self.lower_expr(b)).collect();
+        for &b in &bounds {
+            self.expect_integer(b, "loop bound");
+        }
+        let span = l.span;
+        let (start, stop, step) = match bounds.as_slice() {
+            [stop] => (
+                self.int_literal(0, l.kind_span),
+                *stop,
+                self.int_literal(1, l.kind_span),
+            ),
+            [start, stop] => (*start, *stop, self.int_literal(1, l.kind_span)),
+            [start, stop, step, ..] => (*start, *stop, *step),
+            [] => return None,
+        };
+        let inits = self.lower_iter_inits(&l.iters);
+        let bindings_ok = self.check_loop_bindings(
+            bindings,
+            l.iters.len(),
+            l.span.start_point().to(l.var.span),
+            "loop",
+        );
+        self.scopes.push();
+        let var = self.define_var(&l.var.name, Type::INDEX, l.var.span);
+        let iter_args = self.define_iter_args(&l.iters, inits);
+        self.loop_depth += 1;
+        let body = self.lower_block(&l.body, super::BodyKind::Yields(l.iters.len()));
+        self.loop_depth -= 1;
+        self.scopes.pop();
+        let results = self.loop_results(bindings, &iter_args, bindings_ok);
+        let _ = span;
+        Some(StmtKind::For {
+            results,
+            kind: l.kind,
+            var,
+            start,
+            stop,
+            step,
+            iter_args,
+            body,
+        })
+    }
+
+    fn loop_results(
+        &mut self,
+        bindings: &[ast::Binding],
+        iter_args: &[IterArg],
+        ok: bool,
+    ) -> Vec<VarId> {
+        let types: Vec<Type> = if ok {
+            iter_args
+                .iter()
+                .map(|it| self.func.vars[it.var].ty.clone())
+                .collect()
+        } else {
+            vec![Type::Unknown; bindings.len()]
+        };
+        self.bind_results(bindings, &types)
+    }
+
+    fn lower_while(&mut self, w: &ast::WhileLoop, bindings: &[ast::Binding]) -> Option<StmtKind> {
+        let inits = self.lower_iter_inits(&w.iters);
+        let bindings_ok = self.check_loop_bindings(
+            bindings,
+            w.iters.len(),
+            w.span.start_point().to(w.cond.span),
+            "while",
+        );
+        self.scopes.push();
+        let iter_args = self.define_iter_args(&w.iters, inits);
+        let cond = self.lower_expr(&w.cond);
+        self.expect_bool(cond, "`while` condition");
+        self.loop_depth += 1;
+        let body = self.lower_block(&w.body, super::BodyKind::Yields(w.iters.len()));
+        self.loop_depth -= 1;
+        self.scopes.pop();
+        let results = self.loop_results(bindings, &iter_args, bindings_ok);
+        Some(StmtKind::While {
+            results,
+            cond,
+            iter_args,
+            body,
+        })
+    }
+
+    fn lower_if(&mut self, i: &ast::IfStmt, bindings: &[ast::Binding]) -> Option<StmtKind> {
+        let cond = self.lower_expr(&i.cond);
+        self.expect_bool(cond, "`if` condition");
+        let n = bindings.len();
+        self.scopes.push();
+        let then_body = self.lower_block(&i.then_body, super::BodyKind::Yields(n));
+        self.scopes.pop();
+        let else_body = match &i.else_body {
+            None => {
+                if n > 0 {
+                    self.error(
+                        Diagnostic::error(
+                            format!(
+                                "an `if` that binds {n} value{} needs an `else` branch",
+                                plural(n)
+                            ),
+                            i.span,
+                        )
+                        .with_label("no `else` here")
+                        .with_help("add `else { ... yield ... }`"),
+                    );
+                }
+                None
+            }
+            Some(ast::Else::Block(b)) => {
+                self.scopes.push();
+                let b = self.lower_block(b, super::BodyKind::Yields(n));
+                self.scopes.pop();
+                Some(b)
+            }
+            Some(ast::Else::If(nested)) => {
+                if n > 0 {
+                    self.error(
+                        Diagnostic::error(
+                            "`else if` cannot end an `if` that binds values",
+                            nested.span,
+                        )
+                        .with_label("this branch cannot `yield` to the outer bindings")
+                        .with_help("write `else { x = if ... { ... } else { ... }  yield x }`"),
+                    );
+                }
+                self.scopes.push();
+                let span = nested.span;
+                let stmt = self
+                    .lower_if(nested, &[])
+                    .map(|k| self.func.new_stmt(k, span));
+                self.scopes.pop();
+                Some(crate::ir::Block {
+                    stmts: stmt.into_iter().collect(),
+                    span,
+                })
+            }
+        };
+        let types: Vec<Type> = match then_body.stmts.last().map(|s| &self.func.stmts[*s].kind) {
+            Some(StmtKind::Yield(values)) if values.len() == n => {
+                values.iter().map(|v| self.func.ty(*v).clone()).collect()
+            }
+            _ => vec![Type::Unknown; n],
+        };
+        let results = self.bind_results(bindings, &types);
+        Some(StmtKind::If {
+            results,
+            cond,
+            then_body,
+            else_body,
+        })
+    }
+}
+
+impl LoopKind {
+    /// Used in diagnostics.
+    pub fn describe(self) -> &'static str {
+        self.keyword()
+    }
+}

@@ -1,0 +1,470 @@
+//! One test per rejection class of spec section 8: the message, the span
+//! (line and column of the primary label) and, through the real binary, the
+//! exit status and all three `--diagnostic-format`s.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+const KERNEL: &str = "func kernel(x: i64) -> task_id {\n  return system.task_invalid()\n}\n";
+
+/// `(name, source, message fragment, line, column)`: the first error must
+/// contain the fragment and start at `line:column` (1-based).
+fn cases() -> Vec<(&'static str, String, &'static str, usize, usize)> {
+    let k = KERNEL;
+    vec![
+        (
+            "syntax_error",
+            "func f() {\n  x = = 1\n}\n".into(),
+            "unexpected `=`",
+            2,
+            7,
+        ),
+        (
+            "syntax_expected_tokens",
+            "func f( {\n}\n".into(),
+            "unexpected `{`",
+            1,
+            9,
+        ),
+        (
+            "unexpected_character",
+            "func f() {\n  x = $\n}\n".into(),
+            "unexpected character",
+            2,
+            7,
+        ),
+        (
+            "unterminated_string",
+            "func f() {\n  manual \"abc {\n  }\n}\n".into(),
+            "unterminated string",
+            2,
+            10,
+        ),
+        (
+            "unknown_variable",
+            "func f() {\n  tids = 1\n  x = tid + 1\n}\n".into(),
+            "unknown variable `tid`",
+            3,
+            7,
+        ),
+        (
+            "unknown_function_call",
+            "func f() {\n  x = g(1)\n}\n".into(),
+            "unknown function `g`",
+            2,
+            7,
+        ),
+        (
+            "unknown_function_submit",
+            "func f() {\n  t = submit kernal(1)\n}\n".into(),
+            "unknown function `kernal`",
+            2,
+            14,
+        ),
+        (
+            "duplicate_function",
+            format!("{k}func kernel() {{\n}}\n"),
+            "duplicate function `kernel`",
+            4,
+            6,
+        ),
+        (
+            "submit_of_non_function",
+            "func f(n: i64) {\n  t = submit n()\n}\n".into(),
+            "`n` is a variable, not a function",
+            2,
+            14,
+        ),
+        (
+            "argument_count",
+            format!("{k}func f() {{\n  a, t = submit kernel(1, 2)\n}}\n"),
+            "`kernel` takes 1 argument, but 2 were given",
+            5,
+            10,
+        ),
+        (
+            "call_argument_count",
+            format!("{k}func f() {{\n  a = kernel()\n}}\n"),
+            "`kernel` takes 1 argument, but 0 were given",
+            5,
+            7,
+        ),
+        (
+            "binding_count_submit",
+            format!("{k}func f() {{\n  t = submit kernel(1)\n}}\n"),
+            "produces 2 values",
+            5,
+            3,
+        ),
+        (
+            "binding_count_call",
+            format!("{k}func f() {{\n  a, b = kernel(1)\n}}\n"),
+            "the value has 1 value, but 2 bindings are given",
+            5,
+            3,
+        ),
+        (
+            "deps_entry_type",
+            format!("{k}func f() {{\n  a, t = submit kernel(1, deps=[1.5])\n}}\n"),
+            "a `deps=` entry must be `task_id`, `array<task_id, N>` or `none`",
+            5,
+            33,
+        ),
+        (
+            "deps_on_plain_call",
+            format!("{k}func f() {{\n  a = kernel(1, deps=[])\n}}\n"),
+            "`deps=` is not allowed on a plain call of `kernel`",
+            5,
+            17,
+        ),
+        (
+            "deps_on_op_call",
+            "func f() {\n  a = tensor.load(1, deps=[])\n}\n".into(),
+            "`deps=` is not allowed on a plain call of `tensor.load`",
+            2,
+            22,
+        ),
+        (
+            "body_must_yield",
+            "func f() {\n  x = for i in range(3) iter(a = 0) {\n    b = a\n  }\n}\n".into(),
+            "this body must end with `yield` of 1 value",
+            4,
+            3,
+        ),
+        (
+            "yield_wrong_count",
+            "func f() {\n  x = for i in range(3) iter(a = 0) {\n    yield a, a\n  }\n}\n".into(),
+            "this body must yield 1 value, but yields 2",
+            3,
+            5,
+        ),
+        (
+            "if_yield_wrong_count",
+            "func f(c: bool) {\n  x = if c {\n    yield 1\n  } else {\n    yield\n  }\n}\n".into(),
+            "this body must yield 1 value, but yields 0",
+            5,
+            5,
+        ),
+        (
+            "yield_outside_body",
+            "func f() {\n  yield 1\n}\n".into(),
+            "`yield` outside a loop",
+            2,
+            3,
+        ),
+        (
+            "yield_not_last",
+            "func f() {\n  x = for i in range(3) iter(a = 0) {\n    yield a\n    b = 1\n  }\n}\n"
+                .into(),
+            "`yield` must be the last statement",
+            3,
+            5,
+        ),
+        (
+            "break_outside_loop",
+            "func f() {\n  manual {\n    break\n  }\n}\n".into(),
+            "`break` outside a loop",
+            3,
+            5,
+        ),
+        (
+            "continue_outside_loop",
+            "func f(c: bool) {\n  if c {\n    continue\n  }\n}\n".into(),
+            "`continue` outside a loop",
+            3,
+            5,
+        ),
+        (
+            "loop_bound_not_integer",
+            "func f() {\n  for i in range(0, 2.5) {\n  }\n}\n".into(),
+            "loop bound must be an integer",
+            2,
+            21,
+        ),
+        (
+            "condition_not_bool",
+            "func f(n: i64) {\n  if n + 1 {\n  }\n}\n".into(),
+            "`if` condition must be `bool`",
+            2,
+            6,
+        ),
+        (
+            "while_condition_not_bool",
+            "func f(n: i64) {\n  while n {\n  }\n}\n".into(),
+            "`while` condition must be `bool`",
+            2,
+            9,
+        ),
+        (
+            "integer_out_of_range",
+            "func f() {\n  x = 9223372036854775808\n}\n".into(),
+            "integer literal out of range",
+            2,
+            7,
+        ),
+        (
+            "type_extent_out_of_range",
+            "func f(a: array<task_id, 99999999999999999999>) {\n}\n".into(),
+            "integer literal out of range",
+            1,
+            26,
+        ),
+        (
+            "loop_results_without_bindings",
+            "func f() {\n  for i in range(3) iter(a = 0) {\n    yield a\n  }\n}\n".into(),
+            "binds no results",
+            2,
+            3,
+        ),
+        (
+            "if_binding_without_else",
+            "func f(c: bool) {\n  x = if c {\n    yield 1\n  }\n}\n".into(),
+            "needs an `else` branch",
+            2,
+            7,
+        ),
+        (
+            "annotation_mismatch",
+            "func f() {\n  x: task_id = 1\n}\n".into(),
+            "type mismatch: `x` is annotated `task_id` but the value is `i64`",
+            2,
+            6,
+        ),
+        (
+            "submit_unknown_kwarg",
+            format!("{k}func f() {{\n  a, t = submit kernel(1, dep=[])\n}}\n"),
+            "unknown keyword argument `dep` for `submit`",
+            5,
+            27,
+        ),
+        (
+            "submit_duplicate_kwarg",
+            format!("{k}func f() {{\n  a, t = submit kernel(1, core_num=1, core_num=2)\n}}\n"),
+            "keyword argument `core_num` given twice",
+            5,
+            39,
+        ),
+        (
+            "positional_after_keyword",
+            "func f() {\n  x = tensor.load(mode=1, 2)\n}\n".into(),
+            "positional argument after keyword arguments",
+            2,
+            27,
+        ),
+        (
+            "range_too_many_arguments",
+            "func f() {\n  for i in range(1, 2, 3, 4) {\n  }\n}\n".into(),
+            "takes 1 to 3 arguments",
+            2,
+            12,
+        ),
+        (
+            "argument_type",
+            format!("{k}func f() {{\n  a, t = submit kernel(true)\n}}\n"),
+            "argument `x` must be `i64`",
+            5,
+            24,
+        ),
+        (
+            "return_count",
+            "func f() -> i64 {\n  return\n}\n".into(),
+            "`f` returns 1 value, but this `return` has 0",
+            2,
+            3,
+        ),
+    ]
+}
+
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().unwrap().chars().count() + 1;
+    (line, col)
+}
+
+#[test]
+fn every_rejection_class_has_message_and_span() {
+    let mut failures = Vec::new();
+    for (name, src, fragment, line, col) in cases() {
+        let (module, diags) = pfir::driver::read_module(&src, 0);
+        if module.is_some() {
+            failures.push(format!("{name}: accepted"));
+            continue;
+        }
+        let Some(first) = diags.iter().find(|d| d.is_error()) else {
+            failures.push(format!("{name}: rejected without an error diagnostic"));
+            continue;
+        };
+        if !first.message.contains(fragment) {
+            failures.push(format!(
+                "{name}: message {:?} lacks {:?}",
+                first.message, fragment
+            ));
+        }
+        let at = line_col(&src, first.primary.span.start);
+        if at != (line, col) {
+            failures.push(format!(
+                "{name}: error at {}:{}, expected {line}:{col} ({:?})",
+                at.0, at.1, first.message
+            ));
+        }
+        if first.primary.span.end > src.len() || first.primary.span.start > first.primary.span.end {
+            failures.push(format!(
+                "{name}: span {:?} is not inside the file",
+                first.primary.span
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+fn run_pfir(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pfir"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("running pfir");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn every_rejection_class_in_all_three_formats_exits_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut failures = Vec::new();
+    for (name, src, fragment, line, col) in cases() {
+        let path = dir.path().join(format!("{name}.pfir"));
+        std::fs::write(&path, &src).unwrap();
+        let p = path.to_str().unwrap();
+        let location = format!("{p}:{line}:{col}");
+
+        let (code, stdout, stderr) = run_pfir(&["opt", p, "--diagnostic-format=short"], "");
+        if code != 1 || !stdout.is_empty() {
+            failures.push(format!("{name}: short: exit {code}, stdout {stdout:?}"));
+        }
+        let first = stderr.lines().next().unwrap_or("");
+        if !first.starts_with(&format!("{location}: error: ")) || !first.contains(fragment) {
+            failures.push(format!(
+                "{name}: short: first line {first:?}, expected {location}: error: ...{fragment}"
+            ));
+        }
+
+        let (code, _, stderr) = run_pfir(&["opt", p, "--diagnostic-format=human"], "");
+        if code != 1
+            || !stderr.contains(&format!("┌─ {location}"))
+            || !stderr.contains(fragment)
+            || !stderr.contains("error")
+        {
+            failures.push(format!("{name}: human: exit {code}, stderr {stderr}"));
+        }
+        if stderr.contains('\x1b') {
+            failures.push(format!(
+                "{name}: human output to a pipe carries colour codes"
+            ));
+        }
+
+        let (code, _, stderr) = run_pfir(&["opt", p, "--diagnostic-format=json"], "");
+        let obj: serde_json::Value = match stderr.lines().next().map(serde_json::from_str) {
+            Some(Ok(v)) => v,
+            _ => {
+                failures.push(format!("{name}: json: not JSON: {stderr}"));
+                continue;
+            }
+        };
+        let ok = code == 1
+            && obj["severity"] == "error"
+            && obj["message"]
+                .as_str()
+                .is_some_and(|m| m.contains(fragment))
+            && obj["file"] == p
+            && obj["line"] == line
+            && obj["column"] == col
+            && obj["labels"].as_array().is_some_and(|l| !l.is_empty())
+            && obj["end"].as_u64() >= obj["start"].as_u64();
+        if !ok {
+            failures.push(format!("{name}: json: exit {code}, {obj}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn independent_syntax_errors_are_all_reported() {
+    let src = "func a() {\n  x = = 1\n  y = 2\n}\nfunc b() {\n  w = foo(1,, 2)\n}\nfunc c( {\n}\nfunc d() {\n  q = $\n}\nfunc e( {\n}\n";
+    let (module, diags) = pfir::driver::read_module(src, 0);
+    assert!(module.is_none());
+    let lines: Vec<usize> = diags
+        .iter()
+        .map(|d| line_col(src, d.primary.span.start).0)
+        .collect();
+    assert_eq!(lines, vec![2, 6, 8, 11, 13], "{diags:#?}");
+    assert!(
+        diags
+            .iter()
+            .all(|d| d.notes.iter().any(|n| n.starts_with("note: expected ")))
+    );
+}
+
+#[test]
+fn unknown_variable_suggests_a_close_name() {
+    let src = "func f() {\n  tids = 1\n  x = tid\n}\n";
+    let (_, diags) = pfir::driver::read_module(src, 0);
+    assert!(
+        diags[0]
+            .notes
+            .iter()
+            .any(|n| n == "help: did you mean `tids`?"),
+        "{diags:#?}"
+    );
+}
+
+#[test]
+fn deps_on_plain_call_hints_at_submit() {
+    let src = format!("{KERNEL}func f() {{\n  a = kernel(1, deps=[])\n}}\n");
+    let (_, diags) = pfir::driver::read_module(&src, 0);
+    assert!(
+        diags[0]
+            .notes
+            .iter()
+            .any(|n| n == "help: use `submit kernel(...)` to pass deps="),
+        "{diags:#?}"
+    );
+}
+
+#[test]
+fn duplicate_function_points_at_the_first_definition() {
+    let src = format!("{KERNEL}func kernel() {{\n}}\n");
+    let (_, diags) = pfir::driver::read_module(&src, 0);
+    assert_eq!(diags[0].secondary.len(), 1);
+    assert_eq!(line_col(&src, diags[0].secondary[0].span.start), (1, 6));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let (code, _, stderr) = run_pfir(&["opt", "--passes=no-such-pass", "-"], "");
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("unknown pass 'no-such-pass'"), "{stderr}");
+    let (code, _, _) = run_pfir(&["opt", "--no-such-flag"], "");
+    assert_eq!(code, 2);
+    let (code, _, _) = run_pfir(&["frobnicate"], "");
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn valid_input_exits_0_and_reads_stdin() {
+    let (code, _, stderr) = run_pfir(&["opt", "-"], "func f() {\n}\n");
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.is_empty());
+}
