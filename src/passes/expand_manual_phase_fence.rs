@@ -47,12 +47,15 @@
 //!
 //! # Statistics
 //!
-//! Per function: `consumers rewritten`, `barriers inserted`, and `static
-//! dependency edges before` / `after`. Static edges are counted per static
-//! site, not per dynamic execution: every `submit` and every
-//! `system.task_dummy` barrier contributes, for each entry of its `deps`,
-//! the array's literal extent (0 when dynamic) or 1 for a scalar `task_id`.
-//! The example of the language spec goes from 8 (2 x 4) to 6 (4 + 2 x 1).
+//! Per function: `consumers rewritten` (static `submit` sites),
+//! `barriers inserted`, and `static dependency edges before` / `after`.
+//! Static edges are estimated from the program text, the way the pass's
+//! profit rule counts them: every `submit` and every `system.task_dummy`
+//! barrier contributes, for each entry of its `deps`, the array's literal
+//! extent (0 when dynamic) or 1 for a scalar `task_id`, multiplied by the
+//! product of the known trip counts of the `for` loops around it (an
+//! unknown trip count counts as 1; saturating). The example of the
+//! language spec goes from 32 (4 x 2 x 4) to 12 (4 + 4 x 2 x 1).
 //!
 //! # Interpretations
 //!
@@ -420,8 +423,13 @@ fn remarks_for(
 
 fn edge_numbers(n: u64, m: u64) -> String {
     let (n128, m128) = (u128::from(n), u128::from(m));
+    let saturated = if m >= super::phase_fence::CAP {
+        " (the consumer count saturated at i64::MAX)"
+    } else {
+        ""
+    };
     format!(
-        "{n} producers x {m} consumers, {} dependency edges -> {}",
+        "{n} producers x {m} consumers, {} dependency edges -> {}{saturated}",
         n128 * m128,
         n128 + m128
     )
@@ -487,10 +495,13 @@ fn reason_remark(f: &Function, idx: &FunctionIndex, l: u32, array: VarId, m: u64
     )
 }
 
-/// Static dependency edges of a function: per `submit` and per
-/// `system.task_dummy` barrier, for each `deps` entry, the array's literal
-/// extent (0 when dynamic) or 1 for a scalar.
+/// Static dependency edges of a function: for every `submit` and every
+/// `system.task_dummy` barrier, the producer tasks its `deps` name (an
+/// array's literal extent, 0 when dynamic; 1 per scalar `task_id`),
+/// multiplied by the product of the known trip counts of the `for` loops
+/// around it (an unknown trip count counts as 1). Saturating.
 pub fn static_edges(f: &Function) -> u64 {
+    use super::phase_fence::trip_count::trip_count;
     let weight = |e: crate::ir::ExprId| -> u64 {
         let ty = f.ty(e);
         if ty.is_task_id_array() {
@@ -499,29 +510,47 @@ pub fn static_edges(f: &Function) -> u64 {
             1
         }
     };
-    let mut total = 0u64;
+    let cap = super::phase_fence::CAP;
+    let total = std::cell::Cell::new(0u64);
+    let scale = std::cell::RefCell::new(vec![1u64]);
     walk_stmts(
         f,
-        |s, _| match &f.stmts[s].kind {
-            StmtKind::Submit(sub) => {
-                total = sub
-                    .deps
-                    .iter()
-                    .fold(total, |t, &d| t.saturating_add(weight(d)));
-            }
-            StmtKind::Assign { value, .. } | StmtKind::Eval(value) => {
-                if let ExprKind::Call(c) = &f.exprs[*value].kind
-                    && c.dummy_task
-                {
-                    total = c
-                        .manual_dep_edges
-                        .iter()
-                        .fold(total, |t, &d| t.saturating_add(weight(d)));
+        |s, _| {
+            let factor = *scale.borrow().last().expect("scale stack");
+            let add = |deps: &[crate::ir::ExprId]| {
+                let site = deps.iter().fold(0u64, |t, &d| t.saturating_add(weight(d)));
+                total.set(
+                    total
+                        .get()
+                        .saturating_add(site.saturating_mul(factor))
+                        .min(cap),
+                );
+            };
+            match &f.stmts[s].kind {
+                StmtKind::Submit(sub) => add(&sub.deps),
+                StmtKind::Assign { value, .. } | StmtKind::Eval(value) => {
+                    if let ExprKind::Call(c) = &f.exprs[*value].kind
+                        && c.dummy_task
+                    {
+                        add(&c.manual_dep_edges);
+                    }
                 }
+                StmtKind::For {
+                    start, stop, step, ..
+                } => {
+                    let trip = trip_count(f, *start, *stop, *step).unwrap_or(1);
+                    scale
+                        .borrow_mut()
+                        .push(factor.saturating_mul(trip).min(cap));
+                }
+                _ => {}
             }
-            _ => {}
         },
-        |_| {},
+        |s| {
+            if matches!(f.stmts[s].kind, StmtKind::For { .. }) {
+                scale.borrow_mut().pop();
+            }
+        },
     );
-    total
+    total.get()
 }

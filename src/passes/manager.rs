@@ -50,7 +50,7 @@ fn violation_diagnostics(
     violations.into_iter().map(move |v| {
         Diagnostic::error(message.to_string(), v.span)
             .with_label(v.message)
-            .with_note(format!("{property} must hold; see `pfir opt --help`"))
+            .with_note(format!("{property}: {}", property.definition()))
     })
 }
 

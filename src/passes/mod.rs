@@ -17,6 +17,7 @@ pub mod manager;
 pub mod phase_fence;
 pub mod properties;
 pub mod registry;
+pub mod synth;
 pub mod walk;
 
 use crate::diagnostics::{Diagnostic, SourceFile};

@@ -62,6 +62,24 @@ impl Property {
         }
     }
 
+    /// What the property demands, in one sentence.
+    pub fn definition(self) -> &'static str {
+        match self {
+            Property::NoNestedCalls => {
+                "no call may appear among the arguments, keyword arguments or `deps` of another call or `submit`"
+            }
+            Property::NormalizedStmtStructure => {
+                "flat blocks; nothing after `return`/`yield`/`break`/`continue`; `yield` only as the last statement of a body with results, with matching arity; jumps only inside loops"
+            }
+            Property::CallDirectionsResolved => {
+                "every call and `submit` has one direction per positional argument, matching the callee's parameters"
+            }
+            Property::ManualDepsOnSubmitOnly => {
+                "only `submit` and `system.task_dummy` barriers carry manual dependency edges"
+            }
+        }
+    }
+
     /// Checks the property over every function of `module`.
     pub fn verify(self, module: &Module) -> Vec<Violation> {
         let mut out = Vec::new();
