@@ -279,18 +279,20 @@ pub fn run_on_function(f: &mut Function, remarks: bool) -> FunctionOutcome {
     });
     let mut insertions: HashMap<(Option<StmtId>, u8), Vec<(usize, StmtId)>> = HashMap::new();
     if !order.is_empty() {
-        let mut used: HashSet<String> = f.vars.iter().map(|(_, v)| v.name.clone()).collect();
+        // The K of every variable already named `phase_fence_barrier_K_tid`.
+        let used: HashSet<u64> = f
+            .vars
+            .iter()
+            .filter_map(|(_, v)| barrier_number(&v.name))
+            .collect();
         let mut k = 0u64;
         for &s in &order {
             let (loop_, array) = (slots[s as usize].loop_, slots[s as usize].array);
-            let name = loop {
-                let name = format!("phase_fence_barrier_{k}_tid");
+            while used.contains(&k) {
                 k += 1;
-                if !used.contains(&name) {
-                    break name;
-                }
-            };
-            used.insert(name.clone());
+            }
+            let name = format!("phase_fence_barrier_{k}_tid");
+            k += 1;
             let lp = &idx.loops[loop_ as usize];
             let span = lp.header;
             let var = f.new_var(name, Type::TASK_ID, span);
@@ -363,6 +365,17 @@ pub fn run_on_function(f: &mut Function, remarks: bool) -> FunctionOutcome {
         outcome.remarks = remarks_for(f, &idx, &slots, &consumer_slot);
     }
     outcome
+}
+
+/// K when `name` is `phase_fence_barrier_K_tid` spelled canonically.
+fn barrier_number(name: &str) -> Option<u64> {
+    let digits = name
+        .strip_prefix("phase_fence_barrier_")?
+        .strip_suffix("_tid")?;
+    let canonical = !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && (digits == "0" || !digits.starts_with('0'));
+    if canonical { digits.parse().ok() } else { None }
 }
 
 /// One remark per candidate array of every considered loop.
