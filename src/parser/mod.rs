@@ -72,18 +72,12 @@ fn expected_list(expected: &[String]) -> String {
         .map(|e| {
             let inner = e.trim_matches('"');
             match inner {
-                "identifier" | "op name" | "integer" | "float" | "string" | "scalar type" => {
-                    format!(
-                        "{}",
-                        inner
-                            .replace("op name", "an op name")
-                            .replace("identifier", "an identifier")
-                            .replace("integer", "an integer")
-                            .replace("float", "a float")
-                            .replace("string", "a string")
-                            .replace("scalar type", "a scalar type")
-                    )
-                }
+                "identifier" => "an identifier".to_string(),
+                "op name" => "an op name".to_string(),
+                "integer" => "an integer".to_string(),
+                "float" => "a float".to_string(),
+                "string" => "a string".to_string(),
+                "scalar type" => "a scalar type".to_string(),
                 other => format!("`{other}`"),
             }
         })
