@@ -150,7 +150,7 @@ struct Slot {
 /// N > 0, M > 0 and N*M - (N+M) >= 1, computed exactly.
 pub fn profitable(n: u64, m: u64) -> bool {
     let (n, m) = (u128::from(n), u128::from(m));
-    n > 0 && m > 0 && n * m >= n + m + 1
+    n > 0 && m > 0 && n * m > n + m
 }
 
 /// Runs the pass on one function (whatever its kind).
@@ -277,7 +277,9 @@ pub fn run_on_function(f: &mut Function, remarks: bool) -> FunctionOutcome {
         let slot = &slots[s as usize];
         (idx.loops[slot.loop_ as usize].num, slot.first)
     });
-    let mut insertions: HashMap<(Option<StmtId>, u8), Vec<(usize, StmtId)>> = HashMap::new();
+    // Barrier statements per block (owner, which), with the index they go before.
+    type Insertions = HashMap<(Option<StmtId>, u8), Vec<(usize, StmtId)>>;
+    let mut insertions: Insertions = HashMap::new();
     if !order.is_empty() {
         // The K of every variable already named `phase_fence_barrier_K_tid`.
         let used: HashSet<u64> = f

@@ -88,7 +88,7 @@ impl PassContext {
 }
 
 /// The pipeline options of `pfir opt`.
-#[derive(Args, Debug, Clone)]
+#[derive(Args, Debug, Clone, Default)]
 pub struct PipelineOptions {
     /// Passes to run, in order, separated by commas.
     #[arg(long = "passes", value_name = "NAME,...", value_delimiter = ',')]
@@ -133,21 +133,6 @@ pub struct PipelineOptions {
     /// Report pass statistics on stderr, per function.
     #[arg(long = "stats")]
     pub stats: bool,
-}
-
-impl Default for PipelineOptions {
-    fn default() -> Self {
-        PipelineOptions {
-            passes: Vec::new(),
-            verify_each: false,
-            no_verify_each: false,
-            print_ir_after_all: false,
-            print_ir_after: Vec::new(),
-            timing: false,
-            remarks: None,
-            stats: false,
-        }
-    }
 }
 
 impl PipelineOptions {

@@ -265,7 +265,7 @@ impl FunctionIndex {
                 }
             },
         );
-        drop(state);
+        let _ = state;
         idx.stmt_count = last_num;
         idx
     }
