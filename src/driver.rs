@@ -77,11 +77,33 @@ pub fn split_chunks(text: &str) -> Vec<(usize, &str)> {
 /// What `pfir opt` produced for one file.
 #[derive(Debug, Default)]
 pub struct OptOutcome {
-    /// The printed IR (stdout).
-    pub output: String,
+    /// The module of every chunk that was read and transformed without
+    /// error, in order: what is printed.
+    pub modules: Vec<Module>,
     pub diagnostics: Vec<Diagnostic>,
     /// Other reports for stderr (IR dumps, timing, statistics).
     pub stderr: String,
+}
+
+impl OptOutcome {
+    /// Prints the modules into `out` as they render, chunks joined by
+    /// `// -----` lines.
+    pub fn write_output<W: std::io::Write>(&self, mut out: W) -> std::io::Result<()> {
+        for (i, m) in self.modules.iter().enumerate() {
+            if i > 0 {
+                writeln!(out, "{SPLIT_MARKER}")?;
+            }
+            crate::printer::write_module(m, &mut out)?;
+        }
+        out.flush()
+    }
+
+    /// The printed output as a string.
+    pub fn output(&self) -> String {
+        let mut bytes = Vec::new();
+        let _ = self.write_output(&mut bytes);
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
 }
 
 /// Everything `pfir opt` does after reading the file.
@@ -92,7 +114,6 @@ pub fn run_opt(file: &SourceFile, args: &OptArgs) -> OptOutcome {
         vec![(0, file.text.as_str())]
     };
     let mut outcome = OptOutcome::default();
-    let mut outputs = Vec::new();
     for (base, chunk) in chunks {
         let (module, diags) = read_module(chunk, base);
         outcome.diagnostics.extend(diags);
@@ -102,9 +123,8 @@ pub fn run_opt(file: &SourceFile, args: &OptArgs) -> OptOutcome {
         outcome.diagnostics.extend(result.diagnostics);
         outcome.stderr.push_str(&result.stderr);
         if !failed {
-            outputs.push(crate::printer::print_module(&module));
+            outcome.modules.push(module);
         }
     }
-    outcome.output = outputs.join(&format!("{SPLIT_MARKER}\n"));
     outcome
 }

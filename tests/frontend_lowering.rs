@@ -37,10 +37,10 @@ fn ty(f: &Function, name: &str) -> Type {
 fn value_of<'f>(f: &'f Function, name: &str) -> &'f ExprKind {
     let v = var(f, name);
     for (_, s) in f.stmts.iter() {
-        if let StmtKind::Assign { results, value } = &s.kind {
-            if results.contains(&v) {
-                return &f.exprs[*value].kind;
-            }
+        if let StmtKind::Assign { results, value } = &s.kind
+            && results.contains(&v)
+        {
+            return &f.exprs[*value].kind;
         }
     }
     panic!("`{name}` is not bound by an assignment")

@@ -71,6 +71,15 @@ fn read_stdin() -> Result<(String, String), String> {
 /// Writes `contents` to `path` atomically: a temporary file in the same
 /// directory, then a rename over the target.
 pub fn write_atomically(path: &std::path::Path, contents: &[u8]) -> std::io::Result<()> {
+    write_atomically_with(path, |f| f.write_all(contents))
+}
+
+/// Like [`write_atomically`], with the contents streamed by `write`: the
+/// target is replaced only when `write` and the flush to disk succeeded.
+pub fn write_atomically_with(
+    path: &std::path::Path,
+    write: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
@@ -82,7 +91,7 @@ pub fn write_atomically(path: &std::path::Path, contents: &[u8]) -> std::io::Res
     let tmp = dir.join(format!(".{name}.pfir-tmp-{}", std::process::id()));
     let result = (|| {
         let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(contents)?;
+        write(&mut f)?;
         f.sync_all()?;
         std::fs::rename(&tmp, path)
     })();
@@ -105,45 +114,58 @@ pub fn run(args: OptArgs) -> u8 {
         }
     };
     let file = SourceFile::new(name, text);
-    let outcome = driver::with_large_stack(|| driver::run_opt(&file, &args));
+    // Everything that walks the IR runs on the large-stack worker, printing
+    // included; the output is streamed, never held whole.
+    driver::with_large_stack(|| report_and_print(&file, &args, driver::run_opt(&file, &args)))
+}
+
+/// Writes to stderr, ignoring failure (a closed stderr must not panic).
+fn write_stderr(text: &str) {
+    let _ = std::io::stderr().lock().write_all(text.as_bytes());
+}
+
+fn report_and_print(file: &SourceFile, args: &OptArgs, outcome: driver::OptOutcome) -> u8 {
     let color =
         args.diagnostic_format == DiagnosticFormat::Human && std::io::stderr().is_terminal();
-
     let mut status = 0u8;
     if args.verify_diagnostics {
-        let report = crate::testing::verify_diagnostics::verify(&file, &outcome.diagnostics);
+        let report = crate::testing::verify_diagnostics::verify(file, &outcome.diagnostics);
         if !report.is_empty() {
-            eprint!(
-                "{}",
-                diagnostics::render_all(&report, &file, args.diagnostic_format, color)
-            );
+            write_stderr(&diagnostics::render_all(
+                &report,
+                file,
+                args.diagnostic_format,
+                color,
+            ));
             status = 1;
         }
     } else {
-        eprint!(
-            "{}",
-            diagnostics::render_all(&outcome.diagnostics, &file, args.diagnostic_format, color)
-        );
+        write_stderr(&diagnostics::render_all(
+            &outcome.diagnostics,
+            file,
+            args.diagnostic_format,
+            color,
+        ));
         if outcome.diagnostics.iter().any(Diagnostic::is_error) {
             status = 1;
         }
     }
-    eprint!("{}", outcome.stderr);
+    write_stderr(&outcome.stderr);
     match &args.output {
         Some(path) => {
-            if let Err(e) = write_atomically(path, outcome.output.as_bytes()) {
+            if let Err(e) = write_atomically_with(path, |f| outcome.write_output(f)) {
                 eprintln!("error: cannot write '{}': {e}", path.display());
                 return 1;
             }
         }
         None => {
-            let mut out = std::io::stdout().lock();
-            if out
-                .write_all(outcome.output.as_bytes())
-                .and_then(|_| out.flush())
-                .is_err()
-            {
-                return 1;
+            let out = std::io::stdout().lock();
+            if let Err(e) = outcome.write_output(out) {
+                // A closed pipe (`pfir opt x | head`) is not an error of ours.
+                if e.kind() != std::io::ErrorKind::BrokenPipe {
+                    eprintln!("error: cannot write the output: {e}");
+                    return 1;
+                }
             }
         }
     }
