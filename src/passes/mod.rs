@@ -1,8 +1,91 @@
 //! Passes over the IR and the pipeline that runs them.
+//!
+//! - [`Pass`]: a named rewrite of a [`Module`] that declares the
+//!   [`Property`]s it requires, produces and invalidates.
+//! - [`registry`]: every pass by name.
+//! - [`manager`]: runs a pipeline, checking required properties before each
+//!   pass (a violation is an error diagnostic at the offending code and the
+//!   pass does not run), verifying produced properties after each pass
+//!   (`--verify-each`, on by default), and providing IR dumps, timing,
+//!   remarks and statistics.
+//! - [`properties`]: the properties and their verifiers.
+//! - [`expand_manual_phase_fence`]: the phase-fence pass, with its analysis
+//!   helpers in [`phase_fence`].
+
+pub mod expand_manual_phase_fence;
+pub mod manager;
+pub mod phase_fence;
+pub mod properties;
+pub mod registry;
+pub mod synth;
+pub mod walk;
 
 use crate::diagnostics::{Diagnostic, SourceFile};
 use crate::ir::Module;
 use clap::Args;
+pub use manager::{PipelineResult, run_pipeline};
+pub use properties::Property;
+
+/// A pass: a named rewrite of a module.
+pub trait Pass: Sync {
+    /// The name used on the command line (`--passes=NAME`).
+    fn name(&self) -> &'static str;
+    /// One line saying what the pass does.
+    fn description(&self) -> &'static str;
+    /// Properties that must hold before the pass runs.
+    fn required(&self) -> &'static [Property] {
+        &[]
+    }
+    /// Properties that hold after the pass (and are verified under `--verify-each`).
+    fn produced(&self) -> &'static [Property] {
+        &[]
+    }
+    /// Properties the pass may break.
+    fn invalidated(&self) -> &'static [Property] {
+        &[]
+    }
+    /// Rewrites `module`. Remarks and statistics go to `ctx`.
+    fn run(&self, module: &mut Module, ctx: &mut PassContext);
+}
+
+/// One named counter of one function, reported by `--stats`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Statistic {
+    pub function: String,
+    pub name: &'static str,
+    pub value: u64,
+}
+
+/// What a running pass may report besides rewriting the IR.
+#[derive(Debug, Default)]
+pub struct PassContext {
+    /// Whether this pass should emit remarks (`--remarks`).
+    pub remarks_enabled: bool,
+    /// Whether statistics are collected (`--stats`).
+    pub stats_enabled: bool,
+    /// Remarks (and any other diagnostics) the pass emitted.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Statistics, per function, in the order they were recorded.
+    pub statistics: Vec<Statistic>,
+}
+
+impl PassContext {
+    pub fn remark(&mut self, d: Diagnostic) {
+        if self.remarks_enabled {
+            self.diagnostics.push(d);
+        }
+    }
+
+    pub fn stat(&mut self, function: &str, name: &'static str, value: u64) {
+        if self.stats_enabled {
+            self.statistics.push(Statistic {
+                function: function.to_string(),
+                name,
+                value,
+            });
+        }
+    }
+}
 
 /// The pipeline options of `pfir opt`.
 #[derive(Args, Debug, Clone, Default)]
@@ -10,38 +93,116 @@ pub struct PipelineOptions {
     /// Passes to run, in order, separated by commas.
     #[arg(long = "passes", value_name = "NAME,...", value_delimiter = ',')]
     pub passes: Vec<String>,
+
+    /// Verify, after each pass, the properties it claims to produce (default).
+    #[arg(long = "verify-each", overrides_with = "no_verify_each")]
+    pub verify_each: bool,
+
+    /// Skip the verification after each pass.
+    #[arg(long = "no-verify-each", overrides_with = "verify_each")]
+    pub no_verify_each: bool,
+
+    /// Print the IR to stderr after every pass.
+    #[arg(long = "print-ir-after-all")]
+    pub print_ir_after_all: bool,
+
+    /// Print the IR to stderr after the named passes.
+    #[arg(
+        long = "print-ir-after",
+        value_name = "NAME,...",
+        value_delimiter = ','
+    )]
+    pub print_ir_after: Vec<String>,
+
+    /// Report each pass's wall time on stderr.
+    #[arg(long = "timing")]
+    pub timing: bool,
+
+    /// Emit optimisation remarks: of every pass, or (`--remarks=NAME,...`)
+    /// of the named passes.
+    #[arg(
+        long = "remarks",
+        value_name = "NAME,...",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "",
+        value_delimiter = ','
+    )]
+    pub remarks: Option<Vec<String>>,
+
+    /// Report pass statistics on stderr, per function.
+    #[arg(long = "stats")]
+    pub stats: bool,
+}
+
+impl PipelineOptions {
+    /// Options running `passes`, everything else at its default.
+    pub fn with_passes(passes: &[&str]) -> PipelineOptions {
+        PipelineOptions {
+            passes: passes.iter().map(|s| s.to_string()).collect(),
+            ..PipelineOptions::default()
+        }
+    }
+
+    /// Whether produced properties are verified after each pass.
+    pub fn verify_each(&self) -> bool {
+        !self.no_verify_each
+    }
+
+    /// Whether `pass` emits remarks.
+    pub fn remarks_for(&self, pass: &str) -> bool {
+        match &self.remarks {
+            None => false,
+            Some(names) => names.iter().all(|n| n.is_empty()) || names.iter().any(|n| n == pass),
+        }
+    }
+
+    /// Whether the IR is printed after `pass`.
+    pub fn print_after(&self, pass: &str) -> bool {
+        self.print_ir_after_all || self.print_ir_after.iter().any(|n| n == pass)
+    }
 }
 
 /// The names of all registered passes.
 pub fn known_passes() -> Vec<&'static str> {
-    Vec::new()
+    registry::passes().iter().map(|p| p.name()).collect()
 }
 
-/// Checks the options before anything is read: an unknown pass is a usage error.
+/// Checks the options before anything is read: an unknown pass name (in
+/// `--passes`, `--print-ir-after` or `--remarks=`) is a usage error.
 pub fn check_pipeline(opts: &PipelineOptions) -> Result<(), String> {
-    for name in &opts.passes {
-        if !known_passes().contains(&name.as_str()) {
+    let known = known_passes();
+    let names = opts
+        .passes
+        .iter()
+        .map(|n| ("--passes", n))
+        .chain(opts.print_ir_after.iter().map(|n| ("--print-ir-after", n)))
+        .chain(
+            opts.remarks
+                .iter()
+                .flatten()
+                .filter(|n| !n.is_empty())
+                .map(|n| ("--remarks", n)),
+        );
+    for (option, name) in names {
+        if !known.contains(&name.as_str()) {
             return Err(format!(
-                "unknown pass '{name}'; known passes: {}",
-                known_passes().join(", ")
+                "unknown pass '{name}' in {option}; known passes: {}",
+                known.join(", ")
             ));
         }
     }
     Ok(())
 }
 
-/// What running a pipeline reported.
-#[derive(Debug, Default)]
-pub struct PipelineResult {
-    pub diagnostics: Vec<Diagnostic>,
-    pub stderr: String,
-}
-
-/// Runs the pipeline of `opts` over `module`.
-pub fn run_pipeline(
-    _module: &mut Module,
-    _file: &SourceFile,
-    _opts: &PipelineOptions,
-) -> PipelineResult {
-    PipelineResult::default()
+/// Runs `passes` (by name) over `module` with default options; a
+/// convenience for tests and tools. Unknown names are an `Err`.
+pub fn run_passes(
+    module: &mut Module,
+    file: &SourceFile,
+    passes: &[&str],
+) -> Result<PipelineResult, String> {
+    let opts = PipelineOptions::with_passes(passes);
+    check_pipeline(&opts)?;
+    Ok(run_pipeline(module, file, &opts))
 }

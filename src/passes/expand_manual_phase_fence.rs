@@ -1,0 +1,571 @@
+//! `expand-manual-phase-fence`: compress whole-array manual dependencies.
+//!
+//! The rules are those of `shared/spec/expand-manual-phase-fence.md`. Inside
+//! `manual` scopes of `orchestration` functions, a `for` loop whose
+//! consumers (`submit`s whose only dependency is one `array<task_id, N>`)
+//! fan in from a stable array gets one `system.task_dummy` barrier before it,
+//! and the consumers depend on the barrier instead: N*M edges become N+M.
+//!
+//! # Algorithm (O(n log n) in the size of the function)
+//!
+//! The reference analysed every loop with a summary that copied the sets of
+//! all loops below it: quadratic in nesting depth. Here the decisions are
+//! derived per consumer instead of per (loop, array) pair.
+//!
+//! 1. **Index** ([`FunctionIndex`]): one iterative walk numbers statements
+//!    and loops, records definition positions, storage updates per alias
+//!    class and the consumers. "Defined inside L" and "updated inside L" are
+//!    then interval tests (an update test is a binary search).
+//! 2. **Which loop would rewrite each consumer.** Consumers count for the
+//!    loops of their *component* path (the chain of enclosing loops joined
+//!    by countable edges: parent `range`, child trip count known positive).
+//!    Loops are considered outer first and a rewritten consumer stops being
+//!    a consumer, so a consumer `c` of `A` is rewritten by the *topmost*
+//!    loop `G` of its component path that is eligible (manual, trip-count
+//!    rules), safe for `A` and profitable for `A`. Along that path unsafety
+//!    holds for a prefix (a loop containing a definition or update contains
+//!    it for all its ancestors too) and profitability for a prefix too (the
+//!    count M only grows going up a countable edge, and `(N-1)(M-1) >= 2` is
+//!    monotone in M). So `G` is the topmost eligible loop below the unsafe
+//!    prefix — found by two binary searches over the current loop path —
+//!    and the consumer is rewritten iff `G` is profitable. All consumers of
+//!    `A` counted for `G` share that same `G`.
+//! 3. **Counts M(G, A)** bottom-up ([`CountMap`]): each consumer enters the
+//!    map of its innermost loop; maps merge small-to-large across countable
+//!    edges, multiplied by the child's trip count (only unsaturated entries
+//!    are touched, and each at most 63 times); at `G` the entry is read and
+//!    removed. Every count saturates at `i64::MAX`.
+//! 4. **Rewrite.** Barriers are created in (loop pre-order, first
+//!    appearance) order, which is the order the spec's outer-first walk
+//!    creates them in, named `phase_fence_barrier_K_tid` with K skipping
+//!    used names, inserted before their loop (each block rebuilt once), and
+//!    the consumers' `deps` replaced.
+//!
+//! With `--remarks`, a second bottom-up pass keeps every consumer to report
+//! on every candidate array of every considered loop; it costs, in
+//! addition, the number of (loop, array) pairs it examines.
+//!
+//! # Statistics
+//!
+//! Per function: `consumers rewritten` (static `submit` sites),
+//! `barriers inserted`, and `static dependency edges before` / `after`.
+//! Static edges are estimated from the program text, the way the pass's
+//! profit rule counts them: every `submit` and every `system.task_dummy`
+//! barrier contributes, for each entry of its `deps`, the array's literal
+//! extent (0 when dynamic) or 1 for a scalar `task_id`, multiplied by the
+//! product of the known trip counts of the `for` loops around it (an
+//! unknown trip count counts as 1; saturating). The example of the
+//! language spec goes from 32 (4 x 2 x 4) to 12 (4 + 4 x 2 x 1).
+//!
+//! # Interpretations
+//!
+//! - Consumers in nested scopes count for the enclosing loop whatever the
+//!   scope's kind (the `auto`/`manual` rule decides which loops are
+//!   considered, not which consumers are counted).
+//! - `unroll` loops are not sequential for the nested-count rule (only
+//!   `range` is), but like `range` they take no barrier when their trip
+//!   count is known to be zero.
+
+use super::phase_fence::counts::CountMap;
+use super::phase_fence::index::{FunctionIndex, NONE, producers};
+use super::properties::manual_deps_on_submit_only::TASK_DUMMY;
+use super::walk::{Site, block_of_mut, walk_stmts};
+use super::{Pass, PassContext, Property};
+use crate::diagnostics::Diagnostic;
+use crate::ir::{
+    Call, Callee, ExprKind, FuncKind, Function, Module, StmtId, StmtKind, Type, VarId,
+};
+use std::collections::{HashMap, HashSet};
+
+/// The pass, for the registry.
+pub struct ExpandManualPhaseFence;
+
+pub const NAME: &str = "expand-manual-phase-fence";
+
+const PROPS: &[Property] = &[
+    Property::NoNestedCalls,
+    Property::NormalizedStmtStructure,
+    Property::CallDirectionsResolved,
+];
+
+impl Pass for ExpandManualPhaseFence {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn description(&self) -> &'static str {
+        "Insert a system.task_dummy phase-fence barrier before manual-scope loops whose submits \
+         all depend on one stable array<task_id, N>"
+    }
+
+    fn required(&self) -> &'static [Property] {
+        PROPS
+    }
+
+    fn produced(&self) -> &'static [Property] {
+        PROPS
+    }
+
+    fn run(&self, module: &mut Module, ctx: &mut PassContext) {
+        for f in &mut module.functions {
+            if f.kind != FuncKind::Orchestration {
+                continue;
+            }
+            let before = ctx.stats_enabled.then(|| static_edges(f));
+            let outcome = run_on_function(f, ctx.remarks_enabled);
+            ctx.diagnostics.extend(outcome.remarks);
+            if let Some(before) = before {
+                let after = static_edges(f);
+                let name = f.name.clone();
+                ctx.stat(&name, "consumers rewritten", outcome.consumers_rewritten);
+                ctx.stat(&name, "barriers inserted", outcome.barriers_inserted);
+                ctx.stat(&name, "static dependency edges before", before);
+                ctx.stat(&name, "static dependency edges after", after);
+            }
+        }
+    }
+}
+
+/// What the pass did to one function.
+#[derive(Debug, Default)]
+pub struct FunctionOutcome {
+    pub consumers_rewritten: u64,
+    pub barriers_inserted: u64,
+    pub remarks: Vec<Diagnostic>,
+}
+
+/// A (loop, array) pair that some consumer would be rewritten by.
+#[derive(Clone, Debug)]
+struct Slot {
+    loop_: u32,
+    array: VarId,
+    /// M(loop, array), saturating.
+    consumers: u64,
+    first: u32,
+    rewrite: bool,
+    barrier: Option<VarId>,
+}
+
+/// Whether a fan-in of `n` producers to `m` consumers is worth a barrier:
+/// N > 0, M > 0 and N*M - (N+M) >= 1, computed exactly.
+pub fn profitable(n: u64, m: u64) -> bool {
+    let (n, m) = (u128::from(n), u128::from(m));
+    n > 0 && m > 0 && n * m > n + m
+}
+
+/// Runs the pass on one function (whatever its kind).
+pub fn run_on_function(f: &mut Function, remarks: bool) -> FunctionOutcome {
+    let mut outcome = FunctionOutcome::default();
+    let idx = FunctionIndex::build(f);
+    if idx.loops.is_empty() || idx.consumers.is_empty() {
+        return outcome;
+    }
+
+    // 2. The loop that would rewrite each consumer.
+    let mut slot_of: HashMap<(u32, VarId), u32> = HashMap::new();
+    let mut slots: Vec<Slot> = Vec::new();
+    let mut consumer_slot: Vec<u32> = vec![NONE; idx.consumers.len()];
+    {
+        let mut path: Vec<u32> = Vec::new();
+        // Positions in `path` of its eligible loops, increasing.
+        let mut eligible: Vec<u32> = Vec::new();
+        let mut next_loop = 0usize;
+        for (ci, c) in idx.consumers.iter().enumerate() {
+            if c.loop_ == NONE {
+                continue;
+            }
+            // Bring the path to the consumer: push the loops that start before it.
+            while next_loop < idx.loops.len() && idx.loops[next_loop].num < c.num {
+                let l = &idx.loops[next_loop];
+                while let Some(&top) = path.last() {
+                    if idx.loops[top as usize].end < l.num {
+                        path.pop();
+                        if eligible.last() == Some(&(path.len() as u32)) {
+                            eligible.pop();
+                        }
+                    } else {
+                        break;
+                    }
+                }
+                if l.eligible() {
+                    eligible.push(path.len() as u32);
+                }
+                path.push(next_loop as u32);
+                next_loop += 1;
+            }
+            while let Some(&top) = path.last() {
+                if idx.loops[top as usize].end < c.num {
+                    path.pop();
+                    if eligible.last() == Some(&(path.len() as u32)) {
+                        eligible.pop();
+                    }
+                } else {
+                    break;
+                }
+            }
+            debug_assert_eq!(path.last(), Some(&c.loop_));
+            let innermost = &idx.loops[c.loop_ as usize];
+            let root_depth = idx.loops[innermost.comp_root as usize].depth as usize;
+            // First safe position at or below the component root.
+            let suffix = &path[root_depth..];
+            let safe_from = root_depth + suffix.partition_point(|&l| idx.unsafe_for(l, c.array));
+            let e = eligible.partition_point(|&p| (p as usize) < safe_from);
+            let Some(&p) = eligible.get(e) else { continue };
+            let g = path[p as usize];
+            let next = slots.len() as u32;
+            let s = *slot_of.entry((g, c.array)).or_insert_with(|| {
+                slots.push(Slot {
+                    loop_: g,
+                    array: c.array,
+                    consumers: 0,
+                    first: u32::MAX,
+                    rewrite: false,
+                    barrier: None,
+                });
+                next
+            });
+            consumer_slot[ci] = s;
+        }
+    }
+
+    // 3. M(G, A), bottom-up.
+    if !slots.is_empty() {
+        let mut at_loop: Vec<Vec<u32>> = vec![Vec::new(); idx.loops.len()];
+        for (s, slot) in slots.iter().enumerate() {
+            at_loop[slot.loop_ as usize].push(s as u32);
+        }
+        let mut maps: Vec<Option<CountMap>> = vec![None; idx.loops.len()];
+        for (ci, c) in idx.consumers.iter().enumerate() {
+            if consumer_slot[ci] != NONE {
+                maps[c.loop_ as usize]
+                    .get_or_insert_with(CountMap::default)
+                    .add(c.array, 1, c.num, ci as u32);
+            }
+        }
+        for l in (0..idx.loops.len()).rev() {
+            let Some(mut map) = maps[l].take() else {
+                continue;
+            };
+            let lp = &idx.loops[l];
+            for &s in &at_loop[l] {
+                let slot = &mut slots[s as usize];
+                let entry = map.remove(slot.array).expect("slot has consumers");
+                slot.consumers = entry
+                    .count
+                    .saturating_mul(lp.multiplier())
+                    .min(super::phase_fence::CAP);
+                slot.first = entry.first;
+                slot.rewrite = profitable(producers(&f.vars[slot.array].ty), slot.consumers);
+            }
+            if lp.countable_edge {
+                map.scale(lp.multiplier());
+                match &mut maps[lp.parent as usize] {
+                    Some(parent) => parent.absorb(map),
+                    none => *none = Some(map),
+                }
+            } else {
+                debug_assert!(map.is_empty(), "every counted consumer has its loop");
+            }
+        }
+    }
+
+    // 4. Barriers, in creation order.
+    let mut order: Vec<u32> = (0..slots.len() as u32)
+        .filter(|&s| slots[s as usize].rewrite)
+        .collect();
+    order.sort_by_key(|&s| {
+        let slot = &slots[s as usize];
+        (idx.loops[slot.loop_ as usize].num, slot.first)
+    });
+    // Barrier statements per block (owner, which), with the index they go before.
+    type Insertions = HashMap<(Option<StmtId>, u8), Vec<(usize, StmtId)>>;
+    let mut insertions: Insertions = HashMap::new();
+    if !order.is_empty() {
+        // The K of every variable already named `phase_fence_barrier_K_tid`.
+        let used: HashSet<u64> = f
+            .vars
+            .iter()
+            .filter_map(|(_, v)| barrier_number(&v.name))
+            .collect();
+        let mut k = 0u64;
+        for &s in &order {
+            let (loop_, array) = (slots[s as usize].loop_, slots[s as usize].array);
+            while used.contains(&k) {
+                k += 1;
+            }
+            let name = format!("phase_fence_barrier_{k}_tid");
+            k += 1;
+            let lp = &idx.loops[loop_ as usize];
+            let span = lp.header;
+            let var = f.new_var(name, Type::TASK_ID, span);
+            let dep = f.new_expr(ExprKind::Var(array), f.vars[array].ty.clone(), span);
+            let mut call = Call::new(Callee::Op(TASK_DUMMY.to_string()));
+            call.dummy_task = true;
+            call.manual_dep_edges = vec![dep];
+            let value = f.new_expr(ExprKind::Call(call), Type::TASK_ID, span);
+            let stmt = f.new_stmt(
+                StmtKind::Assign {
+                    results: vec![var],
+                    value,
+                },
+                span,
+            );
+            let Site {
+                owner,
+                block,
+                index,
+            } = lp.site;
+            insertions
+                .entry((owner, block))
+                .or_default()
+                .push((index, stmt));
+            slots[s as usize].barrier = Some(var);
+            outcome.barriers_inserted += 1;
+        }
+        // Consumers.
+        for (ci, c) in idx.consumers.iter().enumerate() {
+            let s = consumer_slot[ci];
+            if s == NONE {
+                continue;
+            }
+            let Some(barrier) = slots[s as usize].barrier else {
+                continue;
+            };
+            let old = match &f.stmts[c.stmt].kind {
+                StmtKind::Submit(sub) => sub.deps[0],
+                _ => unreachable!("consumers are submits"),
+            };
+            let span = f.exprs[old].span;
+            let dep = f.new_expr(ExprKind::Var(barrier), Type::TASK_ID, span);
+            if let StmtKind::Submit(sub) = &mut f.stmts[c.stmt].kind {
+                sub.deps = vec![dep];
+            }
+            outcome.consumers_rewritten += 1;
+        }
+        // Blocks, each rebuilt once. Barriers of one loop keep creation order.
+        for ((owner, which), mut list) in insertions {
+            list.sort_by_key(|&(i, _)| i); // stable: creation order within a loop
+            let block = block_of_mut(f, owner, which);
+            let old = std::mem::take(&mut block.stmts);
+            let mut new = Vec::with_capacity(old.len() + list.len());
+            let mut it = list.into_iter().peekable();
+            for (i, s) in old.into_iter().enumerate() {
+                while let Some(&(j, b)) = it.peek() {
+                    if j != i {
+                        break;
+                    }
+                    new.push(b);
+                    it.next();
+                }
+                new.push(s);
+            }
+            block.stmts = new;
+        }
+    }
+
+    if remarks {
+        outcome.remarks = remarks_for(f, &idx, &slots, &consumer_slot);
+    }
+    outcome
+}
+
+/// K when `name` is `phase_fence_barrier_K_tid` spelled canonically.
+fn barrier_number(name: &str) -> Option<u64> {
+    let digits = name
+        .strip_prefix("phase_fence_barrier_")?
+        .strip_suffix("_tid")?;
+    let canonical = !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && (digits == "0" || !digits.starts_with('0'));
+    if canonical { digits.parse().ok() } else { None }
+}
+
+/// One remark per candidate array of every considered loop.
+fn remarks_for(
+    f: &Function,
+    idx: &FunctionIndex,
+    slots: &[Slot],
+    consumer_slot: &[u32],
+) -> Vec<Diagnostic> {
+    // Full counts, bottom-up, for every consumer inside a loop.
+    let mut maps: Vec<Option<CountMap>> = vec![None; idx.loops.len()];
+    for (ci, c) in idx.consumers.iter().enumerate() {
+        if c.loop_ != NONE {
+            maps[c.loop_ as usize]
+                .get_or_insert_with(CountMap::default)
+                .add(c.array, 1, c.num, ci as u32);
+        }
+    }
+    // (loop num, first appearance, diagnostic)
+    let mut out: Vec<(u32, u32, Diagnostic)> = Vec::new();
+    for l in (0..idx.loops.len()).rev() {
+        let Some(mut map) = maps[l].take() else {
+            continue;
+        };
+        let lp = &idx.loops[l];
+        if lp.manual {
+            for (array, entry) in map.iter() {
+                let s = consumer_slot[entry.first_consumer as usize];
+                let slot = (s != NONE).then(|| &slots[s as usize]);
+                let m = entry
+                    .count
+                    .saturating_mul(lp.multiplier())
+                    .min(super::phase_fence::CAP);
+                let d = match slot {
+                    // Rewritten by an enclosing loop: not a candidate here.
+                    Some(sl) if sl.rewrite && idx.loops[sl.loop_ as usize].num < lp.num => {
+                        continue;
+                    }
+                    Some(sl) if sl.loop_ == l as u32 && sl.rewrite => {
+                        inserted_remark(f, lp.header, sl)
+                    }
+                    _ => reason_remark(f, idx, l as u32, array, m),
+                };
+                out.push((lp.num, entry.first, d));
+            }
+        }
+        if lp.countable_edge {
+            map.scale(lp.multiplier());
+            match &mut maps[lp.parent as usize] {
+                Some(parent) => parent.absorb(map),
+                none => *none = Some(map),
+            }
+        }
+    }
+    out.sort_by_key(|(num, first, _)| (*num, *first));
+    out.into_iter().map(|(_, _, d)| d).collect()
+}
+
+fn edge_numbers(n: u64, m: u64) -> String {
+    let (n128, m128) = (u128::from(n), u128::from(m));
+    let saturated = if m >= super::phase_fence::CAP {
+        " (the consumer count saturated at i64::MAX)"
+    } else {
+        ""
+    };
+    format!(
+        "{n} producers x {m} consumers, {} dependency edges -> {}{saturated}",
+        n128 * m128,
+        n128 + m128
+    )
+}
+
+fn inserted_remark(f: &Function, header: crate::span::Span, slot: &Slot) -> Diagnostic {
+    let barrier = slot.barrier.expect("rewritten slots have a barrier");
+    let n = producers(&f.vars[slot.array].ty);
+    Diagnostic::remark(
+        format!(
+            "inserted phase fence barrier `{}` for `{}`: {}",
+            f.vars[barrier].name,
+            f.vars[slot.array].name,
+            edge_numbers(n, slot.consumers)
+        ),
+        header,
+    )
+}
+
+/// Why `array` stayed direct for loop `l`.
+fn reason_remark(f: &Function, idx: &FunctionIndex, l: u32, array: VarId, m: u64) -> Diagnostic {
+    let lp = &idx.loops[l as usize];
+    let var = &f.vars[array];
+    let kept = format!("kept `{}` as a direct dependency", var.name);
+    if let Some(why) = lp.trip_blocker() {
+        return Diagnostic::remark(format!("{kept}: {why}"), lp.header);
+    }
+    if idx.is_iter_arg_of(l, array) {
+        return Diagnostic::remark(format!("{kept}: it is an iter-arg of the loop"), var.span)
+            .with_label("iter-arg of the loop")
+            .with_secondary(lp.header, "in this loop");
+    }
+    if idx.defined_in(l, array) {
+        return Diagnostic::remark(
+            format!("{kept}: it is defined inside the loop body"),
+            var.span,
+        )
+        .with_label("defined inside the loop")
+        .with_secondary(lp.header, "in this loop");
+    }
+    if let Some(u) = idx.first_update_in(l, array) {
+        let mut d = Diagnostic::remark(
+            format!("{kept}: its storage is updated inside the loop body"),
+            u.span,
+        )
+        .with_label(format!("updates `{}`", f.vars[u.target].name))
+        .with_secondary(lp.header, "in this loop");
+        if u.target != array {
+            d = d.with_note(idx.alias.explain(f, u.target, array));
+        }
+        return d;
+    }
+    let n = producers(&var.ty);
+    if n == 0 {
+        return Diagnostic::remark(
+            format!("{kept}: its producer count is unknown (type `{}`)", var.ty),
+            lp.header,
+        );
+    }
+    Diagnostic::remark(
+        format!("{kept}: not profitable: {}", edge_numbers(n, m)),
+        lp.header,
+    )
+}
+
+/// Static dependency edges of a function: for every `submit` and every
+/// `system.task_dummy` barrier, the producer tasks its `deps` name (an
+/// array's literal extent, 0 when dynamic; 1 per scalar `task_id`),
+/// multiplied by the product of the known trip counts of the `for` loops
+/// around it (an unknown trip count counts as 1). Saturating.
+pub fn static_edges(f: &Function) -> u64 {
+    use super::phase_fence::trip_count::trip_count;
+    let weight = |e: crate::ir::ExprId| -> u64 {
+        let ty = f.ty(e);
+        if ty.is_task_id_array() {
+            producers(ty)
+        } else {
+            1
+        }
+    };
+    let cap = super::phase_fence::CAP;
+    let total = std::cell::Cell::new(0u64);
+    let scale = std::cell::RefCell::new(vec![1u64]);
+    walk_stmts(
+        f,
+        |s, _| {
+            let factor = *scale.borrow().last().expect("scale stack");
+            let add = |deps: &[crate::ir::ExprId]| {
+                let site = deps.iter().fold(0u64, |t, &d| t.saturating_add(weight(d)));
+                total.set(
+                    total
+                        .get()
+                        .saturating_add(site.saturating_mul(factor))
+                        .min(cap),
+                );
+            };
+            match &f.stmts[s].kind {
+                StmtKind::Submit(sub) => add(&sub.deps),
+                StmtKind::Assign { value, .. } | StmtKind::Eval(value) => {
+                    if let ExprKind::Call(c) = &f.exprs[*value].kind
+                        && c.dummy_task
+                    {
+                        add(&c.manual_dep_edges);
+                    }
+                }
+                StmtKind::For {
+                    start, stop, step, ..
+                } => {
+                    let trip = trip_count(f, *start, *stop, *step).unwrap_or(1);
+                    scale
+                        .borrow_mut()
+                        .push(factor.saturating_mul(trip).min(cap));
+                }
+                _ => {}
+            }
+        },
+        |s| {
+            if matches!(f.stmts[s].kind, StmtKind::For { .. }) {
+                scale.borrow_mut().pop();
+            }
+        },
+    );
+    total.get()
+}

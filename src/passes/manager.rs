@@ -1,0 +1,201 @@
+//! The pass manager: runs a pipeline of passes over a module.
+//!
+//! For each pass, in order:
+//!
+//! 1. its required properties are verified (except those a previous,
+//!    verified pass established and no pass invalidated since). Every
+//!    violation becomes an error diagnostic at the offending code,
+//!    "`<pass>` requires `<Property>`", and the pipeline stops: the pass
+//!    does not run;
+//! 2. the pass runs (timed under `--timing`), with remarks enabled under
+//!    `--remarks`/`--remarks=NAME` and statistics under `--stats`;
+//! 3. under `--verify-each` (the default) the properties it claims to
+//!    produce, and the module-wide invariant ManualDepsOnSubmitOnly, are
+//!    verified; a violation is an error diagnostic ("`<pass>` did not
+//!    produce `<Property>`") and the pipeline stops;
+//! 4. under `--print-ir-after-all` / `--print-ir-after=NAME` the IR is
+//!    printed to stderr after a header
+//!    `// -----// IR Dump After <pass> //----- //`.
+//!
+//! After the pipeline, `--timing` writes a wall-time report and `--stats`
+//! a statistics report (both to stderr).
+
+use super::properties::{Property, Violation};
+use super::{PassContext, PipelineOptions, Statistic, registry};
+use crate::diagnostics::{Diagnostic, SourceFile};
+use crate::ir::Module;
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::time::{Duration, Instant};
+
+/// What running a pipeline reported.
+#[derive(Debug, Default)]
+pub struct PipelineResult {
+    /// Errors (violated properties) and remarks.
+    pub diagnostics: Vec<Diagnostic>,
+    /// IR dumps, the timing report and statistics, for stderr.
+    pub stderr: String,
+}
+
+/// The header printed before an IR dump.
+pub fn dump_header(pass: &str) -> String {
+    format!("// -----// IR Dump After {pass} //----- //\n")
+}
+
+fn violation_diagnostics(
+    message: &str,
+    property: Property,
+    violations: Vec<Violation>,
+) -> impl Iterator<Item = Diagnostic> + '_ {
+    violations.into_iter().map(move |v| {
+        Diagnostic::error(message.to_string(), v.span)
+            .with_label(v.message)
+            .with_note(format!("{property}: {}", property.definition()))
+    })
+}
+
+/// Runs the pipeline of `opts` over `module`. Unknown pass names (which
+/// [`super::check_pipeline`] rejects up front) are reported as errors.
+pub fn run_pipeline(
+    module: &mut Module,
+    file: &SourceFile,
+    opts: &PipelineOptions,
+) -> PipelineResult {
+    let _ = file;
+    let mut result = PipelineResult::default();
+    let mut established: BTreeSet<Property> = BTreeSet::new();
+    let mut timings: Vec<(&'static str, Duration)> = Vec::new();
+    let mut statistics: Vec<(&'static str, Vec<Statistic>)> = Vec::new();
+    let total_start = Instant::now();
+    for name in &opts.passes {
+        let Some(pass) = registry::lookup(name) else {
+            result.diagnostics.push(Diagnostic::error(
+                format!("unknown pass '{name}'"),
+                crate::span::Span::default(),
+            ));
+            break;
+        };
+        // 1. Required properties.
+        let mut failed = false;
+        for &prop in pass.required() {
+            if established.contains(&prop) {
+                continue;
+            }
+            let violations = prop.verify(module);
+            if violations.is_empty() {
+                established.insert(prop);
+            } else {
+                failed = true;
+                let message = format!("{} requires {prop}", pass.name());
+                result
+                    .diagnostics
+                    .extend(violation_diagnostics(&message, prop, violations));
+            }
+        }
+        if failed {
+            break;
+        }
+        // 2. Run.
+        let mut ctx = PassContext {
+            remarks_enabled: opts.remarks_for(pass.name()),
+            stats_enabled: opts.stats,
+            ..PassContext::default()
+        };
+        let start = Instant::now();
+        pass.run(module, &mut ctx);
+        timings.push((pass.name(), start.elapsed()));
+        result.diagnostics.append(&mut ctx.diagnostics);
+        if opts.stats {
+            statistics.push((pass.name(), std::mem::take(&mut ctx.statistics)));
+        }
+        for prop in pass.invalidated() {
+            established.remove(prop);
+        }
+        // 3. Produced properties.
+        if opts.verify_each() {
+            let mut to_check: Vec<Property> = pass.produced().to_vec();
+            if !to_check.contains(&Property::ManualDepsOnSubmitOnly) {
+                to_check.push(Property::ManualDepsOnSubmitOnly);
+            }
+            for prop in to_check {
+                let violations = prop.verify(module);
+                if violations.is_empty() {
+                    established.insert(prop);
+                } else {
+                    failed = true;
+                    established.remove(&prop);
+                    let message = format!("{} did not produce {prop}", pass.name());
+                    result
+                        .diagnostics
+                        .extend(violation_diagnostics(&message, prop, violations));
+                }
+            }
+        } else {
+            // Trust the declaration; nothing was verified.
+            established.extend(pass.produced().iter().copied());
+        }
+        // 4. IR dumps.
+        if opts.print_after(pass.name()) {
+            result.stderr.push_str(&dump_header(pass.name()));
+            result
+                .stderr
+                .push_str(&crate::printer::print_module(module));
+        }
+        if failed {
+            break;
+        }
+    }
+    if opts.timing {
+        result
+            .stderr
+            .push_str(&timing_report(&timings, total_start.elapsed()));
+    }
+    if opts.stats {
+        result.stderr.push_str(&stats_report(&statistics));
+    }
+    result
+}
+
+const RULE: &str =
+    "===-------------------------------------------------------------------------===";
+
+fn report_title(title: &str) -> String {
+    let pad = (RULE.len().saturating_sub(title.len())) / 2;
+    format!("{RULE}\n{:pad$}{title}\n{RULE}\n", "")
+}
+
+/// The `--timing` report: total and per-pass wall time.
+pub fn timing_report(timings: &[(&str, Duration)], total: Duration) -> String {
+    let mut out = report_title("... Execution time report ...");
+    let total_s = total.as_secs_f64();
+    let _ = writeln!(out, "  Total Execution Time: {total_s:.6} seconds\n");
+    let _ = writeln!(out, "  ----Wall Time----  ----Name----");
+    for (name, d) in timings {
+        let s = d.as_secs_f64();
+        let pct = if total_s > 0.0 {
+            100.0 * s / total_s
+        } else {
+            0.0
+        };
+        let _ = writeln!(out, "  {s:10.6} ({pct:5.1}%)  {name}");
+    }
+    let _ = writeln!(out, "  {total_s:10.6} (100.0%)  Total");
+    out
+}
+
+/// The `--stats` report: per pass, per function, each counter.
+pub fn stats_report(stats: &[(&str, Vec<Statistic>)]) -> String {
+    let mut out = report_title("... Pass statistics report ...");
+    for (pass, entries) in stats {
+        let _ = writeln!(out, "{pass}");
+        let mut current: Option<&str> = None;
+        for s in entries {
+            if current != Some(s.function.as_str()) {
+                let _ = writeln!(out, "  function '{}'", s.function);
+                current = Some(&s.function);
+            }
+            let _ = writeln!(out, "    {:>8} {}", s.value, s.name);
+        }
+    }
+    out
+}

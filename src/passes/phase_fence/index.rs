@@ -1,0 +1,307 @@
+//! One walk over a function collecting what the phase-fence analysis needs.
+//!
+//! **Positions.** Statements are numbered 1, 2, ... in source (pre-)order;
+//! a statement's number is `num`, and `end` is the largest number nested in
+//! it. Program points are *positions*: `2 * num` for a statement itself
+//! (its own expressions, the variables it binds in the enclosing block) and
+//! `2 * num + 1` for what a loop defines for its body (induction variable
+//! and iter-args). Position 0 is the function's parameters. The body of loop
+//! `L` is then the position interval `(2 * num(L), 2 * end(L) + 1]`:
+//! "defined inside L" and "updated inside L" are interval tests.
+//!
+//! **Loops.** Only `for` loops are loops here (a `while` is part of the
+//! body that holds it). Loops are indexed in pre-order, so a parent's index
+//! is below its children's, and each loop records its parent, depth and
+//! trip count. The edge from a loop `C` to its parent `P` is *countable*
+//! when `P` is a `range` loop and `C`'s trip count is a known positive
+//! constant: consumers below a countable edge count for `P`. Countable edges
+//! group loops into *components* (trees), each with a root loop.
+
+use super::alias::AliasForest;
+use super::trip_count::trip_count;
+use crate::ir::{ArenaId, Callee, ExprKind, Function, LoopKind, StmtId, StmtKind, Type, VarId};
+use crate::passes::walk::{Site, for_each_expr, own_exprs, walk_stmts};
+use crate::span::Span;
+use std::collections::HashMap;
+
+/// No loop.
+pub const NONE: u32 = u32::MAX;
+
+/// The op that updates an array's storage.
+pub const UPDATE_ELEMENT: &str = "array.update_element";
+
+#[derive(Clone, Debug)]
+pub struct LoopInfo {
+    pub stmt: StmtId,
+    pub site: Site,
+    pub num: u32,
+    pub end: u32,
+    /// The innermost enclosing loop, or [`NONE`].
+    pub parent: u32,
+    /// The number of enclosing loops.
+    pub depth: u32,
+    pub kind: LoopKind,
+    /// Known trip count (saturating at `i64::MAX`).
+    pub trip: Option<u64>,
+    /// Inside a `manual` scope (and so considered by the pass).
+    pub manual: bool,
+    /// Consumers in this loop count for the parent loop.
+    pub countable_edge: bool,
+    /// The root of this loop's component.
+    pub comp_root: u32,
+    /// `for ... (...)`, up to the body's `{`.
+    pub header: Span,
+    /// The iter-args' variables.
+    pub iter_vars: Vec<VarId>,
+}
+
+impl LoopInfo {
+    /// `(2 * num, 2 * end + 1]`: does position `p` lie in the body?
+    pub fn body_contains(&self, p: u64) -> bool {
+        2 * u64::from(self.num) < p && p <= 2 * u64::from(self.end) + 1
+    }
+
+    /// What a consumer count at this loop is multiplied by: the trip count
+    /// when it is a known positive constant, else 1.
+    pub fn multiplier(&self) -> u64 {
+        match self.trip {
+            Some(t) if t > 0 => t,
+            _ => 1,
+        }
+    }
+
+    /// Why this loop can take no barrier at all (trip count rules), if so.
+    pub fn trip_blocker(&self) -> Option<&'static str> {
+        match (self.kind, self.trip) {
+            (LoopKind::Parallel, None) => Some("the parallel loop's trip count is unknown"),
+            (LoopKind::Parallel, Some(0)) => Some("the parallel loop's trip count is zero"),
+            (LoopKind::Range | LoopKind::Unroll, Some(0)) => {
+                Some("the loop's trip count is zero: it never runs")
+            }
+            _ => None,
+        }
+    }
+
+    /// Considered by the pass and not excluded by its trip count.
+    pub fn eligible(&self) -> bool {
+        self.manual && self.trip_blocker().is_none()
+    }
+}
+
+/// A `submit` whose only dependency is one `array<task_id, _>` variable.
+#[derive(Clone, Debug)]
+pub struct Consumer {
+    pub stmt: StmtId,
+    pub array: VarId,
+    pub num: u32,
+    /// The innermost enclosing loop, or [`NONE`].
+    pub loop_: u32,
+}
+
+/// An `array.update_element(target, ...)`.
+#[derive(Clone, Debug)]
+pub struct Update {
+    pub pos: u64,
+    pub span: Span,
+    pub target: VarId,
+}
+
+#[derive(Debug)]
+pub struct FunctionIndex {
+    pub loops: Vec<LoopInfo>,
+    pub consumers: Vec<Consumer>,
+    /// Per variable, the position of its definition.
+    pub def_pos: Vec<u64>,
+    pub alias: AliasForest,
+    pub updates: Vec<Update>,
+    /// Per alias class (root variable), its updates' indices in position order.
+    pub updates_by_class: HashMap<VarId, Vec<u32>>,
+    /// The number of statements reached.
+    pub stmt_count: u32,
+}
+
+impl FunctionIndex {
+    pub fn build(f: &Function) -> FunctionIndex {
+        let mut idx = FunctionIndex {
+            loops: Vec::new(),
+            consumers: Vec::new(),
+            def_pos: vec![0; f.vars.len()],
+            alias: AliasForest::new(f),
+            updates: Vec::new(),
+            updates_by_class: HashMap::new(),
+            stmt_count: 0,
+        };
+        let mut counter = 0u32;
+        let mut last_num = 0u32;
+        let mut manual_stack: Vec<bool> = Vec::new();
+        let mut loop_stack: Vec<u32> = Vec::new();
+        let mut roots = Vec::new();
+        let mut work = Vec::new();
+        // `walk_stmts` takes two closures sharing this state.
+        let state =
+            std::cell::RefCell::new((&mut idx, &mut manual_stack, &mut loop_stack, &mut last_num));
+        walk_stmts(
+            f,
+            |s, site| {
+                let mut st = state.borrow_mut();
+                let (idx, manual_stack, loop_stack, last_num) = &mut *st;
+                counter += 1;
+                **last_num = counter;
+                let num = counter;
+                let pos = 2 * u64::from(num);
+                let stmt = &f.stmts[s];
+                for &r in stmt.kind.results() {
+                    idx.def_pos[r.index()] = pos;
+                }
+                // Storage updates among the statement's own expressions.
+                roots.clear();
+                own_exprs(&stmt.kind, &mut roots);
+                for &r in &roots {
+                    for_each_expr(f, r, &mut work, |e| {
+                        if let ExprKind::Call(c) = &f.exprs[e].kind
+                            && matches!(&c.callee, Callee::Op(n) if n == UPDATE_ELEMENT)
+                            && let Some(&a) = c.args.first()
+                            && let ExprKind::Var(target) = f.exprs[a].kind
+                        {
+                            let class = idx.alias.class(target);
+                            let i = idx.updates.len() as u32;
+                            idx.updates.push(Update {
+                                pos,
+                                span: f.exprs[e].span,
+                                target,
+                            });
+                            idx.updates_by_class.entry(class).or_default().push(i);
+                        }
+                    });
+                }
+                let link_iters = |idx: &mut FunctionIndex, iters: &[crate::ir::IterArg]| {
+                    for it in iters {
+                        idx.def_pos[it.var.index()] = pos + 1;
+                        if f.vars[it.var].ty.is_task_id_array()
+                            && let ExprKind::Var(init) = f.exprs[it.init].kind
+                            && f.vars[init].ty.is_task_id_array()
+                        {
+                            idx.alias.link(it.var, init);
+                        }
+                    }
+                };
+                match &stmt.kind {
+                    StmtKind::Submit(sub) => {
+                        if let [d] = sub.deps.as_slice()
+                            && let ExprKind::Var(a) = f.exprs[*d].kind
+                            && f.vars[a].ty.is_task_id_array()
+                        {
+                            idx.consumers.push(Consumer {
+                                stmt: s,
+                                array: a,
+                                num,
+                                loop_: loop_stack.last().copied().unwrap_or(NONE),
+                            });
+                        }
+                    }
+                    StmtKind::Scope { manual, .. } => manual_stack.push(*manual),
+                    StmtKind::While { iter_args, .. } => link_iters(idx, iter_args),
+                    StmtKind::For {
+                        kind,
+                        var,
+                        start,
+                        stop,
+                        step,
+                        iter_args,
+                        body,
+                        ..
+                    } => {
+                        idx.def_pos[var.index()] = pos + 1;
+                        link_iters(idx, iter_args);
+                        let parent = loop_stack.last().copied().unwrap_or(NONE);
+                        let trip = trip_count(f, *start, *stop, *step);
+                        let me = idx.loops.len() as u32;
+                        let countable_edge = parent != NONE
+                            && idx.loops[parent as usize].kind == LoopKind::Range
+                            && matches!(trip, Some(t) if t > 0);
+                        let comp_root = if countable_edge {
+                            idx.loops[parent as usize].comp_root
+                        } else {
+                            me
+                        };
+                        // `for ... {`: up to and including the body's brace.
+                        let header_end = (body.span.start + 1).max(stmt.span.start);
+                        let header = Span::new(
+                            stmt.span.start,
+                            header_end.min(stmt.span.end.max(stmt.span.start)),
+                        );
+                        idx.loops.push(LoopInfo {
+                            stmt: s,
+                            site,
+                            num,
+                            end: num,
+                            parent,
+                            depth: loop_stack.len() as u32,
+                            kind: *kind,
+                            trip,
+                            manual: manual_stack.last().copied().unwrap_or(false),
+                            countable_edge,
+                            comp_root,
+                            header,
+                            iter_vars: iter_args.iter().map(|a| a.var).collect(),
+                        });
+                        loop_stack.push(me);
+                    }
+                    _ => {}
+                }
+            },
+            |s| {
+                let mut st = state.borrow_mut();
+                let (idx, manual_stack, loop_stack, last_num) = &mut *st;
+                match &f.stmts[s].kind {
+                    StmtKind::Scope { .. } => {
+                        manual_stack.pop();
+                    }
+                    StmtKind::For { .. } => {
+                        let me = loop_stack.pop().expect("loop stack");
+                        idx.loops[me as usize].end = **last_num;
+                    }
+                    _ => {}
+                }
+            },
+        );
+        let _ = state;
+        idx.stmt_count = last_num;
+        idx
+    }
+
+    /// Whether `array` is an iter-arg of loop `l` (rule 1).
+    pub fn is_iter_arg_of(&self, l: u32, array: VarId) -> bool {
+        let lp = &self.loops[l as usize];
+        self.def_pos[array.index()] == 2 * u64::from(lp.num) + 1
+    }
+
+    /// Whether `array` is defined inside loop `l`'s body, iter-args of `l`
+    /// included (rules 1 and 2).
+    pub fn defined_in(&self, l: u32, array: VarId) -> bool {
+        self.loops[l as usize].body_contains(self.def_pos[array.index()])
+    }
+
+    /// The first update of `array`'s alias class inside loop `l`'s body (rule 3).
+    pub fn first_update_in(&self, l: u32, array: VarId) -> Option<&Update> {
+        let list = self.updates_by_class.get(&self.alias.class(array))?;
+        let lp = &self.loops[l as usize];
+        let lo = 2 * u64::from(lp.num);
+        let i = list.partition_point(|&u| self.updates[u as usize].pos <= lo);
+        let u = &self.updates[*list.get(i)? as usize];
+        lp.body_contains(u.pos).then_some(u)
+    }
+
+    /// Whether `array` may not be compressed for loop `l` (rules 1 to 3).
+    pub fn unsafe_for(&self, l: u32, array: VarId) -> bool {
+        self.defined_in(l, array) || self.first_update_in(l, array).is_some()
+    }
+}
+
+/// The producer count of an array variable: its literal extent, else 0.
+pub fn producers(ty: &Type) -> u64 {
+    match ty.array_extent() {
+        Some(n) if n > 0 => n as u64,
+        _ => 0,
+    }
+}

@@ -1,0 +1,119 @@
+//! CallDirectionsResolved: every call-like node knows its argument directions.
+//!
+//! Every call and `submit` has exactly one direction per positional
+//! argument. When the callee is a function of the module, the directions are
+//! the callee's parameter directions, in order (so the argument count also
+//! matches the parameter count). Ops take `in` arguments only.
+
+use super::Violation;
+use crate::ir::{Callee, Direction, ExprKind, Module};
+use crate::passes::walk::{for_each_expr, own_exprs, walk_stmts};
+use crate::span::Span;
+use std::collections::HashMap;
+
+pub fn verify(module: &Module, out: &mut Vec<Violation>) {
+    let signatures: HashMap<&str, Vec<Direction>> = module
+        .functions
+        .iter()
+        .map(|f| {
+            (
+                f.name.as_str(),
+                f.params.iter().map(|p| p.direction).collect(),
+            )
+        })
+        .collect();
+    let check = |what: &str,
+                 callee: Option<&str>,
+                 nargs: usize,
+                 dirs: &[Direction],
+                 span: Span,
+                 out: &mut Vec<Violation>| {
+        if dirs.len() != nargs {
+            out.push(Violation::new(
+                span,
+                format!(
+                    "{what} has {nargs} positional argument(s) but {} resolved direction(s)",
+                    dirs.len()
+                ),
+            ));
+            return;
+        }
+        match callee {
+            Some(name) => match signatures.get(name) {
+                None => out.push(Violation::new(
+                    span,
+                    format!("{what}: `{name}` is not a function of the module"),
+                )),
+                Some(params) if params.as_slice() != dirs => out.push(Violation::new(
+                    span,
+                    format!(
+                        "{what}: argument directions ({}) do not match the parameters of `{name}` ({})",
+                        spell(dirs),
+                        spell(params)
+                    ),
+                )),
+                Some(_) => {}
+            },
+            None => {
+                if let Some(d) = dirs.iter().find(|d| **d != Direction::In) {
+                    out.push(Violation::new(
+                        span,
+                        format!("{what}: an op argument has direction `{}`", d.keyword()),
+                    ));
+                }
+            }
+        }
+    };
+    for f in &module.functions {
+        let mut roots = Vec::new();
+        let mut work = Vec::new();
+        walk_stmts(
+            f,
+            |s, _| {
+                let stmt = &f.stmts[s];
+                if let crate::ir::StmtKind::Submit(sub) = &stmt.kind {
+                    check(
+                        &format!("submit of `{}`", sub.callee),
+                        Some(&sub.callee),
+                        sub.args.len(),
+                        &sub.arg_directions,
+                        stmt.span,
+                        out,
+                    );
+                }
+                roots.clear();
+                own_exprs(&stmt.kind, &mut roots);
+                for &r in &roots {
+                    for_each_expr(f, r, &mut work, |e| {
+                        let node = &f.exprs[e];
+                        if let ExprKind::Call(c) = &node.kind {
+                            let callee = match &c.callee {
+                                Callee::Function(n) => Some(n.as_str()),
+                                Callee::Op(_) => None,
+                            };
+                            check(
+                                &format!("call of `{}`", c.callee.name()),
+                                callee,
+                                c.args.len(),
+                                &c.arg_directions,
+                                node.span,
+                                out,
+                            );
+                        }
+                    });
+                }
+            },
+            |_| {},
+        );
+    }
+}
+
+fn spell(dirs: &[Direction]) -> String {
+    if dirs.is_empty() {
+        return "none".into();
+    }
+    dirs.iter()
+        .map(|d| d.keyword())
+        .collect::<Vec<_>>()
+        .join(", ")
+}

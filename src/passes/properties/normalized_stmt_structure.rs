@@ -1,0 +1,174 @@
+//! NormalizedStmtStructure: statement lists in the shape passes expect.
+//!
+//! The property holds when all of the following hold:
+//!
+//! 1. **Flat blocks.** Every body is one [`Block`](crate::ir::Block): a flat
+//!    list of statement ids of the function's arena; every statement reached
+//!    from the function body appears in exactly one block, once.
+//! 2. **Nothing after a terminator.** In every block, a `return`, `yield`,
+//!    `break` or `continue` is the last statement.
+//! 3. **Yields only where values leave a body.** A `yield` appears only as
+//!    the last statement directly in the body of a `for`/`while` with
+//!    iter-args or of an `if` with results (both branches), and its arity is
+//!    the statement's result count. Conversely such a body ends with one.
+//! 4. **Loops carry matching values.** A `for`/`while` has as many results
+//!    as iter-args (none without bindings); an `if` with results has an
+//!    `else` branch.
+//! 5. **Jumps inside loops.** `break` and `continue` appear only inside the
+//!    body of a `for` or `while` (through `if` and scopes).
+
+use super::Violation;
+use crate::ir::{ArenaId, Function, StmtId, StmtKind};
+use crate::passes::walk::{block_of, walk_stmts};
+
+/// How many values the body `which` of `kind` must yield (`None`: it yields nothing).
+fn expected_yield(kind: &StmtKind) -> Option<usize> {
+    match kind {
+        StmtKind::For { results, .. }
+        | StmtKind::While { results, .. }
+        | StmtKind::If { results, .. }
+            if !results.is_empty() =>
+        {
+            Some(results.len())
+        }
+        _ => None,
+    }
+}
+
+pub fn verify(f: &Function, out: &mut Vec<Violation>) {
+    let nstmts = f.stmts.len();
+    let mut seen = vec![false; nstmts];
+    let loop_depth = std::cell::Cell::new(0usize);
+    // Bodies that must end with a yield, checked when entered.
+    let check_body = |owner: StmtId, which: u8, want: usize, out: &mut Vec<Violation>| {
+        let block = block_of(f, Some(owner), which);
+        match block.stmts.last().map(|&s| &f.stmts[s].kind) {
+            Some(StmtKind::Yield(_)) => {}
+            _ => out.push(Violation::new(
+                block.span,
+                format!(
+                    "this body must end with a `yield` of {want} value(s) for the statement's results"
+                ),
+            )),
+        }
+    };
+    let mut bad_id = false;
+    walk_stmts(
+        f,
+        |s, site| {
+            if s.index() >= nstmts {
+                bad_id = true;
+                return;
+            }
+            let stmt = &f.stmts[s];
+            if std::mem::replace(&mut seen[s.index()], true) {
+                out.push(Violation::new(
+                    stmt.span,
+                    "statement appears in more than one block",
+                ));
+            }
+            let block = block_of(f, site.owner, site.block);
+            let is_last = site.index + 1 == block.stmts.len();
+            let terminator = match &stmt.kind {
+                StmtKind::Return(_) => Some("return"),
+                StmtKind::Yield(_) => Some("yield"),
+                StmtKind::Break => Some("break"),
+                StmtKind::Continue => Some("continue"),
+                _ => None,
+            };
+            if let Some(word) = terminator
+                && !is_last
+            {
+                let next = block.stmts[site.index + 1];
+                let span = if next.index() < nstmts {
+                    f.stmts[next].span
+                } else {
+                    stmt.span
+                };
+                out.push(Violation::new(
+                    span,
+                    format!("statement after `{word}` in the same block"),
+                ));
+            }
+            match &stmt.kind {
+                StmtKind::Yield(values) => {
+                    let owner_kind = site.owner.map(|o| &f.stmts[o].kind);
+                    let want = owner_kind.and_then(|k| match k {
+                        StmtKind::Scope { .. } => None,
+                        k => expected_yield(k),
+                    });
+                    match want {
+                        None => out.push(Violation::new(
+                            stmt.span,
+                            "`yield` outside the body of a loop or `if` with results",
+                        )),
+                        Some(n) if n != values.len() => out.push(Violation::new(
+                            stmt.span,
+                            format!(
+                                "`yield` of {} value(s) where {n} are expected",
+                                values.len()
+                            ),
+                        )),
+                        Some(_) => {}
+                    }
+                }
+                StmtKind::Break | StmtKind::Continue if loop_depth.get() == 0 => {
+                    out.push(Violation::new(stmt.span, "jump outside a loop"));
+                }
+                StmtKind::For {
+                    results, iter_args, ..
+                }
+                | StmtKind::While {
+                    results, iter_args, ..
+                } => {
+                    if results.len() != iter_args.len() {
+                        out.push(Violation::new(
+                            stmt.span,
+                            format!(
+                                "loop has {} result(s) but {} iter-arg(s)",
+                                results.len(),
+                                iter_args.len()
+                            ),
+                        ));
+                    }
+                    if !results.is_empty() {
+                        check_body(s, 0, results.len(), out);
+                    }
+                }
+                StmtKind::If {
+                    results, else_body, ..
+                } if !results.is_empty() => {
+                    check_body(s, 0, results.len(), out);
+                    if else_body.is_none() {
+                        out.push(Violation::new(
+                            stmt.span,
+                            "an `if` with results has no `else` branch",
+                        ));
+                    } else {
+                        check_body(s, 1, results.len(), out);
+                    }
+                }
+                _ => {}
+            }
+            if matches!(stmt.kind, StmtKind::For { .. } | StmtKind::While { .. }) {
+                loop_depth.set(loop_depth.get() + 1);
+            }
+        },
+        |s| {
+            if s.index() < nstmts
+                && matches!(
+                    f.stmts[s].kind,
+                    StmtKind::For { .. } | StmtKind::While { .. }
+                )
+            {
+                loop_depth.set(loop_depth.get() - 1);
+            }
+        },
+    );
+    if bad_id {
+        out.push(Violation::new(
+            f.span,
+            "a block names a statement that is not in the function's arena",
+        ));
+    }
+}

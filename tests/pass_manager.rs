@@ -1,0 +1,343 @@
+//! The pass manager: property checks before and after passes, options,
+//! IR dumps, timing, statistics, remarks selection.
+
+use pfir::diagnostics::{Severity, SourceFile};
+use pfir::ir::{Callee, Direction, ExprKind, Module, StmtKind};
+use pfir::passes::{self, PipelineOptions, Property, check_pipeline, run_pipeline};
+
+const NAME: &str = "expand-manual-phase-fence";
+
+const EXAMPLE: &str = "func k(x: i64) {
+}
+
+orchestration func main(x: i64) {
+  manual {
+    tids = array.create(4, task_id)
+    for p in parallel(4) {
+      a = submit k(x, deps=[tids])
+      b = submit k(x, deps=[tids])
+    }
+  }
+}
+";
+
+fn read(text: &str) -> Module {
+    let (m, diags) = pfir::driver::read_module(text, 0);
+    m.unwrap_or_else(|| panic!("does not read: {diags:?}"))
+}
+
+fn file(text: &str) -> SourceFile {
+    SourceFile::new("t.pfir", text)
+}
+
+fn opts(args: &[&str]) -> PipelineOptions {
+    use clap::Parser;
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        p: PipelineOptions,
+    }
+    let mut argv = vec!["pfir"];
+    argv.extend(args);
+    Cli::try_parse_from(argv).expect("options parse").p
+}
+
+fn main_fn(m: &Module) -> &pfir::ir::Function {
+    m.function("main").unwrap()
+}
+
+#[test]
+fn all_properties_hold_on_lowered_input() {
+    let m = read(EXAMPLE);
+    for p in Property::ALL {
+        assert!(p.verify(&m).is_empty(), "{p}: {:?}", p.verify(&m));
+    }
+}
+
+#[test]
+fn nested_call_is_reported_and_the_pass_does_not_run() {
+    let text = EXAMPLE.replace("a = submit k(x,", "a = submit k(f(x),")
+        + "\nfunc f(x: i64) -> i64 {\n  return x\n}\n";
+    let mut m = read(&text);
+    let before = format!("{:?}", main_fn(&m).body);
+    let r = run_pipeline(&mut m, &file(&text), &PipelineOptions::with_passes(&[NAME]));
+    assert_eq!(r.diagnostics.len(), 1);
+    let d = &r.diagnostics[0];
+    assert_eq!(d.severity, Severity::Error);
+    assert_eq!(
+        d.message,
+        "expand-manual-phase-fence requires NoNestedCalls"
+    );
+    assert_eq!(&text[d.primary.span.range()], "f(x)");
+    assert_eq!(
+        format!("{:?}", main_fn(&m).body),
+        before,
+        "the pass must not run"
+    );
+}
+
+#[test]
+fn nested_call_inside_a_list_is_found() {
+    let mut m = read(EXAMPLE);
+    // Make `tids`' deps entry a list holding a call: [array.create(...)].
+    let f = m.functions.iter_mut().find(|f| f.name == "main").unwrap();
+    let create = f
+        .exprs
+        .iter()
+        .find(|(_, e)| matches!(&e.kind, ExprKind::Call(c) if c.callee.name() == "array.create"))
+        .map(|(id, _)| id)
+        .unwrap();
+    let list = f.new_expr(
+        ExprKind::List(vec![create]),
+        pfir::ir::Type::Unknown,
+        Default::default(),
+    );
+    for (_, s) in f.stmts.iter() {
+        let _ = s;
+    }
+    let sub = f
+        .stmts
+        .iter()
+        .find(|(_, s)| matches!(s.kind, StmtKind::Submit(_)))
+        .map(|(id, _)| id)
+        .unwrap();
+    if let StmtKind::Submit(s) = &mut f.stmts[sub].kind {
+        s.args.push(list);
+        s.arg_directions.push(Direction::In);
+    }
+    let v = Property::NoNestedCalls.verify(&m);
+    assert_eq!(v.len(), 1, "{v:?}");
+    assert!(
+        v[0].message
+            .contains("`array.create` nested in the arguments of `k`")
+    );
+}
+
+#[test]
+fn call_directions_are_checked_against_the_callee() {
+    let text = EXAMPLE.replace("func k(x: i64)", "func k(inout x: i64)");
+    let mut m = read(&text);
+    assert!(Property::CallDirectionsResolved.verify(&m).is_empty());
+    let f = m.functions.iter_mut().find(|f| f.name == "main").unwrap();
+    let sub = f
+        .stmts
+        .iter()
+        .find(|(_, s)| matches!(s.kind, StmtKind::Submit(_)))
+        .map(|(id, _)| id)
+        .unwrap();
+    if let StmtKind::Submit(s) = &mut f.stmts[sub].kind {
+        s.arg_directions = vec![Direction::In];
+    }
+    let v = Property::CallDirectionsResolved.verify(&m);
+    assert_eq!(v.len(), 1, "{v:?}");
+    assert!(v[0].message.contains("do not match"), "{}", v[0].message);
+    if let StmtKind::Submit(s) = &mut m
+        .functions
+        .iter_mut()
+        .find(|f| f.name == "main")
+        .unwrap()
+        .stmts[sub]
+        .kind
+    {
+        s.arg_directions.clear();
+    }
+    let v = Property::CallDirectionsResolved.verify(&m);
+    assert!(
+        v[0].message.contains("1 positional argument(s) but 0"),
+        "{}",
+        v[0].message
+    );
+    let r = run_pipeline(&mut m, &file(&text), &PipelineOptions::with_passes(&[NAME]));
+    assert_eq!(
+        r.diagnostics[0].message,
+        "expand-manual-phase-fence requires CallDirectionsResolved"
+    );
+}
+
+#[test]
+fn statement_structure_violations() {
+    let text = "func k() {\n}\n\norchestration func main() {\n  for i in range(2) {\n    a = submit k()\n    break\n  }\n  return\n}\n";
+    let mut m = read(text);
+    assert!(Property::NormalizedStmtStructure.verify(&m).is_empty());
+    let f = m.functions.iter_mut().find(|f| f.name == "main").unwrap();
+    // Move the `return` before the loop: a statement after `return`.
+    f.body.stmts.reverse();
+    let v = Property::NormalizedStmtStructure.verify(&m);
+    assert_eq!(v.len(), 1, "{v:?}");
+    assert!(v[0].message.contains("after `return`"));
+    // A `break` outside a loop, and a `yield` outside a body with results.
+    let f = m.functions.iter_mut().find(|f| f.name == "main").unwrap();
+    f.body.stmts.reverse();
+    let brk = f.new_stmt(StmtKind::Break, Default::default());
+    let yld = f.new_stmt(StmtKind::Yield(vec![]), Default::default());
+    f.body.stmts.insert(0, brk);
+    f.body.stmts.insert(1, yld);
+    let msgs: Vec<String> = Property::NormalizedStmtStructure
+        .verify(&m)
+        .into_iter()
+        .map(|v| v.message)
+        .collect();
+    assert!(msgs.iter().any(|m| m == "jump outside a loop"), "{msgs:?}");
+    assert!(
+        msgs.iter().any(|m| m.contains("`yield` outside")),
+        "{msgs:?}"
+    );
+    assert!(msgs.iter().any(|m| m.contains("after `break`")), "{msgs:?}");
+    // A statement in two blocks.
+    let f = m.functions.iter_mut().find(|f| f.name == "main").unwrap();
+    let first = f.body.stmts[2];
+    f.body.stmts.push(first);
+    let msgs: Vec<String> = Property::NormalizedStmtStructure
+        .verify(&m)
+        .into_iter()
+        .map(|v| v.message)
+        .collect();
+    assert!(
+        msgs.iter().any(|m| m.contains("more than one block")),
+        "{msgs:?}"
+    );
+}
+
+#[test]
+fn yields_must_close_bodies_with_results() {
+    let text =
+        "orchestration func main() {\n  r = for i in range(2) iter(x = 1) {\n    yield x\n  }\n}\n";
+    let mut m = read(text);
+    assert!(Property::NormalizedStmtStructure.verify(&m).is_empty());
+    let f = &mut m.functions[0];
+    let lp = f.body.stmts[0];
+    if let StmtKind::For { body, .. } = &mut f.stmts[lp].kind {
+        body.stmts.clear();
+    }
+    let v = Property::NormalizedStmtStructure.verify(&m);
+    assert!(v[0].message.contains("must end with a `yield`"), "{v:?}");
+}
+
+#[test]
+fn manual_deps_only_on_submit_and_barriers() {
+    let mut m = read(EXAMPLE);
+    assert!(Property::ManualDepsOnSubmitOnly.verify(&m).is_empty());
+    let f = m.functions.iter_mut().find(|f| f.name == "main").unwrap();
+    let (id, dep) = {
+        let (id, _) = f
+            .exprs
+            .iter()
+            .find(|(_, e)| matches!(&e.kind, ExprKind::Call(c) if c.callee == Callee::Op("array.create".into())))
+            .unwrap();
+        let dep = f
+            .exprs
+            .iter()
+            .find(|(_, e)| matches!(e.kind, ExprKind::Int(4)))
+            .unwrap()
+            .0;
+        (id, dep)
+    };
+    if let ExprKind::Call(c) = &mut f.exprs[id].kind {
+        c.manual_dep_edges.push(dep);
+    }
+    let v = Property::ManualDepsOnSubmitOnly.verify(&m);
+    assert_eq!(v.len(), 1);
+    assert!(
+        v[0].message
+            .contains("`array.create` carries manual dependency edges")
+    );
+}
+
+#[test]
+fn unknown_pass_names_are_usage_errors() {
+    let e = check_pipeline(&PipelineOptions::with_passes(&["nope"])).unwrap_err();
+    assert!(e.contains("unknown pass 'nope'") && e.contains(NAME), "{e}");
+    assert!(check_pipeline(&opts(&["--print-ir-after=nope"])).is_err());
+    assert!(check_pipeline(&opts(&["--remarks=nope"])).is_err());
+    assert!(check_pipeline(&opts(&["--passes", NAME, "--remarks", "--stats"])).is_ok());
+    assert_eq!(passes::known_passes(), vec![NAME]);
+}
+
+#[test]
+fn option_parsing() {
+    let o = opts(&[]);
+    assert!(o.verify_each() && o.remarks.is_none());
+    assert!(!opts(&["--no-verify-each"]).verify_each());
+    assert!(opts(&["--no-verify-each", "--verify-each"]).verify_each());
+    let o = opts(&["--remarks"]);
+    assert!(o.remarks_for(NAME));
+    let o = opts(&[&format!("--remarks={NAME}")]);
+    assert!(o.remarks_for(NAME) && !o.remarks_for("other"));
+    let o = opts(&[
+        "--passes",
+        &format!("{NAME},{NAME}"),
+        "--print-ir-after",
+        NAME,
+    ]);
+    assert_eq!(o.passes.len(), 2);
+    assert!(o.print_after(NAME));
+}
+
+#[test]
+fn dumps_timing_stats_and_remarks() {
+    let mut m = read(EXAMPLE);
+    let r = run_pipeline(
+        &mut m,
+        &file(EXAMPLE),
+        &opts(&[
+            "--passes",
+            NAME,
+            "--print-ir-after-all",
+            "--timing",
+            "--stats",
+            "--remarks",
+        ]),
+    );
+    assert!(
+        r.stderr
+            .starts_with("// -----// IR Dump After expand-manual-phase-fence //----- //\n")
+    );
+    assert!(
+        r.stderr.contains("Execution time report") && r.stderr.contains(&format!("  {NAME}\n"))
+    );
+    assert!(r.stderr.contains("Pass statistics report"));
+    for line in [
+        "  function 'main'",
+        "       2 consumers rewritten",
+        "       1 barriers inserted",
+        "      32 static dependency edges before",
+        "      12 static dependency edges after",
+    ] {
+        assert!(r.stderr.contains(line), "missing {line:?} in\n{}", r.stderr);
+    }
+    assert_eq!(r.diagnostics.len(), 1);
+    assert_eq!(r.diagnostics[0].severity, Severity::Remark);
+    assert_eq!(
+        r.diagnostics[0].message,
+        "inserted phase fence barrier `phase_fence_barrier_0_tid` for `tids`: 4 producers x 8 consumers, 32 dependency edges -> 12"
+    );
+    // Remarks of another pass only: none here.
+    let mut m = read(EXAMPLE);
+    let r = run_pipeline(&mut m, &file(EXAMPLE), &opts(&["--passes", NAME]));
+    assert!(r.diagnostics.is_empty() && r.stderr.is_empty());
+}
+
+#[test]
+fn running_twice_in_one_pipeline_equals_once() {
+    let mut once = read(EXAMPLE);
+    run_pipeline(
+        &mut once,
+        &file(EXAMPLE),
+        &PipelineOptions::with_passes(&[NAME]),
+    );
+    let mut twice = read(EXAMPLE);
+    let r = run_pipeline(
+        &mut twice,
+        &file(EXAMPLE),
+        &PipelineOptions::with_passes(&[NAME, NAME]),
+    );
+    assert!(r.diagnostics.is_empty());
+    assert_eq!(
+        pfir::printer::print_module(&once),
+        pfir::printer::print_module(&twice)
+    );
+    assert_eq!(
+        format!("{:?}", main_fn(&once).body.stmts.len()),
+        format!("{:?}", main_fn(&twice).body.stmts.len())
+    );
+}
