@@ -6,11 +6,81 @@
 use proptest::prelude::*;
 
 const TOKENS: &[&str] = &[
-    "func", "orchestration", "incore", "opaque", "in", "out", "inout", "for", "range", "parallel", "unroll", "iter",
-    "while", "if", "else", "manual", "auto", "yield", "return", "break", "continue", "submit", "true", "false", "none",
-    "and", "or", "not", "i64", "bool", "task_id", "index", "f32", "array", "tensor", "(", ")", "{", "}", "[", "]", "<",
-    ">", ",", ":", "=", "->", ".", "+", "-", "*", "/", "%", "==", "!=", "<=", ">=", "x", "tids", "k", "_", "0", "4",
-    "1.5", "1e3", "\"s\"", "array.create", "system.task_dummy", "deps", "\n", "// c\n", "$", "\"", "é", "99999999999999999999",
+    "func",
+    "orchestration",
+    "incore",
+    "opaque",
+    "in",
+    "out",
+    "inout",
+    "for",
+    "range",
+    "parallel",
+    "unroll",
+    "iter",
+    "while",
+    "if",
+    "else",
+    "manual",
+    "auto",
+    "yield",
+    "return",
+    "break",
+    "continue",
+    "submit",
+    "true",
+    "false",
+    "none",
+    "and",
+    "or",
+    "not",
+    "i64",
+    "bool",
+    "task_id",
+    "index",
+    "f32",
+    "array",
+    "tensor",
+    "(",
+    ")",
+    "{",
+    "}",
+    "[",
+    "]",
+    "<",
+    ">",
+    ",",
+    ":",
+    "=",
+    "->",
+    ".",
+    "+",
+    "-",
+    "*",
+    "/",
+    "%",
+    "==",
+    "!=",
+    "<=",
+    ">=",
+    "x",
+    "tids",
+    "k",
+    "_",
+    "0",
+    "4",
+    "1.5",
+    "1e3",
+    "\"s\"",
+    "array.create",
+    "system.task_dummy",
+    "deps",
+    "\n",
+    "// c\n",
+    "$",
+    "\"",
+    "é",
+    "99999999999999999999",
 ];
 
 const SEEDS: &[&str] = &[
@@ -23,19 +93,34 @@ fn check(src: &str) -> Result<(), TestCaseError> {
     let (module, diags) = pfir::driver::read_module(src, 0);
     for d in &diags {
         let s = d.primary.span;
-        prop_assert!(s.start <= s.end && s.end <= src.len(), "span {:?} outside a {}-byte file", s, src.len());
-        prop_assert!(src.is_char_boundary(s.start) && src.is_char_boundary(s.end), "span {:?} splits a character", s);
+        prop_assert!(
+            s.start <= s.end && s.end <= src.len(),
+            "span {:?} outside a {}-byte file",
+            s,
+            src.len()
+        );
+        prop_assert!(
+            src.is_char_boundary(s.start) && src.is_char_boundary(s.end),
+            "span {:?} splits a character",
+            s
+        );
         for l in &d.secondary {
             prop_assert!(l.span.end <= src.len());
         }
     }
     match module {
-        None => prop_assert!(diags.iter().any(|d| d.is_error()), "rejected without an error"),
+        None => prop_assert!(
+            diags.iter().any(|d| d.is_error()),
+            "rejected without an error"
+        ),
         Some(m) => {
             prop_assert!(!diags.iter().any(|d| d.is_error()));
             let printed = pfir::printer::print_module(&m);
             let again = pfir::driver::canonicalize(&printed);
-            prop_assert!(again.as_deref() == Ok(printed.as_str()), "printing is not a fixpoint for {src:?}");
+            prop_assert!(
+                again.as_deref() == Ok(printed.as_str()),
+                "printing is not a fixpoint for {src:?}"
+            );
         }
     }
     // Every format renders without failing.
