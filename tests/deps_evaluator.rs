@@ -79,7 +79,13 @@ fn barrier_is_transparent() {
     let m = module(&src);
     let g = graph(&m);
     assert_eq!(waits(&m, &g), ["a <- []", "b <- []", "c <- [a b]"]);
-    assert_eq!(g.nodes.iter().filter(|n| n.key.kind == NodeKind::Barrier).count(), 2);
+    assert_eq!(
+        g.nodes
+            .iter()
+            .filter(|n| n.key.kind == NodeKind::Barrier)
+            .count(),
+        2
+    );
     // The same DAG without barriers compares equal.
     let direct = module(&prog(
         "a = submit p()
@@ -162,7 +168,12 @@ fn double_buffering() {
              }
              yield y, x
            }"),
-        ["t@0,0 <- []", "t@0,1 <- []", "t@1,0 <- [t@0,0 t@0,1]", "t@1,1 <- [t@0,0 t@0,1]"]
+        [
+            "t@0,0 <- []",
+            "t@0,1 <- []",
+            "t@1,0 <- [t@0,0 t@0,1]",
+            "t@1,1 <- [t@0,0 t@0,1]"
+        ]
     );
 }
 
@@ -177,12 +188,25 @@ fn unknown_trip_loop_explores_zero_one_two_iterations() {
     );
     let m = module(&src);
     let g = graph(&m);
-    assert_eq!(waits(&m, &g), ["t@0 <- []", "t@1 <- [t@0]", "c <- [t@0 t@1]"]);
-    assert!(g.approximations.iter().any(|a| a.what.contains("unknown trip count")));
+    assert_eq!(
+        waits(&m, &g),
+        ["t@0 <- []", "t@1 <- [t@0]", "c <- [t@0 t@1]"]
+    );
+    assert!(
+        g.approximations
+            .iter()
+            .any(|a| a.what.contains("unknown trip count"))
+    );
     // A configurable bound.
-    let limits = Limits { unknown_trip_iterations: 4, ..Limits::default() };
+    let limits = Limits {
+        unknown_trip_iterations: 4,
+        ..Limits::default()
+    };
     assert_eq!(task_graph(&m, "main", &limits).task_count(), 5);
-    let limits = Limits { unknown_trip_iterations: 0, ..Limits::default() };
+    let limits = Limits {
+        unknown_trip_iterations: 0,
+        ..Limits::default()
+    };
     assert_eq!(task_graph(&m, "main", &limits).task_count(), 1);
 }
 
@@ -208,13 +232,22 @@ fn unknown_while_is_bounded_and_known_while_runs_exactly() {
 
 #[test]
 fn trip_counts_negative_zero_and_empty() {
-    assert_eq!(w("for i in range(3, 0, -1) {\n t = submit p()\n }").len(), 3);
-    assert_eq!(w("for i in range(10, 0, -3) {\n t = submit p()\n }").len(), 4);
+    assert_eq!(
+        w("for i in range(3, 0, -1) {\n t = submit p()\n }").len(),
+        3
+    );
+    assert_eq!(
+        w("for i in range(10, 0, -3) {\n t = submit p()\n }").len(),
+        4
+    );
     assert_eq!(w("for i in range(0, 3, 0) {\n t = submit p()\n }").len(), 0);
     assert_eq!(w("for i in range(5, 3) {\n t = submit p()\n }").len(), 0);
     assert_eq!(w("for i in unroll(-2, 2) {\n t = submit p()\n }").len(), 4);
     // Bounds computed from enclosing induction variables are constants too.
-    assert_eq!(w("for i in range(3) {\n for j in range(i) {\n t = submit p()\n }\n }").len(), 3);
+    assert_eq!(
+        w("for i in range(3) {\n for j in range(i) {\n t = submit p()\n }\n }").len(),
+        3
+    );
 }
 
 #[test]
@@ -271,7 +304,12 @@ fn break_and_continue_follow_paths() {
              yield t
            }
            c = submit p(deps=[last])"),
-        ["t@0 <- []", "t@1 <- [t@0]", "t@2 <- [t@0 t@1]", "c <- [t@0 t@1 t@2]"]
+        [
+            "t@0 <- []",
+            "t@1 <- [t@0]",
+            "t@2 <- [t@0 t@1]",
+            "c <- [t@0 t@1 t@2]"
+        ]
     );
 }
 
@@ -290,8 +328,15 @@ fn unknown_index_is_a_weak_update() {
     );
     let m = module(&src);
     let g = graph(&m);
-    assert_eq!(waits(&m, &g), ["a <- []", "b <- []", "c <- [a b]", "d <- [b]"]);
-    assert!(g.approximations.iter().any(|a| a.what.contains("unknown index")));
+    assert_eq!(
+        waits(&m, &g),
+        ["a <- []", "b <- []", "c <- [a b]", "d <- [b]"]
+    );
+    assert!(
+        g.approximations
+            .iter()
+            .any(|a| a.what.contains("unknown index"))
+    );
 }
 
 #[test]
@@ -322,13 +367,19 @@ fn return_ends_the_path() {
 fn budgets_truncate_deterministically() {
     let src = prog("for i in range(1000000000) {\n t = submit p()\n }");
     let m = module(&src);
-    let limits = Limits { max_tasks: 10, ..Limits::default() };
+    let limits = Limits {
+        max_tasks: 10,
+        ..Limits::default()
+    };
     let g = task_graph(&m, "main", &limits);
     assert!(g.truncated);
     assert_eq!(g.task_count(), 10);
     let src = prog("for i in range(1000000000) {\n }\n t = submit p()");
     let m = module(&src);
-    let limits = Limits { max_iterations: 1000, ..Limits::default() };
+    let limits = Limits {
+        max_iterations: 1000,
+        ..Limits::default()
+    };
     let g = task_graph(&m, "main", &limits);
     assert!(g.truncated);
 }

@@ -29,8 +29,14 @@ pub fn name(m: &Module, g: &TaskGraph, i: usize) -> String {
         StmtKind::Submit(s) => s.results.last().copied(),
         k => k.results().first().copied(),
     };
-    let base = var.map(|v| f.vars[v].name.clone()).unwrap_or_else(|| "_".into());
-    let base = if n.key.kind == NodeKind::Barrier { format!("barrier:{base}") } else { base };
+    let base = var
+        .map(|v| f.vars[v].name.clone())
+        .unwrap_or_else(|| "_".into());
+    let base = if n.key.kind == NodeKind::Barrier {
+        format!("barrier:{base}")
+    } else {
+        base
+    };
     if n.key.iterations.is_empty() {
         base
     } else {
@@ -68,7 +74,13 @@ pub fn pass_available() -> bool {
 /// `pfir::passes`, returning the error diagnostics when it fails.
 pub fn run_pass(m: &mut Module, src: &str) -> Result<(), Vec<pfir::diagnostics::Diagnostic>> {
     let file = pfir::diagnostics::SourceFile::new("gen.pfir", src);
-    let opts = pfir::passes::PipelineOptions { passes: vec![PASS.to_string()] };
+    let opts = pfir::passes::PipelineOptions {
+        passes: vec![PASS.to_string()],
+    };
     let r = pfir::passes::run_pipeline(m, &file, &opts);
-    if pfir::diagnostics::has_errors(&r.diagnostics) { Err(r.diagnostics) } else { Ok(()) }
+    if pfir::diagnostics::has_errors(&r.diagnostics) {
+        Err(r.diagnostics)
+    } else {
+        Ok(())
+    }
 }
