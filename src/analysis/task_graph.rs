@@ -786,17 +786,17 @@ impl Evaluator<'_> {
                 let mut out = Flow::default();
                 let mut yields: Option<Vec<Snap>> = None;
                 let mut take = |ev: &mut Self, mut flow: Flow, out: &mut Flow| {
-                    if let Some(n) = flow.normal.as_mut() {
-                        if let Some(y) = n.yielded.take() {
-                            yields = Some(match yields.take() {
-                                None => y,
-                                Some(old) => old
-                                    .into_iter()
-                                    .zip(y)
-                                    .map(|(a, b)| Self::join_snap(a, b))
-                                    .collect(),
-                            });
-                        }
+                    if let Some(n) = flow.normal.as_mut()
+                        && let Some(y) = n.yielded.take()
+                    {
+                        yields = Some(match yields.take() {
+                            None => y,
+                            Some(old) => old
+                                .into_iter()
+                                .zip(y)
+                                .map(|(a, b)| Self::join_snap(a, b))
+                                .collect(),
+                        });
                     }
                     out.normal = join_opt(out.normal.take(), flow.normal, ev);
                     out.breaks = join_opt(out.breaks.take(), flow.breaks, ev);
@@ -950,27 +950,27 @@ impl Evaluator<'_> {
             self.iterations.pop();
             exit = join_opt(exit, flow.breaks, self);
             let mut next = flow.normal;
-            if let Some(n) = next.as_mut() {
-                if let Some(ys) = n.yielded.take() {
-                    for (&(var, _), y) in inits.iter().zip(ys) {
-                        match (n.env.get(&var).cloned(), y) {
-                            (Some(Val::Array(c)), Snap::Array(contents)) => {
-                                n.heap.insert(c, contents);
-                            }
-                            (_, y) => {
-                                let v = self.unsnap(y, n);
-                                n.env.insert(var, v);
-                            }
+            if let Some(n) = next.as_mut()
+                && let Some(ys) = n.yielded.take()
+            {
+                for (&(var, _), y) in inits.iter().zip(ys) {
+                    match (n.env.get(&var).cloned(), y) {
+                        (Some(Val::Array(c)), Snap::Array(contents)) => {
+                            n.heap.insert(c, contents);
+                        }
+                        (_, y) => {
+                            let v = self.unsnap(y, n);
+                            n.env.insert(var, v);
                         }
                     }
                 }
             }
             next = join_opt(next, flow.continues, self);
-            if let Some(n) = next.as_mut() {
-                if n.heap.len() > 2 * live_cells {
-                    Self::collect_garbage(n);
-                    live_cells = n.heap.len().max(64);
-                }
+            if let Some(n) = next.as_mut()
+                && n.heap.len() > 2 * live_cells
+            {
+                Self::collect_garbage(n);
+                live_cells = n.heap.len().max(64);
             }
             cur = next;
             k += 1;
