@@ -402,14 +402,14 @@ fn every_rejection_class_in_all_three_formats_exits_1() {
 
 #[test]
 fn independent_syntax_errors_are_all_reported() {
-    let src = "func a() {\n  x = = 1\n  y = 2\n}\nfunc b() {\n  w = foo(1,, 2)\n}\nfunc c( {\n}\n";
+    let src = "func a() {\n  x = = 1\n  y = 2\n}\nfunc b() {\n  w = foo(1,, 2)\n}\nfunc c( {\n}\nfunc d() {\n  q = $\n}\nfunc e( {\n}\n";
     let (module, diags) = pfir::driver::read_module(src, 0);
     assert!(module.is_none());
     let lines: Vec<usize> = diags
         .iter()
         .map(|d| line_col(src, d.primary.span.start).0)
         .collect();
-    assert_eq!(lines, vec![2, 6, 8], "{diags:#?}");
+    assert_eq!(lines, vec![2, 6, 8, 11, 13], "{diags:#?}");
     assert!(
         diags
             .iter()

@@ -1,14 +1,130 @@
-//! `pfir test`: the lit-style runner (in progress).
+//! `pfir test`: the lit-style runner (see `docs/testing.md`).
 
+use crate::testing::lit::{self, Config, report};
 use clap::Args;
+use std::io::Write;
+use std::path::PathBuf;
 
 #[derive(Args, Debug)]
 pub struct TestArgs {
-    /// Files or directories to search for `.pfir` tests.
-    pub paths: Vec<std::path::PathBuf>,
+    /// Files or directories to search for `.pfir` tests (default: the
+    /// current directory). Directories are searched recursively for `*.pfir`
+    /// files with `// RUN:` lines, skipping hidden directories, `target` and
+    /// `Inputs`; a file named explicitly is always run.
+    pub paths: Vec<PathBuf>,
+
+    /// How many test files run at once (default: the number of cores).
+    #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub jobs: Option<u32>,
+
+    /// Only run tests whose path matches this regular expression.
+    #[arg(long = "filter", value_name = "REGEX")]
+    pub filter: Option<regex::Regex>,
+
+    /// Also list the commands of passing tests.
+    #[arg(short = 'v', long = "verbose")]
+    pub verbose: bool,
+
+    /// Only print failures and the summary.
+    #[arg(short = 'q', long = "quiet", conflicts_with = "verbose")]
+    pub quiet: bool,
+
+    /// Rewrite each test's CHECK lines from the current output of its
+    /// command (the first RUN line that pipes into FileCheck, up to
+    /// FileCheck), then run it.
+    #[arg(long = "update")]
+    pub update: bool,
+
+    /// Kill a RUN-line command that runs longer than this many seconds
+    /// (and fail its test). Default: no limit.
+    #[arg(long = "timeout", value_name = "SECONDS")]
+    pub timeout: Option<f64>,
+
+    /// The executable that `pfir` and `FileCheck` in RUN lines stand for
+    /// (default: this program).
+    #[arg(long = "pfir-exe", value_name = "PATH", hide = true)]
+    pub pfir_exe: Option<PathBuf>,
 }
 
-pub fn run(_args: TestArgs) -> u8 {
-    eprintln!("pfir test: not available yet");
-    2
+pub fn run(args: TestArgs) -> u8 {
+    let exe = match args.pfir_exe.clone().map_or_else(std::env::current_exe, Ok) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: cannot find the pfir executable: {e}");
+            return 1;
+        }
+    };
+    let mut config = Config::new(exe);
+    if let Some(j) = args.jobs {
+        config.jobs = j as usize;
+    }
+    config.filter = args.filter.clone();
+    if let Some(secs) = args.timeout {
+        match std::time::Duration::try_from_secs_f64(secs) {
+            Ok(d) if secs > 0.0 => config.tools.timeout = Some(d),
+            _ => {
+                eprintln!("error: --timeout needs a positive number of seconds");
+                return 2;
+            }
+        }
+    }
+    config.update = args.update;
+
+    let paths = if args.paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        args.paths.clone()
+    };
+    let files = match lit::discover(&paths) {
+        Ok(files) => files,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 1;
+        }
+    };
+    if files.is_empty() {
+        eprintln!(
+            "error: no tests found (looked for *.pfir files with `// RUN:` lines under {})",
+            paths
+                .iter()
+                .map(|p| format!("'{}'", p.display()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        return 1;
+    }
+    let selected: Vec<PathBuf> = files
+        .into_iter()
+        .filter(|f| lit::selected(f, &config))
+        .collect();
+    if selected.is_empty() {
+        let _ = writeln!(std::io::stdout(), "no tests match the filter");
+        return 0;
+    }
+
+    let start = std::time::Instant::now();
+    let summary = lit::run_all(&selected, &config, |r| {
+        let mut out = std::io::stdout().lock();
+        if r.passed() {
+            if !args.quiet {
+                let _ = writeln!(out, "{}", report::result_line(r));
+                if args.verbose {
+                    for line in report::command_log(r).lines() {
+                        let _ = writeln!(out, "  {line}");
+                    }
+                }
+            }
+        } else {
+            let _ = writeln!(out, "{}", report::result_line(r));
+            for line in report::failure_report(r).lines() {
+                let _ = writeln!(out, "  {line}");
+            }
+        }
+        let _ = out.flush();
+    });
+    // A closed stdout (`pfir test | head`) must not panic.
+    let mut out = std::io::stdout().lock();
+    let _ = write!(out, "{}", report::summary(&summary, start.elapsed()));
+    let _ = out.flush();
+    if summary.failed.is_empty() { 0 } else { 1 }
 }

@@ -92,10 +92,10 @@ fn render_codespan(
         return render_short(&d, file);
     }
     let mut text = String::from_utf8_lossy(buffer.as_slice()).into_owned();
-    if d.severity == Severity::Remark {
-        if let Some(pos) = text.find("note") {
-            text.replace_range(pos..pos + 4, "remark");
-        }
+    if d.severity == Severity::Remark
+        && let Some(pos) = text.find("note")
+    {
+        text.replace_range(pos..pos + 4, "remark");
     }
     text
 }

@@ -415,13 +415,11 @@ impl Lowerer<'_> {
             name,
             "array.create" | "array.get_element" | "array.update_element" | "system.task_invalid"
         );
-        if builtin_no_kwargs {
-            if let Some(kw) = args.keyword.iter().find(|k| k.name.name != "deps") {
-                self.error(
-                    Diagnostic::error(format!("`{name}` takes no keyword arguments"), kw.name.span)
-                        .with_label("unexpected keyword argument"),
-                );
-            }
+        if builtin_no_kwargs && let Some(kw) = args.keyword.iter().find(|k| k.name.name != "deps") {
+            self.error(
+                Diagnostic::error(format!("`{name}` takes no keyword arguments"), kw.name.span)
+                    .with_label("unexpected keyword argument"),
+            );
         }
         let a = call.args.clone();
         let ty = match name {

@@ -72,18 +72,12 @@ fn expected_list(expected: &[String]) -> String {
         .map(|e| {
             let inner = e.trim_matches('"');
             match inner {
-                "identifier" | "op name" | "integer" | "float" | "string" | "scalar type" => {
-                    format!(
-                        "{}",
-                        inner
-                            .replace("op name", "an op name")
-                            .replace("identifier", "an identifier")
-                            .replace("integer", "an integer")
-                            .replace("float", "a float")
-                            .replace("string", "a string")
-                            .replace("scalar type", "a scalar type")
-                    )
-                }
+                "identifier" => "an identifier".to_string(),
+                "op name" => "an op name".to_string(),
+                "integer" => "an integer".to_string(),
+                "float" => "a float".to_string(),
+                "string" => "a string".to_string(),
+                "scalar type" => "a scalar type".to_string(),
                 other => format!("`{other}`"),
             }
         })
@@ -107,7 +101,7 @@ fn parse_error_diagnostic(
         ParseError::UnrecognizedEof { location, expected } => {
             let at = location.min(eof);
             Diagnostic::error("unexpected end of file", Span::new(at, at))
-                .with_label(format!("expected {}", expected_list(&expected)))
+                .with_label("the file ends here")
                 .with_note(format!("expected {}", expected_list(&expected)))
         }
         ParseError::UnrecognizedToken {
@@ -128,7 +122,7 @@ fn parse_error_diagnostic(
                         .with_help("close it with `\"`; only `\\\"` and `\\\\` escapes are allowed")
                 }
                 tok => Diagnostic::error(format!("unexpected {tok}"), span)
-                    .with_label(expected_note.clone())
+                    .with_label("unexpected here")
                     .with_note(expected_note),
             }
         }

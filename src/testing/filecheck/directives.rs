@@ -1,0 +1,557 @@
+//! Parsing a check file into directives: finding `PREFIX:` / `PREFIX-NEXT:`
+//! etc. (LLVM's rules: a prefix must not continue a word, the longest prefix
+//! wins), reporting malformed directives with their location, and grouping
+//! CHECK-DAG / CHECK-NOT directives with the positive directive after them.
+
+use super::pattern::{CheckKind, ParseSettings, Pattern};
+use regex::Regex;
+use std::collections::BTreeSet;
+
+/// Where a directive came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Source {
+    /// The check file; offsets are into its canonical text.
+    CheckFile,
+    /// The n-th `--implicit-check-not` pattern.
+    ImplicitNot(usize),
+}
+
+/// One directive with its pattern.
+#[derive(Debug, Clone)]
+pub(crate) struct Directive {
+    pub pat: Pattern,
+    pub prefix: String,
+    pub source: Source,
+    /// Offset of the prefix (check file) in the canonical text.
+    pub prefix_offset: usize,
+    /// Offset of the pattern text (check file) in the canonical text.
+    pub pattern_offset: usize,
+    /// 1-based line in the check file.
+    pub line: usize,
+}
+
+impl Directive {
+    /// The directive as written: `CHECK-NEXT`, `CHECK-COUNT-3`, ...
+    pub fn name(&self) -> String {
+        if self.pat.count > 1 {
+            format!("{}-COUNT-{}", self.prefix, self.pat.count)
+        } else {
+            format!("{}{}", self.prefix, self.pat.kind.suffix())
+        }
+    }
+}
+
+/// A positive directive and the CHECK-DAG / CHECK-NOT directives before it.
+#[derive(Debug, Clone)]
+pub(crate) struct CheckString {
+    pub main: Directive,
+    pub dag_nots: Vec<Directive>,
+}
+
+/// A malformed check file (or command line).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ParseError {
+    /// Offset in the canonical check text, when the error has a location.
+    pub offset: Option<usize>,
+    pub message: String,
+}
+
+/// What the parser needs from the options.
+#[derive(Debug, Clone)]
+pub(crate) struct ParseConfig<'a> {
+    pub prefixes: &'a [String],
+    pub comment_prefixes: &'a [String],
+    pub implicit_not: &'a [String],
+    pub strict_whitespace: bool,
+    pub match_full_lines: bool,
+    pub ignore_case: bool,
+    pub allow_unused_prefixes: bool,
+    /// No `--check-prefix(es)` was given.
+    pub default_prefix: bool,
+}
+
+const SUFFIXES: [(&str, CheckKind); 6] = [
+    ("NEXT", CheckKind::Next),
+    ("SAME", CheckKind::Same),
+    ("NOT", CheckKind::Not),
+    ("DAG", CheckKind::Dag),
+    ("LABEL", CheckKind::Label),
+    ("EMPTY", CheckKind::Empty),
+];
+
+/// The result of looking at what follows a prefix.
+enum Kind {
+    None,
+    Comment(usize),
+    Found {
+        kind: CheckKind,
+        count: usize,
+        literal: bool,
+        after: usize,
+    },
+    /// Malformed: message and offset relative to the prefix end.
+    Bad(usize, String),
+    /// A suffix that looks like a misspelled directive (reported at the prefix).
+    Misspelled(String),
+}
+
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'-' || b == b'_'
+}
+
+/// Checks that every prefix is well formed and unique.
+pub(crate) fn validate_prefixes(prefixes: &[String], what: &str) -> Result<(), String> {
+    let mut seen = BTreeSet::new();
+    for p in prefixes {
+        let ok = p.as_bytes().first().is_some_and(u8::is_ascii_alphabetic)
+            && p.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+        if !ok || !seen.insert(p.as_str()) {
+            return Err(format!(
+                "supplied {what} prefix '{p}' is invalid: prefixes must be unique and start \
+                 with a letter and contain only alphanumeric characters, hyphens and underscores"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Classifies the text `rest` following `prefix` (LLVM's FindCheckType).
+fn classify(prefix: &str, rest: &str, comment: bool) -> Kind {
+    let b = rest.as_bytes();
+    let Some(&next) = b.first() else {
+        return Kind::None;
+    };
+    if comment {
+        return if next == b':' {
+            Kind::Comment(1)
+        } else {
+            Kind::None
+        };
+    }
+    if next == b':' {
+        return Kind::Found {
+            kind: CheckKind::Plain,
+            count: 1,
+            literal: false,
+            after: 1,
+        };
+    }
+    if let Some(close) = rest.strip_prefix('{').and_then(|m| m.find("}:")) {
+        if rest[1..1 + close].split(',').all(|x| x.trim() == "LITERAL") {
+            return Kind::Found {
+                kind: CheckKind::Plain,
+                count: 1,
+                literal: true,
+                after: 1 + close + 2,
+            };
+        }
+        return Kind::None;
+    }
+    if next != b'-' {
+        return Kind::None;
+    }
+    let r = &rest[1..];
+    if let Some(num) = r.strip_prefix("COUNT-") {
+        let digits = num.bytes().take_while(u8::is_ascii_digit).count();
+        let bad = |o: usize| {
+            Kind::Bad(
+                o,
+                format!("invalid count in -COUNT specification on prefix '{prefix}'"),
+            )
+        };
+        let at = 7 + digits;
+        let Ok(count) = num[..digits].parse::<u32>() else {
+            return bad(7);
+        };
+        if count == 0 || count > i32::MAX as u32 || num.as_bytes().get(digits) != Some(&b':') {
+            return bad(at);
+        }
+        return Kind::Found {
+            kind: CheckKind::Plain,
+            count: count as usize,
+            literal: false,
+            after: at + 1,
+        };
+    }
+    for combo in [
+        "DAG-NOT:",
+        "NOT-DAG:",
+        "NEXT-NOT:",
+        "NOT-NEXT:",
+        "SAME-NOT:",
+        "NOT-SAME:",
+        "EMPTY-NOT:",
+        "NOT-EMPTY:",
+    ] {
+        if r.starts_with(combo) {
+            return Kind::Bad(1, format!("unsupported -NOT combo on prefix '{prefix}'"));
+        }
+    }
+    for (word, kind) in SUFFIXES {
+        if let Some(m) = r.strip_prefix(word) {
+            let base = 1 + word.len();
+            if m.starts_with(':') {
+                return Kind::Found {
+                    kind,
+                    count: 1,
+                    literal: false,
+                    after: base + 1,
+                };
+            }
+            if let Some(mods) = m.strip_prefix('{') {
+                // Modifiers: `{LITERAL}` (comma-separated list).
+                let Some(close) = mods.find("}:") else {
+                    return Kind::None;
+                };
+                if mods[..close].split(',').any(|x| x.trim() != "LITERAL") {
+                    return Kind::None;
+                }
+                return Kind::Found {
+                    kind,
+                    count: 1,
+                    literal: true,
+                    after: base + 1 + close + 2,
+                };
+            }
+            return Kind::None;
+        }
+    }
+    // pfir extension: a suffix that looks like a misspelled directive.
+    let word_len = r.bytes().take_while(u8::is_ascii_alphabetic).count();
+    let word = &r[..word_len];
+    if word_len >= 3 && matches!(r.as_bytes().get(word_len), Some(b':')) {
+        let upper = word.to_ascii_uppercase();
+        let close = SUFFIXES
+            .iter()
+            .map(|(w, _)| *w)
+            .chain(["COUNT"])
+            .any(|w| upper == w || edit_distance(&upper, w) <= 1);
+        if close {
+            return Kind::Misspelled(format!("misspelled directive '{prefix}-{word}:'"));
+        }
+    }
+    Kind::None
+}
+
+/// Optimal-string-alignment distance (adjacent transpositions count 1).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a = a.as_bytes();
+    let b = b.as_bytes();
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            d[i][j] = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d[i][j] = d[i][j].min(d[i - 2][j - 2] + 1);
+            }
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+/// Parses the canonical check text into check strings.
+pub(crate) fn parse(text: &str, cfg: &ParseConfig<'_>) -> Result<Vec<CheckString>, ParseError> {
+    let settings = |line: usize, literal: bool| ParseSettings {
+        strict_whitespace: cfg.strict_whitespace,
+        match_full_lines: cfg.match_full_lines,
+        ignore_case: cfg.ignore_case,
+        literal,
+        line,
+    };
+    let mut implicit = Vec::new();
+    for (i, p) in cfg.implicit_not.iter().enumerate() {
+        let pat = Pattern::parse(p, CheckKind::Not, 1, "IMPLICIT-CHECK", settings(1, false))
+            .map_err(|e| ParseError {
+                offset: None,
+                message: format!("in --implicit-check-not='{p}': {}", e.message),
+            })?;
+        implicit.push(Directive {
+            pat,
+            prefix: "IMPLICIT-CHECK".into(),
+            source: Source::ImplicitNot(i),
+            prefix_offset: 0,
+            pattern_offset: 0,
+            line: 0,
+        });
+    }
+
+    let mut all: Vec<&String> = cfg.prefixes.iter().chain(cfg.comment_prefixes).collect();
+    all.sort_by_key(|p| std::cmp::Reverse(p.len()));
+    let alternation: Vec<String> = all.iter().map(|p| regex::escape(p)).collect();
+    let prefix_re = Regex::new(&alternation.join("|")).expect("escaped prefixes form a regex");
+
+    let bytes = text.as_bytes();
+    let mut strings: Vec<CheckString> = Vec::new();
+    let mut dag_nots = implicit.clone();
+    let mut used: BTreeSet<&str> = BTreeSet::new();
+    let mut pos = 0;
+    let mut line = 1;
+    let mut line_counted_to = 0;
+    while let Some(m) = prefix_re.find_at(text, pos) {
+        let p = m.start();
+        let prefix = m.as_str();
+        if p > 0 && is_word(bytes[p - 1]) {
+            pos = p + 1;
+            continue;
+        }
+        let comment = cfg.comment_prefixes.iter().any(|c| c == prefix)
+            && !cfg.prefixes.iter().any(|c| c == prefix);
+        let after_prefix = p + prefix.len();
+        let kind = classify(prefix, &text[after_prefix..], comment);
+        line += text[line_counted_to..p].matches('\n').count();
+        line_counted_to = p;
+        let (kind, count, literal, after) = match kind {
+            Kind::None => {
+                pos = p + 1;
+                continue;
+            }
+            Kind::Bad(o, message) => {
+                return Err(ParseError {
+                    offset: Some(after_prefix + o),
+                    message,
+                });
+            }
+            Kind::Misspelled(message) => {
+                return Err(ParseError {
+                    offset: Some(p),
+                    message,
+                });
+            }
+            Kind::Comment(after) => {
+                let eol = text[after_prefix + after..]
+                    .find(['\n', '\r'])
+                    .map_or(text.len(), |e| after_prefix + after + e);
+                pos = eol;
+                continue;
+            }
+            Kind::Found {
+                kind,
+                count,
+                literal,
+                after,
+            } => (kind, count, literal, after),
+        };
+        let mut start = after_prefix + after;
+        if !(cfg.strict_whitespace && cfg.match_full_lines) {
+            start += text[start..]
+                .bytes()
+                .take_while(|b| *b == b' ' || *b == b'\t')
+                .count();
+        }
+        let eol = text[start..]
+            .find(['\n', '\r'])
+            .map_or(text.len(), |e| start + e);
+        pos = eol;
+        used.insert(prefix);
+        let pat = Pattern::parse(
+            &text[start..eol],
+            kind,
+            count,
+            prefix,
+            settings(line, literal),
+        )
+        .map_err(|e| ParseError {
+            offset: Some(start + e.offset),
+            message: e.message,
+        })?;
+        if kind == CheckKind::Label && pat.has_vars {
+            return Err(ParseError {
+                offset: Some(p),
+                message: format!("found '{prefix}-LABEL:' with variable definition or use"),
+            });
+        }
+        if matches!(kind, CheckKind::Next | CheckKind::Same | CheckKind::Empty)
+            && strings.is_empty()
+        {
+            return Err(ParseError {
+                offset: Some(p),
+                message: format!(
+                    "found '{prefix}{}' without previous '{prefix}: line",
+                    kind.suffix()
+                ),
+            });
+        }
+        let d = Directive {
+            pat,
+            prefix: prefix.to_string(),
+            source: Source::CheckFile,
+            prefix_offset: p,
+            pattern_offset: start,
+            line,
+        };
+        if matches!(kind, CheckKind::Dag | CheckKind::Not) {
+            dag_nots.push(d);
+            continue;
+        }
+        strings.push(CheckString {
+            main: d,
+            dag_nots: std::mem::replace(&mut dag_nots, implicit.clone()),
+        });
+    }
+
+    let unused: Vec<&String> = cfg
+        .prefixes
+        .iter()
+        .filter(|p| !used.contains(p.as_str()))
+        .collect();
+    let none_found = unused.len() == cfg.prefixes.len();
+    if (none_found || (!cfg.allow_unused_prefixes && !unused.is_empty()))
+        && (implicit.is_empty() || !cfg.default_prefix)
+    {
+        let list: Vec<String> = unused.iter().map(|p| format!("'{p}:'")).collect();
+        return Err(ParseError {
+            offset: None,
+            message: format!(
+                "no check strings found with prefix{} {}",
+                if unused.len() > 1 { "es" } else { "" },
+                list.join(", ")
+            ),
+        });
+    }
+    if !dag_nots.is_empty() {
+        strings.push(CheckString {
+            main: Directive {
+                pat: Pattern::eof(),
+                prefix: cfg.prefixes[0].clone(),
+                source: Source::CheckFile,
+                prefix_offset: text.len(),
+                pattern_offset: text.len(),
+                line: text.matches('\n').count() + 1,
+            },
+            dag_nots,
+        });
+    }
+    Ok(strings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg<'a>(prefixes: &'a [String], comments: &'a [String]) -> ParseConfig<'a> {
+        ParseConfig {
+            prefixes,
+            comment_prefixes: comments,
+            implicit_not: &[],
+            strict_whitespace: false,
+            match_full_lines: false,
+            ignore_case: false,
+            allow_unused_prefixes: false,
+            default_prefix: true,
+        }
+    }
+
+    fn run(text: &str) -> Result<Vec<CheckString>, ParseError> {
+        let p = vec!["CHECK".to_string()];
+        let c = vec!["COM".to_string(), "RUN".to_string()];
+        parse(text, &cfg(&p, &c))
+    }
+
+    fn err_at(text: &str) -> (usize, String) {
+        let e = run(text).unwrap_err();
+        (e.offset.expect("located"), e.message)
+    }
+
+    #[test]
+    fn finds_kinds_and_groups_dag_not() {
+        let s =
+            run("CHECK: a\nCHECK-DAG: b\nCHECK-NOT: c\nCHECK-NEXT: d\nCHECK-COUNT-2: e\n").unwrap();
+        assert_eq!(s.len(), 3);
+        assert_eq!(s[1].main.pat.kind, CheckKind::Next);
+        assert_eq!(s[1].dag_nots.len(), 2);
+        assert_eq!(s[2].main.name(), "CHECK-COUNT-2");
+        assert_eq!(s[1].main.line, 4);
+    }
+
+    #[test]
+    fn prefix_must_start_a_word() {
+        let s = run("XCHECK: no\nCHECK-FOO CHECK: yes\n// CHECK: also\n").unwrap();
+        assert_eq!(s.len(), 2);
+        assert_eq!(s[0].main.pat.text, "yes");
+    }
+
+    #[test]
+    fn comments_hide_directives() {
+        let s = run("// COM: CHECK: hidden\n// RUN: true CHECK: x\nCHECK: shown\n").unwrap();
+        assert_eq!(s.len(), 1);
+    }
+
+    #[test]
+    fn trailing_dag_not_get_eof() {
+        let s = run("CHECK: a\nCHECK-NOT: b\n").unwrap();
+        assert_eq!(s.len(), 2);
+        assert_eq!(s[1].main.pat.kind, CheckKind::Eof);
+    }
+
+    #[test]
+    fn malformed_directives() {
+        assert_eq!(
+            err_at("CHECK: a\nCHECK-NXT: b\n"),
+            (9, "misspelled directive 'CHECK-NXT:'".into())
+        );
+        assert_eq!(
+            err_at("CHECK-NEXT: a\n"),
+            (0, "found 'CHECK-NEXT' without previous 'CHECK: line".into())
+        );
+        assert_eq!(
+            err_at("x\nCHECK:   \n"),
+            (11, "found empty check string with prefix 'CHECK:'".into())
+        );
+        assert_eq!(
+            err_at("CHECK: a\nCHECK-NOT-NEXT: b\n"),
+            (15, "unsupported -NOT combo on prefix 'CHECK'".into())
+        );
+        assert_eq!(
+            err_at("CHECK-COUNT-0: b\n"),
+            (
+                13,
+                "invalid count in -COUNT specification on prefix 'CHECK'".into()
+            )
+        );
+        assert_eq!(
+            err_at("CHECK-LABEL: [[X:a]]\n"),
+            (
+                0,
+                "found 'CHECK-LABEL:' with variable definition or use".into()
+            )
+        );
+        assert_eq!(
+            err_at("CHECK: a\nCHECK-EMPTY: b\n"),
+            (
+                22,
+                "found non-empty check string for empty check with prefix 'CHECK:'".into()
+            )
+        );
+    }
+
+    #[test]
+    fn no_directives() {
+        let e = run("nothing here\n").unwrap_err();
+        assert_eq!(e.offset, None);
+        assert_eq!(e.message, "no check strings found with prefix 'CHECK:'");
+    }
+
+    #[test]
+    fn unused_prefix_is_reported() {
+        let p = vec!["CHECK".to_string(), "FOO".to_string()];
+        let e = parse("CHECK: a\n", &cfg(&p, &[])).unwrap_err();
+        assert_eq!(e.message, "no check strings found with prefix 'FOO:'");
+    }
+
+    #[test]
+    fn edit_distance_works() {
+        assert_eq!(edit_distance("NXT", "NEXT"), 1);
+        assert_eq!(edit_distance("DGA", "DAG"), 1);
+        assert_eq!(edit_distance("OPT", "NOT"), 2);
+    }
+}

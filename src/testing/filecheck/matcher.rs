@@ -1,0 +1,423 @@
+//! Matching check strings against the input, with LLVM FileCheck's
+//! algorithm: CHECK-LABEL partitions the input into blocks first; within a
+//! block each check string matches its CHECK-DAG group(s) (no two DAG matches
+//! of a group may overlap), then its positive pattern (`count` times), and
+//! then verifies CHECK-NEXT / CHECK-SAME / CHECK-EMPTY line constraints and
+//! that no CHECK-NOT pattern occurs in the skipped region.
+//!
+//! The outcome is a list of [`Event`]s (matches and failures) that the report
+//! module turns into diagnostics and an annotated input dump.
+
+use super::directives::{CheckString, Directive};
+use super::pattern::{CheckKind, MatchError};
+use std::collections::HashMap;
+
+/// What happened to one directive.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum EventKind {
+    /// The directive matched `start..end`.
+    Match,
+    /// No match in the scanned region `start..end`.
+    NotFound,
+    /// A CHECK-NOT pattern matched `start..end`.
+    Excluded,
+    /// A NEXT / SAME / EMPTY match at `start..end` is on the wrong line;
+    /// `prev_end` is where the previous match ended.
+    WrongLine { prev_end: usize, message: String },
+    /// The search could not be run (e.g. undefined variables); `start` is
+    /// where scanning started.
+    Error(String),
+}
+
+/// One match or failure, with input offsets in the canonical input.
+#[derive(Debug, Clone)]
+pub(crate) struct Event<'a> {
+    pub dir: &'a Directive,
+    /// 1-based repetition for CHECK-COUNT.
+    pub nth: usize,
+    pub kind: EventKind,
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Event<'_> {
+    pub fn is_error(&self) -> bool {
+        self.kind != EventKind::Match
+    }
+}
+
+/// The matcher's state for one run.
+pub(crate) struct Matcher<'a> {
+    input: &'a str,
+    vars: HashMap<String, String>,
+    enable_var_scope: bool,
+    pub events: Vec<Event<'a>>,
+}
+
+/// Counts line breaks in `s` (`\n`, `\r`, `\r\n` and `\n\r` each count once).
+fn count_newlines(s: &str) -> usize {
+    let b = s.as_bytes();
+    let mut n = 0;
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'\n' || b[i] == b'\r' {
+            n += 1;
+            if i + 1 < b.len() && (b[i + 1] == b'\n' || b[i + 1] == b'\r') && b[i + 1] != b[i] {
+                i += 1;
+            }
+        }
+        i += 1;
+    }
+    n
+}
+
+impl<'a> Matcher<'a> {
+    pub fn new(input: &'a str, vars: HashMap<String, String>, enable_var_scope: bool) -> Self {
+        Matcher {
+            input,
+            vars,
+            enable_var_scope,
+            events: Vec::new(),
+        }
+    }
+
+    fn event(&mut self, dir: &'a Directive, nth: usize, kind: EventKind, start: usize, end: usize) {
+        self.events.push(Event {
+            dir,
+            nth,
+            kind,
+            start,
+            end,
+        });
+    }
+
+    /// Searches for `dir` in `from..to`; records variable definitions.
+    fn find(
+        &mut self,
+        dir: &'a Directive,
+        from: usize,
+        to: usize,
+    ) -> Result<Option<(usize, usize)>, MatchError> {
+        let found = dir.pat.find(&self.input[from..to], &self.vars)?;
+        Ok(found.map(|f| {
+            for (k, v) in f.defs {
+                self.vars.insert(k, v);
+            }
+            (from + f.start, from + f.end)
+        }))
+    }
+
+    fn match_error(&mut self, dir: &'a Directive, nth: usize, e: MatchError, at: usize) {
+        let msg = match e {
+            MatchError::UndefinedVariables(v) => {
+                let quoted: Vec<String> = v.iter().map(|x| format!("\"{x}\"")).collect();
+                format!("uses undefined variable(s): {}", quoted.join(" "))
+            }
+            MatchError::InvalidRegex(m) => format!("invalid regex after substitution: {m}"),
+        };
+        self.event(dir, nth, EventKind::Error(msg), at, at);
+    }
+
+    /// Runs all check strings over the input; returns whether all passed.
+    pub fn run(&mut self, strings: &'a [CheckString]) -> bool {
+        let mut failed = false;
+        let (mut i, mut j) = (0, 0);
+        let mut buf_start = 0;
+        let end = self.input.len();
+        loop {
+            let (region_start, mut region_end) = (buf_start, end);
+            if j < strings.len() {
+                if strings[j].main.pat.kind != CheckKind::Label {
+                    j += 1;
+                    continue;
+                }
+                let Some((pos, len)) = self.check(&strings[j], buf_start, end, true) else {
+                    return false;
+                };
+                region_end = pos + len;
+                buf_start = pos + len;
+                j += 1;
+            }
+            if i != 0 && self.enable_var_scope {
+                self.vars.retain(|k, _| k.starts_with('$'));
+            }
+            let mut cur = region_start;
+            while i != j {
+                match self.check(&strings[i], cur, region_end, false) {
+                    Some((pos, len)) => cur = pos + len,
+                    None => {
+                        failed = true;
+                        i = j;
+                        break;
+                    }
+                }
+                i += 1;
+            }
+            if j == strings.len() {
+                break;
+            }
+        }
+        !failed
+    }
+
+    /// Matches one check string in `start..end`; returns the absolute match
+    /// position and length (LLVM's FileCheckString::Check).
+    fn check(
+        &mut self,
+        cs: &'a CheckString,
+        start: usize,
+        end: usize,
+        label_scan: bool,
+    ) -> Option<(usize, usize)> {
+        let mut last_pos = start;
+        let mut nots: Vec<&'a Directive> = Vec::new();
+        if !label_scan {
+            last_pos = self.check_dag(cs, start, end, &mut nots)?;
+        }
+        let dir = &cs.main;
+        let mut last_end = last_pos;
+        let mut first = last_pos;
+        let mut matches = Vec::new();
+        for nth in 1..=dir.pat.count {
+            match self.find(dir, last_end, end) {
+                Err(e) => {
+                    self.match_error(dir, nth, e, last_end);
+                    return None;
+                }
+                Ok(None) => {
+                    self.event(dir, nth, EventKind::NotFound, last_end, end);
+                    return None;
+                }
+                Ok(Some((s, e))) => {
+                    if nth == 1 {
+                        first = s;
+                    }
+                    matches.push((nth, s, e));
+                    last_end = e;
+                }
+            }
+        }
+        let len = last_end - first;
+        if !label_scan {
+            let skipped = &self.input[last_pos..first];
+            let kind = dir.pat.kind;
+            let wrong = match kind {
+                CheckKind::Next | CheckKind::Empty => {
+                    let what = if kind == CheckKind::Next {
+                        "NEXT"
+                    } else {
+                        "EMPTY"
+                    };
+                    match count_newlines(skipped) {
+                        0 => Some(format!(
+                            "{}-{what}: is on the same line as previous match",
+                            dir.prefix
+                        )),
+                        1 => None,
+                        _ => Some(format!(
+                            "{}-{what}: is not on the line after the previous match",
+                            dir.prefix
+                        )),
+                    }
+                }
+                CheckKind::Same if count_newlines(skipped) != 0 => Some(format!(
+                    "{}-SAME: is not on the same line as the previous match",
+                    dir.prefix
+                )),
+                _ => None,
+            };
+            if let Some(message) = wrong {
+                self.event(
+                    dir,
+                    1,
+                    EventKind::WrongLine {
+                        prev_end: last_pos,
+                        message,
+                    },
+                    first,
+                    last_end,
+                );
+                return None;
+            }
+            if kind != CheckKind::Eof {
+                for (nth, s, e) in matches {
+                    self.event(dir, nth, EventKind::Match, s, e);
+                }
+            }
+            if self.check_not(&nots, last_pos, first) {
+                return None;
+            }
+        }
+        Some((first, len))
+    }
+
+    /// Returns true when some CHECK-NOT pattern matched in `start..end`.
+    fn check_not(&mut self, nots: &[&'a Directive], start: usize, end: usize) -> bool {
+        let mut failed = false;
+        for &d in nots {
+            match self.find(d, start, end) {
+                Ok(None) => {}
+                Ok(Some((s, e))) => {
+                    self.event(d, 1, EventKind::Excluded, s, e);
+                    failed = true;
+                }
+                Err(e) => {
+                    self.match_error(d, 1, e, start);
+                    failed = true;
+                }
+            }
+        }
+        failed
+    }
+
+    /// Matches the CHECK-DAG groups of `cs`, collecting trailing CHECK-NOTs
+    /// into `nots`; returns where the main pattern's search starts.
+    fn check_dag(
+        &mut self,
+        cs: &'a CheckString,
+        start: usize,
+        end: usize,
+        nots: &mut Vec<&'a Directive>,
+    ) -> Option<usize> {
+        if cs.dag_nots.is_empty() {
+            return Some(start);
+        }
+        let mut start_pos = start;
+        // Sorted, non-overlapping match ranges of the current DAG group.
+        let mut ranges: Vec<(usize, usize)> = Vec::new();
+        let n = cs.dag_nots.len();
+        for (idx, d) in cs.dag_nots.iter().enumerate() {
+            if d.pat.kind == CheckKind::Not {
+                nots.push(d);
+                continue;
+            }
+            let mut pos = start_pos;
+            let mut mi = 0;
+            loop {
+                let (s, e) = match self.find(d, pos, end) {
+                    Err(e) => {
+                        self.match_error(d, 1, e, pos);
+                        return None;
+                    }
+                    Ok(None) => {
+                        self.event(d, 1, EventKind::NotFound, pos, end);
+                        return None;
+                    }
+                    Ok(Some(m)) => m,
+                };
+                let mut overlap = false;
+                while mi < ranges.len() {
+                    if s < ranges[mi].1 {
+                        overlap = ranges[mi].0 < e;
+                        break;
+                    }
+                    mi += 1;
+                }
+                if !overlap {
+                    ranges.insert(mi, (s, e));
+                    self.event(d, 1, EventKind::Match, s, e);
+                    break;
+                }
+                pos = ranges[mi].1;
+                mi += 1;
+            }
+            let group_ends = idx + 1 == n || cs.dag_nots[idx + 1].pat.kind == CheckKind::Not;
+            if group_ends {
+                if !nots.is_empty() {
+                    if self.check_not(nots, start_pos, ranges[0].0) {
+                        return None;
+                    }
+                    nots.clear();
+                }
+                start_pos = ranges.last().expect("group matched").1;
+                ranges.clear();
+            }
+        }
+        Some(start_pos)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::directives::{ParseConfig, parse};
+    use super::*;
+
+    fn passes(check: &str, input: &str) -> bool {
+        let prefixes = vec!["CHECK".to_string()];
+        let cfg = ParseConfig {
+            prefixes: &prefixes,
+            comment_prefixes: &[],
+            implicit_not: &[],
+            strict_whitespace: false,
+            match_full_lines: false,
+            ignore_case: false,
+            allow_unused_prefixes: false,
+            default_prefix: true,
+        };
+        let strings = parse(check, &cfg).unwrap();
+        Matcher::new(input, HashMap::new(), false).run(&strings)
+    }
+
+    #[test]
+    fn next_same_empty() {
+        assert!(passes("CHECK: a\nCHECK-NEXT: b\n", "a\nb\n"));
+        assert!(!passes("CHECK: a\nCHECK-NEXT: b\n", "a\nx\nb\n"));
+        assert!(!passes("CHECK: a\nCHECK-NEXT: b\n", "a b\n"));
+        assert!(passes("CHECK: a\nCHECK-SAME: b\n", "a b\n"));
+        assert!(!passes("CHECK: a\nCHECK-SAME: b\n", "a\nb\n"));
+        assert!(passes(
+            "CHECK: a\nCHECK-EMPTY:\nCHECK-NEXT: b\n",
+            "a\n\nb\n"
+        ));
+        assert!(!passes("CHECK: a\nCHECK-EMPTY:\n", "a\nx\n\n"));
+    }
+
+    #[test]
+    fn dag_groups_do_not_overlap() {
+        assert!(passes("CHECK-DAG: a\nCHECK-DAG: a\n", "a a\n"));
+        assert!(!passes("CHECK-DAG: a\nCHECK-DAG: a\n", "a\n"));
+        assert!(passes("CHECK-DAG: b\nCHECK-DAG: a\nCHECK: c\n", "a b c\n"));
+        assert!(!passes(
+            "CHECK-DAG: a\nCHECK-NOT: x\nCHECK-DAG: b\n",
+            "a x b\n"
+        ));
+        assert!(passes(
+            "CHECK-DAG: a\nCHECK-NOT: x\nCHECK-DAG: b\n",
+            "x a b\n"
+        ));
+    }
+
+    #[test]
+    fn not_and_labels_and_count() {
+        assert!(!passes("CHECK: a\nCHECK-NOT: b\nCHECK: c\n", "a b c\n"));
+        assert!(passes("CHECK: a\nCHECK-NOT: b\nCHECK: c\n", "a c b\n"));
+        assert!(passes("CHECK-COUNT-3: x\n", "x x\nx\n"));
+        assert!(!passes("CHECK-COUNT-3: x\n", "x x\n"));
+        assert!(passes(
+            "CHECK-LABEL: f:\nCHECK: a\nCHECK-LABEL: g:\nCHECK: b\n",
+            "f:\na\ng:\nb\n"
+        ));
+        assert!(!passes(
+            "CHECK-LABEL: f:\nCHECK: b\nCHECK-LABEL: g:\n",
+            "f:\na\ng:\nb\n"
+        ));
+    }
+
+    #[test]
+    fn variables() {
+        assert!(passes(
+            "CHECK: v=[[V:[0-9]+]]\nCHECK: use [[V]]\n",
+            "v=12\nuse 12\n"
+        ));
+        assert!(!passes(
+            "CHECK: v=[[V:[0-9]+]]\nCHECK: use [[V]]\n",
+            "v=12\nuse 13\n"
+        ));
+        assert!(passes("CHECK: [[X:[a-z]+]]-[[X]]\n", "ab-cd cd-cd\n"));
+    }
+
+    #[test]
+    fn newline_counting() {
+        assert_eq!(count_newlines("a\r\nb\n\nc"), 3);
+    }
+}

@@ -1,0 +1,348 @@
+//! `pfir filecheck`: an LLVM-FileCheck-compatible checker, as a library.
+//!
+//! [`check`] matches an input text against the directives of a check file
+//! (`CHECK:`, `CHECK-NEXT:`, `CHECK-SAME:`, `CHECK-NOT:`, `CHECK-DAG:`,
+//! `CHECK-LABEL:`, `CHECK-EMPTY:`, `CHECK-COUNT-n:`, with `{{regex}}`,
+//! `[[VAR:regex]]` and `[[VAR]]`) and, on failure, returns a
+//! [`FileCheckFailure`] whose [`report`](FileCheckFailure::report) is a
+//! rendered, deterministic diagnostic plus an annotated dump of the input.
+//!
+//! Submodules: `text` (whitespace canonicalization), `directives` (parsing
+//! the check file), `pattern` (literal / regex / variable patterns),
+//! `matcher` (the matching algorithm), `report` (diagnostics and the dump).
+
+mod directives;
+mod matcher;
+mod pattern;
+mod report;
+mod text;
+
+use std::collections::HashMap;
+use std::fmt;
+
+/// When to append the annotated input dump to the report.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum DumpInput {
+    /// Only when the check fails.
+    #[default]
+    Fail,
+    /// Never.
+    Never,
+    /// Always (on success the dump is returned in [`FileCheckOutcome`]).
+    Always,
+    /// Print help about the dump format.
+    Help,
+}
+
+/// The options of a FileCheck run (the flags of `pfir filecheck`).
+#[derive(Debug, Clone)]
+pub struct FileCheckOptions {
+    /// Check prefixes; empty means `CHECK`.
+    pub check_prefixes: Vec<String>,
+    /// Comment prefixes; `None` means `COM` and `RUN`.
+    pub comment_prefixes: Option<Vec<String>>,
+    /// Patterns that must not occur anywhere between matches.
+    pub implicit_check_not: Vec<String>,
+    /// Do not canonicalize horizontal whitespace.
+    pub strict_whitespace: bool,
+    /// Positive patterns must match whole lines.
+    pub match_full_lines: bool,
+    /// Match case-insensitively.
+    pub ignore_case: bool,
+    /// Accept an empty input.
+    pub allow_empty: bool,
+    /// Do not require every check prefix to be used.
+    pub allow_unused_prefixes: bool,
+    /// Forget variables not starting with `$` at each CHECK-LABEL.
+    pub enable_var_scope: bool,
+    /// Variables defined up front (`-D NAME=VALUE`).
+    pub defines: Vec<(String, String)>,
+    /// When to dump the input.
+    pub dump_input: DumpInput,
+}
+
+impl Default for FileCheckOptions {
+    fn default() -> Self {
+        FileCheckOptions {
+            check_prefixes: Vec::new(),
+            comment_prefixes: None,
+            implicit_check_not: Vec::new(),
+            strict_whitespace: false,
+            match_full_lines: false,
+            ignore_case: false,
+            allow_empty: false,
+            allow_unused_prefixes: false,
+            enable_var_scope: false,
+            defines: Vec::new(),
+            dump_input: DumpInput::Fail,
+        }
+    }
+}
+
+/// Why a check failed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum FailureKind {
+    /// The input did not satisfy the directives.
+    Mismatch,
+    /// The check file is malformed (or has no directives).
+    CheckFile,
+    /// The input is empty and `allow_empty` is off.
+    EmptyInput,
+    /// The options are invalid (e.g. a malformed prefix).
+    Usage,
+}
+
+/// One error, located in the check file (or the input).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileCheckError {
+    /// File name; empty when the error has no location.
+    pub file: String,
+    /// 1-based line (0 when there is no location).
+    pub line: usize,
+    /// 1-based column in characters (0 when there is no location).
+    pub col: usize,
+    pub message: String,
+}
+
+impl fmt::Display for FileCheckError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.file.is_empty() {
+            write!(f, "error: {}", self.message)
+        } else {
+            write!(
+                f,
+                "{}:{}:{}: error: {}",
+                self.file, self.line, self.col, self.message
+            )
+        }
+    }
+}
+
+/// A failed check: the errors and the rendered report.
+#[derive(Debug, Clone)]
+pub struct FileCheckFailure {
+    pub kind: FailureKind,
+    pub errors: Vec<FileCheckError>,
+    report: String,
+}
+
+impl FileCheckFailure {
+    /// The rendered report: diagnostics, then (per `dump_input`) the input dump.
+    pub fn report(&self) -> &str {
+        &self.report
+    }
+}
+
+impl fmt::Display for FileCheckFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.report)
+    }
+}
+
+impl std::error::Error for FileCheckFailure {}
+
+/// The result of [`check_detailed`].
+#[derive(Debug, Clone)]
+pub struct FileCheckOutcome {
+    pub result: Result<(), FileCheckFailure>,
+    /// With `DumpInput::Always`, the annotated input dump of a passing run.
+    pub dump: Option<String>,
+}
+
+/// Checks `input` against the directives in `check_text`. The names are
+/// used in reports (e.g. the check file's path and `<stdin>`).
+pub fn check(
+    check_text: &str,
+    check_name: &str,
+    input: &str,
+    input_name: &str,
+    opts: &FileCheckOptions,
+) -> Result<(), FileCheckFailure> {
+    check_detailed(check_text, check_name, input, input_name, opts).result
+}
+
+/// Like [`check`], also returning the input dump of a passing run when
+/// `opts.dump_input` is `Always`.
+pub fn check_detailed(
+    check_text: &str,
+    check_name: &str,
+    input: &str,
+    input_name: &str,
+    opts: &FileCheckOptions,
+) -> FileCheckOutcome {
+    let strict = opts.strict_whitespace;
+    let check_canon = text::Canon::new(check_text, strict);
+    let input_canon = text::Canon::new(input, strict);
+    let ctx = report::Context {
+        check_name,
+        check_text,
+        check_canon: &check_canon,
+        input_name,
+        input_text: input,
+        input_canon: &input_canon,
+        implicit_not: &opts.implicit_check_not,
+    };
+    let fail = |result| FileCheckOutcome {
+        result: Err(result),
+        dump: None,
+    };
+
+    let default_prefix = opts.check_prefixes.is_empty();
+    let prefixes = if default_prefix {
+        vec!["CHECK".to_string()]
+    } else {
+        opts.check_prefixes.clone()
+    };
+    let comments = opts
+        .comment_prefixes
+        .clone()
+        .unwrap_or_else(|| vec!["COM".into(), "RUN".into()]);
+    let validated = directives::validate_prefixes(&prefixes, "check")
+        .and_then(|()| directives::validate_prefixes(&comments, "comment"))
+        .and_then(|()| match prefixes.iter().find(|p| comments.contains(p)) {
+            Some(p) => Err(format!(
+                "supplied check prefix '{p}' is also a comment prefix"
+            )),
+            None => Ok(()),
+        });
+    if let Err(message) = validated {
+        return fail(ctx.unlocated(FailureKind::Usage, message));
+    }
+
+    let cfg = directives::ParseConfig {
+        prefixes: &prefixes,
+        comment_prefixes: &comments,
+        implicit_not: &opts.implicit_check_not,
+        strict_whitespace: strict,
+        match_full_lines: opts.match_full_lines,
+        ignore_case: opts.ignore_case,
+        allow_unused_prefixes: opts.allow_unused_prefixes,
+        default_prefix,
+    };
+    let strings = match directives::parse(&check_canon.text, &cfg) {
+        Ok(s) => s,
+        Err(e) => return fail(ctx.parse_error(&e)),
+    };
+    if input.is_empty() && !opts.allow_empty {
+        return fail(ctx.unlocated(
+            FailureKind::EmptyInput,
+            format!("input file '{input_name}' is empty (use --allow-empty to accept it)"),
+        ));
+    }
+
+    let vars: HashMap<String, String> = opts.defines.iter().cloned().collect();
+    let mut m = matcher::Matcher::new(&input_canon.text, vars, opts.enable_var_scope);
+    let passed = m.run(&strings);
+    if passed {
+        let dump = (opts.dump_input == DumpInput::Always).then(|| ctx.dump(&m.events));
+        return FileCheckOutcome {
+            result: Ok(()),
+            dump,
+        };
+    }
+    let with_dump = matches!(opts.dump_input, DumpInput::Fail | DumpInput::Always);
+    fail(ctx.mismatch(&m.events, with_dump))
+}
+
+/// Explains the input dump format (`--dump-input=help`).
+pub fn dump_input_help() -> &'static str {
+    report::DUMP_HELP
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(check_text: &str, input: &str, opts: &FileCheckOptions) -> Result<(), FileCheckFailure> {
+        check(check_text, "t.check", input, "<stdin>", opts)
+    }
+
+    #[test]
+    fn passes_and_fails() {
+        let o = FileCheckOptions::default();
+        assert!(run("CHECK: foo\n", "a foo b\n", &o).is_ok());
+        let f = run("CHECK: foo\nCHECK: bar\n", "foo\nbaz\n", &o).unwrap_err();
+        assert_eq!(f.kind, FailureKind::Mismatch);
+        assert_eq!(f.errors[0].line, 2);
+        assert_eq!(f.errors[0].col, 8);
+        assert_eq!(
+            f.errors[0].message,
+            "CHECK: expected string not found in input"
+        );
+        assert!(f.report().contains("scanning from here"));
+        assert!(f.report().contains("<<<<<<"));
+    }
+
+    #[test]
+    fn check_file_errors_are_located() {
+        let o = FileCheckOptions::default();
+        let f = run("CHECK: a\n  CHECK-NXT: b\n", "a\n", &o).unwrap_err();
+        assert_eq!(f.kind, FailureKind::CheckFile);
+        assert_eq!(
+            f.errors[0].to_string(),
+            "t.check:2:3: error: misspelled directive 'CHECK-NXT:'"
+        );
+        let f = run("// CHECK-NEXT: a\n", "a\n", &o).unwrap_err();
+        assert_eq!((f.errors[0].line, f.errors[0].col), (1, 4));
+        let f = run("CHECK:\t\t\n", "a\n", &o).unwrap_err();
+        assert_eq!(
+            f.errors[0].to_string(),
+            "t.check:1:9: error: found empty check string with prefix 'CHECK:'"
+        );
+        let f = run("nothing\n", "a\n", &o).unwrap_err();
+        assert_eq!(
+            f.errors[0].to_string(),
+            "error: no check strings found with prefix 'CHECK:'"
+        );
+    }
+
+    #[test]
+    fn whitespace_options() {
+        let mut o = FileCheckOptions::default();
+        assert!(run("CHECK: a b\n", "a \t  b\n", &o).is_ok());
+        o.strict_whitespace = true;
+        assert!(run("CHECK: a b\n", "a \t  b\n", &o).is_err());
+        let o = FileCheckOptions {
+            match_full_lines: true,
+            ..Default::default()
+        };
+        assert!(run("CHECK: a b\n", "  a b \n", &o).is_ok());
+        assert!(run("CHECK: a b\n", "x a b\n", &o).is_err());
+    }
+
+    #[test]
+    fn empty_input_and_prefixes() {
+        let o = FileCheckOptions::default();
+        assert_eq!(
+            run("CHECK: a\n", "", &o).unwrap_err().kind,
+            FailureKind::EmptyInput
+        );
+        let o = FileCheckOptions {
+            check_prefixes: vec!["1X".into()],
+            ..Default::default()
+        };
+        assert_eq!(
+            run("CHECK: a\n", "a", &o).unwrap_err().kind,
+            FailureKind::Usage
+        );
+        let o = FileCheckOptions {
+            check_prefixes: vec!["A".into(), "B".into()],
+            ..Default::default()
+        };
+        assert!(run("A: x\nB-NEXT: y\n", "x\ny\n", &o).is_ok());
+    }
+
+    #[test]
+    fn implicit_check_not() {
+        let o = FileCheckOptions {
+            implicit_check_not: vec!["warning".into()],
+            ..Default::default()
+        };
+        assert!(run("CHECK: a\n", "a\nb\n", &o).is_ok());
+        let f = run("CHECK: a\n", "a\nwarning: x\n", &o).unwrap_err();
+        assert_eq!(
+            f.errors[0].message,
+            "IMPLICIT-CHECK-NOT: excluded string found in input"
+        );
+    }
+}

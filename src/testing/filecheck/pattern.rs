@@ -1,0 +1,823 @@
+//! One directive's pattern: parsing `{{regex}}`, `[[VAR:regex]]`, `[[VAR]]`
+//! and literal text into something that can be searched for, and searching.
+//!
+//! Regexes in check files are POSIX extended regexes, as in LLVM FileCheck;
+//! they are translated to the `regex` crate's syntax here (newline-sensitive:
+//! `.` and `[^...]` never match a newline, `^`/`$` match at line boundaries).
+//! Variables hold strings: a use is replaced by the variable's value, matched
+//! literally; a use of a variable defined earlier on the same line behaves
+//! like a back-reference.
+
+use regex::{Regex, RegexBuilder};
+use std::collections::HashMap;
+
+/// The directive kinds (the suffix after the prefix).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CheckKind {
+    Plain,
+    Next,
+    Same,
+    Not,
+    Dag,
+    Label,
+    Empty,
+    /// The implicit end-of-input pattern that anchors trailing NOT/DAGs.
+    Eof,
+}
+
+impl CheckKind {
+    /// The directive suffix as written after the prefix (`-NEXT`, ...).
+    pub fn suffix(self) -> &'static str {
+        match self {
+            CheckKind::Plain | CheckKind::Eof => "",
+            CheckKind::Next => "-NEXT",
+            CheckKind::Same => "-SAME",
+            CheckKind::Not => "-NOT",
+            CheckKind::Dag => "-DAG",
+            CheckKind::Label => "-LABEL",
+            CheckKind::Empty => "-EMPTY",
+        }
+    }
+}
+
+/// A malformed pattern: `offset` is relative to the pattern's source text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct PatternError {
+    pub offset: usize,
+    pub message: String,
+}
+
+/// The settings that change how a pattern is parsed.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ParseSettings {
+    pub strict_whitespace: bool,
+    pub match_full_lines: bool,
+    pub ignore_case: bool,
+    /// `{LITERAL}` modifier: no regexes or variables.
+    pub literal: bool,
+    /// Line number of the directive (for `[[@LINE]]`).
+    pub line: usize,
+}
+
+/// Why a search could not even be attempted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum MatchError {
+    UndefinedVariables(Vec<String>),
+    InvalidRegex(String),
+}
+
+/// A successful search: the byte range in the searched buffer, and the
+/// values of the variables the pattern defines.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Found {
+    pub start: usize,
+    pub end: usize,
+    pub defs: Vec<(String, String)>,
+}
+
+#[derive(Debug, Clone)]
+enum Piece {
+    /// Regex text in the `regex` crate's syntax.
+    Re(String),
+    /// A variable defined on an earlier line: its value, matched literally.
+    Subst(String),
+    /// A variable defined earlier on this line.
+    Backref { group: String, def_re: String },
+}
+
+#[derive(Debug, Clone)]
+enum Matcher {
+    Fixed(String),
+    Regex {
+        pieces: Vec<Piece>,
+        /// Compiled up front when nothing depends on variable values.
+        compiled: Option<Regex>,
+        /// (variable name, capture group name).
+        defs: Vec<(String, String)>,
+        has_backrefs: bool,
+        ignore_case: bool,
+        /// CHECK-EMPTY: the match starts after the consumed newline.
+        skip_first: bool,
+    },
+    Eof,
+}
+
+/// A parsed pattern.
+#[derive(Debug, Clone)]
+pub(crate) struct Pattern {
+    pub kind: CheckKind,
+    /// `CHECK-COUNT-n`: how many consecutive matches are required.
+    pub count: usize,
+    /// Pattern text after trimming (for reports and fuzzy matching).
+    pub text: String,
+    /// Whether the pattern defines or uses a variable.
+    pub has_vars: bool,
+    matcher: Matcher,
+}
+
+impl Pattern {
+    /// The pattern matching only at the end of the buffer.
+    pub fn eof() -> Pattern {
+        Pattern {
+            kind: CheckKind::Eof,
+            count: 1,
+            text: String::new(),
+            has_vars: false,
+            matcher: Matcher::Eof,
+        }
+    }
+
+    /// Parses `src` (everything after the directive's colon up to the end
+    /// of the line, leading whitespace already skipped).
+    pub fn parse(
+        src: &str,
+        kind: CheckKind,
+        count: usize,
+        prefix: &str,
+        set: ParseSettings,
+    ) -> Result<Pattern, PatternError> {
+        let mut text = src;
+        if !(set.strict_whitespace && set.match_full_lines) {
+            text = text.trim_end_matches([' ', '\t']);
+        }
+        let err = |offset: usize, message: String| Err(PatternError { offset, message });
+        if text.is_empty() && kind != CheckKind::Empty {
+            return err(
+                0,
+                format!("found empty check string with prefix '{prefix}:'"),
+            );
+        }
+        if !text.is_empty() && kind == CheckKind::Empty {
+            return err(
+                0,
+                format!("found non-empty check string for empty check with prefix '{prefix}:'"),
+            );
+        }
+        let mut pat = Pattern {
+            kind,
+            count,
+            text: text.to_string(),
+            has_vars: false,
+            matcher: Matcher::Eof,
+        };
+        if kind == CheckKind::Empty {
+            pat.matcher = regex_matcher(vec![Piece::Re(r"\n$".into())], vec![], false, true)
+                .map_err(|m| PatternError {
+                    offset: 0,
+                    message: m,
+                })?;
+            return Ok(pat);
+        }
+        let full_lines = set.match_full_lines && kind != CheckKind::Not;
+        let plain = set.literal || text.len() < 2 || (!text.contains("{{") && !text.contains("[["));
+        if !full_lines && plain && !set.ignore_case {
+            pat.matcher = Matcher::Fixed(text.to_string());
+            return Ok(pat);
+        }
+        let mut pieces = Vec::new();
+        let mut defs: Vec<(String, String)> = Vec::new();
+        let mut def_res: HashMap<String, (String, String)> = HashMap::new();
+        if full_lines {
+            pieces.push(Piece::Re(
+                if set.strict_whitespace { "^" } else { "^ *" }.into(),
+            ));
+        }
+        if plain {
+            pieces.push(Piece::Re(regex::escape(text)));
+        } else {
+            let mut pos = 0;
+            while pos < text.len() {
+                let rest = &text[pos..];
+                if let Some(inner) = rest.strip_prefix("{{") {
+                    let Some(end) = inner.find("}}") else {
+                        return err(pos, "found start of regex string with no end '}}'".into());
+                    };
+                    if end == 0 {
+                        return err(pos + 2, "invalid regex: empty (sub)expression".into());
+                    }
+                    let re = translate_ere(&inner[..end]).map_err(|m| PatternError {
+                        offset: pos + 2,
+                        message: format!("invalid regex: {m}"),
+                    })?;
+                    pieces.push(Piece::Re(format!("(?:{re})")));
+                    pos += 2 + end + 2;
+                    continue;
+                }
+                if let Some(inner) = rest.strip_prefix("[[") {
+                    let end = find_var_end(inner).map_err(|(o, m)| PatternError {
+                        offset: pos + 2 + o,
+                        message: m,
+                    })?;
+                    let block = &inner[..end];
+                    let block_off = pos + 2;
+                    pos += 2 + end + 2;
+                    pat.has_vars = true;
+                    parse_block(block, block_off, set, &mut pieces, &mut defs, &mut def_res)?;
+                    continue;
+                }
+                // Literal text up to the next `{{` or `[[` (not at offset 0;
+                // the first character may be several bytes long).
+                let first = rest.chars().next().map_or(1, char::len_utf8);
+                let next = [rest[first..].find("{{"), rest[first..].find("[[")]
+                    .into_iter()
+                    .flatten()
+                    .min()
+                    .map_or(rest.len(), |p| p + first);
+                pieces.push(Piece::Re(regex::escape(&rest[..next])));
+                pos += next;
+            }
+        }
+        if full_lines {
+            pieces.push(Piece::Re(
+                if set.strict_whitespace { "$" } else { " *$" }.into(),
+            ));
+        }
+        pat.matcher =
+            regex_matcher(pieces, defs, set.ignore_case, false).map_err(|m| PatternError {
+                offset: 0,
+                message: format!("invalid regex: {m}"),
+            })?;
+        Ok(pat)
+    }
+
+    /// Searches `buf` for the leftmost match, substituting the values of
+    /// variables from `vars`.
+    pub fn find(
+        &self,
+        buf: &str,
+        vars: &HashMap<String, String>,
+    ) -> Result<Option<Found>, MatchError> {
+        match &self.matcher {
+            Matcher::Eof => Ok(Some(Found {
+                start: buf.len(),
+                end: buf.len(),
+                defs: vec![],
+            })),
+            Matcher::Fixed(s) => Ok(buf.find(s.as_str()).map(|p| Found {
+                start: p,
+                end: p + s.len(),
+                defs: vec![],
+            })),
+            Matcher::Regex {
+                pieces,
+                compiled,
+                defs,
+                has_backrefs,
+                ignore_case,
+                skip_first,
+            } => {
+                let owned;
+                let re = match compiled {
+                    Some(re) => re,
+                    None => {
+                        let missing: Vec<String> = pieces
+                            .iter()
+                            .filter_map(|p| match p {
+                                Piece::Subst(v) if !vars.contains_key(v) => Some(v.clone()),
+                                _ => None,
+                            })
+                            .collect();
+                        if !missing.is_empty() {
+                            return Err(MatchError::UndefinedVariables(missing));
+                        }
+                        owned = build(&regex_source(pieces, vars, None), *ignore_case)
+                            .map_err(MatchError::InvalidRegex)?;
+                        &owned
+                    }
+                };
+                let found = if *has_backrefs {
+                    find_with_backrefs(re, pieces, vars, defs, *ignore_case, buf)?
+                } else {
+                    re.captures(buf).map(|c| {
+                        let m = c.get(0).expect("group 0");
+                        Found {
+                            start: m.start(),
+                            end: m.end(),
+                            defs: defs_of(&c, defs),
+                        }
+                    })
+                };
+                Ok(found.map(|mut f| {
+                    if *skip_first {
+                        f.start = (f.start + 1).min(f.end);
+                    }
+                    f
+                }))
+            }
+        }
+    }
+}
+
+fn defs_of(c: &regex::Captures<'_>, defs: &[(String, String)]) -> Vec<(String, String)> {
+    defs.iter()
+        .map(|(var, group)| {
+            (
+                var.clone(),
+                c.name(group)
+                    .map_or(String::new(), |m| m.as_str().to_string()),
+            )
+        })
+        .collect()
+}
+
+/// Leftmost match of a pattern whose same-line variable uses act as
+/// back-references: candidates come from a regex where each use is replaced
+/// by its definition's regex, then are verified with the captured values.
+fn find_with_backrefs(
+    superset: &Regex,
+    pieces: &[Piece],
+    vars: &HashMap<String, String>,
+    defs: &[(String, String)],
+    ignore_case: bool,
+    buf: &str,
+) -> Result<Option<Found>, MatchError> {
+    let mut from = 0;
+    while from <= buf.len() {
+        let Some(c) = superset.captures_at(buf, from) else {
+            return Ok(None);
+        };
+        let start = c.get(0).expect("group 0").start();
+        let concrete = format!(r"\A(?:{})", regex_source(pieces, vars, Some(&c)));
+        let re = build(&concrete, ignore_case).map_err(MatchError::InvalidRegex)?;
+        if let Some(cc) = re.captures(&buf[start..]) {
+            let consistent = pieces.iter().all(|p| match p {
+                Piece::Backref { group, .. } => {
+                    cc.name(group).map(|m| m.as_str()) == c.name(group).map(|m| m.as_str())
+                }
+                _ => true,
+            });
+            if consistent {
+                let m = cc.get(0).expect("group 0");
+                return Ok(Some(Found {
+                    start,
+                    end: start + m.end(),
+                    defs: defs_of(&cc, defs),
+                }));
+            }
+        }
+        from = start + buf[start..].chars().next().map_or(1, char::len_utf8);
+    }
+    Ok(None)
+}
+
+/// Assembles regex source from `pieces`; back-references become their
+/// definition's regex (`caps == None`) or the captured text.
+fn regex_source(
+    pieces: &[Piece],
+    vars: &HashMap<String, String>,
+    caps: Option<&regex::Captures<'_>>,
+) -> String {
+    let mut s = String::new();
+    for p in pieces {
+        match p {
+            Piece::Re(r) => s.push_str(r),
+            Piece::Subst(v) => s.push_str(&regex::escape(vars.get(v).map_or("", String::as_str))),
+            Piece::Backref { group, def_re } => match caps {
+                None => {
+                    s.push_str("(?:");
+                    s.push_str(def_re);
+                    s.push(')');
+                }
+                Some(c) => s.push_str(&regex::escape(c.name(group).map_or("", |m| m.as_str()))),
+            },
+        }
+    }
+    s
+}
+
+fn build(src: &str, ignore_case: bool) -> Result<Regex, String> {
+    RegexBuilder::new(src)
+        .multi_line(true)
+        .case_insensitive(ignore_case)
+        .size_limit(64 << 20)
+        .build()
+        .map_err(|e| e.to_string())
+}
+
+fn regex_matcher(
+    pieces: Vec<Piece>,
+    defs: Vec<(String, String)>,
+    ignore_case: bool,
+    skip_first: bool,
+) -> Result<Matcher, String> {
+    let has_subst = pieces.iter().any(|p| matches!(p, Piece::Subst(_)));
+    let has_backrefs = pieces.iter().any(|p| matches!(p, Piece::Backref { .. }));
+    // Validate even when compilation must wait for variable values.
+    let probe = build(&regex_source(&pieces, &HashMap::new(), None), ignore_case)?;
+    Ok(Matcher::Regex {
+        compiled: (!has_subst).then_some(probe),
+        pieces,
+        defs,
+        has_backrefs,
+        ignore_case,
+        skip_first,
+    })
+}
+
+/// Parses the inside of a `[[...]]` block at `off` in the pattern.
+fn parse_block(
+    block: &str,
+    off: usize,
+    set: ParseSettings,
+    pieces: &mut Vec<Piece>,
+    defs: &mut Vec<(String, String)>,
+    def_res: &mut HashMap<String, (String, String)>,
+) -> Result<(), PatternError> {
+    let err = |o: usize, message: &str| {
+        Err(PatternError {
+            offset: off + o,
+            message: message.to_string(),
+        })
+    };
+    if let Some(num) = block.strip_prefix('#') {
+        let expr: String = num.chars().filter(|c| !c.is_whitespace()).collect();
+        if let Some(line) = line_expr(&expr, set.line) {
+            pieces.push(Piece::Re(regex::escape(&line.to_string())));
+            return Ok(());
+        }
+        return err(
+            0,
+            "numeric substitution blocks ([[#...]]) are not supported by pfir filecheck",
+        );
+    }
+    let colon = block.find(':');
+    let name_part = &block[..colon.unwrap_or(block.len())];
+    if let Some(ws) = name_part.find([' ', '\t']) {
+        return err(ws, "unexpected whitespace");
+    }
+    let bytes = block.as_bytes();
+    let pseudo = bytes.first() == Some(&b'@');
+    let mut i = usize::from(pseudo || bytes.first() == Some(&b'$'));
+    if block.is_empty() {
+        return err(0, "empty variable name");
+    }
+    if !bytes
+        .get(i)
+        .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_')
+    {
+        return err(i.min(block.len()), "invalid variable name");
+    }
+    while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+        i += 1;
+    }
+    let name = &block[..i];
+    let rest = &block[i..];
+    if colon.is_some() {
+        let Some(def) = rest.strip_prefix(':').filter(|_| !pseudo) else {
+            return err(0, "invalid name in string variable definition");
+        };
+        let re = translate_ere(def).map_err(|m| PatternError {
+            offset: off + i + 1,
+            message: format!("invalid regex: {m}"),
+        })?;
+        let group = format!("pfv{}", defs.len());
+        pieces.push(Piece::Re(format!("(?P<{group}>{re})")));
+        defs.push((name.to_string(), group.clone()));
+        def_res.insert(name.to_string(), (group, re));
+        return Ok(());
+    }
+    if pseudo {
+        return match line_expr(block, set.line) {
+            Some(line) => {
+                pieces.push(Piece::Re(regex::escape(&line.to_string())));
+                Ok(())
+            }
+            None => err(0, &format!("invalid pseudo variable '{name}'")),
+        };
+    }
+    if !rest.is_empty() {
+        return err(i, "invalid name in string variable use");
+    }
+    match def_res.get(name) {
+        Some((group, re)) => pieces.push(Piece::Backref {
+            group: group.clone(),
+            def_re: re.clone(),
+        }),
+        None => pieces.push(Piece::Subst(name.to_string())),
+    }
+    Ok(())
+}
+
+/// `@LINE`, `@LINE+N`, `@LINE-N` evaluated at `line`.
+fn line_expr(expr: &str, line: usize) -> Option<i64> {
+    let rest = expr.strip_prefix("@LINE")?;
+    let line = i64::try_from(line).ok()?;
+    if rest.is_empty() {
+        return Some(line);
+    }
+    let (sign, digits) = match rest.as_bytes()[0] {
+        b'+' => (1, &rest[1..]),
+        b'-' => (-1, &rest[1..]),
+        _ => return None,
+    };
+    let n: i64 = digits.parse().ok()?;
+    Some(line + sign * n)
+}
+
+/// Finds the `]]` closing a `[[` block, skipping nested brackets and
+/// backslash escapes (LLVM's rule). Errors carry an offset in `s`.
+fn find_var_end(s: &str) -> Result<usize, (usize, String)> {
+    let b = s.as_bytes();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < b.len() {
+        if depth == 0 && b[i..].starts_with(b"]]") {
+            return Ok(i);
+        }
+        match b[i] {
+            b'\\' => {
+                i += 2;
+                continue;
+            }
+            b'[' => depth += 1,
+            b']' => {
+                if depth == 0 {
+                    return Err((i, "missing closing \"]\" for regex variable".into()));
+                }
+                depth -= 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    Err((0, "Invalid substitution block, no ]] found".into()))
+}
+
+const POSIX_CLASSES: [&str; 12] = [
+    "alnum", "alpha", "blank", "cntrl", "digit", "graph", "lower", "print", "punct", "space",
+    "upper", "xdigit",
+];
+
+/// Translates a POSIX extended regex (LLVM's dialect) to `regex` syntax.
+pub(crate) fn translate_ere(src: &str) -> Result<String, String> {
+    let c: Vec<char> = src.chars().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    // Whether the previous element can take a repetition operator.
+    let mut atom = false;
+    let mut depth = 0usize;
+    let bad_rpt = || Err("repetition-operator operand invalid".to_string());
+    while i < c.len() {
+        let ch = c[i];
+        match ch {
+            '\\' => {
+                let Some(&next) = c.get(i + 1) else {
+                    return Err("trailing backslash (\\)".into());
+                };
+                out.push_str(&regex::escape(&next.to_string()));
+                i += 2;
+                atom = true;
+                continue;
+            }
+            '[' => {
+                let (class, end) = translate_bracket(&c, i)?;
+                out.push_str(&class);
+                i = end;
+                atom = true;
+                continue;
+            }
+            '{' if c.get(i + 1).is_some_and(char::is_ascii_digit) => {
+                if !atom {
+                    return bad_rpt();
+                }
+                let Some(close) = c[i..].iter().position(|&x| x == '}') else {
+                    return Err("braces not balanced".into());
+                };
+                let body: String = c[i + 1..i + close].iter().collect();
+                let ok = match body.split_once(',') {
+                    None => body.chars().all(|x| x.is_ascii_digit()),
+                    Some((a, b)) => {
+                        a.chars().all(|x| x.is_ascii_digit())
+                            && b.chars().all(|x| x.is_ascii_digit())
+                            && (b.is_empty() || a.parse::<u64>().ok() <= b.parse::<u64>().ok())
+                    }
+                };
+                if !ok {
+                    return Err("invalid repetition count(s)".into());
+                }
+                out.push('{');
+                out.push_str(&body);
+                out.push('}');
+                i += close + 1;
+                atom = false;
+                if c.get(i)
+                    .is_some_and(|&x| matches!(x, '*' | '+' | '?' | '{'))
+                {
+                    return bad_rpt();
+                }
+                continue;
+            }
+            '{' | '}' => {
+                out.push('\\');
+                out.push(ch);
+                atom = true;
+            }
+            '*' | '+' | '?' => {
+                if !atom {
+                    return bad_rpt();
+                }
+                out.push(ch);
+                atom = false;
+                if c.get(i + 1).is_some_and(|&x| matches!(x, '*' | '+' | '?'))
+                    || (c.get(i + 1) == Some(&'{')
+                        && c.get(i + 2).is_some_and(char::is_ascii_digit))
+                {
+                    return bad_rpt();
+                }
+            }
+            '(' => {
+                if c.get(i + 1) == Some(&')') {
+                    return Err("empty (sub)expression".into());
+                }
+                depth += 1;
+                out.push('(');
+                atom = false;
+            }
+            ')' => {
+                if depth == 0 {
+                    return Err("parentheses not balanced".into());
+                }
+                depth -= 1;
+                out.push(')');
+                atom = true;
+            }
+            '|' => {
+                if i == 0 || c.get(i + 1).is_none_or(|&x| x == '|' || x == ')') || c[i - 1] == '(' {
+                    return Err("empty (sub)expression".into());
+                }
+                out.push('|');
+                atom = false;
+            }
+            '^' => {
+                out.push('^');
+                atom = false;
+            }
+            '.' | '$' => {
+                out.push(ch);
+                atom = true;
+            }
+            _ => {
+                out.push_str(&regex::escape(&ch.to_string()));
+                atom = true;
+            }
+        }
+        i += 1;
+    }
+    if depth != 0 {
+        return Err("parentheses not balanced".into());
+    }
+    Ok(out)
+}
+
+/// Translates the bracket expression starting at `c[start] == '['`;
+/// returns the class and the index after its `]`.
+fn translate_bracket(c: &[char], start: usize) -> Result<(String, usize), String> {
+    let unbalanced = || Err("brackets ([ ]) not balanced".to_string());
+    let mut i = start + 1;
+    let negated = c.get(i) == Some(&'^');
+    if negated {
+        i += 1;
+    }
+    let mut out = String::from("[");
+    if negated {
+        out.push_str("^\\n");
+    }
+    let first = i;
+    loop {
+        let Some(&ch) = c.get(i) else {
+            return unbalanced();
+        };
+        if ch == ']' && i != first {
+            out.push(']');
+            return Ok((out, i + 1));
+        }
+        if ch == '[' && matches!(c.get(i + 1), Some(':' | '.' | '=')) {
+            let kind = c[i + 1];
+            let body_start = i + 2;
+            let mut j = body_start;
+            while j + 1 < c.len() && !(c[j] == kind && c[j + 1] == ']') {
+                j += 1;
+            }
+            if j + 1 >= c.len() {
+                return unbalanced();
+            }
+            let body: String = c[body_start..j].iter().collect();
+            if kind == ':' {
+                if !POSIX_CLASSES.contains(&body.as_str()) {
+                    return Err("invalid character class".into());
+                }
+                out.push_str(&format!("[:{body}:]"));
+            } else {
+                let mut chars = body.chars();
+                match (chars.next(), chars.next()) {
+                    (Some(x), None) => push_class_char(&mut out, x),
+                    _ => return Err("invalid collating element".into()),
+                }
+            }
+            i = j + 2;
+            continue;
+        }
+        let is_range = ch == '-' && i != first && c.get(i + 1).is_some_and(|&x| x != ']');
+        if is_range {
+            out.push('-');
+        } else {
+            push_class_char(&mut out, ch);
+        }
+        i += 1;
+    }
+}
+
+fn push_class_char(out: &mut String, ch: char) {
+    if matches!(ch, '\\' | '[' | ']' | '&' | '~' | '^' | '-') {
+        out.push('\\');
+    }
+    out.push(ch);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set() -> ParseSettings {
+        ParseSettings {
+            strict_whitespace: false,
+            match_full_lines: false,
+            ignore_case: false,
+            literal: false,
+            line: 7,
+        }
+    }
+
+    fn find(p: &str, buf: &str) -> Option<(usize, usize)> {
+        let pat = Pattern::parse(p, CheckKind::Plain, 1, "CHECK", set()).unwrap();
+        pat.find(buf, &HashMap::new())
+            .unwrap()
+            .map(|f| (f.start, f.end))
+    }
+
+    #[test]
+    fn ere_translation() {
+        assert_eq!(translate_ere(r"a\d").unwrap(), "ad");
+        assert_eq!(translate_ere("a{2}").unwrap(), "a{2}");
+        assert_eq!(translate_ere("[^a]").unwrap(), "[^\\na]");
+        assert_eq!(translate_ere("[]a-]").unwrap(), "[\\]a\\-]");
+        assert_eq!(translate_ere("[[:digit:]]+").unwrap(), "[[:digit:]]+");
+        assert_eq!(translate_ere("a{x").unwrap(), "a\\{x");
+        assert!(translate_ere("a{2").is_err());
+        assert!(translate_ere("*a").is_err());
+        assert!(translate_ere("(a").is_err());
+        assert!(translate_ere("a+?").is_err());
+    }
+
+    #[test]
+    fn literal_and_regex_pieces() {
+        assert_eq!(find("a.b", "xa.b"), Some((1, 4)));
+        assert_eq!(find("┌─ {{.*}}:7", "  ┌─ x:7"), Some((2, 12)));
+        assert_eq!(find("a{{[0-9]+}}b", "a12b"), Some((0, 4)));
+        assert_eq!(find("{{a|b}}c", "bc"), Some((0, 2)));
+        assert_eq!(find("x{{.*}}", "x1\n2"), Some((0, 2)));
+        assert_eq!(find("[[@LINE]]:", "7:"), Some((0, 2)));
+        assert_eq!(find("[[@LINE+1]]:", "8:"), Some((0, 2)));
+    }
+
+    #[test]
+    fn same_line_backreference() {
+        let pat =
+            Pattern::parse("[[X:[a-z]+]] = [[X]]", CheckKind::Plain, 1, "CHECK", set()).unwrap();
+        let f = pat
+            .find("ab = a; cd = cd", &HashMap::new())
+            .unwrap()
+            .unwrap();
+        assert_eq!((f.start, f.end), (8, 15));
+        assert_eq!(f.defs, vec![("X".to_string(), "cd".to_string())]);
+    }
+
+    #[test]
+    fn substitution_needs_definition() {
+        let pat = Pattern::parse("v [[X]]", CheckKind::Plain, 1, "CHECK", set()).unwrap();
+        assert_eq!(
+            pat.find("v 1", &HashMap::new()),
+            Err(MatchError::UndefinedVariables(vec!["X".into()]))
+        );
+        let vars = HashMap::from([("X".to_string(), "a.b".to_string())]);
+        assert!(pat.find("v axb", &vars).unwrap().is_none());
+        assert!(pat.find("v a.b", &vars).unwrap().is_some());
+    }
+
+    #[test]
+    fn pattern_errors() {
+        let e = |p: &str| Pattern::parse(p, CheckKind::Plain, 1, "CHECK", set()).unwrap_err();
+        assert_eq!(e("a {{b").offset, 2);
+        assert_eq!(
+            e("a [[X").message,
+            "Invalid substitution block, no ]] found"
+        );
+        assert_eq!(e("{{a{2}}}").message, "invalid regex: braces not balanced");
+        assert_eq!(e("{{a{2}}}").offset, 2);
+        assert_eq!(e("[[1X]]").message, "invalid variable name");
+        assert_eq!(
+            e("  ").message,
+            "found empty check string with prefix 'CHECK:'"
+        );
+    }
+}

@@ -1,0 +1,488 @@
+//! Failure reports: codespan-style diagnostics that point into the check
+//! file (the directive) and the input ("scanning from here", "possible
+//! intended match here", the offending match), and the annotated input dump
+//! (LLVM's `--dump-input`). Everything rendered here is plain text and
+//! deterministic.
+
+use super::directives::{Directive, ParseError, Source};
+use super::matcher::{Event, EventKind};
+use super::text::{Canon, floor_boundary, line_col};
+use super::{FailureKind, FileCheckError, FileCheckFailure};
+use codespan_reporting::diagnostic::{Diagnostic, Label};
+use codespan_reporting::files::SimpleFiles;
+use codespan_reporting::term::{self, termcolor};
+use std::fmt::Write as _;
+use std::ops::Range;
+
+/// Explanation printed for `--dump-input=help`.
+pub(crate) const DUMP_HELP: &str = "\
+The input dump shows the input with line numbers. Lines starting with a
+directive label (check:LINE, check:LINE'N for the N-th match of a
+CHECK-COUNT, not:impN for the N-th --implicit-check-not) annotate the input
+line above them:
+  ^~~  the directive matched here
+  X~~  the directive was not found; scanning started at X
+  !~~  a match that is an error (excluded string, or a match on the wrong line)
+Long inputs are shown only around errors; elided lines are marked `.`.
+";
+
+/// Everything needed to render reports for one run.
+pub(crate) struct Context<'a> {
+    pub check_name: &'a str,
+    pub check_text: &'a str,
+    pub check_canon: &'a Canon,
+    pub input_name: &'a str,
+    pub input_text: &'a str,
+    pub input_canon: &'a Canon,
+    pub implicit_not: &'a [String],
+}
+
+struct Files {
+    files: SimpleFiles<String, String>,
+    check: usize,
+    input: usize,
+    cmdline: usize,
+    /// Pattern ranges of the implicit CHECK-NOTs in the command-line file.
+    implicit: Vec<Range<usize>>,
+}
+
+/// The range `start..end` clamped to char boundaries of `text`.
+fn clamp(text: &str, start: usize, end: usize) -> Range<usize> {
+    let start = floor_boundary(text, start);
+    let mut end = end.clamp(start, text.len());
+    while !text.is_char_boundary(end) {
+        end += 1;
+    }
+    start..end
+}
+
+impl<'a> Context<'a> {
+    fn files(&self) -> Files {
+        let mut files = SimpleFiles::new();
+        let check = files.add(self.check_name.to_string(), self.check_text.to_string());
+        let input = files.add(self.input_name.to_string(), self.input_text.to_string());
+        let mut cmd = String::new();
+        let mut implicit = Vec::new();
+        for p in self.implicit_not {
+            cmd.push_str("--implicit-check-not='");
+            implicit.push(cmd.len()..cmd.len() + p.len());
+            cmd.push_str(p);
+            cmd.push_str("'\n");
+        }
+        let cmdline = files.add("command line".to_string(), cmd);
+        Files {
+            files,
+            check,
+            input,
+            cmdline,
+            implicit,
+        }
+    }
+
+    fn render(&self, files: &Files, diags: &[Diagnostic<usize>]) -> String {
+        let config = term::Config::default();
+        let mut out = String::new();
+        for d in diags {
+            let mut buffer = termcolor::Buffer::no_color();
+            if term::emit_to_write_style(&mut buffer, &config, &files.files, d).is_ok() {
+                out.push_str(&String::from_utf8_lossy(buffer.as_slice()));
+            } else {
+                let _ = writeln!(out, "error: {}", d.message);
+            }
+        }
+        out
+    }
+
+    /// A failure without a location (usage errors, empty input, ...).
+    pub fn unlocated(&self, kind: FailureKind, message: String) -> FileCheckFailure {
+        let files = self.files();
+        let report = self.render(&files, &[Diagnostic::error().with_message(&message)]);
+        FileCheckFailure {
+            kind,
+            errors: vec![FileCheckError {
+                file: String::new(),
+                line: 0,
+                col: 0,
+                message,
+            }],
+            report,
+        }
+    }
+
+    /// A malformed check file.
+    pub fn parse_error(&self, e: &ParseError) -> FileCheckFailure {
+        let Some(off) = e.offset else {
+            return self.unlocated(FailureKind::CheckFile, e.message.clone());
+        };
+        let files = self.files();
+        let start = self.check_canon.orig(off);
+        let width = self.check_text[start..]
+            .chars()
+            .next()
+            .filter(|c| *c != '\n' && *c != '\r')
+            .map_or(0, char::len_utf8);
+        let (line, col) = line_col(self.check_text, start);
+        let diag = Diagnostic::error()
+            .with_message(&e.message)
+            .with_labels(vec![Label::primary(files.check, start..start + width)]);
+        FileCheckFailure {
+            kind: FailureKind::CheckFile,
+            errors: vec![FileCheckError {
+                file: self.check_name.to_string(),
+                line,
+                col,
+                message: e.message.clone(),
+            }],
+            report: self.render(&files, &[diag]),
+        }
+    }
+
+    /// Where a directive is: file id, range, and its (file, line, col).
+    fn directive_loc(&self, files: &Files, d: &Directive) -> (usize, Range<usize>, FileCheckError) {
+        match d.source {
+            Source::ImplicitNot(i) => {
+                let r = files.implicit[i].clone();
+                let col = r.start + 1;
+                (
+                    files.cmdline,
+                    r,
+                    FileCheckError {
+                        file: "command line".into(),
+                        line: i + 1,
+                        col,
+                        message: String::new(),
+                    },
+                )
+            }
+            Source::CheckFile => {
+                let (s, e) = if d.pat.text.is_empty() {
+                    (d.prefix_offset, d.pattern_offset)
+                } else {
+                    (d.pattern_offset, d.pattern_offset + d.pat.text.len())
+                };
+                let (os, oe) = (self.check_canon.orig(s), self.check_canon.orig(e));
+                let at = self.check_canon.orig(d.pattern_offset);
+                let (line, col) = line_col(self.check_text, at);
+                (
+                    files.check,
+                    clamp(self.check_text, os, oe),
+                    FileCheckError {
+                        file: self.check_name.to_string(),
+                        line,
+                        col,
+                        message: String::new(),
+                    },
+                )
+            }
+        }
+    }
+
+    fn input_range(&self, start: usize, end: usize) -> Range<usize> {
+        clamp(
+            self.input_text,
+            self.input_canon.orig(start),
+            self.input_canon.orig(end),
+        )
+    }
+
+    /// A failed match: one diagnostic per error event, then the dump.
+    pub fn mismatch(&self, events: &[Event<'_>], with_dump: bool) -> FileCheckFailure {
+        let files = self.files();
+        let canon = &self.input_canon.text;
+        let mut diags = Vec::new();
+        let mut errors = Vec::new();
+        for ev in events.iter().filter(|e| e.is_error()) {
+            let d = ev.dir;
+            let (fid, range, mut loc) = self.directive_loc(&files, d);
+            let name = d.name();
+            let mut labels = vec![Label::primary(fid, range)];
+            let message = match &ev.kind {
+                EventKind::NotFound => {
+                    let skip = canon[ev.start..ev.end]
+                        .find(|c: char| !matches!(c, ' ' | '\t' | '\n' | '\r'))
+                        .unwrap_or(ev.end - ev.start);
+                    let at = ev.start + skip;
+                    let w = canon[at..].chars().next().map_or(0, char::len_utf8);
+                    labels.push(
+                        Label::secondary(files.input, self.input_range(at, at + w))
+                            .with_message("scanning from here"),
+                    );
+                    if let Some((s, e)) = fuzzy_match(&d.pat.text, &canon[ev.start..ev.end]) {
+                        labels.push(
+                            Label::secondary(
+                                files.input,
+                                self.input_range(ev.start + s, ev.start + e),
+                            )
+                            .with_message("possible intended match here"),
+                        );
+                    }
+                    if d.pat.count > 1 {
+                        format!(
+                            "{name}: expected string not found in input ({} out of {} matched)",
+                            ev.nth - 1,
+                            d.pat.count
+                        )
+                    } else {
+                        format!("{name}: expected string not found in input")
+                    }
+                }
+                EventKind::Excluded => {
+                    labels.push(
+                        Label::secondary(files.input, self.input_range(ev.start, ev.end))
+                            .with_message("found here"),
+                    );
+                    format!("{name}: excluded string found in input")
+                }
+                EventKind::WrongLine { prev_end, message } => {
+                    labels.push(
+                        Label::secondary(files.input, self.input_range(ev.start, ev.end))
+                            .with_message(format!(
+                                "'{}' match was here",
+                                d.pat.kind.suffix().trim_start_matches('-').to_lowercase()
+                            )),
+                    );
+                    labels.push(
+                        Label::secondary(files.input, self.input_range(*prev_end, *prev_end))
+                            .with_message("previous match ended here"),
+                    );
+                    message.clone()
+                }
+                EventKind::Error(msg) => {
+                    labels.push(
+                        Label::secondary(files.input, self.input_range(ev.start, ev.start))
+                            .with_message("scanning from here"),
+                    );
+                    format!("{name}: {msg}")
+                }
+                EventKind::Match => unreachable!("filtered"),
+            };
+            loc.message = message.clone();
+            errors.push(loc);
+            diags.push(
+                Diagnostic::error()
+                    .with_message(message)
+                    .with_labels(labels),
+            );
+        }
+        let mut report = self.render(&files, &diags);
+        if with_dump {
+            report.push_str(&self.dump(events));
+        }
+        FileCheckFailure {
+            kind: FailureKind::Mismatch,
+            errors,
+            report,
+        }
+    }
+
+    /// The annotated input dump.
+    pub fn dump(&self, events: &[Event<'_>]) -> String {
+        let text = &self.input_canon.text;
+        let mut line_starts = vec![0];
+        line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        if text.ends_with('\n') {
+            line_starts.pop();
+        }
+        let line_of = |off: usize| line_starts.partition_point(|&s| s <= off).max(1) - 1;
+        struct Ann {
+            label: String,
+            col: usize,
+            width: usize,
+            marker: char,
+            note: String,
+            error: bool,
+        }
+        let mut anns: Vec<Vec<Ann>> = (0..line_starts.len()).map(|_| Vec::new()).collect();
+        for ev in events {
+            if anns.is_empty() {
+                break;
+            }
+            let d = ev.dir;
+            let label = match d.source {
+                Source::ImplicitNot(i) => format!("not:imp{}", i + 1),
+                Source::CheckFile if d.pat.count > 1 => format!("check:{}'{}", d.line, ev.nth),
+                Source::CheckFile => format!("check:{}", d.line),
+            };
+            let li = line_of(ev.start);
+            let ls = line_starts[li];
+            let le = text[ls..].find('\n').map_or(text.len(), |p| ls + p);
+            let col = text[ls..ev.start.clamp(ls, le)].chars().count();
+            let upto = |end: usize| {
+                text[ev.start.clamp(ls, le)..end.clamp(ls, le)]
+                    .chars()
+                    .count()
+            };
+            let (marker, width, note) = match &ev.kind {
+                EventKind::Match => ('^', upto(ev.end), String::new()),
+                EventKind::NotFound => ('X', upto(le), "error: no match found".to_string()),
+                EventKind::Excluded => ('!', upto(ev.end), "error: no match expected".into()),
+                EventKind::WrongLine { .. } => {
+                    ('!', upto(ev.end), "error: match on wrong line".into())
+                }
+                EventKind::Error(m) => ('X', 1, format!("error: {m}")),
+            };
+            if ev.kind == EventKind::NotFound && ev.end > le + 1 {
+                // The scanned region continues on the following lines.
+                for (lj, &start) in line_starts
+                    .iter()
+                    .enumerate()
+                    .take(line_of(ev.end - 1) + 1)
+                    .skip(li + 1)
+                {
+                    let end = text[start..].find('\n').map_or(text.len(), |p| start + p);
+                    anns[lj].push(Ann {
+                        label: label.clone(),
+                        col: 0,
+                        width: text[start..end].chars().count().max(1),
+                        marker: '~',
+                        note: String::new(),
+                        error: false,
+                    });
+                }
+            }
+            anns[li].push(Ann {
+                label,
+                col,
+                width: width.max(1),
+                marker,
+                note,
+                error: ev.is_error(),
+            });
+        }
+        let label_w = anns
+            .iter()
+            .flatten()
+            .map(|a| a.label.len())
+            .chain([line_starts.len().to_string().len(), 6])
+            .max()
+            .unwrap_or(6);
+        // Which lines to show: all of a short input, else context around errors.
+        let n = line_starts.len();
+        let error_lines: Vec<usize> = (0..n)
+            .filter(|&i| anns[i].iter().any(|a| a.error))
+            .collect();
+        let show = |i: usize| {
+            n <= 50 || error_lines.is_empty() || error_lines.iter().any(|&e| e.abs_diff(i) <= 5)
+        };
+        let mut out = format!(
+            "\nInput file: {}\nCheck file: {}\n\n--dump-input=help explains the following input dump.\n\nInput was:\n<<<<<<\n",
+            self.input_name, self.check_name
+        );
+        let mut elided = false;
+        for i in 0..n {
+            if !show(i) {
+                if !elided {
+                    let _ = writeln!(out, "{:>label_w$}", ".");
+                    elided = true;
+                }
+                continue;
+            }
+            elided = false;
+            let ls = line_starts[i];
+            let le = text[ls..].find('\n').map_or(text.len(), |p| ls + p);
+            let line = text[ls..le].replace('\t', " ");
+            let _ = writeln!(out, "{:>label_w$}: {}", i + 1, line.trim_end_matches('\r'));
+            for a in &anns[i] {
+                let mut l = format!("{:<label_w$}  {}{}", a.label, " ".repeat(a.col), a.marker);
+                l.push_str(&"~".repeat(a.width - 1));
+                if !a.note.is_empty() {
+                    l.push(' ');
+                    l.push_str(&a.note);
+                }
+                let _ = writeln!(out, "{l}");
+            }
+        }
+        out.push_str(">>>>>>\n");
+        out
+    }
+}
+
+/// The literal parts of a pattern (regexes and variables dropped).
+fn literal_parts(pattern: &str) -> String {
+    let mut out = String::new();
+    let mut rest = pattern;
+    while !rest.is_empty() {
+        let (open, close) = if rest.starts_with("{{") {
+            ("{{", "}}")
+        } else if rest.starts_with("[[") {
+            ("[[", "]]")
+        } else {
+            let mut chars = rest.chars();
+            out.extend(chars.next());
+            rest = chars.as_str();
+            continue;
+        };
+        match rest[open.len()..].find(close) {
+            Some(e) => rest = &rest[open.len() + e + close.len()..],
+            None => break,
+        }
+    }
+    out.trim().to_string()
+}
+
+/// The input line (range in `region`) most similar to the pattern's literal
+/// text, if it is similar enough (an approximation of LLVM's heuristic).
+fn fuzzy_match(pattern: &str, region: &str) -> Option<(usize, usize)> {
+    let needle: Vec<char> = literal_parts(pattern).chars().take(200).collect();
+    if needle.len() < 2 {
+        return None;
+    }
+    let mut best: Option<(usize, usize, usize)> = None;
+    let mut budget: usize = 4_000_000;
+    let mut start = 0;
+    for line in region.split_inclusive('\n').take(4096) {
+        let body = line.trim_end_matches('\n');
+        let trimmed = body.trim_start();
+        let lead = body.len() - trimmed.len();
+        let hay: Vec<char> = trimmed.trim_end().chars().collect();
+        let cost = hay.len() * needle.len();
+        if cost > budget {
+            break;
+        }
+        budget -= cost;
+        if !hay.is_empty() {
+            let d = substring_distance(&needle, &hay);
+            if best.is_none_or(|(b, _, _)| d < b) {
+                best = Some((d, start + lead, start + lead + trimmed.trim_end().len()));
+            }
+        }
+        start += line.len();
+    }
+    best.filter(|&(d, _, _)| d <= needle.len() / 3)
+        .map(|(_, s, e)| (s, e))
+}
+
+/// Edit distance between `needle` and the best-matching substring of `hay`.
+fn substring_distance(needle: &[char], hay: &[char]) -> usize {
+    let mut prev: Vec<usize> = (0..=needle.len()).collect();
+    let mut best = prev[needle.len()];
+    for &h in hay {
+        let mut cur = vec![0usize; needle.len() + 1];
+        for (j, &n) in needle.iter().enumerate() {
+            cur[j + 1] = (prev[j] + usize::from(n != h))
+                .min(prev[j + 1] + 1)
+                .min(cur[j] + 1);
+        }
+        best = best.min(cur[needle.len()]);
+        prev = cur;
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literal_parts_drop_regexes() {
+        assert_eq!(literal_parts("add {{.*}} [[X:a]] x"), "add   x");
+    }
+
+    #[test]
+    fn fuzzy_finds_close_line() {
+        let region = "nothing\n  call @fo0(i32 1)\nother\n";
+        let (s, e) = fuzzy_match("call @foo(i32 1)", region).unwrap();
+        assert_eq!(&region[s..e], "call @fo0(i32 1)");
+        assert!(fuzzy_match("completely different", "abc\n").is_none());
+    }
+}

@@ -1,0 +1,254 @@
+//! The lit-style test runner behind `pfir test` and the `cargo test` harness.
+//!
+//! A test is a `.pfir` file with `// RUN:` lines ([`run_line`] describes
+//! their syntax). Each RUN line is run in order, without a shell
+//! ([`execute`]); the test passes when every one of them passes. Files run
+//! in parallel ([`run_all`]); [`report`] formats what happened.
+//!
+//! The library never assumes it runs inside `pfir`: the executable that
+//! `pfir` and `FileCheck` in RUN lines stand for is part of the [`Config`]
+//! (the `pfir` binary passes `current_exe`, the cargo harness passes
+//! `CARGO_BIN_EXE_pfir`).
+
+pub mod discover;
+pub mod execute;
+pub mod report;
+pub mod run_line;
+
+pub use discover::{discover, has_run_lines};
+pub use execute::Tools;
+
+use execute::PipelineResult;
+use run_line::{RunLine, Substitutions};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// How tests are run.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub tools: Tools,
+    /// How many test files run at once (at least 1).
+    pub jobs: usize,
+    /// Only paths this matches are run.
+    pub filter: Option<regex::Regex>,
+    /// Regenerate CHECK lines before running (see [`crate::testing::update_checks`]).
+    pub update: bool,
+}
+
+impl Config {
+    /// A configuration that runs `pfir_exe` for `pfir` and `FileCheck`,
+    /// with one job per available core.
+    pub fn new(pfir_exe: impl Into<PathBuf>) -> Config {
+        Config {
+            tools: Tools::new(pfir_exe),
+            jobs: default_jobs(),
+            filter: None,
+            update: false,
+        }
+    }
+}
+
+/// One job per available core.
+pub fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// One RUN-line pipeline that was run.
+#[derive(Debug)]
+pub struct Step {
+    /// The RUN line it came from.
+    pub run_line: RunLine,
+    /// The pipeline, substitutions applied.
+    pub command: String,
+    pub result: PipelineResult,
+}
+
+/// Why a test did not pass.
+#[derive(Debug)]
+pub enum Failure {
+    /// The file could not be read or has no RUN lines.
+    Unresolved(String),
+    /// A RUN line could not be parsed.
+    BadRunLine { line: usize, message: String },
+    /// The last of the test's steps failed.
+    Failed,
+}
+
+/// What running one test file gave.
+#[derive(Debug)]
+pub struct TestResult {
+    pub path: PathBuf,
+    /// `None` when the test passed.
+    pub failure: Option<Failure>,
+    /// The pipelines run, in order (the failing one last).
+    pub steps: Vec<Step>,
+    /// Remarks for the result line, such as "checks updated".
+    pub notes: Vec<String>,
+    /// The test's private temporary directory (`%T`), kept when it failed.
+    pub temp_dir: PathBuf,
+    pub duration: Duration,
+}
+
+impl TestResult {
+    pub fn passed(&self) -> bool {
+        self.failure.is_none()
+    }
+}
+
+static NEXT_TEMP: AtomicUsize = AtomicUsize::new(0);
+
+/// A fresh private temporary directory for one test (not yet created),
+/// and its `%t` in it.
+pub(crate) fn temp_paths(path: &Path) -> (PathBuf, PathBuf) {
+    let n = NEXT_TEMP.fetch_add(1, Ordering::Relaxed);
+    let name = path
+        .file_name()
+        .map_or_else(|| "test".into(), |n| n.to_string_lossy().into_owned());
+    let dir = std::env::temp_dir().join(format!("pfir-lit-{}-{n}", std::process::id()));
+    let temp = dir.join(format!("{name}.tmp"));
+    (dir, temp)
+}
+
+/// Runs the RUN lines of one test file, in order, stopping at the first
+/// failure.
+pub fn run_test(path: &Path, config: &Config) -> TestResult {
+    let start = Instant::now();
+    let (temp_dir, temp) = temp_paths(path);
+    let mut result = TestResult {
+        path: path.to_path_buf(),
+        failure: None,
+        steps: Vec::new(),
+        notes: Vec::new(),
+        temp_dir: temp_dir.clone(),
+        duration: Duration::ZERO,
+    };
+    if config.update {
+        match crate::testing::update_checks::update_file(path, &config.tools) {
+            Ok(outcome) => {
+                if let Some(note) = outcome.note() {
+                    result.notes.push(note);
+                }
+            }
+            Err(e) => result.notes.push(format!("checks not updated: {e}")),
+        }
+    }
+    result.failure = run_steps(path, config, &temp_dir, temp, &mut result.steps).err();
+    let empty = std::fs::read_dir(&temp_dir).is_ok_and(|mut d| d.next().is_none());
+    if result.passed() || empty {
+        let _ = std::fs::remove_dir_all(&temp_dir);
+    }
+    result.duration = start.elapsed();
+    result
+}
+
+fn run_steps(
+    path: &Path,
+    config: &Config,
+    temp_dir: &Path,
+    temp: PathBuf,
+    steps: &mut Vec<Step>,
+) -> Result<(), Failure> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Failure::Unresolved(format!("cannot read '{}': {e}", path.display())))?;
+    let run_lines = run_line::find_run_lines(&text).map_err(Failure::Unresolved)?;
+    if run_lines.is_empty() {
+        return Err(Failure::Unresolved(
+            "the file has no `// RUN:` lines".into(),
+        ));
+    }
+    std::fs::create_dir_all(temp_dir).map_err(|e| {
+        Failure::Unresolved(format!(
+            "cannot create the temporary directory '{}': {e}",
+            temp_dir.display()
+        ))
+    })?;
+    let subs = Substitutions {
+        source: path.to_path_buf(),
+        temp,
+    };
+    // Parse everything first: a syntax error anywhere fails before anything runs.
+    let mut parsed = Vec::new();
+    for run_line in run_lines {
+        let pipelines =
+            run_line::parse(&run_line.text, &subs).map_err(|message| Failure::BadRunLine {
+                line: run_line.line,
+                message,
+            })?;
+        parsed.push((run_line, pipelines));
+    }
+    for (run_line, pipelines) in parsed {
+        for pipeline in pipelines {
+            let result = execute::run_pipeline(&pipeline, &config.tools, None);
+            let passed = result.passed();
+            steps.push(Step {
+                run_line: run_line.clone(),
+                command: pipeline.display(),
+                result,
+            });
+            if !passed {
+                return Err(Failure::Failed);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Totals of a run.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Summary {
+    pub passed: usize,
+    pub failed: Vec<PathBuf>,
+}
+
+impl Summary {
+    pub fn total(&self) -> usize {
+        self.passed + self.failed.len()
+    }
+}
+
+/// Whether `path` passes `config.filter`.
+pub fn selected(path: &Path, config: &Config) -> bool {
+    config
+        .filter
+        .as_ref()
+        .is_none_or(|re| re.is_match(&path.to_string_lossy()))
+}
+
+/// Runs `files` on `config.jobs` threads, calling `on_result` (on the
+/// calling thread) as each finishes, in completion order.
+pub fn run_all(
+    files: &[PathBuf],
+    config: &Config,
+    mut on_result: impl FnMut(&TestResult),
+) -> Summary {
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let mut summary = Summary::default();
+    std::thread::scope(|s| {
+        for _ in 0..config.jobs.max(1).min(files.len().max(1)) {
+            let tx = tx.clone();
+            let next = &next;
+            s.spawn(move || {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(file) = files.get(i) else { break };
+                    if tx.send(run_test(file, config)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for result in rx {
+            on_result(&result);
+            if result.passed() {
+                summary.passed += 1;
+            } else {
+                summary.failed.push(result.path.clone());
+            }
+        }
+    });
+    summary.failed.sort();
+    summary
+}

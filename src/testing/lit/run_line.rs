@@ -1,0 +1,597 @@
+//! RUN lines: finding them in a test file, substituting `%` variables, and
+//! parsing each into pipelines of commands (no shell is involved).
+//!
+//! The accepted syntax is a small, shell-like subset:
+//!
+//! - words separated by blanks; `'...'` quotes literally, `"..."` quotes with
+//!   `\"` and `\\` escapes, an unquoted `\` escapes the next character;
+//! - `a | b` pipes `a`'s standard output into `b`;
+//! - `a && b` runs `b` only when `a` passed (every part must pass);
+//! - `not cmd` inverts the exit status: `cmd` must exit with a non-zero
+//!   status (a crash by a signal is never a pass);
+//! - redirections `< file`, `> file`, `>> file`, `2> file`, `2>> file`, `2>&1`;
+//! - substitutions `%s` (the test file), `%S` (its directory), `%t` (a
+//!   per-test temporary path), `%T` (the directory of `%t`), `%%` (a `%`).
+//!   They apply inside quotes too; any other `%x` is left as written.
+//!
+//! A RUN line that ends with `\` continues on the next RUN line.
+
+use std::path::{Path, PathBuf};
+
+/// One logical RUN line of a test file (continuations joined).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunLine {
+    /// 1-based line number of its first `// RUN:` line.
+    pub line: usize,
+    /// The command text as written, continuations joined by a space.
+    pub text: String,
+}
+
+/// The values the `%` substitutions expand to.
+#[derive(Clone, Debug)]
+pub struct Substitutions {
+    /// `%s`: the test file.
+    pub source: PathBuf,
+    /// `%t`: a temporary path private to this test (not created).
+    pub temp: PathBuf,
+}
+
+impl Substitutions {
+    /// `%S`: the directory of the test file (`.` when it has none).
+    pub fn source_dir(&self) -> PathBuf {
+        parent_or_dot(&self.source)
+    }
+
+    /// `%T`: the directory of `%t`.
+    pub fn temp_dir(&self) -> PathBuf {
+        parent_or_dot(&self.temp)
+    }
+
+    fn lookup(&self, c: char) -> Option<String> {
+        let path = match c {
+            's' => self.source.clone(),
+            'S' | 'p' => self.source_dir(),
+            't' => self.temp.clone(),
+            'T' => self.temp_dir(),
+            '%' => return Some("%".into()),
+            _ => return None,
+        };
+        Some(path.display().to_string())
+    }
+}
+
+fn parent_or_dot(p: &Path) -> PathBuf {
+    match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// Where a command's standard error goes.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub enum StderrTarget {
+    /// Captured and shown in the failure report.
+    #[default]
+    Capture,
+    /// `2>&1`: wherever standard output goes.
+    ToStdout,
+    /// `2> file` / `2>> file` (the flag: append).
+    File(PathBuf, bool),
+}
+
+/// One command of a pipeline.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Stage {
+    /// Whether `not` (an odd number of them) preceded the command.
+    pub invert: bool,
+    /// The program and its arguments, substitutions applied.
+    pub argv: Vec<String>,
+    /// `< file`.
+    pub stdin: Option<PathBuf>,
+    /// `> file` / `>> file` (the flag: append).
+    pub stdout: Option<(PathBuf, bool)>,
+    pub stderr: StderrTarget,
+}
+
+impl Stage {
+    /// The command as a readable shell-like string.
+    pub fn display(&self) -> String {
+        let mut parts = Vec::new();
+        if self.invert {
+            parts.push("not".to_string());
+        }
+        parts.extend(self.argv.iter().map(|a| quote(a)));
+        if let Some(p) = &self.stdin {
+            parts.push(format!("< {}", quote(&p.display().to_string())));
+        }
+        if let Some((p, append)) = &self.stdout {
+            let op = if *append { ">>" } else { ">" };
+            parts.push(format!("{op} {}", quote(&p.display().to_string())));
+        }
+        match &self.stderr {
+            StderrTarget::Capture => {}
+            StderrTarget::ToStdout => parts.push("2>&1".into()),
+            StderrTarget::File(p, append) => {
+                let op = if *append { "2>>" } else { "2>" };
+                parts.push(format!("{op} {}", quote(&p.display().to_string())));
+            }
+        }
+        parts.join(" ")
+    }
+}
+
+/// Commands joined by `|`.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Pipeline {
+    pub stages: Vec<Stage>,
+}
+
+impl Pipeline {
+    pub fn display(&self) -> String {
+        self.stages
+            .iter()
+            .map(Stage::display)
+            .collect::<Vec<_>>()
+            .join(" | ")
+    }
+}
+
+/// Quotes `s` for display when it holds characters the parser treats specially.
+pub fn quote(s: &str) -> String {
+    let plain = !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%{}[]*^$?()".contains(c));
+    if plain {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+/// Finds the RUN lines of a test file: comment lines of the form
+/// `// RUN: command`. A line ending in `\` continues on the next RUN line.
+pub fn find_run_lines(text: &str) -> Result<Vec<RunLine>, String> {
+    let mut out: Vec<RunLine> = Vec::new();
+    let mut pending: Option<RunLine> = None;
+    for (index, line) in text.lines().enumerate() {
+        let Some(command) = run_directive(line) else {
+            if let Some(p) = &pending {
+                return Err(format!(
+                    "line {}: the RUN line ends with `\\` but the next line is not a RUN line",
+                    p.line
+                ));
+            }
+            continue;
+        };
+        let command = command.trim();
+        let (command, continues) = match command.strip_suffix('\\') {
+            Some(c) => (c.trim_end(), true),
+            None => (command, false),
+        };
+        let current = match pending.take() {
+            Some(mut p) => {
+                if !command.is_empty() {
+                    if !p.text.is_empty() {
+                        p.text.push(' ');
+                    }
+                    p.text.push_str(command);
+                }
+                p
+            }
+            None => RunLine {
+                line: index + 1,
+                text: command.to_string(),
+            },
+        };
+        if continues {
+            pending = Some(current);
+        } else {
+            out.push(current);
+        }
+    }
+    if let Some(p) = pending {
+        return Err(format!(
+            "line {}: the last RUN line ends with `\\` but nothing follows",
+            p.line
+        ));
+    }
+    Ok(out)
+}
+
+/// The command of a `// RUN:` line, or `None` for any other line.
+fn run_directive(line: &str) -> Option<&str> {
+    let rest = line.trim_start().strip_prefix("//")?;
+    rest.trim_start().strip_prefix("RUN:")
+}
+
+/// A lexed piece of a RUN line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Token {
+    Word(String),
+    Pipe,
+    AndAnd,
+    /// `<`
+    In,
+    /// `>`, `>>`, `2>`, `2>>`: (fd, append)
+    Out(u8, bool),
+    /// `2>&1`
+    ErrToOut,
+}
+
+fn tokenize(text: &str, subs: &Substitutions) -> Result<Vec<Token>, String> {
+    let mut tokens = Vec::new();
+    let chars: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    let mut word = String::new();
+    // Whether a word is being built (a quoted empty string is still a word).
+    let mut in_word = false;
+    // Whether the current word is exactly an unquoted fd number so far.
+    let mut digits_only = true;
+    macro_rules! flush {
+        () => {
+            if in_word {
+                tokens.push(Token::Word(std::mem::take(&mut word)));
+                in_word = false;
+            }
+            digits_only = true;
+        };
+    }
+    let substitute = |i: &mut usize, word: &mut String| {
+        // chars[*i] == '%'
+        match chars.get(*i + 1).and_then(|&c| subs.lookup(c)) {
+            Some(v) => {
+                word.push_str(&v);
+                *i += 2;
+            }
+            None => {
+                word.push('%');
+                *i += 1;
+            }
+        }
+    };
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            ' ' | '\t' => {
+                flush!();
+                i += 1;
+            }
+            '\'' => {
+                in_word = true;
+                digits_only = false;
+                i += 1;
+                loop {
+                    match chars.get(i) {
+                        None => return Err("unterminated '...' quote".into()),
+                        Some('\'') => {
+                            i += 1;
+                            break;
+                        }
+                        Some('%') => substitute(&mut i, &mut word),
+                        Some(&c) => {
+                            word.push(c);
+                            i += 1;
+                        }
+                    }
+                }
+            }
+            '"' => {
+                in_word = true;
+                digits_only = false;
+                i += 1;
+                loop {
+                    match chars.get(i) {
+                        None => return Err("unterminated \"...\" quote".into()),
+                        Some('"') => {
+                            i += 1;
+                            break;
+                        }
+                        Some('\\') if matches!(chars.get(i + 1), Some('"' | '\\')) => {
+                            word.push(chars[i + 1]);
+                            i += 2;
+                        }
+                        Some('%') => substitute(&mut i, &mut word),
+                        Some(&c) => {
+                            word.push(c);
+                            i += 1;
+                        }
+                    }
+                }
+            }
+            '\\' => {
+                in_word = true;
+                digits_only = false;
+                match chars.get(i + 1) {
+                    Some(&n) => {
+                        word.push(n);
+                        i += 2;
+                    }
+                    None => {
+                        word.push('\\');
+                        i += 1;
+                    }
+                }
+            }
+            '|' => {
+                if chars.get(i + 1) == Some(&'|') {
+                    return Err("`||` is not supported".into());
+                }
+                flush!();
+                tokens.push(Token::Pipe);
+                i += 1;
+            }
+            '&' => {
+                if chars.get(i + 1) == Some(&'&') {
+                    flush!();
+                    tokens.push(Token::AndAnd);
+                    i += 2;
+                } else {
+                    return Err("`&` (background jobs) is not supported".into());
+                }
+            }
+            ';' => return Err("`;` is not supported; use `&&` or another RUN line".into()),
+            '<' => {
+                flush!();
+                tokens.push(Token::In);
+                i += 1;
+            }
+            '>' => {
+                let fd = if in_word && digits_only && (word == "1" || word == "2") {
+                    let fd = if word == "2" { 2 } else { 1 };
+                    word.clear();
+                    in_word = false;
+                    fd
+                } else {
+                    if in_word {
+                        tokens.push(Token::Word(std::mem::take(&mut word)));
+                        in_word = false;
+                    }
+                    1
+                };
+                digits_only = true;
+                i += 1;
+                if fd == 2 && chars.get(i) == Some(&'&') {
+                    if chars.get(i + 1) == Some(&'1') {
+                        tokens.push(Token::ErrToOut);
+                        i += 2;
+                        continue;
+                    }
+                    return Err("only `2>&1` is supported among `>&` redirections".into());
+                }
+                let append = chars.get(i) == Some(&'>');
+                if append {
+                    i += 1;
+                }
+                tokens.push(Token::Out(fd, append));
+            }
+            '%' => {
+                in_word = true;
+                digits_only = false;
+                substitute(&mut i, &mut word);
+            }
+            c => {
+                in_word = true;
+                if !c.is_ascii_digit() {
+                    digits_only = false;
+                }
+                word.push(c);
+                i += 1;
+            }
+        }
+    }
+    if in_word {
+        tokens.push(Token::Word(word));
+    }
+    Ok(tokens)
+}
+
+/// Parses one RUN line into the pipelines its `&&` separates, applying the
+/// substitutions.
+pub fn parse(text: &str, subs: &Substitutions) -> Result<Vec<Pipeline>, String> {
+    let tokens = tokenize(text, subs)?;
+    let mut pipelines = Vec::new();
+    let mut pipeline = Pipeline::default();
+    let mut stage = Stage::default();
+    // Whether `not` may still be read as a prefix of the current stage.
+    let mut at_start = true;
+    let mut iter = tokens.into_iter().peekable();
+    let finish_stage = |stage: &mut Stage, what: &str| -> Result<Stage, String> {
+        if stage.argv.is_empty() {
+            return Err(format!("missing command {what}"));
+        }
+        Ok(std::mem::take(stage))
+    };
+    while let Some(tok) = iter.next() {
+        match tok {
+            Token::Word(w) => {
+                if at_start && w == "not" {
+                    stage.invert = !stage.invert;
+                } else {
+                    at_start = false;
+                    stage.argv.push(w);
+                }
+            }
+            Token::Pipe => {
+                pipeline
+                    .stages
+                    .push(finish_stage(&mut stage, "before `|`")?);
+                at_start = true;
+            }
+            Token::AndAnd => {
+                pipeline
+                    .stages
+                    .push(finish_stage(&mut stage, "before `&&`")?);
+                pipelines.push(std::mem::take(&mut pipeline));
+                at_start = true;
+            }
+            Token::ErrToOut => stage.stderr = StderrTarget::ToStdout,
+            Token::In | Token::Out(..) => {
+                let Some(Token::Word(target)) = iter.next() else {
+                    return Err("a redirection needs a file name after it".into());
+                };
+                let target = PathBuf::from(target);
+                match tok {
+                    Token::In => stage.stdin = Some(target),
+                    Token::Out(2, append) => stage.stderr = StderrTarget::File(target, append),
+                    Token::Out(_, append) => stage.stdout = Some((target, append)),
+                    _ => unreachable!(),
+                }
+            }
+        }
+    }
+    if stage.argv.is_empty() && pipeline.stages.is_empty() && pipelines.is_empty() {
+        return Err("empty RUN line".into());
+    }
+    pipeline
+        .stages
+        .push(finish_stage(&mut stage, "at the end")?);
+    pipelines.push(pipeline);
+    Ok(pipelines)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn subs() -> Substitutions {
+        Substitutions {
+            source: PathBuf::from("dir/a b.pfir"),
+            temp: PathBuf::from("/tmp/x/a.tmp"),
+        }
+    }
+
+    fn argvs(text: &str) -> Vec<Vec<Vec<String>>> {
+        parse(text, &subs())
+            .unwrap()
+            .into_iter()
+            .map(|p| p.stages.into_iter().map(|s| s.argv).collect())
+            .collect()
+    }
+
+    #[test]
+    fn finds_run_lines_and_joins_continuations() {
+        let text = "// RUN: pfir opt %s \\\n//RUN:   --passes=x \\\n  // RUN: | FileCheck %s\nfunc f() {}\n// RUN: not pfir opt %s\n// CHECK: RUN: no\n";
+        let lines = find_run_lines(text).unwrap();
+        assert_eq!(
+            lines,
+            vec![
+                RunLine {
+                    line: 1,
+                    text: "pfir opt %s --passes=x | FileCheck %s".into()
+                },
+                RunLine {
+                    line: 5,
+                    text: "not pfir opt %s".into()
+                }
+            ]
+        );
+    }
+
+    #[test]
+    fn dangling_continuation_is_an_error() {
+        assert!(find_run_lines("// RUN: a \\\nfunc f() {}\n").is_err());
+        assert!(find_run_lines("// RUN: a \\\n").is_err());
+        assert!(find_run_lines("func f() {}\n").unwrap().is_empty());
+    }
+
+    #[test]
+    fn substitutions() {
+        assert_eq!(
+            argvs("pfir %s %S %t %T 100%% %x"),
+            vec![vec![vec![
+                "pfir",
+                "dir/a b.pfir",
+                "dir",
+                "/tmp/x/a.tmp",
+                "/tmp/x",
+                "100%",
+                "%x"
+            ]]]
+        );
+        // Inside quotes too; the path with a space stays one word.
+        assert_eq!(
+            argvs("a '%s' \"%%s\""),
+            vec![vec![vec!["a", "dir/a b.pfir", "%s"]]]
+        );
+        let no_dir = Substitutions {
+            source: PathBuf::from("x.pfir"),
+            temp: PathBuf::from("t"),
+        };
+        assert_eq!(parse("a %S", &no_dir).unwrap()[0].stages[0].argv[1], ".");
+    }
+
+    #[test]
+    fn quoting() {
+        assert_eq!(
+            argvs(r#"echo 'a | b' "c \"d\" \\ e" f\ g '' "$x""#),
+            vec![vec![vec!["echo", "a | b", r#"c "d" \ e"#, "f g", "", "$x"]]]
+        );
+        assert!(parse("echo 'abc", &subs()).is_err());
+        assert!(parse("echo \"abc", &subs()).is_err());
+    }
+
+    #[test]
+    fn pipelines_and_not() {
+        let p = parse("not pfir opt %s | not not FileCheck --x=not %s", &subs()).unwrap();
+        assert_eq!(p.len(), 1);
+        let s = &p[0].stages;
+        assert_eq!(s.len(), 2);
+        assert!(s[0].invert);
+        assert_eq!(s[0].argv, vec!["pfir", "opt", "dir/a b.pfir"]);
+        assert!(!s[1].invert);
+        assert_eq!(s[1].argv, vec!["FileCheck", "--x=not", "dir/a b.pfir"]);
+        // `not` is only a prefix: later it is an ordinary argument.
+        assert_eq!(argvs("echo not"), vec![vec![vec!["echo", "not"]]]);
+    }
+
+    #[test]
+    fn and_and() {
+        assert_eq!(
+            argvs("a x && b|c"),
+            vec![vec![vec!["a", "x"]], vec![vec!["b"], vec!["c"]]]
+        );
+    }
+
+    #[test]
+    fn redirections() {
+        let p = parse("a 2>&1 > out < in | b 2> err >> log 2>>e2", &subs()).unwrap();
+        let s = &p[0].stages;
+        assert_eq!(s[0].argv, vec!["a"]);
+        assert_eq!(s[0].stderr, StderrTarget::ToStdout);
+        assert_eq!(s[0].stdout, Some((PathBuf::from("out"), false)));
+        assert_eq!(s[0].stdin, Some(PathBuf::from("in")));
+        assert_eq!(s[1].stdout, Some((PathBuf::from("log"), true)));
+        assert_eq!(s[1].stderr, StderrTarget::File(PathBuf::from("e2"), true));
+        // `2>&1` glued to a word, and `>` glued to its target.
+        let p = parse("a x2>&1", &subs());
+        assert!(p.is_err(), "x2>&1 is `x2 >&1`, unsupported");
+        let p = parse("a 2>&1|b >%t", &subs()).unwrap();
+        assert_eq!(p[0].stages[0].stderr, StderrTarget::ToStdout);
+        assert_eq!(
+            p[0].stages[1].stdout,
+            Some((PathBuf::from("/tmp/x/a.tmp"), false))
+        );
+        // A quoted "2" is a word, not a file descriptor.
+        let p = parse("a '2'>f", &subs()).unwrap();
+        assert_eq!(p[0].stages[0].argv, vec!["a", "2"]);
+    }
+
+    #[test]
+    fn syntax_errors() {
+        for bad in [
+            "", "a |", "| a", "a | | b", "a &&", "a >", "a ; b", "a & b", "a || b",
+        ] {
+            assert!(parse(bad, &subs()).is_err(), "{bad:?} should be rejected");
+        }
+        assert!(parse("not", &subs()).is_err());
+    }
+
+    #[test]
+    fn display_round_trips() {
+        let text = "not pfir opt 'a b' 2>&1 | FileCheck %s";
+        let p = parse(text, &subs()).unwrap();
+        let shown = p[0].display();
+        assert_eq!(shown, "not pfir opt 'a b' 2>&1 | FileCheck 'dir/a b.pfir'");
+        assert_eq!(parse(&shown, &subs()).unwrap(), p);
+    }
+}

@@ -1,0 +1,535 @@
+//! Check generation (`pfir test --update`, `PFIR_UPDATE_CHECKS=1`): rewrite
+//! the CHECK lines of a test from the current output of its command, in the
+//! style of MLIR's `generate-test-checks.py`.
+//!
+//! The command is the first RUN line that pipes into FileCheck, up to the
+//! FileCheck stage. Its output is cut into functions; each becomes
+//!
+//! ```text
+//! // CHECK-LABEL: orchestration func main(n: i64) -> task_id {
+//! // CHECK-NEXT:    manual {
+//! // CHECK-NEXT:    }
+//! // CHECK-NEXT:  }
+//! ```
+//!
+//! (a blank output line gives `// CHECK-EMPTY:`), placed directly above the
+//! input function of the same name; with `--split-input-file` the output is
+//! matched chunk by chunk. An output function with no input function of its
+//! name is appended at the end of its chunk. Every existing directive line
+//! of the check prefix (`CHECK`, `CHECK-NEXT`, ..., or the prefix given by
+//! `--check-prefix`) is removed first; RUN lines, other comments and the
+//! input itself are left as they are. The file is written atomically, and
+//! only when its text changes.
+
+use crate::testing::lit::Tools;
+use crate::testing::lit::execute;
+use crate::testing::lit::run_line::{self, Pipeline, Stage, Substitutions};
+use regex::Regex;
+use std::path::Path;
+use std::sync::LazyLock;
+
+/// What an update did to a file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UpdateOutcome {
+    /// The CHECK lines were rewritten.
+    Updated,
+    /// The generated CHECK lines were already there; the file was not touched.
+    Unchanged,
+    /// The file has nothing to update (no RUN line pipes into FileCheck).
+    Skipped(String),
+}
+
+impl UpdateOutcome {
+    /// A remark for the runner's result line (`None` when unchanged).
+    pub fn note(&self) -> Option<String> {
+        match self {
+            UpdateOutcome::Updated => Some("checks updated".into()),
+            UpdateOutcome::Unchanged => None,
+            UpdateOutcome::Skipped(why) => Some(format!("checks not updated: {why}")),
+        }
+    }
+}
+
+/// The environment variable that makes the cargo harness regenerate checks.
+pub const UPDATE_ENV: &str = "PFIR_UPDATE_CHECKS";
+
+/// Whether `PFIR_UPDATE_CHECKS` asks for updating (`1`, `true` or `yes`).
+pub fn update_requested_by_env() -> bool {
+    std::env::var(UPDATE_ENV)
+        .is_ok_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true" | "yes"))
+}
+
+fn is_filecheck(program: &str) -> bool {
+    matches!(program, "FileCheck" | "filecheck" | "pfir-filecheck")
+}
+
+/// The check prefix a FileCheck command line uses (`CHECK` by default).
+pub fn check_prefix(filecheck_argv: &[String]) -> String {
+    let mut args = filecheck_argv.iter().skip(1);
+    while let Some(arg) = args.next() {
+        let arg = arg.trim_start_matches('-');
+        for opt in ["check-prefix", "check-prefixes"] {
+            if let Some(v) = arg.strip_prefix(opt) {
+                let value = match v.strip_prefix('=') {
+                    Some(v) => Some(v.to_string()),
+                    None if v.is_empty() => args.next().cloned(),
+                    None => None,
+                };
+                if let Some(first) = value
+                    .as_deref()
+                    .and_then(|v| v.split(',').next())
+                    .filter(|s| !s.is_empty())
+                {
+                    return first.to_string();
+                }
+            }
+        }
+    }
+    "CHECK".to_string()
+}
+
+/// The command whose output the checks describe.
+#[derive(Clone, Debug)]
+pub struct Producer {
+    /// The stages before FileCheck.
+    pub pipeline: Pipeline,
+    /// The check prefix FileCheck is given.
+    pub prefix: String,
+    /// Whether the command splits its input (`--split-input-file`).
+    pub split: bool,
+}
+
+/// Finds the first RUN line with a FileCheck stage and returns what precedes it.
+pub fn find_producer(text: &str, subs: &Substitutions) -> Result<Option<Producer>, String> {
+    for run in run_line::find_run_lines(text)? {
+        let pipelines = run_line::parse(&run.text, subs)
+            .map_err(|e| format!("line {}: cannot parse the RUN line: {e}", run.line))?;
+        for pipeline in pipelines {
+            let Some(fc) = pipeline
+                .stages
+                .iter()
+                .position(|s| is_filecheck(&s.argv[0]))
+            else {
+                continue;
+            };
+            if fc == 0 {
+                return Err(format!(
+                    "line {}: FileCheck reads no command's output on this RUN line",
+                    run.line
+                ));
+            }
+            let stages: Vec<Stage> = pipeline.stages[..fc].to_vec();
+            let split = stages
+                .iter()
+                .any(|s| s.argv.iter().any(|a| a == "--split-input-file"));
+            return Ok(Some(Producer {
+                prefix: check_prefix(&pipeline.stages[fc].argv),
+                pipeline: Pipeline { stages },
+                split,
+            }));
+        }
+    }
+    Ok(None)
+}
+
+/// Regenerates the CHECK lines of the test `path`, running its command with `tools`.
+pub fn update_file(path: &Path, tools: &Tools) -> Result<UpdateOutcome, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
+    let (temp_dir, temp) = crate::testing::lit::temp_paths(path);
+    let subs = Substitutions {
+        source: path.to_path_buf(),
+        temp,
+    };
+    let Some(producer) = find_producer(&text, &subs)? else {
+        return Ok(UpdateOutcome::Skipped(
+            "no RUN line pipes into FileCheck".into(),
+        ));
+    };
+    std::fs::create_dir_all(&temp_dir).map_err(|e| {
+        format!(
+            "cannot create the temporary directory '{}': {e}",
+            temp_dir.display()
+        )
+    })?;
+    let result = execute::run_pipeline(&producer.pipeline, tools, None);
+    let _ = std::fs::remove_dir_all(&temp_dir);
+    if !result.passed() {
+        let mut why = format!("`{}` failed", producer.pipeline.display());
+        for stage in &result.stages {
+            if !stage.passed() {
+                why.push_str(&format!(": {}", stage.describe_status()));
+            }
+            let err = String::from_utf8_lossy(&stage.stderr);
+            if !err.trim().is_empty() {
+                why.push_str(&format!("\n{}", err.trim_end()));
+            }
+        }
+        return Err(why);
+    }
+    let output = String::from_utf8(result.stdout)
+        .map_err(|_| format!("`{}` printed invalid UTF-8", producer.pipeline.display()))?;
+    let new_text = generate(&text, &output, &producer.prefix, producer.split);
+    if new_text == text {
+        return Ok(UpdateOutcome::Unchanged);
+    }
+    crate::cli::opt::write_atomically(path, new_text.as_bytes())
+        .map_err(|e| format!("cannot write '{}': {e}", path.display()))?;
+    Ok(UpdateOutcome::Updated)
+}
+
+static FUNC_HEADER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^\s*(?:(?:orchestration|incore|aic|aiv|group|opaque)\s+)?func\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(",
+    )
+    .expect("valid regex")
+});
+
+/// A function of the command's output and the check lines that describe it.
+struct OutputFunction {
+    name: String,
+    checks: Vec<String>,
+}
+
+/// Escapes text that FileCheck would read as a regex or a variable.
+fn escape_check(text: &str) -> String {
+    text.replace("{{", "\u{0}")
+        .replace("[[", "\u{1}")
+        .replace('\u{0}', r"{{\{\{}}")
+        .replace('\u{1}', r"{{\[\[}}")
+}
+
+fn output_functions(chunk: &str, prefix: &str) -> Vec<OutputFunction> {
+    let mut functions = Vec::new();
+    let mut current: Option<OutputFunction> = None;
+    for line in chunk.lines() {
+        if let Some(f) = current.as_mut() {
+            let line = line.trim_end();
+            if line.is_empty() {
+                f.checks.push(format!("// {prefix}-EMPTY:"));
+            } else {
+                f.checks
+                    .push(format!("// {prefix}-NEXT: {}", escape_check(line)));
+            }
+            if line == "}" {
+                functions.extend(current.take());
+            }
+        } else if line.starts_with(|c: char| !c.is_whitespace())
+            && let Some(caps) = FUNC_HEADER.captures(line)
+        {
+            current = Some(OutputFunction {
+                name: caps[1].to_string(),
+                checks: vec![format!(
+                    "// {prefix}-LABEL: {}",
+                    escape_check(line.trim_end())
+                )],
+            });
+        }
+    }
+    // An unterminated function (truncated output) is still checked.
+    functions.extend(current);
+    functions
+}
+
+/// Whether `line` is a FileCheck directive of `prefix`.
+fn is_check_line(line: &str, prefix: &str) -> bool {
+    let Some(rest) = line.trim_start().strip_prefix("//") else {
+        return false;
+    };
+    let Some(rest) = rest.trim_start().strip_prefix(prefix) else {
+        return false;
+    };
+    if rest.starts_with(':') {
+        return true;
+    }
+    let Some(rest) = rest.strip_prefix('-') else {
+        return false;
+    };
+    for kind in ["NEXT", "LABEL", "SAME", "NOT", "DAG", "EMPTY"] {
+        if rest.strip_prefix(kind).is_some_and(|r| r.starts_with(':')) {
+            return true;
+        }
+    }
+    rest.strip_prefix("COUNT-").is_some_and(|r| {
+        let digits = r.chars().take_while(char::is_ascii_digit).count();
+        digits > 0 && r[digits..].starts_with(':')
+    })
+}
+
+fn is_split_marker(line: &str) -> bool {
+    line.trim_end() == crate::driver::SPLIT_MARKER
+}
+
+/// Rewrites the `prefix` checks of the test `input` from the command
+/// output `output` (split into chunks when `split`). Pure: see the module
+/// documentation for the rules.
+pub fn generate(input: &str, output: &str, prefix: &str, split: bool) -> String {
+    // The input's lines without the old checks, cut into chunks.
+    let mut chunks: Vec<Vec<String>> = vec![Vec::new()];
+    let mut markers: Vec<String> = Vec::new();
+    for line in input.split_inclusive('\n') {
+        if is_check_line(line, prefix) {
+            continue;
+        }
+        if split && is_split_marker(line) {
+            markers.push(line.to_string());
+            chunks.push(Vec::new());
+        } else {
+            chunks
+                .last_mut()
+                .expect("never empty")
+                .push(line.to_string());
+        }
+    }
+
+    // The output's functions, per chunk.
+    let output_chunks: Vec<Vec<OutputFunction>> = if split {
+        split_output(output)
+            .into_iter()
+            .map(|c| output_functions(c, prefix))
+            .collect()
+    } else {
+        vec![output_functions(output, prefix)]
+    };
+
+    // Which input chunk each output chunk belongs to.
+    let assignment = assign_chunks(&chunks, &output_chunks);
+    let mut per_input: Vec<Vec<OutputFunction>> = chunks.iter().map(|_| Vec::new()).collect();
+    for (functions, target) in output_chunks.into_iter().zip(assignment) {
+        per_input[target].extend(functions);
+    }
+
+    let mut out = String::new();
+    for (i, (lines, functions)) in chunks.iter().zip(per_input).enumerate() {
+        out.push_str(&place_checks(lines, functions));
+        if let Some(marker) = markers.get(i) {
+            out.push_str(marker);
+        }
+    }
+    out
+}
+
+/// Cuts the output of a `--split-input-file` run at its `// -----` lines.
+fn split_output(output: &str) -> Vec<&str> {
+    let mut chunks = Vec::new();
+    let mut start = 0;
+    let mut offset = 0;
+    for line in output.split_inclusive('\n') {
+        if is_split_marker(line) {
+            chunks.push(&output[start..offset]);
+            start = offset + line.len();
+        }
+        offset += line.len();
+    }
+    chunks.push(&output[start..]);
+    chunks
+}
+
+fn input_function_names(lines: &[String]) -> Vec<String> {
+    lines
+        .iter()
+        .filter_map(|l| FUNC_HEADER.captures(l).map(|c| c[1].to_string()))
+        .collect()
+}
+
+/// Matches output chunks to input chunks: one to one when the counts agree;
+/// otherwise (the driver prints nothing for a chunk with errors) each output
+/// chunk goes to the next input chunk that defines its first function.
+fn assign_chunks(inputs: &[Vec<String>], outputs: &[Vec<OutputFunction>]) -> Vec<usize> {
+    if inputs.len() == outputs.len() {
+        return (0..outputs.len()).collect();
+    }
+    let names: Vec<Vec<String>> = inputs.iter().map(|l| input_function_names(l)).collect();
+    let mut next = 0;
+    outputs
+        .iter()
+        .map(|functions| {
+            let found = functions
+                .first()
+                .and_then(|f| (next..inputs.len()).find(|&i| names[i].contains(&f.name)));
+            let target = found.unwrap_or(next.min(inputs.len() - 1));
+            next = (target + 1).min(inputs.len() - 1).max(next);
+            target
+        })
+        .collect()
+}
+
+/// Inserts each function's checks above the input function of its name.
+fn place_checks(lines: &[String], functions: Vec<OutputFunction>) -> String {
+    let mut above: Vec<Vec<String>> = vec![Vec::new(); lines.len()];
+    let mut taken = vec![false; lines.len()];
+    let mut trailing = Vec::new();
+    for f in functions {
+        let at = lines.iter().enumerate().position(|(i, l)| {
+            !taken[i] && FUNC_HEADER.captures(l).is_some_and(|c| c[1] == *f.name)
+        });
+        match at {
+            Some(i) => {
+                taken[i] = true;
+                above[i].extend(f.checks);
+            }
+            None => trailing.extend(f.checks),
+        }
+    }
+    let mut out = String::new();
+    for (line, checks) in lines.iter().zip(above) {
+        for c in checks {
+            out.push_str(&c);
+            out.push('\n');
+        }
+        out.push_str(line);
+    }
+    if !trailing.is_empty() {
+        if !out.is_empty() && !out.ends_with('\n') {
+            out.push('\n');
+        }
+        for c in trailing {
+            out.push_str(&c);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const INPUT: &str = "\
+// RUN: pfir opt %s | FileCheck %s
+
+// A comment that stays.
+func kernel() -> task_id {
+  return system.task_invalid()
+}
+
+// CHECK-LABEL: stale
+// CHECK: stale too
+orchestration func main(n: i64) -> task_id {
+  return   system.task_invalid()
+}
+";
+
+    const OUTPUT: &str = "\
+func kernel() -> task_id {
+  return system.task_invalid()
+}
+
+orchestration func main(n: i64) -> task_id {
+  x = f(deps=[[a]], {{b}})
+
+  return system.task_invalid()
+}
+";
+
+    const EXPECTED: &str = "\
+// RUN: pfir opt %s | FileCheck %s
+
+// A comment that stays.
+// CHECK-LABEL: func kernel() -> task_id {
+// CHECK-NEXT:   return system.task_invalid()
+// CHECK-NEXT: }
+func kernel() -> task_id {
+  return system.task_invalid()
+}
+
+// CHECK-LABEL: orchestration func main(n: i64) -> task_id {
+// CHECK-NEXT:   x = f(deps={{\\[\\[}}a]], {{\\{\\{}}b}})
+// CHECK-EMPTY:
+// CHECK-NEXT:   return system.task_invalid()
+// CHECK-NEXT: }
+orchestration func main(n: i64) -> task_id {
+  return   system.task_invalid()
+}
+";
+
+    #[test]
+    fn generates_label_next_blocks_above_functions() {
+        let got = generate(INPUT, OUTPUT, "CHECK", false);
+        assert_eq!(got, EXPECTED);
+    }
+
+    #[test]
+    fn idempotent() {
+        let once = generate(INPUT, OUTPUT, "CHECK", false);
+        let twice = generate(&once, OUTPUT, "CHECK", false);
+        assert_eq!(once, twice);
+    }
+
+    #[test]
+    fn other_prefixes_and_comments_stay() {
+        let input = "// RUN: x\n// OTHER: keep\n// CHECK-SAME: go\n// CHECKER: keep\n// CHECK-COUNT-2: go\n// CHECK-NOT: go\nfunc f() {\n}\n";
+        let got = generate(input, "func f() {\n}\n", "CHECK", false);
+        assert_eq!(
+            got,
+            "// RUN: x\n// OTHER: keep\n// CHECKER: keep\n// CHECK-LABEL: func f() {\n// CHECK-NEXT: }\nfunc f() {\n}\n"
+        );
+        // With another prefix, CHECK lines are someone else's.
+        let got = generate(input, "func f() {\n}\n", "OTHER", false);
+        assert!(got.contains("// CHECK-SAME: go"));
+        assert!(got.contains("// OTHER-LABEL: func f() {"));
+        assert!(!got.contains("// OTHER: keep"));
+    }
+
+    #[test]
+    fn unknown_output_functions_go_to_the_end() {
+        let got = generate("func f() {\n}", "func g() {\n}\n", "CHECK", false);
+        assert_eq!(
+            got,
+            "func f() {\n}\n// CHECK-LABEL: func g() {\n// CHECK-NEXT: }\n"
+        );
+    }
+
+    #[test]
+    fn split_input_file_per_chunk() {
+        let input = "// RUN: pfir opt --split-input-file %s | FileCheck %s\nfunc f() {\n}\n\n// -----\n\nfunc f() {\n}\n// -----\nfunc g() {\n}\n";
+        // The middle chunk failed, so the driver printed nothing for it.
+        let output = "func f() {\n  a = 1\n}\n// -----\nfunc g() {\n}\n";
+        let got = generate(input, output, "CHECK", true);
+        let expected = "// RUN: pfir opt --split-input-file %s | FileCheck %s\n// CHECK-LABEL: func f() {\n// CHECK-NEXT:   a = 1\n// CHECK-NEXT: }\nfunc f() {\n}\n\n// -----\n\nfunc f() {\n}\n// -----\n// CHECK-LABEL: func g() {\n// CHECK-NEXT: }\nfunc g() {\n}\n";
+        assert_eq!(got, expected);
+        assert_eq!(generate(&got, output, "CHECK", true), got);
+
+        // Same number of chunks: matched by position, even with equal names.
+        let output = "func f() {\n}\n// -----\nfunc f() {\n  b = 2\n}\n// -----\nfunc g() {\n}\n";
+        let got = generate(input, output, "CHECK", true);
+        assert!(got.contains("// -----\n\n// CHECK-LABEL: func f() {\n// CHECK-NEXT:   b = 2\n"));
+    }
+
+    #[test]
+    fn prefixes_from_filecheck_arguments() {
+        let argv = |s: &str| s.split(' ').map(String::from).collect::<Vec<_>>();
+        assert_eq!(check_prefix(&argv("FileCheck %s")), "CHECK");
+        assert_eq!(
+            check_prefix(&argv("FileCheck --check-prefix=FOO %s")),
+            "FOO"
+        );
+        assert_eq!(check_prefix(&argv("FileCheck -check-prefix BAR %s")), "BAR");
+        assert_eq!(
+            check_prefix(&argv("FileCheck --check-prefixes=A,B %s")),
+            "A"
+        );
+    }
+
+    #[test]
+    fn producer_is_the_part_before_filecheck() {
+        let subs = Substitutions {
+            source: "t.pfir".into(),
+            temp: "t.tmp".into(),
+        };
+        let text = "// RUN: not pfir opt --verify-diagnostics %s\n// RUN: pfir opt --split-input-file %s | pfir opt | FileCheck %s --check-prefix=X\n";
+        let p = find_producer(text, &subs).unwrap().unwrap();
+        assert_eq!(
+            p.pipeline.display(),
+            "pfir opt --split-input-file t.pfir | pfir opt"
+        );
+        assert_eq!(p.prefix, "X");
+        assert!(p.split);
+        assert!(
+            find_producer("// RUN: pfir opt %s\n", &subs)
+                .unwrap()
+                .is_none()
+        );
+        assert!(find_producer("// RUN: FileCheck %s\n", &subs).is_err());
+    }
+}

@@ -1,0 +1,229 @@
+//! The lit harness: every `.pfir` file under `tests/` with `// RUN:` lines is
+//! run through the `pfir test` runner as its own named test (the name is
+//! its path relative to `tests/`), plus a few checks of the runner itself.
+//!
+//! `cargo test --test lit -- verify-diagnostics` runs the tests whose name
+//! contains `verify-diagnostics`. With `PFIR_UPDATE_CHECKS=1`, each test's
+//! CHECK lines are first regenerated from the current output
+//! (`pfir test --update`), like `UPDATE_EXPECT=1` in rust-analyzer.
+
+use libtest_mimic::{Arguments, Failed, Trial};
+use pfir::testing::lit::{self, Config, report};
+use pfir::testing::update_checks;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const PFIR: &str = env!("CARGO_BIN_EXE_pfir");
+
+fn tests_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests")
+}
+
+fn lit_trials() -> Vec<Trial> {
+    let root = tests_dir();
+    let files = lit::discover(std::slice::from_ref(&root)).expect("reading tests/");
+    let mut config = Config::new(PFIR);
+    // A hung test fails instead of hanging `cargo test`.
+    config.tools.timeout = Some(std::time::Duration::from_secs(300));
+    config.update = update_checks::update_requested_by_env();
+    files
+        .into_iter()
+        .map(|file| {
+            let name = file
+                .strip_prefix(&root)
+                .unwrap_or(&file)
+                .to_string_lossy()
+                .replace('\\', "/");
+            let config = config.clone();
+            Trial::test(name, move || {
+                let result = lit::run_test(&file, &config);
+                if result.passed() {
+                    Ok(())
+                } else {
+                    Err(Failed::from(format!(
+                        "{}\n{}",
+                        report::result_line(&result),
+                        report::failure_report(&result)
+                    )))
+                }
+            })
+        })
+        .collect()
+}
+
+/// Runs `pfir ARGS` and returns (status, stdout, stderr).
+fn pfir(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(PFIR)
+        .args(args)
+        .output()
+        .expect("running pfir");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn ensure(cond: bool, what: &str, output: &str) -> Result<(), Failed> {
+    if cond {
+        Ok(())
+    } else {
+        Err(format!("{what}; the output was:\n{output}").into())
+    }
+}
+
+fn inputs(name: &str) -> String {
+    tests_dir()
+        .join("lit/runner/Inputs")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+/// A CHECK that cannot match makes the test FAIL, and the report shows the
+/// RUN line, the command, which stage failed with what status, and
+/// FileCheck's standard error.
+fn broken_check_is_reported() -> Result<(), Failed> {
+    let file = inputs("broken-check.pfir");
+    let (status, stdout, _) = pfir(&["test", &file]);
+    ensure(status == 1, "exit status 1 expected", &stdout)?;
+    for needle in [
+        format!("FAIL: {file}"),
+        "RUN line 3: pfir opt %s | FileCheck %s".to_string(),
+        "command: pfir opt ".to_string(),
+        "stage 2 (`FileCheck ".to_string(),
+        "failed: exit status".to_string(),
+        "--- stderr of stage 2 (`FileCheck ".to_string(),
+        "1 test in".to_string(),
+        "0 passed, 1 failed".to_string(),
+        "Failed tests (1):".to_string(),
+    ] {
+        ensure(
+            stdout.contains(&needle),
+            &format!("missing {needle:?}"),
+            &stdout,
+        )?;
+    }
+    Ok(())
+}
+
+/// `--filter`, `--jobs`, `-v`, and the exit status of a passing run.
+fn filter_jobs_verbose() -> Result<(), Failed> {
+    let dir = tests_dir().join("lit/runner");
+    let dir = dir.display().to_string();
+    let (status, stdout, _) = pfir(&["test", "-j", "2", "-v", "--filter", "pipelines", &dir]);
+    ensure(status == 0, "exit status 0 expected", &stdout)?;
+    ensure(
+        stdout.contains("PASS: ") && stdout.contains("pipelines.pfir"),
+        "the filtered test should pass",
+        &stdout,
+    )?;
+    ensure(stdout.contains("  RUN line "), "-v lists commands", &stdout)?;
+    ensure(stdout.contains("1 test in"), "exactly one test", &stdout)?;
+    let (status, stdout, stderr) = pfir(&["test", "/nonexistent/pfir/tests"]);
+    ensure(
+        status == 1,
+        "a missing path is an error",
+        &(stdout + &stderr),
+    )?;
+    Ok(())
+}
+
+/// `pfir test --update` writes checks from the command's output, leaves
+/// the file alone when they are current, and the test then passes.
+fn update_round_trip() -> Result<(), Failed> {
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let test = dir.path().join("t.pfir");
+    let output = dir.path().join("output.txt");
+    std::fs::write(
+        &output,
+        "func kernel() -> task_id {\n  return system.task_invalid()\n}\n",
+    )
+    .map_err(|e| e.to_string())?;
+    let original = "// RUN: cat %S/output.txt | FileCheck %s\n\n// CHECK: old\nfunc kernel() -> task_id {\n  return system.task_invalid()\n}\n";
+    std::fs::write(&test, original).map_err(|e| e.to_string())?;
+    let tools = lit::Tools::new(PFIR);
+    let outcome = update_checks::update_file(&test, &tools)?;
+    ensure(
+        outcome == update_checks::UpdateOutcome::Updated,
+        "first update rewrites",
+        &format!("{outcome:?}"),
+    )?;
+    let updated = std::fs::read_to_string(&test).map_err(|e| e.to_string())?;
+    let expected = "// RUN: cat %S/output.txt | FileCheck %s\n\n// CHECK-LABEL: func kernel() -> task_id {\n// CHECK-NEXT:   return system.task_invalid()\n// CHECK-NEXT: }\nfunc kernel() -> task_id {\n  return system.task_invalid()\n}\n";
+    ensure(updated == expected, "generated checks", &updated)?;
+    let mtime = std::fs::metadata(&test)
+        .and_then(|m| m.modified())
+        .map_err(|e| e.to_string())?;
+    let outcome = update_checks::update_file(&test, &tools)?;
+    ensure(
+        outcome == update_checks::UpdateOutcome::Unchanged,
+        "second update changes nothing",
+        &format!("{outcome:?}"),
+    )?;
+    let mtime2 = std::fs::metadata(&test)
+        .and_then(|m| m.modified())
+        .map_err(|e| e.to_string())?;
+    ensure(mtime == mtime2, "an unchanged file is not rewritten", "")?;
+    // Through the command line too.
+    let (status, stdout, _) = pfir(&["test", "--update", &test.display().to_string()]);
+    ensure(
+        status == 0 || stdout.contains("FAIL"),
+        "pfir test --update runs",
+        &stdout,
+    )?;
+    let again = std::fs::read_to_string(&test).map_err(|e| e.to_string())?;
+    ensure(again == expected, "still the same file", &again)?;
+    Ok(())
+}
+
+/// `--verify-diagnostics` reports each mismatch at its place, with status 1.
+fn verify_diagnostics_report() -> Result<(), Failed> {
+    let file = tests_dir()
+        .join("lit/verify-diagnostics/unmet-and-unexpected.pfir")
+        .display()
+        .to_string();
+    let (status, stdout, stderr) = pfir(&[
+        "opt",
+        "--verify-diagnostics",
+        "--diagnostic-format=short",
+        &file,
+    ]);
+    ensure(status == 1, "exit status 1 expected", &stderr)?;
+    let expected = format!(
+        "{file}:7:7: error: unexpected error: unknown variable `y`\n\
+         {file}:8:6: error: expected warning \"unknown variable\" was not produced\n"
+    );
+    ensure(
+        stderr == expected,
+        &format!("expected:\n{expected}"),
+        &stderr,
+    )?;
+    ensure(stdout.is_empty(), "nothing printed on stdout", &stdout)?;
+    // When everything matches: status 0 and no diagnostics.
+    let ok = tests_dir()
+        .join("lit/verify-diagnostics/semantic.pfir")
+        .display()
+        .to_string();
+    let (status, _, stderr) = pfir(&["opt", "--verify-diagnostics", &ok]);
+    ensure(status == 0 && stderr.is_empty(), "a clean pass", &stderr)
+}
+
+fn main() {
+    let args = Arguments::from_args();
+    let mut trials = lit_trials();
+    trials.push(Trial::test(
+        "runner::broken_check_is_reported",
+        broken_check_is_reported,
+    ));
+    trials.push(Trial::test(
+        "runner::filter_jobs_verbose",
+        filter_jobs_verbose,
+    ));
+    trials.push(Trial::test("runner::update_round_trip", update_round_trip));
+    trials.push(Trial::test(
+        "runner::verify_diagnostics_report",
+        verify_diagnostics_report,
+    ));
+    libtest_mimic::run(&args, trials).exit();
+}

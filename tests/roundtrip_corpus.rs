@@ -1,0 +1,61 @@
+//! Every bundled example and every valid `.pfir` test input prints to a
+//! fixpoint: `print(parse(print(parse(x)))) == print(parse(x))` byte for
+//! byte, and the re-read IR is structurally equal to the first.
+
+use std::path::{Path, PathBuf};
+
+fn pfir_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            pfir_files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "pfir") {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn every_valid_input_prints_to_a_fixpoint() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    pfir_files(&root.join("examples"), &mut files);
+    pfir_files(&root.join("tests"), &mut files);
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for path in &files {
+        let text = std::fs::read_to_string(path).unwrap();
+        for (base, chunk) in pfir::driver::split_chunks(&text) {
+            let (Some(first), _) = pfir::driver::read_module(chunk, base) else {
+                continue;
+            };
+            let printed = pfir::printer::print_module(&first);
+            let (second, diags) = pfir::driver::read_module(&printed, 0);
+            let Some(second) = second else {
+                failures.push(format!(
+                    "{}: printed form does not read back: {diags:?}\n{printed}",
+                    path.display()
+                ));
+                continue;
+            };
+            let reprinted = pfir::printer::print_module(&second);
+            if reprinted != printed {
+                failures.push(format!(
+                    "{}: not a fixpoint:\n{printed}\n---\n{reprinted}",
+                    path.display()
+                ));
+            }
+            if let Err(e) = pfir::ir::equality::modules_equal(&first, &second) {
+                failures.push(format!("{}: re-read IR differs: {e}", path.display()));
+            }
+            checked += 1;
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    assert!(checked >= 3, "only {checked} valid inputs found");
+    eprintln!("{checked} valid inputs print to a fixpoint");
+}
