@@ -74,8 +74,12 @@ pub fn pass_available() -> bool {
 /// `pfir::passes`, returning the error diagnostics when it fails.
 pub fn run_pass(m: &mut Module, src: &str) -> Result<(), Vec<pfir::diagnostics::Diagnostic>> {
     let file = pfir::diagnostics::SourceFile::new("gen.pfir", src);
-    let opts = pfir::passes::PipelineOptions {
-        passes: vec![PASS.to_string()],
+    // Built from `default()` so that options added later keep compiling.
+    #[allow(clippy::field_reassign_with_default)]
+    let opts = {
+        let mut o = pfir::passes::PipelineOptions::default();
+        o.passes = vec![PASS.to_string()];
+        o
     };
     let r = pfir::passes::run_pipeline(m, &file, &opts);
     if pfir::diagnostics::has_errors(&r.diagnostics) {
