@@ -17,6 +17,7 @@
 //! - `Call::arg_directions` has one entry per positional argument.
 
 pub mod arena;
+pub mod equality;
 pub mod types;
 
 pub use crate::span::Span;

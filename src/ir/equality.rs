@@ -1,0 +1,959 @@
+//! Structural equality of modules, up to spans and arena ids.
+//!
+//! [`modules_equal`] compares two modules the way a round-trip test needs:
+//! functions in order (name, kind, parameters with directions and types,
+//! result types), statements, expressions and their types, call attributes
+//! (`dummy_task`, `manual_dep_edges`, keyword arguments, argument
+//! directions), variable names and types, and variable *identity*: each
+//! definition in `a` is paired with the definition at the same place in `b`,
+//! and every use in `a` must refer to the partner of the variable used at
+//! the same place in `b`. Spans and the ids nodes happen to have are ignored.
+//!
+//! Statements and expressions are compared with explicit work lists, not
+//! recursion, so any nesting depth is fine. (Mismatch messages print the
+//! statements involved, and printing an expression recurses once per level,
+//! which the driver's large stack allows.)
+
+use super::{
+    Block, Call, Expr, ExprId, ExprKind, Function, IterArg, Module, StmtId, StmtKind, Submit, Type,
+    VarId,
+};
+use crate::ir::arena::ArenaId;
+
+/// `Ok(())` when `a` and `b` are the same IR up to spans and ids; otherwise
+/// a message naming the function and what differs.
+pub fn modules_equal(a: &Module, b: &Module) -> Result<(), String> {
+    if a.functions.len() != b.functions.len() {
+        return Err(format!(
+            "the modules have {} and {} functions",
+            a.functions.len(),
+            b.functions.len()
+        ));
+    }
+    for (fa, fb) in a.functions.iter().zip(&b.functions) {
+        FnCmp::new(a, b, fa, fb)
+            .function()
+            .map_err(|e| format!("function `{}`: {e}", fa.name))?;
+    }
+    Ok(())
+}
+
+type Res = Result<(), String>;
+
+fn fail(message: String) -> Res {
+    Err(message)
+}
+
+/// A pending comparison of the statement walk (an explicit stack instead of
+/// recursion, so nesting depth costs heap, not stack).
+enum Work<'x> {
+    /// Two blocks, inside the given statements (`None`: function bodies).
+    Block(&'x Block, &'x Block, Option<(StmtId, StmtId)>),
+    /// Two statements.
+    Stmt(StmtId, StmtId),
+    /// The results a compound statement binds once its blocks are compared.
+    Results(&'x [VarId], &'x [VarId], (StmtId, StmtId)),
+}
+
+/// Compares one pair of functions.
+struct FnCmp<'x> {
+    ma: &'x Module,
+    mb: &'x Module,
+    a: &'x Function,
+    b: &'x Function,
+    /// For each variable of `a`, its partner in `b` once defined.
+    a_to_b: Vec<Option<VarId>>,
+    /// For each variable of `b`, its partner in `a`.
+    b_to_a: Vec<Option<VarId>>,
+}
+
+impl<'x> FnCmp<'x> {
+    fn new(ma: &'x Module, mb: &'x Module, a: &'x Function, b: &'x Function) -> Self {
+        FnCmp {
+            ma,
+            mb,
+            a,
+            b,
+            a_to_b: vec![None; a.vars.len()],
+            b_to_a: vec![None; b.vars.len()],
+        }
+    }
+
+    fn function(mut self) -> Result<(), String> {
+        let (a, b) = (self.a, self.b);
+        if a.name != b.name {
+            return Err(format!("names differ: `{}` vs `{}`", a.name, b.name));
+        }
+        if a.kind != b.kind {
+            return Err(format!(
+                "kinds differ: {} vs {}",
+                a.kind.keyword(),
+                b.kind.keyword()
+            ));
+        }
+        if a.params.len() != b.params.len() {
+            return Err(format!(
+                "{} vs {} parameters",
+                a.params.len(),
+                b.params.len()
+            ));
+        }
+        for (i, (pa, pb)) in a.params.iter().zip(&b.params).enumerate() {
+            if pa.direction != pb.direction {
+                return Err(format!(
+                    "parameter {i} directions differ: {} vs {}",
+                    pa.direction.keyword(),
+                    pb.direction.keyword()
+                ));
+            }
+            self.define(pa.var, pb.var)
+                .map_err(|e| format!("parameter {i}: {e}"))?;
+        }
+        if a.results != b.results {
+            return Err(format!(
+                "result types differ: {} vs {}",
+                type_list(&a.results),
+                type_list(&b.results)
+            ));
+        }
+        self.walk(&a.body, &b.body)
+    }
+
+    /// Compares two function bodies, statement by statement.
+    fn walk(&mut self, a: &'x Block, b: &'x Block) -> Result<(), String> {
+        let mut work = vec![Work::Block(a, b, None)];
+        while let Some(item) = work.pop() {
+            match item {
+                Work::Block(x, y, parent) => self.block(x, y, parent, &mut work)?,
+                Work::Stmt(sa, sb) => self
+                    .stmt(sa, sb, &mut work)
+                    .map_err(|e| self.in_stmt(sa, sb, e))?,
+                Work::Results(ra, rb, (sa, sb)) => self
+                    .define_all(ra, rb, "results")
+                    .map_err(|e| self.in_stmt(sa, sb, e))?,
+            }
+        }
+        Ok(())
+    }
+
+    /// Places a mismatch message at the statements it occurred in.
+    fn in_stmt(&self, sa: StmtId, sb: StmtId, message: String) -> String {
+        format!(
+            "in statement `{}` vs `{}`: {message}",
+            self.head_a(sa),
+            self.head_b(sb)
+        )
+    }
+
+    /// Pairs the definitions of `va` (in `a`) and `vb` (in `b`).
+    fn define(&mut self, va: VarId, vb: VarId) -> Res {
+        let (x, y) = (&self.a.vars[va], &self.b.vars[vb]);
+        if x.name != y.name {
+            return fail(format!(
+                "variable names differ: `{}` vs `{}`",
+                x.name, y.name
+            ));
+        }
+        if x.ty != y.ty {
+            return fail(format!(
+                "variable `{}` has type {} vs {}",
+                x.name, x.ty, y.ty
+            ));
+        }
+        if let Some(other) = self.b_to_a[vb.index()]
+            && other != va
+        {
+            return fail(format!(
+                "variable `{}` of the second module is defined in two places that are different variables in the first",
+                y.name
+            ));
+        }
+        if let Some(other) = self.a_to_b[va.index()]
+            && other != vb
+        {
+            return fail(format!(
+                "variable `{}` of the first module is defined in two places that are different variables in the second",
+                x.name
+            ));
+        }
+        self.a_to_b[va.index()] = Some(vb);
+        self.b_to_a[vb.index()] = Some(va);
+        Ok(())
+    }
+
+    fn define_all(&mut self, va: &[VarId], vb: &[VarId], what: &str) -> Res {
+        if va.len() != vb.len() {
+            return fail(format!("{} vs {} {what}", va.len(), vb.len()));
+        }
+        for (x, y) in va.iter().zip(vb) {
+            self.define(*x, *y)?;
+        }
+        Ok(())
+    }
+
+    /// Checks that a use of `va` corresponds to a use of `vb`.
+    fn use_var(&mut self, va: VarId, vb: VarId) -> Res {
+        match self.a_to_b[va.index()] {
+            Some(partner) if partner == vb => Ok(()),
+            Some(partner) => fail(format!(
+                "a use of `{}` refers to a different variable: the first module's variable corresponds to `{}` (variable {:?}), the second uses `{}` (variable {:?})",
+                self.a.vars[va].name, self.b.vars[partner].name, partner, self.b.vars[vb].name, vb
+            )),
+            // Used before any definition was seen (IR a pass left
+            // unusual): pair the variables here.
+            None => self.define(va, vb),
+        }
+    }
+
+    /// Checks the lengths of two blocks and queues their statements.
+    fn block(
+        &self,
+        a: &'x Block,
+        b: &'x Block,
+        parent: Option<(StmtId, StmtId)>,
+        work: &mut Vec<Work<'x>>,
+    ) -> Result<(), String> {
+        if a.stmts.len() != b.stmts.len() {
+            let first = match (a.stmts.first(), b.stmts.first()) {
+                (Some(s), _) => format!(" (the first: `{}`)", self.head_a(*s)),
+                (None, Some(s)) => format!(" (the second's first: `{}`)", self.head_b(*s)),
+                (None, None) => String::new(),
+            };
+            let message = format!(
+                "a block has {} vs {} statements{first}",
+                a.stmts.len(),
+                b.stmts.len(),
+            );
+            return Err(match parent {
+                Some((sa, sb)) => self.in_stmt(sa, sb, message),
+                None => format!("in the body: {message}"),
+            });
+        }
+        // Reversed: the stack then visits them in order.
+        for (sa, sb) in a.stmts.iter().zip(&b.stmts).rev() {
+            work.push(Work::Stmt(*sa, *sb));
+        }
+        Ok(())
+    }
+
+    fn head_a(&self, s: StmtId) -> String {
+        shorten(crate::printer::print_stmt_head(self.ma, self.a, s))
+    }
+
+    fn head_b(&self, s: StmtId) -> String {
+        shorten(crate::printer::print_stmt_head(self.mb, self.b, s))
+    }
+
+    /// Compares what two statements hold directly and queues their blocks
+    /// (and the results bound after them).
+    fn stmt(&mut self, sa: StmtId, sb: StmtId, work: &mut Vec<Work<'x>>) -> Res {
+        let (fa, fb): (&'x Function, &'x Function) = (self.a, self.b);
+        let (ka, kb) = (&fa.stmts[sa].kind, &fb.stmts[sb].kind);
+        let here = Some((sa, sb));
+        match (ka, kb) {
+            (
+                StmtKind::Assign {
+                    results: ra,
+                    value: va,
+                },
+                StmtKind::Assign {
+                    results: rb,
+                    value: vb,
+                },
+            ) => {
+                self.expr(*va, *vb)?;
+                self.define_all(ra, rb, "results")
+            }
+            (StmtKind::Submit(x), StmtKind::Submit(y)) => self.submit(x, y),
+            (StmtKind::Eval(x), StmtKind::Eval(y)) => self.expr(*x, *y),
+            (
+                StmtKind::For {
+                    results: ra,
+                    kind: ka,
+                    var: va,
+                    start: s1,
+                    stop: t1,
+                    step: p1,
+                    iter_args: ia,
+                    body: ba,
+                },
+                StmtKind::For {
+                    results: rb,
+                    kind: kb,
+                    var: vb,
+                    start: s2,
+                    stop: t2,
+                    step: p2,
+                    iter_args: ib,
+                    body: bb,
+                },
+            ) => {
+                if ka != kb {
+                    return fail(format!(
+                        "loop kinds differ: {} vs {}",
+                        ka.keyword(),
+                        kb.keyword()
+                    ));
+                }
+                self.expr(*s1, *s2)?;
+                self.expr(*t1, *t2)?;
+                self.expr(*p1, *p2)?;
+                self.iter_args(ia, ib)?;
+                self.define(*va, *vb)?;
+                work.push(Work::Results(ra, rb, (sa, sb)));
+                work.push(Work::Block(ba, bb, here));
+                Ok(())
+            }
+            (
+                StmtKind::While {
+                    results: ra,
+                    cond: ca,
+                    iter_args: ia,
+                    body: ba,
+                },
+                StmtKind::While {
+                    results: rb,
+                    cond: cb,
+                    iter_args: ib,
+                    body: bb,
+                },
+            ) => {
+                self.iter_args(ia, ib)?;
+                self.expr(*ca, *cb)?;
+                work.push(Work::Results(ra, rb, (sa, sb)));
+                work.push(Work::Block(ba, bb, here));
+                Ok(())
+            }
+            (
+                StmtKind::If {
+                    results: ra,
+                    cond: ca,
+                    then_body: ta,
+                    else_body: ea,
+                },
+                StmtKind::If {
+                    results: rb,
+                    cond: cb,
+                    then_body: tb,
+                    else_body: eb,
+                },
+            ) => {
+                self.expr(*ca, *cb)?;
+                work.push(Work::Results(ra, rb, (sa, sb)));
+                match (ea, eb) {
+                    (None, None) => {}
+                    (Some(x), Some(y)) => work.push(Work::Block(x, y, here)),
+                    _ => {
+                        return fail(format!(
+                            "one `if` has an else branch and the other not ({} vs {})",
+                            ea.is_some(),
+                            eb.is_some()
+                        ));
+                    }
+                }
+                work.push(Work::Block(ta, tb, here));
+                Ok(())
+            }
+            (
+                StmtKind::Scope {
+                    manual: ma,
+                    name: na,
+                    body: ba,
+                },
+                StmtKind::Scope {
+                    manual: mb,
+                    name: nb,
+                    body: bb,
+                },
+            ) => {
+                if ma != mb || na != nb {
+                    return fail(format!(
+                        "scopes differ: manual={ma} name={na:?} vs manual={mb} name={nb:?}"
+                    ));
+                }
+                work.push(Work::Block(ba, bb, here));
+                Ok(())
+            }
+            (StmtKind::Yield(x), StmtKind::Yield(y))
+            | (StmtKind::Return(x), StmtKind::Return(y)) => self.exprs(x, y, "values"),
+            (StmtKind::Break, StmtKind::Break) | (StmtKind::Continue, StmtKind::Continue) => Ok(()),
+            _ => fail(format!(
+                "statement kinds differ: {} vs {}",
+                stmt_kind_name(ka),
+                stmt_kind_name(kb)
+            )),
+        }
+    }
+
+    /// Inits first (they are evaluated outside the loop), then the variables.
+    fn iter_args(&mut self, a: &[IterArg], b: &[IterArg]) -> Res {
+        if a.len() != b.len() {
+            return fail(format!("{} vs {} iter-args", a.len(), b.len()));
+        }
+        for (x, y) in a.iter().zip(b) {
+            self.expr(x.init, y.init)?;
+        }
+        for (x, y) in a.iter().zip(b) {
+            self.define(x.var, y.var)?;
+        }
+        Ok(())
+    }
+
+    fn submit(&mut self, x: &Submit, y: &Submit) -> Res {
+        if x.callee != y.callee {
+            return fail(format!(
+                "submitted functions differ: `{}` vs `{}`",
+                x.callee, y.callee
+            ));
+        }
+        self.exprs(&x.args, &y.args, "arguments")?;
+        if x.arg_directions != y.arg_directions {
+            return fail(format!(
+                "argument directions differ: {:?} vs {:?}",
+                x.arg_directions, y.arg_directions
+            ));
+        }
+        self.exprs(&x.deps, &y.deps, "deps")?;
+        let optional = [
+            ("core_num", x.core_num, y.core_num),
+            ("sync_start", x.sync_start, y.sync_start),
+            (
+                "allow_early_resolve",
+                x.allow_early_resolve,
+                y.allow_early_resolve,
+            ),
+            ("predicate", x.predicate, y.predicate),
+        ];
+        for (name, ea, eb) in optional {
+            match (ea, eb) {
+                (None, None) => {}
+                (Some(ea), Some(eb)) => self.expr(ea, eb)?,
+                _ => {
+                    return fail(format!(
+                        "`{name}` is {} vs {}",
+                        presence(ea.is_some()),
+                        presence(eb.is_some())
+                    ));
+                }
+            }
+        }
+        self.define_all(&x.results, &y.results, "results")
+    }
+
+    fn exprs(&mut self, a: &[ExprId], b: &[ExprId], what: &str) -> Res {
+        if a.len() != b.len() {
+            return fail(format!("{} vs {} {what}", a.len(), b.len()));
+        }
+        for (x, y) in a.iter().zip(b) {
+            self.expr(*x, *y)?;
+        }
+        Ok(())
+    }
+
+    /// Compares two expression trees with a work list (no recursion).
+    fn expr(&mut self, ea: ExprId, eb: ExprId) -> Res {
+        let mut work = vec![(ea, eb)];
+        while let Some((ea, eb)) = work.pop() {
+            self.expr_node(ea, eb, &mut work).map_err(|e| {
+                format!(
+                    "expressions `{}` vs `{}`: {e}",
+                    shorten(crate::printer::print_expr(self.a, ea)),
+                    shorten(crate::printer::print_expr(self.b, eb)),
+                )
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Compares one node pair and queues their children.
+    fn expr_node(&mut self, ea: ExprId, eb: ExprId, work: &mut Vec<(ExprId, ExprId)>) -> Res {
+        let (x, y): (&Expr, &Expr) = (&self.a.exprs[ea], &self.b.exprs[eb]);
+        if x.ty != y.ty {
+            return fail(format!("types differ: {} vs {}", x.ty, y.ty));
+        }
+        let same = match (&x.kind, &y.kind) {
+            (ExprKind::Int(p), ExprKind::Int(q)) => p == q,
+            (ExprKind::Float(p), ExprKind::Float(q)) => p.to_bits() == q.to_bits(),
+            (ExprKind::Bool(p), ExprKind::Bool(q)) => p == q,
+            (ExprKind::None, ExprKind::None) => true,
+            (ExprKind::Dtype(p), ExprKind::Dtype(q)) => p == q,
+            (ExprKind::Var(p), ExprKind::Var(q)) => {
+                self.use_var(*p, *q)?;
+                true
+            }
+            (ExprKind::Unary(op1, p), ExprKind::Unary(op2, q)) => {
+                work.push((*p, *q));
+                op1 == op2
+            }
+            (ExprKind::Binary(op1, l1, r1), ExprKind::Binary(op2, l2, r2)) => {
+                work.push((*r1, *r2));
+                work.push((*l1, *l2));
+                op1 == op2
+            }
+            (ExprKind::Call(p), ExprKind::Call(q)) => {
+                call_attrs_equal(p, q)?;
+                push_pairs(&p.args, &q.args, work);
+                push_pairs(&p.manual_dep_edges, &q.manual_dep_edges, work);
+                for ((_, v1), (_, v2)) in p.kwargs.iter().zip(&q.kwargs) {
+                    work.push((*v1, *v2));
+                }
+                true
+            }
+            (ExprKind::List(p), ExprKind::List(q)) => {
+                if p.len() != q.len() {
+                    return fail(format!("lists of {} vs {} items", p.len(), q.len()));
+                }
+                push_pairs(p, q, work);
+                true
+            }
+            _ => false,
+        };
+        if same {
+            Ok(())
+        } else {
+            fail("they differ".to_string())
+        }
+    }
+}
+
+/// Everything of two calls but their operand expressions.
+fn call_attrs_equal(p: &Call, q: &Call) -> Res {
+    if p.callee != q.callee {
+        return fail(format!("callees differ: {:?} vs {:?}", p.callee, q.callee));
+    }
+    if p.args.len() != q.args.len() {
+        return fail(format!("{} vs {} arguments", p.args.len(), q.args.len()));
+    }
+    if p.arg_directions != q.arg_directions {
+        return fail(format!(
+            "argument directions differ: {:?} vs {:?}",
+            p.arg_directions, q.arg_directions
+        ));
+    }
+    if p.dummy_task != q.dummy_task {
+        return fail(format!(
+            "`dummy_task` differs: {} vs {}",
+            p.dummy_task, q.dummy_task
+        ));
+    }
+    if p.manual_dep_edges.len() != q.manual_dep_edges.len() {
+        return fail(format!(
+            "{} vs {} manual dependency edges",
+            p.manual_dep_edges.len(),
+            q.manual_dep_edges.len()
+        ));
+    }
+    let names_p: Vec<&str> = p.kwargs.iter().map(|(n, _)| n.as_str()).collect();
+    let names_q: Vec<&str> = q.kwargs.iter().map(|(n, _)| n.as_str()).collect();
+    if names_p != names_q {
+        return fail(format!(
+            "keyword arguments differ: {names_p:?} vs {names_q:?}"
+        ));
+    }
+    Ok(())
+}
+
+fn push_pairs(a: &[ExprId], b: &[ExprId], work: &mut Vec<(ExprId, ExprId)>) {
+    // Reversed so that the work list visits them left to right.
+    for (x, y) in a.iter().zip(b).rev() {
+        work.push((*x, *y));
+    }
+}
+
+fn presence(present: bool) -> &'static str {
+    if present { "present" } else { "absent" }
+}
+
+fn type_list(types: &[Type]) -> String {
+    let parts: Vec<String> = types.iter().map(Type::to_string).collect();
+    format!("[{}]", parts.join(", "))
+}
+
+fn stmt_kind_name(kind: &StmtKind) -> &'static str {
+    match kind {
+        StmtKind::Assign { .. } => "assignment",
+        StmtKind::Submit(_) => "submit",
+        StmtKind::Eval(_) => "call statement",
+        StmtKind::For { .. } => "for loop",
+        StmtKind::While { .. } => "while loop",
+        StmtKind::If { .. } => "if",
+        StmtKind::Scope { .. } => "scope",
+        StmtKind::Yield(_) => "yield",
+        StmtKind::Return(_) => "return",
+        StmtKind::Break => "break",
+        StmtKind::Continue => "continue",
+    }
+}
+
+/// Keeps messages readable when a statement or expression is huge.
+fn shorten(s: String) -> String {
+    const MAX: usize = 120;
+    if s.len() <= MAX {
+        return s;
+    }
+    let mut end = MAX;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}...", &s[..end])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::modules_equal;
+    use crate::ir::{
+        BinaryOp, Direction, ExprKind, FuncKind, IterArg, LoopKind, Module, ScalarType, StmtKind,
+        Type,
+    };
+    use crate::printer::test_ir::FnBuilder;
+
+    /// One way to change the reference module.
+    #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+    enum Change {
+        FunctionName,
+        FunctionKind,
+        FunctionCount,
+        ParamDirection,
+        ParamType,
+        ParamName,
+        ResultType,
+        StatementCount,
+        StatementKind,
+        IntLiteral,
+        FloatLiteral,
+        ExprType,
+        BinaryOperator,
+        Callee,
+        DummyTask,
+        DepEdges,
+        KwargName,
+        KwargValue,
+        ArgDirection,
+        VarName,
+        VarType,
+        VarIdentity,
+        LoopKind,
+        LoopStep,
+        IterArgInit,
+        ScopeName,
+        SubmitKwarg,
+        SubmitDeps,
+        ElseBranch,
+        ResultCount,
+    }
+
+    /// The reference module, with `change` applied. `shift` allocates unused
+    /// nodes first so that every id differs from the unshifted build.
+    fn build(change: Option<Change>, shift: bool) -> Module {
+        let is = |c: Change| change == Some(c);
+        let mut k = FnBuilder::new(
+            if is(Change::FunctionName) {
+                "kernel2"
+            } else {
+                "kernel"
+            },
+            if is(Change::FunctionKind) {
+                FuncKind::Aic
+            } else {
+                FuncKind::InCore
+            },
+        );
+        k.param(
+            "a",
+            Type::I64,
+            if is(Change::ParamDirection) {
+                Direction::InOut
+            } else {
+                Direction::In
+            },
+        );
+        k.f.results = vec![if is(Change::ResultType) {
+            Type::F32
+        } else {
+            Type::I64
+        }];
+        let kernel = k.finish(vec![]);
+
+        let mut b = FnBuilder::new("main", FuncKind::Orchestration);
+        if shift {
+            b.var("garbage", Type::BOOL);
+            b.int(99);
+            b.stmt(StmtKind::Break);
+        }
+        let n = b.param(
+            if is(Change::ParamName) { "m" } else { "n" },
+            if is(Change::ParamType) {
+                Type::INDEX
+            } else {
+                Type::I64
+            },
+            Direction::In,
+        );
+        let mut stmts = Vec::new();
+        // x = n + 1 ; x = n * 2 ; y = x (the second x)
+        let nv = b.v(n);
+        let one = if is(Change::IntLiteral) {
+            b.int(7)
+        } else {
+            b.int(1)
+        };
+        let sum = b.bin(BinaryOp::Add, nv, one);
+        let (x1, s) = b.let_("x", sum);
+        stmts.push(s);
+        let nv = b.v(n);
+        let two = b.int(2);
+        let op = if is(Change::BinaryOperator) {
+            BinaryOp::Sub
+        } else {
+            BinaryOp::Mul
+        };
+        let prod = b.bin(op, nv, two);
+        let (x2, s) = b.let_("x", prod);
+        stmts.push(s);
+        let used = if is(Change::VarIdentity) { x1 } else { x2 };
+        let xv = b.v(used);
+        let y_name = if is(Change::VarName) { "z" } else { "y" };
+        let y_ty = if is(Change::VarType) {
+            Type::Scalar(ScalarType::I32)
+        } else {
+            Type::I64
+        };
+        let y = b.var(y_name, y_ty);
+        stmts.push(b.assign(vec![y], xv));
+        // f = 0.5 (typed f64 in one variant)
+        let half = if is(Change::FloatLiteral) {
+            b.float(0.25)
+        } else {
+            b.float(0.5)
+        };
+        if is(Change::ExprType) {
+            b.f.exprs[half].ty = Type::Scalar(ScalarType::F64);
+        }
+        let (_, s) = b.let_("f", half);
+        stmts.push(s);
+        // An op call with a keyword argument.
+        let yv = b.v(y);
+        let name = if is(Change::Callee) {
+            "tensor.bar"
+        } else {
+            "tensor.foo"
+        };
+        let call = b.op(name, vec![yv], Type::Unknown);
+        let kw = if is(Change::KwargValue) {
+            b.int(3)
+        } else {
+            b.int(2)
+        };
+        if let ExprKind::Call(c) = &mut b.f.exprs[call].kind {
+            let kw_name = if is(Change::KwargName) {
+                "level"
+            } else {
+                "mode"
+            };
+            c.kwargs.push((kw_name.into(), kw));
+            if is(Change::ArgDirection) {
+                c.arg_directions = vec![Direction::Out];
+            }
+        }
+        stmts.push(b.eval(call));
+        // A barrier.
+        let none = b.none();
+        let inv = b.op("system.task_invalid", vec![], Type::TASK_ID);
+        let (t0, s) = b.let_("t0", inv);
+        stmts.push(s);
+        let t0v = b.v(t0);
+        let mut deps = vec![t0v];
+        if is(Change::DepEdges) {
+            deps.push(none);
+        }
+        let dummy = b.task_dummy(deps);
+        if is(Change::DummyTask)
+            && let ExprKind::Call(c) = &mut b.f.exprs[dummy].kind
+        {
+            c.dummy_task = false;
+        }
+        let (barrier, s) = b.let_("bar", dummy);
+        stmts.push(s);
+        // A loop with an iter-arg, a submit inside a manual scope, an if.
+        let i = b.var("i", Type::INDEX);
+        let acc = b.var("acc", Type::I64);
+        let init = if is(Change::IterArgInit) {
+            b.v(y)
+        } else {
+            b.v(n)
+        };
+        let r = b.var("r", Type::I64);
+        let tid = b.var("tid", Type::TASK_ID);
+        let av = b.v(acc);
+        let mut sub = b.submit(vec![r, tid], "kernel", vec![av]);
+        if !is(Change::SubmitDeps) {
+            sub.deps = vec![b.v(barrier)];
+        }
+        if is(Change::SubmitKwarg) {
+            sub.sync_start = Some(b.boolean(true));
+        }
+        let sub = b.stmt(StmtKind::Submit(sub));
+        let scope = b.scope(
+            true,
+            if is(Change::ScopeName) {
+                Some("s")
+            } else {
+                None
+            },
+            vec![sub],
+        );
+        let rv = b.v(r);
+        let yield_ = b.yield_(vec![rv]);
+        let out = b.var("out", Type::I64);
+        let stop = b.int(4);
+        let step = if is(Change::LoopStep) {
+            Some(b.int(2))
+        } else {
+            None
+        };
+        let kind = if is(Change::LoopKind) {
+            LoopKind::Unroll
+        } else {
+            LoopKind::Range
+        };
+        stmts.push(b.for_(
+            vec![out],
+            kind,
+            i,
+            None,
+            stop,
+            step,
+            vec![IterArg { var: acc, init }],
+            vec![scope, yield_],
+        ));
+        let ov = b.v(out);
+        let zero = b.int(0);
+        let cond = b.bin(BinaryOp::Gt, ov, zero);
+        let brk = b.stmt(StmtKind::Break);
+        let else_body = if is(Change::ElseBranch) {
+            Some(vec![])
+        } else {
+            None
+        };
+        stmts.push(b.if_(vec![], cond, vec![brk], else_body));
+        if !is(Change::StatementCount) {
+            let call = b.op("tensor.flush", vec![], Type::Unknown);
+            stmts.push(b.eval(call));
+        }
+        let ov = b.v(out);
+        let ret_values = if is(Change::ResultCount) {
+            vec![]
+        } else {
+            vec![ov]
+        };
+        stmts.push(b.ret(ret_values));
+        let mut main = b.finish(stmts);
+        main.results = vec![Type::I64];
+        if is(Change::StatementKind) {
+            // A `continue` replaces the `tensor.flush()` call.
+            let last = main.body.stmts[main.body.stmts.len() - 2];
+            main.stmts[last].kind = StmtKind::Continue;
+        }
+        let mut functions = vec![kernel, main];
+        if is(Change::FunctionCount) {
+            functions.push(FnBuilder::new("extra", FuncKind::Opaque).finish(vec![]));
+        }
+        Module { functions }
+    }
+
+    #[test]
+    fn equal_modules_compare_equal_regardless_of_ids() {
+        let a = build(None, false);
+        let b = build(None, true);
+        assert_eq!(modules_equal(&a, &b), Ok(()));
+        assert_eq!(modules_equal(&b, &a), Ok(()));
+        assert_eq!(modules_equal(&a, &a), Ok(()));
+        assert_eq!(
+            modules_equal(&Module::default(), &Module::default()),
+            Ok(())
+        );
+    }
+
+    #[test]
+    fn every_kind_of_difference_is_detected() {
+        use Change::*;
+        // Each change and a word its message must contain.
+        let cases = [
+            (FunctionName, "names differ"),
+            (FunctionKind, "kinds differ"),
+            (FunctionCount, "functions"),
+            (ParamDirection, "directions differ"),
+            (ParamType, "type"),
+            (ParamName, "names differ"),
+            (ResultType, "result types differ"),
+            (StatementCount, "statements"),
+            (
+                StatementKind,
+                "statement kinds differ: call statement vs continue",
+            ),
+            (
+                IntLiteral,
+                "`x = n + 1` vs `x = n + 7`: expressions `1` vs `7`",
+            ),
+            (FloatLiteral, "`0.5` vs `0.25`"),
+            (ExprType, "types differ: f32 vs f64"),
+            (BinaryOperator, "`n * 2` vs `n - 2`"),
+            (Callee, "callees differ"),
+            (DummyTask, "dummy_task"),
+            (DepEdges, "manual dependency edges"),
+            (KwargName, "keyword arguments differ"),
+            (KwargValue, "`2` vs `3`"),
+            (ArgDirection, "argument directions differ"),
+            (VarName, "variable names differ"),
+            (VarType, "has type i64 vs i32"),
+            (VarIdentity, "refers to a different variable"),
+            (LoopKind, "loop kinds differ"),
+            (LoopStep, "`1` vs `2`"),
+            (IterArgInit, "`n` vs `y`"),
+            (ScopeName, "scopes differ"),
+            (SubmitKwarg, "`sync_start` is absent vs present"),
+            (SubmitDeps, "deps"),
+            (ElseBranch, "else branch"),
+            (ResultCount, "values"),
+        ];
+        let reference = build(None, false);
+        for (change, needle) in cases {
+            let changed = build(Some(change), true);
+            let err = modules_equal(&reference, &changed)
+                .expect_err(&format!("{change:?} was not detected"));
+            assert!(
+                err.contains(needle),
+                "{change:?}: message `{err}` lacks `{needle}`"
+            );
+            if change != FunctionCount {
+                let func = if matches!(
+                    change,
+                    FunctionName | FunctionKind | ParamDirection | ResultType
+                ) {
+                    "function `kernel`"
+                } else {
+                    "function `main`"
+                };
+                assert!(
+                    err.starts_with(func),
+                    "{change:?}: `{err}` names no function"
+                );
+            }
+            // And symmetrically.
+            assert!(
+                modules_equal(&changed, &reference).is_err(),
+                "{change:?} reversed"
+            );
+        }
+    }
+
+    #[test]
+    fn mismatch_messages_name_the_statement() {
+        let err = modules_equal(
+            &build(None, false),
+            &build(Some(Change::VarIdentity), false),
+        )
+        .unwrap_err();
+        assert!(err.contains("in statement `y = x` vs `y = x`"), "{err}");
+    }
+}

@@ -1,0 +1,145 @@
+//! Bindings and iter-args: when a variable's type is written.
+//!
+//! A binding prints `name: T` only when the variable's type differs from the
+//! type its right-hand side gives it (spec section 9); otherwise reading the
+//! text back infers the same type. What "the type of the right-hand side" is
+//! depends on the statement:
+//!
+//! - `a = e`: the type of `e`; `a, b = e`: the components of `e`'s tuple type;
+//! - `submit f(..)`: `f`'s result types followed by `task_id`;
+//! - a loop or `while`: the type of the corresponding iter-arg variable;
+//! - an `if`: the type of the value the then-branch's final `yield` yields at
+//!   that position.
+//!
+//! The discard binding `_` never carries a type.
+
+use super::expr::write_expr;
+use crate::ir::{Block, Extent, Function, IterArg, Module, StmtKind, Submit, Type, VarId};
+
+/// The name of the discard binding.
+pub const DISCARD: &str = "_";
+
+/// The types the right-hand side of a binding statement gives its results,
+/// position by position (`None` where it gives nothing known).
+pub fn expected_types(m: &Module, f: &Function, kind: &StmtKind) -> Vec<Option<Type>> {
+    match kind {
+        StmtKind::Assign { results, value } => {
+            let ty = f.ty(*value);
+            match ty {
+                Type::Tuple(parts) if results.len() != 1 => {
+                    parts.iter().cloned().map(Some).collect()
+                }
+                _ if results.len() == 1 => vec![Some(ty.clone())],
+                // Several results from a value that is not a tuple (an
+                // unknown op): each result is compared with that type.
+                _ => vec![Some(ty.clone()); results.len()],
+            }
+        }
+        StmtKind::Submit(s) => submit_types(m, s),
+        StmtKind::For { iter_args, .. } | StmtKind::While { iter_args, .. } => iter_args
+            .iter()
+            .map(|ia| Some(f.vars[ia.var].ty.clone()))
+            .collect(),
+        StmtKind::If {
+            then_body,
+            else_body,
+            ..
+        } => {
+            let from_then = final_yield_types(f, then_body);
+            if from_then.is_empty() {
+                else_body
+                    .as_ref()
+                    .map(|b| final_yield_types(f, b))
+                    .unwrap_or_default()
+            } else {
+                from_then
+            }
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// `callee results..., task_id`.
+fn submit_types(m: &Module, s: &Submit) -> Vec<Option<Type>> {
+    match m.function(&s.callee) {
+        Some(callee) => callee
+            .results
+            .iter()
+            .cloned()
+            .chain(std::iter::once(Type::TASK_ID))
+            .map(Some)
+            .collect(),
+        None => Vec::new(),
+    }
+}
+
+/// The types of the values a block's final `yield` yields.
+fn final_yield_types(f: &Function, block: &Block) -> Vec<Option<Type>> {
+    match block.stmts.last().map(|s| &f.stmts[*s].kind) {
+        Some(StmtKind::Yield(values)) => values.iter().map(|v| Some(f.ty(*v).clone())).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Whether `var` must be written with its type, given the type its
+/// definition would infer (`None`: nothing is inferable). A type that source
+/// cannot spell (`unknown`, a dtype, an anonymous dynamic extent) is never
+/// written: it could not be read back anyway.
+fn needs_annotation(var_ty: &Type, inferred: Option<&Type>) -> bool {
+    inferred != Some(var_ty) && is_writable(var_ty)
+}
+
+/// Whether `ty` has a source spelling.
+pub fn is_writable(ty: &Type) -> bool {
+    match ty {
+        Type::Scalar(_) => true,
+        Type::Array { extent, .. } => !matches!(extent, Extent::Dynamic(None)),
+        Type::Tensor { dims, .. } => !dims.iter().any(|d| matches!(d, Extent::Dynamic(None))),
+        Type::Tuple(parts) => parts.iter().all(is_writable),
+        Type::Dtype | Type::Unknown => false,
+    }
+}
+
+/// Appends one binding: `_`, `name` or `name: T`.
+fn write_binding(f: &Function, var: VarId, inferred: Option<&Type>, out: &mut String) {
+    let v = &f.vars[var];
+    out.push_str(&v.name);
+    if v.name != DISCARD && needs_annotation(&v.ty, inferred) {
+        out.push_str(": ");
+        out.push_str(&v.ty.to_string());
+    }
+}
+
+/// Appends `a, b: T = ` for the results of `kind` (nothing when it has none).
+pub fn write_bindings(m: &Module, f: &Function, kind: &StmtKind, out: &mut String) {
+    let results = kind.results();
+    if results.is_empty() {
+        return;
+    }
+    let expected = expected_types(m, f, kind);
+    for (i, var) in results.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        let inferred = expected.get(i).and_then(Option::as_ref);
+        write_binding(f, *var, inferred, out);
+    }
+    out.push_str(" = ");
+}
+
+/// Appends ` iter(x = init, y: T = init)` (nothing without iter-args).
+pub fn write_iter_args(f: &Function, iter_args: &[IterArg], out: &mut String) {
+    if iter_args.is_empty() {
+        return;
+    }
+    out.push_str(" iter(");
+    for (i, ia) in iter_args.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        write_binding(f, ia.var, Some(f.ty(ia.init)), out);
+        out.push_str(" = ");
+        write_expr(f, ia.init, out);
+    }
+    out.push(')');
+}

@@ -1,0 +1,165 @@
+//! Expressions with the fewest parentheses that keep their meaning.
+//!
+//! Precedence, loosest to tightest (spec section 6): `or`, `and`, `not`,
+//! comparisons (non-associative), `+ -`, `* / %`, unary `-`, then atoms
+//! (literals, variables, calls, lists). Binary operators are left-associative,
+//! so a right operand of the same level keeps its parentheses
+//! (`a - (b - c)`) and a left one drops them (`a - b - c`). Both operands of
+//! a comparison need a tighter operator (`(a < b) < c`).
+//!
+//! Expressions are written straight into a `String`: one small recursive
+//! frame per nesting level, so 200,000-deep expressions print on the
+//! driver's large stack in linear time.
+
+use super::float::format_float;
+use crate::ir::{BinaryOp, Call, ExprId, ExprKind, Function, UnaryOp};
+
+const OR: u8 = 1;
+const AND: u8 = 2;
+const NOT: u8 = 3;
+const CMP: u8 = 4;
+const ADD: u8 = 5;
+const MUL: u8 = 6;
+const NEG: u8 = 7;
+const ATOM: u8 = 8;
+
+fn binary_prec(op: BinaryOp) -> u8 {
+    match op {
+        BinaryOp::Or => OR,
+        BinaryOp::And => AND,
+        BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => {
+            CMP
+        }
+        BinaryOp::Add | BinaryOp::Sub => ADD,
+        BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem => MUL,
+    }
+}
+
+/// How tightly the printed form of `e` binds.
+fn prec(f: &Function, e: ExprId) -> u8 {
+    match &f.exprs[e].kind {
+        ExprKind::Binary(op, ..) => binary_prec(*op),
+        ExprKind::Unary(UnaryOp::Not, _) => NOT,
+        ExprKind::Unary(UnaryOp::Neg, _) => NEG,
+        // A negative literal prints with a leading `-` (lowering never makes
+        // one, but a pass might): treat it like a negation.
+        ExprKind::Int(n) if *n < 0 => NEG,
+        ExprKind::Float(x) if x.is_sign_negative() && !x.is_nan() => NEG,
+        _ => ATOM,
+    }
+}
+
+/// Appends `e` to `out` at the loosest level (no outer parentheses).
+pub fn write_expr(f: &Function, e: ExprId, out: &mut String) {
+    write_at(f, e, 0, out);
+}
+
+/// Appends `e` to `out`, parenthesised when it binds looser than `min`.
+fn write_at(f: &Function, e: ExprId, min: u8, out: &mut String) {
+    let p = prec(f, e);
+    let paren = p < min;
+    if paren {
+        out.push('(');
+    }
+    match &f.exprs[e].kind {
+        ExprKind::Binary(op, l, r) => {
+            // Left-associative: the left operand may sit at the same level,
+            // the right one must bind tighter; comparisons chain neither way.
+            let left_min = if op.is_comparison() { p + 1 } else { p };
+            write_at(f, *l, left_min, out);
+            out.push(' ');
+            out.push_str(op.symbol());
+            out.push(' ');
+            write_at(f, *r, p + 1, out);
+        }
+        ExprKind::Unary(UnaryOp::Not, x) => {
+            out.push_str("not ");
+            write_at(f, *x, NOT, out);
+        }
+        ExprKind::Unary(UnaryOp::Neg, x) => {
+            out.push('-');
+            write_at(f, *x, NEG, out);
+        }
+        ExprKind::Call(call) => write_call(f, call, out),
+        ExprKind::List(items) => write_list(f, items, out),
+        _ => write_leaf(f, e, out),
+    }
+    if paren {
+        out.push(')');
+    }
+}
+
+/// Literals and variables.
+fn write_leaf(f: &Function, e: ExprId, out: &mut String) {
+    match &f.exprs[e].kind {
+        ExprKind::Int(n) => out.push_str(&n.to_string()),
+        ExprKind::Float(x) => out.push_str(&format_float(*x)),
+        ExprKind::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        ExprKind::None => out.push_str("none"),
+        ExprKind::Dtype(s) => out.push_str(s.name()),
+        ExprKind::Var(v) => out.push_str(&f.vars[*v].name),
+        _ => unreachable!("write_leaf called on a compound expression"),
+    }
+}
+
+/// `[a, b]`.
+pub fn write_list(f: &Function, items: &[ExprId], out: &mut String) {
+    out.push('[');
+    write_comma_separated(f, items, out);
+    out.push(']');
+}
+
+/// `a, b, c` (each at the loosest level).
+pub fn write_comma_separated(f: &Function, items: &[ExprId], out: &mut String) {
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        write_expr(f, *item, out);
+    }
+}
+
+/// `callee(args, deps=[...], kw=value)`: positional arguments, then the
+/// manual dependency edges of a `system.task_dummy` barrier (when it has
+/// any), then the other keyword arguments in their stored order.
+fn write_call(f: &Function, call: &Call, out: &mut String) {
+    out.push_str(call.callee.name());
+    out.push('(');
+    let mut sep = ArgSeparator::default();
+    for arg in &call.args {
+        sep.next(out);
+        write_expr(f, *arg, out);
+    }
+    if !call.manual_dep_edges.is_empty() {
+        sep.next(out);
+        out.push_str("deps=");
+        write_list(f, &call.manual_dep_edges, out);
+    }
+    for (name, value) in &call.kwargs {
+        sep.next(out);
+        write_kwarg(f, name, *value, out);
+    }
+    out.push(')');
+}
+
+/// `name=value`.
+pub fn write_kwarg(f: &Function, name: &str, value: ExprId, out: &mut String) {
+    out.push_str(name);
+    out.push('=');
+    write_expr(f, value, out);
+}
+
+/// Writes `, ` before every argument but the first.
+#[derive(Default)]
+pub struct ArgSeparator {
+    started: bool,
+}
+
+impl ArgSeparator {
+    pub fn next(&mut self, out: &mut String) {
+        if self.started {
+            out.push_str(", ");
+        }
+        self.started = true;
+    }
+}
