@@ -91,6 +91,9 @@ proptest! {
         let mut twice = after.clone();
         support::run_pass(&mut twice, &src).map_err(|d| TestCaseError::fail(format!("{d:?}")))?;
         prop_assert_eq!(pfir::printer::print_module(&twice), pfir::printer::print_module(&after));
+        if let Err(e) = pfir::ir::equality::modules_equal(&twice, &after) {
+            return Err(TestCaseError::fail(format!("running the pass twice differs from once: {e}\n{src}")));
+        }
     }
 }
 
