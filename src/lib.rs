@@ -8,6 +8,7 @@
 //! error; [`testing`] holds the FileCheck and lit-style tooling; [`cli`] is
 //! the `pfir` command.
 
+pub mod analysis;
 pub mod cli;
 pub mod diagnostics;
 pub mod driver;

@@ -1,0 +1,22 @@
+//! Analyses over the IR.
+//!
+//! - [`task_graph`]: the dependency-graph evaluator, which expands a
+//!   function into the runtime task DAG its `deps` imply;
+//! - [`compare`]: comparing two such graphs, and
+//!   [`verify_same_dependencies`], the `--verify-deps` check that a rewrite
+//!   (`expand-manual-phase-fence`) kept every task's set of transitive
+//!   producers.
+//!
+//! The semantics are documented in `task_graph` and in
+//! `docs/dependency-evaluator.md`.
+
+pub mod compare;
+pub mod task_graph;
+
+pub use compare::{
+    Difference, first_difference, verify_function, verify_same_dependencies,
+    verify_same_dependencies_with,
+};
+pub use task_graph::{
+    Approximation, Limits, Node, NodeKey, NodeKind, TaskGraph, function_task_graph, task_graph,
+};

@@ -1,0 +1,1053 @@
+//! The dependency-graph evaluator: a function's runtime task DAG, by
+//! abstract interpretation of its body.
+//!
+//! Every execution of a `submit` creates a *task* node, every execution of a
+//! `system.task_dummy` call a *barrier* node; the only edges are the ones
+//! `deps=[...]` (and a barrier's `manual_dep_edges`) ask for. Scopes add no
+//! implicit edges (neither `manual` nor `auto`), and `parallel` iterations are
+//! unordered: what orders tasks is `deps` and nothing else.
+//!
+//! # Identity of nodes
+//!
+//! A task is identified by a [`NodeKey`]: the position of its `submit`
+//! statement among all `submit`s of the function in a pre-order walk, plus
+//! its *iteration vector*: the 0-based iteration number of every enclosing
+//! `for`/`while` loop, outermost first. `expand-manual-phase-fence` neither
+//! adds, removes nor reorders `submit`s or loops, so the same task has the
+//! same key before and after the pass. Barriers are keyed by their call
+//! expression and iteration vector; they only matter as relays.
+//!
+//! # Abstract values
+//!
+//! - `task_id`: the set of nodes the value may hold; the empty set is the
+//!   invalid task id (`none`, `system.task_invalid()`, parameters, results of
+//!   unknown ops: tasks not created by this function are not tracked).
+//! - integers and `bool`: a constant or unknown (constants are propagated
+//!   through arithmetic, comparisons and `and`/`or`/`not`; overflow, division
+//!   by zero and anything else give unknown).
+//! - arrays: a reference to a *storage cell* holding one task set per slot.
+//!   A cell of unknown or huge size (more than [`Limits::max_slots`]) is a
+//!   *summary*: one set standing for every slot.
+//!
+//! # Storage (aliasing) model
+//!
+//! This follows `pfir-language.md` and the alias classes of the pass spec:
+//!
+//! - `array.create(n, _)` makes a new cell of `n` invalid slots.
+//! - A plain binding `b = a` of an array makes a new cell holding a copy.
+//! - `r = array.update_element(a, i, v)` writes `v` into slot `i` of `a`'s
+//!   cell (so every alias of `a` sees it) and binds `r` to a new cell holding
+//!   a copy of the updated contents. A known in-range index is a strong
+//!   update; an unknown index, or a summary cell, is a weak update (`v` is
+//!   added to every slot, the old contents stay); a known out-of-range index
+//!   is a runtime error and writes nothing.
+//! - An iter-arg whose initial value is an array *variable* shares that
+//!   variable's cell for the whole loop (transitively, so an iter-arg of an
+//!   iter-arg of `tids` is `tids`' cell). Any other initial value gets a new
+//!   cell. At the end of each iteration the yielded array's contents are
+//!   copied into the iter-arg's cell (a no-op for the usual
+//!   `yield array.update_element(acc, ...)` pattern).
+//! - Results of loops, `while` and `if`, and arrays yielded by `if` branches,
+//!   are new cells holding a copy. Array results of `submit`s, function calls
+//!   and unknown ops, and array parameters, are new cells with invalid slots.
+//!
+//! # Control flow and what cannot be expanded
+//!
+//! - `for` with constant start, stop and step (after constant propagation,
+//!   so induction variables of enclosing unrolled loops count) is unrolled:
+//!   the trip count is that of Python's `range`, 0 for a zero step.
+//! - `for` with an unknown bound, and `while` whose condition is unknown, run
+//!   at most [`Limits::unknown_trip_iterations`] iterations; the loop may exit
+//!   before each of them and after the last, and the exit states are joined.
+//!   So an unknown loop stands for "0, 1 or 2 iterations" by default. A
+//!   `while` whose condition is a known `true` keeps running (within the
+//!   iteration budget).
+//! - `if` with a known condition takes that branch; otherwise both branches
+//!   are evaluated and their states joined.
+//! - `break`/`continue`/`return` are followed exactly along each path;
+//!   `return` ends the path.
+//! - A join unions everything: task sets, cell contents (slot by slot), and
+//!   the node set of the graph (a node exists if some path creates it). So
+//!   the graph answers "may depend": it over-approximates the runtime DAG,
+//!   in the same way for any two programs with the same control flow, which
+//!   is what comparing a program before and after the pass needs.
+//! - Budgets ([`Limits`]): at most `max_tasks` tasks and `max_iterations`
+//!   loop iterations in total. When one is exhausted the evaluation stops and
+//!   the graph is marked [`TaskGraph::truncated`]; what was built is a
+//!   prefix of the full graph (a node's edges are fixed when it is created),
+//!   and the budgets count only `submit`s and loop iterations, which the pass
+//!   does not change, so two truncated graphs stop at the same task.
+//! - Plain calls of functions are opaque: they create no nodes.
+
+use crate::ir::{
+    BinaryOp, Block, Callee, ExprId, ExprKind, Function, Module, ScalarType, Span, StmtId,
+    StmtKind, Type, UnaryOp, VarId,
+};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// The bounds of one evaluation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Task nodes (executions of `submit`) before the evaluation stops.
+    pub max_tasks: usize,
+    /// Loop iterations, over all loops, before the evaluation stops.
+    pub max_iterations: u64,
+    /// Iterations explored of a loop whose trip count is unknown.
+    pub unknown_trip_iterations: u32,
+    /// Arrays with more slots than this (or of unknown size) are summarised
+    /// by one set.
+    pub max_slots: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_tasks: 100_000,
+            max_iterations: 1_000_000,
+            unknown_trip_iterations: 2,
+            max_slots: 4096,
+        }
+    }
+}
+
+/// Whether a node launches a kernel or only relays dependencies.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum NodeKind {
+    /// An execution of a `submit`: an original task.
+    Task,
+    /// An execution of a `system.task_dummy`: transparent for comparisons.
+    Barrier,
+}
+
+/// The identity of a node: see the module documentation.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeKey {
+    pub kind: NodeKind,
+    /// For a task, the index of its `submit` among the function's `submit`s
+    /// in pre-order; for a barrier, the index of its call expression.
+    pub ordinal: u32,
+    /// The 0-based iteration of each enclosing loop, outermost first.
+    pub iterations: Vec<u32>,
+}
+
+/// One node of the graph.
+#[derive(Clone, Debug)]
+pub struct Node {
+    pub key: NodeKey,
+    /// The statement that created it (the `submit`, or the statement holding
+    /// the `system.task_dummy` call).
+    pub stmt: StmtId,
+    /// Indices of the nodes it waits for directly (all created before it).
+    pub preds: BTreeSet<usize>,
+}
+
+/// A place where the evaluator had to approximate.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Approximation {
+    pub span: Span,
+    pub what: &'static str,
+}
+
+/// The runtime task DAG of one function, as far as it could be expanded.
+#[derive(Clone, Debug, Default)]
+pub struct TaskGraph {
+    pub function: String,
+    /// Nodes in creation order: every node's predecessors come before it.
+    pub nodes: Vec<Node>,
+    /// Whether a budget of [`Limits`] ran out (the graph is then a prefix).
+    pub truncated: bool,
+    /// Where joins or bounded exploration were used, in source order.
+    pub approximations: BTreeSet<Approximation>,
+    index: HashMap<NodeKey, usize>,
+    /// Per static statement: a short description, e.g. `` `t = submit k` ``.
+    labels: HashMap<StmtId, String>,
+}
+
+impl TaskGraph {
+    /// The node with this key.
+    pub fn find(&self, key: &NodeKey) -> Option<usize> {
+        self.index.get(key).copied()
+    }
+
+    /// The task nodes (no barriers), in creation order.
+    pub fn tasks(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.nodes.len()).filter(|&i| self.nodes[i].key.kind == NodeKind::Task)
+    }
+
+    pub fn task_count(&self) -> usize {
+        self.tasks().count()
+    }
+
+    /// Direct edges into tasks and barriers, as `(producer, consumer)` keys.
+    pub fn edge_count(&self) -> usize {
+        self.nodes.iter().map(|n| n.preds.len()).sum()
+    }
+
+    /// For every node, the tasks it waits for directly once barriers are
+    /// seen through (a barrier's entry is the union over its predecessors).
+    pub fn task_preds_all(&self) -> Vec<BTreeSet<usize>> {
+        let mut out: Vec<BTreeSet<usize>> = Vec::with_capacity(self.nodes.len());
+        for n in &self.nodes {
+            let mut s = BTreeSet::new();
+            for &p in &n.preds {
+                match self.nodes[p].key.kind {
+                    NodeKind::Task => {
+                        s.insert(p);
+                    }
+                    NodeKind::Barrier => s.extend(out[p].iter().copied()),
+                }
+            }
+            out.push(s);
+        }
+        out
+    }
+
+    /// Every task that node `i` transitively waits for (barriers are seen
+    /// through and never listed).
+    pub fn waits_for(&self, i: usize) -> BTreeSet<usize> {
+        let mut seen = vec![false; self.nodes.len()];
+        let mut stack: Vec<usize> = self.nodes[i].preds.iter().copied().collect();
+        let mut out = BTreeSet::new();
+        while let Some(p) = stack.pop() {
+            if std::mem::replace(&mut seen[p], true) {
+                continue;
+            }
+            if self.nodes[p].key.kind == NodeKind::Task {
+                out.insert(p);
+            }
+            stack.extend(self.nodes[p].preds.iter().copied());
+        }
+        out
+    }
+
+    /// A human description: `` task `b_tid = submit kernel` (iteration [2]) ``.
+    pub fn describe(&self, i: usize) -> String {
+        let n = &self.nodes[i];
+        let what = match n.key.kind {
+            NodeKind::Task => "task",
+            NodeKind::Barrier => "barrier",
+        };
+        let label = self.labels.get(&n.stmt).map(String::as_str).unwrap_or("?");
+        if n.key.iterations.is_empty() {
+            format!("{what} {label}")
+        } else {
+            let its: Vec<String> = n.key.iterations.iter().map(u32::to_string).collect();
+            format!("{what} {label} (loop iteration [{}])", its.join(", "))
+        }
+    }
+}
+
+/// The task DAG of the function `function` of `module` (an empty graph when
+/// there is no such function). See the module documentation for what is
+/// modelled.
+pub fn task_graph(module: &Module, function: &str, limits: &Limits) -> TaskGraph {
+    match module.function(function) {
+        Some(f) => function_task_graph(f, limits),
+        None => TaskGraph {
+            function: function.to_string(),
+            ..TaskGraph::default()
+        },
+    }
+}
+
+/// The task DAG of `f`.
+pub fn function_task_graph(f: &Function, limits: &Limits) -> TaskGraph {
+    let mut ev = Evaluator {
+        f,
+        limits,
+        graph: TaskGraph {
+            function: f.name.clone(),
+            ..TaskGraph::default()
+        },
+        submit_ordinals: HashMap::new(),
+        iterations: Vec::new(),
+        next_cell: 0,
+        tasks: 0,
+        loop_iterations: 0,
+        stopped: false,
+    };
+    ev.number_submits(&f.body, &mut 0);
+    let mut st = State::default();
+    for p in &f.params {
+        let v = ev.default_value(&f.vars[p.var].ty, &mut st);
+        st.env.insert(p.var, v);
+    }
+    let _ = ev.block(&f.body, st);
+    ev.graph
+}
+
+type Set = BTreeSet<usize>;
+
+/// An abstract value (see the module documentation).
+#[derive(Clone, Debug, PartialEq)]
+enum Val {
+    Int(Option<i64>),
+    Bool(Option<bool>),
+    Task(Set),
+    Array(u32),
+    Other,
+}
+
+/// A value detached from the heap: arrays by contents.
+#[derive(Clone, Debug)]
+enum Snap {
+    Val(Val),
+    Array(Cell),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct Cell {
+    slots: Vec<Set>,
+    /// One set standing for every slot.
+    summary: bool,
+}
+
+impl Cell {
+    fn all(&self) -> Set {
+        self.slots.iter().flatten().copied().collect()
+    }
+
+    fn join(&mut self, other: &Cell) {
+        if self.summary != other.summary || self.slots.len() != other.slots.len() {
+            let mut s = self.all();
+            s.extend(other.all());
+            *self = Cell {
+                slots: vec![s],
+                summary: true,
+            };
+        } else {
+            for (a, b) in self.slots.iter_mut().zip(&other.slots) {
+                a.extend(b.iter().copied());
+            }
+        }
+    }
+}
+
+/// The abstract state at one program point.
+#[derive(Clone, Debug, Default)]
+struct State {
+    env: HashMap<VarId, Val>,
+    heap: BTreeMap<u32, Cell>,
+    /// The values of the `yield` that ended the block, if any.
+    yielded: Option<Vec<Snap>>,
+}
+
+/// What evaluating a block led to, per way of leaving it.
+#[derive(Default)]
+struct Flow {
+    normal: Option<State>,
+    breaks: Option<State>,
+    continues: Option<State>,
+}
+
+fn join_opt(a: Option<State>, b: Option<State>, ev: &mut Evaluator) -> Option<State> {
+    match (a, b) {
+        (None, x) | (x, None) => x,
+        (Some(a), Some(b)) => Some(ev.join(a, b)),
+    }
+}
+
+struct Evaluator<'a> {
+    f: &'a Function,
+    limits: &'a Limits,
+    graph: TaskGraph,
+    submit_ordinals: HashMap<StmtId, u32>,
+    iterations: Vec<u32>,
+    next_cell: u32,
+    tasks: usize,
+    loop_iterations: u64,
+    stopped: bool,
+}
+
+impl Evaluator<'_> {
+    fn number_submits(&mut self, b: &Block, n: &mut u32) {
+        for &s in &b.stmts {
+            let kind = &self.f.stmts[s].kind;
+            if let StmtKind::Submit(sub) = kind {
+                self.submit_ordinals.insert(s, *n);
+                *n += 1;
+                let tid = sub.results.last().map(|v| self.f.vars[*v].name.as_str());
+                self.graph.labels.insert(
+                    s,
+                    format!("`{} = submit {}`", tid.unwrap_or("_"), sub.callee),
+                );
+            }
+            for inner in kind.blocks() {
+                self.number_submits(inner, n);
+            }
+        }
+    }
+
+    fn approx(&mut self, span: Span, what: &'static str) {
+        self.graph
+            .approximations
+            .insert(Approximation { span, what });
+    }
+
+    fn new_cell(&mut self, st: &mut State, cell: Cell) -> Val {
+        let id = self.next_cell;
+        self.next_cell += 1;
+        st.heap.insert(id, cell);
+        Val::Array(id)
+    }
+
+    fn sized_cell(&self, n: Option<i64>) -> Cell {
+        match n {
+            Some(n) if n >= 0 && (n as u64) <= self.limits.max_slots as u64 => Cell {
+                slots: vec![Set::new(); n as usize],
+                summary: false,
+            },
+            _ => Cell {
+                slots: vec![Set::new()],
+                summary: true,
+            },
+        }
+    }
+
+    /// The value of something of type `ty` the evaluator knows nothing about.
+    fn default_value(&mut self, ty: &Type, st: &mut State) -> Val {
+        match ty {
+            Type::Scalar(ScalarType::TaskId) => Val::Task(Set::new()),
+            Type::Scalar(ScalarType::Bool) => Val::Bool(None),
+            Type::Scalar(s) if s.is_integer() => Val::Int(None),
+            Type::Array { .. } => {
+                let c = self.sized_cell(ty.array_extent());
+                self.new_cell(st, c)
+            }
+            _ => Val::Other,
+        }
+    }
+
+    fn snap(&self, v: &Val, st: &State) -> Snap {
+        match v {
+            Val::Array(c) => Snap::Array(st.heap[c].clone()),
+            other => Snap::Val(other.clone()),
+        }
+    }
+
+    fn unsnap(&mut self, s: Snap, st: &mut State) -> Val {
+        match s {
+            Snap::Val(v) => v,
+            Snap::Array(c) => self.new_cell(st, c),
+        }
+    }
+
+    fn join_val(&mut self, a: Val, b: Val, heap: &mut BTreeMap<u32, Cell>) -> Val {
+        match (a, b) {
+            (Val::Int(x), Val::Int(y)) => Val::Int(if x == y { x } else { None }),
+            (Val::Bool(x), Val::Bool(y)) => Val::Bool(if x == y { x } else { None }),
+            (Val::Task(mut x), Val::Task(y)) => {
+                x.extend(y);
+                Val::Task(x)
+            }
+            (Val::Array(x), Val::Array(y)) if x == y => Val::Array(x),
+            (Val::Array(x), Val::Array(y)) => {
+                // Only variables out of scope can differ: merge into a copy.
+                let mut c = heap[&x].clone();
+                c.join(&heap[&y]);
+                let id = self.next_cell;
+                self.next_cell += 1;
+                heap.insert(id, c);
+                Val::Array(id)
+            }
+            _ => Val::Other,
+        }
+    }
+
+    fn join_snap(a: Snap, b: Snap) -> Snap {
+        match (a, b) {
+            (Snap::Array(mut x), Snap::Array(y)) => {
+                x.join(&y);
+                Snap::Array(x)
+            }
+            (Snap::Val(Val::Task(mut x)), Snap::Val(Val::Task(y))) => {
+                x.extend(y);
+                Snap::Val(Val::Task(x))
+            }
+            (Snap::Val(Val::Int(x)), Snap::Val(Val::Int(y))) => {
+                Snap::Val(Val::Int(if x == y { x } else { None }))
+            }
+            (Snap::Val(Val::Bool(x)), Snap::Val(Val::Bool(y))) => {
+                Snap::Val(Val::Bool(if x == y { x } else { None }))
+            }
+            _ => Snap::Val(Val::Other),
+        }
+    }
+
+    fn join(&mut self, mut a: State, b: State) -> State {
+        for (id, cell) in b.heap {
+            match a.heap.get_mut(&id) {
+                Some(c) => c.join(&cell),
+                None => {
+                    a.heap.insert(id, cell);
+                }
+            }
+        }
+        for (var, v) in b.env {
+            let joined = match a.env.remove(&var) {
+                Some(old) => self.join_val(old, v, &mut a.heap),
+                None => v,
+            };
+            a.env.insert(var, joined);
+        }
+        a.yielded = match (a.yielded.take(), b.yielded) {
+            (Some(x), Some(y)) => Some(
+                x.into_iter()
+                    .zip(y)
+                    .map(|(p, q)| Self::join_snap(p, q))
+                    .collect(),
+            ),
+            (x, y) => x.or(y),
+        };
+        a
+    }
+
+    /// Drops cells no variable refers to.
+    fn collect_garbage(st: &mut State) {
+        let live: BTreeSet<u32> = st
+            .env
+            .values()
+            .filter_map(|v| match v {
+                Val::Array(c) => Some(*c),
+                _ => None,
+            })
+            .collect();
+        st.heap.retain(|id, _| live.contains(id));
+    }
+
+    fn task_set(&self, v: &Val, st: &State) -> Set {
+        match v {
+            Val::Task(s) => s.clone(),
+            Val::Array(c) => st.heap[c].all(),
+            _ => Set::new(),
+        }
+    }
+
+    fn add_node(&mut self, key: NodeKey, stmt: StmtId, preds: Set) -> usize {
+        if let Some(&i) = self.graph.index.get(&key) {
+            self.graph.nodes[i].preds.extend(preds);
+            return i;
+        }
+        let i = self.graph.nodes.len();
+        self.graph.index.insert(key.clone(), i);
+        self.graph.nodes.push(Node { key, stmt, preds });
+        i
+    }
+
+    // ---- expressions ----
+
+    fn expr(&mut self, e: ExprId, stmt: StmtId, st: &mut State) -> Val {
+        let f = self.f;
+        let ex = &f.exprs[e];
+        match &ex.kind {
+            ExprKind::Int(n) => Val::Int(Some(*n)),
+            ExprKind::Bool(b) => Val::Bool(Some(*b)),
+            ExprKind::None => Val::Task(Set::new()),
+            ExprKind::Float(_) | ExprKind::Dtype(_) | ExprKind::List(_) => Val::Other,
+            ExprKind::Var(v) => match st.env.get(v) {
+                Some(val) => val.clone(),
+                None => {
+                    let ty = self.f.vars[*v].ty.clone();
+                    let val = self.default_value(&ty, st);
+                    st.env.insert(*v, val.clone());
+                    val
+                }
+            },
+            ExprKind::Unary(op, x) => {
+                let x = self.expr(*x, stmt, st);
+                match (op, x) {
+                    (UnaryOp::Neg, Val::Int(n)) => Val::Int(n.and_then(i64::checked_neg)),
+                    (UnaryOp::Not, Val::Bool(b)) => Val::Bool(b.map(|b| !b)),
+                    (UnaryOp::Not, _) => Val::Bool(None),
+                    _ => Val::Other,
+                }
+            }
+            ExprKind::Binary(op, x, y) => {
+                let (op, x, y) = (*op, *x, *y);
+                let a = self.expr(x, stmt, st);
+                let b = self.expr(y, stmt, st);
+                binary(op, a, b)
+            }
+            ExprKind::Call(call) => {
+                let name = match &call.callee {
+                    Callee::Op(n) => n.as_str(),
+                    Callee::Function(_) => "",
+                };
+                if call.dummy_task || name == "system.task_dummy" {
+                    let mut preds = Set::new();
+                    for &d in &call.manual_dep_edges {
+                        let v = self.expr(d, stmt, st);
+                        preds.extend(self.task_set(&v, st));
+                    }
+                    let key = NodeKey {
+                        kind: NodeKind::Barrier,
+                        ordinal: e.index_u32(),
+                        iterations: self.iterations.clone(),
+                    };
+                    if !self.graph.labels.contains_key(&stmt) {
+                        let label = match self.f.stmts[stmt].kind.results().first() {
+                            Some(v) => format!("`{} = system.task_dummy`", self.f.vars[*v].name),
+                            None => "`system.task_dummy`".to_string(),
+                        };
+                        self.graph.labels.insert(stmt, label);
+                    }
+                    let i = self.add_node(key, stmt, preds);
+                    return Val::Task(Set::from([i]));
+                }
+                match (name, call.args.as_slice()) {
+                    ("array.create", [n, _]) => {
+                        let n = match self.expr(*n, stmt, st) {
+                            Val::Int(n) => n,
+                            _ => None,
+                        };
+                        let c = self.sized_cell(n);
+                        self.new_cell(st, c)
+                    }
+                    ("array.get_element", [a, i]) => {
+                        let a = self.expr(*a, stmt, st);
+                        let i = self.expr(*i, stmt, st);
+                        let set = match a {
+                            Val::Array(c) => {
+                                let cell = &st.heap[&c];
+                                match i {
+                                    Val::Int(Some(i))
+                                        if !cell.summary
+                                            && i >= 0
+                                            && (i as u64) < cell.slots.len() as u64 =>
+                                    {
+                                        cell.slots[i as usize].clone()
+                                    }
+                                    _ => cell.all(),
+                                }
+                            }
+                            _ => Set::new(),
+                        };
+                        if ex.ty.is_task_id() {
+                            Val::Task(set)
+                        } else {
+                            let ty = ex.ty.clone();
+                            self.default_value(&ty, st)
+                        }
+                    }
+                    ("array.update_element", [a, i, v]) => {
+                        let span = ex.span;
+                        let a = self.expr(*a, stmt, st);
+                        let i = self.expr(*i, stmt, st);
+                        let v = self.expr(*v, stmt, st);
+                        let v = self.task_set(&v, st);
+                        let Val::Array(c) = a else {
+                            return Val::Other;
+                        };
+                        let cell = st.heap.get_mut(&c).expect("live cell");
+                        match i {
+                            Val::Int(Some(i)) if !cell.summary => {
+                                if i >= 0 && (i as u64) < cell.slots.len() as u64 {
+                                    cell.slots[i as usize] = v;
+                                }
+                            }
+                            _ => {
+                                for s in &mut cell.slots {
+                                    s.extend(v.iter().copied());
+                                }
+                                self.approx(span, "array update at an unknown index (weak update)");
+                            }
+                        }
+                        let copy = st.heap[&c].clone();
+                        self.new_cell(st, copy)
+                    }
+                    ("system.task_invalid", _) => Val::Task(Set::new()),
+                    _ => {
+                        let ty = ex.ty.clone();
+                        self.default_value(&ty, st)
+                    }
+                }
+            }
+        }
+    }
+
+    fn cond(&mut self, e: ExprId, stmt: StmtId, st: &mut State) -> Option<bool> {
+        match self.expr(e, stmt, st) {
+            Val::Bool(b) => b,
+            _ => None,
+        }
+    }
+
+    // ---- statements ----
+
+    fn block(&mut self, b: &Block, mut st: State) -> Flow {
+        let mut flow = Flow::default();
+        for &s in &b.stmts {
+            if self.stopped {
+                return Flow::default();
+            }
+            let out = self.stmt(s, st);
+            flow.breaks = join_opt(flow.breaks.take(), out.breaks, self);
+            flow.continues = join_opt(flow.continues.take(), out.continues, self);
+            match out.normal {
+                Some(next) => st = next,
+                None => return flow,
+            }
+        }
+        flow.normal = Some(st);
+        flow
+    }
+
+    fn normal(st: State) -> Flow {
+        Flow {
+            normal: Some(st),
+            ..Flow::default()
+        }
+    }
+
+    fn stmt(&mut self, s: StmtId, mut st: State) -> Flow {
+        let f = self.f;
+        let span = f.stmts[s].span;
+        match &f.stmts[s].kind {
+            StmtKind::Assign { results, value } => {
+                let v = self.expr(*value, s, &mut st);
+                if results.len() == 1 {
+                    let v = match (&f.exprs[*value].kind, v) {
+                        // `b = a`: a copy, not an alias.
+                        (ExprKind::Var(_), Val::Array(c)) => {
+                            let copy = st.heap[&c].clone();
+                            self.new_cell(&mut st, copy)
+                        }
+                        (_, v) => v,
+                    };
+                    st.env.insert(results[0], v);
+                } else {
+                    for &r in results {
+                        let v = self.default_value(&f.vars[r].ty, &mut st);
+                        st.env.insert(r, v);
+                    }
+                }
+                Self::normal(st)
+            }
+            StmtKind::Submit(sub) => {
+                self.tasks += 1;
+                if self.tasks > self.limits.max_tasks {
+                    self.stopped = true;
+                    self.graph.truncated = true;
+                    return Flow::default();
+                }
+                let mut preds = Set::new();
+                for &d in &sub.deps {
+                    let v = self.expr(d, s, &mut st);
+                    preds.extend(self.task_set(&v, &st));
+                }
+                let key = NodeKey {
+                    kind: NodeKind::Task,
+                    ordinal: self.submit_ordinals[&s],
+                    iterations: self.iterations.clone(),
+                };
+                let node = self.add_node(key, s, preds);
+                if let Some((tid, rest)) = sub.results.split_last() {
+                    for &r in rest {
+                        let v = self.default_value(&f.vars[r].ty, &mut st);
+                        st.env.insert(r, v);
+                    }
+                    st.env.insert(*tid, Val::Task(Set::from([node])));
+                }
+                Self::normal(st)
+            }
+            StmtKind::Eval(e) => {
+                self.expr(*e, s, &mut st);
+                Self::normal(st)
+            }
+            StmtKind::Scope { body, .. } => self.block(body, st),
+            StmtKind::Yield(values) => {
+                let vals: Vec<Val> = values.iter().map(|&v| self.expr(v, s, &mut st)).collect();
+                let snaps = vals.iter().map(|v| self.snap(v, &st)).collect();
+                st.yielded = Some(snaps);
+                Self::normal(st)
+            }
+            StmtKind::Return(_) => Flow::default(),
+            StmtKind::Break => Flow {
+                breaks: Some(st),
+                ..Flow::default()
+            },
+            StmtKind::Continue => Flow {
+                continues: Some(st),
+                ..Flow::default()
+            },
+            StmtKind::If {
+                results,
+                cond,
+                then_body,
+                else_body,
+            } => {
+                let c = self.cond(*cond, s, &mut st);
+                if c.is_none() {
+                    self.approx(
+                        span,
+                        "`if` with an unknown condition (both branches joined)",
+                    );
+                }
+                let mut out = Flow::default();
+                let mut yields: Option<Vec<Snap>> = None;
+                let mut take = |ev: &mut Self, mut flow: Flow, out: &mut Flow| {
+                    if let Some(n) = flow.normal.as_mut()
+                        && let Some(y) = n.yielded.take()
+                    {
+                        yields = Some(match yields.take() {
+                            None => y,
+                            Some(old) => old
+                                .into_iter()
+                                .zip(y)
+                                .map(|(a, b)| Self::join_snap(a, b))
+                                .collect(),
+                        });
+                    }
+                    out.normal = join_opt(out.normal.take(), flow.normal, ev);
+                    out.breaks = join_opt(out.breaks.take(), flow.breaks, ev);
+                    out.continues = join_opt(out.continues.take(), flow.continues, ev);
+                };
+                if c != Some(false) {
+                    let flow = self.block(then_body, st.clone());
+                    take(self, flow, &mut out);
+                }
+                if c != Some(true) {
+                    let flow = match else_body {
+                        Some(b) => self.block(b, st),
+                        None => Self::normal(st),
+                    };
+                    take(self, flow, &mut out);
+                }
+                if let (Some(n), false) = (out.normal.as_mut(), results.is_empty()) {
+                    let ys = yields.unwrap_or_default();
+                    for (i, &r) in results.iter().enumerate() {
+                        let v = match ys.get(i) {
+                            Some(y) => self.unsnap(y.clone(), n),
+                            None => self.default_value(&f.vars[r].ty, n),
+                        };
+                        n.env.insert(r, v);
+                    }
+                }
+                out
+            }
+            StmtKind::For {
+                results,
+                var,
+                start,
+                stop,
+                step,
+                iter_args,
+                body,
+                ..
+            } => {
+                let bounds = [*start, *stop, *step].map(|e| match self.expr(e, s, &mut st) {
+                    Val::Int(n) => n,
+                    _ => None,
+                });
+                let trip = match bounds {
+                    [Some(a), Some(b), Some(c)] => Some((a, c, trip_count(a, b, c))),
+                    _ => {
+                        self.approx(
+                            span,
+                            "loop with an unknown trip count (bounded exploration)",
+                        );
+                        None
+                    }
+                };
+                let inits: Vec<(VarId, ExprId)> =
+                    iter_args.iter().map(|ia| (ia.var, ia.init)).collect();
+                self.run_loop(s, st, &inits, results, body, |ev, st, k| match trip {
+                    Some((a, c, n)) => {
+                        if k >= n {
+                            return Some(false);
+                        }
+                        let i = (k as i128) * (c as i128) + a as i128;
+                        st.env.insert(*var, Val::Int(i64::try_from(i).ok()));
+                        Some(true)
+                    }
+                    None => {
+                        st.env.insert(*var, Val::Int(None));
+                        let _ = ev;
+                        None
+                    }
+                })
+            }
+            StmtKind::While {
+                results,
+                cond,
+                iter_args,
+                body,
+            } => {
+                let inits: Vec<(VarId, ExprId)> =
+                    iter_args.iter().map(|ia| (ia.var, ia.init)).collect();
+                let cond = *cond;
+                self.run_loop(s, st, &inits, results, body, |ev, st, _| {
+                    let c = ev.cond(cond, s, st);
+                    if c.is_none() {
+                        ev.approx(
+                            span,
+                            "`while` with an unknown condition (bounded exploration)",
+                        );
+                    }
+                    c
+                })
+            }
+        }
+    }
+
+    /// Runs a loop. `decide(k)` says whether iteration `k` runs: `Some(true)`
+    /// yes, `Some(false)` no (the loop exits), `None` maybe (both).
+    fn run_loop(
+        &mut self,
+        s: StmtId,
+        mut st: State,
+        inits: &[(VarId, ExprId)],
+        results: &[VarId],
+        body: &Block,
+        mut decide: impl FnMut(&mut Self, &mut State, u64) -> Option<bool>,
+    ) -> Flow {
+        let f = self.f;
+        // Iter-args: an array variable's cell is shared, anything else is new.
+        for &(var, init) in inits {
+            let v = self.expr(init, s, &mut st);
+            let v = match (&f.exprs[init].kind, v) {
+                (ExprKind::Var(_), v @ Val::Array(_)) => v,
+                (_, Val::Array(c)) => {
+                    let copy = st.heap[&c].clone();
+                    self.new_cell(&mut st, copy)
+                }
+                (_, v) => v,
+            };
+            st.env.insert(var, v);
+        }
+        let mut exit: Option<State> = None;
+        let mut unknown_runs = 0u32;
+        let mut k: u64 = 0;
+        let mut cur = Some(st);
+        let mut live_cells = 64usize;
+        while let Some(mut st) = cur.take() {
+            if self.stopped {
+                return Flow::default();
+            }
+            match decide(self, &mut st, k) {
+                Some(false) => {
+                    exit = join_opt(exit, Some(st), self);
+                    break;
+                }
+                Some(true) => {}
+                None => {
+                    if unknown_runs >= self.limits.unknown_trip_iterations {
+                        exit = join_opt(exit, Some(st), self);
+                        break;
+                    }
+                    unknown_runs += 1;
+                    exit = join_opt(exit, Some(st.clone()), self);
+                }
+            }
+            self.loop_iterations += 1;
+            if self.loop_iterations > self.limits.max_iterations {
+                self.stopped = true;
+                self.graph.truncated = true;
+                return Flow::default();
+            }
+            self.iterations.push(u32::try_from(k).unwrap_or(u32::MAX));
+            let flow = self.block(body, st);
+            self.iterations.pop();
+            exit = join_opt(exit, flow.breaks, self);
+            let mut next = flow.normal;
+            if let Some(n) = next.as_mut()
+                && let Some(ys) = n.yielded.take()
+            {
+                for (&(var, _), y) in inits.iter().zip(ys) {
+                    match (n.env.get(&var).cloned(), y) {
+                        (Some(Val::Array(c)), Snap::Array(contents)) => {
+                            n.heap.insert(c, contents);
+                        }
+                        (_, y) => {
+                            let v = self.unsnap(y, n);
+                            n.env.insert(var, v);
+                        }
+                    }
+                }
+            }
+            next = join_opt(next, flow.continues, self);
+            if let Some(n) = next.as_mut()
+                && n.heap.len() > 2 * live_cells
+            {
+                Self::collect_garbage(n);
+                live_cells = n.heap.len().max(64);
+            }
+            cur = next;
+            k += 1;
+        }
+        let Some(mut out) = exit else {
+            return Flow::default();
+        };
+        for (&r, &(var, _)) in results.iter().zip(inits) {
+            let v = out.env.get(&var).cloned().unwrap_or(Val::Other);
+            let v = match v {
+                Val::Array(c) => {
+                    let copy = out.heap[&c].clone();
+                    self.new_cell(&mut out, copy)
+                }
+                v => v,
+            };
+            out.env.insert(r, v);
+        }
+        Self::normal(out)
+    }
+}
+
+/// Number of values in Python's `range(start, stop, step)`; 0 for a zero step.
+pub fn trip_count(start: i64, stop: i64, step: i64) -> u64 {
+    let (start, stop, step) = (start as i128, stop as i128, step as i128);
+    let n = if step > 0 && stop > start {
+        (stop - start + step - 1) / step
+    } else if step < 0 && stop < start {
+        (start - stop + (-step) - 1) / (-step)
+    } else {
+        0
+    };
+    u64::try_from(n).unwrap_or(u64::MAX)
+}
+
+fn binary(op: BinaryOp, a: Val, b: Val) -> Val {
+    use BinaryOp::*;
+    match (op, a, b) {
+        (And, Val::Bool(Some(false)), _) | (And, _, Val::Bool(Some(false))) => {
+            Val::Bool(Some(false))
+        }
+        (Or, Val::Bool(Some(true)), _) | (Or, _, Val::Bool(Some(true))) => Val::Bool(Some(true)),
+        (And | Or, Val::Bool(Some(x)), Val::Bool(Some(y))) => {
+            Val::Bool(Some(if op == And { x && y } else { x || y }))
+        }
+        (And | Or, _, _) => Val::Bool(None),
+        (Eq | Ne, Val::Bool(Some(x)), Val::Bool(Some(y))) => {
+            Val::Bool(Some((x == y) == (op == Eq)))
+        }
+        (op, Val::Int(Some(x)), Val::Int(Some(y))) => match op {
+            Add => Val::Int(x.checked_add(y)),
+            Sub => Val::Int(x.checked_sub(y)),
+            Mul => Val::Int(x.checked_mul(y)),
+            Div => Val::Int(x.checked_div(y)),
+            Rem => Val::Int(x.checked_rem(y)),
+            Eq => Val::Bool(Some(x == y)),
+            Ne => Val::Bool(Some(x != y)),
+            Lt => Val::Bool(Some(x < y)),
+            Le => Val::Bool(Some(x <= y)),
+            Gt => Val::Bool(Some(x > y)),
+            Ge => Val::Bool(Some(x >= y)),
+            And | Or => Val::Bool(None),
+        },
+        (op, _, _) if op.is_comparison() => Val::Bool(None),
+        (Add | Sub | Mul | Div | Rem, Val::Int(_), _)
+        | (Add | Sub | Mul | Div | Rem, _, Val::Int(_)) => Val::Int(None),
+        _ => Val::Other,
+    }
+}
+
+trait IndexU32 {
+    fn index_u32(self) -> u32;
+}
+
+impl IndexU32 for ExprId {
+    fn index_u32(self) -> u32 {
+        use crate::ir::ArenaId;
+        u32::try_from(self.index()).unwrap_or(u32::MAX)
+    }
+}

@@ -1,0 +1,226 @@
+//! `verify_same_dependencies`: hand-written before/after pairs (good and
+//! bad rewrites), and every golden input of the pass under `tests/passes/`.
+
+mod support;
+
+use pfir::analysis::{Limits, verify_same_dependencies};
+use pfir::diagnostics::Diagnostic;
+use support::module;
+
+/// The spec's section-1 example (`pfir-language.md`), before the pass.
+const SECTION1_BEFORE: &str = "func kernel() -> task_id {
+  return system.task_invalid()
+}
+
+orchestration func main(n: i64) -> task_id {
+  manual {
+    tids = array.create(4, task_id)
+    for p in parallel(4) {
+      a, a_tid = submit kernel(deps=[tids])
+      b, b_tid = submit kernel(deps=[tids])
+    }
+  }
+  return system.task_invalid()
+}
+";
+
+/// ... and after.
+const SECTION1_AFTER: &str = "func kernel() -> task_id {
+  return system.task_invalid()
+}
+
+orchestration func main(n: i64) -> task_id {
+  manual {
+    tids = array.create(4, task_id)
+    phase_fence_barrier_0_tid = system.task_dummy(deps=[tids])
+    for p in parallel(4) {
+      a, a_tid = submit kernel(deps=[phase_fence_barrier_0_tid])
+      b, b_tid = submit kernel(deps=[phase_fence_barrier_0_tid])
+    }
+  }
+  return system.task_invalid()
+}
+";
+
+/// Producers fill `tids`; 3 x 3 consumers read it: the compressible shape.
+fn filled(consumer_deps: &str, barrier: &str) -> String {
+    format!(
+        "func k() {{
+}}
+
+orchestration func main(n: i64) {{
+  manual {{
+    tids = array.create(3, task_id)
+    early = array.create(3, task_id)
+    for i in range(3) {{
+      t = submit k()
+      _ = array.update_element(tids, i, t)
+      e = array.update_element(early, 0, t)
+    }}
+    {barrier}
+    for j in range(3) {{
+      c = submit k(deps=[{consumer_deps}])
+    }}
+  }}
+}}
+"
+    )
+}
+
+fn check(before: &str, after: &str) -> Result<(), Diagnostic> {
+    verify_same_dependencies(&module(before), &module(after))
+}
+
+#[test]
+fn section1_example_pair_is_equivalent() {
+    check(SECTION1_BEFORE, SECTION1_AFTER).unwrap();
+    check(SECTION1_BEFORE, SECTION1_BEFORE).unwrap();
+}
+
+#[test]
+fn correct_barrier_rewrite_is_equivalent() {
+    let before = filled("tids", "");
+    let after = filled("fence", "fence = system.task_dummy(deps=[tids])");
+    check(&before, &after).unwrap();
+    check(&after, &before).unwrap();
+}
+
+#[test]
+fn dropped_edge_is_reported_at_the_consumer_with_the_producer_named() {
+    let before = filled("tids", "");
+    // A bad rewrite: the barrier reads `early`, whose one filled slot holds
+    // the last producer only, so the first producer is lost.
+    let after = filled("fence", "fence = system.task_dummy(deps=[early])");
+    let d = check(&before, &after).unwrap_err();
+    assert!(d.is_error());
+    assert!(d.message.contains("dependency lost"), "{}", d.message);
+    assert!(
+        d.message.contains("`c = submit k` (loop iteration [0])"),
+        "{}",
+        d.message
+    );
+    assert!(
+        d.message
+            .contains("no longer waits for task `t = submit k` (loop iteration [0])"),
+        "{}",
+        d.message
+    );
+    // The primary span is the consumer `submit` in `after`.
+    assert_eq!(&after[d.primary.span.range()], "c = submit k(deps=[fence])");
+    // A note and a secondary label name the producer.
+    assert!(
+        d.notes.iter().any(
+            |n| n.starts_with("note: the producer is task `t = submit k` (loop iteration [0])")
+        ),
+        "{:?}",
+        d.notes
+    );
+    assert_eq!(d.secondary.len(), 1);
+    assert_eq!(&after[d.secondary[0].span.range()], "t = submit k()");
+}
+
+#[test]
+fn dropped_scalar_edge_is_reported() {
+    let before = "func k() {\n}\n\norchestration func main() {\n  a = submit k()\n  b = submit k(deps=[a])\n}\n";
+    let after =
+        "func k() {\n}\n\norchestration func main() {\n  a = submit k()\n  b = submit k()\n}\n";
+    let d = check(before, after).unwrap_err();
+    assert!(
+        d.message
+            .contains("`b = submit k` no longer waits for task `a = submit k`"),
+        "{}",
+        d.message
+    );
+    assert_eq!(&after[d.primary.span.range()], "b = submit k()");
+}
+
+#[test]
+fn added_edge_is_reported() {
+    let before = filled("early", "");
+    let after = filled("fence", "fence = system.task_dummy(deps=[tids])");
+    let d = check(&before, &after).unwrap_err();
+    assert!(d.message.contains("dependency added"), "{}", d.message);
+    assert!(
+        d.message
+            .contains("now waits for task `t = submit k` (loop iteration [0])"),
+        "{}",
+        d.message
+    );
+}
+
+#[test]
+fn transitively_implied_edge_may_go() {
+    // c's direct edge to a is implied through b: dropping it is not a loss.
+    let before = "func k() {\n}\n\norchestration func main() {\n  a = submit k()\n  b = submit k(deps=[a])\n  c = submit k(deps=[a, b])\n}\n";
+    let after = "func k() {\n}\n\norchestration func main() {\n  a = submit k()\n  b = submit k(deps=[a])\n  c = submit k(deps=[b])\n}\n";
+    check(before, after).unwrap();
+}
+
+#[test]
+fn missing_and_extra_tasks_are_reported() {
+    let one = "func k() {\n}\n\norchestration func main() {\n  a = submit k()\n}\n";
+    let two =
+        "func k() {\n}\n\norchestration func main() {\n  a = submit k()\n  b = submit k()\n}\n";
+    let d = check(two, one).unwrap_err();
+    assert!(d.message.contains("no longer created"), "{}", d.message);
+    let d = check(one, two).unwrap_err();
+    assert!(d.message.contains("did not exist before"), "{}", d.message);
+    assert_eq!(&two[d.primary.span.range()], "b = submit k()");
+}
+
+#[test]
+fn barrier_inside_the_loop_is_also_equivalent() {
+    let before = filled("tids", "");
+    let after = filled("fence", "").replace(
+        "      c = submit k(deps=[fence])",
+        "      fence = system.task_dummy(deps=[tids])\n      c = submit k(deps=[fence])",
+    );
+    check(&before, &after).unwrap();
+}
+
+/// Golden inputs of the pass, when present: the rewritten module keeps every
+/// dependency, and a second run changes nothing.
+#[test]
+fn golden_inputs_keep_their_dependencies() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/passes");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        eprintln!("note: no {} yet; nothing to check", dir.display());
+        return;
+    };
+    let mut files: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+    files.retain(|p| p.extension().is_some_and(|e| e == "pfir"));
+    files.sort();
+    let mut checked = 0;
+    for path in &files {
+        let text = std::fs::read_to_string(path).unwrap();
+        for (base, chunk) in pfir::driver::split_chunks(&text) {
+            let (Some(before), _) = pfir::driver::read_module(chunk, base) else {
+                continue;
+            };
+            let mut after = before.clone();
+            if support::pass_available() && support::run_pass(&mut after, &text).is_err() {
+                continue;
+            }
+            if let Err(d) =
+                pfir::analysis::verify_same_dependencies_with(&before, &after, &Limits::default())
+            {
+                panic!("{}: {}\n{:?}", path.display(), d.message, d.notes);
+            }
+            if support::pass_available() {
+                let mut twice = after.clone();
+                support::run_pass(&mut twice, &text).unwrap();
+                assert_eq!(
+                    pfir::printer::print_module(&twice),
+                    pfir::printer::print_module(&after),
+                    "{}: running the pass twice differs from once",
+                    path.display()
+                );
+            }
+            checked += 1;
+        }
+    }
+    eprintln!(
+        "checked {checked} golden chunks (pass available: {})",
+        support::pass_available()
+    );
+}

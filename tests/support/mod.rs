@@ -1,0 +1,90 @@
+//! Helpers shared by the `deps_*` tests: reading modules and naming tasks.
+#![allow(dead_code)]
+
+pub mod generator;
+
+use pfir::analysis::{Limits, NodeKind, TaskGraph, task_graph};
+use pfir::ir::{Module, StmtKind};
+
+/// Parses and lowers `src`, panicking with the diagnostics when it is rejected.
+pub fn module(src: &str) -> Module {
+    let (m, diags) = pfir::driver::read_module(src, 0);
+    match m {
+        Some(m) => m,
+        None => panic!("rejected:\n{src}\n{diags:#?}"),
+    }
+}
+
+/// The graph of `main` with default limits.
+pub fn graph(m: &Module) -> TaskGraph {
+    task_graph(m, "main", &Limits::default())
+}
+
+/// A short name for node `i`: the bound task id's name, then `@` and the
+/// iteration vector when inside loops (`t@1,0`).
+pub fn name(m: &Module, g: &TaskGraph, i: usize) -> String {
+    let f = m.function(&g.function).unwrap();
+    let n = &g.nodes[i];
+    let var = match &f.stmts[n.stmt].kind {
+        StmtKind::Submit(s) => s.results.last().copied(),
+        k => k.results().first().copied(),
+    };
+    let base = var
+        .map(|v| f.vars[v].name.clone())
+        .unwrap_or_else(|| "_".into());
+    let base = if n.key.kind == NodeKind::Barrier {
+        format!("barrier:{base}")
+    } else {
+        base
+    };
+    if n.key.iterations.is_empty() {
+        base
+    } else {
+        let its: Vec<String> = n.key.iterations.iter().map(u32::to_string).collect();
+        format!("{base}@{}", its.join(","))
+    }
+}
+
+/// Every task as `name <- producers` (transitive, barriers seen through),
+/// in creation order.
+pub fn waits(m: &Module, g: &TaskGraph) -> Vec<String> {
+    g.tasks()
+        .map(|i| {
+            let ps: Vec<String> = g.waits_for(i).into_iter().map(|p| name(m, g, p)).collect();
+            format!("{} <- [{}]", name(m, g, i), ps.join(" "))
+        })
+        .collect()
+}
+
+/// `waits` of `main` of `src`.
+pub fn waits_of(src: &str) -> Vec<String> {
+    let m = module(src);
+    let g = graph(&m);
+    waits(&m, &g)
+}
+
+/// The pass under test, run through the pipeline once it is registered.
+pub const PASS: &str = "expand-manual-phase-fence";
+
+pub fn pass_available() -> bool {
+    pfir::passes::known_passes().contains(&PASS)
+}
+
+/// Runs the pass over `m` (read from `src`) through the pipeline of
+/// `pfir::passes`, returning the error diagnostics when it fails.
+pub fn run_pass(m: &mut Module, src: &str) -> Result<(), Vec<pfir::diagnostics::Diagnostic>> {
+    let file = pfir::diagnostics::SourceFile::new("gen.pfir", src);
+    // Built from `default()` so that options added later keep compiling.
+    #[allow(clippy::field_reassign_with_default)]
+    let opts = {
+        let mut o = pfir::passes::PipelineOptions::default();
+        o.passes = vec![PASS.to_string()];
+        o
+    };
+    let r = pfir::passes::run_pipeline(m, &file, &opts);
+    if pfir::diagnostics::has_errors(&r.diagnostics) {
+        Err(r.diagnostics)
+    } else {
+        Ok(())
+    }
+}
