@@ -63,6 +63,8 @@ pub fn run_pipeline(
 ) -> PipelineResult {
     let _ = file;
     let mut result = PipelineResult::default();
+    // `--verify-deps` compares against the module as it was read.
+    let before = opts.verify_deps.then(|| module.clone());
     let mut established: BTreeSet<Property> = BTreeSet::new();
     let mut timings: Vec<(&'static str, Duration)> = Vec::new();
     let mut statistics: Vec<(&'static str, Vec<Statistic>)> = Vec::new();
@@ -152,6 +154,12 @@ pub fn run_pipeline(
     }
     if opts.stats {
         result.stderr.push_str(&stats_report(&statistics));
+    }
+    if let Some(before) = before
+        && !crate::diagnostics::has_errors(&result.diagnostics)
+        && let Err(d) = crate::analysis::verify_same_dependencies(&before, module)
+    {
+        result.diagnostics.push(d);
     }
     result
 }

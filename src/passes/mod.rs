@@ -18,6 +18,7 @@ pub mod phase_fence;
 pub mod properties;
 pub mod registry;
 pub mod synth;
+pub mod test_drop_deps;
 pub mod walk;
 
 use crate::diagnostics::{Diagnostic, SourceFile};
@@ -133,6 +134,12 @@ pub struct PipelineOptions {
     /// Report pass statistics on stderr, per function.
     #[arg(long = "stats")]
     pub stats: bool,
+
+    /// After the pipeline, check that every original task still waits for
+    /// exactly the same original tasks (barriers aside), by expanding the
+    /// task graph before and after; a lost or added dependency is an error.
+    #[arg(long = "verify-deps")]
+    pub verify_deps: bool,
 }
 
 impl PipelineOptions {

@@ -2,8 +2,9 @@
 
 use super::Pass;
 use super::expand_manual_phase_fence::ExpandManualPhaseFence;
+use super::test_drop_deps::TestDropDeps;
 
-static PASSES: &[&dyn Pass] = &[&ExpandManualPhaseFence];
+static PASSES: &[&dyn Pass] = &[&ExpandManualPhaseFence, &TestDropDeps];
 
 /// All registered passes, in a fixed order.
 pub fn passes() -> &'static [&'static dyn Pass] {
