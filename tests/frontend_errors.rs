@@ -468,3 +468,65 @@ fn valid_input_exits_0_and_reads_stdin() {
     assert_eq!(code, 0, "{stderr}");
     assert!(stderr.is_empty());
 }
+
+#[test]
+fn help_lists_every_pass_and_version_prints() {
+    let (code, stdout, _) = run_pfir(&["opt", "--help"], "");
+    assert_eq!(code, 0);
+    for name in pfir::passes::known_passes() {
+        assert!(
+            stdout.contains(name),
+            "`pfir opt --help` does not list {name}"
+        );
+    }
+    for flag in [
+        "--diagnostic-format",
+        "--split-input-file",
+        "--verify-diagnostics",
+        "--verify-deps",
+        "--remarks",
+        "--stats",
+    ] {
+        assert!(
+            stdout.contains(flag),
+            "`pfir opt --help` does not describe {flag}"
+        );
+    }
+    let (code, stdout, _) = run_pfir(&["--version"], "");
+    assert_eq!(code, 0);
+    assert_eq!(stdout.trim(), format!("pfir {}", env!("CARGO_PKG_VERSION")));
+}
+
+#[test]
+fn output_file_is_written_atomically_and_kept_on_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.pfir");
+    std::fs::write(&out, "precious\n").unwrap();
+    // A rejected input writes nothing: the old file survives.
+    let (code, _, _) = run_pfir(&["opt", "-", "-o", out.to_str().unwrap()], "func f( {\n");
+    assert_eq!(code, 1);
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "precious\n");
+    let (code, _, stderr) = run_pfir(
+        &["opt", "-", "-o", out.to_str().unwrap()],
+        "func f() {\n}\n",
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "func f() {\n}\n");
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(
+        leftovers.len(),
+        1,
+        "temporary files left behind: {leftovers:?}"
+    );
+    // An unwritable target is an error, not a panic.
+    let (code, _, stderr) = run_pfir(
+        &["opt", "-", "-o", "/nonexistent-dir/x.pfir"],
+        "func f() {\n}\n",
+    );
+    assert_eq!(code, 1);
+    assert!(stderr.contains("cannot write"), "{stderr}");
+}

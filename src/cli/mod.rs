@@ -28,6 +28,7 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Parse, verify, run passes and print a .pfir file (like mlir-opt).
+    #[command(after_help = crate::passes::passes_help())]
     Opt(opt::OptArgs),
     /// Run .pfir tests that carry `// RUN:` lines (like lit).
     Test(test::TestArgs),

@@ -152,6 +152,8 @@ fn report_and_print(file: &SourceFile, args: &OptArgs, outcome: driver::OptOutco
     }
     write_stderr(&outcome.stderr);
     match &args.output {
+        // Like mlir-opt, a failed run leaves the output file as it was.
+        Some(_) if status != 0 => {}
         Some(path) => {
             if let Err(e) = write_atomically_with(path, |f| outcome.write_output(f)) {
                 eprintln!("error: cannot write '{}': {e}", path.display());

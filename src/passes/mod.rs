@@ -170,6 +170,15 @@ impl PipelineOptions {
     }
 }
 
+/// The list of passes for `pfir opt --help`.
+pub fn passes_help() -> String {
+    let mut out = String::from("Passes (for --passes, --print-ir-after and --remarks):\n");
+    for p in registry::passes() {
+        out.push_str(&format!("  {:<28} {}\n", p.name(), p.description()));
+    }
+    out
+}
+
 /// The names of all registered passes.
 pub fn known_passes() -> Vec<&'static str> {
     registry::passes().iter().map(|p| p.name()).collect()
