@@ -35,9 +35,8 @@ pub fn read_module(text: &str, base: usize) -> (Option<Module>, Vec<Diagnostic>)
     if has_errors(&diags) {
         return (None, diags);
     }
-    let (module, lower_diags) = crate::lower::lower(&ast);
+    let (module, lower_diags) = crate::lower::lower(ast);
     diags.extend(lower_diags);
-    drop(ast);
     if has_errors(&diags) {
         (None, diags)
     } else {

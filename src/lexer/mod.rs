@@ -24,37 +24,63 @@ pub const MAX_NESTING: usize = 200_000;
 /// One lexed token with its byte range.
 pub type Spanned<'input> = (usize, Tok<'input>, usize);
 
-/// Lexes `text` (which starts at byte `base` of its file). Returns the tokens,
-/// or the diagnostic for input nested deeper than [`MAX_NESTING`].
-pub fn lex(text: &str, base: usize) -> Result<Vec<Spanned<'_>>, Diagnostic> {
-    let mut tokens = Vec::new();
-    let mut depth = 0usize;
+/// Input nested deeper than [`MAX_NESTING`]; its span is the first bracket
+/// past the limit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TooDeep {
+    pub span: Span,
+}
+
+impl TooDeep {
+    pub fn diagnostic(&self) -> Diagnostic {
+        Diagnostic::error(
+            format!("nesting is deeper than the limit of {MAX_NESTING} levels"),
+            self.span,
+        )
+        .with_label("too deeply nested here")
+        .with_note(format!(
+            "pfir accepts at most {MAX_NESTING} nested brackets, blocks or operators"
+        ))
+    }
+}
+
+/// The tokens of `text` (which starts at byte `base` of its file), produced
+/// lazily so that the parser never needs the whole token list at once. The
+/// first bracket nested deeper than [`MAX_NESTING`] yields `Err` (and the
+/// stream ends there).
+pub fn tokens(text: &str, base: usize) -> impl Iterator<Item = Result<Spanned<'_>, TooDeep>> {
     let mut lexer = Tok::lexer(text);
-    while let Some(result) = lexer.next() {
+    let mut depth = 0usize;
+    let mut failed = false;
+    std::iter::from_fn(move || {
+        if failed {
+            return None;
+        }
+        let result = lexer.next()?;
         let range = lexer.span();
         let (start, end) = (range.start + base, range.end + base);
-        let tok = match result {
-            Ok(tok) => tok,
-            Err(e) => Tok::Error(e),
-        };
+        let tok = result.unwrap_or_else(Tok::Error);
         match tok {
             Tok::LParen | Tok::LBracket | Tok::LBrace => {
                 depth += 1;
                 if depth > MAX_NESTING {
-                    return Err(Diagnostic::error(
-                        format!("nesting is deeper than the limit of {MAX_NESTING} levels"),
-                        Span::new(start, end),
-                    )
-                    .with_label("this bracket is too deeply nested")
-                    .with_note(format!(
-                        "pfir accepts at most {MAX_NESTING} nested brackets, blocks or operators"
-                    )));
+                    failed = true;
+                    return Some(Err(TooDeep {
+                        span: Span::new(start, end),
+                    }));
                 }
             }
             Tok::RParen | Tok::RBracket | Tok::RBrace => depth = depth.saturating_sub(1),
             _ => {}
         }
-        tokens.push((start, tok, end));
-    }
-    Ok(tokens)
+        Some(Ok((start, tok, end)))
+    })
+}
+
+/// All tokens of `text` at once, or the diagnostic for input nested deeper
+/// than [`MAX_NESTING`].
+pub fn lex(text: &str, base: usize) -> Result<Vec<Spanned<'_>>, Diagnostic> {
+    tokens(text, base)
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.diagnostic())
 }

@@ -23,8 +23,9 @@ use scope::Scopes;
 use std::collections::HashMap;
 use types::Signature;
 
-/// Lowers a parsed module.
-pub fn lower(module: &ast::Module) -> (Module, Vec<Diagnostic>) {
+/// Lowers a parsed module. Each function's AST is dropped as soon as it is
+/// lowered, so the AST and the IR of the whole file are never held at once.
+pub fn lower(module: ast::Module) -> (Module, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let mut signatures: HashMap<String, Signature> = HashMap::new();
     let mut first_def: HashMap<String, crate::span::Span> = HashMap::new();
@@ -75,12 +76,13 @@ pub fn lower(module: &ast::Module) -> (Module, Vec<Diagnostic>) {
 
     let mut out = Module::default();
     let mut seen = HashMap::new();
-    for f in &module.functions {
+    for f in module.functions {
         if seen.insert(f.name.name.clone(), ()).is_some() {
             continue;
         }
         let mut lowerer = Lowerer::new(&signatures, Function::new(f.name.name.clone(), f.kind));
-        lowerer.lower_function(f);
+        lowerer.lower_function(&f);
+        drop(f);
         diags.extend(lowerer.diags);
         out.functions.push(lowerer.func);
     }

@@ -7,11 +7,9 @@ use crate::lexer::{MAX_NESTING, Tok};
 use crate::span::Span;
 use lalrpop_util::ParseError;
 
-/// A node would be nested deeper than [`MAX_NESTING`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SyntaxError {
-    pub span: Span,
-}
+/// A node (or a bracket, found by the lexer) would be nested deeper than
+/// [`MAX_NESTING`].
+pub type SyntaxError = crate::lexer::TooDeep;
 
 type Result<'input, T> = std::result::Result<T, ParseError<usize, Tok<'input>, SyntaxError>>;
 

@@ -23,14 +23,10 @@ lalrpop_util::lalrpop_mod!(
 
 /// Parses `text`, which starts at byte `base` of its file.
 pub fn parse(text: &str, base: usize) -> (ast::Module, Vec<Diagnostic>) {
-    let tokens = match lexer::lex(text, base) {
-        Ok(tokens) => tokens,
-        Err(diag) => return (ast::Module::default(), vec![diag]),
-    };
+    let tokens = lexer::tokens(text, base);
     let eof = base + text.len();
     let mut recovered = Vec::new();
-    let result = grammar::ModuleParser::new()
-        .parse(&mut recovered, tokens.into_iter().map(Ok::<_, SyntaxError>));
+    let result = grammar::ModuleParser::new().parse(&mut recovered, tokens);
     let mut diags: Vec<Diagnostic> = recovered
         .into_iter()
         .map(|r| parse_error_diagnostic(r.error, eof))
@@ -47,10 +43,9 @@ pub fn parse(text: &str, base: usize) -> (ast::Module, Vec<Diagnostic>) {
 
 /// Parses a single expression (for tests and tools).
 pub fn parse_expr(text: &str) -> Result<ast::Expr, Vec<Diagnostic>> {
-    let tokens = lexer::lex(text, 0).map_err(|d| vec![d])?;
+    let tokens = lexer::tokens(text, 0);
     let mut recovered: Vec<ErrorRecovery<usize, Tok<'_>, SyntaxError>> = Vec::new();
-    let result = grammar::ExprParser::new()
-        .parse(&mut recovered, tokens.into_iter().map(Ok::<_, SyntaxError>));
+    let result = grammar::ExprParser::new().parse(&mut recovered, tokens);
     let mut diags: Vec<Diagnostic> = recovered
         .into_iter()
         .map(|r| parse_error_diagnostic(r.error, text.len()))
@@ -130,17 +125,6 @@ fn parse_error_diagnostic(
             Diagnostic::error(format!("unexpected {tok}"), Span::new(l, r))
                 .with_label("expected end of file")
         }
-        ParseError::User { error } => Diagnostic::error(
-            format!(
-                "nesting is deeper than the limit of {} levels",
-                crate::lexer::MAX_NESTING
-            ),
-            error.span,
-        )
-        .with_label("this expression is too deeply nested")
-        .with_note(format!(
-            "pfir accepts at most {} nested brackets, blocks or operators",
-            crate::lexer::MAX_NESTING
-        )),
+        ParseError::User { error } => error.diagnostic(),
     }
 }
