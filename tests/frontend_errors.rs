@@ -522,6 +522,9 @@ fn output_file_is_written_atomically_and_kept_on_error() {
         1,
         "temporary files left behind: {leftovers:?}"
     );
+    // A device is written directly (it cannot be replaced by a rename).
+    let (code, _, stderr) = run_pfir(&["opt", "-", "-o", "/dev/null"], "func f() {\n}\n");
+    assert_eq!(code, 0, "{stderr}");
     // An unwritable target is an error, not a panic.
     let (code, _, stderr) = run_pfir(
         &["opt", "-", "-o", "/nonexistent-dir/x.pfir"],

@@ -80,6 +80,12 @@ pub fn write_atomically_with(
     path: &std::path::Path,
     write: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
+    // Devices and pipes (`-o /dev/null`, a FIFO) cannot be replaced by a
+    // rename: write to them directly, as LLVM's tools do.
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        let mut f = std::fs::OpenOptions::new().write(true).open(path)?;
+        return write(&mut f);
+    }
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
