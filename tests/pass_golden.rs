@@ -1,12 +1,12 @@
-//! Golden tests of `expand-manual-phase-fence`.
+//! What the lit tests of `expand-manual-phase-fence` cannot express.
 //!
-//! Every `tests/passes/NAME.pfir` is read, run through
-//! `--passes=expand-manual-phase-fence --remarks` and printed. The printed
-//! IR must equal `NAME.expected` and the remarks (short format) must equal
-//! `NAME.remarks`. Run with `UPDATE_EXPECT=1` to rewrite both files.
-//!
-//! Each case also checks that running the pass again changes nothing
-//! (idempotence) and that the output reads back to the same text.
+//! Every `tests/passes/NAME.pfir` is a lit test (its RUN lines pin the
+//! printed output with FileCheck and the remarks with
+//! `--verify-diagnostics`; run them with `cargo test --test lit -- passes/`
+//! and update them with `pfir test --update tests/passes`). This test checks,
+//! for each of them, that running the pass twice gives the same text as
+//! running it once (idempotence) and that the output reads back to the same
+//! text.
 
 use pfir::diagnostics::{DiagnosticFormat, SourceFile, render_all};
 use pfir::passes::{PipelineOptions, run_pipeline};
@@ -14,14 +14,9 @@ use std::path::{Path, PathBuf};
 
 const PASS: &str = "expand-manual-phase-fence";
 
-struct Outcome {
-    printed: String,
-    remarks: String,
-    again: String,
-    reread: Option<String>,
-}
-
-fn run_case(path: &Path) -> Result<Outcome, String> {
+/// Runs the pass twice on `path`; returns an error message when a second run
+/// changes the output or the output does not read back to itself.
+fn check_case(path: &Path) -> Result<(), String> {
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
     let name = path.file_name().unwrap().to_string_lossy().into_owned();
     pfir::driver::with_large_stack(move || {
@@ -29,28 +24,36 @@ fn run_case(path: &Path) -> Result<Outcome, String> {
         let (module, diags) = pfir::driver::read_module(&text, 0);
         let mut module =
             module.ok_or_else(|| render_all(&diags, &file, DiagnosticFormat::Short, false))?;
-        let mut opts = PipelineOptions::with_passes(&[PASS]);
-        opts.remarks = Some(vec![String::new()]);
-        let result = run_pipeline(&mut module, &file, &opts);
+        let first = run_pipeline(&mut module, &file, &PipelineOptions::with_passes(&[PASS]));
+        if first.diagnostics.iter().any(|d| d.is_error()) {
+            return Err(render_all(
+                &first.diagnostics,
+                &file,
+                DiagnosticFormat::Short,
+                false,
+            ));
+        }
         let printed = pfir::printer::print_module(&module);
-        let remarks = render_all(&result.diagnostics, &file, DiagnosticFormat::Short, false);
-        // Idempotence: a second run changes nothing.
+        // Idempotence: a second run changes nothing and reports nothing.
         let second = run_pipeline(&mut module, &file, &PipelineOptions::with_passes(&[PASS]));
         if !second.diagnostics.is_empty() {
             return Err(format!("second run reported {:?}", second.diagnostics));
         }
         let again = pfir::printer::print_module(&module);
+        if again != printed {
+            return Err(format!(
+                "a second run changed the output\n--- once\n{printed}\n--- twice\n{again}"
+            ));
+        }
         // The output reads back to the same text.
-        let reread = match pfir::driver::read_module(&printed, 0) {
-            (Some(m), _) => Some(pfir::printer::print_module(&m)),
-            (None, _) => None,
-        };
-        Ok(Outcome {
-            printed,
-            remarks,
-            again,
-            reread,
-        })
+        match pfir::driver::read_module(&printed, 0) {
+            (Some(m), _) if pfir::printer::print_module(&m) == printed => Ok(()),
+            (Some(m), _) => Err(format!(
+                "the output does not read back to itself\n--- printed\n{printed}\n--- reread\n{}",
+                pfir::printer::print_module(&m)
+            )),
+            (None, diags) => Err(format!("the output does not read back: {diags:?}")),
+        }
     })
 }
 
@@ -66,57 +69,32 @@ fn cases() -> Vec<PathBuf> {
 }
 
 #[test]
-fn golden() {
-    // Until the canonical printer lands, `print_module` is a placeholder
-    // (an empty module prints as a comment, not as nothing): skip.
-    if !pfir::printer::print_module(&pfir::ir::Module::default()).is_empty() {
-        eprintln!("skipping: the canonical printer is not available yet");
-        return;
-    }
-    let update = std::env::var_os("UPDATE_EXPECT").is_some();
-    let mut failures = Vec::new();
+fn idempotent_and_reads_back() {
     let all = cases();
     assert!(all.len() >= 15, "golden cases missing");
-    for path in all {
-        let outcome = match run_case(&path) {
-            Ok(o) => o,
-            Err(e) => {
-                failures.push(format!("{}: {e}", path.display()));
-                continue;
-            }
-        };
-        let expected = path.with_extension("expected");
-        let remarks = path.with_extension("remarks");
-        if update {
-            std::fs::write(&expected, &outcome.printed).unwrap();
-            std::fs::write(&remarks, &outcome.remarks).unwrap();
-        } else {
-            let want = std::fs::read_to_string(&expected).unwrap_or_default();
-            if want != outcome.printed {
-                failures.push(format!(
-                    "{}: output differs\n--- expected\n{want}\n--- actual\n{}",
-                    path.display(),
-                    outcome.printed
-                ));
-            }
-            let want = std::fs::read_to_string(&remarks).unwrap_or_default();
-            if want != outcome.remarks {
-                failures.push(format!(
-                    "{}: remarks differ\n--- expected\n{want}\n--- actual\n{}",
-                    path.display(),
-                    outcome.remarks
-                ));
-            }
-        }
-        if outcome.again != outcome.printed {
-            failures.push(format!(
-                "{}: a second run changed the output",
-                path.display()
-            ));
-        }
-        if outcome.reread.as_deref() != Some(outcome.printed.as_str()) {
-            failures.push(format!("{}: the output does not read back", path.display()));
-        }
-    }
+    let failures: Vec<String> = all
+        .iter()
+        .filter_map(|path| {
+            check_case(path)
+                .err()
+                .map(|e| format!("{}: {e}", path.display()))
+        })
+        .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// Each golden input is a lit test whose first RUN line pins the pass's
+/// output, so deleting the checks cannot silently turn it into a no-op.
+#[test]
+fn every_case_is_a_lit_test() {
+    for path in cases() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            text.contains("// RUN: pfir opt %s --passes=expand-manual-phase-fence | FileCheck %s")
+                && text.contains("// CHECK-LABEL:")
+                && text.contains("--verify-diagnostics"),
+            "{}: not a lit test with FileCheck and --verify-diagnostics RUN lines",
+            path.display()
+        );
+    }
 }
