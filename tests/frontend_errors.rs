@@ -76,6 +76,13 @@ fn cases() -> Vec<(&'static str, String, &'static str, usize, usize)> {
             14,
         ),
         (
+            "submit_of_op",
+            "func f() {\n  t = submit array.create(4, task_id)\n}\n".into(),
+            "`array.create` is an op, not a function",
+            2,
+            14,
+        ),
+        (
             "argument_count",
             format!("{k}func f() {{\n  a, t = submit kernel(1, 2)\n}}\n"),
             "`kernel` takes 1 argument, but 2 were given",
@@ -99,7 +106,7 @@ fn cases() -> Vec<(&'static str, String, &'static str, usize, usize)> {
         (
             "binding_count_call",
             format!("{k}func f() {{\n  a, b = kernel(1)\n}}\n"),
-            "the value has 1 value, but 2 bindings are given",
+            "`kernel` returns 1 value, but 2 bindings are given",
             5,
             3,
         ),

@@ -510,6 +510,20 @@ impl Lowerer<'_> {
         s: &ast::SubmitExpr,
     ) -> Option<StmtKind> {
         self.report_misplaced(&s.args);
+        if s.callee_is_op {
+            self.error(
+                Diagnostic::error(
+                    format!("`{}` is an op, not a function", s.callee.name),
+                    s.callee.span,
+                )
+                .with_label("`submit` launches a function of the module")
+                .with_help(format!(
+                    "call the op directly: `x = {}(...)`",
+                    s.callee.name
+                )),
+            );
+            return None;
+        }
         let Some(sig) = self.signatures.get(&s.callee.name).cloned() else {
             self.not_a_function(&s.callee, "`submit`");
             return None;

@@ -3,7 +3,7 @@
 
 use super::{BodyKind, Lowerer, plural};
 use crate::diagnostics::Diagnostic;
-use crate::ir::{ExprId, IterArg, LoopKind, StmtId, StmtKind, Type, VarId};
+use crate::ir::{ExprId, ExprKind, IterArg, LoopKind, StmtId, StmtKind, Type, VarId};
 use crate::parser::ast;
 use crate::span::Span;
 
@@ -179,17 +179,26 @@ impl Lowerer<'_> {
             ast::Rhs::Expr(e) => {
                 let value = self.lower_expr(e);
                 let ty = self.func.ty(value).clone();
+                // "`k` returns 1 value" for a call of a function, else
+                // "the right-hand side is 1 value".
+                let what = match &self.func.exprs[value].kind {
+                    ExprKind::Call(c) => match &c.callee {
+                        crate::ir::Callee::Function(name) => format!("`{name}` returns"),
+                        crate::ir::Callee::Op(name) => format!("`{name}` returns"),
+                    },
+                    _ => "the right-hand side is".to_string(),
+                };
                 let types: Vec<Type> = match &ty {
                     Type::Tuple(ts) => {
                         if ts.len() != bindings.len() {
-                            self.binding_count_error(bindings, ts.len(), "the value has");
+                            self.binding_count_error(bindings, ts.len(), &what);
                         }
                         ts.clone()
                     }
                     Type::Unknown => vec![Type::Unknown; bindings.len()],
                     other => {
                         if bindings.len() != 1 {
-                            self.binding_count_error(bindings, 1, "the value has");
+                            self.binding_count_error(bindings, 1, &what);
                         }
                         vec![other.clone()]
                     }

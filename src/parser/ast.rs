@@ -160,6 +160,9 @@ impl CallArgs {
 #[derive(Clone, Debug)]
 pub struct SubmitExpr {
     pub callee: Ident,
+    /// The callee was written as an op name (`submit array.create(...)`),
+    /// which lowering rejects.
+    pub callee_is_op: bool,
     pub args: CallArgs,
     pub span: Span,
 }
