@@ -99,7 +99,9 @@ pub struct Producer {
     pub split: bool,
 }
 
-/// Finds the first RUN line with a FileCheck stage and returns what precedes it.
+/// Finds the first RUN line with a FileCheck stage that checks printed IR
+/// (not `not ...` or `... 2>&1`, which check diagnostics) and returns what
+/// precedes it.
 pub fn find_producer(text: &str, subs: &Substitutions) -> Result<Option<Producer>, String> {
     for run in run_line::find_run_lines(text)? {
         let pipelines = run_line::parse(&run.text, subs)
@@ -117,6 +119,15 @@ pub fn find_producer(text: &str, subs: &Substitutions) -> Result<Option<Producer
                     "line {}: FileCheck reads no command's output on this RUN line",
                     run.line
                 ));
+            }
+            // A producer that is expected to fail (`not`) or whose stderr is
+            // merged in (`2>&1`) checks diagnostics, which are written by
+            // hand: its checks are left alone.
+            let checks_diagnostics = pipeline.stages[..fc]
+                .iter()
+                .any(|s| s.invert || s.stderr == run_line::StderrTarget::ToStdout);
+            if checks_diagnostics {
+                continue;
             }
             let stages: Vec<Stage> = pipeline.stages[..fc].to_vec();
             let split = stages
@@ -531,5 +542,19 @@ orchestration func main(n: i64) -> task_id {
                 .is_none()
         );
         assert!(find_producer("// RUN: FileCheck %s\n", &subs).is_err());
+    }
+
+    #[test]
+    fn diagnostic_checks_are_not_producers() {
+        let subs = Substitutions {
+            source: "t.pfir".into(),
+            temp: "t.tmp".into(),
+        };
+        let text = "// RUN: not pfir opt %s 2>&1 | FileCheck %s --check-prefix=ERR\n\
+                    // RUN: pfir opt %s --remarks 2>&1 | FileCheck %s --check-prefix=REM\n\
+                    // RUN: pfir opt %s | FileCheck %s\n";
+        let p = find_producer(text, &subs).unwrap().unwrap();
+        assert_eq!(p.prefix, "CHECK");
+        assert_eq!(p.pipeline.display(), "pfir opt t.pfir");
     }
 }
