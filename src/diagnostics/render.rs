@@ -116,51 +116,55 @@ fn render_short(d: &Diagnostic, file: &SourceFile) -> String {
     s
 }
 
+/// The position fields every JSON location carries: byte `start`/`end` and
+/// 1-based `line`/`column`/`end_line`/`end_column`.
+fn json_position(
+    file: &SourceFile,
+    span: crate::span::Span,
+) -> serde_json::Map<String, serde_json::Value> {
+    let (sl, sc) = file.line_col(span.start);
+    let (el, ec) = file.line_col(span.end);
+    let value = serde_json::json!({
+        "start": span.start,
+        "end": span.end,
+        "line": sl,
+        "column": sc,
+        "end_line": el,
+        "end_column": ec,
+    });
+    match value {
+        serde_json::Value::Object(map) => map,
+        _ => serde_json::Map::new(),
+    }
+}
+
 fn json_label(
     file: &SourceFile,
     span: crate::span::Span,
     message: &str,
     primary: bool,
 ) -> serde_json::Value {
-    let (sl, sc) = file.line_col(span.start);
-    let (el, ec) = file.line_col(span.end);
-    serde_json::json!({
-        "primary": primary,
-        "message": message,
-        "start": span.start,
-        "end": span.end,
-        "line": sl,
-        "column": sc,
-        "end_line": el,
-        "end_column": ec,
-    })
+    let mut map = json_position(file, span);
+    map.insert("primary".into(), primary.into());
+    map.insert("message".into(), message.into());
+    serde_json::Value::Object(map)
 }
 
 fn render_json(d: &Diagnostic, file: &SourceFile) -> String {
     let d = clamp(d, file);
-    let span = d.primary.span;
-    let (sl, sc) = file.line_col(span.start);
-    let (el, ec) = file.line_col(span.end);
-    let mut labels = vec![json_label(file, span, &d.primary.message, true)];
+    let mut labels = vec![json_label(file, d.primary.span, &d.primary.message, true)];
     labels.extend(
         d.secondary
             .iter()
             .map(|l| json_label(file, l.span, &l.message, false)),
     );
-    let value = serde_json::json!({
-        "severity": d.severity.name(),
-        "message": d.message,
-        "file": file.name,
-        "start": span.start,
-        "end": span.end,
-        "line": sl,
-        "column": sc,
-        "end_line": el,
-        "end_column": ec,
-        "labels": labels,
-        "notes": d.notes,
-    });
-    format!("{value}\n")
+    let mut map = json_position(file, d.primary.span);
+    map.insert("severity".into(), d.severity.name().into());
+    map.insert("message".into(), d.message.clone().into());
+    map.insert("file".into(), file.name.clone().into());
+    map.insert("labels".into(), labels.into());
+    map.insert("notes".into(), d.notes.clone().into());
+    format!("{}\n", serde_json::Value::Object(map))
 }
 
 /// Renders one diagnostic in `format` (`color` only affects `human`).
