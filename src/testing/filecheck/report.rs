@@ -277,7 +277,10 @@ impl<'a> Context<'a> {
 
     /// The annotated input dump.
     pub fn dump(&self, events: &[Event<'_>]) -> String {
-        let text = &self.input_canon.text;
+        // The input as the user wrote it (indentation included, as LLVM
+        // shows it); event offsets are canonical and mapped back.
+        let text = self.input_text;
+        let canon = self.input_canon;
         let mut line_starts = vec![0];
         line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
         if text.ends_with('\n') {
@@ -297,36 +300,37 @@ impl<'a> Context<'a> {
             if anns.is_empty() {
                 break;
             }
+            let (ev_start, ev_end) = (canon.orig(ev.start), canon.orig(ev.end));
             let d = ev.dir;
             let label = match d.source {
                 Source::ImplicitNot(i) => format!("not:imp{}", i + 1),
                 Source::CheckFile if d.pat.count > 1 => format!("check:{}'{}", d.line, ev.nth),
                 Source::CheckFile => format!("check:{}", d.line),
             };
-            let li = line_of(ev.start);
+            let li = line_of(ev_start);
             let ls = line_starts[li];
             let le = text[ls..].find('\n').map_or(text.len(), |p| ls + p);
-            let col = text[ls..ev.start.clamp(ls, le)].chars().count();
+            let col = text[ls..ev_start.clamp(ls, le)].chars().count();
             let upto = |end: usize| {
-                text[ev.start.clamp(ls, le)..end.clamp(ls, le)]
+                text[ev_start.clamp(ls, le)..end.clamp(ls, le)]
                     .chars()
                     .count()
             };
             let (marker, width, note) = match &ev.kind {
-                EventKind::Match => ('^', upto(ev.end), String::new()),
+                EventKind::Match => ('^', upto(ev_end), String::new()),
                 EventKind::NotFound => ('X', upto(le), "error: no match found".to_string()),
-                EventKind::Excluded => ('!', upto(ev.end), "error: no match expected".into()),
+                EventKind::Excluded => ('!', upto(ev_end), "error: no match expected".into()),
                 EventKind::WrongLine { .. } => {
-                    ('!', upto(ev.end), "error: match on wrong line".into())
+                    ('!', upto(ev_end), "error: match on wrong line".into())
                 }
                 EventKind::Error(m) => ('X', 1, format!("error: {m}")),
             };
-            if ev.kind == EventKind::NotFound && ev.end > le + 1 {
+            if ev.kind == EventKind::NotFound && ev_end > le + 1 {
                 // The scanned region continues on the following lines.
                 for (lj, &start) in line_starts
                     .iter()
                     .enumerate()
-                    .take(line_of(ev.end - 1) + 1)
+                    .take(line_of(ev_end - 1) + 1)
                     .skip(li + 1)
                 {
                     let end = text[start..].find('\n').map_or(text.len(), |p| start + p);
