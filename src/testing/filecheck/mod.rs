@@ -271,6 +271,9 @@ mod tests {
         );
         assert!(f.report().contains("scanning from here"));
         assert!(f.report().contains("<<<<<<"));
+        // The dump shows the input as written, indentation included.
+        let f = run("CHECK: foo\nCHECK-NEXT: bar\n", "foo\n    baz  qux\n", &o).unwrap_err();
+        assert!(f.report().contains("2:     baz  qux"), "{}", f.report());
     }
 
     #[test]
