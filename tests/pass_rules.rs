@@ -100,7 +100,11 @@ fn normalized_structure_violation_is_reported_at_the_code_and_the_pass_does_not_
     let brk = f.new_stmt(StmtKind::Break, span);
     f.body.stmts.push(brk);
     let before = pfir::printer::print_module(&m);
-    let r = run_pipeline(&mut m, &file(EXAMPLE), &PipelineOptions::with_passes(&[NAME]));
+    let r = run_pipeline(
+        &mut m,
+        &file(EXAMPLE),
+        &PipelineOptions::with_passes(&[NAME]),
+    );
     let errors: Vec<_> = r.diagnostics.iter().filter(|d| d.is_error()).collect();
     assert_eq!(errors.len(), 1, "{:?}", r.diagnostics);
     assert_eq!(
@@ -128,7 +132,11 @@ fn call_directions_violation_is_reported_at_the_code_and_the_pass_does_not_run()
         s.arg_directions.clear();
     }
     let before = pfir::printer::print_module(&m);
-    let r = run_pipeline(&mut m, &file(EXAMPLE), &PipelineOptions::with_passes(&[NAME]));
+    let r = run_pipeline(
+        &mut m,
+        &file(EXAMPLE),
+        &PipelineOptions::with_passes(&[NAME]),
+    );
     let errors: Vec<_> = r.diagnostics.iter().filter(|d| d.is_error()).collect();
     assert_eq!(errors.len(), 1, "{:?}", r.diagnostics);
     assert_eq!(
@@ -154,7 +162,11 @@ fn call_directions_violation_is_reported_at_the_code_and_the_pass_does_not_run()
 fn barrier_attributes_and_consumers_in_the_ir() {
     let mut m = read(EXAMPLE);
     let original = m.clone();
-    let r = run_pipeline(&mut m, &file(EXAMPLE), &PipelineOptions::with_passes(&[NAME]));
+    let r = run_pipeline(
+        &mut m,
+        &file(EXAMPLE),
+        &PipelineOptions::with_passes(&[NAME]),
+    );
     assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
     let (f, f0) = (main_fn(&m), main_fn(&original));
     let scope = match &f.stmts[f.body.stmts[0]].kind {
@@ -209,7 +221,11 @@ fn barrier_attributes_and_consumers_in_the_ir() {
         assert_eq!(a.predicate, b.predicate);
     }
     // No plain call carries manual edges, before or after.
-    assert!(Property::ManualDepsOnSubmitOnly.verify(&original).is_empty());
+    assert!(
+        Property::ManualDepsOnSubmitOnly
+            .verify(&original)
+            .is_empty()
+    );
     assert!(Property::ManualDepsOnSubmitOnly.verify(&m).is_empty());
 }
 
