@@ -1,0 +1,266 @@
+//! Rules of `expand-manual-phase-fence` that the printed output alone does
+//! not show (see `docs/pass-rule-coverage.md`): the pass's declared
+//! properties, that a violated requirement is reported at the offending
+//! code and the pass does not run, the barrier's attributes in the IR, that
+//! a rewritten consumer keeps everything but its `deps`, and that every
+//! golden output still has every property.
+
+use pfir::diagnostics::{Severity, SourceFile};
+use pfir::ir::{Callee, ExprKind, Function, LoopKind, Module, StmtId, StmtKind, Type};
+use pfir::passes::{PipelineOptions, Property, registry, run_pipeline};
+use std::collections::BTreeSet;
+
+const NAME: &str = "expand-manual-phase-fence";
+
+const EXAMPLE: &str = "func k(x: i64, inout y: i64) -> i64 {
+  return x
+}
+
+orchestration func main(x: i64, c: bool) {
+  manual {
+    tids = array.create(4, task_id)
+    for p in range(4) {
+      a, a_tid = submit k(x, p, deps=[tids], core_num=2, sync_start=true, allow_early_resolve=true, predicate=(c))
+      for j in range(2) {
+        b, b_tid = submit k(j, x, deps=[tids])
+      }
+    }
+  }
+}
+";
+
+fn read(text: &str) -> Module {
+    let (m, diags) = pfir::driver::read_module(text, 0);
+    m.unwrap_or_else(|| panic!("does not read: {diags:?}"))
+}
+
+fn file(text: &str) -> SourceFile {
+    SourceFile::new("t.pfir", text)
+}
+
+fn main_fn(m: &Module) -> &Function {
+    m.function("main").unwrap()
+}
+
+fn main_mut(m: &mut Module) -> &mut Function {
+    m.functions.iter_mut().find(|f| f.name == "main").unwrap()
+}
+
+/// The statements of `f` in pre-order.
+fn all_stmts(f: &Function) -> Vec<StmtId> {
+    let mut out = Vec::new();
+    let mut stack: Vec<StmtId> = f.body.stmts.iter().rev().copied().collect();
+    while let Some(s) = stack.pop() {
+        out.push(s);
+        for b in f.stmts[s].kind.blocks().into_iter().rev() {
+            stack.extend(b.stmts.iter().rev().copied());
+        }
+    }
+    out
+}
+
+fn submits(f: &Function) -> Vec<StmtId> {
+    all_stmts(f)
+        .into_iter()
+        .filter(|&s| matches!(f.stmts[s].kind, StmtKind::Submit(_)))
+        .collect()
+}
+
+/// The spec's property table: required and produced are NoNestedCalls,
+/// NormalizedStmtStructure, CallDirectionsResolved; nothing invalidated.
+#[test]
+fn declared_properties_match_the_spec_table() {
+    let pass = registry::lookup(NAME).expect("registered");
+    let expected: BTreeSet<Property> = [
+        Property::NoNestedCalls,
+        Property::NormalizedStmtStructure,
+        Property::CallDirectionsResolved,
+    ]
+    .into_iter()
+    .collect();
+    let required: BTreeSet<Property> = pass.required().iter().copied().collect();
+    let produced: BTreeSet<Property> = pass.produced().iter().copied().collect();
+    assert_eq!(required, expected);
+    assert_eq!(produced, expected);
+    assert!(pass.invalidated().is_empty());
+}
+
+/// A `break` outside any loop (at the end of the function) violates NormalizedStmtStructure: the
+/// violation is an error at the `break` and the pass does not run.
+#[test]
+fn normalized_structure_violation_is_reported_at_the_code_and_the_pass_does_not_run() {
+    let mut m = read(EXAMPLE);
+    let f = main_mut(&mut m);
+    let scope = f.body.stmts[0];
+    let loop_ = match &f.stmts[scope].kind {
+        StmtKind::Scope { body, .. } => body.stmts[1],
+        _ => panic!("manual scope first"),
+    };
+    let span = f.stmts[loop_].span;
+    let brk = f.new_stmt(StmtKind::Break, span);
+    f.body.stmts.push(brk);
+    let before = pfir::printer::print_module(&m);
+    let r = run_pipeline(
+        &mut m,
+        &file(EXAMPLE),
+        &PipelineOptions::with_passes(&[NAME]),
+    );
+    let errors: Vec<_> = r.diagnostics.iter().filter(|d| d.is_error()).collect();
+    assert_eq!(errors.len(), 1, "{:?}", r.diagnostics);
+    assert_eq!(
+        errors[0].message,
+        "expand-manual-phase-fence requires NormalizedStmtStructure"
+    );
+    assert_eq!(errors[0].primary.span, span);
+    assert_eq!(
+        pfir::printer::print_module(&m),
+        before,
+        "the pass must not run"
+    );
+}
+
+/// Call directions that do not match the callee violate
+/// CallDirectionsResolved: an error at the `submit`, and the pass does not
+/// run.
+#[test]
+fn call_directions_violation_is_reported_at_the_code_and_the_pass_does_not_run() {
+    let mut m = read(EXAMPLE);
+    let f = main_mut(&mut m);
+    let first = submits(f)[0];
+    let span = f.stmts[first].span;
+    if let StmtKind::Submit(s) = &mut f.stmts[first].kind {
+        s.arg_directions.clear();
+    }
+    let before = pfir::printer::print_module(&m);
+    let r = run_pipeline(
+        &mut m,
+        &file(EXAMPLE),
+        &PipelineOptions::with_passes(&[NAME]),
+    );
+    let errors: Vec<_> = r.diagnostics.iter().filter(|d| d.is_error()).collect();
+    assert_eq!(errors.len(), 1, "{:?}", r.diagnostics);
+    assert_eq!(
+        errors[0].message,
+        "expand-manual-phase-fence requires CallDirectionsResolved"
+    );
+    assert!(
+        span.start <= errors[0].primary.span.start && errors[0].primary.span.end <= span.end,
+        "the violation is reported inside the submit"
+    );
+    assert_eq!(
+        pfir::printer::print_module(&m),
+        before,
+        "the pass must not run"
+    );
+}
+
+/// The barrier in the IR: one `task_id` variable bound to a
+/// `system.task_dummy` call with `dummy_task = true` and
+/// `manual_dep_edges = [tids]`, placed right before the loop; every
+/// consumer (the nested loop's too) depends on it and keeps everything else.
+#[test]
+fn barrier_attributes_and_consumers_in_the_ir() {
+    let mut m = read(EXAMPLE);
+    let original = m.clone();
+    let r = run_pipeline(
+        &mut m,
+        &file(EXAMPLE),
+        &PipelineOptions::with_passes(&[NAME]),
+    );
+    assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
+    let (f, f0) = (main_fn(&m), main_fn(&original));
+    let scope = match &f.stmts[f.body.stmts[0]].kind {
+        StmtKind::Scope { body, .. } => body,
+        _ => panic!("manual scope first"),
+    };
+    assert_eq!(scope.stmts.len(), 3, "tids, barrier, loop");
+    let barrier_stmt = scope.stmts[1];
+    assert!(matches!(
+        f.stmts[scope.stmts[2]].kind,
+        StmtKind::For {
+            kind: LoopKind::Range,
+            ..
+        }
+    ));
+    let StmtKind::Assign { results, value } = &f.stmts[barrier_stmt].kind else {
+        panic!("the barrier is a binding");
+    };
+    assert_eq!(results.len(), 1);
+    let barrier = results[0];
+    assert_eq!(f.vars[barrier].name, "phase_fence_barrier_0_tid");
+    assert_eq!(f.vars[barrier].ty, Type::TASK_ID);
+    let ExprKind::Call(call) = &f.exprs[*value].kind else {
+        panic!("the barrier is a call");
+    };
+    assert_eq!(call.callee, Callee::Op("system.task_dummy".into()));
+    assert!(call.dummy_task);
+    assert!(call.args.is_empty() && call.kwargs.is_empty());
+    assert_eq!(call.manual_dep_edges.len(), 1);
+    let ExprKind::Var(dep) = f.exprs[call.manual_dep_edges[0]].kind else {
+        panic!("the barrier depends on a variable");
+    };
+    assert_eq!(f.vars[dep].name, "tids");
+
+    // Consumers: deps is the barrier; all else as before.
+    let (now, was) = (submits(f), submits(f0));
+    assert_eq!(now.len(), 2);
+    for (&s, &s0) in now.iter().zip(&was) {
+        let (StmtKind::Submit(a), StmtKind::Submit(b)) = (&f.stmts[s].kind, &f0.stmts[s0].kind)
+        else {
+            unreachable!()
+        };
+        assert_eq!(a.deps.len(), 1);
+        assert!(matches!(f.exprs[a.deps[0]].kind, ExprKind::Var(v) if v == barrier));
+        assert_eq!(a.callee, b.callee);
+        assert_eq!(a.results, b.results);
+        assert_eq!(a.args, b.args);
+        assert_eq!(a.arg_directions, b.arg_directions);
+        assert_eq!(a.core_num, b.core_num);
+        assert_eq!(a.sync_start, b.sync_start);
+        assert_eq!(a.allow_early_resolve, b.allow_early_resolve);
+        assert_eq!(a.predicate, b.predicate);
+    }
+    // No plain call carries manual edges, before or after.
+    assert!(
+        Property::ManualDepsOnSubmitOnly
+            .verify(&original)
+            .is_empty()
+    );
+    assert!(Property::ManualDepsOnSubmitOnly.verify(&m).is_empty());
+}
+
+/// Every golden input of the pass: all properties hold before, and after
+/// (the produced ones, and ManualDepsOnSubmitOnly) — checked directly, not
+/// only through `--verify-each`.
+#[test]
+fn every_property_holds_before_and_after_on_golden_inputs() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/passes");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "pfir"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty());
+    for path in files {
+        let text = std::fs::read_to_string(&path).unwrap();
+        pfir::driver::with_large_stack(move || {
+            let mut m = read(&text);
+            for p in Property::ALL {
+                assert!(p.verify(&m).is_empty(), "{}: {p} before", path.display());
+            }
+            let opts = PipelineOptions::with_passes(&[NAME]);
+            let r = run_pipeline(&mut m, &file(&text), &opts);
+            assert!(
+                r.diagnostics.iter().all(|d| d.severity != Severity::Error),
+                "{}: {:?}",
+                path.display(),
+                r.diagnostics
+            );
+            for p in Property::ALL {
+                assert!(p.verify(&m).is_empty(), "{}: {p} after", path.display());
+            }
+        });
+    }
+}
