@@ -593,3 +593,33 @@ fn output_file_is_written_atomically_and_kept_on_error() {
     assert_eq!(code, 1);
     assert!(stderr.contains("cannot write"), "{stderr}");
 }
+
+/// `--split-input-file`: a chunk with errors prints nothing, the others
+/// print joined by `// -----`; diagnostics keep whole-file lines; the exit
+/// status is 1. A `\r\n` separator line splits too.
+#[test]
+fn split_input_file_prints_good_chunks_and_fails_on_a_bad_one() {
+    let input = "func a() {\n}\n// -----\nfunc b() {\n  x = y\n}\n// -----\r\nfunc c() {\n}\n";
+    let (code, stdout, stderr) = run_pfir(
+        &[
+            "opt",
+            "-",
+            "--split-input-file",
+            "--diagnostic-format=short",
+        ],
+        input,
+    );
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(stdout, "func a() {\n}\n// -----\nfunc c() {\n}\n");
+    assert_eq!(stderr, "<stdin>:5:7: error: unknown variable `y`\n");
+    let (code, stdout, stderr) = run_pfir(
+        &["opt", "-", "--split-input-file", "--diagnostic-format=json"],
+        input,
+    );
+    assert_eq!(code, 1);
+    assert_eq!(stdout, "func a() {\n}\n// -----\nfunc c() {\n}\n");
+    assert!(
+        stderr.contains(r#""line":5,"#) && stderr.contains(r#""start":39"#),
+        "{stderr}"
+    );
+}
