@@ -326,6 +326,10 @@ fn every_rejection_class_has_message_and_span() {
 }
 
 fn run_pfir(args: &[&str], stdin: &str) -> (i32, String, String) {
+    run_pfir_bytes(args, stdin.as_bytes())
+}
+
+fn run_pfir_bytes(args: &[&str], stdin: &[u8]) -> (i32, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_pfir"))
         .args(args)
         .stdin(Stdio::piped())
@@ -333,12 +337,7 @@ fn run_pfir(args: &[&str], stdin: &str) -> (i32, String, String) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("running pfir");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
     let out = child.wait_with_output().unwrap();
     (
         out.status.code().unwrap_or(-1),
@@ -469,6 +468,60 @@ fn usage_errors_exit_2() {
     assert_eq!(code, 2);
 }
 
+/// Spec sections 2 and 8: source is UTF-8, and a rejected input gets a
+/// diagnostic with file, line and column in the requested format. Non-UTF-8
+/// input used to get a bare `error:` line (not JSON under
+/// `--diagnostic-format=json`, no line or column).
+#[test]
+fn non_utf8_input_gets_a_positioned_diagnostic_in_every_format() {
+    let input: &[u8] = b"func main() {\n  manual \"\xff\xfe\" {\n  }\n}\n";
+    let (code, stdout, stderr) = run_pfir_bytes(&["opt", "--diagnostic-format=short"], input);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stdout.is_empty(), "{stdout}");
+    assert_eq!(
+        stderr,
+        "<stdin>:2:11: error: input is not valid UTF-8\n\
+         <stdin>:2:11: note: .pfir source text must be UTF-8\n"
+    );
+    let (code, _, stderr) = run_pfir_bytes(&["opt", "--diagnostic-format=json"], input);
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    let line = stderr.lines().next().unwrap();
+    for field in [
+        r#""line":2"#,
+        r#""column":11"#,
+        r#""start":24"#,
+        r#""severity":"error""#,
+        r#""file":"<stdin>""#,
+    ] {
+        assert!(line.contains(field), "{field} missing in {line}");
+    }
+    let (code, _, stderr) = run_pfir_bytes(&["opt"], input);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("invalid byte at offset 24"), "{stderr}");
+    // A truncated multi-byte sequence at the very end of the input.
+    let (code, _, stderr) = run_pfir_bytes(&["opt", "--diagnostic-format=short"], b"\xc3");
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.starts_with("<stdin>:1:1: error: input is not valid UTF-8"),
+        "{stderr}"
+    );
+}
+
+/// A file that does not exist (or is a directory) is an error, exit 1.
+#[test]
+fn unreadable_input_exits_1() {
+    for path in ["/nonexistent/pfir-input.pfir", "/"] {
+        let (code, stdout, stderr) = run_pfir(&["opt", path], "");
+        assert_eq!(code, 1, "{path}: {stderr}");
+        assert!(stdout.is_empty());
+        assert!(
+            stderr.starts_with(&format!("error: cannot read '{path}'")),
+            "{stderr}"
+        );
+    }
+}
+
 #[test]
 fn valid_input_exits_0_and_reads_stdin() {
     let (code, _, stderr) = run_pfir(&["opt", "-"], "func f() {\n}\n");
@@ -539,4 +592,34 @@ fn output_file_is_written_atomically_and_kept_on_error() {
     );
     assert_eq!(code, 1);
     assert!(stderr.contains("cannot write"), "{stderr}");
+}
+
+/// `--split-input-file`: a chunk with errors prints nothing, the others
+/// print joined by `// -----`; diagnostics keep whole-file lines; the exit
+/// status is 1. A `\r\n` separator line splits too.
+#[test]
+fn split_input_file_prints_good_chunks_and_fails_on_a_bad_one() {
+    let input = "func a() {\n}\n// -----\nfunc b() {\n  x = y\n}\n// -----\r\nfunc c() {\n}\n";
+    let (code, stdout, stderr) = run_pfir(
+        &[
+            "opt",
+            "-",
+            "--split-input-file",
+            "--diagnostic-format=short",
+        ],
+        input,
+    );
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(stdout, "func a() {\n}\n// -----\nfunc c() {\n}\n");
+    assert_eq!(stderr, "<stdin>:5:7: error: unknown variable `y`\n");
+    let (code, stdout, stderr) = run_pfir(
+        &["opt", "-", "--split-input-file", "--diagnostic-format=json"],
+        input,
+    );
+    assert_eq!(code, 1);
+    assert_eq!(stdout, "func a() {\n}\n// -----\nfunc c() {\n}\n");
+    assert!(
+        stderr.contains(r#""line":5,"#) && stderr.contains(r#""start":39"#),
+        "{stderr}"
+    );
 }

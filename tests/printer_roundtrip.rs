@@ -94,6 +94,29 @@ fn empty_module_prints_nothing() {
     assert_eq!(canon("// only a comment\n\n"), "");
 }
 
+/// Spec section 2: spaces, tabs and newlines (also `\r\n`) only separate
+/// tokens; a comment may end the file without a newline; section 9:
+/// comments are not printed.
+#[test]
+fn whitespace_kinds_and_comments_do_not_change_the_output() {
+    let canonical = "func f(n: i64) -> i64 {\n  x = n + 1\n  return x\n}\n";
+    prints_as("// only a comment, no newline", "");
+    prints_as("\t\r\n// a\r\n// b", "");
+    prints_as(
+        "func f(n: i64) -> i64 {\r\n  x = n + 1\r\n  return x\r\n}\r\n",
+        canonical,
+    );
+    prints_as(
+        "func\tf(n:\ti64)\t->\ti64\t{\n\tx\t=\tn\t+\t1\n\treturn\tx\n}",
+        canonical,
+    );
+    prints_as(
+        "// head\nfunc f(n: i64) -> i64 { // open\n  x = n + 1 // é ✓\n  return x\n} // end",
+        canonical,
+    );
+    prints_as("func f(n: i64) -> i64 { x = n + 1 return x }", canonical);
+}
+
 #[test]
 fn functions_are_separated_by_one_blank_line_and_end_with_one_newline() {
     prints_as(

@@ -34,38 +34,55 @@ pub struct OptArgs {
     pub pipeline: PipelineOptions,
 }
 
+/// Why the input could not be read.
+enum ReadError {
+    /// The file or stdin could not be read at all: there is no text to point into.
+    Io(String),
+    /// The input is not UTF-8 (spec section 2: source is UTF-8). It is still
+    /// reported as a diagnostic at the first bad byte, with a line and column
+    /// like every other rejected input (spec section 8), in the requested
+    /// `--diagnostic-format`. `text` is the input with invalid bytes replaced
+    /// by U+FFFD, so the prefix up to `offset` is byte-for-byte the input.
+    NotUtf8 {
+        name: String,
+        text: String,
+        offset: usize,
+    },
+}
+
 /// Reads the input named by `path` (`-` or none: stdin).
-fn read_input(path: Option<&PathBuf>) -> Result<(String, String), String> {
-    match path {
-        None => read_stdin(),
-        Some(p) if p.as_os_str() == "-" => read_stdin(),
-        Some(p) => {
-            let bytes =
-                std::fs::read(p).map_err(|e| format!("cannot read '{}': {e}", p.display()))?;
-            let text = String::from_utf8(bytes).map_err(|e| {
-                format!(
-                    "'{}' is not valid UTF-8 (first bad byte at offset {})",
-                    p.display(),
-                    e.utf8_error().valid_up_to()
-                )
-            })?;
-            Ok((p.display().to_string(), text))
+fn read_input(path: Option<&PathBuf>) -> Result<(String, String), ReadError> {
+    let (name, bytes) = match path {
+        Some(p) if p.as_os_str() != "-" => {
+            let bytes = std::fs::read(p)
+                .map_err(|e| ReadError::Io(format!("cannot read '{}': {e}", p.display())))?;
+            (p.display().to_string(), bytes)
+        }
+        _ => {
+            let mut bytes = Vec::new();
+            std::io::stdin()
+                .read_to_end(&mut bytes)
+                .map_err(|e| ReadError::Io(format!("cannot read standard input: {e}")))?;
+            ("<stdin>".to_string(), bytes)
+        }
+    };
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok((name, text)),
+        Err(e) => {
+            let offset = e.utf8_error().valid_up_to();
+            let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            Err(ReadError::NotUtf8 { name, text, offset })
         }
     }
 }
 
-fn read_stdin() -> Result<(String, String), String> {
-    let mut bytes = Vec::new();
-    std::io::stdin()
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read standard input: {e}"))?;
-    let text = String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "standard input is not valid UTF-8 (first bad byte at offset {})",
-            e.utf8_error().valid_up_to()
-        )
-    })?;
-    Ok(("<stdin>".to_string(), text))
+/// The diagnostic for input that is not UTF-8: at the first bad byte (the
+/// U+FFFD that replaced it in the lossy text).
+fn not_utf8_diagnostic(offset: usize) -> Diagnostic {
+    let span = crate::span::Span::new(offset, offset + char::REPLACEMENT_CHARACTER.len_utf8());
+    Diagnostic::error("input is not valid UTF-8", span)
+        .with_label(format!("invalid byte at offset {offset}"))
+        .with_note(".pfir source text must be UTF-8")
 }
 
 /// Writes `contents` to `path` atomically: a temporary file in the same
@@ -114,8 +131,19 @@ pub fn run(args: OptArgs) -> u8 {
     }
     let (name, text) = match read_input(args.input.as_ref()) {
         Ok(v) => v,
-        Err(message) => {
+        Err(ReadError::Io(message)) => {
             eprintln!("error: {message}");
+            return 1;
+        }
+        Err(ReadError::NotUtf8 { name, text, offset }) => {
+            let file = SourceFile::new(name, text);
+            write_stderr(&diagnostics::render_all(
+                &[not_utf8_diagnostic(offset)],
+                &file,
+                args.diagnostic_format,
+                args.diagnostic_format == DiagnosticFormat::Human
+                    && std::io::stderr().is_terminal(),
+            ));
             return 1;
         }
     };

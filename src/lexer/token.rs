@@ -24,9 +24,14 @@ pub enum Tok<'input> {
     Int(&'input str),
     #[regex(r"[0-9]+\.[0-9]+([eE][+-]?[0-9]+)?|[0-9]+[eE][+-]?[0-9]+", |lex| lex.slice())]
     Float(&'input str),
-    #[regex(r#""([^"\\]|\\["\\])*""#, |lex| lex.slice())]
+    #[regex(r#""([^"\\]|\\["\\])*""#, |lex| lex.slice(), priority = 10)]
     Str(&'input str),
-    /// A `"` that starts a string never closed (or with a bad escape).
+    /// A closed string with an escape other than `\"` and `\\` (`"a\nb"`).
+    /// Without this token the lexer would stop the string at the bad
+    /// escape and report it as unterminated, then read its rest as code.
+    #[regex(r#""([^"\\]|\\[^\n])*""#, |lex| lex.slice(), priority = 5)]
+    BadEscapeStr(&'input str),
+    /// A `"` that starts a string never closed.
     #[regex(r#""([^"\\]|\\["\\])*"#, priority = 1)]
     UnterminatedStr,
 
@@ -173,6 +178,7 @@ impl fmt::Display for Tok<'_> {
                 write!(f, "`{s}`")
             }
             Tok::UnterminatedStr => f.write_str("an unterminated string"),
+            Tok::BadEscapeStr(_) => f.write_str("a string with an invalid escape"),
             Tok::Scalar(s) => write!(f, "`{}`", s.name()),
             Tok::Error(_) => f.write_str("an unexpected character"),
             other => write!(f, "`{}`", other.keyword_text()),

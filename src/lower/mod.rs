@@ -43,8 +43,15 @@ pub fn lower(module: ast::Module) -> (Module, Vec<Diagnostic>) {
         }
         first_def.insert(f.name.name.clone(), f.name.span);
         let mut lowerer = Lowerer::new(&signatures, Function::new(f.name.name.clone(), f.kind));
-        let param_names: Vec<String> = f.params.iter().map(|p| p.name.name.clone()).collect();
-        let mut is_param = |n: &str| param_names.iter().any(|p| p == n);
+        // A dynamic extent in a signature must name an integer parameter
+        // (spec section 4: "an integer value in scope"), not just any one.
+        let int_params: Vec<String> = f
+            .params
+            .iter()
+            .filter(|p| matches!(&p.ty.kind, ast::TypeExprKind::Scalar(s) if s.is_integer()))
+            .map(|p| p.name.name.clone())
+            .collect();
+        let mut is_param = |n: &str| int_params.iter().any(|p| p == n);
         let params = f
             .params
             .iter()

@@ -339,6 +339,7 @@ impl Lowerer<'_> {
         let body = self.lower_block(&l.body, super::BodyKind::Yields(l.iters.len()));
         self.loop_depth -= 1;
         self.scopes.pop();
+        self.check_loop_yield(&body, &iter_args);
         let results = self.loop_results(bindings, &iter_args, bindings_ok);
         let _ = span;
         Some(StmtKind::For {
@@ -351,6 +352,35 @@ impl Lowerer<'_> {
             iter_args,
             body,
         })
+    }
+
+    /// Checks the values a loop body's final `yield` passes to the next
+    /// iteration against the iter-args' types, by category (spec section 6:
+    /// "a ... yielded value ... is accepted when its category matches").
+    fn check_loop_yield(&mut self, body: &crate::ir::Block, iter_args: &[IterArg]) {
+        let expected: Vec<Type> = iter_args
+            .iter()
+            .map(|it| self.func.vars[it.var].ty.clone())
+            .collect();
+        self.check_yield(body, &expected);
+    }
+
+    /// Checks the final `yield` of `body` against `expected`, value by value;
+    /// a wrong count was already reported while lowering the body.
+    fn check_yield(&mut self, body: &crate::ir::Block, expected: &[Type]) {
+        let Some(&last) = body.stmts.last() else {
+            return;
+        };
+        let StmtKind::Yield(values) = &self.func.stmts[last].kind else {
+            return;
+        };
+        if values.len() != expected.len() {
+            return;
+        }
+        let values = values.clone();
+        for (v, ty) in values.into_iter().zip(expected) {
+            self.expect_type(v, ty, "yielded value");
+        }
     }
 
     fn loop_results(
@@ -386,6 +416,7 @@ impl Lowerer<'_> {
         let body = self.lower_block(&w.body, super::BodyKind::Yields(w.iters.len()));
         self.loop_depth -= 1;
         self.scopes.pop();
+        self.check_loop_yield(&body, &iter_args);
         let results = self.loop_results(bindings, &iter_args, bindings_ok);
         Some(StmtKind::While {
             results,
@@ -454,6 +485,11 @@ impl Lowerer<'_> {
             }
             _ => vec![Type::Unknown; n],
         };
+        // The `else` branch must yield values of the categories the `then`
+        // branch yields (spec section 6: a yielded value is checked).
+        if let Some(b) = &else_body {
+            self.check_yield(b, &types);
+        }
         let results = self.bind_results(bindings, &types);
         Some(StmtKind::If {
             results,

@@ -52,7 +52,10 @@ impl Lowerer<'_> {
                 if !check_name(&id.name) {
                     self.error(
                         Diagnostic::error(
-                            format!("unknown variable `{}` in array extent", id.name),
+                            format!(
+                                "dynamic extent `{}` is not an integer value in scope",
+                                id.name
+                            ),
                             id.span,
                         )
                         .with_label("not an integer value in scope"),

@@ -84,6 +84,23 @@ fn expected_list(expected: &[String]) -> String {
     }
 }
 
+/// The byte offset and length of the first escape in a string literal's
+/// text that is neither `\"` nor `\\` (the backslash and the character after
+/// it); the whole text when there is none (not reached for lexed tokens).
+fn first_bad_escape(text: &str) -> (usize, usize) {
+    let mut chars = text.char_indices();
+    while let Some((i, c)) = chars.next() {
+        if c == '\\' {
+            match chars.next() {
+                Some((_, '"' | '\\')) => {}
+                Some((_, next)) => return (i, 1 + next.len_utf8()),
+                None => break,
+            }
+        }
+    }
+    (0, text.len())
+}
+
 fn parse_error_diagnostic(
     error: ParseError<usize, Tok<'_>, SyntaxError>,
     eof: usize,
@@ -115,6 +132,17 @@ fn parse_error_diagnostic(
                     Diagnostic::error("unterminated string literal", span)
                         .with_label("this string is never closed")
                         .with_help("close it with `\"`; only `\\\"` and `\\\\` escapes are allowed")
+                }
+                Tok::BadEscapeStr(text) => {
+                    // Point at the first escape that is not `\"` or `\\`.
+                    let (at, len) = first_bad_escape(text);
+                    let esc = &text[at..at + len];
+                    Diagnostic::error(
+                        format!("invalid escape `{esc}` in string literal"),
+                        Span::new(l + at, l + at + len),
+                    )
+                    .with_label("not a valid escape")
+                    .with_help("only `\\\"` and `\\\\` escapes are allowed")
                 }
                 tok => Diagnostic::error(format!("unexpected {tok}"), span)
                     .with_label("unexpected here")
