@@ -447,6 +447,16 @@ fn deps_on_plain_call_hints_at_submit() {
             .any(|n| n == "help: use `submit kernel(...)` to pass deps="),
         "{diags:#?}"
     );
+    // An op cannot be submitted: the hint says what can carry deps instead.
+    let (_, diags) = pfir::driver::read_module("func f() {\n  a = tensor.load(1, deps=[])\n}\n", 0);
+    assert!(
+        diags[0]
+            .notes
+            .iter()
+            .any(|n| n.contains("system.task_dummy(deps=[...])")
+                && !n.contains("submit tensor.load")),
+        "{diags:#?}"
+    );
 }
 
 #[test]

@@ -126,7 +126,15 @@ impl Lowerer<'_> {
                             t.category(),
                             Category::Integer | Category::Float | Category::Unknown
                         ) {
-                            self.expect_integer(x, "the operand of `-`");
+                            let span = self.func.exprs[x].span;
+                            let found = self.describe(x);
+                            self.error(
+                                Diagnostic::error(
+                                    format!("the operand of `-` must be a number, found {found}"),
+                                    span,
+                                )
+                                .with_label(format!("this has type {found}")),
+                            );
                         }
                         t
                     }
@@ -209,11 +217,18 @@ impl Lowerer<'_> {
         }
     }
 
-    fn deps_on_plain_call(&mut self, kw: &ast::Kwarg, callee: &str) {
+    fn deps_on_plain_call(&mut self, kw: &ast::Kwarg, callee: &str, is_op: bool) {
+        // Functions can be launched with `submit`; ops cannot.
+        let help = if is_op {
+            "launch a function with `submit f(..., deps=[...])`, or wait on a barrier: `b = system.task_dummy(deps=[...])`"
+                .to_string()
+        } else {
+            format!("use `submit {callee}(...)` to pass deps=")
+        };
         self.error(
             Diagnostic::error(format!("`deps=` is not allowed on a plain call of `{callee}`"), kw.name.span.to(kw.value.span))
                 .with_label("manual dependency edges belong to a task launch")
-                .with_help(format!("use `submit {callee}(...)` to pass deps="))
+                .with_help(help)
                 .with_note("only `submit` and `system.task_dummy` carry manual dependencies (ManualDepsOnSubmitOnly)"),
         );
     }
@@ -319,7 +334,7 @@ impl Lowerer<'_> {
                 };
                 for kw in &args.keyword {
                     if kw.name.name == "deps" {
-                        self.deps_on_plain_call(kw, &name.name);
+                        self.deps_on_plain_call(kw, &name.name, false);
                     } else {
                         self.error(
                             Diagnostic::error(
@@ -398,7 +413,7 @@ impl Lowerer<'_> {
         call.arg_directions = vec![Direction::In; call.args.len()];
         for kw in &args.keyword {
             if kw.name.name == "deps" {
-                self.deps_on_plain_call(kw, name);
+                self.deps_on_plain_call(kw, name, true);
                 continue;
             }
             if call.kwargs.iter().any(|(k, _)| *k == kw.name.name) {
