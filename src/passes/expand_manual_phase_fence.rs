@@ -73,7 +73,7 @@ use super::walk::{Site, block_of_mut, walk_stmts};
 use super::{Pass, PassContext, Property};
 use crate::diagnostics::Diagnostic;
 use crate::ir::{
-    Call, Callee, ExprKind, FuncKind, Function, Module, StmtId, StmtKind, Type, VarId,
+    Call, Callee, ExprKind, Extent, FuncKind, Function, Module, StmtId, StmtKind, Type, VarId,
 };
 use std::collections::{HashMap, HashSet};
 
@@ -499,8 +499,16 @@ fn reason_remark(f: &Function, idx: &FunctionIndex, l: u32, array: VarId, m: u64
     }
     let n = producers(&var.ty);
     if n == 0 {
+        // A size computed by an expression has no name to show.
+        let why = match &var.ty {
+            Type::Array {
+                extent: Extent::Dynamic(None),
+                ..
+            } => "its size is not a literal".to_string(),
+            ty => format!("type `{ty}`"),
+        };
         return Diagnostic::remark(
-            format!("{kept}: its producer count is unknown (type `{}`)", var.ty),
+            format!("{kept}: its producer count is unknown ({why})"),
             lp.header,
         );
     }
