@@ -400,3 +400,29 @@ fn other_functions_and_missing_functions() {
     assert_eq!(task_graph(&m, "p", &Limits::default()).nodes.len(), 0);
     assert_eq!(task_graph(&m, "nope", &Limits::default()).nodes.len(), 0);
 }
+
+#[test]
+fn deep_nests_are_bounded_by_the_work_budget() {
+    // 2,000 nested `range(2)` loops: 2^2000 tasks, each keyed by 2,000
+    // indices. The work budget stops the evaluation early, in bounded memory.
+    let depth = 2000;
+    let mut body = String::new();
+    for i in 0..depth {
+        body.push_str(&format!("for v{i} in range(2) {{\n"));
+    }
+    body.push_str("t = submit p()\n");
+    body.push_str(&"}\n".repeat(depth));
+    let src = prog(&body);
+    let m = pfir::driver::with_large_stack(|| module(&src));
+    let limits = Limits {
+        max_work: 100_000,
+        ..Limits::default()
+    };
+    let g = pfir::driver::with_large_stack(|| task_graph(&m, "main", &limits));
+    assert!(g.truncated);
+    assert!(
+        g.task_count() <= 100_000 / depth,
+        "{} tasks",
+        g.task_count()
+    );
+}

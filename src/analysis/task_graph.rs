@@ -71,8 +71,10 @@
 //!   the graph answers "may depend": it over-approximates the runtime DAG,
 //!   in the same way for any two programs with the same control flow, which
 //!   is what comparing a program before and after the pass needs.
-//! - Budgets ([`Limits`]): at most `max_tasks` tasks and `max_iterations`
-//!   loop iterations in total. When one is exhausted the evaluation stops and
+//! - Budgets ([`Limits`]): at most `max_tasks` tasks, `max_iterations`
+//!   loop iterations in total, and `max_work` units of work (a task or loop
+//!   iteration costs 1 plus its loop depth, which bounds memory on deep
+//!   nests). When one is exhausted the evaluation stops and
 //!   the graph is marked [`TaskGraph::truncated`]; what was built is a
 //!   prefix of the full graph (a node's edges are fixed when it is created),
 //!   and the budgets count only `submit`s and loop iterations, which the pass
@@ -97,6 +99,11 @@ pub struct Limits {
     /// Arrays with more slots than this (or of unknown size) are summarised
     /// by one set.
     pub max_slots: usize,
+    /// Work units before the evaluation stops: each task and each loop
+    /// iteration costs 1 plus its loop depth (the length of the iteration
+    /// vector it records). This bounds time and memory on deeply nested
+    /// loops, where every task key carries one index per enclosing loop.
+    pub max_work: u64,
 }
 
 impl Default for Limits {
@@ -106,6 +113,7 @@ impl Default for Limits {
             max_iterations: 1_000_000,
             unknown_trip_iterations: 2,
             max_slots: 4096,
+            max_work: 4_000_000,
         }
     }
 }
@@ -264,6 +272,7 @@ pub fn function_task_graph(f: &Function, limits: &Limits) -> TaskGraph {
         next_cell: 0,
         tasks: 0,
         loop_iterations: 0,
+        work: 0,
         stopped: false,
     };
     ev.number_submits(&f.body, &mut 0);
@@ -356,6 +365,8 @@ struct Evaluator<'a> {
     next_cell: u32,
     tasks: usize,
     loop_iterations: u64,
+    /// Work spent so far (see [`Limits::max_work`]).
+    work: u64,
     stopped: bool,
 }
 
@@ -725,7 +736,8 @@ impl Evaluator<'_> {
             }
             StmtKind::Submit(sub) => {
                 self.tasks += 1;
-                if self.tasks > self.limits.max_tasks {
+                self.work += 1 + self.iterations.len() as u64;
+                if self.tasks > self.limits.max_tasks || self.work > self.limits.max_work {
                     self.stopped = true;
                     self.graph.truncated = true;
                     return Flow::default();
@@ -940,7 +952,9 @@ impl Evaluator<'_> {
                 }
             }
             self.loop_iterations += 1;
-            if self.loop_iterations > self.limits.max_iterations {
+            self.work += 1 + self.iterations.len() as u64;
+            if self.loop_iterations > self.limits.max_iterations || self.work > self.limits.max_work
+            {
                 self.stopped = true;
                 self.graph.truncated = true;
                 return Flow::default();
