@@ -341,3 +341,15 @@ fn running_twice_in_one_pipeline_equals_once() {
         format!("{:?}", main_fn(&twice).body.stmts.len())
     );
 }
+
+#[test]
+fn ir_dumps_are_cut_at_a_limit() {
+    let src = "func f() {\n  x = 1\n  y = 2\n}\n";
+    let (Some(m), _) = pfir::driver::read_module(src, 0) else {
+        panic!("valid")
+    };
+    assert_eq!(pfir::passes::manager::dump_ir(&m, 1 << 20), src);
+    let cut = pfir::passes::manager::dump_ir(&m, 8);
+    assert!(cut.ends_with("// ... IR dump cut after 8 bytes\n"), "{cut}");
+    assert!(cut.len() < src.len() + 40);
+}

@@ -37,6 +37,44 @@ pub struct PipelineResult {
     pub stderr: String,
 }
 
+/// The largest IR dump kept for stderr. Deeply nested IR prints
+/// quadratically (two spaces of indentation per level), so a dump is cut
+/// here rather than exhausting memory.
+pub const MAX_IR_DUMP_BYTES: usize = 256 << 20;
+
+/// Prints `module` for an IR dump, cut after `limit` bytes (with a note).
+pub fn dump_ir(module: &Module, limit: usize) -> String {
+    struct Capped {
+        out: Vec<u8>,
+        limit: usize,
+    }
+    impl std::io::Write for Capped {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            if self.out.len() + buf.len() > self.limit {
+                return Err(std::io::Error::other("IR dump limit reached"));
+            }
+            self.out.extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut sink = Capped {
+        out: Vec::new(),
+        limit,
+    };
+    let complete = crate::printer::write_module(module, &mut sink).is_ok();
+    let mut text = String::from_utf8_lossy(&sink.out).into_owned();
+    if !complete {
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text.push_str(&format!("// ... IR dump cut after {limit} bytes\n"));
+    }
+    text
+}
+
 /// The header printed before an IR dump.
 pub fn dump_header(pass: &str) -> String {
     format!("// -----// IR Dump After {pass} //----- //\n")
@@ -139,9 +177,7 @@ pub fn run_pipeline(
         // 4. IR dumps.
         if opts.print_after(pass.name()) {
             result.stderr.push_str(&dump_header(pass.name()));
-            result
-                .stderr
-                .push_str(&crate::printer::print_module(module));
+            result.stderr.push_str(&dump_ir(module, MAX_IR_DUMP_BYTES));
         }
         if failed {
             break;
