@@ -60,6 +60,14 @@ impl Builder {
         (s, v)
     }
 
+    /// `arrays` arrays `a0`, `a1`, ... of 4 task ids each: their creating
+    /// statements and their variables.
+    pub fn create_arrays(&mut self, arrays: usize) -> (Vec<StmtId>, Vec<VarId>) {
+        (0..arrays)
+            .map(|a| self.create_array(&format!("a{a}"), 4))
+            .unzip()
+    }
+
     /// `t = submit k(deps=[deps...])`.
     pub fn submit(&mut self, deps: &[VarId]) -> StmtId {
         let t = self.f.new_var("t", Type::TASK_ID, Span::default());
@@ -193,13 +201,7 @@ pub fn deep(depth: usize) -> Module {
 /// the shape where per-loop summaries cost depth x arrays.
 pub fn deep_many_arrays(depth: usize, arrays: usize) -> Module {
     let mut b = Builder::new("main", FuncKind::Orchestration);
-    let mut stmts = Vec::new();
-    let mut vars = Vec::new();
-    for a in 0..arrays {
-        let (s, v) = b.create_array(&format!("a{a}"), 4);
-        stmts.push(s);
-        vars.push(v);
-    }
+    let (mut stmts, vars) = b.create_arrays(arrays);
     let mut inner = Vec::new();
     for &v in &vars {
         let s = b.submit(&[v]);
@@ -223,13 +225,7 @@ pub fn deep_many_arrays(depth: usize, arrays: usize) -> Module {
 /// `arrays` arrays, each consumed by `per_array` submits in one `parallel(4)` loop.
 pub fn many_arrays(arrays: usize, per_array: usize) -> Module {
     let mut b = Builder::new("main", FuncKind::Orchestration);
-    let mut stmts = Vec::new();
-    let mut vars = Vec::new();
-    for a in 0..arrays {
-        let (s, v) = b.create_array(&format!("a{a}"), 4);
-        stmts.push(s);
-        vars.push(v);
-    }
+    let (mut stmts, vars) = b.create_arrays(arrays);
     let mut body = Vec::new();
     for _ in 0..per_array {
         for &v in &vars {
