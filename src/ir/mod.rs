@@ -241,7 +241,7 @@ pub enum ExprKind {
     Var(VarId),
     Unary(UnaryOp, ExprId),
     Binary(BinaryOp, ExprId, ExprId),
-    Call(Call),
+    Call(Box<Call>),
     /// `[a, b]`, only as a call argument.
     List(Vec<ExprId>),
 }

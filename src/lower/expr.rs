@@ -354,7 +354,7 @@ impl Lowerer<'_> {
                 call.args = ids;
                 call.arg_directions = directions;
                 self.func
-                    .new_expr(ExprKind::Call(call), sig.call_type(), span)
+                    .new_expr(ExprKind::Call(Box::new(call)), sig.call_type(), span)
             }
             ast::CalleeName::Op(op) => self.lower_op(op, args, span),
         }
@@ -406,7 +406,7 @@ impl Lowerer<'_> {
             call.dummy_task = true;
             return self
                 .func
-                .new_expr(ExprKind::Call(call), Type::TASK_ID, span);
+                .new_expr(ExprKind::Call(Box::new(call)), Type::TASK_ID, span);
         }
 
         call.args = args.positional.iter().map(|a| self.lower_expr(a)).collect();
@@ -496,7 +496,7 @@ impl Lowerer<'_> {
             }
             _ => Type::Unknown,
         };
-        self.func.new_expr(ExprKind::Call(call), ty, span)
+        self.func.new_expr(ExprKind::Call(Box::new(call)), ty, span)
     }
 
     /// The element type of the array `a`, reporting a non-array.

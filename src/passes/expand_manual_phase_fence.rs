@@ -302,7 +302,7 @@ pub fn run_on_function(f: &mut Function, remarks: bool) -> FunctionOutcome {
             let mut call = Call::new(Callee::Op(TASK_DUMMY.to_string()));
             call.dummy_task = true;
             call.manual_dep_edges = vec![dep];
-            let value = f.new_expr(ExprKind::Call(call), Type::TASK_ID, span);
+            let value = f.new_expr(ExprKind::Call(Box::new(call)), Type::TASK_ID, span);
             let stmt = f.new_stmt(
                 StmtKind::Assign {
                     results: vec![var],

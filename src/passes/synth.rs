@@ -49,7 +49,9 @@ impl Builder {
         );
         call.args = vec![n, dt];
         call.arg_directions = vec![crate::ir::Direction::In; 2];
-        let value = self.f.new_expr(ExprKind::Call(call), ty, Span::default());
+        let value = self
+            .f
+            .new_expr(ExprKind::Call(Box::new(call)), ty, Span::default());
         let s = self.f.new_stmt(
             StmtKind::Assign {
                 results: vec![v],
@@ -97,7 +99,9 @@ impl Builder {
         let (ae, ie, te) = (self.var_expr(a), self.int(0), self.var_expr(t));
         call.args = vec![ae, ie, te];
         call.arg_directions = vec![crate::ir::Direction::In; 3];
-        let value = self.f.new_expr(ExprKind::Call(call), ty, Span::default());
+        let value = self
+            .f
+            .new_expr(ExprKind::Call(Box::new(call)), ty, Span::default());
         self.f.new_stmt(
             StmtKind::Assign {
                 results: vec![u],

@@ -85,7 +85,7 @@ impl FnBuilder {
         let mut call = Call::new(Callee::Op(name.to_string()));
         call.arg_directions = vec![Direction::In; args.len()];
         call.args = args;
-        self.expr(ExprKind::Call(call), ty)
+        self.expr(ExprKind::Call(Box::new(call)), ty)
     }
 
     /// `system.task_dummy(deps=[..])`.
@@ -93,7 +93,7 @@ impl FnBuilder {
         let mut call = Call::new(Callee::Op("system.task_dummy".to_string()));
         call.dummy_task = true;
         call.manual_dep_edges = deps;
-        self.expr(ExprKind::Call(call), Type::TASK_ID)
+        self.expr(ExprKind::Call(Box::new(call)), Type::TASK_ID)
     }
 
     pub fn stmt(&mut self, kind: StmtKind) -> StmtId {

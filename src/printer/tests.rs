@@ -401,7 +401,7 @@ fn submit_keyword_arguments_print_in_canonical_order() {
     let one = b.int(1);
     let t = b.boolean(false);
     call.kwargs = vec![("mode".into(), one), ("fast".into(), t)];
-    let call = b.expr(crate::ir::ExprKind::Call(call), Type::Unknown);
+    let call = b.expr(crate::ir::ExprKind::Call(Box::new(call)), Type::Unknown);
     stmts.push(b.eval(call));
     let empty = b.task_dummy(vec![]);
     stmts.push(b.let_("bar", empty).1);
