@@ -633,3 +633,22 @@ fn split_input_file_prints_good_chunks_and_fails_on_a_bad_one() {
         "{stderr}"
     );
 }
+
+#[test]
+fn chained_comparisons_get_a_hint() {
+    let (_, diags) = pfir::driver::read_module("func f(a: i64) {\n  x = a < a < a\n}\n", 0);
+    assert_eq!(diags[0].message, "unexpected `<`");
+    assert!(
+        diags[0]
+            .notes
+            .iter()
+            .any(|n| n.starts_with("help: comparisons do not chain")),
+        "{diags:#?}"
+    );
+    // A comparison operator where an expression must start is a plain syntax error.
+    let (_, diags) = pfir::driver::read_module("func f(a: i64) {\n  x = < a\n}\n", 0);
+    assert!(
+        !diags[0].notes.iter().any(|n| n.contains("chain")),
+        "{diags:#?}"
+    );
+}

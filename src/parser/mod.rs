@@ -144,9 +144,25 @@ fn parse_error_diagnostic(
                     .with_label("not a valid escape")
                     .with_help("only `\\\"` and `\\\\` escapes are allowed")
                 }
-                tok => Diagnostic::error(format!("unexpected {tok}"), span)
-                    .with_label("unexpected here")
-                    .with_note(expected_note),
+                tok => {
+                    // A comparison operator where a complete expression may
+                    // only be followed by `and`/`or`: a chained comparison.
+                    let is_comparison = matches!(
+                        tok,
+                        Tok::Lt | Tok::Gt | Tok::Le | Tok::Ge | Tok::EqEq | Tok::NotEq
+                    );
+                    let after_expression = expected.iter().any(|e| e == "\"and\"");
+                    let d = Diagnostic::error(format!("unexpected {tok}"), span)
+                        .with_label("unexpected here")
+                        .with_note(expected_note);
+                    if is_comparison && after_expression {
+                        d.with_help(
+                            "comparisons do not chain: write `a < b and b < c`, or parenthesize one side: `(a < b) == c`",
+                        )
+                    } else {
+                        d
+                    }
+                }
             }
         }
         ParseError::ExtraToken { token: (l, tok, r) } => {
