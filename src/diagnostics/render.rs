@@ -193,3 +193,62 @@ pub fn render_all(
         .map(|d| render_to_string(d, file, format, color))
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::span::Span;
+
+    fn file() -> SourceFile {
+        SourceFile::new("f.pfir", "func f() {\n  x = 1\n}\n")
+    }
+
+    #[test]
+    fn remarks_render_as_remarks_in_every_format() {
+        let d = Diagnostic::remark("kept `x`", Span::new(13, 18)).with_note("because");
+        let human = render_to_string(&d, &file(), DiagnosticFormat::Human, false);
+        assert!(human.starts_with("remark: kept `x`\n"), "{human}");
+        assert!(human.contains("┌─ f.pfir:2:3"), "{human}");
+        let short = render_to_string(&d, &file(), DiagnosticFormat::Short, false);
+        assert_eq!(
+            short,
+            "f.pfir:2:3: remark: kept `x`\nf.pfir:2:3: note: because\n"
+        );
+        let json: serde_json::Value = serde_json::from_str(&render_to_string(
+            &d,
+            &file(),
+            DiagnosticFormat::Json,
+            false,
+        ))
+        .unwrap();
+        assert_eq!(json["severity"], "remark");
+        assert_eq!(
+            (json["line"].as_u64(), json["column"].as_u64()),
+            (Some(2), Some(3))
+        );
+        assert_eq!(
+            (json["end_line"].as_u64(), json["end_column"].as_u64()),
+            (Some(2), Some(8))
+        );
+    }
+
+    #[test]
+    fn spans_outside_the_file_are_clamped_not_fatal() {
+        let d = Diagnostic::error("late", Span::new(500, 900))
+            .with_secondary(Span::new(2, 1000), "here");
+        for format in [
+            DiagnosticFormat::Human,
+            DiagnosticFormat::Short,
+            DiagnosticFormat::Json,
+        ] {
+            assert!(render_to_string(&d, &file(), format, false).contains("late"));
+        }
+    }
+
+    #[test]
+    fn colour_only_when_asked() {
+        let d = Diagnostic::error("bad", Span::new(13, 14));
+        assert!(!render_to_string(&d, &file(), DiagnosticFormat::Human, false).contains('\x1b'));
+        assert!(render_to_string(&d, &file(), DiagnosticFormat::Human, true).contains('\x1b'));
+    }
+}
