@@ -49,6 +49,22 @@ fn in_func(body: &str) -> String {
     )
 }
 
+/// Binds each `(source, printed)` expression to `e0`, `e1`, ... in one
+/// function and checks the whole function prints as expected.
+fn prints_each_as(cases: &[(&str, &str)]) {
+    let bind = |pick: fn(&(&str, &str)) -> String| -> String {
+        cases
+            .iter()
+            .enumerate()
+            .map(|(i, c)| format!("  e{i} = {}\n", pick(c)))
+            .collect()
+    };
+    prints_as(
+        &in_func(&bind(|c| c.0.to_string())),
+        &in_func(&bind(|c| c.1.to_string())),
+    );
+}
+
 const SPEC_EXAMPLE: &str = "\
 func kernel() -> task_id {
   return system.task_invalid()
@@ -265,17 +281,7 @@ fn expressions_keep_only_needed_parentheses() {
         ("b and (c and b)", "b and (c and b)"),
         ("-(tensor.get() + 1)", "-(tensor.get() + 1)"),
     ];
-    let body: String = cases
-        .iter()
-        .enumerate()
-        .map(|(i, (src, _))| format!("  e{i} = {src}\n"))
-        .collect();
-    let expected: String = cases
-        .iter()
-        .enumerate()
-        .map(|(i, (_, out))| format!("  e{i} = {out}\n"))
-        .collect();
-    prints_as(&in_func(&body), &in_func(&expected));
+    prints_each_as(&cases);
 }
 
 #[test]
@@ -297,17 +303,7 @@ fn floats_print_in_shortest_round_tripping_form() {
         ("1.7976931348623157e308", "1.7976931348623157e308"),
         ("5e-324", "5e-324"),
     ];
-    let body: String = cases
-        .iter()
-        .enumerate()
-        .map(|(i, (src, _))| format!("  e{i} = {src}\n"))
-        .collect();
-    let expected: String = cases
-        .iter()
-        .enumerate()
-        .map(|(i, (_, out))| format!("  e{i} = {out}\n"))
-        .collect();
-    prints_as(&in_func(&body), &in_func(&expected));
+    prints_each_as(&cases);
 }
 
 #[test]
