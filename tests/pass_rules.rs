@@ -99,24 +99,8 @@ fn normalized_structure_violation_is_reported_at_the_code_and_the_pass_does_not_
     let span = f.stmts[loop_].span;
     let brk = f.new_stmt(StmtKind::Break, span);
     f.body.stmts.push(brk);
-    let before = pfir::printer::print_module(&m);
-    let r = run_pipeline(
-        &mut m,
-        &file(EXAMPLE),
-        &PipelineOptions::with_passes(&[NAME]),
-    );
-    let errors: Vec<_> = r.diagnostics.iter().filter(|d| d.is_error()).collect();
-    assert_eq!(errors.len(), 1, "{:?}", r.diagnostics);
-    assert_eq!(
-        errors[0].message,
-        "expand-manual-phase-fence requires NormalizedStmtStructure"
-    );
-    assert_eq!(errors[0].primary.span, span);
-    assert_eq!(
-        pfir::printer::print_module(&m),
-        before,
-        "the pass must not run"
-    );
+    let error = refused(&mut m, "NormalizedStmtStructure");
+    assert_eq!(error.primary.span, span);
 }
 
 /// Call directions that do not match the callee violate
@@ -131,27 +115,28 @@ fn call_directions_violation_is_reported_at_the_code_and_the_pass_does_not_run()
     if let StmtKind::Submit(s) = &mut f.stmts[first].kind {
         s.arg_directions.clear();
     }
-    let before = pfir::printer::print_module(&m);
-    let r = run_pipeline(
-        &mut m,
-        &file(EXAMPLE),
-        &PipelineOptions::with_passes(&[NAME]),
-    );
-    let errors: Vec<_> = r.diagnostics.iter().filter(|d| d.is_error()).collect();
-    assert_eq!(errors.len(), 1, "{:?}", r.diagnostics);
-    assert_eq!(
-        errors[0].message,
-        "expand-manual-phase-fence requires CallDirectionsResolved"
-    );
+    let error = refused(&mut m, "CallDirectionsResolved");
     assert!(
-        span.start <= errors[0].primary.span.start && errors[0].primary.span.end <= span.end,
+        span.start <= error.primary.span.start && error.primary.span.end <= span.end,
         "the violation is reported inside the submit"
     );
+}
+
+/// Runs the pass on `m`, which violates `property`: exactly one error,
+/// "expand-manual-phase-fence requires PROPERTY", and the IR is untouched
+/// (the pass did not run). Returns the error.
+fn refused(m: &mut pfir::ir::Module, property: &str) -> pfir::diagnostics::Diagnostic {
+    let before = pfir::printer::print_module(m);
+    let r = run_pipeline(m, &file(EXAMPLE), &PipelineOptions::with_passes(&[NAME]));
+    let errors: Vec<_> = r.diagnostics.iter().filter(|d| d.is_error()).collect();
+    assert_eq!(errors.len(), 1, "{:?}", r.diagnostics);
+    assert_eq!(errors[0].message, format!("{NAME} requires {property}"));
     assert_eq!(
-        pfir::printer::print_module(&m),
+        pfir::printer::print_module(m),
         before,
         "the pass must not run"
     );
+    errors[0].clone()
 }
 
 /// The barrier in the IR: one `task_id` variable bound to a
