@@ -1,7 +1,7 @@
 //! `verify_same_dependencies`: hand-written before/after pairs (good and
 //! bad rewrites), and every golden input of the pass under `tests/passes/`.
 
-mod support;
+use crate::support;
 
 use pfir::analysis::{Limits, verify_same_dependencies};
 use pfir::diagnostics::Diagnostic;

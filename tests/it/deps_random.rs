@@ -3,7 +3,7 @@
 //! printed-and-reread program, and `expand-manual-phase-fence` keeps every
 //! task's set of transitive producers and is idempotent.
 
-mod support;
+use crate::support;
 
 use pfir::analysis::{Limits, first_difference, task_graph, verify_same_dependencies_with};
 use proptest::prelude::*;

@@ -84,9 +84,9 @@ const TOKENS: &[&str] = &[
 ];
 
 const SEEDS: &[&str] = &[
-    include_str!("../examples/first.pfir"),
-    include_str!("../examples/chained_phases.pfir"),
-    include_str!("../examples/every_construct.pfir"),
+    include_str!("../../examples/first.pfir"),
+    include_str!("../../examples/chained_phases.pfir"),
+    include_str!("../../examples/every_construct.pfir"),
 ];
 
 fn check(src: &str) -> Result<(), TestCaseError> {

@@ -1,6 +1,6 @@
 //! The dependency-graph evaluator on small programs with known DAGs.
 
-mod support;
+use crate::support;
 
 use pfir::analysis::{Limits, NodeKind, task_graph};
 use support::{graph, module, waits, waits_of};
@@ -386,7 +386,7 @@ fn budgets_truncate_deterministically() {
 
 #[test]
 fn evaluation_is_deterministic() {
-    let src = include_str!("../examples/every_construct.pfir");
+    let src = include_str!("../../examples/every_construct.pfir");
     let m = module(src);
     let a = graph(&m);
     let b = graph(&m);

@@ -1,5 +1,4 @@
 //! Helpers shared by the `deps_*` tests: reading modules and naming tasks.
-#![allow(dead_code)]
 
 pub mod generator;
 

@@ -1,0 +1,21 @@
+//! Every Rust integration test in one binary (one link instead of one per
+//! file): a module per concern. The golden `.pfir` tests run through
+//! `tests/lit.rs`, which needs its own harness.
+
+mod support;
+
+mod deps_evaluator;
+mod deps_random;
+mod deps_verify;
+mod filecheck_agreement;
+mod frontend_errors;
+mod frontend_limits;
+mod frontend_lowering;
+mod frontend_robustness;
+mod pass_golden;
+mod pass_manager;
+mod pass_rules;
+mod pass_scaling;
+mod printer_roundtrip;
+mod roundtrip_corpus;
+mod tooling_robustness;
