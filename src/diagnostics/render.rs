@@ -4,7 +4,6 @@
 
 use super::{Diagnostic, Severity, SourceFile};
 use codespan_reporting::diagnostic as cs;
-use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term::{self, termcolor};
 
 /// The `--diagnostic-format` choices.
@@ -76,7 +75,6 @@ fn render_codespan(
     color: bool,
 ) -> String {
     let d = clamp(d, file);
-    let files = SimpleFile::new(file.name.as_str(), file.text.as_str());
     let config = term::Config {
         display_style: style,
         ..term::Config::default()
@@ -87,7 +85,7 @@ fn render_codespan(
         termcolor::Buffer::no_color()
     };
     let diag = to_codespan(&d);
-    if term::emit_to_write_style(&mut buffer, &config, &files, &diag).is_err() {
+    if term::emit_to_write_style(&mut buffer, &config, file, &diag).is_err() {
         // Spans were clamped, so this cannot happen; fall back to the short form.
         return render_short(&d, file);
     }
@@ -242,6 +240,36 @@ mod tests {
             DiagnosticFormat::Json,
         ] {
             assert!(render_to_string(&d, &file(), format, false).contains("late"));
+        }
+    }
+
+    /// The file database pfir passes to codespan (the `SourceFile` itself,
+    /// built once per run) renders exactly like codespan's own `SimpleFile`,
+    /// at line starts, line ends, the last line and the end of the file.
+    #[test]
+    fn source_file_database_renders_like_simple_file() {
+        let text = "func f() {\n  x = 1\n\n  y = 2\n}";
+        let file = SourceFile::new("f.pfir", text);
+        let simple = codespan_reporting::files::SimpleFile::new("f.pfir", text);
+        let config = term::Config::default();
+        let spans = [
+            (0, 4),
+            (11, 16),
+            (18, 19),
+            (20, 26),
+            (26, 27),
+            (27, 28),
+            (28, 28),
+        ];
+        for (start, end) in spans {
+            let d = Diagnostic::error("here", Span::new(start, end))
+                .with_secondary(Span::new(0, 1), "and here");
+            let diag = to_codespan(&d);
+            let mut ours = termcolor::Buffer::no_color();
+            let mut theirs = termcolor::Buffer::no_color();
+            term::emit_to_write_style(&mut ours, &config, &file, &diag).unwrap();
+            term::emit_to_write_style(&mut theirs, &config, &simple, &diag).unwrap();
+            assert_eq!(ours.as_slice(), theirs.as_slice(), "span {start}..{end}");
         }
     }
 

@@ -64,3 +64,47 @@ impl SourceFile {
         self.text.get(start..end).unwrap_or("")
     }
 }
+
+/// The file as codespan-reporting's file database: one value, built once
+/// with its line table, serves every diagnostic of a run (a new database per
+/// diagnostic would rescan the whole text each time).
+impl<'a> codespan_reporting::files::Files<'a> for SourceFile {
+    type FileId = ();
+    type Name = &'a str;
+    type Source = &'a str;
+
+    fn name(&'a self, (): ()) -> Result<&'a str, codespan_reporting::files::Error> {
+        Ok(&self.name)
+    }
+
+    fn source(&'a self, (): ()) -> Result<&'a str, codespan_reporting::files::Error> {
+        Ok(&self.text)
+    }
+
+    fn line_index(
+        &'a self,
+        (): (),
+        byte_index: usize,
+    ) -> Result<usize, codespan_reporting::files::Error> {
+        Ok(self
+            .line_starts
+            .binary_search(&byte_index)
+            .unwrap_or_else(|next_line| next_line - 1))
+    }
+
+    fn line_range(
+        &'a self,
+        (): (),
+        line_index: usize,
+    ) -> Result<std::ops::Range<usize>, codespan_reporting::files::Error> {
+        let start = |i: usize| match i.cmp(&self.line_starts.len()) {
+            std::cmp::Ordering::Less => Ok(self.line_starts[i]),
+            std::cmp::Ordering::Equal => Ok(self.text.len()),
+            std::cmp::Ordering::Greater => Err(codespan_reporting::files::Error::LineTooLarge {
+                given: i,
+                max: self.line_starts.len() - 1,
+            }),
+        };
+        Ok(start(line_index)?..start(line_index + 1)?)
+    }
+}

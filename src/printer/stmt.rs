@@ -61,7 +61,10 @@ enum Work<'ir> {
         depth: usize,
     },
     /// `} else if cond {` or `} else {` at `depth`.
-    Else { depth: usize, next_if: Option<StmtId> },
+    Else {
+        depth: usize,
+        next_if: Option<StmtId>,
+    },
     /// A closing `}` at `depth`.
     Close(usize),
 }
