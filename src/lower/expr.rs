@@ -18,7 +18,7 @@ const SUBMIT_KWARGS: [&str; 5] = [
     "predicate",
 ];
 
-impl Lowerer<'_> {
+impl<'a> Lowerer<'a> {
     pub(super) fn int_literal(&mut self, value: i64, span: Span) -> ExprId {
         self.func.new_expr(ExprKind::Int(value), Type::I64, span)
     }
@@ -84,7 +84,7 @@ impl Lowerer<'_> {
         }
     }
 
-    pub(super) fn lower_expr(&mut self, e: &ast::Expr) -> ExprId {
+    pub(super) fn lower_expr(&mut self, e: &ast::Expr<'a>) -> ExprId {
         let span = e.span;
         let (kind, ty) = match &e.kind {
             ast::ExprKind::Int(text) => match text.parse::<i64>() {
@@ -208,7 +208,7 @@ impl Lowerer<'_> {
         }
     }
 
-    fn report_misplaced(&mut self, args: &ast::CallArgs) {
+    fn report_misplaced(&mut self, args: &ast::CallArgs<'a>) {
         for span in &args.misplaced {
             self.error(
                 Diagnostic::error("positional argument after keyword arguments", *span)
@@ -217,7 +217,7 @@ impl Lowerer<'_> {
         }
     }
 
-    fn deps_on_plain_call(&mut self, kw: &ast::Kwarg, callee: &str, is_op: bool) {
+    fn deps_on_plain_call(&mut self, kw: &ast::Kwarg<'a>, callee: &str, is_op: bool) {
         // Functions can be launched with `submit`; ops cannot.
         let help = if is_op {
             "launch a function with `submit f(..., deps=[...])`, or wait on a barrier: `b = system.task_dummy(deps=[...])`"
@@ -235,7 +235,7 @@ impl Lowerer<'_> {
 
     /// Lowers a `deps=[...]` list: each entry a `task_id`, an
     /// `array<task_id, N>`, or `none` (dropped).
-    fn lower_deps(&mut self, value: &ast::Expr) -> Vec<ExprId> {
+    fn lower_deps(&mut self, value: &ast::Expr<'a>) -> Vec<ExprId> {
         let ast::ExprKind::List(items) = &value.kind else {
             let id = self.lower_expr(value);
             let found = self.describe(id);
@@ -267,7 +267,7 @@ impl Lowerer<'_> {
 
     fn lower_args_against(
         &mut self,
-        args: &[ast::Expr],
+        args: &[ast::Expr<'a>],
         params: &[(String, Direction, Type)],
         callee: &str,
         span: Span,
@@ -302,7 +302,7 @@ impl Lowerer<'_> {
         (ids, directions)
     }
 
-    fn not_a_function(&mut self, name: &ast::Ident, what: &str) {
+    fn not_a_function(&mut self, name: &ast::Ident<'a>, what: &str) {
         let mut d = Diagnostic::error(format!("unknown function `{}`", name.name), name.span);
         if self.scopes.lookup(&name.name).is_some() {
             d = Diagnostic::error(
@@ -312,20 +312,24 @@ impl Lowerer<'_> {
             .with_label(format!("{what} needs a function of the module"));
         } else {
             d = d.with_label("no function of this name in the module");
-            if let Some(s) =
-                suggest::closest(&name.name, self.signatures.keys().map(String::as_str))
-            {
+            if let Some(s) = suggest::closest(name.name, self.signatures.keys().copied()) {
                 d = d.with_help(format!("did you mean `{s}`?"));
             }
         }
         self.error(d);
     }
 
-    fn lower_call(&mut self, callee: &ast::CalleeName, args: &ast::CallArgs, span: Span) -> ExprId {
+    fn lower_call(
+        &mut self,
+        callee: &ast::CalleeName<'a>,
+        args: &ast::CallArgs<'a>,
+        span: Span,
+    ) -> ExprId {
         self.report_misplaced(args);
         match callee {
             ast::CalleeName::Function(name) => {
-                let Some(sig) = self.signatures.get(&name.name).cloned() else {
+                let signatures = self.signatures;
+                let Some(sig) = signatures.get(name.name) else {
                     self.not_a_function(name, "a call");
                     for a in &args.positional {
                         self.lower_expr(a);
@@ -350,7 +354,7 @@ impl Lowerer<'_> {
                 }
                 let (ids, directions) =
                     self.lower_args_against(&args.positional, &sig.params, &name.name, span);
-                let mut call = Call::new(Callee::Function(name.name.clone()));
+                let mut call = Call::new(Callee::Function(name.name.to_string()));
                 call.args = ids;
                 call.arg_directions = directions;
                 self.func
@@ -374,9 +378,9 @@ impl Lowerer<'_> {
         );
     }
 
-    fn lower_op(&mut self, op: &ast::Ident, args: &ast::CallArgs, span: Span) -> ExprId {
-        let name = op.name.as_str();
-        let mut call = Call::new(Callee::Op(op.name.clone()));
+    fn lower_op(&mut self, op: &ast::Ident<'a>, args: &ast::CallArgs<'a>, span: Span) -> ExprId {
+        let name = op.name;
+        let mut call = Call::new(Callee::Op(op.name.to_string()));
         if name == "system.task_dummy" {
             for a in &args.positional {
                 self.lower_expr(a);
@@ -424,7 +428,7 @@ impl Lowerer<'_> {
                 continue;
             }
             let v = self.lower_expr(&kw.value);
-            call.kwargs.push((kw.name.name.clone(), v));
+            call.kwargs.push((kw.name.name.to_string(), v));
         }
         let builtin_no_kwargs = matches!(
             name,
@@ -521,8 +525,8 @@ impl Lowerer<'_> {
 
     pub(super) fn lower_submit(
         &mut self,
-        bindings: &[ast::Binding],
-        s: &ast::SubmitExpr,
+        bindings: &[ast::Binding<'a>],
+        s: &ast::SubmitExpr<'a>,
     ) -> Option<StmtKind> {
         self.report_misplaced(&s.args);
         if s.callee_is_op {
@@ -539,7 +543,8 @@ impl Lowerer<'_> {
             );
             return None;
         }
-        let Some(sig) = self.signatures.get(&s.callee.name).cloned() else {
+        let signatures = self.signatures;
+        let Some(sig) = signatures.get(s.callee.name) else {
             self.not_a_function(&s.callee, "`submit`");
             return None;
         };
@@ -547,7 +552,7 @@ impl Lowerer<'_> {
             self.lower_args_against(&s.args.positional, &sig.params, &s.callee.name, s.span);
         let mut submit = Submit {
             results: Vec::new(),
-            callee: s.callee.name.clone(),
+            callee: s.callee.name.to_string(),
             callee_span: s.callee.span,
             args,
             arg_directions,
@@ -559,7 +564,7 @@ impl Lowerer<'_> {
         };
         let mut seen: Vec<&str> = Vec::new();
         for kw in &s.args.keyword {
-            let key = kw.name.name.as_str();
+            let key = kw.name.name;
             if !SUBMIT_KWARGS.contains(&key) {
                 self.error(
                     Diagnostic::error(

@@ -7,10 +7,10 @@ use crate::ir::{ExprId, ExprKind, IterArg, LoopKind, StmtId, StmtKind, Type, Var
 use crate::parser::ast;
 use crate::span::Span;
 
-impl Lowerer<'_> {
+impl<'a> Lowerer<'a> {
     pub(super) fn lower_stmt(
         &mut self,
-        s: &ast::Stmt,
+        s: &ast::Stmt<'a>,
         body: BodyKind,
         is_last: bool,
     ) -> Option<StmtId> {
@@ -122,7 +122,7 @@ impl Lowerer<'_> {
     /// (annotations win, and must be of the same category).
     pub(super) fn bind_results(
         &mut self,
-        bindings: &[ast::Binding],
+        bindings: &[ast::Binding<'a>],
         value_types: &[Type],
     ) -> Vec<VarId> {
         let mut vars = Vec::with_capacity(bindings.len());
@@ -154,7 +154,7 @@ impl Lowerer<'_> {
         vars
     }
 
-    fn binding_count_error(&mut self, bindings: &[ast::Binding], expected: usize, what: &str) {
+    fn binding_count_error(&mut self, bindings: &[ast::Binding<'a>], expected: usize, what: &str) {
         let span = bindings
             .first()
             .map(|b| b.span())
@@ -174,7 +174,11 @@ impl Lowerer<'_> {
         );
     }
 
-    fn lower_bind(&mut self, bindings: &[ast::Binding], rhs: &ast::Rhs) -> Option<StmtKind> {
+    fn lower_bind(
+        &mut self,
+        bindings: &[ast::Binding<'a>],
+        rhs: &ast::Rhs<'a>,
+    ) -> Option<StmtKind> {
         match rhs {
             ast::Rhs::Expr(e) => {
                 let value = self.lower_expr(e);
@@ -217,7 +221,7 @@ impl Lowerer<'_> {
 
     /// Lowers `iter(...)` initial values (in the enclosing scope) and returns
     /// `(declared type, init)` pairs.
-    fn lower_iter_inits(&mut self, iters: &[ast::IterDecl]) -> Vec<(Type, ExprId)> {
+    fn lower_iter_inits(&mut self, iters: &[ast::IterDecl<'a>]) -> Vec<(Type, ExprId)> {
         iters
             .iter()
             .map(|it| {
@@ -249,7 +253,7 @@ impl Lowerer<'_> {
 
     fn define_iter_args(
         &mut self,
-        iters: &[ast::IterDecl],
+        iters: &[ast::IterDecl<'a>],
         inits: Vec<(Type, ExprId)>,
     ) -> Vec<IterArg> {
         iters
@@ -268,7 +272,7 @@ impl Lowerer<'_> {
     /// Checks that a loop binds exactly as many results as it has iter-args.
     fn check_loop_bindings(
         &mut self,
-        bindings: &[ast::Binding],
+        bindings: &[ast::Binding<'a>],
         iters: usize,
         span: Span,
         what: &str,
@@ -293,7 +297,11 @@ impl Lowerer<'_> {
         false
     }
 
-    fn lower_for(&mut self, l: &ast::ForLoop, bindings: &[ast::Binding]) -> Option<StmtKind> {
+    fn lower_for(
+        &mut self,
+        l: &ast::ForLoop<'a>,
+        bindings: &[ast::Binding<'a>],
+    ) -> Option<StmtKind> {
         if l.bounds.len() > 3 {
             self.error(
                 Diagnostic::error(
@@ -385,7 +393,7 @@ impl Lowerer<'_> {
 
     fn loop_results(
         &mut self,
-        bindings: &[ast::Binding],
+        bindings: &[ast::Binding<'a>],
         iter_args: &[IterArg],
         ok: bool,
     ) -> Vec<VarId> {
@@ -400,7 +408,11 @@ impl Lowerer<'_> {
         self.bind_results(bindings, &types)
     }
 
-    fn lower_while(&mut self, w: &ast::WhileLoop, bindings: &[ast::Binding]) -> Option<StmtKind> {
+    fn lower_while(
+        &mut self,
+        w: &ast::WhileLoop<'a>,
+        bindings: &[ast::Binding<'a>],
+    ) -> Option<StmtKind> {
         let inits = self.lower_iter_inits(&w.iters);
         let bindings_ok = self.check_loop_bindings(
             bindings,
@@ -426,7 +438,7 @@ impl Lowerer<'_> {
         })
     }
 
-    fn lower_if(&mut self, i: &ast::IfStmt, bindings: &[ast::Binding]) -> Option<StmtKind> {
+    fn lower_if(&mut self, i: &ast::IfStmt<'a>, bindings: &[ast::Binding<'a>]) -> Option<StmtKind> {
         let cond = self.lower_expr(&i.cond);
         self.expect_bool(cond, "`if` condition");
         let n = bindings.len();
