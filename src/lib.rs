@@ -20,3 +20,4 @@ pub mod passes;
 pub mod printer;
 pub mod span;
 pub mod testing;
+pub mod vocab;

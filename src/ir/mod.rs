@@ -21,6 +21,7 @@ pub mod equality;
 pub mod types;
 
 pub use crate::span::Span;
+pub use crate::vocab::{BinaryOp, Direction, FuncKind, LoopKind, UnaryOp};
 pub use arena::{Arena, ArenaId};
 pub use types::{Category, Extent, ScalarType, Type};
 
@@ -46,48 +47,6 @@ pub struct Module {
 impl Module {
     pub fn function(&self, name: &str) -> Option<&Function> {
         self.functions.iter().find(|f| f.name == name)
-    }
-}
-
-/// `orchestration`, `incore`, ...; `opaque` when none is written.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum FuncKind {
-    Orchestration,
-    InCore,
-    Aic,
-    Aiv,
-    Group,
-    Opaque,
-}
-
-impl FuncKind {
-    pub fn keyword(self) -> &'static str {
-        match self {
-            FuncKind::Orchestration => "orchestration",
-            FuncKind::InCore => "incore",
-            FuncKind::Aic => "aic",
-            FuncKind::Aiv => "aiv",
-            FuncKind::Group => "group",
-            FuncKind::Opaque => "opaque",
-        }
-    }
-}
-
-/// A parameter's (and so a call argument's) direction.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Direction {
-    In,
-    Out,
-    InOut,
-}
-
-impl Direction {
-    pub fn keyword(self) -> &'static str {
-        match self {
-            Direction::In => "in",
-            Direction::Out => "out",
-            Direction::InOut => "inout",
-        }
     }
 }
 
@@ -179,56 +138,6 @@ pub struct Expr {
     pub span: Span,
 }
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum UnaryOp {
-    Neg,
-    Not,
-}
-
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum BinaryOp {
-    Or,
-    And,
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Rem,
-}
-
-impl BinaryOp {
-    pub fn symbol(self) -> &'static str {
-        match self {
-            BinaryOp::Or => "or",
-            BinaryOp::And => "and",
-            BinaryOp::Eq => "==",
-            BinaryOp::Ne => "!=",
-            BinaryOp::Lt => "<",
-            BinaryOp::Le => "<=",
-            BinaryOp::Gt => ">",
-            BinaryOp::Ge => ">=",
-            BinaryOp::Add => "+",
-            BinaryOp::Sub => "-",
-            BinaryOp::Mul => "*",
-            BinaryOp::Div => "/",
-            BinaryOp::Rem => "%",
-        }
-    }
-
-    pub fn is_comparison(self) -> bool {
-        matches!(
-            self,
-            BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge
-        )
-    }
-}
-
 #[derive(Clone, Debug)]
 pub enum ExprKind {
     Int(i64),
@@ -289,24 +198,6 @@ impl Call {
             kwargs: Vec::new(),
             dummy_task: false,
             manual_dep_edges: Vec::new(),
-        }
-    }
-}
-
-/// `for NAME in KIND(start, stop, step)`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum LoopKind {
-    Range,
-    Parallel,
-    Unroll,
-}
-
-impl LoopKind {
-    pub fn keyword(self) -> &'static str {
-        match self {
-            LoopKind::Range => "range",
-            LoopKind::Parallel => "parallel",
-            LoopKind::Unroll => "unroll",
         }
     }
 }

@@ -5,8 +5,8 @@
 //! else reads the AST. Expression and `else if` chains record their depth so
 //! that the parser can refuse input nested deeper than the limit.
 
-use crate::ir::{BinaryOp, Direction, FuncKind, LoopKind, ScalarType, UnaryOp};
 use crate::span::Span;
+use crate::vocab::{BinaryOp, Direction, FuncKind, LoopKind, ScalarType, UnaryOp};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Ident<'a> {

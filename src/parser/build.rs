@@ -2,9 +2,9 @@
 //! string unescaping.
 
 use super::ast::{Else, Expr, ExprKind, IfStmt};
-use crate::ir::{BinaryOp, UnaryOp};
 use crate::lexer::{MAX_NESTING, Tok};
 use crate::span::Span;
+use crate::vocab::{BinaryOp, UnaryOp};
 use lalrpop_util::ParseError;
 
 /// A node (or a bracket, found by the lexer) would be nested deeper than
