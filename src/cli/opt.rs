@@ -48,12 +48,40 @@ enum ReadError {
         text: String,
         offset: usize,
     },
+    /// The input is larger than spans can address.
+    TooLarge {
+        name: String,
+        diagnostic: Diagnostic,
+    },
+}
+
+/// Inputs of more than [`crate::span::MAX_SOURCE_BYTES`] are rejected before
+/// lexing: span offsets are 32-bit.
+fn check_size(len: u64) -> Result<(), Diagnostic> {
+    let max = crate::span::MAX_SOURCE_BYTES as u64;
+    if len <= max {
+        return Ok(());
+    }
+    Err(Diagnostic::error(
+        format!("input is too large: {len} bytes"),
+        crate::span::Span::new(0, 0),
+    )
+    .with_label("this file")
+    .with_note(format!(
+        "pfir reads source files of at most {max} bytes (4 GiB)"
+    )))
 }
 
 /// Reads the input named by `path` (`-` or none: stdin).
 fn read_input(path: Option<&PathBuf>) -> Result<(String, String), ReadError> {
     let (name, bytes) = match path {
         Some(p) if p.as_os_str() != "-" => {
+            if let Ok(meta) = std::fs::metadata(p)
+                && let Err(diagnostic) = check_size(meta.len())
+            {
+                let name = p.display().to_string();
+                return Err(ReadError::TooLarge { name, diagnostic });
+            }
             let bytes = std::fs::read(p)
                 .map_err(|e| ReadError::Io(format!("cannot read '{}': {e}", p.display())))?;
             (p.display().to_string(), bytes)
@@ -66,6 +94,9 @@ fn read_input(path: Option<&PathBuf>) -> Result<(String, String), ReadError> {
             ("<stdin>".to_string(), bytes)
         }
     };
+    if let Err(diagnostic) = check_size(bytes.len() as u64) {
+        return Err(ReadError::TooLarge { name, diagnostic });
+    }
     match String::from_utf8(bytes) {
         Ok(text) => Ok((name, text)),
         Err(e) => {
@@ -146,6 +177,16 @@ pub fn run(args: OptArgs) -> u8 {
             ));
             return 1;
         }
+        Err(ReadError::TooLarge { name, diagnostic }) => {
+            let file = SourceFile::new(name, String::new());
+            write_stderr(&diagnostics::render_all(
+                &[diagnostic],
+                &file,
+                args.diagnostic_format,
+                false,
+            ));
+            return 1;
+        }
     };
     let file = SourceFile::new(name, text);
     // Everything that walks the IR runs on the large-stack worker, printing
@@ -206,4 +247,18 @@ fn report_and_print(file: &SourceFile, args: &OptArgs, outcome: driver::OptOutco
         }
     }
     status
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_size;
+    use crate::span::MAX_SOURCE_BYTES;
+
+    #[test]
+    fn inputs_past_4_gib_get_a_diagnostic() {
+        assert!(check_size(MAX_SOURCE_BYTES as u64).is_ok());
+        let d = check_size(MAX_SOURCE_BYTES as u64 + 1).unwrap_err();
+        assert!(d.is_error());
+        assert_eq!(d.message, "input is too large: 4294967296 bytes");
+    }
 }

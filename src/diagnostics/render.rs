@@ -50,8 +50,8 @@ fn to_codespan(d: &Diagnostic) -> cs::Diagnostic<()> {
 fn clamp(d: &Diagnostic, file: &SourceFile) -> Diagnostic {
     let len = file.text.len();
     let fix = |s: crate::span::Span| {
-        let mut start = s.start.min(len);
-        let mut end = s.end.min(len).max(start);
+        let mut start = s.start().min(len);
+        let mut end = s.end().min(len).max(start);
         while !file.text.is_char_boundary(start) {
             start -= 1;
         }
@@ -99,7 +99,7 @@ fn render_codespan(
 }
 
 fn render_short(d: &Diagnostic, file: &SourceFile) -> String {
-    let (line, col) = file.line_col(d.primary.span.start);
+    let (line, col) = file.line_col(d.primary.span.start());
     let mut s = format!(
         "{}:{}:{}: {}: {}\n",
         file.name,
@@ -120,11 +120,11 @@ fn json_position(
     file: &SourceFile,
     span: crate::span::Span,
 ) -> serde_json::Map<String, serde_json::Value> {
-    let (sl, sc) = file.line_col(span.start);
-    let (el, ec) = file.line_col(span.end);
+    let (sl, sc) = file.line_col(span.start());
+    let (el, ec) = file.line_col(span.end());
     let value = serde_json::json!({
-        "start": span.start,
-        "end": span.end,
+        "start": span.start(),
+        "end": span.end(),
         "line": sl,
         "column": sc,
         "end_line": el,

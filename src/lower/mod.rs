@@ -201,7 +201,7 @@ impl<'a> Lowerer<'a> {
             let ended_in_error =
                 matches!(b.stmts.last().map(|s| &s.kind), Some(ast::StmtKind::Error));
             if n > 0 && !ends_in_yield && !ended_in_error {
-                let close = crate::span::Span::new(b.span.end.saturating_sub(1), b.span.end);
+                let close = crate::span::Span::new(b.span.end().saturating_sub(1), b.span.end());
                 self.error(
                     Diagnostic::error(
                         format!("this body must end with `yield` of {n} value{}", plural(n)),
@@ -214,7 +214,7 @@ impl<'a> Lowerer<'a> {
                     .with_secondary(
                         b.span
                             .start_point()
-                            .to(crate::span::Span::new(b.span.start, b.span.start + 1)),
+                            .to(crate::span::Span::new(b.span.start(), b.span.start() + 1)),
                         "body starts here",
                     ),
                 );

@@ -155,7 +155,7 @@ fn parse_line_offset(offset: &str, index: usize) -> Option<i64> {
 
 /// The 0-based line a diagnostic is on, for matching.
 fn diagnostic_line(file: &SourceFile, d: &Diagnostic) -> usize {
-    let mut offset = d.primary.span.start.min(file.text.len());
+    let mut offset = d.primary.span.start().min(file.text.len());
     if offset == file.text.len() && offset > 0 && file.text.ends_with('\n') {
         offset -= 1;
     }
@@ -252,7 +252,7 @@ pub fn verify(file: &SourceFile, produced: &[Diagnostic]) -> Vec<Diagnostic> {
             );
         }
     }
-    report.sort_by_key(|d| d.primary.span.start);
+    report.sort_by_key(|d| d.primary.span.start());
     report
 }
 

@@ -117,7 +117,7 @@ fn call_directions_violation_is_reported_at_the_code_and_the_pass_does_not_run()
     }
     let error = refused(&mut m, "CallDirectionsResolved");
     assert!(
-        span.start <= error.primary.span.start && error.primary.span.end <= span.end,
+        span.start() <= error.primary.span.start() && error.primary.span.end() <= span.end(),
         "the violation is reported inside the submit"
     );
 }
