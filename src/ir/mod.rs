@@ -18,11 +18,13 @@
 
 pub mod arena;
 pub mod equality;
+pub mod symbol;
 pub mod types;
 
 pub use crate::span::Span;
 pub use crate::vocab::{BinaryOp, Direction, FuncKind, LoopKind, UnaryOp};
 pub use arena::{Arena, ArenaId};
+pub use symbol::{Interner, Symbol};
 pub use types::{Category, Extent, ScalarType, Type};
 
 crate::define_id!(
@@ -70,6 +72,8 @@ pub struct Function {
     pub vars: Arena<VarId, Var>,
     pub exprs: Arena<ExprId, Expr>,
     pub stmts: Arena<StmtId, Stmt>,
+    /// The names of the variables.
+    pub names: Interner,
 }
 
 impl Function {
@@ -85,15 +89,13 @@ impl Function {
             vars: Arena::new(),
             exprs: Arena::new(),
             stmts: Arena::new(),
+            names: Interner::new(),
         }
     }
 
-    pub fn new_var(&mut self, name: impl Into<String>, ty: Type, span: Span) -> VarId {
-        self.vars.alloc(Var {
-            name: name.into(),
-            ty,
-            span,
-        })
+    pub fn new_var(&mut self, name: impl AsRef<str>, ty: Type, span: Span) -> VarId {
+        let name = self.names.intern(name.as_ref());
+        self.vars.alloc(Var { name, ty, span })
     }
 
     pub fn new_expr(&mut self, kind: ExprKind, ty: Type, span: Span) -> ExprId {
@@ -109,16 +111,24 @@ impl Function {
         &self.exprs[e].ty
     }
 
+    /// The name of variable `v`.
+    pub fn var_name(&self, v: VarId) -> &str {
+        self.names.get(self.vars[v].name)
+    }
+
     /// Whether any variable of this function is named `name`.
     pub fn uses_name(&self, name: &str) -> bool {
-        self.vars.iter().any(|(_, v)| v.name == name)
+        self.names
+            .lookup(name)
+            .is_some_and(|s| self.vars.iter().any(|(_, v)| v.name == s))
     }
 }
 
 /// A variable: a name (not necessarily unique), a type and where it was defined.
 #[derive(Clone, Debug)]
 pub struct Var {
-    pub name: String,
+    /// In the function's [`Function::names`]; see [`Function::var_name`].
+    pub name: Symbol,
     pub ty: Type,
     pub span: Span,
 }

@@ -464,7 +464,9 @@ impl<'a> Lowerer<'a> {
                     };
                     let extent = match &self.func.exprs[a[0]].kind {
                         ExprKind::Int(n) => Extent::Const(*n),
-                        ExprKind::Var(v) => Extent::Dynamic(Some(self.func.vars[*v].name.clone())),
+                        ExprKind::Var(v) => {
+                            Extent::Dynamic(Some(self.func.var_name(*v).to_string()))
+                        }
                         _ => Extent::Dynamic(None),
                     };
                     Type::Array { elem, extent }

@@ -285,7 +285,7 @@ pub fn run_on_function(f: &mut Function, remarks: bool) -> FunctionOutcome {
         let used: HashSet<u64> = f
             .vars
             .iter()
-            .filter_map(|(_, v)| barrier_number(&v.name))
+            .filter_map(|(_, v)| barrier_number(f.names.get(v.name)))
             .collect();
         let mut k = 0u64;
         for &s in &order {
@@ -456,8 +456,8 @@ fn inserted_remark(f: &Function, header: crate::span::Span, slot: &Slot) -> Diag
     Diagnostic::remark(
         format!(
             "inserted phase fence barrier `{}` for `{}`: {}",
-            f.vars[barrier].name,
-            f.vars[slot.array].name,
+            f.var_name(barrier),
+            f.var_name(slot.array),
             edge_numbers(n, slot.consumers)
         ),
         header,
@@ -468,7 +468,7 @@ fn inserted_remark(f: &Function, header: crate::span::Span, slot: &Slot) -> Diag
 fn reason_remark(f: &Function, idx: &FunctionIndex, l: u32, array: VarId, m: u64) -> Diagnostic {
     let lp = &idx.loops[l as usize];
     let var = &f.vars[array];
-    let kept = format!("kept `{}` as a direct dependency", var.name);
+    let kept = format!("kept `{}` as a direct dependency", f.var_name(array));
     if let Some(why) = lp.trip_blocker() {
         return Diagnostic::remark(format!("{kept}: {why}"), lp.header);
     }
@@ -490,7 +490,7 @@ fn reason_remark(f: &Function, idx: &FunctionIndex, l: u32, array: VarId, m: u64
             format!("{kept}: its storage is updated inside the loop body"),
             u.span,
         )
-        .with_label(format!("updates `{}`", f.vars[u.target].name))
+        .with_label(format!("updates `{}`", f.var_name(u.target)))
         .with_secondary(lp.header, "in this loop");
         if u.target != array {
             d = d.with_note(idx.alias.explain(f, u.target, array));

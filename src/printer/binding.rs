@@ -102,8 +102,9 @@ pub fn is_writable(ty: &Type) -> bool {
 /// Appends one binding: `_`, `name` or `name: T`.
 fn write_binding(f: &Function, var: VarId, inferred: Option<&Type>, out: &mut String) {
     let v = &f.vars[var];
-    out.push_str(&v.name);
-    if v.name != DISCARD && needs_annotation(&v.ty, inferred) {
+    let name = f.var_name(var);
+    out.push_str(name);
+    if name != DISCARD && needs_annotation(&v.ty, inferred) {
         out.push_str(": ");
         let _ = write!(out, "{}", v.ty);
     }

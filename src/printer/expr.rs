@@ -100,7 +100,7 @@ fn write_leaf(f: &Function, e: ExprId, out: &mut String) {
         ExprKind::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         ExprKind::None => out.push_str("none"),
         ExprKind::Dtype(s) => out.push_str(s.name()),
-        ExprKind::Var(v) => out.push_str(&f.vars[*v].name),
+        ExprKind::Var(v) => out.push_str(f.var_name(*v)),
         _ => unreachable!("write_leaf called on a compound expression"),
     }
 }

@@ -105,8 +105,7 @@ fn function_head(f: &Function) -> String {
             out.push_str(p.direction.keyword());
             out.push(' ');
         }
-        let v = &f.vars[p.var];
-        let _ = write!(out, "{}: {}", v.name, v.ty);
+        let _ = write!(out, "{}: {}", f.var_name(p.var), f.vars[p.var].ty);
     }
     out.push(')');
     match f.results.as_slice() {

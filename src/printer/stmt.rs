@@ -229,7 +229,7 @@ pub fn stmt_head_into(callees: &Callees<'_>, f: &Function, s: StmtId, out: &mut 
             ..
         } => {
             out.push_str("for ");
-            out.push_str(&f.vars[*var].name);
+            out.push_str(f.var_name(*var));
             out.push_str(" in ");
             out.push_str(loop_kind.keyword());
             out.push('(');
