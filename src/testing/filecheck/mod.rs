@@ -20,18 +20,33 @@ mod text;
 use std::collections::HashMap;
 use std::fmt;
 
-/// When to append the annotated input dump to the report.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+/// When to append the annotated input dump to the report. The variants are
+/// in LLVM's precedence order: when several are given, the lowest wins.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Default)]
 pub enum DumpInput {
+    /// Print help about the dump format.
+    Help,
+    /// Always (on success the dump is returned in [`FileCheckOutcome`]).
+    Always,
     /// Only when the check fails.
     #[default]
     Fail,
     /// Never.
     Never,
-    /// Always (on success the dump is returned in [`FileCheckOutcome`]).
-    Always,
-    /// Print help about the dump format.
-    Help,
+}
+
+/// Which input lines the dump shows (`--dump-input-filter`), in LLVM's
+/// precedence order: when several are given, the lowest wins.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum DumpInputFilter {
+    /// Every input line.
+    All,
+    /// Lines carrying any annotation (including continuation lines).
+    AnnotationFull,
+    /// Lines where an annotation starts.
+    Annotation,
+    /// Lines where an error annotation starts.
+    Error,
 }
 
 /// The options of a FileCheck run (the flags of `pfir filecheck`).
@@ -55,10 +70,24 @@ pub struct FileCheckOptions {
     pub allow_unused_prefixes: bool,
     /// Forget variables not starting with `$` at each CHECK-LABEL.
     pub enable_var_scope: bool,
-    /// Variables defined up front (`-D NAME=VALUE`).
-    pub defines: Vec<(String, String)>,
+    /// Variables defined up front, as written after `-D`: `NAME=VALUE`
+    /// defines a string variable, `#NAME=EXPR` / `#%FMT,NAME=EXPR` a numeric
+    /// one. Validated (and reported) by [`check`].
+    pub defines: Vec<String>,
     /// When to dump the input.
     pub dump_input: DumpInput,
+    /// Which lines the dump shows; `None`: `Error` with `DumpInput::Fail`,
+    /// `All` with `DumpInput::Always`.
+    pub dump_input_filter: Option<DumpInputFilter>,
+    /// Context lines around the lines the filter selects (LLVM's default: 5).
+    pub dump_input_context: usize,
+    /// Colour the report with ANSI escapes.
+    pub color: bool,
+    /// `-v` (1) / `-vv` (2): also annotate successful matches in reports.
+    pub verbose: u8,
+    /// Let the matches of consecutive CHECK-DAGs overlap (LLVM's deprecated
+    /// pre-LLVM-9 behaviour).
+    pub allow_deprecated_dag_overlap: bool,
 }
 
 impl Default for FileCheckOptions {
@@ -75,6 +104,11 @@ impl Default for FileCheckOptions {
             enable_var_scope: false,
             defines: Vec::new(),
             dump_input: DumpInput::Fail,
+            dump_input_filter: None,
+            dump_input_context: 5,
+            color: false,
+            verbose: 0,
+            allow_deprecated_dag_overlap: false,
         }
     }
 }
@@ -230,7 +264,14 @@ pub fn check_detailed(
         ));
     }
 
-    let vars: HashMap<String, String> = opts.defines.iter().cloned().collect();
+    let vars: HashMap<String, String> = opts
+        .defines
+        .iter()
+        .filter_map(|d| {
+            d.split_once('=')
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+        })
+        .collect();
     let mut m = matcher::Matcher::new(&input_canon.text, vars, opts.enable_var_scope);
     let passed = m.run(&strings);
     if passed {
