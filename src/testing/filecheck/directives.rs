@@ -3,6 +3,7 @@
 //! wins), reporting malformed directives with their location, and grouping
 //! CHECK-DAG / CHECK-NOT directives with the positive directive after them.
 
+use super::numeric::VarTable;
 use super::pattern::{CheckKind, ParseSettings, Pattern};
 use regex::Regex;
 use std::collections::BTreeSet;
@@ -68,6 +69,8 @@ pub(crate) struct ParseConfig<'a> {
     pub allow_unused_prefixes: bool,
     /// No `--check-prefix(es)` was given.
     pub default_prefix: bool,
+    /// The variables defined on the command line (`-D`, `-D#`).
+    pub vars: &'a VarTable,
 }
 
 const SUFFIXES: [(&str, CheckKind); 6] = [
@@ -220,7 +223,8 @@ fn classify(prefix: &str, rest: &str, comment: bool) -> Kind {
     // pfir extension: a suffix that looks like a misspelled directive.
     let word_len = r.bytes().take_while(u8::is_ascii_alphabetic).count();
     let word = &r[..word_len];
-    if word_len >= 3 && matches!(r.as_bytes().get(word_len), Some(b':')) {
+    // `CHECK-COUNT:` without a count is prose to LLVM, never a directive.
+    if word_len >= 3 && word != "COUNT" && matches!(r.as_bytes().get(word_len), Some(b':')) {
         let upper = word.to_ascii_uppercase();
         let close = SUFFIXES
             .iter()
@@ -268,13 +272,21 @@ pub(crate) fn parse(text: &str, cfg: &ParseConfig<'_>) -> Result<Vec<CheckString
         literal,
         line,
     };
+    let mut table = cfg.vars.clone();
     let mut implicit = Vec::new();
     for (i, p) in cfg.implicit_not.iter().enumerate() {
-        let pat = Pattern::parse(p, CheckKind::Not, 1, "IMPLICIT-CHECK", settings(1, false))
-            .map_err(|e| ParseError {
-                offset: None,
-                message: format!("in --implicit-check-not='{p}': {}", e.message),
-            })?;
+        let pat = Pattern::parse(
+            p,
+            CheckKind::Not,
+            1,
+            "IMPLICIT-CHECK",
+            settings(1, false),
+            &mut table,
+        )
+        .map_err(|e| ParseError {
+            offset: None,
+            message: format!("in --implicit-check-not='{p}': {}", e.message),
+        })?;
         implicit.push(Directive {
             pat,
             prefix: "IMPLICIT-CHECK".into(),
@@ -359,6 +371,7 @@ pub(crate) fn parse(text: &str, cfg: &ParseConfig<'_>) -> Result<Vec<CheckString
             count,
             prefix,
             settings(line, literal),
+            &mut table,
         )
         .map_err(|e| ParseError {
             offset: Some(start + e.offset),
@@ -448,8 +461,11 @@ mod tests {
             ignore_case: false,
             allow_unused_prefixes: false,
             default_prefix: true,
+            vars: &EMPTY,
         }
     }
+
+    static EMPTY: std::sync::LazyLock<VarTable> = std::sync::LazyLock::new(VarTable::new);
 
     fn run(text: &str) -> Result<Vec<CheckString>, ParseError> {
         let p = vec!["CHECK".to_string()];
@@ -532,6 +548,13 @@ mod tests {
                 "found non-empty check string for empty check with prefix 'CHECK:'".into()
             )
         );
+    }
+
+    #[test]
+    fn count_without_number_is_prose() {
+        let s = run("CHECK: a\n; note: CHECK-COUNT: bar\n").unwrap();
+        assert_eq!(s.len(), 1);
+        assert!(run("CHECK: a\nCHECK-COUNT-x: b\n").is_err());
     }
 
     #[test]

@@ -9,8 +9,7 @@
 //! module turns into diagnostics and an annotated input dump.
 
 use super::directives::{CheckString, Directive};
-use super::pattern::{CheckKind, MatchError};
-use std::collections::HashMap;
+use super::pattern::{CheckKind, MatchError, Value, Vars};
 
 /// What happened to one directive.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -49,7 +48,7 @@ impl Event<'_> {
 /// The matcher's state for one run.
 pub(crate) struct Matcher<'a> {
     input: &'a str,
-    vars: HashMap<String, String>,
+    vars: Vars,
     enable_var_scope: bool,
     pub events: Vec<Event<'a>>,
 }
@@ -72,7 +71,7 @@ fn count_newlines(s: &str) -> usize {
 }
 
 impl<'a> Matcher<'a> {
-    pub fn new(input: &'a str, vars: HashMap<String, String>, enable_var_scope: bool) -> Self {
+    pub fn new(input: &'a str, vars: Vars, enable_var_scope: bool) -> Self {
         Matcher {
             input,
             vars,
@@ -101,7 +100,14 @@ impl<'a> Matcher<'a> {
         let found = dir.pat.find(&self.input[from..to], &self.vars)?;
         Ok(found.map(|f| {
             for (k, v) in f.defs {
-                self.vars.insert(k, v);
+                match v {
+                    Value::Str(s) => {
+                        self.vars.strs.insert(k, s);
+                    }
+                    Value::Num(n) => {
+                        self.vars.nums.insert(k, n);
+                    }
+                }
             }
             (from + f.start, from + f.end)
         }))
@@ -114,6 +120,10 @@ impl<'a> Matcher<'a> {
                 format!("uses undefined variable(s): {}", quoted.join(" "))
             }
             MatchError::InvalidRegex(m) => format!("invalid regex after substitution: {m}"),
+            MatchError::Overflow => {
+                "unable to substitute variable or numeric expression: overflow error".into()
+            }
+            MatchError::Unrepresentable(t) => format!("unable to represent numeric value '{t}'"),
         };
         self.event(dir, nth, EventKind::Error(msg), at, at);
     }
@@ -139,7 +149,8 @@ impl<'a> Matcher<'a> {
                 j += 1;
             }
             if i != 0 && self.enable_var_scope {
-                self.vars.retain(|k, _| k.starts_with('$'));
+                self.vars.strs.retain(|k, _| k.starts_with('$'));
+                self.vars.nums.retain(|k, _| k.starts_with('$'));
             }
             let mut cur = region_start;
             while i != j {
@@ -353,9 +364,10 @@ mod tests {
             ignore_case: false,
             allow_unused_prefixes: false,
             default_prefix: true,
+            vars: &Default::default(),
         };
         let strings = parse(check, &cfg).unwrap();
-        Matcher::new(input, HashMap::new(), false).run(&strings)
+        Matcher::new(input, Vars::default(), false).run(&strings)
     }
 
     #[test]

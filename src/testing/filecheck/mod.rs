@@ -13,11 +13,11 @@
 
 mod directives;
 mod matcher;
+mod numeric;
 mod pattern;
 mod report;
 mod text;
 
-use std::collections::HashMap;
 use std::fmt;
 
 /// When to append the annotated input dump to the report. The variants are
@@ -243,6 +243,10 @@ pub fn check_detailed(
         return fail(ctx.unlocated(FailureKind::Usage, message));
     }
 
+    let (table, vars) = match global_defines(&opts.defines) {
+        Ok(v) => v,
+        Err(message) => return fail(ctx.unlocated(FailureKind::CheckFile, message)),
+    };
     let cfg = directives::ParseConfig {
         prefixes: &prefixes,
         comment_prefixes: &comments,
@@ -252,6 +256,7 @@ pub fn check_detailed(
         ignore_case: opts.ignore_case,
         allow_unused_prefixes: opts.allow_unused_prefixes,
         default_prefix,
+        vars: &table,
     };
     let strings = match directives::parse(&check_canon.text, &cfg) {
         Ok(s) => s,
@@ -264,14 +269,6 @@ pub fn check_detailed(
         ));
     }
 
-    let vars: HashMap<String, String> = opts
-        .defines
-        .iter()
-        .filter_map(|d| {
-            d.split_once('=')
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-        })
-        .collect();
     let mut m = matcher::Matcher::new(&input_canon.text, vars, opts.enable_var_scope);
     let passed = m.run(&strings);
     if passed {
@@ -283,6 +280,75 @@ pub fn check_detailed(
     }
     let with_dump = matches!(opts.dump_input, DumpInput::Fail | DumpInput::Always);
     fail(ctx.mismatch(&m.events, with_dump))
+}
+
+/// Validates and evaluates the `-D` definitions (`NAME=VALUE`,
+/// `#[%FMT,]NAME=EXPR`), in order; errors use LLVM's wording.
+fn global_defines(defines: &[String]) -> Result<(numeric::VarTable, pattern::Vars), String> {
+    use numeric::VarKind;
+    let mut table = numeric::VarTable::new();
+    let mut vars = pattern::Vars::default();
+    for (i, d) in defines.iter().enumerate() {
+        let n = i + 1;
+        let Some((lhs, rhs)) = d.split_once('=') else {
+            return Err(format!(
+                "Missing equal sign in command-line definition '-D{d}'"
+            ));
+        };
+        if lhs.is_empty() || lhs == "#" {
+            return Err(format!(
+                "Missing variable name in command-line definition '-D{d}'"
+            ));
+        }
+        let at = |m: String| format!("Global define #{n}: {d}: {m}");
+        if let Some(num) = d.strip_prefix('#') {
+            let (lhs, rhs) = num.split_once('=').expect("has '='");
+            let block = format!("{lhs}:{rhs}");
+            let b = numeric::parse_block(&block, 0, &table, &[]).map_err(|(_, m)| at(m))?;
+            let name = b.def.ok_or_else(|| at("invalid variable name".into()))?;
+            if table.get(&name) == Some(&VarKind::Str) {
+                return Err(at(format!(
+                    "string variable with name '{name}' already exists"
+                )));
+            }
+            let Some(expr) = b.expr else {
+                return Err(at("missing expression in command-line definition".into()));
+            };
+            let value = expr.eval(&vars.nums).map_err(|e| match e {
+                numeric::EvalError::Undefined(v) => at(format!("undefined variable: {}", v[0])),
+                numeric::EvalError::Overflow => at("overflow error".into()),
+            })?;
+            table.insert(name.clone(), VarKind::Num(Some(b.format)));
+            vars.nums.insert(name, value);
+            continue;
+        }
+        let b = lhs.as_bytes();
+        let first = usize::from(b[0] == b'$');
+        if !b
+            .get(first)
+            .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
+            && b[0] != b'@'
+        {
+            return Err(at("invalid variable name".into()));
+        }
+        let valid = b[0] != b'@'
+            && b[first..]
+                .iter()
+                .all(|c| c.is_ascii_alphanumeric() || *c == b'_');
+        if !valid {
+            return Err(at(format!(
+                "invalid name in string variable definition '{lhs}'"
+            )));
+        }
+        if let Some(VarKind::Num(_)) = table.get(lhs) {
+            return Err(at(format!(
+                "numeric variable with name '{lhs}' already exists"
+            )));
+        }
+        table.insert(lhs.to_string(), VarKind::Str);
+        vars.strs.insert(lhs.to_string(), rhs.to_string());
+    }
+    Ok((table, vars))
 }
 
 /// Explains the input dump format (`--dump-input=help`).
