@@ -215,6 +215,12 @@ pub fn check_detailed(
         input_text: input,
         input_canon: &input_canon,
         implicit_not: &opts.implicit_check_not,
+        dump_filter: opts.dump_input_filter.unwrap_or(match opts.dump_input {
+            DumpInput::Always => DumpInputFilter::All,
+            _ => DumpInputFilter::Error,
+        }),
+        dump_context: opts.dump_input_context,
+        color: opts.color,
     };
     let fail = |result| FileCheckOutcome {
         result: Err(result),
