@@ -167,15 +167,30 @@ fn classify(prefix: &str, rest: &str, comment: bool) -> Kind {
         let Ok(count) = num[..digits].parse::<u32>() else {
             return bad(7);
         };
-        if count == 0 || count > i32::MAX as u32 || num.as_bytes().get(digits) != Some(&b':') {
+        if count == 0 || count > i32::MAX as u32 {
             return bad(at);
         }
-        return Kind::Found {
-            kind: CheckKind::Plain,
-            count: count as usize,
-            literal: false,
-            after: at + 1,
-        };
+        let tail = &num[digits..];
+        if tail.starts_with(':') {
+            return Kind::Found {
+                kind: CheckKind::Plain,
+                count: count as usize,
+                literal: false,
+                after: at + 1,
+            };
+        }
+        // `CHECK-COUNT-2{LITERAL}:`
+        if let Some(close) = tail.strip_prefix('{').and_then(|m| m.find("}:"))
+            && tail[1..1 + close].split(',').all(|x| x.trim() == "LITERAL")
+        {
+            return Kind::Found {
+                kind: CheckKind::Plain,
+                count: count as usize,
+                literal: true,
+                after: at + 1 + close + 2,
+            };
+        }
+        return bad(at);
     }
     for combo in [
         "DAG-NOT:",

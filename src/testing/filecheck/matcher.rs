@@ -50,6 +50,8 @@ pub(crate) struct Matcher<'a> {
     input: &'a str,
     vars: Vars,
     enable_var_scope: bool,
+    /// `--allow-deprecated-dag-overlap`: DAG matches may overlap.
+    pub allow_dag_overlap: bool,
     pub events: Vec<Event<'a>>,
 }
 
@@ -76,6 +78,7 @@ impl<'a> Matcher<'a> {
             input,
             vars,
             enable_var_scope,
+            allow_dag_overlap: false,
             events: Vec::new(),
         }
     }
@@ -323,6 +326,15 @@ impl<'a> Matcher<'a> {
                         break;
                     }
                     mi += 1;
+                }
+                if self.allow_dag_overlap {
+                    // One range spanning the whole group, as LLVM keeps.
+                    match ranges.first_mut() {
+                        Some(r) => *r = (r.0.min(s), r.1.max(e)),
+                        None => ranges.push((s, e)),
+                    }
+                    self.event(d, 1, EventKind::Match, s, e);
+                    break;
                 }
                 if !overlap {
                     ranges.insert(mi, (s, e));

@@ -276,6 +276,7 @@ pub fn check_detailed(
     }
 
     let mut m = matcher::Matcher::new(&input_canon.text, vars, opts.enable_var_scope);
+    m.allow_dag_overlap = opts.allow_deprecated_dag_overlap;
     let passed = m.run(&strings);
     if passed {
         let dump = (opts.dump_input == DumpInput::Always).then(|| ctx.dump(&m.events));
@@ -351,8 +352,11 @@ fn global_defines(defines: &[String]) -> Result<(numeric::VarTable, pattern::Var
                 "numeric variable with name '{lhs}' already exists"
             )));
         }
+        // LLVM keeps the first definition of a string variable.
         table.insert(lhs.to_string(), VarKind::Str);
-        vars.strs.insert(lhs.to_string(), rhs.to_string());
+        vars.strs
+            .entry(lhs.to_string())
+            .or_insert_with(|| rhs.to_string());
     }
     Ok((table, vars))
 }
