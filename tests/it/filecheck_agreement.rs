@@ -266,8 +266,15 @@ fn dump_input_filter_and_context_choose_the_lines_shown() {
     let check = "CHECK: line20\nCHECK-NEXT: nothere\n";
     let (code, err) = pfir_run(check, &input, &["-dump-input-context=1"], None);
     assert_eq!(code, 1);
-    assert!(err.contains("21: line21"), "{err}");
-    assert!(!err.contains("19: line19"), "{err}");
+    // The error starts on line 20 (where the search for line 21 began).
+    assert!(
+        err.contains("19: line19") && err.contains("21: line21"),
+        "{err}"
+    );
+    assert!(
+        !err.contains("18: line18") && !err.contains("22: line22"),
+        "{err}"
+    );
     assert!(!err.contains(" 1: line1\n"), "{err}");
     let (_, err) = pfir_run(check, &input, &["-dump-input-filter=all"], None);
     assert!(
@@ -277,7 +284,7 @@ fn dump_input_filter_and_context_choose_the_lines_shown() {
     // The default context is 5 lines; the largest of several wins.
     let (_, err) = pfir_run(check, &input, &[], None);
     assert!(
-        err.contains("16: line16") && !err.contains("15: line15"),
+        err.contains("15: line15") && !err.contains("14: line14"),
         "{err}"
     );
     let (_, err) = pfir_run(
@@ -287,7 +294,7 @@ fn dump_input_filter_and_context_choose_the_lines_shown() {
         None,
     );
     assert!(
-        err.contains("15: line15") && !err.contains("14: line14"),
+        err.contains("14: line14") && !err.contains("13: line13"),
         "{err}"
     );
     // annotation: lines where any annotation starts (the match on line 20).
