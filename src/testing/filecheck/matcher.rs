@@ -441,6 +441,48 @@ mod tests {
     }
 
     #[test]
+    fn empty_substitution_never_matches() {
+        // LLVM: a pattern that substitution leaves empty matches nothing.
+        assert!(!passes("CHECK: [[V:.*]]\nCHECK-DAG: [[V]]\n", "a\n\nb\n"));
+        assert!(!passes("CHECK: x[[V:.*]]\nCHECK: [[V]]\n", "x\nb\n"));
+        assert!(passes("CHECK: [[V:.*]]\nCHECK-NOT: [[V]]\n", "a\n\nb\n"));
+        assert!(passes("CHECK: x[[V:.*]]\nCHECK-DAG: a[[V]]\n", "x\nab\n"));
+    }
+
+    #[test]
+    fn use_inside_literal_brackets() {
+        assert!(passes("CHECK: [[R:r]]\nCHECK: [[[R]]]\n", "r\n[r]\n"));
+        assert!(!passes("CHECK: [[R:r]]\nCHECK: [[[R]]]\n", "r\nr]\n"));
+    }
+
+    #[test]
+    fn numeric_variables() {
+        assert!(passes(
+            "CHECK: v=[[#N:]]\nCHECK: w=[[#N+1]]\n",
+            "v=41\nw=42\n"
+        ));
+        assert!(!passes(
+            "CHECK: v=[[#N:]]\nCHECK: w=[[#N+1]]\n",
+            "v=41\nw=43\n"
+        ));
+        assert!(passes(
+            "CHECK: [[#%.4X,N:]]\nCHECK: [[#N+1]]\n",
+            "00FF\n0100\n"
+        ));
+        assert!(passes("CHECK: [[#%d,N:]]\nCHECK: [[#N-2]]\n", "1\n-1\n"));
+        // Unsigned by default: a negative result is an overflow error.
+        assert!(!passes("CHECK: [[#N:]]\nCHECK: [[#N-2]]\n", "1\n-1\n"));
+        // A constraint: the definition must equal the expression.
+        assert!(passes(
+            "CHECK: [[#N:]]\nCHECK: [[#M:N+1]]\nCHECK: [[#M]]\n",
+            "1\n2\n2\n"
+        ));
+        assert!(!passes("CHECK: [[#N:]]\nCHECK: [[#M:N+1]]\n", "1\n3\n"));
+        // Too large for the format: an error, not a match.
+        assert!(!passes("CHECK: [[#N:]]\n", "99999999999999999999\n"));
+    }
+
+    #[test]
     fn newline_counting() {
         assert_eq!(count_newlines("a\r\nb\n\nc"), 3);
     }

@@ -313,10 +313,18 @@ fn global_defines(defines: &[String]) -> Result<(numeric::VarTable, pattern::Var
             let block = format!("{lhs}:{rhs}");
             let b = numeric::parse_block(&block, 0, &table, &[]).map_err(|(_, m)| at(m))?;
             let name = b.def.ok_or_else(|| at("invalid variable name".into()))?;
-            if table.get(&name) == Some(&VarKind::Str) {
-                return Err(at(format!(
-                    "string variable with name '{name}' already exists"
-                )));
+            match table.get(&name) {
+                Some(VarKind::Str) => {
+                    return Err(at(format!(
+                        "string variable with name '{name}' already exists"
+                    )));
+                }
+                Some(VarKind::Num(Some(f))) if *f != b.format => {
+                    return Err(at(
+                        "format different from previous variable definition".into()
+                    ));
+                }
+                _ => {}
             }
             let Some(expr) = b.expr else {
                 return Err(at("missing expression in command-line definition".into()));
@@ -450,6 +458,63 @@ mod tests {
             ..Default::default()
         };
         assert!(run("A: x\nB-NEXT: y\n", "x\ny\n", &o).is_ok());
+    }
+
+    #[test]
+    fn command_line_defines() {
+        let o = |d: &[&str]| FileCheckOptions {
+            defines: d.iter().map(|s| s.to_string()).collect(),
+            ..Default::default()
+        };
+        assert!(run("CHECK: [[V]] [[#N+1]]\n", "x 6\n", &o(&["V=x", "#N=5"])).is_ok());
+        assert!(run("CHECK: [[#M]]\n", "a\n", &o(&["#%x,N=9", "#M=N+1"])).is_ok());
+        // The first string definition wins.
+        assert!(run("CHECK: [[V]]\n", "1\n", &o(&["V=1", "V=2"])).is_ok());
+        let e = |d: &[&str]| {
+            let f = run("CHECK: a\n", "a\n", &o(d)).unwrap_err();
+            assert_eq!(f.kind, FailureKind::CheckFile);
+            f.errors[0].message.clone()
+        };
+        assert_eq!(
+            e(&["10V=1"]),
+            "Global define #1: 10V=1: invalid variable name"
+        );
+        assert_eq!(
+            e(&["@V=1"]),
+            "Global define #1: @V=1: invalid name in string variable definition '@V'"
+        );
+        assert_eq!(
+            e(&["X-Y=1"]),
+            "Global define #1: X-Y=1: invalid name in string variable definition 'X-Y'"
+        );
+        assert_eq!(
+            e(&["=1"]),
+            "Missing variable name in command-line definition '-D=1'"
+        );
+        assert_eq!(
+            e(&["X"]),
+            "Missing equal sign in command-line definition '-DX'"
+        );
+        assert_eq!(
+            e(&["N=1", "#N=2"]),
+            "Global define #2: #N=2: string variable with name 'N' already exists"
+        );
+        assert_eq!(
+            e(&["#N=1", "N=2"]),
+            "Global define #2: N=2: numeric variable with name 'N' already exists"
+        );
+        assert_eq!(
+            e(&["#N=x"]),
+            "Global define #1: #N=x: undefined variable: x"
+        );
+        assert_eq!(
+            e(&["#N=1", "#%x,N=1"]),
+            "Global define #2: #%x,N=1: format different from previous variable definition"
+        );
+        assert_eq!(
+            e(&["#%y,N=1"]),
+            "Global define #1: #%y,N=1: invalid format specifier in expression"
+        );
     }
 
     #[test]

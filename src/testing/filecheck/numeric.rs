@@ -480,7 +480,8 @@ fn parse_format(spec: &str) -> Result<Format, (usize, String)> {
         s = &r[n..];
     }
     let radix = match s {
-        "u" => Radix::Unsigned,
+        // `%.8,` and `%,`: the conversion defaults to unsigned.
+        "" | "u" => Radix::Unsigned,
         "d" => Radix::Signed,
         "x" => Radix::HexLower,
         "X" => Radix::HexUpper,
@@ -543,13 +544,21 @@ pub(crate) fn parse_block(
         }
         p.pos = colon + 1;
         def = Some(name);
-        p.ws();
-        if p.rest().starts_with("==") {
-            p.pos += 2;
-        }
     }
     p.ws();
+    // The matching constraint: `==` is the only one.
+    let constraint = p.rest().starts_with("==");
+    if constraint {
+        p.pos += 2;
+        p.ws();
+    }
     let expr = if p.rest().is_empty() {
+        if constraint {
+            return Err((
+                p.pos,
+                "empty numeric expression should not have a constraint".into(),
+            ));
+        }
         None
     } else {
         let e = p.expr()?;
@@ -636,6 +645,10 @@ mod tests {
         assert_eq!(b.def.as_deref(), Some("M"));
         assert_eq!(b.format.to_string(), "%x");
         assert!(block("").unwrap().expr.is_none());
+        assert_eq!(block("==H").unwrap().format.to_string(), "%x");
+        assert_eq!(block(" == H ").unwrap().expr, Some(Expr::Var("H".into())));
+        assert_eq!(block("%.8,N:").unwrap().format.to_string(), "%.8u");
+        assert_eq!(block("%,N:").unwrap().format.to_string(), "%u");
         assert_eq!(block("%u,H+D").unwrap().format.to_string(), "%u");
         let err = |s: &str| block(s).unwrap_err().1;
         assert_eq!(
@@ -666,6 +679,14 @@ mod tests {
             "invalid matching constraint or operand format"
         );
         assert_eq!(err("@FOO"), "invalid pseudo numeric variable '@FOO'");
+        assert_eq!(
+            err(" =="),
+            "empty numeric expression should not have a constraint"
+        );
+        assert_eq!(
+            err("V: =="),
+            "empty numeric expression should not have a constraint"
+        );
         let e = parse_block("N+1", 1, &VarTable::new(), &["N".to_string()]).unwrap_err();
         assert_eq!(
             e.1,

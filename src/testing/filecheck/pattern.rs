@@ -628,12 +628,21 @@ impl Block<'_> {
             self.pieces.push(value(b.expr, b.format));
             return Ok(());
         };
-        if let Some(VarKind::Str) = self.table.get(&name) {
-            let at = text.find(name.as_str()).unwrap_or(0);
-            return Err(PatternError {
-                offset: off + at,
-                message: format!("string variable with name '{name}' already exists"),
-            });
+        let at = text.find(name.as_str()).unwrap_or(0);
+        match self.table.get(&name) {
+            Some(VarKind::Str) => {
+                return Err(PatternError {
+                    offset: off + at,
+                    message: format!("string variable with name '{name}' already exists"),
+                });
+            }
+            Some(VarKind::Num(Some(f))) if *f != b.format => {
+                return Err(PatternError {
+                    offset: off + at,
+                    message: "format different from previous variable definition".into(),
+                });
+            }
+            _ => {}
         }
         let group = format!("pfv{}", self.defs.len());
         self.pieces.push(Piece::Re(format!("(?P<{group}>")));
