@@ -431,6 +431,7 @@ pub fn run(args: FileCheckArgs) -> u8 {
     };
     let opts = parsed.opts;
     let outcome = filecheck::check_detailed(&check_text, &check_file, &input, &input_name, &opts);
+    eprint!("{}", outcome.remarks);
     if let Some(dump) = outcome.dump {
         eprint!("{dump}");
     }

@@ -181,6 +181,8 @@ pub struct FileCheckOutcome {
     pub result: Result<(), FileCheckFailure>,
     /// With `DumpInput::Always`, the annotated input dump of a passing run.
     pub dump: Option<String>,
+    /// With `verbose` (`-v`), a note for every successful match.
+    pub remarks: String,
 }
 
 /// Checks `input` against the directives in `check_text`. The names are
@@ -225,6 +227,7 @@ pub fn check_detailed(
     let fail = |result| FileCheckOutcome {
         result: Err(result),
         dump: None,
+        remarks: String::new(),
     };
 
     let default_prefix = opts.check_prefixes.is_empty();
@@ -278,15 +281,25 @@ pub fn check_detailed(
     let mut m = matcher::Matcher::new(&input_canon.text, vars, opts.enable_var_scope);
     m.allow_dag_overlap = opts.allow_deprecated_dag_overlap;
     let passed = m.run(&strings);
+    let remarks = if opts.verbose > 0 {
+        ctx.remarks(&m.events)
+    } else {
+        String::new()
+    };
     if passed {
         let dump = (opts.dump_input == DumpInput::Always).then(|| ctx.dump(&m.events));
         return FileCheckOutcome {
             result: Ok(()),
             dump,
+            remarks,
         };
     }
     let with_dump = matches!(opts.dump_input, DumpInput::Fail | DumpInput::Always);
-    fail(ctx.mismatch(&m.events, with_dump))
+    FileCheckOutcome {
+        result: Err(ctx.mismatch(&m.events, with_dump)),
+        dump: None,
+        remarks,
+    }
 }
 
 /// Validates and evaluates the `-D` definitions (`NAME=VALUE`,
@@ -515,6 +528,30 @@ mod tests {
             e(&["#%y,N=1"]),
             "Global define #1: #%y,N=1: invalid format specifier in expression"
         );
+    }
+
+    #[test]
+    fn verbose_notes_every_match() {
+        let o = FileCheckOptions {
+            verbose: 1,
+            ..Default::default()
+        };
+        let out = check_detailed("CHECK: a\nCHECK: b\n", "t.check", "a\nb\n", "<stdin>", &o);
+        assert!(out.result.is_ok());
+        assert_eq!(
+            out.remarks
+                .matches("expected string found in input")
+                .count(),
+            2
+        );
+        let quiet = check_detailed(
+            "CHECK: a\n",
+            "t.check",
+            "a\n",
+            "<stdin>",
+            &Default::default(),
+        );
+        assert!(quiet.remarks.is_empty());
     }
 
     #[test]

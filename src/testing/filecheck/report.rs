@@ -290,6 +290,27 @@ impl<'a> Context<'a> {
         }
     }
 
+    /// `-v`: one note per successful match ("expected string found in
+    /// input"), as LLVM's remarks.
+    pub fn remarks(&self, events: &[Event<'_>]) -> String {
+        let files = self.files();
+        let diags: Vec<Diagnostic<usize>> = events
+            .iter()
+            .filter(|e| e.kind == EventKind::Match)
+            .map(|ev| {
+                let (fid, range, _) = self.directive_loc(&files, ev.dir);
+                Diagnostic::note()
+                    .with_message(format!("{}: expected string found in input", ev.dir.name()))
+                    .with_labels(vec![
+                        Label::primary(fid, range),
+                        Label::secondary(files.input, self.input_range(ev.start, ev.end))
+                            .with_message("found here"),
+                    ])
+            })
+            .collect();
+        self.render(&files, &diags)
+    }
+
     /// The annotated input dump.
     pub fn dump(&self, events: &[Event<'_>]) -> String {
         // The input as the user wrote it (indentation included, as LLVM
