@@ -251,7 +251,21 @@ struct P<'a> {
     /// The implied format and the variable it came from.
     implied: Option<(Format, String)>,
     conflict: Option<BlockError>,
+    /// Operands parsed so far (bounded, so that evaluation and dropping
+    /// the tree cannot exhaust the stack).
+    operands: usize,
+    /// Parentheses and calls currently open.
+    depth: usize,
 }
+
+/// The deepest nesting of parentheses and calls in one numeric block.
+pub(crate) const MAX_NESTING: usize = 64;
+
+/// The most operands one numeric block may hold.
+pub(crate) const MAX_OPERANDS: usize = 1000;
+
+/// The largest precision a format may ask for.
+pub(crate) const MAX_PRECISION: usize = 4096;
 
 fn is_name_start(b: u8) -> bool {
     b.is_ascii_alphabetic() || b == b'_'
@@ -319,9 +333,18 @@ impl P<'_> {
     fn operand(&mut self) -> Result<Expr, BlockError> {
         self.ws();
         let start = self.pos;
+        self.operands += 1;
+        if self.operands > MAX_OPERANDS {
+            return self.err(
+                start,
+                format!("numeric expression has more than {MAX_OPERANDS} operands"),
+            );
+        }
         if self.rest().starts_with('(') {
             self.pos += 1;
+            self.nest(start)?;
             let e = self.expr()?;
+            self.depth -= 1;
             self.ws();
             if !self.rest().starts_with(')') {
                 return self.err(self.pos, "missing ')' at end of nested expression");
@@ -407,6 +430,7 @@ impl P<'_> {
             _ => return self.err(at, format!("call to undefined function '{name}'")),
         };
         self.pos += 1; // '('
+        self.nest(at)?;
         let mut args = Vec::new();
         self.ws();
         if !self.rest().starts_with(')') {
@@ -424,6 +448,7 @@ impl P<'_> {
             return self.err(self.pos, "missing ')' at end of call expression");
         }
         self.pos += 1;
+        self.depth -= 1;
         if args.len() != 2 {
             return self.err(
                 at,
@@ -436,6 +461,17 @@ impl P<'_> {
         let b = args.pop().expect("two");
         let a = args.pop().expect("two");
         Ok(Expr::Bin(op, Box::new(a), Box::new(b)))
+    }
+
+    fn nest(&mut self, at: usize) -> Result<(), BlockError> {
+        self.depth += 1;
+        if self.depth > MAX_NESTING {
+            return self.err(
+                at,
+                format!("numeric expression nested deeper than {MAX_NESTING} levels"),
+            );
+        }
+        Ok(())
     }
 
     fn imply(&mut self, f: Format, name: &str, at: usize) {
@@ -476,6 +512,12 @@ fn parse_format(spec: &str) -> Result<Format, (usize, String)> {
                 "invalid precision in format specifier".into(),
             ));
         };
+        if p > MAX_PRECISION {
+            return Err((
+                spec.len() - s.len(),
+                format!("precision larger than {MAX_PRECISION} in format specifier"),
+            ));
+        }
         precision = p;
         s = &r[n..];
     }
@@ -523,6 +565,8 @@ pub(crate) fn parse_block(
         same_line,
         implied: None,
         conflict: None,
+        operands: 0,
+        depth: 0,
     };
     // A definition `NAME:` (the colon must follow the name).
     let mut def = None;
@@ -679,6 +723,19 @@ mod tests {
             "invalid matching constraint or operand format"
         );
         assert_eq!(err("@FOO"), "invalid pseudo numeric variable '@FOO'");
+        // Bounded: deep nesting and long chains are errors, not a stack
+        // overflow; so is a precision that would print gigabytes.
+        let deep = format!("{}1{}", "(".repeat(100_000), ")".repeat(100_000));
+        assert!(err(&deep).contains("nested deeper than 64 levels"));
+        let long = vec!["1"; 100_000].join("+");
+        assert!(err(&long).contains("more than 1000 operands"));
+        let calls = format!("{}1{}", "add(1,".repeat(50_000), ")".repeat(50_000));
+        assert!(err(&calls).contains("nested deeper than 64 levels"));
+        let wide = vec!["add(1,1)"; 600].join("+");
+        assert!(err(&wide).contains("more than 1000 operands"));
+        let e = block(&vec!["1"; 1000].join("+")).unwrap().expr.unwrap();
+        assert_eq!(e.eval(&HashMap::new()), Ok(1000));
+        assert!(err("%.99999999999u,5").contains("precision larger than 4096"));
         assert_eq!(
             err(" =="),
             "empty numeric expression should not have a constraint"
