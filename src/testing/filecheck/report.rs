@@ -436,8 +436,7 @@ impl<'a> Context<'a> {
                 let _ = writeln!(out, "{:>label_w$}", ".");
             }
             next_line = hi + 1;
-            for i in lo..=hi {
-                let ls = line_starts[i];
+            for (i, &ls) in line_starts.iter().enumerate().take(hi + 1).skip(lo) {
                 let le = text[ls..].find('\n').map_or(text.len(), |p| ls + p);
                 let line = text[ls..le].replace('\t', " ");
                 let _ = writeln!(out, "{:>label_w$}: {}", i + 1, line.trim_end_matches('\r'));
