@@ -102,17 +102,28 @@ fn is_word(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'-' || b == b'_'
 }
 
-/// Checks that every prefix is well formed and unique.
+/// Checks that every prefix is well formed (LLVM 14: ASCII letters,
+/// digits, `-` and `_`, in any order) and unique.
 pub(crate) fn validate_prefixes(prefixes: &[String], what: &str) -> Result<(), String> {
     let mut seen = BTreeSet::new();
     for p in prefixes {
-        let ok = p.as_bytes().first().is_some_and(u8::is_ascii_alphabetic)
-            && p.bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
-        if !ok || !seen.insert(p.as_str()) {
+        if p.is_empty() {
             return Err(format!(
-                "supplied {what} prefix '{p}' is invalid: prefixes must be unique and start \
-                 with a letter and contain only alphanumeric characters, hyphens and underscores"
+                "supplied {what} prefix must not be the empty string"
+            ));
+        }
+        if !p
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        {
+            return Err(format!(
+                "supplied {what} prefix must contain only alphanumeric characters, hyphens \
+                 and underscores: '{p}'"
+            ));
+        }
+        if !seen.insert(p.as_str()) {
+            return Err(format!(
+                "supplied {what} prefix must be unique among check and comment prefixes: '{p}'"
             ));
         }
     }

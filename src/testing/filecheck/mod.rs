@@ -459,7 +459,7 @@ mod tests {
             FailureKind::EmptyInput
         );
         let o = FileCheckOptions {
-            check_prefixes: vec!["1X".into()],
+            check_prefixes: vec!["A!".into()],
             ..Default::default()
         };
         assert_eq!(
@@ -471,6 +471,22 @@ mod tests {
             ..Default::default()
         };
         assert!(run("A: x\nB-NEXT: y\n", "x\ny\n", &o).is_ok());
+        // LLVM 14 lets a prefix start with a digit, `-` or `_`.
+        let o = FileCheckOptions {
+            check_prefixes: vec!["1X".into(), "_Y".into()],
+            ..Default::default()
+        };
+        assert!(run("1X: x\n_Y: y\n", "x\ny\n", &o).is_ok());
+        for bad in [vec!["A", "A"], vec![""], vec!["A.B"]] {
+            let o = FileCheckOptions {
+                check_prefixes: bad.iter().map(|s| s.to_string()).collect(),
+                ..Default::default()
+            };
+            assert_eq!(
+                run("A: x\n", "x\n", &o).unwrap_err().kind,
+                FailureKind::Usage
+            );
+        }
     }
 
     #[test]
