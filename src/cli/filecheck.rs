@@ -219,6 +219,7 @@ pub fn parse_args(args: &[String]) -> Result<Parsed, UsageError> {
     let mut contexts: Vec<usize> = Vec::new();
     let mut seen_bools: Vec<BoolOpt> = Vec::new();
     let mut color: Option<bool> = None;
+    let (mut verbose, mut very_verbose) = (false, false);
     let mut positional: Vec<String> = Vec::new();
     let mut i = 0;
     let mut only_positional = false;
@@ -326,7 +327,11 @@ pub fn parse_args(args: &[String]) -> Result<Parsed, UsageError> {
                     Some(v) => parse_bool(name, v)?,
                     None => true,
                 };
-                if seen_bools.contains(&b) {
+                // LLVM declares these three "zero or more" (the last wins);
+                // every other boolean may be given once.
+                let repeatable =
+                    matches!(b, BoolOpt::AllowUnusedPrefixes | BoolOpt::V | BoolOpt::Vv);
+                if !repeatable && seen_bools.contains(&b) {
                     return Err(UsageError(format!(
                         "for the {} option: may only occur zero or one times!",
                         long_name(name)
@@ -342,8 +347,8 @@ pub fn parse_args(args: &[String]) -> Result<Parsed, UsageError> {
                     BoolOpt::AllowDeprecatedDagOverlap => o.allow_deprecated_dag_overlap = v,
                     BoolOpt::EnableVarScope => o.enable_var_scope = v,
                     BoolOpt::Color => color = Some(v),
-                    BoolOpt::V => o.verbose = o.verbose.max(u8::from(v)),
-                    BoolOpt::Vv => o.verbose = o.verbose.max(2 * u8::from(v)),
+                    BoolOpt::V => verbose = v,
+                    BoolOpt::Vv => very_verbose = v,
                 }
             }
             Opt::Help => p.help = true,
@@ -358,6 +363,7 @@ pub fn parse_args(args: &[String]) -> Result<Parsed, UsageError> {
         ));
     }
     p.check_file = positional.pop();
+    p.opts.verbose = if very_verbose { 2 } else { u8::from(verbose) };
     p.opts.dump_input = dump_inputs.into_iter().min().unwrap_or_default();
     p.opts.dump_input_filter = filters.into_iter().min();
     p.opts.dump_input_context = contexts.into_iter().max().unwrap_or(5);
@@ -496,6 +502,12 @@ mod tests {
         assert!(err("c -match-full-lines true").starts_with("Too many positional"));
         assert_eq!(parse("c -v").unwrap().opts.verbose, 1);
         assert_eq!(parse("c -vv -v").unwrap().opts.verbose, 2);
+        assert_eq!(parse("c -v -v=false").unwrap().opts.verbose, 0);
+        // The three booleans LLVM lets repeat: the last value wins.
+        let p = parse("c --allow-unused-prefixes=false --allow-unused-prefixes=true").unwrap();
+        assert!(p.opts.allow_unused_prefixes);
+        let p = parse("c --allow-unused-prefixes --allow-unused-prefixes=0").unwrap();
+        assert!(!p.opts.allow_unused_prefixes);
         assert!(parse("c -color").unwrap().opts.color);
         assert!(!parse("c --color=false").unwrap().opts.color);
     }

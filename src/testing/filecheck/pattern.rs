@@ -544,8 +544,11 @@ impl Block<'_> {
         let bytes = block.as_bytes();
         let pseudo = bytes.first() == Some(&b'@');
         let mut i = usize::from(pseudo || bytes.first() == Some(&b'$'));
-        if block.is_empty() {
-            return err(0, "empty variable name");
+        match block {
+            "" => return err(0, "empty variable name"),
+            "@" => return err(0, "empty pseudo variable name"),
+            "$" => return err(0, "empty global variable name"),
+            _ => {}
         }
         if !bytes
             .get(i)
@@ -1000,6 +1003,9 @@ mod tests {
         assert_eq!(e("{{a{2}}}").message, "invalid regex: braces not balanced");
         assert_eq!(e("{{a{2}}}").offset, 2);
         assert_eq!(e("[[1X]]").message, "invalid variable name");
+        assert_eq!(e("a[[]]").message, "empty variable name");
+        assert_eq!(e("b[[@]]").message, "empty pseudo variable name");
+        assert_eq!(e("c[[$]]").message, "empty global variable name");
         assert_eq!(
             e("  ").message,
             "found empty check string with prefix 'CHECK:'"
