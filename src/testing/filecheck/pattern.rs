@@ -206,7 +206,9 @@ impl Pattern {
         }
         let mut pieces = Vec::new();
         let mut defs: Vec<Def> = Vec::new();
-        let mut def_res: HashMap<String, (String, String)> = HashMap::new();
+        let mut def_res: HashMap<String, (String, String, usize)> = HashMap::new();
+        // LLVM's capture-group count (1-based), for its back-reference limit.
+        let mut paren = 1usize;
         if full_lines {
             pieces.push(Piece::Re(
                 if set.strict_whitespace { "^" } else { "^ *" }.into(),
@@ -229,6 +231,7 @@ impl Pattern {
                         offset: pos + 2,
                         message: format!("invalid regex: {m}"),
                     })?;
+                    paren += count_groups(&inner[..end]);
                     pieces.push(Piece::Re(format!("(?:{re})")));
                     pos += 2 + end + 2;
                     continue;
@@ -252,6 +255,7 @@ impl Pattern {
                         pieces: &mut pieces,
                         defs: &mut defs,
                         def_res: &mut def_res,
+                        paren: &mut paren,
                         table,
                     };
                     if b.parse(block, block_off)? {
@@ -517,7 +521,9 @@ struct Block<'p> {
     pieces: &'p mut Vec<Piece>,
     defs: &'p mut Vec<Def>,
     /// String variables defined earlier in this pattern: group, regex.
-    def_res: &'p mut HashMap<String, (String, String)>,
+    def_res: &'p mut HashMap<String, (String, String, usize)>,
+    /// The number LLVM gives the next capture group.
+    paren: &'p mut usize,
     table: &'p mut VarTable,
 }
 
@@ -582,7 +588,9 @@ impl Block<'_> {
                 group: group.clone(),
                 num: None,
             });
-            self.def_res.insert(name.to_string(), (group, re));
+            let number = *self.paren;
+            *self.paren += 1 + count_groups(def);
+            self.def_res.insert(name.to_string(), (group, re, number));
             self.table.insert(name.to_string(), VarKind::Str);
             return Ok(true);
         }
@@ -600,7 +608,11 @@ impl Block<'_> {
             return err(i, "invalid name in string variable use");
         }
         match self.def_res.get(name) {
-            Some((group, re)) => self.pieces.push(Piece::Backref {
+            // LLVM back-references with `\N`, one digit.
+            Some((_, _, number)) if *number > 9 => {
+                return err(0, "Can't back-reference more than 9 variables");
+            }
+            Some((group, re, _)) => self.pieces.push(Piece::Backref {
                 group: group.clone(),
                 def_re: re.clone(),
             }),
@@ -648,6 +660,7 @@ impl Block<'_> {
             _ => {}
         }
         let group = format!("pfv{}", self.defs.len());
+        *self.paren += 1;
         self.pieces.push(Piece::Re(format!("(?P<{group}>")));
         self.pieces.push(value(b.expr, b.format));
         self.pieces.push(Piece::Re(")".into()));
@@ -659,6 +672,43 @@ impl Block<'_> {
         self.table.insert(name, VarKind::Num(Some(b.format)));
         Ok(())
     }
+}
+
+/// The capture groups a POSIX extended regex opens: its `(`s outside
+/// bracket expressions and escapes.
+fn count_groups(ere: &str) -> usize {
+    let b = ere.as_bytes();
+    let (mut i, mut n) = (0, 0);
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i += 1,
+            b'(' => n += 1,
+            b'[' => {
+                // Skip to the closing `]` (a `]` first in the list is literal).
+                i += 1;
+                if b.get(i) == Some(&b'^') {
+                    i += 1;
+                }
+                if b.get(i) == Some(&b']') {
+                    i += 1;
+                }
+                while i < b.len() && b[i] != b']' {
+                    if b[i] == b'[' && matches!(b.get(i + 1), Some(b':' | b'.' | b'=')) {
+                        let kind = b[i + 1];
+                        i += 2;
+                        while i + 1 < b.len() && !(b[i] == kind && b[i + 1] == b']') {
+                            i += 1;
+                        }
+                        i += 1;
+                    }
+                    i += 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    n
 }
 
 /// `@LINE`, `@LINE+N`, `@LINE-N` evaluated at `line`.
@@ -1004,6 +1054,28 @@ mod tests {
         assert_eq!(e("{{a{2}}}").offset, 2);
         assert_eq!(e("[[1X]]").message, "invalid variable name");
         assert_eq!(e("a[[]]").message, "empty variable name");
+        let defs: String = (0..10).map(|i| format!("[[V{i}:r]] ")).collect();
+        assert_eq!(
+            e(&format!("{defs}[[V9]]")).message,
+            "Can't back-reference more than 9 variables"
+        );
+        assert!(
+            Pattern::parse(
+                &format!("{defs}[[V8]]"),
+                CheckKind::Plain,
+                1,
+                "CHECK",
+                set(),
+                &mut VarTable::new()
+            )
+            .is_ok()
+        );
+        // Groups inside regexes count too.
+        assert_eq!(count_groups(r"(a)\(b[(]([[:alpha:]])"), 2);
+        assert_eq!(
+            e("{{(((((((((a)))))))))}}[[V:x]] [[V]]").message,
+            "Can't back-reference more than 9 variables"
+        );
         assert_eq!(e("b[[@]]").message, "empty pseudo variable name");
         assert_eq!(e("c[[$]]").message, "empty global variable name");
         assert_eq!(
