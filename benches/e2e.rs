@@ -134,17 +134,46 @@ fn generate_deep(depth: usize) -> String {
 struct Phase {
     name: &'static str,
     time: Duration,
+    /// CPU time of this thread (user + system), when `/proc` tells it.
+    cpu: Option<Duration>,
     allocs: usize,
+}
+
+/// The CPU time (user + system) this thread has used, from
+/// `/proc/thread-self/stat` (in clock ticks of 10 ms): on a loaded machine
+/// it is steadier than wall time.
+fn thread_cpu() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    // Fields after the parenthesised command name; utime and stime are the
+    // 14th and 15th fields of the line.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split(' ').collect();
+    let utime: u64 = fields.get(11)?.parse().ok()?;
+    let stime: u64 = fields.get(12)?.parse().ok()?;
+    Some(Duration::from_millis((utime + stime) * 10))
 }
 
 /// Runs `f`, returning its result, its time and its allocation count.
 fn measure<T>(name: &'static str, f: impl FnOnce() -> T) -> (T, Phase) {
     let a0 = ALLOCS.load(Relaxed);
+    let c0 = thread_cpu();
     let t = Instant::now();
     let v = f();
     let time = t.elapsed();
+    let cpu = match (c0, thread_cpu()) {
+        (Some(a), Some(b)) => Some(b.saturating_sub(a)),
+        _ => None,
+    };
     let allocs = ALLOCS.load(Relaxed) - a0;
-    (v, Phase { name, time, allocs })
+    (
+        v,
+        Phase {
+            name,
+            time,
+            cpu,
+            allocs,
+        },
+    )
 }
 
 /// The pipeline in process, phase by phase.
@@ -166,19 +195,22 @@ fn in_process(src: &str) {
     drop(module);
     println!("in process ({} bytes, {statements} statements):", src.len());
     println!(
-        "  {:<12} {:>10} {:>10} {:>14}",
-        "phase", "ms", "MB/s", "allocs/stmt"
+        "  {:<12} {:>10} {:>10} {:>10} {:>12} {:>14}",
+        "phase", "wall ms", "MB/s", "cpu ms", "MB/cpu-s", "allocs/stmt"
     );
     let mut total_allocs = 0;
     for p in &phases {
         if p.name != "lex" {
             total_allocs += p.allocs;
         }
+        let cpu = p.cpu.unwrap_or_default().as_secs_f64();
         println!(
-            "  {:<12} {:>10.1} {:>10.1} {:>14.2}",
+            "  {:<12} {:>10.1} {:>10.1} {:>10.0} {:>12.1} {:>14.2}",
             p.name,
             p.time.as_secs_f64() * 1e3,
             mb / p.time.as_secs_f64(),
+            cpu * 1e3,
+            if cpu > 0.0 { mb / cpu } else { f64::NAN },
             p.allocs as f64 / statements as f64
         );
     }
@@ -218,15 +250,25 @@ fn run_pipeline_phases(
     ((Some(module), phases), peak)
 }
 
+/// One run of a process.
+#[derive(Clone, Copy)]
+struct Run {
+    wall: Duration,
+    /// User + system CPU time, when `/usr/bin/time` is there.
+    cpu: Option<Duration>,
+    /// Peak RSS in kB, when `/usr/bin/time` is there.
+    rss: Option<u64>,
+}
+
 /// Wall time and peak RSS (kB, when `/usr/bin/time` is there) of a command
 /// with stdout to `/dev/null`; the best of `runs`.
-fn run_process(program: &Path, args: &[&str], runs: usize) -> Option<(Duration, Option<u64>)> {
+fn run_process(program: &Path, args: &[&str], runs: usize) -> Option<Run> {
     let gnu_time = Path::new("/usr/bin/time").exists();
-    let mut best: Option<(Duration, Option<u64>)> = None;
+    let mut best: Option<Run> = None;
     for _ in 0..runs.max(1) {
         let mut cmd = if gnu_time {
             let mut c = Command::new("/usr/bin/time");
-            c.arg("-f").arg("PFIR-BENCH-RSS %M").arg(program);
+            c.arg("-f").arg("PFIR-BENCH-RSS %M %U %S").arg(program);
             c
         } else {
             Command::new(program)
@@ -243,12 +285,21 @@ fn run_process(program: &Path, args: &[&str], runs: usize) -> Option<(Duration, 
             eprintln!("{} failed: {stderr}", program.display());
             return None;
         }
-        let rss = stderr
+        let fields: Vec<&str> = stderr
             .lines()
             .find_map(|l| l.strip_prefix("PFIR-BENCH-RSS "))
-            .and_then(|v| v.trim().parse().ok());
-        if best.is_none_or(|(b, _)| wall < b) {
-            best = Some((wall, rss));
+            .map(|v| v.split_whitespace().collect())
+            .unwrap_or_default();
+        let rss = fields.first().and_then(|v| v.parse().ok());
+        let cpu = match (fields.get(1), fields.get(2)) {
+            (Some(u), Some(s)) => match (u.parse::<f64>(), s.parse::<f64>()) {
+                (Ok(u), Ok(s)) => Some(Duration::from_secs_f64(u + s)),
+                _ => None,
+            },
+            _ => None,
+        };
+        if best.as_ref().is_none_or(|b| wall < b.wall) {
+            best = Some(Run { wall, cpu, rss });
         }
     }
     best
@@ -262,12 +313,13 @@ fn find_on_path(name: &str) -> Option<PathBuf> {
     })
 }
 
-fn report_process(label: &str, bytes: usize, r: Option<(Duration, Option<u64>)>) {
+fn report_process(label: &str, bytes: usize, r: Option<Run>) {
     match r {
-        Some((wall, rss)) => println!(
-            "  {label:<10} wall {:>8.3} s  {:>8.1} MB/s  peak RSS {}",
+        Some(Run { wall, cpu, rss }) => println!(
+            "  {label:<10} wall {:>8.3} s  {:>8.1} MB/s  cpu {}  peak RSS {}",
             wall.as_secs_f64(),
             bytes as f64 / 1e6 / wall.as_secs_f64(),
+            cpu.map_or("n/a".to_string(), |c| format!("{:.2} s", c.as_secs_f64())),
             rss.map_or("n/a (no /usr/bin/time)".to_string(), |kb| format!(
                 "{:.1} MB",
                 kb as f64 / 1e3
@@ -328,11 +380,17 @@ fn main() {
             let mlir_bytes = std::fs::metadata(&mlir_path).map_or(0, |m| m.len() as usize);
             let mlir = run_process(&mlir_opt, &[mlir_path.to_str().expect("UTF-8 path")], runs);
             report_process("mlir-opt", mlir_bytes, mlir);
-            if let (Some((p, prss)), Some((m, mrss))) = (pfir, mlir) {
+            if let (Some(p), Some(m)) = (pfir, mlir) {
+                let cpu_ratio = match (p.cpu, m.cpu) {
+                    (Some(a), Some(b)) if a > Duration::ZERO => {
+                        format!(" ({:.2}x in CPU time)", b.as_secs_f64() / a.as_secs_f64())
+                    }
+                    _ => String::new(),
+                };
                 println!(
-                    "  pfir is {:.2}x faster than mlir-opt-16{}",
-                    m.as_secs_f64() / p.as_secs_f64(),
-                    match (prss, mrss) {
+                    "  pfir is {:.2}x faster than mlir-opt-16 in wall time{cpu_ratio}{}",
+                    m.wall.as_secs_f64() / p.wall.as_secs_f64(),
+                    match (p.rss, m.rss) {
                         (Some(a), Some(b)) => {
                             format!(", with {:.2}x its peak RSS", a as f64 / b as f64)
                         }

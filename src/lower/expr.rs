@@ -613,16 +613,16 @@ impl<'a> Lowerer<'a> {
                 _ => submit.predicate = Some(self.lower_expr(&kw.value)),
             }
         }
-        let mut types = sig.results.clone();
-        types.push(Type::TASK_ID);
-        if bindings.len() != types.len() {
+        // The callee's results and the task id, borrowed (no list is built).
+        let produced = sig.results.len() + 1;
+        if bindings.len() != produced {
             self.error(
                 Diagnostic::error(
                     format!(
                         "`submit {}` produces {} value{} ({} result{} and the task id), but {} binding{} given",
                         s.callee.name,
-                        types.len(),
-                        plural(types.len()),
+                        produced,
+                        plural(produced),
                         sig.results.len(),
                         plural(sig.results.len()),
                         bindings.len(),
@@ -630,12 +630,17 @@ impl<'a> Lowerer<'a> {
                     ),
                     bindings.first().map(|b| b.span()).unwrap_or(s.span).to(bindings.last().map(|b| b.span()).unwrap_or(s.span)),
                 )
-                .with_label(format!("expected {} binding{}", types.len(), plural(types.len())))
+                .with_label(format!("expected {} binding{}", produced, plural(produced)))
                 .with_secondary(sig.span, "the callee's signature"),
             );
-            types.resize(bindings.len(), Type::Unknown);
         }
-        submit.results = self.bind_results(bindings, &types);
+        const TASK_ID: &Type = &Type::TASK_ID;
+        let types = sig
+            .results
+            .iter()
+            .chain(std::iter::once(TASK_ID))
+            .chain(std::iter::repeat(&Type::Unknown));
+        submit.results = self.bind_results_from(bindings, types);
         Some(StmtKind::Submit(submit))
     }
 }

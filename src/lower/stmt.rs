@@ -125,6 +125,16 @@ impl<'a> Lowerer<'a> {
         bindings: &[ast::Binding<'a>],
         value_types: &[Type],
     ) -> Vec<VarId> {
+        self.bind_results_from(bindings, value_types.iter())
+    }
+
+    /// [`Self::bind_results`] with the value types as an iterator (bindings
+    /// past its end are not defined).
+    pub(super) fn bind_results_from<'t>(
+        &mut self,
+        bindings: &[ast::Binding<'a>],
+        value_types: impl Iterator<Item = &'t Type>,
+    ) -> Vec<VarId> {
         let mut vars = Vec::with_capacity(bindings.len());
         for (b, vt) in bindings.iter().zip(value_types) {
             let var = match b {
