@@ -191,7 +191,11 @@ pub fn run(args: OptArgs) -> u8 {
     let file = SourceFile::new(name, text);
     // Everything that walks the IR runs on the large-stack worker, printing
     // included; the output is streamed, never held whole.
-    driver::with_large_stack(|| report_and_print(&file, &args, driver::run_opt(&file, &args)))
+    let options = driver::OptOptions {
+        split_input_file: args.split_input_file,
+        pipeline: args.pipeline.clone(),
+    };
+    driver::with_large_stack(|| report_and_print(&file, &args, driver::run_opt(&file, &options)))
 }
 
 /// Writes to stderr, ignoring failure (a closed stderr must not panic).
