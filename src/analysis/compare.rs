@@ -14,6 +14,7 @@
 //! reported.
 
 use super::task_graph::{Limits, NodeKey, TaskGraph, function_task_graph};
+use crate::diagnostics::Code;
 use crate::diagnostics::Diagnostic;
 use crate::ir::{Function, Module};
 use std::collections::BTreeSet;
@@ -111,6 +112,7 @@ pub fn verify_same_dependencies_with(
                 format!("function `{}` did not exist before the rewrite", f.name),
                 f.name_span,
             )
+            .with_code(Code::DependencyChanged)
             .with_label("no counterpart to compare its dependencies with"));
         };
         verify_function(b, f, limits)?;
@@ -123,7 +125,8 @@ pub fn verify_same_dependencies_with(
         return Err(Diagnostic::error(
             format!("function `{}` disappeared in the rewrite", b.name),
             b.name_span,
-        ));
+        )
+        .with_code(Code::DependencyChanged));
     }
     Ok(())
 }
@@ -180,6 +183,7 @@ pub fn diagnose(d: &Difference, gb: &TaskGraph, ga: &TaskGraph, after: &Function
                 )
             };
             let mut diag = Diagnostic::error(message, span_of(c))
+                .with_code(Code::DependencyChanged)
                 .with_label(label)
                 .with_note(format!("the producer is {producer_desc}"));
             if let Some(s) = producer_span {
@@ -196,6 +200,7 @@ pub fn diagnose(d: &Difference, gb: &TaskGraph, ga: &TaskGraph, after: &Function
                 ),
                 after.name_span,
             )
+            .with_code(Code::DependencyChanged)
         }
         Difference::ExtraTask { task } => {
             let i = ga.find(task).expect("task is in the graph after");
@@ -207,6 +212,7 @@ pub fn diagnose(d: &Difference, gb: &TaskGraph, ga: &TaskGraph, after: &Function
                 ),
                 span_of(i),
             )
+            .with_code(Code::DependencyChanged)
             .with_label("new task")
         }
     }

@@ -1,5 +1,6 @@
 //! `pfir opt`: read a `.pfir` file, verify it, run passes, print it.
 
+use crate::diagnostics::Code;
 use crate::diagnostics::{self, Diagnostic, DiagnosticFormat, SourceFile};
 use crate::driver;
 use crate::passes::PipelineOptions;
@@ -66,6 +67,7 @@ fn check_size(len: u64) -> Result<(), Diagnostic> {
         format!("input is too large: {len} bytes"),
         crate::span::Span::new(0, 0),
     )
+    .with_code(Code::TooLarge)
     .with_label("this file")
     .with_note(format!(
         "pfir reads source files of at most {max} bytes (4 GiB)"
@@ -112,6 +114,7 @@ fn read_input(path: Option<&PathBuf>) -> Result<(String, String), ReadError> {
 fn not_utf8_diagnostic(offset: usize) -> Diagnostic {
     let span = crate::span::Span::new(offset, offset + char::REPLACEMENT_CHARACTER.len_utf8());
     Diagnostic::error("input is not valid UTF-8", span)
+        .with_code(Code::NotUtf8)
         .with_label(format!("invalid byte at offset {offset}"))
         .with_note(".pfir source text must be UTF-8")
 }

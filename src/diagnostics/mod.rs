@@ -5,11 +5,17 @@
 //! never print; they return diagnostics, and the CLI renders them in the
 //! format the user chose ([`render`]).
 
+pub mod codes;
 pub mod render;
 pub mod source;
 
+pub use codes::Code;
+
 pub use crate::span::Span;
-pub use render::{DiagnosticFormat, render_all, render_to_string};
+pub use render::{
+    ColorChoice, DiagnosticFormat, render_all, render_to_string, render_without_source,
+    stderr_color,
+};
 pub use source::SourceFile;
 
 /// How serious a diagnostic is. `Remark` explains an optimisation decision.
@@ -40,15 +46,65 @@ pub struct Label {
     pub message: String,
 }
 
+/// How sure a [`Suggestion`] is, as in rustc: only `MachineApplicable`
+/// edits are applied by `pfir fix`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Applicability {
+    /// The edit is certainly what was meant and leaves valid text.
+    MachineApplicable,
+    /// The edit is a likely fix, but a person should look at it.
+    MaybeIncorrect,
+    /// The replacement contains a placeholder (`<name>`) to fill in.
+    HasPlaceholders,
+}
+
+impl Applicability {
+    /// The name used in JSON output.
+    pub fn name(self) -> &'static str {
+        match self {
+            Applicability::MachineApplicable => "machine-applicable",
+            Applicability::MaybeIncorrect => "maybe-incorrect",
+            Applicability::HasPlaceholders => "has-placeholders",
+        }
+    }
+}
+
+/// A proposed edit: replace the text at `span` by `replacement`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Suggestion {
+    pub span: Span,
+    pub replacement: String,
+    /// What the edit does, in the user's words (`did you mean `abc`?`).
+    pub message: String,
+    pub applicability: Applicability,
+}
+
+impl Suggestion {
+    /// The help line people see: the message, followed by the replacement
+    /// text when the message does not already show it.
+    pub fn help_text(&self) -> String {
+        let shown = format!("`{}`", self.replacement);
+        if self.replacement.is_empty() || self.message.contains(&shown) {
+            self.message.clone()
+        } else {
+            format!("{}: {shown}", self.message)
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
     pub severity: Severity,
+    /// The stable error code (`E0010`); every error pfir reports has one.
+    pub code: Option<Code>,
     pub message: String,
     /// The offending text. Every diagnostic about source code has one.
     pub primary: Label,
     pub secondary: Vec<Label>,
     /// Extra lines: `note: ...`, `help: ...` (stored with their prefix word).
     pub notes: Vec<String>,
+    /// Proposed edits, shown as `help:` lines after the notes.
+    pub suggestions: Vec<Suggestion>,
 }
 
 impl Diagnostic {
@@ -62,6 +118,8 @@ impl Diagnostic {
             },
             secondary: Vec::new(),
             notes: Vec::new(),
+            suggestions: Vec::new(),
+            code: None,
         }
     }
 
@@ -97,6 +155,48 @@ impl Diagnostic {
     pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
         self.notes.push(format!("help: {}", help.into()));
         self
+    }
+
+    /// Sets the error code.
+    pub fn with_code(mut self, code: Code) -> Diagnostic {
+        self.code = Some(code);
+        self
+    }
+
+    /// Adds a proposed edit: replace `span` by `replacement`.
+    pub fn with_suggestion(
+        mut self,
+        span: Span,
+        replacement: impl Into<String>,
+        message: impl Into<String>,
+        applicability: Applicability,
+    ) -> Diagnostic {
+        self.suggestions.push(Suggestion {
+            span,
+            replacement: replacement.into(),
+            message: message.into(),
+            applicability,
+        });
+        self
+    }
+
+    /// The notes followed by one `help:` line per suggestion, as people see them.
+    pub fn note_lines(&self) -> Vec<String> {
+        let mut lines = self.notes.clone();
+        lines.extend(
+            self.suggestions
+                .iter()
+                .map(|s| format!("help: {}", s.help_text())),
+        );
+        lines
+    }
+
+    /// `error[E0010]` (or just `error` without a code).
+    pub fn header_word(&self) -> String {
+        match self.code {
+            Some(code) => format!("{}[{}]", self.severity.name(), code.as_str()),
+            None => self.severity.name().to_string(),
+        }
     }
 
     pub fn is_error(&self) -> bool {

@@ -18,6 +18,48 @@ pub enum DiagnosticFormat {
     Json,
 }
 
+/// The `--color` choices.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// Colour when stderr is a terminal and `NO_COLOR` is unset or empty.
+    #[default]
+    Auto,
+    /// Always colour (overrides `NO_COLOR`).
+    Always,
+    /// Never colour.
+    Never,
+}
+
+/// Whether `human` diagnostics on stderr are coloured under `choice`.
+/// `no_color` is the value of the `NO_COLOR` variable; colour is only ever
+/// used by the `human` format.
+pub fn use_color(
+    choice: ColorChoice,
+    format: DiagnosticFormat,
+    stderr_is_terminal: bool,
+    no_color: Option<&std::ffi::OsStr>,
+) -> bool {
+    if format != DiagnosticFormat::Human {
+        return false;
+    }
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => stderr_is_terminal && no_color.is_none_or(|v| v.is_empty()),
+    }
+}
+
+/// [`use_color`] for this process's stderr and environment.
+pub fn stderr_color(choice: ColorChoice, format: DiagnosticFormat) -> bool {
+    use std::io::IsTerminal;
+    use_color(
+        choice,
+        format,
+        std::io::stderr().is_terminal(),
+        std::env::var_os("NO_COLOR").as_deref(),
+    )
+}
+
 fn to_codespan(d: &Diagnostic) -> cs::Diagnostic<()> {
     let severity = match d.severity {
         Severity::Error => cs::Severity::Error,
@@ -32,18 +74,14 @@ fn to_codespan(d: &Diagnostic) -> cs::Diagnostic<()> {
             .iter()
             .map(|l| cs::Label::secondary((), l.span.range()).with_message(&l.message)),
     );
-    cs::Diagnostic::new(severity)
+    let diag = cs::Diagnostic::new(severity)
         .with_message(&d.message)
         .with_labels(labels)
-        .with_notes(
-            d.notes
-                .iter()
-                .map(|n| {
-                    n.split_once(": ")
-                        .map_or(n.clone(), |(k, v)| format!("{k}: {v}"))
-                })
-                .collect(),
-        )
+        .with_notes(d.note_lines());
+    match d.code {
+        Some(code) => diag.with_code(code.as_str()),
+        None => diag,
+    }
 }
 
 /// Clamps every span of `d` into the file so rendering can never fail.
@@ -64,6 +102,9 @@ fn clamp(d: &Diagnostic, file: &SourceFile) -> Diagnostic {
     d.primary.span = fix(d.primary.span);
     for l in &mut d.secondary {
         l.span = fix(l.span);
+    }
+    for s in &mut d.suggestions {
+        s.span = fix(s.span);
     }
     d
 }
@@ -105,10 +146,10 @@ fn render_short(d: &Diagnostic, file: &SourceFile) -> String {
         file.name,
         line,
         col,
-        d.severity.name(),
+        d.header_word(),
         d.message
     );
-    for n in &d.notes {
+    for n in &d.note_lines() {
         s.push_str(&format!("{}:{}:{}: {}\n", file.name, line, col, n));
     }
     s
@@ -156,13 +197,91 @@ fn render_json(d: &Diagnostic, file: &SourceFile) -> String {
             .iter()
             .map(|l| json_label(file, l.span, &l.message, false)),
     );
+    let fixes: Vec<serde_json::Value> = d
+        .suggestions
+        .iter()
+        .map(|s| {
+            let mut map = json_position(file, s.span);
+            map.insert("replacement".into(), s.replacement.clone().into());
+            map.insert("message".into(), s.message.clone().into());
+            map.insert("applicability".into(), s.applicability.name().into());
+            serde_json::Value::Object(map)
+        })
+        .collect();
     let mut map = json_position(file, d.primary.span);
+    map.insert("file".into(), file.name.clone().into());
+    json_common(&d, &mut map);
+    map.insert("labels".into(), labels.into());
+    map.insert("fixes".into(), fixes.into());
+    format!("{}\n", serde_json::Value::Object(map))
+}
+
+/// The fields every JSON diagnostic carries whether or not it points into a file.
+fn json_common(d: &Diagnostic, map: &mut serde_json::Map<String, serde_json::Value>) {
+    map.insert(
+        "code".into(),
+        d.code
+            .map_or(serde_json::Value::Null, |c| c.as_str().into()),
+    );
     map.insert("severity".into(), d.severity.name().into());
     map.insert("message".into(), d.message.clone().into());
-    map.insert("file".into(), file.name.clone().into());
-    map.insert("labels".into(), labels.into());
-    map.insert("notes".into(), d.notes.clone().into());
-    format!("{}\n", serde_json::Value::Object(map))
+    let notes: Vec<serde_json::Value> = d
+        .notes
+        .iter()
+        .map(|n| {
+            let (kind, message) = n.split_once(": ").unwrap_or(("note", n));
+            serde_json::json!({ "kind": kind, "message": message })
+        })
+        .collect();
+    map.insert("notes".into(), notes.into());
+}
+
+/// Renders a diagnostic that is about no source text (an unreadable file, a
+/// bad command line): its spans are ignored. `file` names the input when
+/// there is one. In JSON, the position fields are `null` and there are no
+/// labels or fixes.
+pub fn render_without_source(
+    d: &Diagnostic,
+    file: Option<&str>,
+    format: DiagnosticFormat,
+    color: bool,
+) -> String {
+    match format {
+        DiagnosticFormat::Json => {
+            let mut map = serde_json::Map::new();
+            for key in ["start", "end", "line", "column", "end_line", "end_column"] {
+                map.insert(key.into(), serde_json::Value::Null);
+            }
+            map.insert(
+                "file".into(),
+                file.map_or(serde_json::Value::Null, Into::into),
+            );
+            json_common(d, &mut map);
+            map.insert("labels".into(), serde_json::Value::Array(Vec::new()));
+            map.insert("fixes".into(), serde_json::Value::Array(Vec::new()));
+            format!("{}\n", serde_json::Value::Object(map))
+        }
+        DiagnosticFormat::Short => {
+            let prefix = file.map_or(String::new(), |f| format!("{f}: "));
+            let mut s = format!("{prefix}{}: {}\n", d.header_word(), d.message);
+            for n in &d.note_lines() {
+                s.push_str(&format!("{prefix}{n}\n"));
+            }
+            s
+        }
+        DiagnosticFormat::Human => {
+            let (bold, reset) = if color {
+                ("\x1b[1m\x1b[31m", "\x1b[0m")
+            } else {
+                ("", "")
+            };
+            let mut s = format!("{bold}{}{reset}: {}\n", d.header_word(), d.message);
+            for n in &d.note_lines() {
+                s.push_str(&format!("  = {n}\n"));
+            }
+            s
+        }
+    }
 }
 
 /// Renders one diagnostic in `format` (`color` only affects `human`).

@@ -11,6 +11,7 @@
 
 pub mod token;
 
+use crate::diagnostics::Code;
 use crate::diagnostics::Diagnostic;
 use crate::span::Span;
 use logos::Logos;
@@ -37,6 +38,7 @@ impl TooDeep {
             format!("nesting is deeper than the limit of {MAX_NESTING} levels"),
             self.span,
         )
+        .with_code(Code::TooDeep)
         .with_label("too deeply nested here")
         .with_note(format!(
             "pfir accepts at most {MAX_NESTING} nested brackets, blocks or operators"

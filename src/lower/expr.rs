@@ -1,6 +1,7 @@
 //! Lowering expressions, calls, ops and `submit` (spec sections 5.1, 5.2, 6).
 
 use super::{Lowerer, plural, suggest};
+use crate::diagnostics::Code;
 use crate::diagnostics::Diagnostic;
 use crate::ir::{
     BinaryOp, Call, Callee, Category, Direction, ExprId, ExprKind, Extent, ScalarType, StmtKind,
@@ -39,6 +40,7 @@ impl<'a> Lowerer<'a> {
                 format!("type mismatch: {what} must be `{expected}`, found {found}"),
                 span,
             )
+            .with_code(Code::TypeMismatch)
             .with_label(format!("this has type {found}")),
         );
         false
@@ -53,6 +55,7 @@ impl<'a> Lowerer<'a> {
         let found = self.describe(e);
         self.error(
             Diagnostic::error(format!("{what} must be an integer, found {found}"), span)
+                .with_code(Code::TypeMismatch)
                 .with_label(format!("this has type {found}")),
         );
         false
@@ -71,6 +74,7 @@ impl<'a> Lowerer<'a> {
         let found = self.describe(e);
         self.error(
             Diagnostic::error(format!("{what} must be {name}, found {found}"), span)
+                .with_code(Code::TypeMismatch)
                 .with_label(format!("this has type {found}")),
         );
         false
@@ -92,6 +96,7 @@ impl<'a> Lowerer<'a> {
                 Err(_) => {
                     self.error(
                         Diagnostic::error("integer literal out of range", span)
+                            .with_code(Code::LiteralOutOfRange)
                             .with_label(format!("does not fit in i64 (at most {})", i64::MAX)),
                     );
                     (ExprKind::Int(0), Type::I64)
@@ -102,6 +107,7 @@ impl<'a> Lowerer<'a> {
                 _ => {
                     self.error(
                         Diagnostic::error("float literal out of range", span)
+                            .with_code(Code::LiteralOutOfRange)
                             .with_label("too large for f64"),
                     );
                     (ExprKind::Float(0.0), Type::F32)
@@ -133,6 +139,7 @@ impl<'a> Lowerer<'a> {
                                     format!("the operand of `-` must be a number, found {found}"),
                                     span,
                                 )
+                                .with_code(Code::TypeMismatch)
                                 .with_label(format!("this has type {found}")),
                             );
                         }
@@ -162,6 +169,7 @@ impl<'a> Lowerer<'a> {
 
     fn unknown_variable(&mut self, name: &str, span: Span) {
         let mut d = Diagnostic::error(format!("unknown variable `{name}`"), span)
+            .with_code(Code::UnknownVariable)
             .with_label("not defined in this scope");
         if self.signatures.contains_key(name) {
             d = d.with_help(format!("`{name}` is a function; call it as `{name}(...)`"));
@@ -192,6 +200,7 @@ impl<'a> Lowerer<'a> {
                                 format!("`{}` needs numbers, found {found}", op.symbol()),
                                 span,
                             )
+                            .with_code(Code::TypeMismatch)
                             .with_label(format!("this has type {found}")),
                         );
                     }
@@ -212,6 +221,7 @@ impl<'a> Lowerer<'a> {
         for span in &args.misplaced {
             self.error(
                 Diagnostic::error("positional argument after keyword arguments", *span)
+                    .with_code(Code::KeywordArgument)
                     .with_label("move this before the keyword arguments"),
             );
         }
@@ -227,6 +237,7 @@ impl<'a> Lowerer<'a> {
         };
         self.error(
             Diagnostic::error(format!("`deps=` is not allowed on a plain call of `{callee}`"), kw.name.span.to(kw.value.span))
+.with_code(Code::DepsMisuse)
                 .with_label("manual dependency edges belong to a task launch")
                 .with_help(help)
                 .with_note("only `submit` and `system.task_dummy` carry manual dependencies (ManualDepsOnSubmitOnly)"),
@@ -241,6 +252,7 @@ impl<'a> Lowerer<'a> {
             let found = self.describe(id);
             self.error(
                 Diagnostic::error("`deps=` takes a list", value.span)
+                    .with_code(Code::DepsMisuse)
                     .with_label(format!("this is {found}, not a list"))
                     .with_help("write `deps=[a, b]`"),
             );
@@ -257,6 +269,7 @@ impl<'a> Lowerer<'a> {
                 let found = self.describe(id);
                 self.error(
                     Diagnostic::error(format!("a `deps=` entry must be `task_id`, `array<task_id, N>` or `none`, found {found}"), item.span)
+.with_code(Code::TypeMismatch)
                         .with_label(format!("this has type {found}")),
                 );
             }
@@ -284,6 +297,7 @@ impl<'a> Lowerer<'a> {
                     ),
                     span,
                 )
+                .with_code(Code::ArgumentCount)
                 .with_label(format!(
                     "expected {} argument{}",
                     params.len(),
@@ -303,12 +317,14 @@ impl<'a> Lowerer<'a> {
     }
 
     fn not_a_function(&mut self, name: &ast::Ident<'a>, what: &str) {
-        let mut d = Diagnostic::error(format!("unknown function `{}`", name.name), name.span);
+        let mut d = Diagnostic::error(format!("unknown function `{}`", name.name), name.span)
+            .with_code(Code::UnknownFunction);
         if self.scopes.lookup(&name.name).is_some() {
             d = Diagnostic::error(
                 format!("`{}` is a variable, not a function", name.name),
                 name.span,
             )
+            .with_code(Code::UnknownFunction)
             .with_label(format!("{what} needs a function of the module"));
         } else {
             d = d.with_label("no function of this name in the module");
@@ -348,6 +364,7 @@ impl<'a> Lowerer<'a> {
                                 ),
                                 kw.name.span,
                             )
+                            .with_code(Code::KeywordArgument)
                             .with_label("function calls take positional arguments only"),
                         );
                     }
@@ -373,6 +390,7 @@ impl<'a> Lowerer<'a> {
                 ),
                 span,
             )
+            .with_code(Code::ArgumentCount)
             .with_label(format!("expected {expected} argument{}", plural(expected)))
             .with_help(format!("usage: `{usage}`")),
         );
@@ -386,6 +404,7 @@ impl<'a> Lowerer<'a> {
                 self.lower_expr(a);
                 self.error(
                     Diagnostic::error("`system.task_dummy` takes only `deps=`", a.span)
+                        .with_code(Code::KeywordArgument)
                         .with_label("unexpected positional argument"),
                 );
             }
@@ -403,6 +422,7 @@ impl<'a> Lowerer<'a> {
                             ),
                             kw.name.span,
                         )
+                        .with_code(Code::KeywordArgument)
                         .with_label("`system.task_dummy` takes only one `deps=`"),
                     );
                 }
@@ -421,10 +441,13 @@ impl<'a> Lowerer<'a> {
                 continue;
             }
             if call.kwargs.iter().any(|(k, _)| *k == kw.name.name) {
-                self.error(Diagnostic::error(
-                    format!("keyword argument `{}` given twice", kw.name.name),
-                    kw.name.span,
-                ));
+                self.error(
+                    Diagnostic::error(
+                        format!("keyword argument `{}` given twice", kw.name.name),
+                        kw.name.span,
+                    )
+                    .with_code(Code::KeywordArgument),
+                );
                 continue;
             }
             let v = self.lower_expr(&kw.value);
@@ -437,6 +460,7 @@ impl<'a> Lowerer<'a> {
         if builtin_no_kwargs && let Some(kw) = args.keyword.iter().find(|k| k.name.name != "deps") {
             self.error(
                 Diagnostic::error(format!("`{name}` takes no keyword arguments"), kw.name.span)
+                    .with_code(Code::KeywordArgument)
                     .with_label("unexpected keyword argument"),
             );
         }
@@ -457,6 +481,7 @@ impl<'a> Lowerer<'a> {
                                     "the element type of `array.create` must be a scalar type",
                                     s,
                                 )
+                                .with_code(Code::TypeMismatch)
                                 .with_label("expected a type such as `task_id`"),
                             );
                             ScalarType::TaskId
@@ -518,6 +543,7 @@ impl<'a> Lowerer<'a> {
                         format!("the first argument of `{op}` must be an array, found {found}"),
                         span,
                     )
+                    .with_code(Code::TypeMismatch)
                     .with_label(format!("this has type {found}")),
                 );
                 Type::Unknown
@@ -537,6 +563,7 @@ impl<'a> Lowerer<'a> {
                     format!("`{}` is an op, not a function", s.callee.name),
                     s.callee.span,
                 )
+                .with_code(Code::UnknownFunction)
                 .with_label("`submit` launches a function of the module")
                 .with_help(format!(
                     "call the op directly: `x = {}(...)`",
@@ -573,6 +600,7 @@ impl<'a> Lowerer<'a> {
                         format!("unknown keyword argument `{key}` for `submit`"),
                         kw.name.span,
                     )
+                    .with_code(Code::KeywordArgument)
                     .with_label("not a `submit` option")
                     .with_note(format!(
                         "`submit` takes {}",
@@ -587,6 +615,7 @@ impl<'a> Lowerer<'a> {
                         format!("keyword argument `{key}` given twice"),
                         kw.name.span,
                     )
+                    .with_code(Code::KeywordArgument)
                     .with_label("each keyword argument may appear at most once"),
                 );
                 continue;
@@ -630,6 +659,7 @@ impl<'a> Lowerer<'a> {
                     ),
                     bindings.first().map(|b| b.span()).unwrap_or(s.span).to(bindings.last().map(|b| b.span()).unwrap_or(s.span)),
                 )
+.with_code(Code::ValueCount)
                 .with_label(format!("expected {} binding{}", produced, plural(produced)))
                 .with_secondary(sig.span, "the callee's signature"),
             );

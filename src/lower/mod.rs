@@ -16,6 +16,7 @@ mod stmt;
 pub mod suggest;
 pub mod types;
 
+use crate::diagnostics::Code;
 use crate::diagnostics::Diagnostic;
 use crate::ir::{self, Block, Function, Module, Type, VarId};
 use crate::parser::ast;
@@ -35,6 +36,7 @@ pub fn lower(module: ast::Module<'_>) -> (Module, Vec<Diagnostic>) {
         if let Some(prev) = first_def.get(f.name.name) {
             diags.push(
                 Diagnostic::error(format!("duplicate function `{}`", f.name.name), f.name.span)
+                    .with_code(Code::DuplicateFunction)
                     .with_label("defined again here")
                     .with_secondary(*prev, "first defined here")
                     .with_help("function names must be unique within a module"),
@@ -207,6 +209,7 @@ impl<'a> Lowerer<'a> {
                         format!("this body must end with `yield` of {n} value{}", plural(n)),
                         close,
                     )
+                    .with_code(Code::MisplacedControl)
                     .with_label(format!(
                         "expected `yield` with {n} value{} before this `}}`",
                         plural(n)

@@ -2,6 +2,7 @@
 //! `return`, `break`, `continue`.
 
 use super::{BodyKind, Lowerer, plural};
+use crate::diagnostics::Code;
 use crate::diagnostics::Diagnostic;
 use crate::ir::{ExprId, ExprKind, IterArg, LoopKind, StmtId, StmtKind, Type, VarId};
 use crate::parser::ast;
@@ -36,6 +37,7 @@ impl<'a> Lowerer<'a> {
                                 "`yield` must be the last statement of its body",
                                 s.span,
                             )
+                            .with_code(Code::MisplacedControl)
                             .with_label("statements follow this `yield`"),
                         );
                     }
@@ -49,6 +51,7 @@ impl<'a> Lowerer<'a> {
                                 ),
                                 s.span,
                             )
+                            .with_code(Code::ValueCount)
                             .with_label(format!("expected {n} value{}", plural(n))),
                         );
                     }
@@ -59,6 +62,7 @@ impl<'a> Lowerer<'a> {
                                 "`yield` outside a loop, `while` or `if` body",
                                 s.span,
                             )
+                            .with_code(Code::MisplacedControl)
                             .with_label("nothing receives these values")
                             .with_help(
                                 "`yield` ends the body of a loop or `if` that binds its results",
@@ -83,6 +87,7 @@ impl<'a> Lowerer<'a> {
                             ),
                             s.span,
                         )
+                        .with_code(Code::ValueCount)
                         .with_label(format!(
                             "expected {} value{}",
                             expected.len(),
@@ -105,6 +110,7 @@ impl<'a> Lowerer<'a> {
                 if self.loop_depth == 0 {
                     self.error(
                         Diagnostic::error(format!("`{word}` outside a loop"), s.span)
+                            .with_code(Code::MisplacedControl)
                             .with_label("not inside a `for` or `while` body"),
                     );
                 }
@@ -149,6 +155,7 @@ impl<'a> Lowerer<'a> {
                                         format!("type mismatch: `{}` is annotated `{annotated}` but the value is `{vt}`", name.name),
                                         t.span,
                                     )
+.with_code(Code::TypeMismatch)
                                     .with_label(format!("the value has type `{vt}`")),
                                 );
                             }
@@ -180,6 +187,7 @@ impl<'a> Lowerer<'a> {
                 ),
                 span,
             )
+            .with_code(Code::ValueCount)
             .with_label(format!("expected {expected} binding{}", plural(expected))),
         );
     }
@@ -249,6 +257,7 @@ impl<'a> Lowerer<'a> {
                                     ),
                                     t.span,
                                 )
+.with_code(Code::TypeMismatch)
                                 .with_secondary(it.init.span, format!("this has type `{init_ty}`")),
                             );
                         }
@@ -299,6 +308,7 @@ impl<'a> Lowerer<'a> {
                     ),
                     span,
                 )
+                .with_code(Code::ValueCount)
                 .with_label(format!("bind its results: `x = {what} ...`")),
             );
         } else {
@@ -322,6 +332,7 @@ impl<'a> Lowerer<'a> {
                     ),
                     l.kind_span,
                 )
+                .with_code(Code::ArgumentCount)
                 .with_secondary(l.bounds[3].span, "unexpected argument")
                 .with_help(
                     "write `range(stop)`, `range(start, stop)` or `range(start, stop, step)`",
@@ -466,6 +477,7 @@ impl<'a> Lowerer<'a> {
                             ),
                             i.span,
                         )
+                        .with_code(Code::IfNeedsElse)
                         .with_label("no `else` here")
                         .with_help("add `else { ... yield ... }`"),
                     );
@@ -485,6 +497,7 @@ impl<'a> Lowerer<'a> {
                             "`else if` cannot end an `if` that binds values",
                             nested.span,
                         )
+                        .with_code(Code::IfNeedsElse)
                         .with_label("this branch cannot `yield` to the outer bindings")
                         .with_help("write `else { x = if ... { ... } else { ... }  yield x }`"),
                     );

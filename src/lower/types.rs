@@ -1,6 +1,7 @@
 //! Type expressions to IR types, and the signatures lowering checks calls with.
 
 use super::Lowerer;
+use crate::diagnostics::Code;
 use crate::diagnostics::Diagnostic;
 use crate::ir::{Direction, Extent, FuncKind, Type};
 use crate::parser::ast::{ExtentExpr, TypeExpr, TypeExprKind};
@@ -47,6 +48,7 @@ impl Lowerer<'_> {
                 Err(_) => {
                     self.error(
                         Diagnostic::error("integer literal out of range", *span)
+                            .with_code(Code::LiteralOutOfRange)
                             .with_label(format!("does not fit in i64 (at most {})", i64::MAX)),
                     );
                     Extent::Const(0)
@@ -62,6 +64,7 @@ impl Lowerer<'_> {
                             ),
                             id.span,
                         )
+                        .with_code(Code::TypeMismatch)
                         .with_label("not an integer value in scope"),
                     );
                 }

@@ -9,6 +9,7 @@
 pub mod ast;
 pub mod build;
 
+use crate::diagnostics::Code;
 use crate::diagnostics::Diagnostic;
 use crate::lexer::{self, LexError, Tok};
 use crate::span::Span;
@@ -108,11 +109,13 @@ fn parse_error_diagnostic(
     match error {
         ParseError::InvalidToken { location } => {
             Diagnostic::error("invalid token", Span::new(location, location + 1))
+                .with_code(Code::UnexpectedToken)
                 .with_label("not a token of .pfir")
         }
         ParseError::UnrecognizedEof { location, expected } => {
             let at = location.min(eof);
             Diagnostic::error("unexpected end of file", Span::new(at, at))
+                .with_code(Code::UnexpectedEof)
                 .with_label("the file ends here")
                 .with_note(format!("expected {}", expected_list(&expected)))
         }
@@ -125,11 +128,13 @@ fn parse_error_diagnostic(
             match tok {
                 Tok::Error(LexError::UnexpectedCharacter) => {
                     Diagnostic::error("unexpected character", span)
+                        .with_code(Code::UnexpectedCharacter)
                         .with_label("not part of any token")
                         .with_note(expected_note)
                 }
                 Tok::Error(LexError::UnterminatedString) | Tok::UnterminatedStr => {
                     Diagnostic::error("unterminated string literal", span)
+                        .with_code(Code::UnterminatedString)
                         .with_label("this string is never closed")
                         .with_help("close it with `\"`; only `\\\"` and `\\\\` escapes are allowed")
                 }
@@ -141,6 +146,7 @@ fn parse_error_diagnostic(
                         format!("invalid escape `{esc}` in string literal"),
                         Span::new(l + at, l + at + len),
                     )
+                    .with_code(Code::InvalidEscape)
                     .with_label("not a valid escape")
                     .with_help("only `\\\"` and `\\\\` escapes are allowed")
                 }
@@ -153,6 +159,7 @@ fn parse_error_diagnostic(
                     );
                     let after_expression = expected.iter().any(|e| e == "\"and\"");
                     let d = Diagnostic::error(format!("unexpected {tok}"), span)
+                        .with_code(Code::UnexpectedToken)
                         .with_label("unexpected here")
                         .with_note(expected_note);
                     if is_comparison && after_expression {
@@ -167,6 +174,7 @@ fn parse_error_diagnostic(
         }
         ParseError::ExtraToken { token: (l, tok, r) } => {
             Diagnostic::error(format!("unexpected {tok}"), Span::new(l, r))
+                .with_code(Code::UnexpectedToken)
                 .with_label("expected end of file")
         }
         ParseError::User { error } => error.diagnostic(),

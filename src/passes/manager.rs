@@ -22,6 +22,7 @@
 
 use super::properties::{Property, Violation};
 use super::{PassContext, PipelineOptions, Statistic, registry};
+use crate::diagnostics::Code;
 use crate::diagnostics::{Diagnostic, SourceFile};
 use crate::ir::Module;
 use std::collections::BTreeSet;
@@ -87,6 +88,7 @@ fn violation_diagnostics(
 ) -> impl Iterator<Item = Diagnostic> + '_ {
     violations.into_iter().map(move |v| {
         Diagnostic::error(message.to_string(), v.span)
+            .with_code(Code::PassRequirement)
             .with_label(v.message)
             .with_note(format!("{property}: {}", property.definition()))
     })
@@ -109,10 +111,13 @@ pub fn run_pipeline(
     let total_start = Instant::now();
     for name in &opts.passes {
         let Some(pass) = registry::lookup(name) else {
-            result.diagnostics.push(Diagnostic::error(
-                format!("unknown pass '{name}'"),
-                crate::span::Span::default(),
-            ));
+            result.diagnostics.push(
+                Diagnostic::error(
+                    format!("unknown pass '{name}'"),
+                    crate::span::Span::default(),
+                )
+                .with_code(Code::UnknownPass),
+            );
             break;
         };
         // 1. Required properties.

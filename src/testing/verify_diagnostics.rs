@@ -29,6 +29,7 @@
 //! unchanged with `--split-input-file` (chunk diagnostics keep their
 //! offsets in the file).
 
+use crate::diagnostics::Code;
 use crate::diagnostics::{Diagnostic, Severity, SourceFile};
 use crate::span::Span;
 use regex::Regex;
@@ -94,10 +95,13 @@ pub fn parse_expectations(file: &SourceFile) -> (Vec<Expectation>, Vec<Diagnosti
             let directive = &comment[whole.start()..];
             let text_start = whole.end();
             let Some(len) = comment[text_start..].find("}}") else {
-                errors.push(Diagnostic::error(
-                    "expected `}}` to close the expected text",
-                    Span::new(start, base + comment.len()),
-                ));
+                errors.push(
+                    Diagnostic::error(
+                        "expected `}}` to close the expected text",
+                        Span::new(start, base + comment.len()),
+                    )
+                    .with_code(Code::ExpectationMismatch),
+                );
                 continue;
             };
             let span = Span::new(start, base + text_start + len + 2);
@@ -109,18 +113,22 @@ pub fn parse_expectations(file: &SourceFile) -> (Vec<Expectation>, Vec<Diagnosti
             let line = match target {
                 Some(l) if l >= 0 && (l as usize) < line_count => l as usize,
                 Some(_) => {
-                    errors.push(Diagnostic::error(
-                        format!(
-                            "`{}` refers to a line outside the file",
-                            directive.split_whitespace().next().unwrap_or(directive)
-                        ),
-                        span,
-                    ));
+                    errors.push(
+                        Diagnostic::error(
+                            format!(
+                                "`{}` refers to a line outside the file",
+                                directive.split_whitespace().next().unwrap_or(directive)
+                            ),
+                            span,
+                        )
+                        .with_code(Code::ExpectationMismatch),
+                    );
                     continue;
                 }
                 None => {
                     errors.push(
                         Diagnostic::error("invalid line offset in an expected-* directive", span)
+.with_code(Code::ExpectationMismatch)
                             .with_help("write `@+N` or `@-N` (relative to this line) or `@N` (a line number)"),
                     );
                     continue;
@@ -232,6 +240,7 @@ pub fn verify(file: &SourceFile, produced: &[Diagnostic]) -> Vec<Diagnostic> {
             None => {
                 let mut unexpected = d.clone();
                 unexpected.severity = Severity::Error;
+                unexpected.code = Some(Code::ExpectationMismatch);
                 unexpected.message = format!("unexpected {}: {}", d.severity.name(), d.message);
                 report.push(unexpected);
             }
@@ -248,6 +257,7 @@ pub fn verify(file: &SourceFile, produced: &[Diagnostic]) -> Vec<Diagnostic> {
                     ),
                     e.span,
                 )
+                .with_code(Code::ExpectationMismatch)
                 .with_label(format!("expected on line {}", e.line + 1)),
             );
         }
