@@ -3,10 +3,14 @@
 //! Exit status: 0 on success, 1 when an error diagnostic was emitted (or a
 //! test / check failed), 2 on usage errors (clap's own convention).
 
+pub mod check;
+pub mod explain;
 pub mod filecheck;
+pub mod fix;
 pub mod opt;
 pub mod test;
 
+use crate::diagnostics::{Code, Diagnostic, DiagnosticFormat};
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
@@ -30,6 +34,12 @@ pub enum Command {
     /// Parse, verify, run passes and print a .pfir file (like mlir-opt).
     #[command(after_help = crate::passes::passes_help())]
     Opt(opt::OptArgs),
+    /// Parse and verify .pfir files; print nothing when they are valid.
+    Check(check::CheckArgs),
+    /// Apply the machine-applicable fixes that diagnostics suggest.
+    Fix(fix::FixArgs),
+    /// Explain an error code (`pfir explain E0010`), with examples.
+    Explain(explain::ExplainArgs),
     /// Run .pfir tests that carry `// RUN:` lines (like lit).
     Test(test::TestArgs),
     /// Match text against CHECK directives (like LLVM FileCheck).
@@ -44,17 +54,77 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    let cli = match Cli::try_parse_from(args) {
+    let args: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
+    let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
         Err(e) => {
-            let _ = e.print();
+            if e.use_stderr()
+                && let Some(format) = requested_format(&args)
+            {
+                usage_error_args(format).report_plain(&usage_diagnostic(&e), None);
+            } else {
+                let _ = e.print();
+            }
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
     let status = match cli.command {
+        Command::Check(args) => check::run(args),
+        Command::Fix(args) => fix::run(args),
+        Command::Explain(args) => explain::run(args),
         Command::Opt(args) => opt::run(args),
         Command::Test(args) => test::run(args),
         Command::Filecheck(args) => filecheck::run(args),
     };
     ExitCode::from(status)
+}
+
+/// The `--diagnostic-format` asked for on a command line that did not parse
+/// (so that usage errors come out as JSON when JSON was asked for).
+fn requested_format(args: &[std::ffi::OsString]) -> Option<DiagnosticFormat> {
+    let mut format = None;
+    let mut iter = args.iter().skip(1).map(|a| a.to_string_lossy());
+    while let Some(arg) = iter.next() {
+        if arg == "--" {
+            break;
+        }
+        let value = if let Some(v) = arg.strip_prefix("--diagnostic-format=") {
+            v.to_string()
+        } else if arg == "--diagnostic-format" {
+            match iter.next() {
+                Some(v) => v.to_string(),
+                None => break,
+            }
+        } else {
+            continue;
+        };
+        if let Ok(f) = <DiagnosticFormat as clap::ValueEnum>::from_str(&value, false) {
+            format = Some(f);
+        }
+    }
+    format
+}
+
+fn usage_error_args(format: DiagnosticFormat) -> opt::DiagnosticArgs {
+    opt::DiagnosticArgs {
+        diagnostic_format: format,
+        ..opt::DiagnosticArgs::default()
+    }
+}
+
+/// A clap error as a diagnostic: its first line is the message, the rest
+/// (usage, tips) become notes.
+fn usage_diagnostic(e: &clap::Error) -> Diagnostic {
+    let text = e.render().to_string();
+    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    let first = lines.next().unwrap_or("invalid command line");
+    let message = first.strip_prefix("error: ").unwrap_or(first);
+    let mut d = Diagnostic::error(message, crate::span::Span::default()).with_code(Code::Usage);
+    for line in lines {
+        d = match line.strip_prefix("tip: ") {
+            Some(tip) => d.with_help(tip),
+            None => d.with_note(line),
+        };
+    }
+    d
 }

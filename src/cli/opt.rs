@@ -1,11 +1,10 @@
 //! `pfir opt`: read a `.pfir` file, verify it, run passes, print it.
 
-use crate::diagnostics::Code;
-use crate::diagnostics::{self, Diagnostic, DiagnosticFormat, SourceFile};
+use crate::diagnostics::{self, Code, Diagnostic, DiagnosticFormat, SourceFile};
 use crate::driver;
 use crate::passes::PipelineOptions;
 use clap::Args;
-use std::io::{IsTerminal, Read, Write};
+use std::io::{Read, Write};
 use std::path::PathBuf;
 
 #[derive(Args, Debug, Clone, Default)]
@@ -18,9 +17,8 @@ pub struct OptArgs {
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
 
-    /// How diagnostics are written.
-    #[arg(long = "diagnostic-format", value_enum, default_value_t = DiagnosticFormat::Human)]
-    pub diagnostic_format: DiagnosticFormat,
+    #[command(flatten)]
+    pub diagnostics: DiagnosticArgs,
 
     /// Treat each `// -----` separated chunk as its own input; outputs are
     /// joined by `// -----`.
@@ -35,10 +33,76 @@ pub struct OptArgs {
     pub pipeline: PipelineOptions,
 }
 
+/// How diagnostics are written: the options every command that reads
+/// `.pfir` files shares.
+#[derive(Args, Debug, Clone, Copy, Default)]
+pub struct DiagnosticArgs {
+    /// How diagnostics are written: `human` (source snippets), `short`
+    /// (`file:line:col: error[E0010]: message`) or `json` (one object per line).
+    #[arg(long = "diagnostic-format", value_enum, default_value_t = DiagnosticFormat::Human)]
+    pub diagnostic_format: DiagnosticFormat,
+
+    /// Colour `human` diagnostics: `auto` (on a terminal, unless `NO_COLOR`
+    /// is set), `always` or `never`.
+    #[arg(long = "color", value_enum, default_value_t = diagnostics::ColorChoice::Auto)]
+    pub color: diagnostics::ColorChoice,
+}
+
+impl DiagnosticArgs {
+    pub fn color(&self) -> bool {
+        diagnostics::stderr_color(self.color, self.diagnostic_format)
+    }
+
+    /// Writes `diags` (about `file`) to stderr.
+    pub fn report(&self, diags: &[Diagnostic], file: &SourceFile) {
+        write_stderr(&diagnostics::render_all(
+            diags,
+            file,
+            self.diagnostic_format,
+            self.color(),
+        ));
+    }
+
+    /// Writes a diagnostic that points into no text (I/O, usage) to stderr.
+    pub fn report_plain(&self, d: &Diagnostic, file: Option<&str>) {
+        write_stderr(&diagnostics::render_without_source(
+            d,
+            file,
+            self.diagnostic_format,
+            self.color(),
+        ));
+    }
+
+    /// Reports why `path` could not be read; returns the exit status (1).
+    pub fn report_read_error(&self, error: ReadError) -> u8 {
+        match error {
+            ReadError::Io { name, message } => {
+                self.report_plain(&io_error(message), name.as_deref());
+            }
+            ReadError::NotUtf8 { name, text, offset } => {
+                let file = SourceFile::new(name, text);
+                self.report(&[not_utf8_diagnostic(offset)], &file);
+            }
+            ReadError::TooLarge { name, diagnostic } => {
+                self.report_plain(&diagnostic, Some(&name));
+            }
+        }
+        1
+    }
+}
+
+/// An I/O error as a diagnostic (no source text to point into).
+pub fn io_error(message: impl Into<String>) -> Diagnostic {
+    Diagnostic::error(message, crate::span::Span::default()).with_code(Code::Io)
+}
+
 /// Why the input could not be read.
-enum ReadError {
+pub enum ReadError {
     /// The file or stdin could not be read at all: there is no text to point into.
-    Io(String),
+    Io {
+        name: Option<String>,
+        message: String,
+    },
     /// The input is not UTF-8 (spec section 2: source is UTF-8). It is still
     /// reported as a diagnostic at the first bad byte, with a line and column
     /// like every other rejected input (spec section 8), in the requested
@@ -75,7 +139,7 @@ fn check_size(len: u64) -> Result<(), Diagnostic> {
 }
 
 /// Reads the input named by `path` (`-` or none: stdin).
-fn read_input(path: Option<&PathBuf>) -> Result<(String, String), ReadError> {
+pub fn read_input(path: Option<&PathBuf>) -> Result<(String, String), ReadError> {
     let (name, bytes) = match path {
         Some(p) if p.as_os_str() != "-" => {
             if let Ok(meta) = std::fs::metadata(p)
@@ -84,15 +148,20 @@ fn read_input(path: Option<&PathBuf>) -> Result<(String, String), ReadError> {
                 let name = p.display().to_string();
                 return Err(ReadError::TooLarge { name, diagnostic });
             }
-            let bytes = std::fs::read(p)
-                .map_err(|e| ReadError::Io(format!("cannot read '{}': {e}", p.display())))?;
+            let bytes = std::fs::read(p).map_err(|e| ReadError::Io {
+                name: Some(p.display().to_string()),
+                message: format!("cannot read '{}': {e}", p.display()),
+            })?;
             (p.display().to_string(), bytes)
         }
         _ => {
             let mut bytes = Vec::new();
             std::io::stdin()
                 .read_to_end(&mut bytes)
-                .map_err(|e| ReadError::Io(format!("cannot read standard input: {e}")))?;
+                .map_err(|e| ReadError::Io {
+                    name: None,
+                    message: format!("cannot read standard input: {e}"),
+                })?;
             ("<stdin>".to_string(), bytes)
         }
     };
@@ -160,36 +229,17 @@ pub fn write_atomically_with(
 
 pub fn run(args: OptArgs) -> u8 {
     if let Err(message) = crate::passes::check_pipeline(&args.pipeline) {
-        eprintln!("error: {message}");
+        args.diagnostics.report_plain(
+            &Diagnostic::error(message, crate::span::Span::default())
+                .with_code(Code::UnknownPass)
+                .with_help("`pfir opt --help` lists the passes"),
+            None,
+        );
         return 2;
     }
     let (name, text) = match read_input(args.input.as_ref()) {
         Ok(v) => v,
-        Err(ReadError::Io(message)) => {
-            eprintln!("error: {message}");
-            return 1;
-        }
-        Err(ReadError::NotUtf8 { name, text, offset }) => {
-            let file = SourceFile::new(name, text);
-            write_stderr(&diagnostics::render_all(
-                &[not_utf8_diagnostic(offset)],
-                &file,
-                args.diagnostic_format,
-                args.diagnostic_format == DiagnosticFormat::Human
-                    && std::io::stderr().is_terminal(),
-            ));
-            return 1;
-        }
-        Err(ReadError::TooLarge { name, diagnostic }) => {
-            let file = SourceFile::new(name, String::new());
-            write_stderr(&diagnostics::render_all(
-                &[diagnostic],
-                &file,
-                args.diagnostic_format,
-                false,
-            ));
-            return 1;
-        }
+        Err(e) => return args.diagnostics.report_read_error(e),
     };
     let file = SourceFile::new(name, text);
     // Everything that walks the IR runs on the large-stack worker, printing
@@ -202,32 +252,20 @@ pub fn run(args: OptArgs) -> u8 {
 }
 
 /// Writes to stderr, ignoring failure (a closed stderr must not panic).
-fn write_stderr(text: &str) {
+pub fn write_stderr(text: &str) {
     let _ = std::io::stderr().lock().write_all(text.as_bytes());
 }
 
 fn report_and_print(file: &SourceFile, args: &OptArgs, outcome: driver::OptOutcome) -> u8 {
-    let color =
-        args.diagnostic_format == DiagnosticFormat::Human && std::io::stderr().is_terminal();
     let mut status = 0u8;
     if args.verify_diagnostics {
         let report = crate::testing::verify_diagnostics::verify(file, &outcome.diagnostics);
         if !report.is_empty() {
-            write_stderr(&diagnostics::render_all(
-                &report,
-                file,
-                args.diagnostic_format,
-                color,
-            ));
+            args.diagnostics.report(&report, file);
             status = 1;
         }
     } else {
-        write_stderr(&diagnostics::render_all(
-            &outcome.diagnostics,
-            file,
-            args.diagnostic_format,
-            color,
-        ));
+        args.diagnostics.report(&outcome.diagnostics, file);
         if outcome.diagnostics.iter().any(Diagnostic::is_error) {
             status = 1;
         }
@@ -238,7 +276,10 @@ fn report_and_print(file: &SourceFile, args: &OptArgs, outcome: driver::OptOutco
         Some(_) if status != 0 => {}
         Some(path) => {
             if let Err(e) = write_atomically_with(path, |f| outcome.write_output(f)) {
-                eprintln!("error: cannot write '{}': {e}", path.display());
+                args.diagnostics.report_plain(
+                    &io_error(format!("cannot write '{}': {e}", path.display())),
+                    Some(&path.display().to_string()),
+                );
                 return 1;
             }
         }
@@ -247,7 +288,8 @@ fn report_and_print(file: &SourceFile, args: &OptArgs, outcome: driver::OptOutco
             if let Err(e) = outcome.write_output(out) {
                 // A closed pipe (`pfir opt x | head`) is not an error of ours.
                 if e.kind() != std::io::ErrorKind::BrokenPipe {
-                    eprintln!("error: cannot write the output: {e}");
+                    args.diagnostics
+                        .report_plain(&io_error(format!("cannot write the output: {e}")), None);
                     return 1;
                 }
             }

@@ -51,6 +51,12 @@ impl TooDeep {
 /// first bracket nested deeper than [`MAX_NESTING`] yields `Err` (and the
 /// stream ends there).
 pub fn tokens(text: &str, base: usize) -> impl Iterator<Item = Result<Spanned<'_>, TooDeep>> {
+    // A UTF-8 byte order mark at the start of the file is skipped; offsets
+    // stay those of the whole file.
+    let (text, base) = match text.strip_prefix('\u{FEFF}') {
+        Some(rest) if base == 0 => (rest, '\u{FEFF}'.len_utf8()),
+        _ => (text, base),
+    };
     let mut lexer = Tok::lexer(text);
     let mut depth = 0usize;
     let mut failed = false;

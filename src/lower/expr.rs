@@ -1,8 +1,8 @@
 //! Lowering expressions, calls, ops and `submit` (spec sections 5.1, 5.2, 6).
 
 use super::{Lowerer, plural, suggest};
-use crate::diagnostics::Code;
 use crate::diagnostics::Diagnostic;
+use crate::diagnostics::{Applicability, Code};
 use crate::ir::{
     BinaryOp, Call, Callee, Category, Direction, ExprId, ExprKind, Extent, ScalarType, StmtKind,
     Submit, Type, UnaryOp,
@@ -174,7 +174,12 @@ impl<'a> Lowerer<'a> {
         if self.signatures.contains_key(name) {
             d = d.with_help(format!("`{name}` is a function; call it as `{name}(...)`"));
         } else if let Some(s) = suggest::closest(name, self.scopes.visible_names()) {
-            d = d.with_help(format!("did you mean `{s}`?"));
+            d = d.with_suggestion(
+                span,
+                s,
+                format!("did you mean `{s}`?"),
+                Applicability::MaybeIncorrect,
+            );
         }
         self.error(d);
     }
@@ -227,21 +232,29 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    fn deps_on_plain_call(&mut self, kw: &ast::Kwarg<'a>, callee: &str, is_op: bool) {
-        // Functions can be launched with `submit`; ops cannot.
-        let help = if is_op {
-            "launch a function with `submit f(..., deps=[...])`, or wait on a barrier: `b = system.task_dummy(deps=[...])`"
-                .to_string()
-        } else {
-            format!("use `submit {callee}(...)` to pass deps=")
+    /// `callee_span` is the callee's name when it is a function (which
+    /// `submit` could launch), `None` for an op.
+    fn deps_on_plain_call(&mut self, kw: &ast::Kwarg<'a>, callee: &str, callee_span: Option<Span>) {
+        let mut d = Diagnostic::error(
+            format!("`deps=` is not allowed on a plain call of `{callee}`"),
+            kw.name.span.to(kw.value.span),
+        )
+        .with_code(Code::DepsMisuse)
+        .with_label("manual dependency edges belong to a task launch");
+        // Functions can be launched with `submit`; ops cannot. A launch
+        // also binds the task id, so the edit is only likely.
+        d = match callee_span {
+            Some(at) => d.with_suggestion(
+                at.start_point(),
+                "submit ",
+                format!("launch `{callee}` as a task with `submit {callee}(...)`"),
+                Applicability::MaybeIncorrect,
+            ),
+            None => d.with_help(
+                "launch a function with `submit f(..., deps=[...])`, or wait on a barrier: `b = system.task_dummy(deps=[...])`",
+            ),
         };
-        self.error(
-            Diagnostic::error(format!("`deps=` is not allowed on a plain call of `{callee}`"), kw.name.span.to(kw.value.span))
-.with_code(Code::DepsMisuse)
-                .with_label("manual dependency edges belong to a task launch")
-                .with_help(help)
-                .with_note("only `submit` and `system.task_dummy` carry manual dependencies (ManualDepsOnSubmitOnly)"),
-        );
+        self.error(d.with_note("only `submit` and `system.task_dummy` carry manual dependencies"));
     }
 
     /// Lowers a `deps=[...]` list: each entry a `task_id`, an
@@ -329,7 +342,12 @@ impl<'a> Lowerer<'a> {
         } else {
             d = d.with_label("no function of this name in the module");
             if let Some(s) = suggest::closest(name.name, self.signatures.keys().copied()) {
-                d = d.with_help(format!("did you mean `{s}`?"));
+                d = d.with_suggestion(
+                    name.span,
+                    s,
+                    format!("did you mean `{s}`?"),
+                    Applicability::MaybeIncorrect,
+                );
             }
         }
         self.error(d);
@@ -354,7 +372,7 @@ impl<'a> Lowerer<'a> {
                 };
                 for kw in &args.keyword {
                     if kw.name.name == "deps" {
-                        self.deps_on_plain_call(kw, &name.name, false);
+                        self.deps_on_plain_call(kw, name.name, Some(name.span));
                     } else {
                         self.error(
                             Diagnostic::error(
@@ -437,7 +455,7 @@ impl<'a> Lowerer<'a> {
         call.arg_directions = vec![Direction::In; call.args.len()];
         for kw in &args.keyword {
             if kw.name.name == "deps" {
-                self.deps_on_plain_call(kw, name, true);
+                self.deps_on_plain_call(kw, name, None);
                 continue;
             }
             if call.kwargs.iter().any(|(k, _)| *k == kw.name.name) {

@@ -8,6 +8,7 @@
 
 pub mod ast;
 pub mod build;
+pub mod chars;
 
 use crate::diagnostics::Code;
 use crate::diagnostics::Diagnostic;
@@ -30,12 +31,12 @@ pub fn parse(text: &str, base: usize) -> (ast::Module<'_>, Vec<Diagnostic>) {
     let result = grammar::ModuleParser::new().parse(&mut recovered, tokens);
     let mut diags: Vec<Diagnostic> = recovered
         .into_iter()
-        .map(|r| parse_error_diagnostic(r.error, eof))
+        .map(|r| parse_error_diagnostic(r.error, eof, text, base))
         .collect();
     let module = match result {
         Ok(module) => module,
         Err(e) => {
-            diags.push(parse_error_diagnostic(e, eof));
+            diags.push(parse_error_diagnostic(e, eof, text, base));
             ast::Module::default()
         }
     };
@@ -49,13 +50,13 @@ pub fn parse_expr(text: &str) -> Result<ast::Expr<'_>, Vec<Diagnostic>> {
     let result = grammar::ExprParser::new().parse(&mut recovered, tokens);
     let mut diags: Vec<Diagnostic> = recovered
         .into_iter()
-        .map(|r| parse_error_diagnostic(r.error, text.len()))
+        .map(|r| parse_error_diagnostic(r.error, text.len(), text, 0))
         .collect();
     match result {
         Ok(e) if diags.is_empty() => Ok(e),
         Ok(_) => Err(diags),
         Err(e) => {
-            diags.push(parse_error_diagnostic(e, text.len()));
+            diags.push(parse_error_diagnostic(e, text.len(), text, 0));
             Err(diags)
         }
     }
@@ -102,9 +103,12 @@ fn first_bad_escape(text: &str) -> (usize, usize) {
     (0, text.len())
 }
 
+/// `text` is the parsed text, starting at byte `base` of the file.
 fn parse_error_diagnostic(
     error: ParseError<usize, Tok<'_>, SyntaxError>,
     eof: usize,
+    text: &str,
+    base: usize,
 ) -> Diagnostic {
     match error {
         ParseError::InvalidToken { location } => {
@@ -127,10 +131,7 @@ fn parse_error_diagnostic(
             let expected_note = format!("expected {}", expected_list(&expected));
             match tok {
                 Tok::Error(LexError::UnexpectedCharacter) => {
-                    Diagnostic::error("unexpected character", span)
-                        .with_code(Code::UnexpectedCharacter)
-                        .with_label("not part of any token")
-                        .with_note(expected_note)
+                    chars::unexpected_character(text, base, span, expected_note)
                 }
                 Tok::Error(LexError::UnterminatedString) | Tok::UnterminatedStr => {
                     Diagnostic::error("unterminated string literal", span)

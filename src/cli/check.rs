@@ -1,0 +1,56 @@
+//! `pfir check FILE...`: parse and verify each file, report its
+//! diagnostics, print nothing when every file is valid (for editors and
+//! pre-commit hooks). Exit status 1 when any file has an error.
+
+use super::opt::{DiagnosticArgs, read_input};
+use crate::diagnostics::{SourceFile, has_errors};
+use crate::driver;
+use clap::Args;
+use std::path::PathBuf;
+
+#[derive(Args, Debug, Clone)]
+pub struct CheckArgs {
+    /// The files to check (`-` reads standard input).
+    #[arg(required = true)]
+    pub inputs: Vec<PathBuf>,
+
+    /// Check each `// -----` separated chunk as its own input.
+    #[arg(long = "split-input-file")]
+    pub split_input_file: bool,
+
+    #[command(flatten)]
+    pub diagnostics: DiagnosticArgs,
+}
+
+pub fn run(args: CheckArgs) -> u8 {
+    let mut status = 0;
+    for input in &args.inputs {
+        let (name, text) = match read_input(Some(input)) {
+            Ok(v) => v,
+            Err(e) => {
+                status = args.diagnostics.report_read_error(e);
+                continue;
+            }
+        };
+        let file = SourceFile::new(name, text);
+        let diags = driver::with_large_stack(|| check_file(&file, args.split_input_file));
+        args.diagnostics.report(&diags, &file);
+        if has_errors(&diags) {
+            status = 1;
+        }
+    }
+    status
+}
+
+/// Every diagnostic of reading `file` (each chunk on its own under `split`).
+pub fn check_file(file: &SourceFile, split: bool) -> Vec<crate::diagnostics::Diagnostic> {
+    let chunks = if split {
+        driver::split_chunks(&file.text)
+    } else {
+        vec![(0, file.text.as_str())]
+    };
+    chunks
+        .into_iter()
+        .flat_map(|(base, chunk)| driver::read_module(chunk, base).1)
+        .collect()
+}
