@@ -81,10 +81,11 @@ pub struct Suggestion {
 
 impl Suggestion {
     /// The help line people see: the message, followed by the replacement
-    /// text when the message does not already show it.
+    /// text when the message does not already show it (and it is not blank:
+    /// a deletion or a space says so in its message).
     pub fn help_text(&self) -> String {
         let shown = format!("`{}`", self.replacement);
-        if self.replacement.is_empty() || self.message.contains(&shown) {
+        if self.replacement.trim().is_empty() || self.message.contains(&shown) {
             self.message.clone()
         } else {
             format!("{}: {shown}", self.message)

@@ -10,7 +10,7 @@ pub mod ast;
 pub mod build;
 pub mod chars;
 
-use crate::diagnostics::Code;
+use crate::diagnostics::{Applicability, Code};
 use crate::diagnostics::Diagnostic;
 use crate::lexer::{self, LexError, Tok};
 use crate::span::Span;
@@ -103,6 +103,46 @@ fn first_bad_escape(text: &str) -> (usize, usize) {
     (0, text.len())
 }
 
+/// A keyword or type name where the grammar also accepted a name: the
+/// diagnostic says the word is reserved and what it cannot name (judged
+/// from the neighbouring text: after `func` a function, before `:` a
+/// parameter, otherwise a variable). `None` when the token is not a word.
+fn reserved_word(text: &str, base: usize, span: Span) -> Option<Diagnostic> {
+    let word = text.get(span.start().checked_sub(base)?..span.end().checked_sub(base)?)?;
+    if word.is_empty() || !word.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+        return None;
+    }
+    let before = text[..span.start() - base].trim_end();
+    let after = text[span.end() - base..].trim_start();
+    let what = if before.ends_with("func")
+        && before[..before.len() - 4]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !c.is_ascii_alphanumeric() && c != '_')
+    {
+        "a function"
+    } else if after.starts_with(':') {
+        "a parameter"
+    } else {
+        "a variable"
+    };
+    let is_type = crate::vocab::ScalarType::from_name(word).is_some()
+        || matches!(word, "array" | "tensor");
+    let kind = if is_type { "a type name" } else { "a keyword" };
+    let renamed = format!("{word}_value");
+    Some(
+        Diagnostic::error(format!("`{word}` is {kind} and cannot name {what}"), span)
+            .with_code(Code::ReservedWord)
+            .with_label(format!("`{word}` is reserved"))
+            .with_suggestion(
+                span,
+                renamed.clone(),
+                format!("rename it, for example to `{renamed}`"),
+                Applicability::MaybeIncorrect,
+            ),
+    )
+}
+
 /// `text` is the parsed text, starting at byte `base` of the file.
 fn parse_error_diagnostic(
     error: ParseError<usize, Tok<'_>, SyntaxError>,
@@ -150,6 +190,11 @@ fn parse_error_diagnostic(
                     .with_code(Code::InvalidEscape)
                     .with_label("not a valid escape")
                     .with_help("only `\\\"` and `\\\\` escapes are allowed")
+                }
+                _ if expected.iter().any(|e| e.trim_matches('"') == "identifier")
+                    && let Some(d) = reserved_word(text, base, span) =>
+                {
+                    d
                 }
                 tok => {
                     // A comparison operator where a complete expression may
