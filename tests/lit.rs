@@ -191,8 +191,8 @@ fn verify_diagnostics_report() -> Result<(), Failed> {
     ]);
     ensure(status == 1, "exit status 1 expected", &stderr)?;
     let expected = format!(
-        "{file}:7:7: error: unexpected error: unknown variable `y`\n\
-         {file}:8:6: error: expected warning \"unknown variable\" was not produced\n"
+        "{file}:7:7: error[E0026]: unexpected error: unknown variable `y`\n\
+         {file}:8:6: error[E0026]: expected warning \"unknown variable\" was not produced\n"
     );
     ensure(
         stderr == expected,

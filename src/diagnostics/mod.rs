@@ -85,7 +85,8 @@ impl Suggestion {
     /// a deletion or a space says so in its message).
     pub fn help_text(&self) -> String {
         let shown = format!("`{}`", self.replacement);
-        if self.replacement.trim().is_empty() || self.message.contains(&shown) {
+        let text = self.replacement.trim();
+        if text.is_empty() || self.message.contains(&shown) || self.message.contains(text) {
             self.message.clone()
         } else {
             format!("{}: {shown}", self.message)

@@ -109,7 +109,11 @@ fn first_bad_escape(text: &str) -> (usize, usize) {
 /// parameter, otherwise a variable). `None` when the token is not a word.
 fn reserved_word(text: &str, base: usize, span: Span) -> Option<Diagnostic> {
     let word = text.get(span.start().checked_sub(base)?..span.end().checked_sub(base)?)?;
-    if word.is_empty() || !word.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+    // Words that start an expression are misplaced expressions, not names.
+    if word.is_empty()
+        || !word.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        || matches!(word, "submit" | "true" | "false" | "none" | "not")
+    {
         return None;
     }
     let before = text[..span.start() - base].trim_end();
