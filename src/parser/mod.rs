@@ -10,8 +10,8 @@ pub mod ast;
 pub mod build;
 pub mod chars;
 
-use crate::diagnostics::{Applicability, Code};
 use crate::diagnostics::Diagnostic;
+use crate::diagnostics::{Applicability, Code};
 use crate::lexer::{self, LexError, Tok};
 use crate::span::Span;
 use build::SyntaxError;
@@ -112,7 +112,7 @@ fn reserved_word(text: &str, base: usize, span: Span) -> Option<Diagnostic> {
     // Words that start an expression are misplaced expressions, not names.
     if word.is_empty()
         || !word.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
-        || matches!(word, "submit" | "true" | "false" | "none" | "not")
+        || matches!(word, "_" | "submit" | "true" | "false" | "none" | "not")
     {
         return None;
     }
@@ -130,8 +130,8 @@ fn reserved_word(text: &str, base: usize, span: Span) -> Option<Diagnostic> {
     } else {
         "a variable"
     };
-    let is_type = crate::vocab::ScalarType::from_name(word).is_some()
-        || matches!(word, "array" | "tensor");
+    let is_type =
+        crate::vocab::ScalarType::from_name(word).is_some() || matches!(word, "array" | "tensor");
     let kind = if is_type { "a type name" } else { "a keyword" };
     let renamed = format!("{word}_value");
     Some(

@@ -2,6 +2,7 @@
 //! (line and column of the primary label) and, through the real binary, the
 //! exit status and all three `--diagnostic-format`s.
 
+use pfir::diagnostics::{Applicability, Code};
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -363,9 +364,17 @@ fn every_rejection_class_in_all_three_formats_exits_1() {
             failures.push(format!("{name}: short: exit {code}, stdout {stdout:?}"));
         }
         let first = stderr.lines().next().unwrap_or("");
-        if !first.starts_with(&format!("{location}: error: ")) || !first.contains(fragment) {
+        // Every error carries its code: `error[E0010]: `.
+        let coded = first
+            .strip_prefix(&format!("{location}: error[E"))
+            .is_some_and(|rest| {
+                rest.len() > 6
+                    && rest[..4].bytes().all(|b| b.is_ascii_digit())
+                    && rest[4..].starts_with("]: ")
+            });
+        if !coded || !first.contains(fragment) {
             failures.push(format!(
-                "{name}: short: first line {first:?}, expected {location}: error: ...{fragment}"
+                "{name}: short: first line {first:?}, expected {location}: error[E....]: ...{fragment}"
             ));
         }
 
@@ -393,6 +402,9 @@ fn every_rejection_class_in_all_three_formats_exits_1() {
         };
         let ok = code == 1
             && obj["severity"] == "error"
+            && obj["code"]
+                .as_str()
+                .is_some_and(|c| pfir::diagnostics::Code::parse(c).is_some())
             && obj["message"]
                 .as_str()
                 .is_some_and(|m| m.contains(fragment))
@@ -429,24 +441,33 @@ fn independent_syntax_errors_are_all_reported() {
 fn unknown_variable_suggests_a_close_name() {
     let src = "func f() {\n  tids = 1\n  x = tid\n}\n";
     let (_, diags) = pfir::driver::read_module(src, 0);
-    assert!(
-        diags[0]
-            .notes
-            .iter()
-            .any(|n| n == "help: did you mean `tids`?"),
-        "{diags:#?}"
-    );
+    let fix = &diags[0].suggestions[0];
+    assert_eq!(fix.message, "did you mean `tids`?", "{diags:#?}");
+    assert_eq!(fix.replacement, "tids");
+    assert_eq!(&src[fix.span.range()], "tid");
+    assert_eq!(fix.applicability, Applicability::MaybeIncorrect);
+    assert_eq!(diags[0].code, Some(Code::UnknownVariable));
 }
 
 #[test]
 fn deps_on_plain_call_hints_at_submit() {
     let src = format!("{KERNEL}func f() {{\n  a = kernel(1, deps=[])\n}}\n");
     let (_, diags) = pfir::driver::read_module(&src, 0);
+    let fix = &diags[0].suggestions[0];
+    assert_eq!(
+        fix.message, "launch `kernel` as a task with `submit kernel(...)`",
+        "{diags:#?}"
+    );
+    assert_eq!(
+        (fix.replacement.as_str(), fix.span.start(), fix.span.end()),
+        (
+            "submit ",
+            src.find("kernel(1").unwrap(),
+            src.find("kernel(1").unwrap()
+        )
+    );
     assert!(
-        diags[0]
-            .notes
-            .iter()
-            .any(|n| n == "help: use `submit kernel(...)` to pass deps="),
+        diags[0].notes.iter().all(|n| !n.contains("ManualDeps")),
         "{diags:#?}"
     );
     // An op cannot be submitted: the hint says what can carry deps instead.
@@ -492,7 +513,7 @@ fn non_utf8_input_gets_a_positioned_diagnostic_in_every_format() {
     assert!(stdout.is_empty(), "{stdout}");
     assert_eq!(
         stderr,
-        "<stdin>:2:11: error: input is not valid UTF-8\n\
+        "<stdin>:2:11: error[E0008]: input is not valid UTF-8\n\
          <stdin>:2:11: note: .pfir source text must be UTF-8\n"
     );
     let (code, _, stderr) = run_pfir_bytes(&["opt", "--diagnostic-format=json"], input);
@@ -515,7 +536,7 @@ fn non_utf8_input_gets_a_positioned_diagnostic_in_every_format() {
     let (code, _, stderr) = run_pfir_bytes(&["opt", "--diagnostic-format=short"], b"\xc3");
     assert_eq!(code, 1, "{stderr}");
     assert!(
-        stderr.starts_with("<stdin>:1:1: error: input is not valid UTF-8"),
+        stderr.starts_with("<stdin>:1:1: error[E0008]: input is not valid UTF-8"),
         "{stderr}"
     );
 }
@@ -528,7 +549,7 @@ fn unreadable_input_exits_1() {
         assert_eq!(code, 1, "{path}: {stderr}");
         assert!(stdout.is_empty());
         assert!(
-            stderr.starts_with(&format!("error: cannot read '{path}'")),
+            stderr.starts_with(&format!("error[E0024]: cannot read '{path}'")),
             "{stderr}"
         );
     }
@@ -623,7 +644,7 @@ fn split_input_file_prints_good_chunks_and_fails_on_a_bad_one() {
     );
     assert_eq!(code, 1, "{stderr}");
     assert_eq!(stdout, "func a() {\n}\n// -----\nfunc c() {\n}\n");
-    assert_eq!(stderr, "<stdin>:5:7: error: unknown variable `y`\n");
+    assert_eq!(stderr, "<stdin>:5:7: error[E0010]: unknown variable `y`\n");
     let (code, stdout, stderr) = run_pfir(
         &["opt", "-", "--split-input-file", "--diagnostic-format=json"],
         input,
