@@ -329,11 +329,11 @@ in a pass (the testing pass `test-drop-deps` produces it on purpose), not in the
 input.",
         wrong: ex_args(
             &["--passes=test-drop-deps", "--verify-deps"],
-            "func k() {\n}\norchestration func main() {\n  manual {\n    a, ta = submit k()\n    b, tb = submit k(deps=[ta])\n  }\n}\n",
+            "func k() {\n}\norchestration func main() {\n  manual {\n    ta = submit k()\n    tb = submit k(deps=[ta])\n  }\n}\n",
         ),
         right: ex_args(
             &["--passes=expand-manual-phase-fence", "--verify-deps"],
-            "func k() {\n}\norchestration func main() {\n  manual {\n    a, ta = submit k()\n    b, tb = submit k(deps=[ta])\n  }\n}\n",
+            "func k() {\n}\norchestration func main() {\n  manual {\n    ta = submit k()\n    tb = submit k(deps=[ta])\n  }\n}\n",
         ),
     },
     CodeInfo {
