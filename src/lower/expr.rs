@@ -304,7 +304,7 @@ impl<'a> Lowerer<'a> {
 
     fn not_a_function(&mut self, name: &ast::Ident<'a>, what: &str) {
         let mut d = Diagnostic::error(format!("unknown function `{}`", name.name), name.span);
-        if self.scopes.lookup(&name.name).is_some() {
+        if self.scopes.lookup(name.name).is_some() {
             d = Diagnostic::error(
                 format!("`{}` is a variable, not a function", name.name),
                 name.span,
@@ -338,7 +338,7 @@ impl<'a> Lowerer<'a> {
                 };
                 for kw in &args.keyword {
                     if kw.name.name == "deps" {
-                        self.deps_on_plain_call(kw, &name.name, false);
+                        self.deps_on_plain_call(kw, name.name, false);
                     } else {
                         self.error(
                             Diagnostic::error(
@@ -353,7 +353,7 @@ impl<'a> Lowerer<'a> {
                     }
                 }
                 let (ids, directions) =
-                    self.lower_args_against(&args.positional, &sig.params, &name.name, span);
+                    self.lower_args_against(&args.positional, &sig.params, name.name, span);
                 let mut call = Call::new(Callee::Function(name.name.to_string()));
                 call.args = ids;
                 call.arg_directions = directions;
@@ -551,7 +551,7 @@ impl<'a> Lowerer<'a> {
             return None;
         };
         let (args, arg_directions) =
-            self.lower_args_against(&s.args.positional, &sig.params, &s.callee.name, s.span);
+            self.lower_args_against(&s.args.positional, &sig.params, s.callee.name, s.span);
         let mut submit = Submit {
             results: Vec::new(),
             callee: s.callee.name.to_string(),
