@@ -64,8 +64,9 @@ fn grammar_and_extension_npm_tests_pass() {
 /// The reserved words of `docs/language.md` (the table under "Reserved
 /// words"), each checked to be a keyword for the lexer.
 fn reserved_words() -> Vec<String> {
-    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/language.md"))
-        .expect("docs/language.md");
+    let doc =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/language.md"))
+            .expect("docs/language.md");
     let table = doc
         .split("### Reserved words")
         .nth(1)
@@ -110,7 +111,10 @@ fn grammar_highlights_every_reserved_word_as_such() {
             let alt = alt.trim_start_matches("\\b").trim_end_matches("\\b");
             alt == word
         });
-        assert!(alternative, "the grammar does not scope the reserved word `{word}`");
+        assert!(
+            alternative,
+            "the grammar does not scope the reserved word `{word}`"
+        );
     }
 }
 
