@@ -53,9 +53,9 @@ fn grammar_and_extension_npm_tests_pass() {
     );
     // The runners name every file they checked; make sure none was skipped.
     for file in [
-        "test/assertions/code.pfir",
-        "test/assertions/directives.pfir",
-        "test/snapshots/every_construct.pfir",
+        "test/assertions/code.tmtest",
+        "test/assertions/directives.tmtest",
+        "test/snapshots/every_construct.tmtest",
     ] {
         assert!(stdout.contains(file), "{file} was not run:\n{stdout}");
     }
