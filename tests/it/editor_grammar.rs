@@ -76,8 +76,9 @@ fn reserved_words() -> Vec<String> {
         .expect("the reserved-word table");
     let mut words = Vec::new();
     for row in table.lines().skip(2) {
-        let cells: Vec<&str> = row.split('|').collect();
-        let Some(cell) = cells.get(2) else { continue };
+        let Some(cell) = row.split('|').nth(2) else {
+            continue;
+        };
         for word in cell.split('`').skip(1).step_by(2) {
             words.push(word.to_string());
         }
