@@ -7,6 +7,7 @@ mod support;
 mod deps_evaluator;
 mod deps_random;
 mod deps_verify;
+mod editor_grammar;
 mod filecheck_agreement;
 mod frontend_errors;
 mod frontend_limits;
