@@ -67,7 +67,7 @@
 //!   count is known to be zero.
 
 use super::phase_fence::counts::CountMap;
-use super::phase_fence::index::{FunctionIndex, NONE, producers};
+use super::phase_fence::index::{FunctionIndex, NONE, UpdateKind, producers};
 use super::properties::manual_deps_on_submit_only::TASK_DUMMY;
 use super::walk::{Site, block_of_mut, walk_stmts};
 use super::{Pass, PassContext, Property};
@@ -490,7 +490,17 @@ fn reason_remark(f: &Function, idx: &FunctionIndex, l: u32, array: VarId, m: u64
             format!("{kept}: its storage is updated inside the loop body"),
             u.span,
         )
-        .with_label(format!("updates `{}`", f.vars[u.target].name))
+        .with_label(match &u.kind {
+            UpdateKind::Element => format!("updates `{}`", f.vars[u.target].name),
+            UpdateKind::Yield { value } => format!(
+                "yields {} into the iter-arg `{}`",
+                match value {
+                    Some(v) => format!("`{}`", f.vars[*v].name),
+                    None => "another array".to_string(),
+                },
+                f.vars[u.target].name
+            ),
+        })
         .with_secondary(lp.header, "in this loop");
         if u.target != array {
             d = d.with_note(idx.alias.explain(f, u.target, array));
