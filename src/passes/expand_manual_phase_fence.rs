@@ -508,6 +508,15 @@ fn reason_remark(f: &Function, idx: &FunctionIndex, l: u32, array: VarId, m: u64
         return d;
     }
     let n = producers(&var.ty);
+    if var.ty.array_extent() == Some(0) {
+        return Diagnostic::remark(
+            format!(
+                "{kept}: its producer count is zero (type `{}`): nothing to wait for",
+                var.ty
+            ),
+            lp.header,
+        );
+    }
     if n == 0 {
         // A size computed by an expression has no name to show.
         let why = match &var.ty {
