@@ -85,6 +85,7 @@ use crate::ir::{
     BinaryOp, Block, Callee, ExprId, ExprKind, Function, Module, ScalarType, Span, StmtId,
     StmtKind, Type, UnaryOp, VarId,
 };
+use crate::ir::trip_count::range_len;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// The bounds of one evaluation.
@@ -852,7 +853,7 @@ impl Evaluator<'_> {
                     _ => None,
                 });
                 let trip = match bounds {
-                    [Some(a), Some(b), Some(c)] => Some((a, c, trip_count(a, b, c))),
+                    [Some(a), Some(b), Some(c)] => Some((a, c, range_len(a, b, c))),
                     _ => {
                         self.approx(
                             span,
@@ -1005,19 +1006,6 @@ impl Evaluator<'_> {
         }
         Self::normal(out)
     }
-}
-
-/// Number of values in Python's `range(start, stop, step)`; 0 for a zero step.
-pub fn trip_count(start: i64, stop: i64, step: i64) -> u64 {
-    let (start, stop, step) = (start as i128, stop as i128, step as i128);
-    let n = if step > 0 && stop > start {
-        (stop - start + step - 1) / step
-    } else if step < 0 && stop < start {
-        (start - stop + (-step) - 1) / (-step)
-    } else {
-        0
-    };
-    u64::try_from(n).unwrap_or(u64::MAX)
 }
 
 fn binary(op: BinaryOp, a: Val, b: Val) -> Val {

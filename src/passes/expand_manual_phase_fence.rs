@@ -543,7 +543,7 @@ fn reason_remark(f: &Function, idx: &FunctionIndex, l: u32, array: VarId, m: u64
 /// multiplied by the product of the known trip counts of the `for` loops
 /// around it (an unknown trip count counts as 1). Saturating.
 pub fn static_edges(f: &Function) -> u64 {
-    use super::phase_fence::trip_count::trip_count;
+    use crate::ir::trip_count::trip_count;
     let weight = |e: crate::ir::ExprId| -> u64 {
         let ty = f.ty(e);
         if ty.is_task_id_array() {

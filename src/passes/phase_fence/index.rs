@@ -18,7 +18,7 @@
 //! group loops into *components* (trees), each with a root loop.
 
 use super::alias::AliasForest;
-use super::trip_count::trip_count;
+use crate::ir::trip_count::trip_count;
 use crate::ir::{ArenaId, Callee, ExprKind, Function, LoopKind, StmtId, StmtKind, Type, VarId};
 use crate::passes::walk::{Site, for_each_expr, own_exprs, walk_stmts};
 use crate::span::Span;
