@@ -4,6 +4,7 @@
 
 mod support;
 
+mod deps_bounded;
 mod deps_evaluator;
 mod deps_random;
 mod deps_verify;

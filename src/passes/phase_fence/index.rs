@@ -204,8 +204,9 @@ impl FunctionIndex {
                         // Rule 3, second half: a loop's yield writes its
                         // values into the iter-args' storage.
                         let iters = site.owner.and_then(|o| match &f.stmts[o].kind {
-                            StmtKind::For { iter_args, .. }
-                            | StmtKind::While { iter_args, .. } => Some(iter_args),
+                            StmtKind::For { iter_args, .. } | StmtKind::While { iter_args, .. } => {
+                                Some(iter_args)
+                            }
                             _ => None,
                         });
                         for (it, &v) in iters.into_iter().flatten().zip(values) {
