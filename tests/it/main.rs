@@ -19,4 +19,5 @@ mod pass_rules;
 mod pass_scaling;
 mod printer_roundtrip;
 mod roundtrip_corpus;
+
 mod tooling_robustness;
