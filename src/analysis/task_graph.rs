@@ -19,15 +19,22 @@
 //!
 //! # Abstract values
 //!
-//! - `task_id`: the set of nodes the value may hold; the empty set is the
-//!   invalid task id (`none`, `system.task_invalid()`, parameters, results of
-//!   unknown ops: tasks not created by this function are not tracked).
+//! - `task_id`: the node the value may hold; when it may hold several
+//!   (paths joined), a [`NodeKind::Join`] node waiting for all of them;
+//!   nothing is the invalid task id (`none`, `system.task_invalid()`,
+//!   parameters, results of unknown ops: tasks not created by this function
+//!   are not tracked).
 //! - integers and `bool`: a constant or unknown (constants are propagated
 //!   through arithmetic, comparisons and `and`/`or`/`not`; overflow, division
 //!   by zero and anything else give unknown).
 //! - arrays: a reference to a *storage cell* holding one task set per slot.
 //!   A cell of unknown or huge size (more than [`Limits::max_slots`]) is a
-//!   *summary*: one set standing for every slot.
+//!   *summary*: one value standing for every slot. Slots are shared between
+//!   copies until written (copy on write). A `deps` entry naming an array
+//!   waits for one join node holding every slot's task, made once per
+//!   version of the cell: every consumer of an unchanged array shares it,
+//!   so a fan-out of N producers to M consumers costs N + M edges here, not
+//!   N x M.
 //!
 //! # Storage (aliasing) model
 //!
@@ -66,19 +73,25 @@
 //!   are evaluated and their states joined.
 //! - `break`/`continue`/`return` are followed exactly along each path;
 //!   `return` ends the path.
-//! - A join unions everything: task sets, cell contents (slot by slot), and
+//! - Loop and `if` bodies open a scope: what they define is dropped from
+//!   the states leaving them, so out-of-scope values are never joined.
+//! - A join unions everything: task values (a join node when they differ),
+//!   cell contents (slot by slot; cells untouched on both paths are shared
+//!   and skipped), and
 //!   the node set of the graph (a node exists if some path creates it). So
 //!   the graph answers "may depend": it over-approximates the runtime DAG,
 //!   in the same way for any two programs with the same control flow, which
 //!   is what comparing a program before and after the pass needs.
 //! - Budgets ([`Limits`]): at most `max_tasks` tasks, `max_iterations`
 //!   loop iterations in total, and `max_work` units of work (a task or loop
-//!   iteration costs 1 plus its loop depth, which bounds memory on deep
-//!   nests). When one is exhausted the evaluation stops and
-//!   the graph is marked [`TaskGraph::truncated`]; what was built is a
-//!   prefix of the full graph (a node's edges are fixed when it is created),
-//!   and the budgets count only `submit`s and loop iterations, which the pass
-//!   does not change, so two truncated graphs stop at the same task.
+//!   iteration costs 1 plus its loop depth, a join node 1 plus its size, a
+//!   slot-by-slot join or weak update the array's size). When one is
+//!   exhausted the evaluation stops, the graph is marked
+//!   [`TaskGraph::truncated`] and [`TaskGraph::stopped_by`] names the
+//!   budget; every task it holds is complete (a task's edges are fixed when
+//!   it is created), so the tasks two truncated graphs both hold can be
+//!   compared. Only inherently exponential shapes (deep nests of loops with
+//!   unknown trip counts) reach the budgets.
 //! - Plain calls of functions are opaque: they create no nodes.
 
 use crate::ir::trip_count::range_len;

@@ -14,7 +14,9 @@
 //!
 //! 1. **Index** ([`FunctionIndex`]): one iterative walk numbers statements
 //!    and loops, records definition positions, storage updates per alias
-//!    class and the consumers. "Defined inside L" and "updated inside L" are
+//!    class (`array.update_element` calls, and the `yield`s of `for` and
+//!    `while` bodies that write a value outside an iter-arg's alias class
+//!    into it: safety rule 3) and the consumers. "Defined inside L" and "updated inside L" are
 //!    then interval tests (an update test is a binary search).
 //! 2. **Which loop would rewrite each consumer.** Consumers count for the
 //!    loops of their *component* path (the chain of enclosing loops joined

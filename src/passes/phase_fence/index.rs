@@ -9,6 +9,14 @@
 //! `L` is then the position interval `(2 * num(L), 2 * end(L) + 1]`:
 //! "defined inside L" and "updated inside L" are interval tests.
 //!
+//! **Updates.** A class's storage is written by `array.update_element(B,
+//! ...)` with B in the class, and by the `yield` that ends a `for` or
+//! `while` body, for each `array<task_id, _>` iter-arg whose yielded value
+//! is not a member of the iter-arg's class (a foreign array, a copy, an
+//! `if` or loop result, an update result: the last is an update already).
+//! Both are recorded at the writing statement's position, so "updated
+//! inside L" stays one binary search per (loop, class).
+//!
 //! **Loops.** Only `for` loops are loops here (a `while` is part of the
 //! body that holds it). Loops are indexed in pre-order, so a parent's index
 //! is below its children's, and each loop records its parent, depth and
