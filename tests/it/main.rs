@@ -4,6 +4,7 @@
 
 mod support;
 
+mod deps_bounded;
 mod deps_evaluator;
 mod deps_random;
 mod deps_verify;
@@ -19,4 +20,5 @@ mod pass_rules;
 mod pass_scaling;
 mod printer_roundtrip;
 mod roundtrip_corpus;
+
 mod tooling_robustness;
