@@ -116,7 +116,7 @@ pub enum ReadError {
     /// The input is larger than spans can address.
     TooLarge {
         name: String,
-        diagnostic: Diagnostic,
+        diagnostic: Box<Diagnostic>,
     },
 }
 
@@ -146,7 +146,10 @@ pub fn read_input(path: Option<&PathBuf>) -> Result<(String, String), ReadError>
                 && let Err(diagnostic) = check_size(meta.len())
             {
                 let name = p.display().to_string();
-                return Err(ReadError::TooLarge { name, diagnostic });
+                return Err(ReadError::TooLarge {
+                    name,
+                    diagnostic: Box::new(diagnostic),
+                });
             }
             let bytes = std::fs::read(p).map_err(|e| ReadError::Io {
                 name: Some(p.display().to_string()),
@@ -166,7 +169,10 @@ pub fn read_input(path: Option<&PathBuf>) -> Result<(String, String), ReadError>
         }
     };
     if let Err(diagnostic) = check_size(bytes.len() as u64) {
-        return Err(ReadError::TooLarge { name, diagnostic });
+        return Err(ReadError::TooLarge {
+            name,
+            diagnostic: Box::new(diagnostic),
+        });
     }
     match String::from_utf8(bytes) {
         Ok(text) => Ok((name, text)),

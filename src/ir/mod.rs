@@ -19,6 +19,7 @@
 pub mod arena;
 pub mod equality;
 pub mod symbol;
+pub mod trip_count;
 pub mod types;
 
 pub use crate::span::Span;

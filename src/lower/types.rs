@@ -55,7 +55,7 @@ impl Lowerer<'_> {
                 }
             },
             ExtentExpr::Name(id) => {
-                if !check_name(&id.name) {
+                if !check_name(id.name) {
                     self.error(
                         Diagnostic::error(
                             format!(
