@@ -210,6 +210,12 @@ impl Diagnostic {
     }
 }
 
+/// `1 consumer`, `2 consumers`: a number with its noun in the right number.
+pub fn count(n: impl Into<u128>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// Whether any of `diags` is an error.
 pub fn has_errors(diags: &[Diagnostic]) -> bool {
     diags.iter().any(Diagnostic::is_error)

@@ -425,6 +425,21 @@ fn remarks_for(
                 };
                 out.push((lp.num, entry.first, d));
             }
+        } else if lp.parent == NONE || idx.loops[lp.parent as usize].manual {
+            // The outermost loop outside any `manual` scope: say why the
+            // pass leaves it alone, once per array its submits wait on.
+            for (array, entry) in map.iter() {
+                let d = Diagnostic::remark(
+                    format!(
+                        "kept `{}` as a direct dependency: the loop is not inside a `manual` scope",
+                        f.var_name(array)
+                    ),
+                    lp.header,
+                )
+                .with_label("outside any `manual` scope")
+                .with_note("the pass only rewrites loops inside `manual { ... }` scopes, where every edge is written by hand");
+                out.push((lp.num, entry.first, d));
+            }
         }
         if lp.countable_edge {
             map.scale(lp.multiplier());
@@ -445,9 +460,12 @@ fn edge_numbers(n: u64, m: u64) -> String {
     } else {
         ""
     };
+    use crate::diagnostics::count;
     format!(
-        "{n} producers x {m} consumers, {} dependency edges -> {}{saturated}",
-        n128 * m128,
+        "{} x {}, {} -> {}{saturated}",
+        count(n128, "producer", "producers"),
+        count(u128::from(m), "consumer", "consumers"),
+        count(n128 * m128, "dependency edge", "dependency edges"),
         n128 + m128
     )
 }

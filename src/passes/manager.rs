@@ -5,14 +5,15 @@
 //! 1. its required properties are verified (except those a previous,
 //!    verified pass established and no pass invalidated since). Every
 //!    violation becomes an error diagnostic at the offending code,
-//!    "`<pass>` requires `<Property>`", and the pipeline stops: the pass
+//!    "`<pass>` needs <what the property demands>" (in the user's words,
+//!    with what to do as help), and the pipeline stops: the pass
 //!    does not run;
 //! 2. the pass runs (timed under `--timing`), with remarks enabled under
 //!    `--remarks`/`--remarks=NAME` and statistics under `--stats`;
 //! 3. under `--verify-each` (the default) the properties it claims to
 //!    produce, and the module-wide invariant ManualDepsOnSubmitOnly, are
-//!    verified; a violation is an error diagnostic ("`<pass>` did not
-//!    produce `<Property>`") and the pipeline stops;
+//!    verified; a violation is an error diagnostic ("after `<pass>`, the code
+//!    no longer has ... (a bug in the pass)") and the pipeline stops;
 //! 4. under `--print-ir-after-all` / `--print-ir-after=NAME` the IR is
 //!    printed to stderr after a header
 //!    `// -----// IR Dump After <pass> //----- //`.
@@ -87,10 +88,14 @@ fn violation_diagnostics(
     violations: Vec<Violation>,
 ) -> impl Iterator<Item = Diagnostic> + '_ {
     violations.into_iter().map(move |v| {
-        Diagnostic::error(message.to_string(), v.span)
+        let d = Diagnostic::error(message.to_string(), v.span)
             .with_code(Code::PassRequirement)
             .with_label(v.message)
-            .with_note(format!("{property}: {}", property.definition()))
+            .with_note(property.definition());
+        match property.fix_hint() {
+            Some(hint) => d.with_help(hint),
+            None => d,
+        }
     })
 }
 
@@ -131,7 +136,7 @@ pub fn run_pipeline(
                 established.insert(prop);
             } else {
                 failed = true;
-                let message = format!("{} requires {prop}", pass.name());
+                let message = format!("`{}` needs {}", pass.name(), prop.requirement());
                 result
                     .diagnostics
                     .extend(violation_diagnostics(&message, prop, violations));
@@ -169,7 +174,11 @@ pub fn run_pipeline(
                 } else {
                     failed = true;
                     established.remove(&prop);
-                    let message = format!("{} did not produce {prop}", pass.name());
+                    let message = format!(
+                        "after `{}`, the code no longer has {} (a bug in the pass)",
+                        pass.name(),
+                        prop.requirement()
+                    );
                     result
                         .diagnostics
                         .extend(violation_diagnostics(&message, prop, violations));

@@ -66,7 +66,14 @@ fn nested_call_is_reported_and_the_pass_does_not_run() {
     assert_eq!(d.severity, Severity::Error);
     assert_eq!(
         d.message,
-        "expand-manual-phase-fence requires NoNestedCalls"
+        "`expand-manual-phase-fence` needs every call argument to be a variable or a literal"
+    );
+    assert!(
+        d.notes
+            .iter()
+            .any(|n| n == "help: bind the inner call to a variable first (`v = f(x)`), then pass the variable"),
+        "{:?}",
+        d.notes
     );
     assert_eq!(&text[d.primary.span.range()], "f(x)");
     assert_eq!(
@@ -143,14 +150,14 @@ fn call_directions_are_checked_against_the_callee() {
     }
     let v = Property::CallDirectionsResolved.verify(&m);
     assert!(
-        v[0].message.contains("1 positional argument(s) but 0"),
+        v[0].message.contains("1 positional argument but 0 resolved directions"),
         "{}",
         v[0].message
     );
     let r = run_pipeline(&mut m, &file(&text), &PipelineOptions::with_passes(&[NAME]));
     assert_eq!(
         r.diagnostics[0].message,
-        "expand-manual-phase-fence requires CallDirectionsResolved"
+        "`expand-manual-phase-fence` needs one direction (`in`, `out`, `inout`) per call argument"
     );
 }
 

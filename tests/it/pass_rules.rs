@@ -123,14 +123,24 @@ fn call_directions_violation_is_reported_at_the_code_and_the_pass_does_not_run()
 }
 
 /// Runs the pass on `m`, which violates `property`: exactly one error,
-/// "expand-manual-phase-fence requires PROPERTY", and the IR is untouched
+/// "`expand-manual-phase-fence` needs ..." (what PROPERTY demands, without
+/// its internal name), and the IR is untouched
 /// (the pass did not run). Returns the error.
 fn refused(m: &mut pfir::ir::Module, property: &str) -> pfir::diagnostics::Diagnostic {
     let before = pfir::printer::print_module(m);
     let r = run_pipeline(m, &file(EXAMPLE), &PipelineOptions::with_passes(&[NAME]));
     let errors: Vec<_> = r.diagnostics.iter().filter(|d| d.is_error()).collect();
     assert_eq!(errors.len(), 1, "{:?}", r.diagnostics);
-    assert_eq!(errors[0].message, format!("{NAME} requires {property}"));
+    let property = pfir::passes::Property::ALL
+        .into_iter()
+        .find(|p| p.name() == property)
+        .unwrap();
+    assert_eq!(
+        errors[0].message,
+        format!("`{NAME}` needs {}", property.requirement())
+    );
+    assert!(!errors[0].message.contains(property.name()));
+    assert!(errors[0].notes.iter().all(|n| !n.contains(property.name())));
     assert_eq!(
         pfir::printer::print_module(m),
         before,

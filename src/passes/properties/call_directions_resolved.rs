@@ -6,6 +6,7 @@
 //! matches the parameter count). Ops take `in` arguments only.
 
 use super::Violation;
+use crate::diagnostics::count;
 use crate::ir::{Callee, Direction, ExprKind, Module};
 use crate::passes::walk::{for_each_expr, own_exprs, walk_stmts};
 use crate::span::Span;
@@ -32,8 +33,13 @@ pub fn verify(module: &Module, out: &mut Vec<Violation>) {
             out.push(Violation::new(
                 span,
                 format!(
-                    "{what} has {nargs} positional argument(s) but {} resolved direction(s)",
-                    dirs.len()
+                    "{what} has {} but {}",
+                    count(nargs as u64, "positional argument", "positional arguments"),
+                    count(
+                        dirs.len() as u64,
+                        "resolved direction",
+                        "resolved directions"
+                    )
                 ),
             ));
             return;

@@ -62,6 +62,34 @@ impl Property {
         }
     }
 
+    /// What a pass that requires the property needs of the code, in the
+    /// user's words (no property name): the end of "`<pass>` needs ...".
+    pub fn requirement(self) -> &'static str {
+        match self {
+            Property::NoNestedCalls => "every call argument to be a variable or a literal",
+            Property::NormalizedStmtStructure => {
+                "flat blocks with no statement after `return`, `yield`, `break` or `continue`"
+            }
+            Property::CallDirectionsResolved => {
+                "one direction (`in`, `out`, `inout`) per call argument"
+            }
+            Property::ManualDepsOnSubmitOnly => {
+                "manual dependencies only on `submit` and `system.task_dummy`"
+            }
+        }
+    }
+
+    /// What to do about a violation, when there is one thing to do.
+    pub fn fix_hint(self) -> Option<&'static str> {
+        match self {
+            Property::NoNestedCalls => {
+                Some("bind the inner call to a variable first (`v = f(x)`), then pass the variable")
+            }
+            Property::NormalizedStmtStructure => Some("remove the statements that can never run"),
+            Property::CallDirectionsResolved | Property::ManualDepsOnSubmitOnly => None,
+        }
+    }
+
     /// What the property demands, in one sentence.
     pub fn definition(self) -> &'static str {
         match self {

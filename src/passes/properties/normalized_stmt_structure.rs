@@ -18,6 +18,7 @@
 //!    body of a `for` or `while` (through `if` and scopes).
 
 use super::Violation;
+use crate::diagnostics::count;
 use crate::ir::{ArenaId, Function, StmtId, StmtKind};
 use crate::passes::walk::{block_of, walk_stmts};
 
@@ -47,7 +48,8 @@ pub fn verify(f: &Function, out: &mut Vec<Violation>) {
             _ => out.push(Violation::new(
                 block.span,
                 format!(
-                    "this body must end with a `yield` of {want} value(s) for the statement's results"
+                    "this body must end with a `yield` of {} for the statement's results",
+                    count(want as u64, "value", "values")
                 ),
             )),
         }
@@ -105,8 +107,9 @@ pub fn verify(f: &Function, out: &mut Vec<Violation>) {
                         Some(n) if n != values.len() => out.push(Violation::new(
                             stmt.span,
                             format!(
-                                "`yield` of {} value(s) where {n} are expected",
-                                values.len()
+                                "`yield` of {} where {n} {} expected",
+                                count(values.len() as u64, "value", "values"),
+                                if n == 1 { "is" } else { "are" }
                             ),
                         )),
                         Some(_) => {}
@@ -125,9 +128,9 @@ pub fn verify(f: &Function, out: &mut Vec<Violation>) {
                         out.push(Violation::new(
                             stmt.span,
                             format!(
-                                "loop has {} result(s) but {} iter-arg(s)",
-                                results.len(),
-                                iter_args.len()
+                                "loop has {} but {}",
+                                count(results.len() as u64, "result", "results"),
+                                count(iter_args.len() as u64, "iter-arg", "iter-args")
                             ),
                         ));
                     }
