@@ -180,6 +180,14 @@ impl<'a> Lowerer<'a> {
                 format!("did you mean `{s}`?"),
                 Applicability::MaybeIncorrect,
             );
+        } else if suggest::closest(name, ["submit"].into_iter()).is_some() {
+            // `t = sumbit k()`: a misspelt `submit` before a callee.
+            d = d.with_suggestion(
+                span,
+                "submit",
+                "did you mean `submit`?",
+                Applicability::MaybeIncorrect,
+            );
         }
         self.error(d);
     }
@@ -494,14 +502,42 @@ impl<'a> Lowerer<'a> {
                         ExprKind::Dtype(s) => *s,
                         _ => {
                             let s = self.func.exprs[a[1]].span;
-                            self.error(
-                                Diagnostic::error(
-                                    "the element type of `array.create` must be a scalar type",
-                                    s,
-                                )
-                                .with_code(Code::TypeMismatch)
-                                .with_label("expected a type such as `task_id`"),
-                            );
+                            // A misspelt type name (`task_ids`) was just
+                            // reported as an unknown variable: one mistake,
+                            // so one error, about the type.
+                            let misspelt = match self.diags.last() {
+                                Some(d)
+                                    if d.code == Some(Code::UnknownVariable)
+                                        && d.primary.span == s =>
+                                {
+                                    d.message.split('`').nth(1).map(str::to_string)
+                                }
+                                _ => None,
+                            };
+                            let mut d = Diagnostic::error(
+                                "the element type of `array.create` must be a scalar type",
+                                s,
+                            )
+                            .with_code(Code::TypeMismatch)
+                            .with_label("expected a type such as `task_id`");
+                            if let Some(word) = misspelt {
+                                self.diags.pop();
+                                d = Diagnostic::error(format!("unknown type `{word}`"), s)
+                                    .with_code(Code::TypeMismatch)
+                                    .with_label("not a scalar type");
+                                if let Some(t) = suggest::closest(
+                                    &word,
+                                    ScalarType::ALL.iter().map(|t| t.name()),
+                                ) {
+                                    d = d.with_suggestion(
+                                        s,
+                                        t,
+                                        format!("did you mean `{t}`?"),
+                                        Applicability::MaybeIncorrect,
+                                    );
+                                }
+                            }
+                            self.error(d);
                             ScalarType::TaskId
                         }
                     };

@@ -103,6 +103,24 @@ fn first_bad_escape(text: &str) -> (usize, usize) {
     (0, text.len())
 }
 
+/// The expected keyword (or, where a type was expected, type name) closest
+/// to the misspelt `word`: `parralel` -> `parallel`, `orchestraton` ->
+/// `orchestration`, `task_ids` -> `task_id`.
+fn closest_expected_word(word: &str, expected: &[String]) -> Option<String> {
+    let mut words: Vec<&str> = expected
+        .iter()
+        .map(|e| e.trim_matches('"'))
+        .filter(|e| !e.is_empty() && e.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'))
+        .collect();
+    if expected
+        .iter()
+        .any(|e| e.trim_matches('"') == "scalar type")
+    {
+        words.extend(crate::vocab::ScalarType::ALL.iter().map(|t| t.name()));
+    }
+    crate::lower::suggest::closest(word, words.into_iter()).map(str::to_string)
+}
+
 /// A keyword or type name where the grammar also accepted a name: the
 /// diagnostic says the word is reserved and what it cannot name (judged
 /// from the neighbouring text: after `func` a function, before `:` a
@@ -208,10 +226,20 @@ fn parse_error_diagnostic(
                         Tok::Lt | Tok::Gt | Tok::Le | Tok::Ge | Tok::EqEq | Tok::NotEq
                     );
                     let after_expression = expected.iter().any(|e| e == "\"and\"");
-                    let d = Diagnostic::error(format!("unexpected {tok}"), span)
+                    let mut d = Diagnostic::error(format!("unexpected {tok}"), span)
                         .with_code(Code::UnexpectedToken)
                         .with_label("unexpected here")
                         .with_note(expected_note);
+                    if let Tok::Ident(word) = tok
+                        && let Some(k) = closest_expected_word(word, &expected)
+                    {
+                        d = d.with_suggestion(
+                            span,
+                            k.clone(),
+                            format!("did you mean `{k}`?"),
+                            Applicability::MaybeIncorrect,
+                        );
+                    }
                     if is_comparison && after_expression {
                         d.with_help(
                             "comparisons do not chain: write `a < b and b < c`, or parenthesize one side: `(a < b) == c`",

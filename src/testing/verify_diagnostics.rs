@@ -47,6 +47,10 @@ pub struct Expectation {
     pub span: Span,
 }
 
+/// Anything spelt like a directive: `expected-WORD` (`@...`) `{{`.
+static ANY_DIRECTIVE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"expected-([A-Za-z_]+)(@[^\s{]*)?\s*\{\{").expect("valid regex"));
+
 static DIRECTIVE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"expected-(error|warning|note|remark)(@[^\s{]*)?\s*\{\{").expect("valid regex")
 });
@@ -89,6 +93,35 @@ pub fn parse_expectations(file: &SourceFile) -> (Vec<Expectation>, Vec<Diagnosti
             continue;
         };
         let base = file.line_start(index) + comment_at;
+        // A misspelt severity (`expected-eror {{...}}`) would silently
+        // expect nothing: report it, with the closest spelling.
+        for caps in ANY_DIRECTIVE.captures_iter(comment) {
+            let word = caps.get(1).expect("group 1");
+            if matches!(word.as_str(), "error" | "warning" | "note" | "remark") {
+                continue;
+            }
+            let whole = caps.get(0).expect("group 0");
+            let span = Span::new(base + word.start(), base + word.end());
+            let mut d = Diagnostic::error(
+                format!("unknown directive `expected-{}`", word.as_str()),
+                Span::new(base + whole.start(), base + word.end()),
+            )
+            .with_code(Code::ExpectationMismatch)
+            .with_label("not a severity")
+            .with_note("the directives are `expected-error`, `expected-warning`, `expected-note` and `expected-remark`");
+            if let Some(s) = crate::lower::suggest::closest(
+                word.as_str(),
+                ["error", "warning", "note", "remark"].into_iter(),
+            ) {
+                d = d.with_suggestion(
+                    span,
+                    s,
+                    format!("did you mean `expected-{s}`?"),
+                    crate::diagnostics::Applicability::MaybeIncorrect,
+                );
+            }
+            errors.push(d);
+        }
         for caps in DIRECTIVE.captures_iter(comment) {
             let whole = caps.get(0).expect("group 0");
             let start = base + whole.start();

@@ -150,7 +150,8 @@ fn call_directions_are_checked_against_the_callee() {
     }
     let v = Property::CallDirectionsResolved.verify(&m);
     assert!(
-        v[0].message.contains("1 positional argument but 0 resolved directions"),
+        v[0].message
+            .contains("1 positional argument but 0 resolved directions"),
         "{}",
         v[0].message
     );
