@@ -171,7 +171,26 @@ impl<'a> Lowerer<'a> {
         let mut d = Diagnostic::error(format!("unknown variable `{name}`"), span)
             .with_code(Code::UnknownVariable)
             .with_label("not defined in this scope");
-        if self.signatures.contains_key(name) {
+        if let Some((var, what)) = self.scopes.out_of_scope(name) {
+            // Defined in a body that has closed: say where, and why.
+            d = d
+                .with_secondary(
+                    self.func.vars[var].span,
+                    format!("defined inside {what}; not visible after it"),
+                )
+                .with_note(format!(
+                    "a name defined inside {what} is visible only until its closing `}}`"
+                ));
+            if what == "the loop" {
+                d = d.with_help(
+                    "to use a value after a loop, carry it out with `iter(...)` and `yield`",
+                );
+            } else {
+                d = d.with_help(
+                    "to use a value after an `if`, bind it: `x = if c { yield a } else { yield b }`",
+                );
+            }
+        } else if self.signatures.contains_key(name) {
             d = d.with_help(format!("`{name}` is a function; call it as `{name}(...)`"));
         } else if let Some(s) = suggest::closest(name, self.scopes.visible_names()) {
             d = d.with_suggestion(

@@ -20,8 +20,12 @@ pub struct Scopes<'a> {
     /// Each visible name's innermost entry.
     names: HashMap<&'a str, u32>,
     entries: Vec<Entry<'a>>,
-    /// For each open scope, the length of `entries` when it opened.
-    frames: Vec<usize>,
+    /// For each open scope, the length of `entries` when it opened and
+    /// what the scope is (`the loop`, `the \`if\` branch`).
+    frames: Vec<(usize, &'static str)>,
+    /// Each name whose latest definition went out of scope: that
+    /// definition and the scope it was in (for "not visible after it").
+    gone: HashMap<&'a str, (VarId, &'static str)>,
 }
 
 impl<'a> Scopes<'a> {
@@ -30,19 +34,22 @@ impl<'a> Scopes<'a> {
             names: HashMap::new(),
             entries: Vec::new(),
             frames: Vec::new(),
+            gone: HashMap::new(),
         }
     }
 
-    pub fn push(&mut self) {
-        self.frames.push(self.entries.len());
+    /// Opens a scope; `what` names it in diagnostics (`the loop`).
+    pub fn push(&mut self, what: &'static str) {
+        self.frames.push((self.entries.len(), what));
     }
 
     pub fn pop(&mut self) {
-        let Some(mark) = self.frames.pop() else {
+        let Some((mark, what)) = self.frames.pop() else {
             return;
         };
         while self.entries.len() > mark {
             let Some(e) = self.entries.pop() else { break };
+            self.gone.insert(e.name, (e.var, what));
             match e.shadowed {
                 Some(prev) => {
                     self.names.insert(e.name, prev);
@@ -74,6 +81,13 @@ impl<'a> Scopes<'a> {
             .map(|e| e.var)
     }
 
+    /// The definition of a name that is no longer visible because the scope
+    /// that defined it closed (its latest such definition), with what that
+    /// scope was.
+    pub fn out_of_scope(&self, name: &str) -> Option<(VarId, &'static str)> {
+        self.gone.get(name).copied()
+    }
+
     /// Every name currently visible (for "did you mean" suggestions).
     pub fn visible_names(&self) -> impl Iterator<Item = &str> {
         self.names.keys().copied()
@@ -90,7 +104,7 @@ mod tests {
         let v = |i| VarId::from_index(i);
         let mut s = Scopes::new();
         s.define("x", v(0));
-        s.push();
+        s.push("the loop");
         s.define("x", v(1));
         s.define("y", v(2));
         s.define("x", v(3));
@@ -100,5 +114,8 @@ mod tests {
         let mut names: Vec<&str> = s.visible_names().collect();
         names.sort();
         assert_eq!(names, ["x"]);
+        assert_eq!(s.out_of_scope("y"), Some((v(2), "the loop")));
+        assert_eq!(s.out_of_scope("x"), Some((v(1), "the loop")));
+        assert_eq!(s.out_of_scope("z"), None);
     }
 }
