@@ -124,9 +124,11 @@ fn json_position(
 ) -> serde_json::Map<String, serde_json::Value> {
     let (sl, sc) = file.line_col(span.start);
     let (el, ec) = file.line_col(span.end);
+    // Byte offsets are the file's (they differ from the text's only when
+    // the input was not UTF-8 and was decoded lossily for display).
     let value = serde_json::json!({
-        "start": span.start,
-        "end": span.end,
+        "start": file.file_offset(span.start),
+        "end": file.file_offset(span.end),
         "line": sl,
         "column": sc,
         "end_line": el,

@@ -184,7 +184,7 @@ pub fn update_file(path: &Path, tools: &Tools) -> Result<UpdateOutcome, String> 
     if new_text == text {
         return Ok(UpdateOutcome::Unchanged);
     }
-    crate::cli::opt::write_atomically(path, new_text.as_bytes())
+    crate::io::write_atomically(path, new_text.as_bytes())
         .map_err(|e| format!("cannot write '{}': {e}", path.display()))?;
     Ok(UpdateOutcome::Updated)
 }
