@@ -75,14 +75,13 @@ pub fn run(args: TestArgs) -> u8 {
     } else {
         args.paths.clone()
     };
-    let files = match lit::discover(&paths) {
-        Ok(files) => files,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 1;
-        }
-    };
-    if files.is_empty() {
+    // An unreadable path is reported, and the tests found elsewhere still run.
+    let discovery = lit::discover_all(&paths);
+    for e in &discovery.errors {
+        eprintln!("error: {e}");
+    }
+    let files = discovery.tests;
+    if files.is_empty() && discovery.errors.is_empty() {
         eprintln!(
             "error: no tests found (looked for *.pfir files with `// RUN:` lines under {})",
             paths
@@ -98,8 +97,11 @@ pub fn run(args: TestArgs) -> u8 {
         .filter(|f| lit::selected(f, &config))
         .collect();
     if selected.is_empty() {
-        let _ = writeln!(std::io::stdout(), "no tests match the filter");
-        return 0;
+        if discovery.errors.is_empty() {
+            let _ = writeln!(std::io::stdout(), "no tests match the filter");
+            return 0;
+        }
+        return 1;
     }
 
     let start = std::time::Instant::now();
@@ -126,5 +128,17 @@ pub fn run(args: TestArgs) -> u8 {
     let mut out = std::io::stdout().lock();
     let _ = write!(out, "{}", report::summary(&summary, start.elapsed()));
     let _ = out.flush();
-    if summary.failed.is_empty() { 0 } else { 1 }
+    if !discovery.errors.is_empty() {
+        let _ = writeln!(
+            out,
+            "{} path{} could not be read (see the errors above)",
+            discovery.errors.len(),
+            if discovery.errors.len() == 1 { "" } else { "s" }
+        );
+    }
+    if summary.failed.is_empty() && discovery.errors.is_empty() {
+        0
+    } else {
+        1
+    }
 }

@@ -15,13 +15,14 @@ pub mod execute;
 pub mod report;
 pub mod run_line;
 
-pub use discover::{discover, has_run_lines};
+pub use discover::{Discovery, discover, discover_all, has_run_lines};
 pub use execute::Tools;
 
 use execute::PipelineResult;
 use run_line::{RunLine, Substitutions};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
+
 use std::time::{Duration, Instant};
 
 /// How tests are run.
@@ -96,31 +97,64 @@ impl TestResult {
     }
 }
 
-static NEXT_TEMP: AtomicUsize = AtomicUsize::new(0);
+/// A test's private scratch directory (`%T`): created exclusively under an
+/// unpredictable name (`pfir-lit-XXXXXX` in the system temporary directory),
+/// owned by the user with mode 0700, so no other user can plant files in it
+/// or read what the test writes. It is removed when dropped, and on SIGINT,
+/// SIGTERM or SIGHUP while it exists, unless [`ScratchDir::keep`] was called.
+pub(crate) struct ScratchDir {
+    dir: tempfile::TempDir,
+    _registration: crate::io::cleanup::Registration,
+    /// `%t`: a path in the directory named after the test file (not created).
+    pub temp: PathBuf,
+}
 
-/// A fresh private temporary directory for one test (not yet created),
-/// and its `%t` in it.
-pub(crate) fn temp_paths(path: &Path) -> (PathBuf, PathBuf) {
-    let n = NEXT_TEMP.fetch_add(1, Ordering::Relaxed);
-    let name = path
-        .file_name()
-        .map_or_else(|| "test".into(), |n| n.to_string_lossy().into_owned());
-    let dir = std::env::temp_dir().join(format!("pfir-lit-{}-{n}", std::process::id()));
-    let temp = dir.join(format!("{name}.tmp"));
-    (dir, temp)
+impl ScratchDir {
+    pub(crate) fn create(test: &Path) -> std::io::Result<ScratchDir> {
+        let (dir, registration) = crate::io::cleanup::register_with(
+            || {
+                let mut builder = tempfile::Builder::new();
+                builder.prefix("pfir-lit-");
+                #[cfg(unix)]
+                {
+                    use std::os::unix::fs::PermissionsExt;
+                    builder.permissions(std::fs::Permissions::from_mode(0o700));
+                }
+                builder.tempdir()
+            },
+            |d| crate::io::cleanup::Item::Dir(d.path().to_path_buf()),
+        )?;
+        let name = test
+            .file_name()
+            .map_or_else(|| "test".into(), |n| n.to_string_lossy().into_owned());
+        let temp = dir.path().join(format!("{name}.tmp"));
+        Ok(ScratchDir {
+            dir,
+            _registration: registration,
+            temp,
+        })
+    }
+
+    pub(crate) fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Leaves the directory on disk (a failed test's files, for the report).
+    pub(crate) fn keep(self) -> PathBuf {
+        self.dir.keep()
+    }
 }
 
 /// Runs the RUN lines of one test file, in order, stopping at the first
 /// failure.
 pub fn run_test(path: &Path, config: &Config) -> TestResult {
     let start = Instant::now();
-    let (temp_dir, temp) = temp_paths(path);
     let mut result = TestResult {
         path: path.to_path_buf(),
         failure: None,
         steps: Vec::new(),
         notes: Vec::new(),
-        temp_dir: temp_dir.clone(),
+        temp_dir: PathBuf::new(),
         duration: Duration::ZERO,
     };
     if config.update {
@@ -133,10 +167,21 @@ pub fn run_test(path: &Path, config: &Config) -> TestResult {
             Err(e) => result.notes.push(format!("checks not updated: {e}")),
         }
     }
-    result.failure = run_steps(path, config, &temp_dir, temp, &mut result.steps).err();
-    let empty = std::fs::read_dir(&temp_dir).is_ok_and(|mut d| d.next().is_none());
-    if result.passed() || empty {
-        let _ = std::fs::remove_dir_all(&temp_dir);
+    let scratch = match ScratchDir::create(path) {
+        Ok(s) => s,
+        Err(e) => {
+            result.failure = Some(Failure::Unresolved(format!(
+                "cannot create a temporary directory: {e}"
+            )));
+            result.duration = start.elapsed();
+            return result;
+        }
+    };
+    result.temp_dir = scratch.path().to_path_buf();
+    result.failure = run_steps(path, config, scratch.temp.clone(), &mut result.steps).err();
+    let empty = std::fs::read_dir(scratch.path()).is_ok_and(|mut d| d.next().is_none());
+    if !result.passed() && !empty {
+        scratch.keep();
     }
     result.duration = start.elapsed();
     result
@@ -145,7 +190,6 @@ pub fn run_test(path: &Path, config: &Config) -> TestResult {
 fn run_steps(
     path: &Path,
     config: &Config,
-    temp_dir: &Path,
     temp: PathBuf,
     steps: &mut Vec<Step>,
 ) -> Result<(), Failure> {
@@ -157,12 +201,6 @@ fn run_steps(
             "the file has no `// RUN:` lines".into(),
         ));
     }
-    std::fs::create_dir_all(temp_dir).map_err(|e| {
-        Failure::Unresolved(format!(
-            "cannot create the temporary directory '{}': {e}",
-            temp_dir.display()
-        ))
-    })?;
     let subs = Substitutions {
         source: path.to_path_buf(),
         temp,
