@@ -35,7 +35,7 @@ impl std::fmt::Display for ReadError {
 pub fn describe_size(bytes: u64) -> String {
     const UNITS: [(u64, &str); 3] = [(1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")];
     for (unit, name) in UNITS {
-        if bytes >= unit && bytes % unit == 0 {
+        if bytes >= unit && bytes.is_multiple_of(unit) {
             return format!("{} {name} ({bytes} bytes)", bytes / unit);
         }
     }
@@ -61,7 +61,7 @@ pub fn read_limited(path: Option<&Path>, limit: u64) -> Result<(String, Vec<u8>)
             if meta.is_file() && meta.len() > limit {
                 return Err(ReadError::TooLarge { name, limit });
             }
-            let bytes = read_up_to(file, limit, meta.is_file().then(|| meta.len()))
+            let bytes = read_up_to(file, limit, meta.is_file().then_some(meta.len()))
                 .map_err(io)?
                 .ok_or(ReadError::TooLarge {
                     name: name.clone(),
