@@ -31,7 +31,8 @@
 //!
 //! # Storage (aliasing) model
 //!
-//! This follows `pfir-language.md` and the alias classes of the pass spec:
+//! This follows `docs/language.md` and the alias classes of
+//! `docs/passes/expand-manual-phase-fence.md` ("Safety"):
 //!
 //! - `array.create(n, _)` makes a new cell of `n` invalid slots.
 //! - A plain binding `b = a` of an array makes a new cell holding a copy.

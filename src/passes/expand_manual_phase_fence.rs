@@ -1,6 +1,6 @@
 //! `expand-manual-phase-fence`: compress whole-array manual dependencies.
 //!
-//! The rules are those of `shared/spec/expand-manual-phase-fence.md`. Inside
+//! The rules are those of `docs/passes/expand-manual-phase-fence.md`. Inside
 //! `manual` scopes of `orchestration` functions, a `for` loop whose
 //! consumers (`submit`s whose only dependency is one `array<task_id, N>`)
 //! fan in from a stable array gets one `system.task_dummy` barrier before it,
@@ -36,7 +36,7 @@
 //!    are touched, and each at most 63 times); at `G` the entry is read and
 //!    removed. Every count saturates at `i64::MAX`.
 //! 4. **Rewrite.** Barriers are created in (loop pre-order, first
-//!    appearance) order, which is the order the spec's outer-first walk
+//!    appearance) order, which is the order the pass doc's outer-first walk
 //!    creates them in, named `phase_fence_barrier_K_tid` with K skipping
 //!    used names, inserted before their loop (each block rebuilt once), and
 //!    the consumers' `deps` replaced.
@@ -54,8 +54,8 @@
 //! barrier contributes, for each entry of its `deps`, the array's literal
 //! extent (0 when dynamic) or 1 for a scalar `task_id`, multiplied by the
 //! product of the known trip counts of the `for` loops around it (an
-//! unknown trip count counts as 1; saturating). The example of the
-//! language spec goes from 32 (4 x 2 x 4) to 12 (4 + 4 x 2 x 1).
+//! unknown trip count counts as 1; saturating). The first example of
+//! `docs/language.md` goes from 32 (4 x 2 x 4) to 12 (4 + 4 x 2 x 1).
 //!
 //! # Interpretations
 //!

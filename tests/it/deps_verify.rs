@@ -7,7 +7,7 @@ use pfir::analysis::{Limits, verify_same_dependencies};
 use pfir::diagnostics::Diagnostic;
 use support::module;
 
-/// The spec's section-1 example (`pfir-language.md`), before the pass.
+/// The first example of `docs/language.md` (section 1), before the pass.
 const SECTION1_BEFORE: &str = "func kernel() -> task_id {
   return system.task_invalid()
 }
