@@ -35,10 +35,14 @@ pub struct TestArgs {
     #[arg(long = "update")]
     pub update: bool,
 
-    /// Kill a RUN-line command that runs longer than this many seconds
-    /// (and fail its test). Default: no limit.
+    /// Fail a test that runs longer than this many seconds (all its RUN
+    /// lines together), killing its running commands. Default: no limit.
     #[arg(long = "timeout", value_name = "SECONDS")]
     pub timeout: Option<f64>,
+
+    /// Also write the results as JUnit-style XML (for CI systems) to FILE.
+    #[arg(long = "xunit-xml-output", value_name = "FILE")]
+    pub xunit_xml_output: Option<PathBuf>,
 
     /// The executable that `pfir` and `FileCheck` in RUN lines stand for
     /// (default: this program).
@@ -61,7 +65,7 @@ pub fn run(args: TestArgs) -> u8 {
     config.filter = args.filter.clone();
     if let Some(secs) = args.timeout {
         match std::time::Duration::try_from_secs_f64(secs) {
-            Ok(d) if secs > 0.0 => config.tools.timeout = Some(d),
+            Ok(d) if secs > 0.0 => config.test_timeout = Some(d),
             _ => {
                 eprintln!("error: --timeout needs a positive number of seconds");
                 return 2;
@@ -105,7 +109,11 @@ pub fn run(args: TestArgs) -> u8 {
     }
 
     let start = std::time::Instant::now();
+    let mut xunit = Vec::new();
     let summary = lit::run_all(&selected, &config, |r| {
+        if args.xunit_xml_output.is_some() {
+            xunit.push(report::XunitCase::from_result(r));
+        }
         let mut out = std::io::stdout().lock();
         if r.passed() {
             if !args.quiet {
@@ -124,6 +132,15 @@ pub fn run(args: TestArgs) -> u8 {
         }
         let _ = out.flush();
     });
+    let mut status_extra = 0;
+    if let Some(path) = &args.xunit_xml_output {
+        xunit.sort_by(|a, b| a.path.cmp(&b.path));
+        let xml = report::xunit_xml(&xunit, start.elapsed());
+        if let Err(e) = crate::io::write_atomically(path, xml.as_bytes()) {
+            eprintln!("error: cannot write '{}': {e}", path.display());
+            status_extra = 1;
+        }
+    }
     // A closed stdout (`pfir test | head`) must not panic.
     let mut out = std::io::stdout().lock();
     let _ = write!(out, "{}", report::summary(&summary, start.elapsed()));
@@ -136,7 +153,7 @@ pub fn run(args: TestArgs) -> u8 {
             if discovery.errors.len() == 1 { "" } else { "s" }
         );
     }
-    if summary.failed.is_empty() && discovery.errors.is_empty() {
+    if summary.failed.is_empty() && discovery.errors.is_empty() && status_extra == 0 {
         0
     } else {
         1

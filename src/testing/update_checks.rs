@@ -149,9 +149,11 @@ pub fn update_file(path: &Path, tools: &Tools) -> Result<UpdateOutcome, String> 
         .map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
     let scratch = crate::testing::lit::ScratchDir::create(path)
         .map_err(|e| format!("cannot create a temporary directory: {e}"))?;
+    let lit_config = crate::testing::lit::config::LitConfig::for_test(path)?;
     let subs = Substitutions {
         source: path.to_path_buf(),
         temp: scratch.temp.clone(),
+        custom: lit_config.substitutions,
     };
     let Some(producer) = find_producer(&text, &subs)? else {
         return Ok(UpdateOutcome::Skipped(
@@ -652,6 +654,7 @@ orchestration func main(n: i64) -> task_id {
         let subs = Substitutions {
             source: "t.pfir".into(),
             temp: "t.tmp".into(),
+            custom: Vec::new(),
         };
         let text = "// RUN: not pfir opt --verify-diagnostics %s\n// RUN: pfir opt --split-input-file %s | pfir opt | FileCheck %s --check-prefix=X\n";
         let p = find_producer(text, &subs).unwrap().unwrap();
@@ -674,6 +677,7 @@ orchestration func main(n: i64) -> task_id {
         let subs = Substitutions {
             source: "t.pfir".into(),
             temp: "t.tmp".into(),
+            custom: Vec::new(),
         };
         let text = "// RUN: not pfir opt %s 2>&1 | FileCheck %s --check-prefix=ERR\n\
                     // RUN: pfir opt %s --remarks 2>&1 | FileCheck %s --check-prefix=REM\n\

@@ -13,6 +13,7 @@ mod frontend_limits;
 mod frontend_lowering;
 mod frontend_robustness;
 mod io_safety;
+mod lit_features;
 mod lit_runner;
 mod pass_golden;
 mod pass_manager;

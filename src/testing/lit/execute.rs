@@ -466,6 +466,7 @@ mod tests {
         let subs = Substitutions {
             source: PathBuf::from("/dev/null"),
             temp: std::env::temp_dir().join(format!("pfir-exec-test-{}", std::process::id())),
+            custom: Vec::new(),
         };
         let p = parse(text, &subs).unwrap();
         assert_eq!(p.len(), 1);
@@ -483,6 +484,7 @@ mod tests {
             &Substitutions {
                 source: PathBuf::from("x"),
                 temp: PathBuf::from("t"),
+                custom: Vec::new(),
             },
         )
         .unwrap();

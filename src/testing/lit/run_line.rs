@@ -17,7 +17,11 @@
 //!   a lone `&` is a background job, also unsupported;
 //! - substitutions `%s` (the test file), `%S` (its directory), `%t` (a
 //!   per-test temporary path), `%T` (the directory of `%t`), `%%` (a `%`).
-//!   They apply inside quotes too; any other `%x` is left as written.
+//!   They apply inside quotes too; any other `%x` is left as written;
+//! - named substitutions `%{name}`: `%{pfir}` (the `pfir` under test) and
+//!   those of the test's `lit.toml` ([`super::config`]). They are replaced as
+//!   text before the line is parsed (so a value may hold several words and
+//!   `%s`-style substitutions); an unknown name is an error.
 //!
 //! A RUN line that ends with `\` continues on the next RUN line.
 
@@ -39,6 +43,8 @@ pub struct Substitutions {
     pub source: PathBuf,
     /// `%t`: a temporary path private to this test (not created).
     pub temp: PathBuf,
+    /// `%{name}` substitutions (from `lit.toml`): (name, replacement text).
+    pub custom: Vec<(String, String)>,
 }
 
 impl Substitutions {
@@ -470,10 +476,52 @@ fn tokenize(text: &str, subs: &Substitutions) -> Result<Vec<Token>, String> {
     Ok(tokens)
 }
 
+/// Replaces the `%{name}` substitutions of `text` (see the module
+/// documentation). Replacements are not scanned again for `%{`.
+pub fn expand_named(text: &str, subs: &Substitutions) -> Result<String, String> {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("%{") {
+        // `%%{` is a literal `%` then `{`: leave it to the tokenizer.
+        let escaped = rest[..at].chars().rev().take_while(|&c| c == '%').count() % 2 == 1;
+        out.push_str(&rest[..at]);
+        if escaped {
+            out.push_str("%{");
+            rest = &rest[at + 2..];
+            continue;
+        }
+        let Some(len) = rest[at + 2..].find('}') else {
+            return Err("`%{` without a closing `}`".into());
+        };
+        let name = &rest[at + 2..at + 2 + len];
+        let value = if name == "pfir" {
+            Some("pfir")
+        } else {
+            subs.custom
+                .iter()
+                .rev()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.as_str())
+        };
+        match value {
+            Some(v) => out.push_str(v),
+            None => {
+                return Err(format!(
+                    "unknown substitution `%{{{name}}}` (define it under [substitutions] in a lit.toml)"
+                ));
+            }
+        }
+        rest = &rest[at + 2 + len + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
 /// Parses one RUN line into the pipelines its `&&` separates, applying the
 /// substitutions.
 pub fn parse(text: &str, subs: &Substitutions) -> Result<Vec<Pipeline>, String> {
-    let tokens = tokenize(text, subs)?;
+    let text = expand_named(text, subs)?;
+    let tokens = tokenize(&text, subs)?;
     let mut pipelines = Vec::new();
     let mut pipeline = Pipeline::default();
     let mut stage = Stage::default();
@@ -554,6 +602,7 @@ mod tests {
         Substitutions {
             source: PathBuf::from("dir/a b.pfir"),
             temp: PathBuf::from("/tmp/x/a.tmp"),
+            custom: Vec::new(),
         }
     }
 
@@ -613,6 +662,7 @@ mod tests {
         let no_dir = Substitutions {
             source: PathBuf::from("x.pfir"),
             temp: PathBuf::from("t"),
+            custom: Vec::new(),
         };
         assert_eq!(parse("a %S", &no_dir).unwrap()[0].stages[0].argv[1], ".");
     }
@@ -675,6 +725,36 @@ mod tests {
         // A quoted "2" is a word, not a file descriptor.
         let p = parse("a '2'>f", &subs()).unwrap();
         assert_eq!(p[0].stages[0].argv, vec!["a", "2"]);
+    }
+
+    #[test]
+    fn named_substitutions() {
+        let mut s = subs();
+        s.custom = vec![
+            ("check".into(), "FileCheck %s --match-full-lines".into()),
+            ("x".into(), "%{check}".into()),
+        ];
+        let p = parse("%{pfir} opt %s | %{check}", &s).unwrap();
+        assert_eq!(p[0].stages[0].argv, vec!["pfir", "opt", "dir/a b.pfir"]);
+        assert_eq!(
+            p[0].stages[1].argv,
+            vec!["FileCheck", "dir/a b.pfir", "--match-full-lines"]
+        );
+        // Not expanded twice; `%%{` is literal; unknown names are errors.
+        assert_eq!(
+            parse("echo %{x}", &s).unwrap()[0].stages[0].argv,
+            vec!["echo", "%{check}"]
+        );
+        assert_eq!(
+            parse("echo %%{x}", &s).unwrap()[0].stages[0].argv,
+            vec!["echo", "%{x}"]
+        );
+        assert!(
+            parse("echo %{nope}", &s)
+                .unwrap_err()
+                .contains("unknown substitution `%{nope}`")
+        );
+        assert!(parse("echo %{open", &s).is_err());
     }
 
     #[test]
