@@ -25,14 +25,17 @@ pub struct CheckArgs {
 pub fn run(args: CheckArgs) -> u8 {
     let mut status = 0;
     for input in &args.inputs {
-        let (name, text) = match read_input(Some(input)) {
-            Ok(v) => v,
+        let file = match read_input(Some(input), crate::io::read::MAX_INPUT_BYTES) {
+            Ok((file, None)) => file,
+            Ok((file, Some(offset))) => {
+                status = args.diagnostics.report_not_utf8(&file, offset);
+                continue;
+            }
             Err(e) => {
-                status = args.diagnostics.report_read_error(e);
+                status = args.diagnostics.report_read_error(e, Some(input));
                 continue;
             }
         };
-        let file = SourceFile::new(name, text);
         let diags = driver::with_large_stack(|| check_file(&file, args.split_input_file));
         args.diagnostics.report(&diags, &file);
         if has_errors(&diags) {

@@ -7,7 +7,8 @@
 //! are applied from the start of the file on; one that overlaps an earlier
 //! one waits for the next round.
 
-use super::opt::{DiagnosticArgs, io_error, read_input, write_atomically};
+use super::opt::{DiagnosticArgs, io_error, read_input};
+use crate::io::write_atomically;
 use crate::diagnostics::{Applicability, Code, Diagnostic, SourceFile, Suggestion, has_errors};
 use crate::driver;
 use clap::Args;
@@ -93,9 +94,10 @@ pub fn run(args: FixArgs) -> u8 {
         );
         return 2;
     }
-    let (name, text) = match read_input(Some(&args.input)) {
-        Ok(v) => v,
-        Err(e) => return args.diagnostics.report_read_error(e),
+    let (name, text) = match read_input(Some(&args.input), crate::io::read::MAX_INPUT_BYTES) {
+        Ok((file, None)) => (file.name, file.text),
+        Ok((file, Some(offset))) => return args.diagnostics.report_not_utf8(&file, offset),
+        Err(e) => return args.diagnostics.report_read_error(e, Some(&args.input)),
     };
     let (fixed, applied, diags) = driver::with_large_stack(|| fix_text(&text));
     let file = SourceFile::new(name.clone(), fixed);
