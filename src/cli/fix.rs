@@ -8,9 +8,9 @@
 //! one waits for the next round.
 
 use super::opt::{DiagnosticArgs, io_error, read_input};
-use crate::io::write_atomically;
 use crate::diagnostics::{Applicability, Code, Diagnostic, SourceFile, Suggestion, has_errors};
 use crate::driver;
+use crate::io::write_atomically;
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;

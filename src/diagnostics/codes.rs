@@ -192,9 +192,10 @@ is not; re-save the file as UTF-8.",
     },
     CodeInfo {
         code: Code::TooLarge,
-        title: "the input is larger than 4 GiB",
-        explanation: "Source positions are 32-bit byte offsets, so pfir reads files of at \
-most 4 GiB. Split the input into several files.",
+        title: "the input is larger than the input size limit",
+        explanation: "pfir refuses inputs over 1 GiB before reading them whole (and source \
+positions are 32-bit byte offsets, so no input may exceed 4 GiB). Split the input \
+into several files.",
         wrong: None,
         right: None,
     },

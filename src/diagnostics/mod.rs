@@ -102,11 +102,14 @@ pub struct Diagnostic {
     pub message: String,
     /// The offending text. Every diagnostic about source code has one.
     pub primary: Label,
-    pub secondary: Vec<Label>,
+    /// A boxed slice, like `suggestions`, to keep diagnostics small.
+    pub secondary: Box<[Label]>,
     /// Extra lines: `note: ...`, `help: ...` (stored with their prefix word).
     pub notes: Vec<String>,
-    /// Proposed edits, shown as `help:` lines after the notes.
-    pub suggestions: Vec<Suggestion>,
+    /// Proposed edits, shown as `help:` lines after the notes. (A boxed
+    /// slice, not a `Vec`: diagnostics travel in `Result`s, and this keeps
+    /// them at 128 bytes.)
+    pub suggestions: Box<[Suggestion]>,
 }
 
 impl Diagnostic {
@@ -118,9 +121,9 @@ impl Diagnostic {
                 span,
                 message: String::new(),
             },
-            secondary: Vec::new(),
+            secondary: Box::default(),
             notes: Vec::new(),
-            suggestions: Vec::new(),
+            suggestions: Box::default(),
             code: None,
         }
     }
@@ -144,10 +147,12 @@ impl Diagnostic {
     }
 
     pub fn with_secondary(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
-        self.secondary.push(Label {
+        let mut all = std::mem::take(&mut self.secondary).into_vec();
+        all.push(Label {
             span,
             message: message.into(),
         });
+        self.secondary = all.into_boxed_slice();
         self
     }
 
@@ -177,12 +182,14 @@ impl Diagnostic {
         message: impl Into<String>,
         applicability: Applicability,
     ) -> Diagnostic {
-        self.suggestions.push(Suggestion {
+        let mut all = std::mem::take(&mut self.suggestions).into_vec();
+        all.push(Suggestion {
             span,
             replacement: replacement.into(),
             message: message.into(),
             applicability,
         });
+        self.suggestions = all.into_boxed_slice();
         self
     }
 

@@ -29,8 +29,8 @@
 //! unchanged with `--split-input-file` (chunk diagnostics keep their
 //! offsets in the file).
 
-use crate::diagnostics::{Diagnostic, Severity, SourceFile};
 use crate::diagnostics::Code;
+use crate::diagnostics::{Diagnostic, Severity, SourceFile};
 use crate::span::Span;
 use std::collections::HashMap;
 
@@ -132,18 +132,20 @@ pub fn parse_expectations(file: &SourceFile) -> (Vec<Expectation>, Vec<Diagnosti
                         format!("`{word}` needs the expected text in `{{{{...}}}}`"),
                         Span::new(word_span.start(), base + rest),
                     )
-.with_code(Code::ExpectationMismatch)
+                    .with_code(Code::ExpectationMismatch)
                     .with_help(format!("write `{word} {{{{text of the message}}}}`")),
                 );
                 continue;
             }
             let text_start = rest + 2;
             let Some(len) = comment[text_start..].find("}}") else {
-                errors.push(Diagnostic::error(
-                    "expected `}}` to close the expected text",
-                    Span::new(word_span.start(), base + comment.len()),
-                )
-.with_code(Code::ExpectationMismatch));
+                errors.push(
+                    Diagnostic::error(
+                        "expected `}}` to close the expected text",
+                        Span::new(word_span.start(), base + comment.len()),
+                    )
+                    .with_code(Code::ExpectationMismatch),
+                );
                 from = comment.len();
                 continue;
             };
@@ -158,14 +160,16 @@ pub fn parse_expectations(file: &SourceFile) -> (Vec<Expectation>, Vec<Diagnosti
                 Some(l) if l >= 0 && (l as usize) < line_count => l as usize,
                 Some(_) => {
                     let directive = &comment[at..from];
-                    errors.push(Diagnostic::error(
-                        format!(
-                            "`{}` refers to a line outside the file",
-                            directive.split_whitespace().next().unwrap_or(directive)
-                        ),
-                        span,
-                    )
-.with_code(Code::ExpectationMismatch));
+                    errors.push(
+                        Diagnostic::error(
+                            format!(
+                                "`{}` refers to a line outside the file",
+                                directive.split_whitespace().next().unwrap_or(directive)
+                            ),
+                            span,
+                        )
+                        .with_code(Code::ExpectationMismatch),
+                    );
                     continue;
                 }
                 None => {
@@ -198,12 +202,12 @@ fn unknown_kind(word: &str, kind: &str, span: Span) -> Diagnostic {
             format!("`{word}` is not supported: expected texts are plain substrings"),
             span,
         )
-.with_code(Code::ExpectationMismatch)
+        .with_code(Code::ExpectationMismatch)
         .with_help(format!("write `expected-{base} {{{{text}}}}`"));
     }
     let names = KINDS.map(|k| format!("expected-{k}"));
     let d = Diagnostic::error(format!("unknown expectation `{word}`"), span)
-.with_code(Code::ExpectationMismatch);
+        .with_code(Code::ExpectationMismatch);
     match crate::lower::suggest::closest(word, names.iter().map(String::as_str)) {
         Some(close) => d.with_suggestion(
             span,
@@ -465,7 +469,7 @@ pub fn verify(file: &SourceFile, produced: &[Diagnostic]) -> Vec<Diagnostic> {
                     ),
                     e.span,
                 )
-.with_code(Code::ExpectationMismatch)
+                .with_code(Code::ExpectationMismatch)
                 .with_label(format!("expected on line {}", e.line + 1)),
             );
         }
