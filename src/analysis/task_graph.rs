@@ -170,6 +170,21 @@ pub struct TaskGraph {
     index: HashMap<NodeKey, usize>,
     /// Per static statement: a short description, e.g. `` `t = submit k` ``.
     labels: HashMap<StmtId, String>,
+    /// Per `deps` entry of a `submit` or barrier: what it may hold.
+    entries: HashMap<(StmtId, usize), EntrySources>,
+}
+
+/// What one `deps` entry of one statement may hold, over every execution of
+/// the statement the evaluator explored (for `pfir graph`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EntrySources {
+    /// The statements (`submit`s, or statements holding a
+    /// `system.task_dummy`) whose nodes the entry may hold.
+    pub stmts: BTreeSet<StmtId>,
+    /// Whether, in some execution, the entry (a scalar `task_id`) or some
+    /// slot of it (an array) held no node of this function: an invalid task
+    /// id, or a task created outside the function.
+    pub outside: bool,
 }
 
 impl TaskGraph {
@@ -185,6 +200,13 @@ impl TaskGraph {
 
     pub fn task_count(&self) -> usize {
         self.tasks().count()
+    }
+
+    /// What entry `entry` (0-based, in source order) of the `deps` of the
+    /// `submit` or `system.task_dummy` statement `stmt` may hold; `None`
+    /// when the evaluator never executed it (unreachable, or past a budget).
+    pub fn entry_sources(&self, stmt: StmtId, entry: usize) -> Option<&EntrySources> {
+        self.entries.get(&(stmt, entry))
     }
 
     /// Direct edges into tasks and barriers, as `(producer, consumer)` keys.
@@ -535,6 +557,19 @@ impl Evaluator<'_> {
         }
     }
 
+    /// Records what entry `k` of the `deps` of `stmt` holds in this execution.
+    fn record_entry(&mut self, stmt: StmtId, k: usize, v: &Val, set: &Set, st: &State) {
+        let outside = match v {
+            Val::Task(s) => s.is_empty(),
+            Val::Array(c) => st.heap[c].slots.iter().any(Set::is_empty),
+            _ => true,
+        };
+        let nodes = &self.graph.nodes;
+        let e = self.graph.entries.entry((stmt, k)).or_default();
+        e.outside |= outside;
+        e.stmts.extend(set.iter().map(|&n| nodes[n].stmt));
+    }
+
     fn add_node(&mut self, key: NodeKey, stmt: StmtId, preds: Set) -> usize {
         if let Some(&i) = self.graph.index.get(&key) {
             self.graph.nodes[i].preds.extend(preds);
@@ -587,9 +622,11 @@ impl Evaluator<'_> {
                 };
                 if call.dummy_task || name == "system.task_dummy" {
                     let mut preds = Set::new();
-                    for &d in &call.manual_dep_edges {
+                    for (k, &d) in call.manual_dep_edges.iter().enumerate() {
                         let v = self.expr(d, stmt, st);
-                        preds.extend(self.task_set(&v, st));
+                        let set = self.task_set(&v, st);
+                        self.record_entry(stmt, k, &v, &set, st);
+                        preds.extend(set);
                     }
                     let key = NodeKey {
                         kind: NodeKind::Barrier,
@@ -744,9 +781,11 @@ impl Evaluator<'_> {
                     return Flow::default();
                 }
                 let mut preds = Set::new();
-                for &d in &sub.deps {
+                for (k, &d) in sub.deps.iter().enumerate() {
                     let v = self.expr(d, s, &mut st);
-                    preds.extend(self.task_set(&v, &st));
+                    let set = self.task_set(&v, &st);
+                    self.record_entry(s, k, &v, &set, &st);
+                    preds.extend(set);
                 }
                 let key = NodeKey {
                     kind: NodeKind::Task,

@@ -35,7 +35,7 @@ pub struct OptArgs {
 }
 
 /// Why the input could not be read.
-enum ReadError {
+pub(crate) enum ReadError {
     /// The file or stdin could not be read at all: there is no text to point into.
     Io(String),
     /// The input is not UTF-8 (spec section 2: source is UTF-8). It is still
@@ -51,7 +51,7 @@ enum ReadError {
 }
 
 /// Reads the input named by `path` (`-` or none: stdin).
-fn read_input(path: Option<&PathBuf>) -> Result<(String, String), ReadError> {
+pub(crate) fn read_input(path: Option<&PathBuf>) -> Result<(String, String), ReadError> {
     let (name, bytes) = match path {
         Some(p) if p.as_os_str() != "-" => {
             let bytes = std::fs::read(p)
@@ -78,7 +78,7 @@ fn read_input(path: Option<&PathBuf>) -> Result<(String, String), ReadError> {
 
 /// The diagnostic for input that is not UTF-8: at the first bad byte (the
 /// U+FFFD that replaced it in the lossy text).
-fn not_utf8_diagnostic(offset: usize) -> Diagnostic {
+pub(crate) fn not_utf8_diagnostic(offset: usize) -> Diagnostic {
     let span = crate::span::Span::new(offset, offset + char::REPLACEMENT_CHARACTER.len_utf8());
     Diagnostic::error("input is not valid UTF-8", span)
         .with_label(format!("invalid byte at offset {offset}"))

@@ -1,0 +1,230 @@
+//! Keeping a picture readable: cluster depth and node budgets.
+//!
+//! - [`limit_cluster_depth`]: clusters nested deeper than
+//!   [`MAX_CLUSTER_DEPTH`] are not drawn (their nodes go to the deepest
+//!   drawn ancestor), so 10,000 nested loops do not become 10,000 nested
+//!   boxes.
+//! - [`summarise`]: a static graph with more nodes than the budget has its
+//!   clusters collapsed, deepest first, to one node each (with what they
+//!   hold and the runtime edges inside); when collapsing every cluster is
+//!   not enough, the nodes past the budget are left out and a note says so.
+//!
+//! Everything here is linear in the size of the graph.
+
+use super::model::{Cluster, Edge, EdgeStyle, Node, NodeKind, SideGraph};
+use std::collections::HashMap;
+
+/// Clusters nested deeper than this are not drawn.
+pub const MAX_CLUSTER_DEPTH: usize = 24;
+
+/// Depth of every cluster (top level 0); parents come before children.
+fn depths(clusters: &[Cluster]) -> Vec<usize> {
+    let mut d = vec![0usize; clusters.len()];
+    for i in 0..clusters.len() {
+        if let Some(p) = clusters[i].parent {
+            d[i] = d[p] + 1;
+        }
+    }
+    d
+}
+
+/// Keeps clusters of depth `< keep` (re-indexed); every node moves to its
+/// deepest kept ancestor. `anc[c]` is what `c` maps to.
+fn keep_clusters(g: &mut SideGraph, keep: usize) -> Vec<Option<usize>> {
+    let depth = depths(&g.clusters);
+    let mut new_index = vec![None; g.clusters.len()];
+    let mut anc: Vec<Option<usize>> = vec![None; g.clusters.len()];
+    let mut kept: Vec<Cluster> = Vec::new();
+    for i in 0..g.clusters.len() {
+        if depth[i] < keep {
+            let mut c = g.clusters[i].clone();
+            c.parent = c.parent.and_then(|p| new_index[p]);
+            new_index[i] = Some(kept.len());
+            anc[i] = Some(kept.len());
+            kept.push(c);
+        } else {
+            anc[i] = g.clusters[i].parent.and_then(|p| anc[p]);
+        }
+    }
+    for n in &mut g.nodes {
+        n.cluster = n.cluster.and_then(|c| anc[c]);
+    }
+    g.clusters = kept;
+    anc
+}
+
+/// See the module documentation.
+pub fn limit_cluster_depth(g: &mut SideGraph) {
+    if depths(&g.clusters).iter().any(|&d| d >= MAX_CLUSTER_DEPTH) {
+        keep_clusters(g, MAX_CLUSTER_DEPTH);
+    }
+}
+
+/// See the module documentation. Returns whether anything was summarised.
+pub fn summarise(g: &mut SideGraph, max_nodes: usize) -> bool {
+    if g.nodes.len() <= max_nodes {
+        return false;
+    }
+    let depth = depths(&g.clusters);
+    let levels = depth.iter().max().map_or(0, |d| d + 1);
+    if levels == 0 {
+        truncate(g, max_nodes);
+        return true;
+    }
+    // Collapsing at depth d: nodes outside every cluster of depth >= d stay,
+    // each non-empty cluster of depth d becomes one node.
+    let mut node_depth_hist = vec![0usize; levels + 1]; // by innermost cluster depth + 1
+    let mut nonempty = vec![false; g.clusters.len()];
+    for n in &g.nodes {
+        match n.cluster {
+            Some(c) => {
+                node_depth_hist[depth[c] + 1] += 1;
+                nonempty[c] = true;
+            }
+            None => node_depth_hist[0] += 1,
+        }
+    }
+    for i in (0..g.clusters.len()).rev() {
+        if nonempty[i]
+            && let Some(p) = g.clusters[i].parent
+        {
+            nonempty[p] = true;
+        }
+    }
+    let mut clusters_at = vec![0usize; levels];
+    for (i, &d) in depth.iter().enumerate() {
+        if nonempty[i] {
+            clusters_at[d] += 1;
+        }
+    }
+    // count(d) = nodes with innermost depth+1 <= d, plus clusters at depth d.
+    let mut chosen = 0usize;
+    let mut below = 0usize;
+    for d in 0..levels {
+        below += node_depth_hist[d];
+        if below + clusters_at[d] <= max_nodes {
+            chosen = d;
+        }
+    }
+    collapse_at(g, chosen, &depth);
+    if g.nodes.len() > max_nodes {
+        truncate(g, max_nodes);
+    }
+    true
+}
+
+/// Collapses every cluster of depth `d` into one node.
+fn collapse_at(g: &mut SideGraph, d: usize, depth: &[usize]) {
+    let old_clusters = g.clusters.clone();
+    // The depth-d ancestor of every cluster, if any.
+    let mut top: Vec<Option<usize>> = vec![None; old_clusters.len()];
+    for i in 0..old_clusters.len() {
+        top[i] = if depth[i] == d {
+            Some(i)
+        } else if depth[i] > d {
+            old_clusters[i].parent.and_then(|p| top[p])
+        } else {
+            None
+        };
+    }
+    // Contents of each collapsed cluster.
+    let mut tasks: HashMap<usize, (u64, u64)> = HashMap::new();
+    for n in &g.nodes {
+        if let Some(t) = n.cluster.and_then(|c| top[c]) {
+            let e = tasks.entry(t).or_default();
+            match n.kind {
+                NodeKind::Task => e.0 += 1,
+                NodeKind::Barrier => e.1 += 1,
+                _ => {}
+            }
+        }
+    }
+    // New nodes, in order of first appearance.
+    let mut new_nodes: Vec<Node> = Vec::new();
+    let mut map = vec![0usize; g.nodes.len()];
+    let mut summary_of: HashMap<usize, usize> = HashMap::new();
+    for (i, n) in g.nodes.iter().enumerate() {
+        match n.cluster.and_then(|c| top[c]) {
+            Some(t) => {
+                let idx = *summary_of.entry(t).or_insert_with(|| {
+                    let (ts, bs) = tasks.get(&t).copied().unwrap_or_default();
+                    let c = &old_clusters[t];
+                    new_nodes.push(Node {
+                        id: c.id.clone(),
+                        label: vec![
+                            c.label.clone(),
+                            format!("collapsed: {ts} submits, {bs} barriers"),
+                        ],
+                        kind: NodeKind::Summary,
+                        cluster: c.parent,
+                        highlight: false,
+                    });
+                    new_nodes.len() - 1
+                });
+                if n.highlight {
+                    new_nodes[idx].highlight = true;
+                }
+                map[i] = idx;
+            }
+            None => {
+                map[i] = new_nodes.len();
+                new_nodes.push(n.clone());
+            }
+        }
+    }
+    // Edges: remapped, merged, those inside a collapsed node counted there.
+    let mut inside: HashMap<usize, u64> = HashMap::new();
+    let mut merged: Vec<Edge> = Vec::new();
+    let mut at: HashMap<(usize, usize, bool), usize> = HashMap::new();
+    for e in &g.edges {
+        let (a, b) = (map[e.from], map[e.to]);
+        let feed = e.style == EdgeStyle::Feed;
+        if a == b {
+            *inside.entry(a).or_default() += e.weight;
+            continue;
+        }
+        match at.get(&(a, b, feed)) {
+            Some(&k) => {
+                let m = &mut merged[k];
+                m.weight = m.weight.saturating_add(e.weight);
+                if m.style == EdgeStyle::Normal {
+                    m.style = e.style;
+                }
+                if !feed {
+                    m.label = Some(m.weight.to_string());
+                }
+            }
+            None => {
+                at.insert((a, b, feed), merged.len());
+                merged.push(Edge {
+                    from: a,
+                    to: b,
+                    ..e.clone()
+                });
+            }
+        }
+    }
+    for (k, w) in inside {
+        if new_nodes[k].kind == NodeKind::Summary {
+            new_nodes[k].label.push(format!("{w} runtime edges inside"));
+        }
+    }
+    g.nodes = new_nodes;
+    g.edges = merged;
+    keep_clusters(g, d);
+    g.notes.push(format!(
+        "summarised: clusters nested {d} deep collapsed to one node each"
+    ));
+}
+
+/// Keeps the first `max_nodes` nodes.
+fn truncate(g: &mut SideGraph, max_nodes: usize) {
+    let dropped = g.nodes.len() - max_nodes;
+    g.nodes.truncate(max_nodes);
+    let before = g.edges.len();
+    g.edges.retain(|e| e.from < max_nodes && e.to < max_nodes);
+    g.notes.push(format!(
+        "{dropped} more nodes and {} edges not drawn (node budget {max_nodes})",
+        before - g.edges.len()
+    ));
+}
