@@ -37,7 +37,21 @@ fn indent(out: &mut String, depth: usize) {
     }
 }
 
-fn node_attrs(kind: NodeKind, highlight: bool) -> &'static str {
+/// The `class` attribute (Graphviz copies it into its SVG), then the style.
+fn node_attrs(kind: NodeKind, highlight: bool) -> String {
+    let class = match (kind, highlight) {
+        (NodeKind::Task, _) => "task",
+        (NodeKind::Barrier, false) => "barrier",
+        (NodeKind::Barrier, true) => "barrier inserted",
+        (NodeKind::Outside, _) => "outside",
+        (NodeKind::Join, _) => "join",
+        (NodeKind::Summary, false) => "summary",
+        (NodeKind::Summary, true) => "summary inserted",
+    };
+    format!("class=\"{class}\", {}", node_style(kind, highlight))
+}
+
+fn node_style(kind: NodeKind, highlight: bool) -> &'static str {
     match (kind, highlight) {
         (NodeKind::Task, _) => r##"shape=box, style="rounded,filled", fillcolor="#dbe9f6""##,
         (NodeKind::Barrier, false) => {
@@ -49,7 +63,7 @@ fn node_attrs(kind: NodeKind, highlight: bool) -> &'static str {
         (NodeKind::Outside, _) => {
             r##"shape=box, style="dashed", color="#777777", fontcolor="#444444""##
         }
-        (NodeKind::Join, _) => r##"shape=circle, width=0.15, fixedsize=true, style=filled, fillcolor="#999999", xlabel="##,
+        (NodeKind::Join, _) => r##"shape=circle, width=0.15, fixedsize=true, style=filled, fillcolor="#999999""##,
         (NodeKind::Summary, false) => {
             r##"shape=box3d, style=filled, fillcolor="#eeeeee""##
         }
@@ -59,9 +73,13 @@ fn node_attrs(kind: NodeKind, highlight: bool) -> &'static str {
 fn edge_attrs(style: EdgeStyle) -> &'static str {
     match style {
         EdgeStyle::Normal => "",
-        EdgeStyle::Feed => r##", style=dashed, color="#999999", arrowhead=none"##,
-        EdgeStyle::Added => r##", color="#d46a00", penwidth=2, fontcolor="#d46a00""##,
-        EdgeStyle::Replaced => r##", color="#c0392b", style=dashed, fontcolor="#c0392b""##,
+        EdgeStyle::Feed => r##", class="feed", style=dashed, color="#999999", arrowhead=none"##,
+        EdgeStyle::Added => {
+            r##", class="added", color="#d46a00", penwidth=2, fontcolor="#d46a00""##
+        }
+        EdgeStyle::Replaced => {
+            r##", class="replaced", color="#c0392b", style=dashed, fontcolor="#c0392b""##
+        }
     }
 }
 
@@ -117,9 +135,9 @@ fn write_side(out: &mut String, function: &str, g: &SideGraph) {
                 if n.kind == NodeKind::Join {
                     let _ = writeln!(
                         out,
-                        "{id} [label=\"\", {}{}];",
-                        node_attrs(n.kind, n.highlight),
-                        quote(&label)
+                        "{id} [label=\"\", xlabel={}, {}];",
+                        quote(&label),
+                        node_attrs(n.kind, n.highlight)
                     );
                 } else {
                     let _ = writeln!(

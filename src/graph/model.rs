@@ -688,13 +688,16 @@ pub fn highlight(before: &mut SideGraph, b: &Signature, after: &mut SideGraph, a
         }
     }
     for (g, style) in [(before, EdgeStyle::Replaced), (after, EdgeStyle::Added)] {
-        let marks: Vec<bool> = g
+        // Edges into a rewritten `submit`, and every edge of an inserted
+        // barrier (feeds into join nodes keep their style).
+        let into: Vec<bool> = g
             .nodes
             .iter()
             .map(|n| n.highlight || (n.kind == NodeKind::Task && is_changed_submit(&n.id)))
             .collect();
         for e in &mut g.edges {
-            if e.style != EdgeStyle::Feed && (marks[e.to] || marks[e.from]) {
+            let inserted_from = g.nodes[e.from].highlight;
+            if e.style != EdgeStyle::Feed && (into[e.to] || inserted_from) {
                 e.style = style;
             }
         }
