@@ -57,8 +57,11 @@ fn node_style(kind: NodeKind, highlight: bool) -> &'static str {
         (NodeKind::Barrier, false) => {
             r##"shape=hexagon, style=filled, fillcolor="#fde3c4", color="#b36b00""##
         }
-        (NodeKind::Barrier, true) | (NodeKind::Summary, true) => {
+        (NodeKind::Barrier, true) => {
             r##"shape=hexagon, style="filled,bold", fillcolor="#ffb347", color="#b34700", penwidth=2"##
+        }
+        (NodeKind::Summary, true) => {
+            r##"shape=box3d, style="filled,bold", fillcolor="#ffd9a8", color="#b34700", penwidth=2"##
         }
         (NodeKind::Outside, _) => {
             r##"shape=box, style="dashed", color="#777777", fontcolor="#444444""##

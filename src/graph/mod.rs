@@ -119,9 +119,7 @@ pub fn build(title: String, before: &Module, after: Option<&Module>, opts: &Opti
             a.title = format!("{} ({delta:+})", a.title);
         }
         if !opts.expand {
-            for g in &mut graphs {
-                summary::summarise(g, opts.max_nodes);
-            }
+            summary::summarise(&mut graphs, opts.max_nodes);
         }
         functions.push(FunctionPicture {
             name,

@@ -60,17 +60,14 @@ pub fn limit_cluster_depth(g: &mut SideGraph) {
     }
 }
 
-/// See the module documentation. Returns whether anything was summarised.
-pub fn summarise(g: &mut SideGraph, max_nodes: usize) -> bool {
+/// The depth at which `g`'s clusters must collapse to fit `max_nodes`
+/// (the deepest that fits; 0 when none does), or `None` when it fits.
+pub fn collapse_depth(g: &SideGraph, max_nodes: usize) -> Option<usize> {
     if g.nodes.len() <= max_nodes {
-        return false;
+        return None;
     }
     let depth = depths(&g.clusters);
     let levels = depth.iter().max().map_or(0, |d| d + 1);
-    if levels == 0 {
-        truncate(g, max_nodes);
-        return true;
-    }
     // Collapsing at depth d: nodes outside every cluster of depth >= d stay,
     // each non-empty cluster of depth d becomes one node.
     let mut node_depth_hist = vec![0usize; levels + 1]; // by innermost cluster depth + 1
@@ -97,7 +94,7 @@ pub fn summarise(g: &mut SideGraph, max_nodes: usize) -> bool {
             clusters_at[d] += 1;
         }
     }
-    // count(d) = nodes with innermost depth+1 <= d, plus clusters at depth d.
+    // count(d) = nodes whose innermost depth + 1 <= d, plus clusters at depth d.
     let mut chosen = 0usize;
     let mut below = 0usize;
     for d in 0..levels {
@@ -106,9 +103,29 @@ pub fn summarise(g: &mut SideGraph, max_nodes: usize) -> bool {
             chosen = d;
         }
     }
-    collapse_at(g, chosen, &depth);
-    if g.nodes.len() > max_nodes {
-        truncate(g, max_nodes);
+    Some(chosen)
+}
+
+/// Summarises the sides of one function together (see the module
+/// documentation): when one side is over `max_nodes`, every side collapses
+/// at the same depth, so that the two pictures stay comparable; a side
+/// still over the budget is then cut. Returns whether anything changed.
+pub fn summarise(sides: &mut [SideGraph], max_nodes: usize) -> bool {
+    let Some(d) = sides
+        .iter()
+        .filter_map(|g| collapse_depth(g, max_nodes))
+        .min()
+    else {
+        return false;
+    };
+    for g in sides.iter_mut() {
+        let depth = depths(&g.clusters);
+        if depth.iter().any(|&x| x >= d) {
+            collapse_at(g, d, &depth);
+        }
+        if g.nodes.len() > max_nodes {
+            truncate(g, max_nodes);
+        }
     }
     true
 }
@@ -153,7 +170,11 @@ fn collapse_at(g: &mut SideGraph, d: usize, depth: &[usize]) {
                         id: c.id.clone(),
                         label: vec![
                             c.label.clone(),
-                            format!("collapsed: {ts} submits, {bs} barriers"),
+                            format!(
+                                "collapsed: {}, {}",
+                                plural(ts, "submit", "submits"),
+                                plural(bs, "barrier", "barriers")
+                            ),
                         ],
                         kind: NodeKind::Summary,
                         cluster: c.parent,
@@ -206,7 +227,9 @@ fn collapse_at(g: &mut SideGraph, d: usize, depth: &[usize]) {
     }
     for (k, w) in inside {
         if new_nodes[k].kind == NodeKind::Summary {
-            new_nodes[k].label.push(format!("{w} runtime edges inside"));
+            new_nodes[k]
+                .label
+                .push(format!("{} inside", plural(w, "runtime edge", "runtime edges")));
         }
     }
     g.nodes = new_nodes;
@@ -224,7 +247,17 @@ fn truncate(g: &mut SideGraph, max_nodes: usize) {
     let before = g.edges.len();
     g.edges.retain(|e| e.from < max_nodes && e.to < max_nodes);
     g.notes.push(format!(
-        "{dropped} more nodes and {} edges not drawn (node budget {max_nodes})",
-        before - g.edges.len()
+        "{} and {} not drawn (node budget {max_nodes})",
+        plural(dropped as u64, "more node", "more nodes"),
+        plural((before - g.edges.len()) as u64, "edge", "edges")
     ));
+}
+
+/// `1 edge`, `2 edges`.
+pub fn plural(n: u64, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
 }

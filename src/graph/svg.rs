@@ -408,7 +408,8 @@ fn write_side(out: &mut String, function: &str, g: &SideGraph, l: &Layout, dx: f
         let (fill, stroke, width, dash) = match (n.kind, n.highlight) {
             (NodeKind::Task, _) => ("#dbe9f6", "#4a7ab5", "1.2", ""),
             (NodeKind::Barrier, false) => ("#fde3c4", "#b36b00", "1.2", ""),
-            (NodeKind::Barrier | NodeKind::Summary, true) => ("#ffb347", "#b34700", "2.5", ""),
+            (NodeKind::Barrier, true) => ("#ffb347", "#b34700", "2.5", ""),
+            (NodeKind::Summary, true) => ("#ffd9a8", "#b34700", "2.5", ""),
             (NodeKind::Outside, _) => ("#ffffff", "#777777", "1.2", "4 3"),
             (NodeKind::Summary, false) => ("#eeeeee", "#555555", "1.5", ""),
             (NodeKind::Join, _) => unreachable!("handled above"),
