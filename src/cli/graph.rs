@@ -30,11 +30,13 @@ pub enum Format {
 }
 
 #[derive(Args, Debug, Clone)]
-#[command(after_help = "Nodes: one per `submit` and `system.task_dummy` statement, in clusters \
+#[command(
+    after_help = "Nodes: one per `submit` and `system.task_dummy` statement, in clusters \
 per loop (kind and trip count) and per manual/auto scope. Edges: one per `deps` entry, \
 labelled with the runtime edges it stands for (the count of `pfir opt --stats`). \
 With --passes, --show defaults to both: before and after side by side, inserted barriers \
-and rewritten dependencies highlighted. See docs/graph.md.")]
+and rewritten dependencies highlighted. See docs/graph.md."
+)]
 pub struct GraphArgs {
     /// The input file; `-` or nothing reads standard input.
     pub input: Option<PathBuf>,
@@ -141,7 +143,11 @@ pub fn run(args: GraphArgs) -> u8 {
     let result = crate::driver::with_large_stack(|| draw(&file, &args, &pipeline));
     let (diags, output) = match result {
         Ok(v) => v,
-        Err(diags) => (diags, None),
+        Err(Failure::Diagnostics(diags)) => (diags, None),
+        Err(Failure::Message(message)) => {
+            eprintln!("error: {message}");
+            return 1;
+        }
     };
     let errors: Vec<Diagnostic> = diags.into_iter().filter(|d| d.is_error()).collect();
     write_stderr(&diagnostics::render_all(
@@ -178,12 +184,19 @@ pub fn run(args: GraphArgs) -> u8 {
 
 type Drawn = (Vec<Diagnostic>, Option<String>);
 
-/// Reads, runs the pipeline, draws. `Err` carries the diagnostics of a run
-/// that cannot be drawn.
-fn draw(file: &SourceFile, args: &GraphArgs, pipeline: &PipelineOptions) -> Result<Drawn, Vec<Diagnostic>> {
+/// Why nothing can be drawn.
+enum Failure {
+    /// Errors in the input or the pipeline.
+    Diagnostics(Vec<Diagnostic>),
+    /// A request that does not fit the input (no such function).
+    Message(String),
+}
+
+/// Reads, runs the pipeline, draws.
+fn draw(file: &SourceFile, args: &GraphArgs, pipeline: &PipelineOptions) -> Result<Drawn, Failure> {
     let (module, mut diags) = crate::driver::read_module(&file.text, 0);
     let Some(before) = module else {
-        return Err(diags);
+        return Err(Failure::Diagnostics(diags));
     };
     let opts = Options {
         show: args.show(),
@@ -195,17 +208,15 @@ fn draw(file: &SourceFile, args: &GraphArgs, pipeline: &PipelineOptions) -> Resu
         && before.function(name).is_none()
     {
         let known: Vec<&str> = before.functions.iter().map(|f| f.name.as_str()).collect();
-        let d = Diagnostic::error(
-            format!("no function named `{name}` to draw"),
-            crate::span::Span::new(0, 0),
-        )
-        .with_note(if known.is_empty() {
-            "the file defines no function".to_string()
-        } else {
-            format!("functions: {}", known.join(", "))
-        });
-        diags.push(d);
-        return Err(diags);
+        return Err(Failure::Message(format!(
+            "no function named `{name}` in {}; {}",
+            file.name,
+            if known.is_empty() {
+                "it defines no function".to_string()
+            } else {
+                format!("its functions: {}", known.join(", "))
+            }
+        )));
     }
     let mut after = None;
     let mut decisions = Vec::new();
@@ -214,7 +225,7 @@ fn draw(file: &SourceFile, args: &GraphArgs, pipeline: &PipelineOptions) -> Resu
         let result = crate::passes::run_pipeline(&mut m, file, pipeline);
         if crate::diagnostics::has_errors(&result.diagnostics) {
             diags.extend(result.diagnostics);
-            return Err(diags);
+            return Err(Failure::Diagnostics(diags));
         }
         decisions = result
             .diagnostics

@@ -66,10 +66,10 @@ fn node_style(kind: NodeKind, highlight: bool) -> &'static str {
         (NodeKind::Outside, _) => {
             r##"shape=box, style="dashed", color="#777777", fontcolor="#444444""##
         }
-        (NodeKind::Join, _) => r##"shape=circle, width=0.15, fixedsize=true, style=filled, fillcolor="#999999""##,
-        (NodeKind::Summary, false) => {
-            r##"shape=box3d, style=filled, fillcolor="#eeeeee""##
+        (NodeKind::Join, _) => {
+            r##"shape=circle, width=0.15, fixedsize=true, style=filled, fillcolor="#999999""##
         }
+        (NodeKind::Summary, false) => r##"shape=box3d, style=filled, fillcolor="#eeeeee""##,
     }
 }
 
@@ -104,7 +104,11 @@ fn write_side(out: &mut String, function: &str, g: &SideGraph) {
         title.push('\n');
         title.push_str(n);
     }
-    let _ = writeln!(out, "label={}; style=solid; color=\"#444444\";", quote(&title));
+    let _ = writeln!(
+        out,
+        "label={}; style=solid; color=\"#444444\";",
+        quote(&title)
+    );
     let mut depth = 2usize;
     for step in nesting(g) {
         match step {

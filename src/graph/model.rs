@@ -186,7 +186,11 @@ fn loop_label(f: &Function, s: StmtId) -> String {
         } => {
             let is = |e: ExprId, v: i64| matches!(f.exprs[e].kind, ExprKind::Int(n) if n == v);
             let bounds: Vec<String> = if !is(*step, 1) {
-                vec![print_expr(f, *start), print_expr(f, *stop), print_expr(f, *step)]
+                vec![
+                    print_expr(f, *start),
+                    print_expr(f, *stop),
+                    print_expr(f, *step),
+                ]
             } else if !is(*start, 0) {
                 vec![print_expr(f, *start), print_expr(f, *stop)]
             } else {
@@ -302,10 +306,7 @@ fn site_title(f: &Function, site: &Site) -> String {
     let kind = &f.stmts[site.stmt].kind;
     match kind {
         StmtKind::Submit(sub) => {
-            let tid = sub
-                .results
-                .last()
-                .map_or("_", |v| f.vars[*v].name.as_str());
+            let tid = sub.results.last().map_or("_", |v| f.vars[*v].name.as_str());
             format!("{tid} = submit {}", sub.callee)
         }
         _ => match kind.results().first() {

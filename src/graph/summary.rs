@@ -227,9 +227,10 @@ fn collapse_at(g: &mut SideGraph, d: usize, depth: &[usize]) {
     }
     for (k, w) in inside {
         if new_nodes[k].kind == NodeKind::Summary {
-            new_nodes[k]
-                .label
-                .push(format!("{} inside", plural(w, "runtime edge", "runtime edges")));
+            new_nodes[k].label.push(format!(
+                "{} inside",
+                plural(w, "runtime edge", "runtime edges")
+            ));
         }
     }
     g.nodes = new_nodes;

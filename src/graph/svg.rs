@@ -459,12 +459,22 @@ fn write_side(out: &mut String, function: &str, g: &SideGraph, l: &Layout, dx: f
 const LEGEND_H: f64 = 40.0;
 
 fn write_legend(out: &mut String, y: f64) {
-    let _ = writeln!(out, r#"<g class="legend" transform="translate({},{})">"#, f(MARGIN), f(y));
+    let _ = writeln!(
+        out,
+        r#"<g class="legend" transform="translate({},{})">"#,
+        f(MARGIN),
+        f(y)
+    );
     let items: [(&str, &str, &str, &str); 4] = [
         ("#dbe9f6", "#4a7ab5", "", "submit"),
         ("#fde3c4", "#b36b00", "", "barrier"),
         ("#ffb347", "#b34700", "", "barrier inserted by the passes"),
-        ("#ffffff", "#777777", "4 3", "task ids from outside the function"),
+        (
+            "#ffffff",
+            "#777777",
+            "4 3",
+            "task ids from outside the function",
+        ),
     ];
     let mut x = 0.0;
     for (fill, stroke, dash, text) in items {
@@ -538,7 +548,11 @@ pub fn write_svg(p: &Picture) -> String {
         w = f(width.ceil()),
         h = f(height.ceil())
     );
-    let _ = writeln!(out, "<title>{}</title>", escape(&format!("pfir graph {}", p.title)));
+    let _ = writeln!(
+        out,
+        "<title>{}</title>",
+        escape(&format!("pfir graph {}", p.title))
+    );
     out.push_str("<defs>\n");
     for (id, color) in [
         ("arrow", "#333333"),

@@ -12,6 +12,7 @@ mod frontend_errors;
 mod frontend_limits;
 mod frontend_lowering;
 mod frontend_robustness;
+mod graph;
 mod pass_golden;
 mod pass_manager;
 mod pass_rules;
