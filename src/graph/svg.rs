@@ -84,7 +84,7 @@ struct Layout {
     notes_y: f64,
 }
 
-fn layout(g: &SideGraph) -> Layout {
+fn layout(function: &str, g: &SideGraph) -> Layout {
     let mut nodes = vec![Rect::default(); g.nodes.len()];
     let mut depth_of = vec![0usize; g.nodes.len()];
     let mut boxes: Vec<Boxed> = Vec::new();
@@ -157,7 +157,9 @@ fn layout(g: &SideGraph) -> Layout {
         let label_w = text_w(&g.clusters[b.cluster].label, true) + 20.0;
         right = right.max(b.x + label_w + b.depth as f64 * 6.0);
     }
-    let title_w = text_w(&g.title, false) * 1.1 + 2.0 * MARGIN;
+    // The title is `function: title`, bold at 14px: about 1.2 times as wide.
+    let title_w = (text_w(function, false) + text_w(&g.title, false) + 2.0 * CHAR_W) * 1.2
+        + 2.0 * MARGIN;
     let notes_w = g
         .notes
         .iter()
@@ -530,7 +532,7 @@ pub fn write_svg(p: &Picture) -> String {
     let mut width: f64 = 620.0;
     let mut height = MARGIN + 24.0;
     for func in &p.functions {
-        let ls: Vec<Layout> = func.sides.iter().map(layout).collect();
+        let ls: Vec<Layout> = func.sides.iter().map(|g| layout(&func.name, g)).collect();
         let w: f64 = ls.iter().map(|l| l.width).sum::<f64>()
             + COLUMN_GAP * ls.len().saturating_sub(1) as f64;
         width = width.max(w);
