@@ -171,3 +171,73 @@ pub fn nesting(g: &SideGraph) -> Vec<Nesting> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::model::{Cluster, ClusterKind, Node, NodeKind};
+    use super::*;
+
+    fn cluster(id: usize, parent: Option<usize>) -> Cluster {
+        Cluster {
+            id: format!("L{id}"),
+            label: format!("loop {id}"),
+            kind: ClusterKind::Loop,
+            parent,
+        }
+    }
+
+    fn node(id: &str, cluster: Option<usize>) -> Node {
+        Node {
+            id: id.into(),
+            label: vec![id.into()],
+            kind: NodeKind::Task,
+            cluster,
+            highlight: false,
+        }
+    }
+
+    pub fn side(clusters: Vec<Cluster>, nodes: Vec<Node>) -> SideGraph {
+        SideGraph {
+            side: Side::Before,
+            prefix: "before_".into(),
+            title: "t".into(),
+            total_edges: 0,
+            clusters,
+            nodes,
+            edges: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn nesting_opens_and_closes_clusters_around_their_nodes() {
+        // L0 { L1 { a } b } c, then L1 again (not contiguous): reopened.
+        let g = side(
+            vec![cluster(0, None), cluster(1, Some(0))],
+            vec![
+                node("a", Some(1)),
+                node("b", Some(0)),
+                node("c", None),
+                node("d", Some(1)),
+            ],
+        );
+        use Nesting::*;
+        assert_eq!(
+            nesting(&g),
+            [
+                Open(0),
+                Open(1),
+                Node(0),
+                Close(1),
+                Node(1),
+                Close(0),
+                Node(2),
+                Open(0),
+                Open(1),
+                Node(3),
+                Close(1),
+                Close(0)
+            ]
+        );
+    }
+}

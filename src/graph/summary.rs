@@ -262,3 +262,93 @@ pub fn plural(n: u64, one: &str, many: &str) -> String {
         format!("{n} {many}")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::model::{ClusterKind, Side};
+
+    fn graph(clusters: &[Option<usize>], nodes: &[Option<usize>]) -> SideGraph {
+        SideGraph {
+            side: Side::Before,
+            prefix: String::new(),
+            title: String::new(),
+            total_edges: 0,
+            clusters: clusters
+                .iter()
+                .enumerate()
+                .map(|(i, &parent)| Cluster {
+                    id: format!("L{i}"),
+                    label: format!("loop {i}"),
+                    kind: ClusterKind::Loop,
+                    parent,
+                })
+                .collect(),
+            nodes: nodes
+                .iter()
+                .enumerate()
+                .map(|(i, &cluster)| Node {
+                    id: format!("t{i}"),
+                    label: vec![format!("t{i}")],
+                    kind: NodeKind::Task,
+                    cluster,
+                    highlight: false,
+                })
+                .collect(),
+            edges: (1..nodes.len())
+                .map(|i| Edge {
+                    from: i - 1,
+                    to: i,
+                    weight: 2,
+                    label: Some("2".into()),
+                    style: EdgeStyle::Normal,
+                })
+                .collect(),
+            notes: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn collapses_at_the_deepest_level_that_fits_and_keeps_the_total() {
+        // L0 { L1 { t0 t1 } L2 { t2 t3 } } t4
+        let mut g = graph(
+            &[None, Some(0), Some(0)],
+            &[Some(1), Some(1), Some(2), Some(2), None],
+        );
+        assert_eq!(collapse_depth(&g, 5), None);
+        assert_eq!(collapse_depth(&g, 3), Some(1));
+        assert_eq!(collapse_depth(&g, 2), Some(0));
+        assert!(summarise(std::slice::from_mut(&mut g), 3));
+        let ids: Vec<&str> = g.nodes.iter().map(|n| n.id.as_str()).collect();
+        assert_eq!(ids, ["L1", "L2", "t4"]);
+        assert_eq!(g.clusters.len(), 1);
+        assert!(g.nodes[..2].iter().all(|n| n.cluster == Some(0)));
+        // 2 inside each collapsed loop, 2 + 2 between: 8 as before.
+        let between: u64 = g.edges.iter().map(|e| e.weight).sum();
+        assert_eq!(between, 4);
+        assert!(g.nodes[0].label.contains(&"2 runtime edges inside".into()));
+        assert!(g.nodes[1].label.contains(&"2 runtime edges inside".into()));
+    }
+
+    #[test]
+    fn cuts_when_even_the_top_level_is_too_big() {
+        let mut g = graph(&[], &[None, None, None, None]);
+        assert!(summarise(std::slice::from_mut(&mut g), 2));
+        assert_eq!(g.nodes.len(), 2);
+        assert_eq!(g.edges.len(), 1);
+        assert_eq!(
+            g.notes,
+            ["2 more nodes and 2 edges not drawn (node budget 2)"]
+        );
+    }
+
+    #[test]
+    fn deep_clusters_are_flattened_into_the_deepest_drawn_one() {
+        let n = MAX_CLUSTER_DEPTH + 10;
+        let parents: Vec<Option<usize>> = (0..n).map(|i| i.checked_sub(1)).collect();
+        let mut g = graph(&parents, &[Some(n - 1)]);
+        limit_cluster_depth(&mut g);
+        assert_eq!(g.clusters.len(), MAX_CLUSTER_DEPTH);
+        assert_eq!(g.nodes[0].cluster, Some(MAX_CLUSTER_DEPTH - 1));
+    }
+}

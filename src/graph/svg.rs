@@ -158,8 +158,8 @@ fn layout(function: &str, g: &SideGraph) -> Layout {
         right = right.max(b.x + label_w + b.depth as f64 * 6.0);
     }
     // The title is `function: title`, bold at 14px: about 1.2 times as wide.
-    let title_w = (text_w(function, false) + text_w(&g.title, false) + 2.0 * CHAR_W) * 1.2
-        + 2.0 * MARGIN;
+    let title_w =
+        (text_w(function, false) + text_w(&g.title, false) + 2.0 * CHAR_W) * 1.2 + 2.0 * MARGIN;
     let notes_w = g
         .notes
         .iter()
@@ -597,4 +597,21 @@ pub fn write_svg(p: &Picture) -> String {
     write_legend(&mut out, y);
     out.push_str("</svg>\n");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_markup_and_control_characters() {
+        assert_eq!(
+            escape("a<b>&\"c\"'\u{1}"),
+            "a&lt;b&gt;&amp;&quot;c&quot;&apos; "
+        );
+        assert_eq!(super::super::dot::quote("a\"b\\c\nd"), r#""a\"b\\c\nd""#);
+        assert_eq!(f(1.0), "1");
+        assert_eq!(f(2.25), "2.3");
+        assert_eq!(f(-0.01), "0");
+    }
 }

@@ -475,3 +475,45 @@ fn svg_and_html_render_in_headless_chromium() {
         assert!(bytes.len() > 15_000, "{name}: {} bytes", bytes.len());
     }
 }
+
+#[test]
+fn the_evaluator_records_what_each_deps_entry_may_hold() {
+    use pfir::analysis::{Limits, task_graph};
+    use pfir::ir::StmtKind;
+    let (_, m) = read(&root().join("examples/chained_phases.pfir"));
+    let f = m.function("pipeline").unwrap();
+    let g = task_graph(&m, "pipeline", &Limits::default());
+    let submit = |tid: &str| {
+        (0..f.stmts.len())
+            .map(<pfir::ir::StmtId as pfir::ir::ArenaId>::from_index)
+            .find(|&s| match &f.stmts[s].kind {
+                StmtKind::Submit(sub) => f.vars[*sub.results.last().unwrap()].name == tid,
+                _ => false,
+            })
+            .unwrap()
+    };
+    // `c` waits on `tids_a`: the producers `r` (phase 0) or `d` (phase 1).
+    let c = g.entry_sources(submit("c_tid"), 0).unwrap();
+    assert_eq!(
+        c.stmts.iter().copied().collect::<Vec<_>>(),
+        [submit("r_tid"), submit("d_tid")]
+    );
+    assert!(!c.outside);
+    // `e` waits on `final`: `d` only.
+    let e = g.entry_sources(submit("e_tid"), 0).unwrap();
+    assert_eq!(
+        e.stmts.iter().copied().collect::<Vec<_>>(),
+        [submit("d_tid")]
+    );
+    assert!(g.entry_sources(submit("e_tid"), 1).is_none());
+    // An array nobody fills holds tasks from outside only.
+    let (_, m) = read(&root().join("examples/first.pfir"));
+    let f = m.function("main").unwrap();
+    let g = task_graph(&m, "main", &Limits::default());
+    let a = (0..f.stmts.len())
+        .map(<pfir::ir::StmtId as pfir::ir::ArenaId>::from_index)
+        .find(|&s| matches!(f.stmts[s].kind, StmtKind::Submit(_)))
+        .unwrap();
+    let entry = g.entry_sources(a, 0).unwrap();
+    assert!(entry.stmts.is_empty() && entry.outside);
+}
