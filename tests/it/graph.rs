@@ -447,7 +447,7 @@ fn svg_and_html_render_in_headless_chromium() {
         assert!(st.success());
         let png = dir.path().join(format!("{name}.png"));
         let profile = tempfile::tempdir().unwrap();
-        let result = Command::new(&browser)
+        let mut child = Command::new(&browser)
             .args([
                 "--headless",
                 "--no-sandbox",
@@ -462,13 +462,29 @@ fn svg_and_html_render_in_headless_chromium() {
             .arg(format!("--user-data-dir={}", profile.path().display()))
             .arg(format!("--screenshot={}", png.display()))
             .arg(format!("file://{}", out.display()))
-            .output()
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
             .unwrap();
-        assert!(
-            result.status.success(),
-            "{}",
-            String::from_utf8_lossy(&result.stderr)
-        );
+        // A guard against a browser that never exits, not a timing check.
+        let mut waited = 0;
+        let status = loop {
+            if let Some(st) = child.try_wait().unwrap() {
+                break st;
+            }
+            if waited >= 3000 {
+                let _ = child.kill();
+                panic!("{name}: chromium did not exit within 300 s");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            waited += 1;
+        };
+        let mut stderr = String::new();
+        if let Some(mut e) = child.stderr.take() {
+            use std::io::Read;
+            let _ = e.read_to_string(&mut stderr);
+        }
+        assert!(status.success(), "{name}: {stderr}");
         let bytes = std::fs::read(&png).unwrap();
         assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "{name}: not a PNG");
         // A blank 1200x800 page compresses to a few KB; the drawing does not.
