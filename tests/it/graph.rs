@@ -463,7 +463,7 @@ fn svg_and_html_render_in_headless_chromium() {
             .arg(format!("--screenshot={}", png.display()))
             .arg(format!("file://{}", out.display()))
             .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::piped())
+            .stderr(std::fs::File::create(dir.path().join(format!("{name}.log"))).unwrap())
             .spawn()
             .unwrap();
         // A guard against a browser that never exits, not a timing check.
@@ -479,11 +479,8 @@ fn svg_and_html_render_in_headless_chromium() {
             std::thread::sleep(std::time::Duration::from_millis(100));
             waited += 1;
         };
-        let mut stderr = String::new();
-        if let Some(mut e) = child.stderr.take() {
-            use std::io::Read;
-            let _ = e.read_to_string(&mut stderr);
-        }
+        let stderr =
+            std::fs::read_to_string(dir.path().join(format!("{name}.log"))).unwrap_or_default();
         assert!(status.success(), "{name}: {stderr}");
         let bytes = std::fs::read(&png).unwrap();
         assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "{name}: not a PNG");
