@@ -37,6 +37,7 @@ pub enum Command {
     /// Run .pfir tests that carry `// RUN:` lines (like lit).
     Test(test::TestArgs),
     /// Match text against CHECK directives (like LLVM FileCheck).
+    #[command(after_help = filecheck::HELP)]
     Filecheck(filecheck::FileCheckArgs),
 }
 

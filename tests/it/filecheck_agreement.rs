@@ -11,8 +11,19 @@ struct Case {
     check: PathBuf,
     input: PathBuf,
     opts: Vec<String>,
+    /// `FILECHECK_OPTS` for both checkers.
+    env: Option<String>,
     expect_pass: bool,
+    /// The exit status LLVM's FileCheck gave (pfir must give the same).
+    exit: Option<i32>,
     divergence: Option<String>,
+}
+
+impl Case {
+    /// The feature a case exercises: the word after its number.
+    fn feature(&self) -> &str {
+        self.name.split('-').nth(1).unwrap_or("?")
+    }
 }
 
 fn corpus() -> Vec<Case> {
@@ -47,7 +58,9 @@ fn corpus() -> Vec<Case> {
                 check,
                 input,
                 opts,
+                env: header("; ENV:"),
                 expect_pass: expect == "pass",
+                exit: header("; EXIT:").map(|e| e.parse().expect("EXIT is a number")),
                 divergence: header("; DIVERGENCE:"),
             }
         })
@@ -56,6 +69,11 @@ fn corpus() -> Vec<Case> {
 
 /// Runs a FileCheck-like `program` on a case; returns whether it passed.
 fn passes(program: &Path, sub: Option<&str>, case: &Case) -> bool {
+    status(program, sub, case) == Some(0)
+}
+
+/// Runs a FileCheck-like `program` on a case; returns its exit status.
+fn status(program: &Path, sub: Option<&str>, case: &Case) -> Option<i32> {
     let mut cmd = Command::new(program);
     if let Some(s) = sub {
         cmd.arg(s);
@@ -65,13 +83,17 @@ fn passes(program: &Path, sub: Option<&str>, case: &Case) -> bool {
         .arg(&case.input)
         .args(&case.opts)
         .arg("--dump-input=never")
+        .env_remove("FILECHECK_OPTS")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null());
+    if let Some(env) = &case.env {
+        cmd.env("FILECHECK_OPTS", env);
+    }
     let status = cmd
         .status()
         .unwrap_or_else(|e| panic!("running {program:?}: {e}"));
-    status.success()
+    status.code()
 }
 
 fn pfir() -> PathBuf {
@@ -123,7 +145,7 @@ fn llvm_filecheck() -> Option<PathBuf> {
 
 #[test]
 fn corpus_is_large_enough() {
-    assert!(corpus().len() >= 60, "the corpus needs at least 60 pairs");
+    assert!(corpus().len() >= 300, "the corpus needs at least 300 pairs");
 }
 
 #[test]
@@ -131,8 +153,13 @@ fn pfir_verdicts_match_recorded_expectations() {
     let mut wrong = Vec::new();
     let cases = corpus();
     for case in &cases {
-        if passes(&pfir(), Some("filecheck"), case) != case.expect_pass {
+        let code = status(&pfir(), Some("filecheck"), case);
+        if (code == Some(0)) != case.expect_pass {
             wrong.push(case.name.clone());
+        } else if let Some(want) = case.exit.filter(|e| (0..=2).contains(e))
+            && code != Some(want)
+        {
+            wrong.push(format!("{} (exit {code:?}, LLVM {want})", case.name));
         }
     }
     println!(
@@ -155,9 +182,16 @@ fn agreement_with_llvm_filecheck() {
     let cases = corpus();
     let mut disagree = Vec::new();
     let mut divergent = Vec::new();
+    // Per feature: (compared, agreeing).
+    let mut by_feature: std::collections::BTreeMap<&str, (usize, usize)> = Default::default();
     for case in &cases {
         let ours = passes(&pfir(), Some("filecheck"), case);
         let theirs = passes(&llvm, None, case);
+        if case.divergence.is_none() {
+            let f = by_feature.entry(case.feature()).or_default();
+            f.0 += 1;
+            f.1 += usize::from(ours == theirs);
+        }
         match (&case.divergence, ours == theirs) {
             (None, true) => {}
             (None, false) => disagree.push(format!(
@@ -183,6 +217,9 @@ fn agreement_with_llvm_filecheck() {
         disagree.len(),
         divergent.len()
     );
+    for (feature, (n, agree)) in &by_feature {
+        println!("  {feature:<12} {agree:>3} of {n:>3} agree");
+    }
     for d in &divergent {
         println!("  divergence: {d}");
     }
@@ -195,4 +232,141 @@ fn agreement_with_llvm_filecheck() {
 
 fn verdict(pass: bool) -> &'static str {
     if pass { "passes" } else { "fails" }
+}
+
+/// Runs `pfir filecheck` with `args` on a check text and an input; returns
+/// the exit status and standard error.
+fn pfir_run(check: &str, input: &str, args: &[&str], env: Option<&str>) -> (i32, String) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let c = dir.path().join("t.check");
+    let i = dir.path().join("t.input");
+    std::fs::write(&c, check).unwrap();
+    std::fs::write(&i, input).unwrap();
+    let mut cmd = Command::new(pfir());
+    cmd.arg("filecheck")
+        .arg(&c)
+        .arg("-input-file")
+        .arg(&i)
+        .args(args)
+        .env_remove("FILECHECK_OPTS")
+        .stdin(Stdio::null());
+    if let Some(e) = env {
+        cmd.env("FILECHECK_OPTS", e);
+    }
+    let out = cmd.output().expect("run pfir");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn dump_input_filter_and_context_choose_the_lines_shown() {
+    let input: String = (1..=30).map(|i| format!("line{i}\n")).collect();
+    let check = "CHECK: line20\nCHECK-NEXT: nothere\n";
+    let (code, err) = pfir_run(check, &input, &["-dump-input-context=1"], None);
+    assert_eq!(code, 1);
+    // The error starts on line 20 (where the search for line 21 began).
+    assert!(
+        err.contains("19: line19") && err.contains("21: line21"),
+        "{err}"
+    );
+    assert!(
+        !err.contains("18: line18") && !err.contains("22: line22"),
+        "{err}"
+    );
+    assert!(!err.contains(" 1: line1\n"), "{err}");
+    let (_, err) = pfir_run(check, &input, &["-dump-input-filter=all"], None);
+    assert!(
+        err.contains(" 1: line1\n") && err.contains("30: line30"),
+        "{err}"
+    );
+    // The default context is 5 lines; the largest of several wins.
+    let (_, err) = pfir_run(check, &input, &[], None);
+    assert!(
+        err.contains("15: line15") && !err.contains("14: line14"),
+        "{err}"
+    );
+    let (_, err) = pfir_run(
+        check,
+        &input,
+        &["-dump-input-context=2", "-dump-input-context=6"],
+        None,
+    );
+    assert!(
+        err.contains("14: line14") && !err.contains("13: line13"),
+        "{err}"
+    );
+    // annotation: lines where any annotation starts (the match on line 20).
+    let (_, err) = pfir_run(
+        "CHECK: line3\nCHECK: line20\nCHECK-NEXT: nothere\n",
+        &input,
+        &["-dump-input-filter=annotation", "-dump-input-context=0"],
+        None,
+    );
+    assert!(
+        err.contains(" 3: line3") && err.contains("20: line20"),
+        "{err}"
+    );
+    assert!(!err.contains(" 4: line4"), "{err}");
+    // -dump-input=never wins over nothing else; help wins over everything.
+    let (_, err) = pfir_run(check, &input, &["-dump-input=never"], None);
+    assert!(!err.contains("Input was:"), "{err}");
+    let (code, _) = pfir_run(
+        check,
+        &input,
+        &["-dump-input=never", "-dump-input=help"],
+        None,
+    );
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn color_option_colours_the_report() {
+    let (code, err) = pfir_run("CHECK: b\n", "a\n", &["-color", "-dump-input=never"], None);
+    assert_eq!(code, 1);
+    assert!(err.contains("\u{1b}["), "{err}");
+    let (_, err) = pfir_run("CHECK: b\n", "a\n", &["--color=false"], None);
+    assert!(!err.contains("\u{1b}["), "{err}");
+}
+
+#[test]
+fn exit_statuses_follow_llvm() {
+    // 0 match, 1 mismatch, 2 malformed check file / no checks / empty
+    // input, 1 for a malformed command line (as LLVM's option parser).
+    assert_eq!(pfir_run("CHECK: a\n", "a\n", &[], None).0, 0);
+    assert_eq!(pfir_run("CHECK: b\n", "a\n", &[], None).0, 1);
+    assert_eq!(pfir_run("CHECK-NEXT: a\n", "a\n", &[], None).0, 2);
+    assert_eq!(pfir_run("nothing\n", "a\n", &[], None).0, 2);
+    assert_eq!(pfir_run("CHECK: a\n", "", &[], None).0, 2);
+    assert_eq!(pfir_run("CHECK: a\n", "a\n", &["-bogus"], None).0, 1);
+    assert_eq!(pfir_run("CHECK: a\n", "a\n", &["-D10X=1"], None).0, 2);
+    // FILECHECK_OPTS comes first; the command line adds to it.
+    assert_eq!(
+        pfir_run("FOO: a\n", "a\n", &[], Some("-check-prefix=FOO")).0,
+        0
+    );
+    assert_eq!(
+        pfir_run(
+            "FOO: a\n",
+            "a\n",
+            &["-check-prefix=FOO"],
+            Some("-check-prefix=BAR")
+        )
+        .0,
+        2
+    );
+    let out = Command::new(pfir())
+        .args(["filecheck", "--help"])
+        .output()
+        .expect("run pfir");
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("--dump-input-filter"));
+    let out = Command::new(pfir())
+        .arg("filecheck")
+        .env_remove("FILECHECK_OPTS")
+        .output()
+        .expect("run pfir");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("<check-file> not specified"));
 }

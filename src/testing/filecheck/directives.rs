@@ -3,6 +3,7 @@
 //! wins), reporting malformed directives with their location, and grouping
 //! CHECK-DAG / CHECK-NOT directives with the positive directive after them.
 
+use super::numeric::VarTable;
 use super::pattern::{CheckKind, ParseSettings, Pattern};
 use regex::Regex;
 use std::collections::BTreeSet;
@@ -68,6 +69,8 @@ pub(crate) struct ParseConfig<'a> {
     pub allow_unused_prefixes: bool,
     /// No `--check-prefix(es)` was given.
     pub default_prefix: bool,
+    /// The variables defined on the command line (`-D`, `-D#`).
+    pub vars: &'a VarTable,
 }
 
 const SUFFIXES: [(&str, CheckKind); 6] = [
@@ -99,17 +102,28 @@ fn is_word(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'-' || b == b'_'
 }
 
-/// Checks that every prefix is well formed and unique.
+/// Checks that every prefix is well formed (LLVM 14: ASCII letters,
+/// digits, `-` and `_`, in any order) and unique.
 pub(crate) fn validate_prefixes(prefixes: &[String], what: &str) -> Result<(), String> {
     let mut seen = BTreeSet::new();
     for p in prefixes {
-        let ok = p.as_bytes().first().is_some_and(u8::is_ascii_alphabetic)
-            && p.bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
-        if !ok || !seen.insert(p.as_str()) {
+        if p.is_empty() {
             return Err(format!(
-                "supplied {what} prefix '{p}' is invalid: prefixes must be unique and start \
-                 with a letter and contain only alphanumeric characters, hyphens and underscores"
+                "supplied {what} prefix must not be the empty string"
+            ));
+        }
+        if !p
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        {
+            return Err(format!(
+                "supplied {what} prefix must contain only alphanumeric characters, hyphens \
+                 and underscores: '{p}'"
+            ));
+        }
+        if !seen.insert(p.as_str()) {
+            return Err(format!(
+                "supplied {what} prefix must be unique among check and comment prefixes: '{p}'"
             ));
         }
     }
@@ -164,15 +178,30 @@ fn classify(prefix: &str, rest: &str, comment: bool) -> Kind {
         let Ok(count) = num[..digits].parse::<u32>() else {
             return bad(7);
         };
-        if count == 0 || count > i32::MAX as u32 || num.as_bytes().get(digits) != Some(&b':') {
+        if count == 0 || count > i32::MAX as u32 {
             return bad(at);
         }
-        return Kind::Found {
-            kind: CheckKind::Plain,
-            count: count as usize,
-            literal: false,
-            after: at + 1,
-        };
+        let tail = &num[digits..];
+        if tail.starts_with(':') {
+            return Kind::Found {
+                kind: CheckKind::Plain,
+                count: count as usize,
+                literal: false,
+                after: at + 1,
+            };
+        }
+        // `CHECK-COUNT-2{LITERAL}:`
+        if let Some(close) = tail.strip_prefix('{').and_then(|m| m.find("}:"))
+            && tail[1..1 + close].split(',').all(|x| x.trim() == "LITERAL")
+        {
+            return Kind::Found {
+                kind: CheckKind::Plain,
+                count: count as usize,
+                literal: true,
+                after: at + 1 + close + 2,
+            };
+        }
+        return bad(at);
     }
     for combo in [
         "DAG-NOT:",
@@ -220,7 +249,8 @@ fn classify(prefix: &str, rest: &str, comment: bool) -> Kind {
     // pfir extension: a suffix that looks like a misspelled directive.
     let word_len = r.bytes().take_while(u8::is_ascii_alphabetic).count();
     let word = &r[..word_len];
-    if word_len >= 3 && matches!(r.as_bytes().get(word_len), Some(b':')) {
+    // `CHECK-COUNT:` without a count is prose to LLVM, never a directive.
+    if word_len >= 3 && word != "COUNT" && matches!(r.as_bytes().get(word_len), Some(b':')) {
         let upper = word.to_ascii_uppercase();
         let close = SUFFIXES
             .iter()
@@ -268,13 +298,21 @@ pub(crate) fn parse(text: &str, cfg: &ParseConfig<'_>) -> Result<Vec<CheckString
         literal,
         line,
     };
+    let mut table = cfg.vars.clone();
     let mut implicit = Vec::new();
     for (i, p) in cfg.implicit_not.iter().enumerate() {
-        let pat = Pattern::parse(p, CheckKind::Not, 1, "IMPLICIT-CHECK", settings(1, false))
-            .map_err(|e| ParseError {
-                offset: None,
-                message: format!("in --implicit-check-not='{p}': {}", e.message),
-            })?;
+        let pat = Pattern::parse(
+            p,
+            CheckKind::Not,
+            1,
+            "IMPLICIT-CHECK",
+            settings(1, false),
+            &mut table,
+        )
+        .map_err(|e| ParseError {
+            offset: None,
+            message: format!("in --implicit-check-not='{p}': {}", e.message),
+        })?;
         implicit.push(Directive {
             pat,
             prefix: "IMPLICIT-CHECK".into(),
@@ -359,6 +397,7 @@ pub(crate) fn parse(text: &str, cfg: &ParseConfig<'_>) -> Result<Vec<CheckString
             count,
             prefix,
             settings(line, literal),
+            &mut table,
         )
         .map_err(|e| ParseError {
             offset: Some(start + e.offset),
@@ -448,8 +487,11 @@ mod tests {
             ignore_case: false,
             allow_unused_prefixes: false,
             default_prefix: true,
+            vars: &EMPTY,
         }
     }
+
+    static EMPTY: std::sync::LazyLock<VarTable> = std::sync::LazyLock::new(VarTable::new);
 
     fn run(text: &str) -> Result<Vec<CheckString>, ParseError> {
         let p = vec!["CHECK".to_string()];
@@ -532,6 +574,13 @@ mod tests {
                 "found non-empty check string for empty check with prefix 'CHECK:'".into()
             )
         );
+    }
+
+    #[test]
+    fn count_without_number_is_prose() {
+        let s = run("CHECK: a\n; note: CHECK-COUNT: bar\n").unwrap();
+        assert_eq!(s.len(), 1);
+        assert!(run("CHECK: a\nCHECK-COUNT-x: b\n").is_err());
     }
 
     #[test]

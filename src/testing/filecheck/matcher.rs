@@ -9,8 +9,7 @@
 //! module turns into diagnostics and an annotated input dump.
 
 use super::directives::{CheckString, Directive};
-use super::pattern::{CheckKind, MatchError};
-use std::collections::HashMap;
+use super::pattern::{CheckKind, MatchError, Value, Vars};
 
 /// What happened to one directive.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -49,8 +48,10 @@ impl Event<'_> {
 /// The matcher's state for one run.
 pub(crate) struct Matcher<'a> {
     input: &'a str,
-    vars: HashMap<String, String>,
+    vars: Vars,
     enable_var_scope: bool,
+    /// `--allow-deprecated-dag-overlap`: DAG matches may overlap.
+    pub allow_dag_overlap: bool,
     pub events: Vec<Event<'a>>,
 }
 
@@ -72,11 +73,12 @@ fn count_newlines(s: &str) -> usize {
 }
 
 impl<'a> Matcher<'a> {
-    pub fn new(input: &'a str, vars: HashMap<String, String>, enable_var_scope: bool) -> Self {
+    pub fn new(input: &'a str, vars: Vars, enable_var_scope: bool) -> Self {
         Matcher {
             input,
             vars,
             enable_var_scope,
+            allow_dag_overlap: false,
             events: Vec::new(),
         }
     }
@@ -101,7 +103,14 @@ impl<'a> Matcher<'a> {
         let found = dir.pat.find(&self.input[from..to], &self.vars)?;
         Ok(found.map(|f| {
             for (k, v) in f.defs {
-                self.vars.insert(k, v);
+                match v {
+                    Value::Str(s) => {
+                        self.vars.strs.insert(k, s);
+                    }
+                    Value::Num(n) => {
+                        self.vars.nums.insert(k, n);
+                    }
+                }
             }
             (from + f.start, from + f.end)
         }))
@@ -114,6 +123,10 @@ impl<'a> Matcher<'a> {
                 format!("uses undefined variable(s): {}", quoted.join(" "))
             }
             MatchError::InvalidRegex(m) => format!("invalid regex after substitution: {m}"),
+            MatchError::Overflow => {
+                "unable to substitute variable or numeric expression: overflow error".into()
+            }
+            MatchError::Unrepresentable(t) => format!("unable to represent numeric value '{t}'"),
         };
         self.event(dir, nth, EventKind::Error(msg), at, at);
     }
@@ -139,7 +152,8 @@ impl<'a> Matcher<'a> {
                 j += 1;
             }
             if i != 0 && self.enable_var_scope {
-                self.vars.retain(|k, _| k.starts_with('$'));
+                self.vars.strs.retain(|k, _| k.starts_with('$'));
+                self.vars.nums.retain(|k, _| k.starts_with('$'));
             }
             let mut cur = region_start;
             while i != j {
@@ -313,6 +327,15 @@ impl<'a> Matcher<'a> {
                     }
                     mi += 1;
                 }
+                if self.allow_dag_overlap {
+                    // One range spanning the whole group, as LLVM keeps.
+                    match ranges.first_mut() {
+                        Some(r) => *r = (r.0.min(s), r.1.max(e)),
+                        None => ranges.push((s, e)),
+                    }
+                    self.event(d, 1, EventKind::Match, s, e);
+                    break;
+                }
                 if !overlap {
                     ranges.insert(mi, (s, e));
                     self.event(d, 1, EventKind::Match, s, e);
@@ -353,9 +376,10 @@ mod tests {
             ignore_case: false,
             allow_unused_prefixes: false,
             default_prefix: true,
+            vars: &Default::default(),
         };
         let strings = parse(check, &cfg).unwrap();
-        Matcher::new(input, HashMap::new(), false).run(&strings)
+        Matcher::new(input, Vars::default(), false).run(&strings)
     }
 
     #[test]
@@ -414,6 +438,48 @@ mod tests {
             "v=12\nuse 13\n"
         ));
         assert!(passes("CHECK: [[X:[a-z]+]]-[[X]]\n", "ab-cd cd-cd\n"));
+    }
+
+    #[test]
+    fn empty_substitution_never_matches() {
+        // LLVM: a pattern that substitution leaves empty matches nothing.
+        assert!(!passes("CHECK: [[V:.*]]\nCHECK-DAG: [[V]]\n", "a\n\nb\n"));
+        assert!(!passes("CHECK: x[[V:.*]]\nCHECK: [[V]]\n", "x\nb\n"));
+        assert!(passes("CHECK: [[V:.*]]\nCHECK-NOT: [[V]]\n", "a\n\nb\n"));
+        assert!(passes("CHECK: x[[V:.*]]\nCHECK-DAG: a[[V]]\n", "x\nab\n"));
+    }
+
+    #[test]
+    fn use_inside_literal_brackets() {
+        assert!(passes("CHECK: [[R:r]]\nCHECK: [[[R]]]\n", "r\n[r]\n"));
+        assert!(!passes("CHECK: [[R:r]]\nCHECK: [[[R]]]\n", "r\nr]\n"));
+    }
+
+    #[test]
+    fn numeric_variables() {
+        assert!(passes(
+            "CHECK: v=[[#N:]]\nCHECK: w=[[#N+1]]\n",
+            "v=41\nw=42\n"
+        ));
+        assert!(!passes(
+            "CHECK: v=[[#N:]]\nCHECK: w=[[#N+1]]\n",
+            "v=41\nw=43\n"
+        ));
+        assert!(passes(
+            "CHECK: [[#%.4X,N:]]\nCHECK: [[#N+1]]\n",
+            "00FF\n0100\n"
+        ));
+        assert!(passes("CHECK: [[#%d,N:]]\nCHECK: [[#N-2]]\n", "1\n-1\n"));
+        // Unsigned by default: a negative result is an overflow error.
+        assert!(!passes("CHECK: [[#N:]]\nCHECK: [[#N-2]]\n", "1\n-1\n"));
+        // A constraint: the definition must equal the expression.
+        assert!(passes(
+            "CHECK: [[#N:]]\nCHECK: [[#M:N+1]]\nCHECK: [[#M]]\n",
+            "1\n2\n2\n"
+        ));
+        assert!(!passes("CHECK: [[#N:]]\nCHECK: [[#M:N+1]]\n", "1\n3\n"));
+        // Too large for the format: an error, not a match.
+        assert!(!passes("CHECK: [[#N:]]\n", "99999999999999999999\n"));
     }
 
     #[test]

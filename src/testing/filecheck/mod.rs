@@ -13,25 +13,40 @@
 
 mod directives;
 mod matcher;
+mod numeric;
 mod pattern;
 mod report;
 mod text;
 
-use std::collections::HashMap;
 use std::fmt;
 
-/// When to append the annotated input dump to the report.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+/// When to append the annotated input dump to the report. The variants are
+/// in LLVM's precedence order: when several are given, the lowest wins.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Default)]
 pub enum DumpInput {
+    /// Print help about the dump format.
+    Help,
+    /// Always (on success the dump is returned in [`FileCheckOutcome`]).
+    Always,
     /// Only when the check fails.
     #[default]
     Fail,
     /// Never.
     Never,
-    /// Always (on success the dump is returned in [`FileCheckOutcome`]).
-    Always,
-    /// Print help about the dump format.
-    Help,
+}
+
+/// Which input lines the dump shows (`--dump-input-filter`), in LLVM's
+/// precedence order: when several are given, the lowest wins.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum DumpInputFilter {
+    /// Every input line.
+    All,
+    /// Lines carrying any annotation (including continuation lines).
+    AnnotationFull,
+    /// Lines where an annotation starts.
+    Annotation,
+    /// Lines where an error annotation starts.
+    Error,
 }
 
 /// The options of a FileCheck run (the flags of `pfir filecheck`).
@@ -55,10 +70,24 @@ pub struct FileCheckOptions {
     pub allow_unused_prefixes: bool,
     /// Forget variables not starting with `$` at each CHECK-LABEL.
     pub enable_var_scope: bool,
-    /// Variables defined up front (`-D NAME=VALUE`).
-    pub defines: Vec<(String, String)>,
+    /// Variables defined up front, as written after `-D`: `NAME=VALUE`
+    /// defines a string variable, `#NAME=EXPR` / `#%FMT,NAME=EXPR` a numeric
+    /// one. Validated (and reported) by [`check`].
+    pub defines: Vec<String>,
     /// When to dump the input.
     pub dump_input: DumpInput,
+    /// Which lines the dump shows; `None`: `Error` with `DumpInput::Fail`,
+    /// `All` with `DumpInput::Always`.
+    pub dump_input_filter: Option<DumpInputFilter>,
+    /// Context lines around the lines the filter selects (LLVM's default: 5).
+    pub dump_input_context: usize,
+    /// Colour the report with ANSI escapes.
+    pub color: bool,
+    /// `-v` (1) / `-vv` (2): also annotate successful matches in reports.
+    pub verbose: u8,
+    /// Let the matches of consecutive CHECK-DAGs overlap (LLVM's deprecated
+    /// pre-LLVM-9 behaviour).
+    pub allow_deprecated_dag_overlap: bool,
 }
 
 impl Default for FileCheckOptions {
@@ -75,6 +104,11 @@ impl Default for FileCheckOptions {
             enable_var_scope: false,
             defines: Vec::new(),
             dump_input: DumpInput::Fail,
+            dump_input_filter: None,
+            dump_input_context: 5,
+            color: false,
+            verbose: 0,
+            allow_deprecated_dag_overlap: false,
         }
     }
 }
@@ -147,6 +181,8 @@ pub struct FileCheckOutcome {
     pub result: Result<(), FileCheckFailure>,
     /// With `DumpInput::Always`, the annotated input dump of a passing run.
     pub dump: Option<String>,
+    /// With `verbose` (`-v`), a note for every successful match.
+    pub remarks: String,
 }
 
 /// Checks `input` against the directives in `check_text`. The names are
@@ -181,10 +217,17 @@ pub fn check_detailed(
         input_text: input,
         input_canon: &input_canon,
         implicit_not: &opts.implicit_check_not,
+        dump_filter: opts.dump_input_filter.unwrap_or(match opts.dump_input {
+            DumpInput::Always => DumpInputFilter::All,
+            _ => DumpInputFilter::Error,
+        }),
+        dump_context: opts.dump_input_context,
+        color: opts.color,
     };
     let fail = |result| FileCheckOutcome {
         result: Err(result),
         dump: None,
+        remarks: String::new(),
     };
 
     let default_prefix = opts.check_prefixes.is_empty();
@@ -209,6 +252,10 @@ pub fn check_detailed(
         return fail(ctx.unlocated(FailureKind::Usage, message));
     }
 
+    let (table, vars) = match global_defines(&opts.defines) {
+        Ok(v) => v,
+        Err(message) => return fail(ctx.unlocated(FailureKind::CheckFile, message)),
+    };
     let cfg = directives::ParseConfig {
         prefixes: &prefixes,
         comment_prefixes: &comments,
@@ -218,6 +265,7 @@ pub fn check_detailed(
         ignore_case: opts.ignore_case,
         allow_unused_prefixes: opts.allow_unused_prefixes,
         default_prefix,
+        vars: &table,
     };
     let strings = match directives::parse(&check_canon.text, &cfg) {
         Ok(s) => s,
@@ -230,18 +278,108 @@ pub fn check_detailed(
         ));
     }
 
-    let vars: HashMap<String, String> = opts.defines.iter().cloned().collect();
     let mut m = matcher::Matcher::new(&input_canon.text, vars, opts.enable_var_scope);
+    m.allow_dag_overlap = opts.allow_deprecated_dag_overlap;
     let passed = m.run(&strings);
+    let remarks = if opts.verbose > 0 {
+        ctx.remarks(&m.events)
+    } else {
+        String::new()
+    };
     if passed {
         let dump = (opts.dump_input == DumpInput::Always).then(|| ctx.dump(&m.events));
         return FileCheckOutcome {
             result: Ok(()),
             dump,
+            remarks,
         };
     }
     let with_dump = matches!(opts.dump_input, DumpInput::Fail | DumpInput::Always);
-    fail(ctx.mismatch(&m.events, with_dump))
+    FileCheckOutcome {
+        result: Err(ctx.mismatch(&m.events, with_dump)),
+        dump: None,
+        remarks,
+    }
+}
+
+/// Validates and evaluates the `-D` definitions (`NAME=VALUE`,
+/// `#[%FMT,]NAME=EXPR`), in order; errors use LLVM's wording.
+fn global_defines(defines: &[String]) -> Result<(numeric::VarTable, pattern::Vars), String> {
+    use numeric::VarKind;
+    let mut table = numeric::VarTable::new();
+    let mut vars = pattern::Vars::default();
+    for (i, d) in defines.iter().enumerate() {
+        let n = i + 1;
+        let Some((lhs, rhs)) = d.split_once('=') else {
+            return Err(format!(
+                "Missing equal sign in command-line definition '-D{d}'"
+            ));
+        };
+        if lhs.is_empty() || lhs == "#" {
+            return Err(format!(
+                "Missing variable name in command-line definition '-D{d}'"
+            ));
+        }
+        let at = |m: String| format!("Global define #{n}: {d}: {m}");
+        if let Some(num) = d.strip_prefix('#') {
+            let (lhs, rhs) = num.split_once('=').expect("has '='");
+            let block = format!("{lhs}:{rhs}");
+            let b = numeric::parse_block(&block, 0, &table, &[]).map_err(|(_, m)| at(m))?;
+            let name = b.def.ok_or_else(|| at("invalid variable name".into()))?;
+            match table.get(&name) {
+                Some(VarKind::Str) => {
+                    return Err(at(format!(
+                        "string variable with name '{name}' already exists"
+                    )));
+                }
+                Some(VarKind::Num(Some(f))) if *f != b.format => {
+                    return Err(at(
+                        "format different from previous variable definition".into()
+                    ));
+                }
+                _ => {}
+            }
+            let Some(expr) = b.expr else {
+                return Err(at("missing expression in command-line definition".into()));
+            };
+            let value = expr.eval(&vars.nums).map_err(|e| match e {
+                numeric::EvalError::Undefined(v) => at(format!("undefined variable: {}", v[0])),
+                numeric::EvalError::Overflow => at("overflow error".into()),
+            })?;
+            table.insert(name.clone(), VarKind::Num(Some(b.format)));
+            vars.nums.insert(name, value);
+            continue;
+        }
+        let b = lhs.as_bytes();
+        let first = usize::from(b[0] == b'$');
+        if !b
+            .get(first)
+            .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
+            && b[0] != b'@'
+        {
+            return Err(at("invalid variable name".into()));
+        }
+        let valid = b[0] != b'@'
+            && b[first..]
+                .iter()
+                .all(|c| c.is_ascii_alphanumeric() || *c == b'_');
+        if !valid {
+            return Err(at(format!(
+                "invalid name in string variable definition '{lhs}'"
+            )));
+        }
+        if let Some(VarKind::Num(_)) = table.get(lhs) {
+            return Err(at(format!(
+                "numeric variable with name '{lhs}' already exists"
+            )));
+        }
+        // LLVM keeps the first definition of a string variable.
+        table.insert(lhs.to_string(), VarKind::Str);
+        vars.strs
+            .entry(lhs.to_string())
+            .or_insert_with(|| rhs.to_string());
+    }
+    Ok((table, vars))
 }
 
 /// Explains the input dump format (`--dump-input=help`).
@@ -321,7 +459,7 @@ mod tests {
             FailureKind::EmptyInput
         );
         let o = FileCheckOptions {
-            check_prefixes: vec!["1X".into()],
+            check_prefixes: vec!["A!".into()],
             ..Default::default()
         };
         assert_eq!(
@@ -333,6 +471,103 @@ mod tests {
             ..Default::default()
         };
         assert!(run("A: x\nB-NEXT: y\n", "x\ny\n", &o).is_ok());
+        // LLVM 14 lets a prefix start with a digit, `-` or `_`.
+        let o = FileCheckOptions {
+            check_prefixes: vec!["1X".into(), "_Y".into()],
+            ..Default::default()
+        };
+        assert!(run("1X: x\n_Y: y\n", "x\ny\n", &o).is_ok());
+        for bad in [vec!["A", "A"], vec![""], vec!["A.B"]] {
+            let o = FileCheckOptions {
+                check_prefixes: bad.iter().map(|s| s.to_string()).collect(),
+                ..Default::default()
+            };
+            assert_eq!(
+                run("A: x\n", "x\n", &o).unwrap_err().kind,
+                FailureKind::Usage
+            );
+        }
+    }
+
+    #[test]
+    fn command_line_defines() {
+        let o = |d: &[&str]| FileCheckOptions {
+            defines: d.iter().map(|s| s.to_string()).collect(),
+            ..Default::default()
+        };
+        assert!(run("CHECK: [[V]] [[#N+1]]\n", "x 6\n", &o(&["V=x", "#N=5"])).is_ok());
+        assert!(run("CHECK: [[#M]]\n", "a\n", &o(&["#%x,N=9", "#M=N+1"])).is_ok());
+        // The first string definition wins.
+        assert!(run("CHECK: [[V]]\n", "1\n", &o(&["V=1", "V=2"])).is_ok());
+        let e = |d: &[&str]| {
+            let f = run("CHECK: a\n", "a\n", &o(d)).unwrap_err();
+            assert_eq!(f.kind, FailureKind::CheckFile);
+            f.errors[0].message.clone()
+        };
+        assert_eq!(
+            e(&["10V=1"]),
+            "Global define #1: 10V=1: invalid variable name"
+        );
+        assert_eq!(
+            e(&["@V=1"]),
+            "Global define #1: @V=1: invalid name in string variable definition '@V'"
+        );
+        assert_eq!(
+            e(&["X-Y=1"]),
+            "Global define #1: X-Y=1: invalid name in string variable definition 'X-Y'"
+        );
+        assert_eq!(
+            e(&["=1"]),
+            "Missing variable name in command-line definition '-D=1'"
+        );
+        assert_eq!(
+            e(&["X"]),
+            "Missing equal sign in command-line definition '-DX'"
+        );
+        assert_eq!(
+            e(&["N=1", "#N=2"]),
+            "Global define #2: #N=2: string variable with name 'N' already exists"
+        );
+        assert_eq!(
+            e(&["#N=1", "N=2"]),
+            "Global define #2: N=2: numeric variable with name 'N' already exists"
+        );
+        assert_eq!(
+            e(&["#N=x"]),
+            "Global define #1: #N=x: undefined variable: x"
+        );
+        assert_eq!(
+            e(&["#N=1", "#%x,N=1"]),
+            "Global define #2: #%x,N=1: format different from previous variable definition"
+        );
+        assert_eq!(
+            e(&["#%y,N=1"]),
+            "Global define #1: #%y,N=1: invalid format specifier in expression"
+        );
+    }
+
+    #[test]
+    fn verbose_notes_every_match() {
+        let o = FileCheckOptions {
+            verbose: 1,
+            ..Default::default()
+        };
+        let out = check_detailed("CHECK: a\nCHECK: b\n", "t.check", "a\nb\n", "<stdin>", &o);
+        assert!(out.result.is_ok());
+        assert_eq!(
+            out.remarks
+                .matches("expected string found in input")
+                .count(),
+            2
+        );
+        let quiet = check_detailed(
+            "CHECK: a\n",
+            "t.check",
+            "a\n",
+            "<stdin>",
+            &Default::default(),
+        );
+        assert!(quiet.remarks.is_empty());
     }
 
     #[test]

@@ -8,8 +8,32 @@
 //! literally; a use of a variable defined earlier on the same line behaves
 //! like a back-reference.
 
+use super::numeric::{self, EvalError, Expr, Format, VarKind, VarTable};
 use regex::{Regex, RegexBuilder};
 use std::collections::HashMap;
+
+/// The values of the variables while matching.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Vars {
+    pub strs: HashMap<String, String>,
+    pub nums: HashMap<String, i128>,
+}
+
+/// The value a match gives a variable.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Value {
+    Str(String),
+    Num(i128),
+}
+
+/// A variable defined by a pattern: name, capture group, and for a
+/// numeric variable its format.
+#[derive(Debug, Clone)]
+struct Def {
+    name: String,
+    group: String,
+    num: Option<Format>,
+}
 
 /// The directive kinds (the suffix after the prefix).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,6 +88,10 @@ pub(crate) struct ParseSettings {
 pub(crate) enum MatchError {
     UndefinedVariables(Vec<String>),
     InvalidRegex(String),
+    /// A numeric expression left the representable range.
+    Overflow,
+    /// A numeric variable matched text too large for its format.
+    Unrepresentable(String),
 }
 
 /// A successful search: the byte range in the searched buffer, and the
@@ -72,11 +100,13 @@ pub(crate) enum MatchError {
 pub(crate) struct Found {
     pub start: usize,
     pub end: usize,
-    pub defs: Vec<(String, String)>,
+    pub defs: Vec<(String, Value)>,
 }
 
 #[derive(Debug, Clone)]
 enum Piece {
+    /// A numeric expression: its value, printed in `format`, matched literally.
+    Num { expr: Expr, format: Format },
     /// Regex text in the `regex` crate's syntax.
     Re(String),
     /// A variable defined on an earlier line: its value, matched literally.
@@ -92,8 +122,7 @@ enum Matcher {
         pieces: Vec<Piece>,
         /// Compiled up front when nothing depends on variable values.
         compiled: Option<Regex>,
-        /// (variable name, capture group name).
-        defs: Vec<(String, String)>,
+        defs: Vec<Def>,
         has_backrefs: bool,
         ignore_case: bool,
         /// CHECK-EMPTY: the match starts after the consumed newline.
@@ -135,6 +164,7 @@ impl Pattern {
         count: usize,
         prefix: &str,
         set: ParseSettings,
+        table: &mut VarTable,
     ) -> Result<Pattern, PatternError> {
         let mut text = src;
         if !(set.strict_whitespace && set.match_full_lines) {
@@ -175,8 +205,10 @@ impl Pattern {
             return Ok(pat);
         }
         let mut pieces = Vec::new();
-        let mut defs: Vec<(String, String)> = Vec::new();
-        let mut def_res: HashMap<String, (String, String)> = HashMap::new();
+        let mut defs: Vec<Def> = Vec::new();
+        let mut def_res: HashMap<String, (String, String, usize)> = HashMap::new();
+        // LLVM's capture-group count (1-based), for its back-reference limit.
+        let mut paren = 1usize;
         if full_lines {
             pieces.push(Piece::Re(
                 if set.strict_whitespace { "^" } else { "^ *" }.into(),
@@ -199,8 +231,15 @@ impl Pattern {
                         offset: pos + 2,
                         message: format!("invalid regex: {m}"),
                     })?;
+                    paren += count_groups(&inner[..end]);
                     pieces.push(Piece::Re(format!("(?:{re})")));
                     pos += 2 + end + 2;
+                    continue;
+                }
+                if rest.starts_with("[[[") {
+                    // `[[[V]]]`: a literal `[` before the block (LLVM's reading).
+                    pieces.push(Piece::Re(regex::escape("[")));
+                    pos += 1;
                     continue;
                 }
                 if let Some(inner) = rest.strip_prefix("[[") {
@@ -211,8 +250,17 @@ impl Pattern {
                     let block = &inner[..end];
                     let block_off = pos + 2;
                     pos += 2 + end + 2;
-                    pat.has_vars = true;
-                    parse_block(block, block_off, set, &mut pieces, &mut defs, &mut def_res)?;
+                    let mut b = Block {
+                        set,
+                        pieces: &mut pieces,
+                        defs: &mut defs,
+                        def_res: &mut def_res,
+                        paren: &mut paren,
+                        table,
+                    };
+                    if b.parse(block, block_off)? {
+                        pat.has_vars = true;
+                    }
                     continue;
                 }
                 // Literal text up to the next `{{` or `[[` (not at offset 0;
@@ -242,11 +290,7 @@ impl Pattern {
 
     /// Searches `buf` for the leftmost match, substituting the values of
     /// variables from `vars`.
-    pub fn find(
-        &self,
-        buf: &str,
-        vars: &HashMap<String, String>,
-    ) -> Result<Option<Found>, MatchError> {
+    pub fn find(&self, buf: &str, vars: &Vars) -> Result<Option<Found>, MatchError> {
         match &self.matcher {
             Matcher::Eof => Ok(Some(Found {
                 start: buf.len(),
@@ -267,35 +311,34 @@ impl Pattern {
                 skip_first,
             } => {
                 let owned;
+                let subst = substitute(pieces, vars)?;
                 let re = match compiled {
                     Some(re) => re,
                     None => {
-                        let missing: Vec<String> = pieces
-                            .iter()
-                            .filter_map(|p| match p {
-                                Piece::Subst(v) if !vars.contains_key(v) => Some(v.clone()),
-                                _ => None,
-                            })
-                            .collect();
-                        if !missing.is_empty() {
-                            return Err(MatchError::UndefinedVariables(missing));
+                        let src = regex_source(pieces, &subst, None);
+                        if src.is_empty() {
+                            // Like LLVM, a pattern that substitution leaves
+                            // empty matches nothing.
+                            return Ok(None);
                         }
-                        owned = build(&regex_source(pieces, vars, None), *ignore_case)
-                            .map_err(MatchError::InvalidRegex)?;
+                        owned = build(&src, *ignore_case).map_err(MatchError::InvalidRegex)?;
                         &owned
                     }
                 };
                 let found = if *has_backrefs {
-                    find_with_backrefs(re, pieces, vars, defs, *ignore_case, buf)?
+                    find_with_backrefs(re, pieces, &subst, defs, *ignore_case, buf)?
                 } else {
-                    re.captures(buf).map(|c| {
-                        let m = c.get(0).expect("group 0");
-                        Found {
-                            start: m.start(),
-                            end: m.end(),
-                            defs: defs_of(&c, defs),
+                    match re.captures(buf) {
+                        None => None,
+                        Some(c) => {
+                            let m = c.get(0).expect("group 0");
+                            Some(Found {
+                                start: m.start(),
+                                end: m.end(),
+                                defs: defs_of(&c, defs)?,
+                            })
                         }
-                    })
+                    }
                 };
                 Ok(found.map(|mut f| {
                     if *skip_first {
@@ -308,16 +351,68 @@ impl Pattern {
     }
 }
 
-fn defs_of(c: &regex::Captures<'_>, defs: &[(String, String)]) -> Vec<(String, String)> {
+fn defs_of(c: &regex::Captures<'_>, defs: &[Def]) -> Result<Vec<(String, Value)>, MatchError> {
     defs.iter()
-        .map(|(var, group)| {
-            (
-                var.clone(),
-                c.name(group)
-                    .map_or(String::new(), |m| m.as_str().to_string()),
-            )
+        .map(|d| {
+            let text = c.name(&d.group).map_or("", |m| m.as_str());
+            let value = match d.num {
+                None => Value::Str(text.to_string()),
+                Some(f) => Value::Num(
+                    f.parse(text)
+                        .ok_or_else(|| MatchError::Unrepresentable(text.to_string()))?,
+                ),
+            };
+            Ok((d.name.clone(), value))
         })
         .collect()
+}
+
+/// The literal text of every substituted piece (string variables and
+/// numeric expressions), by piece index.
+fn substitute(pieces: &[Piece], vars: &Vars) -> Result<Vec<Option<String>>, MatchError> {
+    let mut missing = Vec::new();
+    let mut overflow = false;
+    let mut out = Vec::with_capacity(pieces.len());
+    for p in pieces {
+        out.push(match p {
+            Piece::Subst(v) => match vars.strs.get(v) {
+                Some(s) => Some(s.clone()),
+                None => {
+                    if !missing.contains(v) {
+                        missing.push(v.clone());
+                    }
+                    None
+                }
+            },
+            Piece::Num { expr, format } => match expr.eval(&vars.nums) {
+                Ok(v) => {
+                    let s = format.print(v);
+                    overflow |= s.is_none();
+                    s
+                }
+                Err(EvalError::Undefined(names)) => {
+                    for n in names {
+                        if !missing.contains(&n) {
+                            missing.push(n);
+                        }
+                    }
+                    None
+                }
+                Err(EvalError::Overflow) => {
+                    overflow = true;
+                    None
+                }
+            },
+            _ => None,
+        });
+    }
+    if !missing.is_empty() {
+        return Err(MatchError::UndefinedVariables(missing));
+    }
+    if overflow {
+        return Err(MatchError::Overflow);
+    }
+    Ok(out)
 }
 
 /// Leftmost match of a pattern whose same-line variable uses act as
@@ -326,8 +421,8 @@ fn defs_of(c: &regex::Captures<'_>, defs: &[(String, String)]) -> Vec<(String, S
 fn find_with_backrefs(
     superset: &Regex,
     pieces: &[Piece],
-    vars: &HashMap<String, String>,
-    defs: &[(String, String)],
+    subst: &[Option<String>],
+    defs: &[Def],
     ignore_case: bool,
     buf: &str,
 ) -> Result<Option<Found>, MatchError> {
@@ -337,7 +432,7 @@ fn find_with_backrefs(
             return Ok(None);
         };
         let start = c.get(0).expect("group 0").start();
-        let concrete = format!(r"\A(?:{})", regex_source(pieces, vars, Some(&c)));
+        let concrete = format!(r"\A(?:{})", regex_source(pieces, subst, Some(&c)));
         let re = build(&concrete, ignore_case).map_err(MatchError::InvalidRegex)?;
         if let Some(cc) = re.captures(&buf[start..]) {
             let consistent = pieces.iter().all(|p| match p {
@@ -351,7 +446,7 @@ fn find_with_backrefs(
                 return Ok(Some(Found {
                     start,
                     end: start + m.end(),
-                    defs: defs_of(&cc, defs),
+                    defs: defs_of(&cc, defs)?,
                 }));
             }
         }
@@ -364,14 +459,18 @@ fn find_with_backrefs(
 /// definition's regex (`caps == None`) or the captured text.
 fn regex_source(
     pieces: &[Piece],
-    vars: &HashMap<String, String>,
+    subst: &[Option<String>],
     caps: Option<&regex::Captures<'_>>,
 ) -> String {
     let mut s = String::new();
-    for p in pieces {
+    for (i, p) in pieces.iter().enumerate() {
         match p {
             Piece::Re(r) => s.push_str(r),
-            Piece::Subst(v) => s.push_str(&regex::escape(vars.get(v).map_or("", String::as_str))),
+            Piece::Subst(_) | Piece::Num { .. } => {
+                s.push_str(&regex::escape(
+                    subst.get(i).and_then(Option::as_deref).unwrap_or(""),
+                ));
+            }
             Piece::Backref { group, def_re } => match caps {
                 None => {
                     s.push_str("(?:");
@@ -396,14 +495,16 @@ fn build(src: &str, ignore_case: bool) -> Result<Regex, String> {
 
 fn regex_matcher(
     pieces: Vec<Piece>,
-    defs: Vec<(String, String)>,
+    defs: Vec<Def>,
     ignore_case: bool,
     skip_first: bool,
 ) -> Result<Matcher, String> {
-    let has_subst = pieces.iter().any(|p| matches!(p, Piece::Subst(_)));
+    let has_subst = pieces
+        .iter()
+        .any(|p| matches!(p, Piece::Subst(_) | Piece::Num { .. }));
     let has_backrefs = pieces.iter().any(|p| matches!(p, Piece::Backref { .. }));
     // Validate even when compilation must wait for variable values.
-    let probe = build(&regex_source(&pieces, &HashMap::new(), None), ignore_case)?;
+    let probe = build(&regex_source(&pieces, &[], None), ignore_case)?;
     Ok(Matcher::Regex {
         compiled: (!has_subst).then_some(probe),
         pieces,
@@ -414,88 +515,200 @@ fn regex_matcher(
     })
 }
 
-/// Parses the inside of a `[[...]]` block at `off` in the pattern.
-fn parse_block(
-    block: &str,
-    off: usize,
+/// The state for parsing the `[[...]]` blocks of one pattern.
+struct Block<'p> {
     set: ParseSettings,
-    pieces: &mut Vec<Piece>,
-    defs: &mut Vec<(String, String)>,
-    def_res: &mut HashMap<String, (String, String)>,
-) -> Result<(), PatternError> {
-    let err = |o: usize, message: &str| {
-        Err(PatternError {
-            offset: off + o,
-            message: message.to_string(),
-        })
-    };
-    if let Some(num) = block.strip_prefix('#') {
-        let expr: String = num.chars().filter(|c| !c.is_whitespace()).collect();
-        if let Some(line) = line_expr(&expr, set.line) {
-            pieces.push(Piece::Re(regex::escape(&line.to_string())));
-            return Ok(());
+    pieces: &'p mut Vec<Piece>,
+    defs: &'p mut Vec<Def>,
+    /// String variables defined earlier in this pattern: group, regex.
+    def_res: &'p mut HashMap<String, (String, String, usize)>,
+    /// The number LLVM gives the next capture group.
+    paren: &'p mut usize,
+    table: &'p mut VarTable,
+}
+
+impl Block<'_> {
+    /// Parses the inside of a `[[...]]` block at `off` in the pattern;
+    /// returns whether it is a string-variable block.
+    fn parse(&mut self, block: &str, off: usize) -> Result<bool, PatternError> {
+        let set = self.set;
+        let err = |o: usize, message: &str| {
+            Err(PatternError {
+                offset: off + o,
+                message: message.to_string(),
+            })
+        };
+        if let Some(num) = block.strip_prefix('#') {
+            self.numeric(num, off + 1)?;
+            return Ok(false);
         }
-        return err(
-            0,
-            "numeric substitution blocks ([[#...]]) are not supported by pfir filecheck",
-        );
+        let colon = block.find(':');
+        let name_part = &block[..colon.unwrap_or(block.len())];
+        if let Some(ws) = name_part.find([' ', '\t']) {
+            return err(ws, "unexpected whitespace");
+        }
+        let bytes = block.as_bytes();
+        let pseudo = bytes.first() == Some(&b'@');
+        let mut i = usize::from(pseudo || bytes.first() == Some(&b'$'));
+        match block {
+            "" => return err(0, "empty variable name"),
+            "@" => return err(0, "empty pseudo variable name"),
+            "$" => return err(0, "empty global variable name"),
+            _ => {}
+        }
+        if !bytes
+            .get(i)
+            .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_')
+        {
+            return err(i.min(block.len()), "invalid variable name");
+        }
+        while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+            i += 1;
+        }
+        let name = &block[..i];
+        let rest = &block[i..];
+        if colon.is_some() {
+            let Some(def) = rest.strip_prefix(':').filter(|_| !pseudo) else {
+                return err(0, "invalid name in string variable definition");
+            };
+            if let Some(VarKind::Num(_)) = self.table.get(name) {
+                return err(
+                    0,
+                    &format!("numeric variable with name '{name}' already exists"),
+                );
+            }
+            let re = translate_ere(def).map_err(|m| PatternError {
+                offset: off + i + 1,
+                message: format!("invalid regex: {m}"),
+            })?;
+            let group = format!("pfv{}", self.defs.len());
+            self.pieces.push(Piece::Re(format!("(?P<{group}>{re})")));
+            self.defs.push(Def {
+                name: name.to_string(),
+                group: group.clone(),
+                num: None,
+            });
+            let number = *self.paren;
+            *self.paren += 1 + count_groups(def);
+            self.def_res.insert(name.to_string(), (group, re, number));
+            self.table.insert(name.to_string(), VarKind::Str);
+            return Ok(true);
+        }
+        if pseudo {
+            return match line_expr(block, set.line) {
+                Some(line) => {
+                    self.pieces
+                        .push(Piece::Re(regex::escape(&line.to_string())));
+                    Ok(false)
+                }
+                None => err(0, &format!("invalid pseudo variable '{name}'")),
+            };
+        }
+        if !rest.is_empty() {
+            return err(i, "invalid name in string variable use");
+        }
+        match self.def_res.get(name) {
+            // LLVM back-references with `\N`, one digit.
+            Some((_, _, number)) if *number > 9 => {
+                return err(0, "Can't back-reference more than 9 variables");
+            }
+            Some((group, re, _)) => self.pieces.push(Piece::Backref {
+                group: group.clone(),
+                def_re: re.clone(),
+            }),
+            None => self.pieces.push(Piece::Subst(name.to_string())),
+        }
+        Ok(true)
     }
-    let colon = block.find(':');
-    let name_part = &block[..colon.unwrap_or(block.len())];
-    if let Some(ws) = name_part.find([' ', '\t']) {
-        return err(ws, "unexpected whitespace");
+
+    /// A numeric block `[[#...]]`; `text` is after the `#`, at `off`.
+    fn numeric(&mut self, text: &str, off: usize) -> Result<(), PatternError> {
+        let same_line: Vec<String> = self
+            .defs
+            .iter()
+            .filter(|d| d.num.is_some())
+            .map(|d| d.name.clone())
+            .collect();
+        let b = numeric::parse_block(text, self.set.line, self.table, &same_line).map_err(
+            |(o, message)| PatternError {
+                offset: off + o,
+                message,
+            },
+        )?;
+        let value = |expr: Option<Expr>, format: Format| match expr {
+            Some(expr) => Piece::Num { expr, format },
+            None => Piece::Re(format.wildcard()),
+        };
+        let Some(name) = b.def else {
+            self.pieces.push(value(b.expr, b.format));
+            return Ok(());
+        };
+        let at = text.find(name.as_str()).unwrap_or(0);
+        match self.table.get(&name) {
+            Some(VarKind::Str) => {
+                return Err(PatternError {
+                    offset: off + at,
+                    message: format!("string variable with name '{name}' already exists"),
+                });
+            }
+            Some(VarKind::Num(Some(f))) if *f != b.format => {
+                return Err(PatternError {
+                    offset: off + at,
+                    message: "format different from previous variable definition".into(),
+                });
+            }
+            _ => {}
+        }
+        let group = format!("pfv{}", self.defs.len());
+        *self.paren += 1;
+        self.pieces.push(Piece::Re(format!("(?P<{group}>")));
+        self.pieces.push(value(b.expr, b.format));
+        self.pieces.push(Piece::Re(")".into()));
+        self.defs.push(Def {
+            name: name.clone(),
+            group,
+            num: Some(b.format),
+        });
+        self.table.insert(name, VarKind::Num(Some(b.format)));
+        Ok(())
     }
-    let bytes = block.as_bytes();
-    let pseudo = bytes.first() == Some(&b'@');
-    let mut i = usize::from(pseudo || bytes.first() == Some(&b'$'));
-    if block.is_empty() {
-        return err(0, "empty variable name");
-    }
-    if !bytes
-        .get(i)
-        .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_')
-    {
-        return err(i.min(block.len()), "invalid variable name");
-    }
-    while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+}
+
+/// The capture groups a POSIX extended regex opens: its `(`s outside
+/// bracket expressions and escapes.
+fn count_groups(ere: &str) -> usize {
+    let b = ere.as_bytes();
+    let (mut i, mut n) = (0, 0);
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i += 1,
+            b'(' => n += 1,
+            b'[' => {
+                // Skip to the closing `]` (a `]` first in the list is literal).
+                i += 1;
+                if b.get(i) == Some(&b'^') {
+                    i += 1;
+                }
+                if b.get(i) == Some(&b']') {
+                    i += 1;
+                }
+                while i < b.len() && b[i] != b']' {
+                    if b[i] == b'[' && matches!(b.get(i + 1), Some(b':' | b'.' | b'=')) {
+                        let kind = b[i + 1];
+                        i += 2;
+                        while i + 1 < b.len() && !(b[i] == kind && b[i + 1] == b']') {
+                            i += 1;
+                        }
+                        i += 1;
+                    }
+                    i += 1;
+                }
+            }
+            _ => {}
+        }
         i += 1;
     }
-    let name = &block[..i];
-    let rest = &block[i..];
-    if colon.is_some() {
-        let Some(def) = rest.strip_prefix(':').filter(|_| !pseudo) else {
-            return err(0, "invalid name in string variable definition");
-        };
-        let re = translate_ere(def).map_err(|m| PatternError {
-            offset: off + i + 1,
-            message: format!("invalid regex: {m}"),
-        })?;
-        let group = format!("pfv{}", defs.len());
-        pieces.push(Piece::Re(format!("(?P<{group}>{re})")));
-        defs.push((name.to_string(), group.clone()));
-        def_res.insert(name.to_string(), (group, re));
-        return Ok(());
-    }
-    if pseudo {
-        return match line_expr(block, set.line) {
-            Some(line) => {
-                pieces.push(Piece::Re(regex::escape(&line.to_string())));
-                Ok(())
-            }
-            None => err(0, &format!("invalid pseudo variable '{name}'")),
-        };
-    }
-    if !rest.is_empty() {
-        return err(i, "invalid name in string variable use");
-    }
-    match def_res.get(name) {
-        Some((group, re)) => pieces.push(Piece::Backref {
-            group: group.clone(),
-            def_re: re.clone(),
-        }),
-        None => pieces.push(Piece::Subst(name.to_string())),
-    }
-    Ok(())
+    n
 }
 
 /// `@LINE`, `@LINE+N`, `@LINE-N` evaluated at `line`.
@@ -749,8 +962,9 @@ mod tests {
     }
 
     fn find(p: &str, buf: &str) -> Option<(usize, usize)> {
-        let pat = Pattern::parse(p, CheckKind::Plain, 1, "CHECK", set()).unwrap();
-        pat.find(buf, &HashMap::new())
+        let pat =
+            Pattern::parse(p, CheckKind::Plain, 1, "CHECK", set(), &mut VarTable::new()).unwrap();
+        pat.find(buf, &Vars::default())
             .unwrap()
             .map(|f| (f.start, f.end))
     }
@@ -782,31 +996,55 @@ mod tests {
 
     #[test]
     fn same_line_backreference() {
-        let pat =
-            Pattern::parse("[[X:[a-z]+]] = [[X]]", CheckKind::Plain, 1, "CHECK", set()).unwrap();
+        let pat = Pattern::parse(
+            "[[X:[a-z]+]] = [[X]]",
+            CheckKind::Plain,
+            1,
+            "CHECK",
+            set(),
+            &mut VarTable::new(),
+        )
+        .unwrap();
         let f = pat
-            .find("ab = a; cd = cd", &HashMap::new())
+            .find("ab = a; cd = cd", &Vars::default())
             .unwrap()
             .unwrap();
         assert_eq!((f.start, f.end), (8, 15));
-        assert_eq!(f.defs, vec![("X".to_string(), "cd".to_string())]);
+        assert_eq!(
+            f.defs,
+            vec![("X".to_string(), Value::Str("cd".to_string()))]
+        );
     }
 
     #[test]
     fn substitution_needs_definition() {
-        let pat = Pattern::parse("v [[X]]", CheckKind::Plain, 1, "CHECK", set()).unwrap();
+        let pat = Pattern::parse(
+            "v [[X]]",
+            CheckKind::Plain,
+            1,
+            "CHECK",
+            set(),
+            &mut VarTable::new(),
+        )
+        .unwrap();
         assert_eq!(
-            pat.find("v 1", &HashMap::new()),
+            pat.find("v 1", &Vars::default()),
             Err(MatchError::UndefinedVariables(vec!["X".into()]))
         );
-        let vars = HashMap::from([("X".to_string(), "a.b".to_string())]);
+        let vars = Vars {
+            strs: HashMap::from([("X".to_string(), "a.b".to_string())]),
+            ..Vars::default()
+        };
         assert!(pat.find("v axb", &vars).unwrap().is_none());
         assert!(pat.find("v a.b", &vars).unwrap().is_some());
     }
 
     #[test]
     fn pattern_errors() {
-        let e = |p: &str| Pattern::parse(p, CheckKind::Plain, 1, "CHECK", set()).unwrap_err();
+        let e = |p: &str| {
+            Pattern::parse(p, CheckKind::Plain, 1, "CHECK", set(), &mut VarTable::new())
+                .unwrap_err()
+        };
         assert_eq!(e("a {{b").offset, 2);
         assert_eq!(
             e("a [[X").message,
@@ -815,6 +1053,31 @@ mod tests {
         assert_eq!(e("{{a{2}}}").message, "invalid regex: braces not balanced");
         assert_eq!(e("{{a{2}}}").offset, 2);
         assert_eq!(e("[[1X]]").message, "invalid variable name");
+        assert_eq!(e("a[[]]").message, "empty variable name");
+        let defs: String = (0..10).map(|i| format!("[[V{i}:r]] ")).collect();
+        assert_eq!(
+            e(&format!("{defs}[[V9]]")).message,
+            "Can't back-reference more than 9 variables"
+        );
+        assert!(
+            Pattern::parse(
+                &format!("{defs}[[V8]]"),
+                CheckKind::Plain,
+                1,
+                "CHECK",
+                set(),
+                &mut VarTable::new()
+            )
+            .is_ok()
+        );
+        // Groups inside regexes count too.
+        assert_eq!(count_groups(r"(a)\(b[(]([[:alpha:]])"), 2);
+        assert_eq!(
+            e("{{(((((((((a)))))))))}}[[V:x]] [[V]]").message,
+            "Can't back-reference more than 9 variables"
+        );
+        assert_eq!(e("b[[@]]").message, "empty pseudo variable name");
+        assert_eq!(e("c[[$]]").message, "empty global variable name");
         assert_eq!(
             e("  ").message,
             "found empty check string with prefix 'CHECK:'"

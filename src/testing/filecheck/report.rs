@@ -7,10 +7,12 @@
 use super::directives::{Directive, ParseError, Source};
 use super::matcher::{Event, EventKind};
 use super::text::{Canon, floor_boundary, line_col};
-use super::{FailureKind, FileCheckError, FileCheckFailure};
+use super::{DumpInputFilter, FailureKind, FileCheckError, FileCheckFailure};
 use codespan_reporting::diagnostic::{Diagnostic, Label};
 use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term::{self, termcolor};
+use std::borrow::Cow;
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::ops::Range;
 
@@ -30,15 +32,20 @@ Long inputs are shown only around errors; elided lines are marked `.`.
 pub(crate) struct Context<'a> {
     pub check_name: &'a str,
     pub check_text: &'a str,
-    pub check_canon: &'a Canon,
+    pub check_canon: &'a Canon<'a>,
     pub input_name: &'a str,
     pub input_text: &'a str,
-    pub input_canon: &'a Canon,
+    pub input_canon: &'a Canon<'a>,
     pub implicit_not: &'a [String],
+    /// Which input lines the dump shows, and how much context.
+    pub dump_filter: DumpInputFilter,
+    pub dump_context: usize,
+    /// Colour the diagnostics with ANSI escapes.
+    pub color: bool,
 }
 
-struct Files {
-    files: SimpleFiles<String, String>,
+struct Files<'a> {
+    files: SimpleFiles<String, Cow<'a, str>>,
     check: usize,
     input: usize,
     cmdline: usize,
@@ -57,10 +64,10 @@ fn clamp(text: &str, start: usize, end: usize) -> Range<usize> {
 }
 
 impl<'a> Context<'a> {
-    fn files(&self) -> Files {
+    fn files(&self) -> Files<'a> {
         let mut files = SimpleFiles::new();
-        let check = files.add(self.check_name.to_string(), self.check_text.to_string());
-        let input = files.add(self.input_name.to_string(), self.input_text.to_string());
+        let check = files.add(self.check_name.to_string(), Cow::Borrowed(self.check_text));
+        let input = files.add(self.input_name.to_string(), Cow::Borrowed(self.input_text));
         let mut cmd = String::new();
         let mut implicit = Vec::new();
         for p in self.implicit_not {
@@ -69,7 +76,7 @@ impl<'a> Context<'a> {
             cmd.push_str(p);
             cmd.push_str("'\n");
         }
-        let cmdline = files.add("command line".to_string(), cmd);
+        let cmdline = files.add("command line".to_string(), Cow::Owned(cmd));
         Files {
             files,
             check,
@@ -79,11 +86,15 @@ impl<'a> Context<'a> {
         }
     }
 
-    fn render(&self, files: &Files, diags: &[Diagnostic<usize>]) -> String {
+    fn render(&self, files: &Files<'_>, diags: &[Diagnostic<usize>]) -> String {
         let config = term::Config::default();
         let mut out = String::new();
         for d in diags {
-            let mut buffer = termcolor::Buffer::no_color();
+            let mut buffer = if self.color {
+                termcolor::Buffer::ansi()
+            } else {
+                termcolor::Buffer::no_color()
+            };
             if term::emit_to_write_style(&mut buffer, &config, &files.files, d).is_ok() {
                 out.push_str(&String::from_utf8_lossy(buffer.as_slice()));
             } else {
@@ -138,7 +149,11 @@ impl<'a> Context<'a> {
     }
 
     /// Where a directive is: file id, range, and its (file, line, col).
-    fn directive_loc(&self, files: &Files, d: &Directive) -> (usize, Range<usize>, FileCheckError) {
+    fn directive_loc(
+        &self,
+        files: &Files<'_>,
+        d: &Directive,
+    ) -> (usize, Range<usize>, FileCheckError) {
         match d.source {
             Source::ImplicitNot(i) => {
                 let r = files.implicit[i].clone();
@@ -275,6 +290,27 @@ impl<'a> Context<'a> {
         }
     }
 
+    /// `-v`: one note per successful match ("expected string found in
+    /// input"), as LLVM's remarks.
+    pub fn remarks(&self, events: &[Event<'_>]) -> String {
+        let files = self.files();
+        let diags: Vec<Diagnostic<usize>> = events
+            .iter()
+            .filter(|e| e.kind == EventKind::Match)
+            .map(|ev| {
+                let (fid, range, _) = self.directive_loc(&files, ev.dir);
+                Diagnostic::note()
+                    .with_message(format!("{}: expected string found in input", ev.dir.name()))
+                    .with_labels(vec![
+                        Label::primary(fid, range),
+                        Label::secondary(files.input, self.input_range(ev.start, ev.end))
+                            .with_message("found here"),
+                    ])
+            })
+            .collect();
+        self.render(&files, &diags)
+    }
+
     /// The annotated input dump.
     pub fn dump(&self, events: &[Event<'_>]) -> String {
         // The input as the user wrote it (indentation included, as LLVM
@@ -295,9 +331,12 @@ impl<'a> Context<'a> {
             note: String,
             error: bool,
         }
-        let mut anns: Vec<Vec<Ann>> = (0..line_starts.len()).map(|_| Vec::new()).collect();
+        // Annotations by line (sparse: a long input has few), and the
+        // lines a scanned region continues over (label, first, last).
+        let mut anns: BTreeMap<usize, Vec<Ann>> = BTreeMap::new();
+        let mut cont: Vec<(String, usize, usize)> = Vec::new();
         for ev in events {
-            if anns.is_empty() {
+            if text.is_empty() {
                 break;
             }
             let (ev_start, ev_end) = (canon.orig(ev.start), canon.orig(ev.end));
@@ -327,24 +366,12 @@ impl<'a> Context<'a> {
             };
             if ev.kind == EventKind::NotFound && ev_end > le + 1 {
                 // The scanned region continues on the following lines.
-                for (lj, &start) in line_starts
-                    .iter()
-                    .enumerate()
-                    .take(line_of(ev_end - 1) + 1)
-                    .skip(li + 1)
-                {
-                    let end = text[start..].find('\n').map_or(text.len(), |p| start + p);
-                    anns[lj].push(Ann {
-                        label: label.clone(),
-                        col: 0,
-                        width: text[start..end].chars().count().max(1),
-                        marker: '~',
-                        note: String::new(),
-                        error: false,
-                    });
+                let last = line_of(ev_end - 1);
+                if last > li {
+                    cont.push((label.clone(), li + 1, last));
                 }
             }
-            anns[li].push(Ann {
+            anns.entry(li).or_default().push(Ann {
                 label,
                 col,
                 width: width.max(1),
@@ -354,47 +381,82 @@ impl<'a> Context<'a> {
             });
         }
         let label_w = anns
-            .iter()
+            .values()
             .flatten()
             .map(|a| a.label.len())
             .chain([line_starts.len().to_string().len(), 6])
             .max()
             .unwrap_or(6);
-        // Which lines to show: all of a short input, else context around errors.
+        // Which lines to show: those the filter selects, with context.
         let n = line_starts.len();
-        let error_lines: Vec<usize> = (0..n)
-            .filter(|&i| anns[i].iter().any(|a| a.error))
-            .collect();
-        let show = |i: usize| {
-            n <= 50 || error_lines.is_empty() || error_lines.iter().any(|&e| e.abs_diff(i) <= 5)
+        let selected: Vec<usize> = match self.dump_filter {
+            DumpInputFilter::All => (0..n.min(1)).collect(),
+            DumpInputFilter::AnnotationFull => {
+                let mut v: Vec<usize> = anns.keys().copied().collect();
+                for (_, first, last) in &cont {
+                    v.extend(*first..=*last);
+                }
+                v.sort_unstable();
+                v.dedup();
+                v
+            }
+            DumpInputFilter::Annotation => anns.keys().copied().collect(),
+            DumpInputFilter::Error => anns
+                .iter()
+                .filter(|(_, a)| a.iter().any(|a| a.error))
+                .map(|(l, _)| *l)
+                .collect(),
         };
+        // Merged ranges of shown lines.
+        let mut ranges: Vec<(usize, usize)> = Vec::new();
+        if self.dump_filter == DumpInputFilter::All {
+            ranges.push((0, n.saturating_sub(1)));
+        } else {
+            for &l in &selected {
+                let (lo, hi) = (
+                    l.saturating_sub(self.dump_context),
+                    (l + self.dump_context).min(n - 1),
+                );
+                match ranges.last_mut() {
+                    Some((_, h)) if lo <= *h + 1 => *h = (*h).max(hi),
+                    _ => ranges.push((lo, hi)),
+                }
+            }
+        }
         let mut out = format!(
             "\nInput file: {}\nCheck file: {}\n\n--dump-input=help explains the following input dump.\n\nInput was:\n<<<<<<\n",
             self.input_name, self.check_name
         );
-        let mut elided = false;
-        for i in 0..n {
-            if !show(i) {
-                if !elided {
-                    let _ = writeln!(out, "{:>label_w$}", ".");
-                    elided = true;
-                }
-                continue;
+        let mut next_line = 0;
+        for &(lo, hi) in &ranges {
+            if n == 0 {
+                break;
             }
-            elided = false;
-            let ls = line_starts[i];
-            let le = text[ls..].find('\n').map_or(text.len(), |p| ls + p);
-            let line = text[ls..le].replace('\t', " ");
-            let _ = writeln!(out, "{:>label_w$}: {}", i + 1, line.trim_end_matches('\r'));
-            for a in &anns[i] {
-                let mut l = format!("{:<label_w$}  {}{}", a.label, " ".repeat(a.col), a.marker);
-                l.push_str(&"~".repeat(a.width - 1));
-                if !a.note.is_empty() {
-                    l.push(' ');
-                    l.push_str(&a.note);
-                }
-                let _ = writeln!(out, "{l}");
+            if lo > next_line {
+                let _ = writeln!(out, "{:>label_w$}", ".");
             }
+            next_line = hi + 1;
+            for (i, &ls) in line_starts.iter().enumerate().take(hi + 1).skip(lo) {
+                let le = text[ls..].find('\n').map_or(text.len(), |p| ls + p);
+                let line = text[ls..le].replace('\t', " ");
+                let _ = writeln!(out, "{:>label_w$}: {}", i + 1, line.trim_end_matches('\r'));
+                for (label, _, _) in cont.iter().filter(|(_, f, l)| (*f..=*l).contains(&i)) {
+                    let width = text[ls..le].chars().count().max(1);
+                    let _ = writeln!(out, "{label:<label_w$}  {}", "~".repeat(width));
+                }
+                for a in anns.get(&i).into_iter().flatten() {
+                    let mut l = format!("{:<label_w$}  {}{}", a.label, " ".repeat(a.col), a.marker);
+                    l.push_str(&"~".repeat(a.width - 1));
+                    if !a.note.is_empty() {
+                        l.push(' ');
+                        l.push_str(&a.note);
+                    }
+                    let _ = writeln!(out, "{l}");
+                }
+            }
+        }
+        if n > 0 && next_line < n {
+            let _ = writeln!(out, "{:>label_w$}", ".");
         }
         out.push_str(">>>>>>\n");
         out

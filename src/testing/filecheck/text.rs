@@ -6,53 +6,85 @@
 //! transformation and the map from canonical offsets back to the original
 //! text, so reports can point at what the user actually wrote.
 
+/// How many canonical bytes lie between two recorded original offsets.
+const STEP: usize = 64;
+
 /// A buffer after canonicalization, with the way back to the original.
+///
+/// The way back costs one offset per [`STEP`] canonical bytes (not one per
+/// byte), so a run holds the input about twice, not ten times: an offset
+/// between two checkpoints is found by replaying the canonicalization from
+/// the checkpoint before it.
 #[derive(Debug, Clone)]
-pub(crate) struct Canon {
+pub(crate) struct Canon<'a> {
     /// The text the matcher works on.
     pub text: String,
-    /// `map[i]` is the original byte offset of canonical byte `i`; it has one
-    /// extra entry for the end of the text.
-    map: Vec<usize>,
+    src: &'a str,
+    strict: bool,
+    /// `checkpoints[k]` is the original offset of canonical byte `k * STEP`.
+    checkpoints: Vec<usize>,
 }
 
-impl Canon {
+impl<'a> Canon<'a> {
     /// Canonicalizes `orig`; `strict` keeps horizontal whitespace as is.
-    pub fn new(orig: &str, strict: bool) -> Canon {
+    pub fn new(orig: &'a str, strict: bool) -> Canon<'a> {
         let bytes = orig.as_bytes();
         let mut text = Vec::with_capacity(bytes.len());
-        let mut map = Vec::with_capacity(bytes.len() + 1);
-        let mut i = 0;
+        let mut checkpoints = Vec::with_capacity(bytes.len() / STEP + 1);
+        let mut i = skip_cr(bytes, 0);
         while i < bytes.len() {
+            if text.len() % STEP == 0 {
+                checkpoints.push(i);
+            }
             let b = bytes[i];
-            if b == b'\r' && bytes.get(i + 1) == Some(&b'\n') {
-                i += 1;
-                continue;
-            }
-            if strict || (b != b' ' && b != b'\t') {
-                text.push(b);
-                map.push(i);
-                i += 1;
-                continue;
-            }
-            text.push(b' ');
-            map.push(i);
-            while i + 1 < bytes.len() && (bytes[i + 1] == b' ' || bytes[i + 1] == b'\t') {
-                i += 1;
-            }
-            i += 1;
+            let collapse = !strict && (b == b' ' || b == b'\t');
+            text.push(if collapse { b' ' } else { b });
+            i = next(bytes, i, strict);
         }
-        map.push(bytes.len());
         // Only ASCII bytes were dropped or replaced, so this stays UTF-8.
         let text = String::from_utf8(text)
             .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
-        Canon { text, map }
+        Canon {
+            text,
+            src: orig,
+            strict,
+            checkpoints,
+        }
     }
 
     /// The original byte offset of canonical offset `c`.
     pub fn orig(&self, c: usize) -> usize {
-        self.map[c.min(self.map.len() - 1)]
+        if c >= self.text.len() {
+            return self.src.len();
+        }
+        let k = c / STEP;
+        let mut o = self.checkpoints[k];
+        for _ in k * STEP..c {
+            o = next(self.src.as_bytes(), o, self.strict);
+        }
+        o
     }
+}
+
+/// Skips a `\r` that starts a `\r\n` at `i` (it has no canonical byte).
+fn skip_cr(bytes: &[u8], i: usize) -> usize {
+    if bytes.get(i) == Some(&b'\r') && bytes.get(i + 1) == Some(&b'\n') {
+        i + 1
+    } else {
+        i
+    }
+}
+
+/// The original offset of the canonical byte after the one at `i`.
+fn next(bytes: &[u8], mut i: usize, strict: bool) -> usize {
+    let b = bytes[i];
+    i += 1;
+    if !strict && (b == b' ' || b == b'\t') {
+        while i < bytes.len() && (bytes[i] == b' ' || bytes[i] == b'\t') {
+            i += 1;
+        }
+    }
+    skip_cr(bytes, i)
 }
 
 /// 1-based line and column (in characters) of byte `offset` in `text`.
@@ -84,6 +116,29 @@ mod tests {
         assert_eq!(c.orig(2), 4);
         assert_eq!(c.orig(4), 7);
         assert_eq!(c.orig(5), 8);
+    }
+
+    #[test]
+    fn offsets_map_back_across_checkpoints() {
+        // Compare with a per-byte replay over inputs longer than STEP.
+        let orig = "ab  \t c\r\nd \r\n\r\n".repeat(40);
+        for strict in [false, true] {
+            let c = Canon::new(&orig, strict);
+            let mut expect = Vec::new();
+            let b = orig.as_bytes();
+            let mut i = skip_cr(b, 0);
+            while i < b.len() {
+                expect.push(i);
+                i = next(b, i, strict);
+            }
+            assert_eq!(expect.len(), c.text.len());
+            for (k, e) in expect.iter().enumerate() {
+                assert_eq!(c.orig(k), *e, "offset {k}");
+            }
+            assert_eq!(c.orig(c.text.len()), orig.len());
+        }
+        let c = Canon::new("\r\nx", false);
+        assert_eq!((c.text.as_str(), c.orig(0), c.orig(1)), ("\nx", 1, 2));
     }
 
     #[test]
