@@ -18,6 +18,7 @@
 
 pub mod arena;
 pub mod equality;
+pub mod trip_count;
 pub mod types;
 
 pub use crate::span::Span;

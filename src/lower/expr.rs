@@ -458,7 +458,30 @@ impl Lowerer<'_> {
                             ScalarType::TaskId
                         }
                     };
+                    // A literal extent below zero (`-4`, or a negative
+                    // literal) can never be a size.
+                    let negative = match &self.func.exprs[a[0]].kind {
+                        ExprKind::Int(n) => (*n < 0).then(|| n.to_string()),
+                        ExprKind::Unary(UnaryOp::Neg, inner) => {
+                            match &self.func.exprs[*inner].kind {
+                                ExprKind::Int(n) if *n > 0 => Some(format!("-{n}")),
+                                _ => None,
+                            }
+                        }
+                        _ => None,
+                    };
+                    if let Some(text) = &negative {
+                        let s = self.func.exprs[a[0]].span;
+                        self.error(
+                            Diagnostic::error(
+                                format!("the size of `array.create` is negative ({text})"),
+                                s,
+                            )
+                            .with_label("an array size must be zero or more"),
+                        );
+                    }
                     let extent = match &self.func.exprs[a[0]].kind {
+                        _ if negative.is_some() => Extent::Const(0),
                         ExprKind::Int(n) => Extent::Const(*n),
                         ExprKind::Var(v) => Extent::Dynamic(Some(self.func.vars[*v].name.clone())),
                         _ => Extent::Dynamic(None),
