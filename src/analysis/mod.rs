@@ -19,6 +19,5 @@ pub use compare::{
 };
 pub use task_graph::{
     Approximation, Budget, EntrySources, Limits, Node, NodeKey, NodeKind, TaskGraph,
-    function_task_graph,
-    task_graph,
+    function_task_graph, task_graph,
 };

@@ -198,6 +198,20 @@ pub struct Approximation {
 }
 
 /// The runtime task DAG of one function, as far as it could be expanded.
+#[derive(Clone, Debug, Default)]
+pub struct TaskGraph {
+    pub function: String,
+    /// Nodes in creation order: every node's predecessors come before it.
+    pub nodes: Vec<Node>,
+    /// Whether a budget of [`Limits`] ran out (the graph is then a prefix).
+    pub truncated: bool,
+    /// Which budget ran out, when `truncated`.
+    pub stopped_by: Option<Budget>,
+    /// Where joins or bounded exploration were used, in source order.
+    pub approximations: BTreeSet<Approximation>,
+    index: HashMap<NodeKey, usize>,
+    /// Per static statement: a short description, e.g. `` `t = submit k` ``.
+    labels: HashMap<StmtId, String>,
     /// Per `deps` entry of a `submit` or barrier: the values it held (task
     /// or join nodes) and whether some slot held no task (`pfir graph`).
     entries: HashMap<(StmtId, usize), (BTreeSet<usize>, bool)>,
@@ -215,23 +229,23 @@ pub struct EntrySources {
     /// slot of it (an array) held no node of this function: an invalid task
     /// id, or a task created outside the function.
     pub outside: bool,
-#[derive(Clone, Debug, Default)]
-pub struct TaskGraph {
-    pub function: String,
-    /// Nodes in creation order: every node's predecessors come before it.
-    pub nodes: Vec<Node>,
-    /// Whether a budget of [`Limits`] ran out (the graph is then a prefix).
-    pub truncated: bool,
-    /// Which budget ran out, when `truncated`.
-    pub stopped_by: Option<Budget>,
-    /// Where joins or bounded exploration were used, in source order.
-    pub approximations: BTreeSet<Approximation>,
-    index: HashMap<NodeKey, usize>,
-    /// Per static statement: a short description, e.g. `` `t = submit k` ``.
-    labels: HashMap<StmtId, String>,
 }
 
 impl TaskGraph {
+    /// The node with this key.
+    pub fn find(&self, key: &NodeKey) -> Option<usize> {
+        self.index.get(key).copied()
+    }
+
+    /// The task nodes (no barriers), in creation order.
+    pub fn tasks(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.nodes.len()).filter(|&i| self.nodes[i].key.kind == NodeKind::Task)
+    }
+
+    pub fn task_count(&self) -> usize {
+        self.tasks().count()
+    }
+
     /// What entry `entry` (0-based, in source order) of the `deps` of the
     /// `submit` or `system.task_dummy` statement `stmt` may hold; `None`
     /// when the evaluator never executed it (unreachable, or past a budget).
@@ -257,20 +271,6 @@ impl TaskGraph {
             }
         }
         Some(out)
-    }
-
-    /// The node with this key.
-    pub fn find(&self, key: &NodeKey) -> Option<usize> {
-        self.index.get(key).copied()
-    }
-
-    /// The task nodes (no barriers), in creation order.
-    pub fn tasks(&self) -> impl Iterator<Item = usize> + '_ {
-        (0..self.nodes.len()).filter(|&i| self.nodes[i].key.kind == NodeKind::Task)
-    }
-
-    pub fn task_count(&self) -> usize {
-        self.tasks().count()
     }
 
     /// Direct edges into tasks and barriers, as `(producer, consumer)` keys.
