@@ -5,7 +5,6 @@
 //! `--split-input-file`. Deep inputs recurse deeply, so callers run these on
 //! a thread with a large stack ([`with_large_stack`]).
 
-use crate::cli::opt::OptArgs;
 use crate::diagnostics::{Diagnostic, SourceFile, has_errors};
 use crate::ir::Module;
 
@@ -105,8 +104,18 @@ impl OptOutcome {
     }
 }
 
+/// What [`run_opt`] does, as plain data: the command line (`cli::opt`)
+/// fills it in, and the driver knows nothing of how it was parsed.
+#[derive(Clone, Debug, Default)]
+pub struct OptOptions {
+    /// Treat each `// -----` separated chunk as its own input.
+    pub split_input_file: bool,
+    /// The passes and pass flags.
+    pub pipeline: crate::passes::PipelineOptions,
+}
+
 /// Everything `pfir opt` does after reading the file.
-pub fn run_opt(file: &SourceFile, args: &OptArgs) -> OptOutcome {
+pub fn run_opt(file: &SourceFile, args: &OptOptions) -> OptOutcome {
     let chunks = if args.split_input_file {
         split_chunks(&file.text)
     } else {

@@ -22,3 +22,4 @@ pub mod passes;
 pub mod printer;
 pub mod span;
 pub mod testing;
+pub mod vocab;

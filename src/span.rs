@@ -3,17 +3,47 @@
 //! Every AST and IR node carries the span of the text it came from, so that
 //! diagnostics can point at it. Offsets are relative to the whole file, even
 //! when only one `// -----` chunk of it is parsed.
+//!
+//! A span is two `u32`s (8 bytes): source files are limited to
+//! [`MAX_SOURCE_BYTES`] (`pfir opt` rejects a larger input with a
+//! diagnostic before lexing), so every offset fits.
+
+/// The largest source file pfir reads: offsets must fit in a `u32`.
+pub const MAX_SOURCE_BYTES: usize = u32::MAX as usize;
 
 /// A half-open byte range `start..end` in the source file.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Span {
-    pub start: usize,
-    pub end: usize,
+    start: u32,
+    end: u32,
+}
+
+/// An offset as a `u32`; offsets past [`MAX_SOURCE_BYTES`] (which no
+/// accepted file has) saturate.
+const fn narrow(offset: usize) -> u32 {
+    if offset > MAX_SOURCE_BYTES {
+        u32::MAX
+    } else {
+        offset as u32
+    }
 }
 
 impl Span {
     pub const fn new(start: usize, end: usize) -> Span {
-        Span { start, end }
+        Span {
+            start: narrow(start),
+            end: narrow(end),
+        }
+    }
+
+    /// The byte offset where the span starts.
+    pub const fn start(self) -> usize {
+        self.start as usize
+    }
+
+    /// The byte offset just past the span.
+    pub const fn end(self) -> usize {
+        self.end as usize
     }
 
     /// The span that covers both `self` and `other`.
@@ -33,6 +63,19 @@ impl Span {
     }
 
     pub fn range(self) -> std::ops::Range<usize> {
-        self.start..self.end
+        self.start()..self.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{MAX_SOURCE_BYTES, Span};
+
+    #[test]
+    fn spans_are_two_u32s_and_saturate_past_the_limit() {
+        assert_eq!(std::mem::size_of::<Span>(), 8);
+        let s = Span::new(3, MAX_SOURCE_BYTES + 10);
+        assert_eq!((s.start(), s.end()), (3, MAX_SOURCE_BYTES));
+        assert_eq!(Span::new(5, 9).to(Span::new(2, 6)).range(), 2..9);
     }
 }

@@ -8,7 +8,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(src) = std::str::from_utf8(data) else { return };
     let (module, diags) = pfir::driver::read_module(src, 0);
     for d in &diags {
-        assert!(d.primary.span.start <= d.primary.span.end && d.primary.span.end <= src.len());
+        assert!(d.primary.span.start() <= d.primary.span.end() && d.primary.span.end() <= src.len());
     }
     match module {
         None => assert!(diags.iter().any(|d| d.is_error()), "rejected without an error"),

@@ -460,7 +460,7 @@ impl Evaluator<'_> {
             if let StmtKind::Submit(sub) = kind {
                 self.submit_ordinals.insert(s, *n);
                 *n += 1;
-                let tid = sub.results.last().map(|v| self.f.vars[*v].name.as_str());
+                let tid = sub.results.last().map(|v| self.f.var_name(*v));
                 self.graph.labels.insert(
                     s,
                     format!("`{} = submit {}`", tid.unwrap_or("_"), sub.callee),
@@ -798,7 +798,7 @@ impl Evaluator<'_> {
                     };
                     if !self.graph.labels.contains_key(&stmt) {
                         let label = match self.f.stmts[stmt].kind.results().first() {
-                            Some(v) => format!("`{} = system.task_dummy`", self.f.vars[*v].name),
+                            Some(v) => format!("`{} = system.task_dummy`", self.f.var_name(*v)),
                             None => "`system.task_dummy`".to_string(),
                         };
                         self.graph.labels.insert(stmt, label);

@@ -105,7 +105,11 @@ pub fn run(args: OptArgs) -> u8 {
         eprintln!("error: standard output is closed; nowhere to write the output (use -o FILE)");
         return 1;
     }
-    let (file, bad_byte) = match read_input(args.input.as_ref(), args.input_size_limit) {
+    // Spans are 32-bit offsets: no limit lets a larger input through.
+    let limit = args
+        .input_size_limit
+        .min(crate::span::MAX_SOURCE_BYTES as u64);
+    let (file, bad_byte) = match read_input(args.input.as_ref(), limit) {
         Ok(v) => v,
         Err(e) => {
             eprintln!("error: {e}");
@@ -123,7 +127,11 @@ pub fn run(args: OptArgs) -> u8 {
     }
     // Everything that walks the IR runs on the large-stack worker, printing
     // included; the output is streamed, never held whole.
-    driver::with_large_stack(|| report_and_print(&file, &args, driver::run_opt(&file, &args)))
+    let options = driver::OptOptions {
+        split_input_file: args.split_input_file,
+        pipeline: args.pipeline.clone(),
+    };
+    driver::with_large_stack(|| report_and_print(&file, &args, driver::run_opt(&file, &options)))
 }
 
 /// Writes to stderr, ignoring failure (a closed stderr must not panic).

@@ -197,8 +197,8 @@ fn to_codespan(d: &Diagnostic) -> cs::Diagnostic<()> {
 fn clamp(d: &Diagnostic, file: &SourceFile) -> Diagnostic {
     let len = file.text.len();
     let fix = |s: crate::span::Span| {
-        let mut start = s.start.min(len);
-        let mut end = s.end.min(len).max(start);
+        let mut start = s.start().min(len);
+        let mut end = s.end().min(len).max(start);
         while !file.text.is_char_boundary(start) {
             start -= 1;
         }
@@ -255,7 +255,7 @@ fn render_codespan(
         Prepared::Escaped(escaped) => {
             let mut shown = d.clone();
             let map = |s: crate::span::Span| {
-                crate::span::Span::new(escaped.to_escaped(s.start), escaped.to_escaped(s.end))
+                crate::span::Span::new(escaped.to_escaped(s.start()), escaped.to_escaped(s.end()))
             };
             shown.primary.span = map(shown.primary.span);
             for l in &mut shown.secondary {
@@ -292,7 +292,7 @@ fn escape_texts(d: &Diagnostic) -> Diagnostic {
 }
 
 fn render_short(d: &Diagnostic, file: &SourceFile) -> String {
-    let (line, col) = file.line_col(d.primary.span.start);
+    let (line, col) = file.line_col(d.primary.span.start());
     let mut s = format!(
         "{}:{}:{}: {}: {}\n",
         file.name,
@@ -313,13 +313,13 @@ fn json_position(
     file: &SourceFile,
     span: crate::span::Span,
 ) -> serde_json::Map<String, serde_json::Value> {
-    let (sl, sc) = file.line_col(span.start);
-    let (el, ec) = file.line_col(span.end);
+    let (sl, sc) = file.line_col(span.start());
+    let (el, ec) = file.line_col(span.end());
     // Byte offsets are the file's (they differ from the text's only when
     // the input was not UTF-8 and was decoded lossily for display).
     let value = serde_json::json!({
-        "start": file.file_offset(span.start),
-        "end": file.file_offset(span.end),
+        "start": file.file_offset(span.start()),
+        "end": file.file_offset(span.end()),
         "line": sl,
         "column": sc,
         "end_line": el,

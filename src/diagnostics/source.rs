@@ -112,8 +112,8 @@ impl SourceFile {
 
     /// The text a span covers (clamped to the file).
     pub fn slice(&self, span: Span) -> &str {
-        let end = span.end.min(self.text.len());
-        let start = span.start.min(end);
+        let end = span.end().min(self.text.len());
+        let start = span.start().min(end);
         self.text.get(start..end).unwrap_or("")
     }
 }

@@ -148,32 +148,26 @@ impl<'x> FnCmp<'x> {
     /// Pairs the definitions of `va` (in `a`) and `vb` (in `b`).
     fn define(&mut self, va: VarId, vb: VarId) -> Res {
         let (x, y) = (&self.a.vars[va], &self.b.vars[vb]);
-        if x.name != y.name {
-            return fail(format!(
-                "variable names differ: `{}` vs `{}`",
-                x.name, y.name
-            ));
+        // Symbols belong to each function's own interner: compare strings.
+        let (x_name, y_name) = (self.a.var_name(va), self.b.var_name(vb));
+        if x_name != y_name {
+            return fail(format!("variable names differ: `{x_name}` vs `{y_name}`"));
         }
         if x.ty != y.ty {
-            return fail(format!(
-                "variable `{}` has type {} vs {}",
-                x.name, x.ty, y.ty
-            ));
+            return fail(format!("variable `{x_name}` has type {} vs {}", x.ty, y.ty));
         }
         if let Some(other) = self.b_to_a[vb.index()]
             && other != va
         {
             return fail(format!(
-                "variable `{}` of the second module is defined in two places that are different variables in the first",
-                y.name
+                "variable `{y_name}` of the second module is defined in two places that are different variables in the first"
             ));
         }
         if let Some(other) = self.a_to_b[va.index()]
             && other != vb
         {
             return fail(format!(
-                "variable `{}` of the first module is defined in two places that are different variables in the second",
-                x.name
+                "variable `{x_name}` of the first module is defined in two places that are different variables in the second"
             ));
         }
         self.a_to_b[va.index()] = Some(vb);
@@ -197,7 +191,11 @@ impl<'x> FnCmp<'x> {
             Some(partner) if partner == vb => Ok(()),
             Some(partner) => fail(format!(
                 "a use of `{}` refers to a different variable: the first module's variable corresponds to `{}` (variable {:?}), the second uses `{}` (variable {:?})",
-                self.a.vars[va].name, self.b.vars[partner].name, partner, self.b.vars[vb].name, vb
+                self.a.var_name(va),
+                self.b.var_name(partner),
+                partner,
+                self.b.var_name(vb),
+                vb
             )),
             // Used before any definition was seen (IR a pass left
             // unusual): pair the variables here.

@@ -18,11 +18,14 @@
 
 pub mod arena;
 pub mod equality;
+pub mod symbol;
 pub mod trip_count;
 pub mod types;
 
 pub use crate::span::Span;
+pub use crate::vocab::{BinaryOp, Direction, FuncKind, LoopKind, UnaryOp};
 pub use arena::{Arena, ArenaId};
+pub use symbol::{Interner, Symbol};
 pub use types::{Category, Extent, ScalarType, Type};
 
 crate::define_id!(
@@ -50,48 +53,6 @@ impl Module {
     }
 }
 
-/// `orchestration`, `incore`, ...; `opaque` when none is written.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum FuncKind {
-    Orchestration,
-    InCore,
-    Aic,
-    Aiv,
-    Group,
-    Opaque,
-}
-
-impl FuncKind {
-    pub fn keyword(self) -> &'static str {
-        match self {
-            FuncKind::Orchestration => "orchestration",
-            FuncKind::InCore => "incore",
-            FuncKind::Aic => "aic",
-            FuncKind::Aiv => "aiv",
-            FuncKind::Group => "group",
-            FuncKind::Opaque => "opaque",
-        }
-    }
-}
-
-/// A parameter's (and so a call argument's) direction.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Direction {
-    In,
-    Out,
-    InOut,
-}
-
-impl Direction {
-    pub fn keyword(self) -> &'static str {
-        match self {
-            Direction::In => "in",
-            Direction::Out => "out",
-            Direction::InOut => "inout",
-        }
-    }
-}
-
 #[derive(Clone, Debug)]
 pub struct Param {
     pub var: VarId,
@@ -112,6 +73,8 @@ pub struct Function {
     pub vars: Arena<VarId, Var>,
     pub exprs: Arena<ExprId, Expr>,
     pub stmts: Arena<StmtId, Stmt>,
+    /// The names of the variables.
+    pub names: Interner,
 }
 
 impl Function {
@@ -127,15 +90,13 @@ impl Function {
             vars: Arena::new(),
             exprs: Arena::new(),
             stmts: Arena::new(),
+            names: Interner::new(),
         }
     }
 
-    pub fn new_var(&mut self, name: impl Into<String>, ty: Type, span: Span) -> VarId {
-        self.vars.alloc(Var {
-            name: name.into(),
-            ty,
-            span,
-        })
+    pub fn new_var(&mut self, name: impl AsRef<str>, ty: Type, span: Span) -> VarId {
+        let name = self.names.intern(name.as_ref());
+        self.vars.alloc(Var { name, ty, span })
     }
 
     pub fn new_expr(&mut self, kind: ExprKind, ty: Type, span: Span) -> ExprId {
@@ -151,16 +112,24 @@ impl Function {
         &self.exprs[e].ty
     }
 
+    /// The name of variable `v`.
+    pub fn var_name(&self, v: VarId) -> &str {
+        self.names.get(self.vars[v].name)
+    }
+
     /// Whether any variable of this function is named `name`.
     pub fn uses_name(&self, name: &str) -> bool {
-        self.vars.iter().any(|(_, v)| v.name == name)
+        self.names
+            .lookup(name)
+            .is_some_and(|s| self.vars.iter().any(|(_, v)| v.name == s))
     }
 }
 
 /// A variable: a name (not necessarily unique), a type and where it was defined.
 #[derive(Clone, Debug)]
 pub struct Var {
-    pub name: String,
+    /// In the function's [`Function::names`]; see [`Function::var_name`].
+    pub name: Symbol,
     pub ty: Type,
     pub span: Span,
 }
@@ -178,56 +147,6 @@ pub struct Expr {
     pub kind: ExprKind,
     pub ty: Type,
     pub span: Span,
-}
-
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum UnaryOp {
-    Neg,
-    Not,
-}
-
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum BinaryOp {
-    Or,
-    And,
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Rem,
-}
-
-impl BinaryOp {
-    pub fn symbol(self) -> &'static str {
-        match self {
-            BinaryOp::Or => "or",
-            BinaryOp::And => "and",
-            BinaryOp::Eq => "==",
-            BinaryOp::Ne => "!=",
-            BinaryOp::Lt => "<",
-            BinaryOp::Le => "<=",
-            BinaryOp::Gt => ">",
-            BinaryOp::Ge => ">=",
-            BinaryOp::Add => "+",
-            BinaryOp::Sub => "-",
-            BinaryOp::Mul => "*",
-            BinaryOp::Div => "/",
-            BinaryOp::Rem => "%",
-        }
-    }
-
-    pub fn is_comparison(self) -> bool {
-        matches!(
-            self,
-            BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge
-        )
-    }
 }
 
 #[derive(Clone, Debug)]
@@ -290,24 +209,6 @@ impl Call {
             kwargs: Vec::new(),
             dummy_task: false,
             manual_dep_edges: Vec::new(),
-        }
-    }
-}
-
-/// `for NAME in KIND(start, stop, step)`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum LoopKind {
-    Range,
-    Parallel,
-    Unroll,
-}
-
-impl LoopKind {
-    pub fn keyword(self) -> &'static str {
-        match self {
-            LoopKind::Range => "range",
-            LoopKind::Parallel => "parallel",
-            LoopKind::Unroll => "unroll",
         }
     }
 }

@@ -104,22 +104,22 @@ pub enum Tok<'input> {
     #[token("tensor")]
     Tensor,
     /// `i8` ... `task_id`: a scalar type name.
-    #[token("i8", |_| crate::ir::ScalarType::I8)]
-    #[token("i16", |_| crate::ir::ScalarType::I16)]
-    #[token("i32", |_| crate::ir::ScalarType::I32)]
-    #[token("i64", |_| crate::ir::ScalarType::I64)]
-    #[token("u8", |_| crate::ir::ScalarType::U8)]
-    #[token("u16", |_| crate::ir::ScalarType::U16)]
-    #[token("u32", |_| crate::ir::ScalarType::U32)]
-    #[token("u64", |_| crate::ir::ScalarType::U64)]
-    #[token("index", |_| crate::ir::ScalarType::Index)]
-    #[token("bool", |_| crate::ir::ScalarType::Bool)]
-    #[token("f16", |_| crate::ir::ScalarType::F16)]
-    #[token("bf16", |_| crate::ir::ScalarType::BF16)]
-    #[token("f32", |_| crate::ir::ScalarType::F32)]
-    #[token("f64", |_| crate::ir::ScalarType::F64)]
-    #[token("task_id", |_| crate::ir::ScalarType::TaskId)]
-    Scalar(crate::ir::ScalarType),
+    #[token("i8", |_| crate::vocab::ScalarType::I8)]
+    #[token("i16", |_| crate::vocab::ScalarType::I16)]
+    #[token("i32", |_| crate::vocab::ScalarType::I32)]
+    #[token("i64", |_| crate::vocab::ScalarType::I64)]
+    #[token("u8", |_| crate::vocab::ScalarType::U8)]
+    #[token("u16", |_| crate::vocab::ScalarType::U16)]
+    #[token("u32", |_| crate::vocab::ScalarType::U32)]
+    #[token("u64", |_| crate::vocab::ScalarType::U64)]
+    #[token("index", |_| crate::vocab::ScalarType::Index)]
+    #[token("bool", |_| crate::vocab::ScalarType::Bool)]
+    #[token("f16", |_| crate::vocab::ScalarType::F16)]
+    #[token("bf16", |_| crate::vocab::ScalarType::BF16)]
+    #[token("f32", |_| crate::vocab::ScalarType::F32)]
+    #[token("f64", |_| crate::vocab::ScalarType::F64)]
+    #[token("task_id", |_| crate::vocab::ScalarType::TaskId)]
+    Scalar(crate::vocab::ScalarType),
 
     #[token("(")]
     LParen,

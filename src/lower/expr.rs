@@ -18,7 +18,7 @@ const SUBMIT_KWARGS: [&str; 5] = [
     "predicate",
 ];
 
-impl Lowerer<'_> {
+impl<'a> Lowerer<'a> {
     pub(super) fn int_literal(&mut self, value: i64, span: Span) -> ExprId {
         self.func.new_expr(ExprKind::Int(value), Type::I64, span)
     }
@@ -84,7 +84,7 @@ impl Lowerer<'_> {
         }
     }
 
-    pub(super) fn lower_expr(&mut self, e: &ast::Expr) -> ExprId {
+    pub(super) fn lower_expr(&mut self, e: &ast::Expr<'a>) -> ExprId {
         let span = e.span;
         let (kind, ty) = match &e.kind {
             ast::ExprKind::Int(text) => match text.parse::<i64>() {
@@ -208,7 +208,7 @@ impl Lowerer<'_> {
         }
     }
 
-    fn report_misplaced(&mut self, args: &ast::CallArgs) {
+    fn report_misplaced(&mut self, args: &ast::CallArgs<'a>) {
         for span in &args.misplaced {
             self.error(
                 Diagnostic::error("positional argument after keyword arguments", *span)
@@ -217,7 +217,7 @@ impl Lowerer<'_> {
         }
     }
 
-    fn deps_on_plain_call(&mut self, kw: &ast::Kwarg, callee: &str, is_op: bool) {
+    fn deps_on_plain_call(&mut self, kw: &ast::Kwarg<'a>, callee: &str, is_op: bool) {
         // Functions can be launched with `submit`; ops cannot.
         let help = if is_op {
             "launch a function with `submit f(..., deps=[...])`, or wait on a barrier: `b = system.task_dummy(deps=[...])`"
@@ -235,7 +235,7 @@ impl Lowerer<'_> {
 
     /// Lowers a `deps=[...]` list: each entry a `task_id`, an
     /// `array<task_id, N>`, or `none` (dropped).
-    fn lower_deps(&mut self, value: &ast::Expr) -> Vec<ExprId> {
+    fn lower_deps(&mut self, value: &ast::Expr<'a>) -> Vec<ExprId> {
         let ast::ExprKind::List(items) = &value.kind else {
             let id = self.lower_expr(value);
             let found = self.describe(id);
@@ -267,7 +267,7 @@ impl Lowerer<'_> {
 
     fn lower_args_against(
         &mut self,
-        args: &[ast::Expr],
+        args: &[ast::Expr<'a>],
         params: &[(String, Direction, Type)],
         callee: &str,
         span: Span,
@@ -302,9 +302,9 @@ impl Lowerer<'_> {
         (ids, directions)
     }
 
-    fn not_a_function(&mut self, name: &ast::Ident, what: &str) {
+    fn not_a_function(&mut self, name: &ast::Ident<'a>, what: &str) {
         let mut d = Diagnostic::error(format!("unknown function `{}`", name.name), name.span);
-        if self.scopes.lookup(&name.name).is_some() {
+        if self.scopes.lookup(name.name).is_some() {
             d = Diagnostic::error(
                 format!("`{}` is a variable, not a function", name.name),
                 name.span,
@@ -312,20 +312,24 @@ impl Lowerer<'_> {
             .with_label(format!("{what} needs a function of the module"));
         } else {
             d = d.with_label("no function of this name in the module");
-            if let Some(s) =
-                suggest::closest(&name.name, self.signatures.keys().map(String::as_str))
-            {
+            if let Some(s) = suggest::closest(name.name, self.signatures.keys().copied()) {
                 d = d.with_help(format!("did you mean `{s}`?"));
             }
         }
         self.error(d);
     }
 
-    fn lower_call(&mut self, callee: &ast::CalleeName, args: &ast::CallArgs, span: Span) -> ExprId {
+    fn lower_call(
+        &mut self,
+        callee: &ast::CalleeName<'a>,
+        args: &ast::CallArgs<'a>,
+        span: Span,
+    ) -> ExprId {
         self.report_misplaced(args);
         match callee {
             ast::CalleeName::Function(name) => {
-                let Some(sig) = self.signatures.get(&name.name).cloned() else {
+                let signatures = self.signatures;
+                let Some(sig) = signatures.get(name.name) else {
                     self.not_a_function(name, "a call");
                     for a in &args.positional {
                         self.lower_expr(a);
@@ -334,7 +338,7 @@ impl Lowerer<'_> {
                 };
                 for kw in &args.keyword {
                     if kw.name.name == "deps" {
-                        self.deps_on_plain_call(kw, &name.name, false);
+                        self.deps_on_plain_call(kw, name.name, false);
                     } else {
                         self.error(
                             Diagnostic::error(
@@ -349,8 +353,8 @@ impl Lowerer<'_> {
                     }
                 }
                 let (ids, directions) =
-                    self.lower_args_against(&args.positional, &sig.params, &name.name, span);
-                let mut call = Call::new(Callee::Function(name.name.clone()));
+                    self.lower_args_against(&args.positional, &sig.params, name.name, span);
+                let mut call = Call::new(Callee::Function(name.name.to_string()));
                 call.args = ids;
                 call.arg_directions = directions;
                 self.func
@@ -374,9 +378,9 @@ impl Lowerer<'_> {
         );
     }
 
-    fn lower_op(&mut self, op: &ast::Ident, args: &ast::CallArgs, span: Span) -> ExprId {
-        let name = op.name.as_str();
-        let mut call = Call::new(Callee::Op(op.name.clone()));
+    fn lower_op(&mut self, op: &ast::Ident<'a>, args: &ast::CallArgs<'a>, span: Span) -> ExprId {
+        let name = op.name;
+        let mut call = Call::new(Callee::Op(op.name.to_string()));
         if name == "system.task_dummy" {
             for a in &args.positional {
                 self.lower_expr(a);
@@ -424,7 +428,7 @@ impl Lowerer<'_> {
                 continue;
             }
             let v = self.lower_expr(&kw.value);
-            call.kwargs.push((kw.name.name.clone(), v));
+            call.kwargs.push((kw.name.name.to_string(), v));
         }
         let builtin_no_kwargs = matches!(
             name,
@@ -483,7 +487,9 @@ impl Lowerer<'_> {
                     let extent = match &self.func.exprs[a[0]].kind {
                         _ if negative.is_some() => Extent::Const(0),
                         ExprKind::Int(n) => Extent::Const(*n),
-                        ExprKind::Var(v) => Extent::Dynamic(Some(self.func.vars[*v].name.clone())),
+                        ExprKind::Var(v) => {
+                            Extent::Dynamic(Some(self.func.var_name(*v).to_string()))
+                        }
                         _ => Extent::Dynamic(None),
                     };
                     Type::Array { elem, extent }
@@ -544,8 +550,8 @@ impl Lowerer<'_> {
 
     pub(super) fn lower_submit(
         &mut self,
-        bindings: &[ast::Binding],
-        s: &ast::SubmitExpr,
+        bindings: &[ast::Binding<'a>],
+        s: &ast::SubmitExpr<'a>,
     ) -> Option<StmtKind> {
         self.report_misplaced(&s.args);
         if s.callee_is_op {
@@ -562,15 +568,16 @@ impl Lowerer<'_> {
             );
             return None;
         }
-        let Some(sig) = self.signatures.get(&s.callee.name).cloned() else {
+        let signatures = self.signatures;
+        let Some(sig) = signatures.get(s.callee.name) else {
             self.not_a_function(&s.callee, "`submit`");
             return None;
         };
         let (args, arg_directions) =
-            self.lower_args_against(&s.args.positional, &sig.params, &s.callee.name, s.span);
+            self.lower_args_against(&s.args.positional, &sig.params, s.callee.name, s.span);
         let mut submit = Submit {
             results: Vec::new(),
-            callee: s.callee.name.clone(),
+            callee: s.callee.name.to_string(),
             callee_span: s.callee.span,
             args,
             arg_directions,
@@ -582,7 +589,7 @@ impl Lowerer<'_> {
         };
         let mut seen: Vec<&str> = Vec::new();
         for kw in &s.args.keyword {
-            let key = kw.name.name.as_str();
+            let key = kw.name.name;
             if !SUBMIT_KWARGS.contains(&key) {
                 self.error(
                     Diagnostic::error(
@@ -629,16 +636,16 @@ impl Lowerer<'_> {
                 _ => submit.predicate = Some(self.lower_expr(&kw.value)),
             }
         }
-        let mut types = sig.results.clone();
-        types.push(Type::TASK_ID);
-        if bindings.len() != types.len() {
+        // The callee's results and the task id, borrowed (no list is built).
+        let produced = sig.results.len() + 1;
+        if bindings.len() != produced {
             self.error(
                 Diagnostic::error(
                     format!(
                         "`submit {}` produces {} value{} ({} result{} and the task id), but {} binding{} given",
                         s.callee.name,
-                        types.len(),
-                        plural(types.len()),
+                        produced,
+                        plural(produced),
                         sig.results.len(),
                         plural(sig.results.len()),
                         bindings.len(),
@@ -646,12 +653,17 @@ impl Lowerer<'_> {
                     ),
                     bindings.first().map(|b| b.span()).unwrap_or(s.span).to(bindings.last().map(|b| b.span()).unwrap_or(s.span)),
                 )
-                .with_label(format!("expected {} binding{}", types.len(), plural(types.len())))
+                .with_label(format!("expected {} binding{}", produced, plural(produced)))
                 .with_secondary(sig.span, "the callee's signature"),
             );
-            types.resize(bindings.len(), Type::Unknown);
         }
-        submit.results = self.bind_results(bindings, &types);
+        const TASK_ID: &Type = &Type::TASK_ID;
+        let types = sig
+            .results
+            .iter()
+            .chain(std::iter::once(TASK_ID))
+            .chain(std::iter::repeat(&Type::Unknown));
+        submit.results = self.bind_results_from(bindings, types);
         Some(StmtKind::Submit(submit))
     }
 }

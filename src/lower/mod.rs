@@ -19,20 +19,20 @@ pub mod types;
 use crate::diagnostics::Diagnostic;
 use crate::ir::{self, Block, Function, Module, Type, VarId};
 use crate::parser::ast;
+use hashbrown::HashMap;
 use scope::Scopes;
-use std::collections::HashMap;
 use types::Signature;
 
 /// Lowers a parsed module. Each function's AST is dropped as soon as it is
 /// lowered, so the AST and the IR of the whole file are never held at once.
-pub fn lower(module: ast::Module) -> (Module, Vec<Diagnostic>) {
+pub fn lower(module: ast::Module<'_>) -> (Module, Vec<Diagnostic>) {
     let mut diags = Vec::new();
-    let mut signatures: HashMap<String, Signature> = HashMap::new();
-    let mut first_def: HashMap<String, crate::span::Span> = HashMap::new();
+    let mut signatures: HashMap<&str, Signature> = HashMap::new();
+    let mut first_def: HashMap<&str, crate::span::Span> = HashMap::new();
 
     // Signatures first: functions may be called before they are defined.
     for f in &module.functions {
-        if let Some(prev) = first_def.get(&f.name.name) {
+        if let Some(prev) = first_def.get(f.name.name) {
             diags.push(
                 Diagnostic::error(format!("duplicate function `{}`", f.name.name), f.name.span)
                     .with_label("defined again here")
@@ -41,23 +41,25 @@ pub fn lower(module: ast::Module) -> (Module, Vec<Diagnostic>) {
             );
             continue;
         }
-        first_def.insert(f.name.name.clone(), f.name.span);
-        let mut lowerer = Lowerer::new(&signatures, Function::new(f.name.name.clone(), f.kind));
+        first_def.insert(f.name.name, f.name.span);
+        // Types of a signature name no function: no signatures are needed.
+        let no_signatures = HashMap::new();
+        let mut lowerer = Lowerer::new(&no_signatures, Function::new(f.name.name, f.kind));
         // A dynamic extent in a signature must name an integer parameter
         // (spec section 4: "an integer value in scope"), not just any one.
-        let int_params: Vec<String> = f
+        let int_params: Vec<&str> = f
             .params
             .iter()
             .filter(|p| matches!(&p.ty.kind, ast::TypeExprKind::Scalar(s) if s.is_integer()))
-            .map(|p| p.name.name.clone())
+            .map(|p| p.name.name)
             .collect();
-        let mut is_param = |n: &str| int_params.iter().any(|p| p == n);
+        let mut is_param = |n: &str| int_params.contains(&n);
         let params = f
             .params
             .iter()
             .map(|p| {
                 (
-                    p.name.name.clone(),
+                    p.name.name.to_string(),
                     p.direction,
                     lowerer.lower_type(&p.ty, &mut is_param),
                 )
@@ -71,7 +73,7 @@ pub fn lower(module: ast::Module) -> (Module, Vec<Diagnostic>) {
         diags.extend(lowerer.diags);
         let span = f.span.start_point().to(f.body.span.start_point());
         signatures.insert(
-            f.name.name.clone(),
+            f.name.name,
             Signature {
                 kind: f.kind,
                 params,
@@ -82,12 +84,12 @@ pub fn lower(module: ast::Module) -> (Module, Vec<Diagnostic>) {
     }
 
     let mut out = Module::default();
-    let mut seen = HashMap::new();
+    let mut seen = hashbrown::HashSet::new();
     for f in module.functions {
-        if seen.insert(f.name.name.clone(), ()).is_some() {
+        if !seen.insert(f.name.name) {
             continue;
         }
-        let mut lowerer = Lowerer::new(&signatures, Function::new(f.name.name.clone(), f.kind));
+        let mut lowerer = Lowerer::new(&signatures, Function::new(f.name.name, f.kind));
         lowerer.lower_function(&f);
         drop(f);
         diags.extend(lowerer.diags);
@@ -110,16 +112,17 @@ enum BodyKind {
 
 /// Lowers one function.
 pub(crate) struct Lowerer<'a> {
-    signatures: &'a HashMap<String, Signature>,
+    /// Every function's signature by name, borrowed (never cloned per call).
+    signatures: &'a HashMap<&'a str, Signature>,
     pub(crate) func: Function,
     pub(crate) diags: Vec<Diagnostic>,
-    scopes: Scopes,
+    scopes: Scopes<'a>,
     /// How many loops enclose the code being lowered (for `break`/`continue`).
     loop_depth: usize,
 }
 
 impl<'a> Lowerer<'a> {
-    fn new(signatures: &'a HashMap<String, Signature>, func: Function) -> Lowerer<'a> {
+    fn new(signatures: &'a HashMap<&'a str, Signature>, func: Function) -> Lowerer<'a> {
         Lowerer {
             signatures,
             func,
@@ -133,22 +136,28 @@ impl<'a> Lowerer<'a> {
         self.diags.push(d);
     }
 
-    fn lower_function(&mut self, f: &ast::Function) {
+    fn lower_function(&mut self, f: &ast::Function<'a>) {
         self.func.name_span = f.name.span;
         self.func.span = f.span;
-        let sig = self.signatures[&f.name.name].clone();
-        for (p, (_, direction, ty)) in f.params.iter().zip(sig.params) {
-            let var = self.func.new_var(p.name.name.clone(), ty, p.span);
-            self.func.params.push(ir::Param { var, direction });
-            self.scopes.define(&p.name.name, var);
+        let signatures = self.signatures;
+        let Some(sig) = signatures.get(f.name.name) else {
+            return;
+        };
+        for (p, (_, direction, ty)) in f.params.iter().zip(&sig.params) {
+            let var = self.func.new_var(p.name.name, ty.clone(), p.span);
+            self.func.params.push(ir::Param {
+                var,
+                direction: *direction,
+            });
+            self.scopes.define(p.name.name, var);
         }
-        self.func.results = sig.results;
+        self.func.results = sig.results.clone();
         self.func.body = self.lower_block(&f.body, BodyKind::Function);
     }
 
     /// Defines a variable named by a binding; `_` is the discard binding and
     /// is never entered in scope.
-    fn define_var(&mut self, name: &str, ty: Type, span: crate::span::Span) -> VarId {
+    fn define_var(&mut self, name: &'a str, ty: Type, span: crate::span::Span) -> VarId {
         let var = self.func.new_var(name, ty, span);
         if name != "_" {
             self.scopes.define(name, var);
@@ -164,19 +173,19 @@ impl<'a> Lowerer<'a> {
         })
     }
 
-    fn lower_type_in_scope(&mut self, t: &ast::TypeExpr) -> Type {
-        let known: Vec<(String, bool)> = collect_extent_names(t)
+    fn lower_type_in_scope(&mut self, t: &ast::TypeExpr<'_>) -> Type {
+        let known: Vec<(&str, bool)> = collect_extent_names(t)
             .into_iter()
             .map(|n| {
-                let ok = self.is_integer_in_scope(&n);
+                let ok = self.is_integer_in_scope(n);
                 (n, ok)
             })
             .collect();
-        let mut check = |n: &str| known.iter().any(|(k, ok)| k == n && *ok);
+        let mut check = |n: &str| known.iter().any(|(k, ok)| *k == n && *ok);
         self.lower_type(t, &mut check)
     }
 
-    fn lower_block(&mut self, b: &ast::Block, kind: BodyKind) -> Block {
+    fn lower_block(&mut self, b: &ast::Block<'a>, kind: BodyKind) -> Block {
         let mut stmts = Vec::with_capacity(b.stmts.len());
         let last = b.stmts.len().wrapping_sub(1);
         for (i, s) in b.stmts.iter().enumerate() {
@@ -192,7 +201,7 @@ impl<'a> Lowerer<'a> {
             let ended_in_error =
                 matches!(b.stmts.last().map(|s| &s.kind), Some(ast::StmtKind::Error));
             if n > 0 && !ends_in_yield && !ended_in_error {
-                let close = crate::span::Span::new(b.span.end.saturating_sub(1), b.span.end);
+                let close = crate::span::Span::new(b.span.end().saturating_sub(1), b.span.end());
                 self.error(
                     Diagnostic::error(
                         format!("this body must end with `yield` of {n} value{}", plural(n)),
@@ -205,7 +214,7 @@ impl<'a> Lowerer<'a> {
                     .with_secondary(
                         b.span
                             .start_point()
-                            .to(crate::span::Span::new(b.span.start, b.span.start + 1)),
+                            .to(crate::span::Span::new(b.span.start(), b.span.start() + 1)),
                         "body starts here",
                     ),
                 );
@@ -222,11 +231,11 @@ fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
-fn collect_extent_names(t: &ast::TypeExpr) -> Vec<String> {
+fn collect_extent_names<'a>(t: &ast::TypeExpr<'a>) -> Vec<&'a str> {
     let mut out = Vec::new();
-    let mut push = |e: &ast::ExtentExpr| {
+    let mut push = |e: &ast::ExtentExpr<'a>| {
         if let ast::ExtentExpr::Name(id) = e {
-            out.push(id.name.clone());
+            out.push(id.name);
         }
     };
     let mut stack = vec![t];

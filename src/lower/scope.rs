@@ -1,58 +1,104 @@
 //! Name resolution environment (spec section 7).
 //!
-//! Each name maps to a stack of the variables it has named; a scope records
-//! the names it defined so that closing it pops exactly those. Lookup and
-//! definition are O(1) whatever the nesting depth.
+//! Each name maps to the innermost variable it names; every definition is an
+//! entry that remembers the entry it shadows, and a scope records where its
+//! entries start, so that closing it restores exactly the names it defined.
+//! Lookup and definition are O(1) whatever the nesting depth, and names are
+//! borrowed from the source text (no allocation per definition).
 
 use crate::ir::VarId;
-use std::collections::HashMap;
+use hashbrown::HashMap;
 
-#[derive(Default)]
-pub struct Scopes {
-    names: HashMap<String, Vec<VarId>>,
-    /// For each open scope, the names defined in it (in order).
-    frames: Vec<Vec<String>>,
+struct Entry<'a> {
+    name: &'a str,
+    var: VarId,
+    /// The entry this definition shadows, if any.
+    shadowed: Option<u32>,
 }
 
-impl Scopes {
-    pub fn new() -> Scopes {
+pub struct Scopes<'a> {
+    /// Each visible name's innermost entry.
+    names: HashMap<&'a str, u32>,
+    entries: Vec<Entry<'a>>,
+    /// For each open scope, the length of `entries` when it opened.
+    frames: Vec<usize>,
+}
+
+impl<'a> Scopes<'a> {
+    pub fn new() -> Scopes<'a> {
         Scopes {
             names: HashMap::new(),
-            frames: vec![Vec::new()],
+            entries: Vec::new(),
+            frames: Vec::new(),
         }
     }
 
     pub fn push(&mut self) {
-        self.frames.push(Vec::new());
+        self.frames.push(self.entries.len());
     }
 
     pub fn pop(&mut self) {
-        if let Some(frame) = self.frames.pop() {
-            for name in frame {
-                if let Some(stack) = self.names.get_mut(&name) {
-                    stack.pop();
-                    if stack.is_empty() {
-                        self.names.remove(&name);
-                    }
+        let Some(mark) = self.frames.pop() else {
+            return;
+        };
+        while self.entries.len() > mark {
+            let Some(e) = self.entries.pop() else { break };
+            match e.shadowed {
+                Some(prev) => {
+                    self.names.insert(e.name, prev);
+                }
+                None => {
+                    self.names.remove(e.name);
                 }
             }
         }
     }
 
     /// Makes `name` refer to `var` until the current scope closes.
-    pub fn define(&mut self, name: &str, var: VarId) {
-        self.names.entry(name.to_string()).or_default().push(var);
-        if let Some(frame) = self.frames.last_mut() {
-            frame.push(name.to_string());
-        }
+    pub fn define(&mut self, name: &'a str, var: VarId) {
+        // More than u32::MAX definitions cannot come from a source file
+        // smaller than 4 GiB; saturate rather than wrap.
+        let index = u32::try_from(self.entries.len()).unwrap_or(u32::MAX);
+        let shadowed = self.names.insert(name, index);
+        self.entries.push(Entry {
+            name,
+            var,
+            shadowed,
+        });
     }
 
     pub fn lookup(&self, name: &str) -> Option<VarId> {
-        self.names.get(name).and_then(|s| s.last().copied())
+        self.names
+            .get(name)
+            .and_then(|&i| self.entries.get(i as usize))
+            .map(|e| e.var)
     }
 
     /// Every name currently visible (for "did you mean" suggestions).
     pub fn visible_names(&self) -> impl Iterator<Item = &str> {
-        self.names.keys().map(String::as_str)
+        self.names.keys().copied()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Scopes;
+    use crate::ir::{ArenaId, VarId};
+
+    #[test]
+    fn closing_a_scope_restores_shadowed_names() {
+        let v = |i| VarId::from_index(i);
+        let mut s = Scopes::new();
+        s.define("x", v(0));
+        s.push();
+        s.define("x", v(1));
+        s.define("y", v(2));
+        s.define("x", v(3));
+        assert_eq!((s.lookup("x"), s.lookup("y")), (Some(v(3)), Some(v(2))));
+        s.pop();
+        assert_eq!((s.lookup("x"), s.lookup("y")), (Some(v(0)), None));
+        let mut names: Vec<&str> = s.visible_names().collect();
+        names.sort();
+        assert_eq!(names, ["x"]);
     }
 }

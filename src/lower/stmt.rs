@@ -7,10 +7,10 @@ use crate::ir::{ExprId, ExprKind, IterArg, LoopKind, StmtId, StmtKind, Type, Var
 use crate::parser::ast;
 use crate::span::Span;
 
-impl Lowerer<'_> {
+impl<'a> Lowerer<'a> {
     pub(super) fn lower_stmt(
         &mut self,
-        s: &ast::Stmt,
+        s: &ast::Stmt<'a>,
         body: BodyKind,
         is_last: bool,
     ) -> Option<StmtId> {
@@ -122,8 +122,18 @@ impl Lowerer<'_> {
     /// (annotations win, and must be of the same category).
     pub(super) fn bind_results(
         &mut self,
-        bindings: &[ast::Binding],
+        bindings: &[ast::Binding<'a>],
         value_types: &[Type],
+    ) -> Vec<VarId> {
+        self.bind_results_from(bindings, value_types.iter())
+    }
+
+    /// [`Self::bind_results`] with the value types as an iterator (bindings
+    /// past its end are not defined).
+    pub(super) fn bind_results_from<'t>(
+        &mut self,
+        bindings: &[ast::Binding<'a>],
+        value_types: impl Iterator<Item = &'t Type>,
     ) -> Vec<VarId> {
         let mut vars = Vec::with_capacity(bindings.len());
         for (b, vt) in bindings.iter().zip(value_types) {
@@ -146,7 +156,7 @@ impl Lowerer<'_> {
                         }
                         None => vt.clone(),
                     };
-                    self.define_var(&name.name, ty, b.span())
+                    self.define_var(name.name, ty, b.span())
                 }
             };
             vars.push(var);
@@ -154,7 +164,7 @@ impl Lowerer<'_> {
         vars
     }
 
-    fn binding_count_error(&mut self, bindings: &[ast::Binding], expected: usize, what: &str) {
+    fn binding_count_error(&mut self, bindings: &[ast::Binding<'a>], expected: usize, what: &str) {
         let span = bindings
             .first()
             .map(|b| b.span())
@@ -174,7 +184,11 @@ impl Lowerer<'_> {
         );
     }
 
-    fn lower_bind(&mut self, bindings: &[ast::Binding], rhs: &ast::Rhs) -> Option<StmtKind> {
+    fn lower_bind(
+        &mut self,
+        bindings: &[ast::Binding<'a>],
+        rhs: &ast::Rhs<'a>,
+    ) -> Option<StmtKind> {
         match rhs {
             ast::Rhs::Expr(e) => {
                 let value = self.lower_expr(e);
@@ -217,7 +231,7 @@ impl Lowerer<'_> {
 
     /// Lowers `iter(...)` initial values (in the enclosing scope) and returns
     /// `(declared type, init)` pairs.
-    fn lower_iter_inits(&mut self, iters: &[ast::IterDecl]) -> Vec<(Type, ExprId)> {
+    fn lower_iter_inits(&mut self, iters: &[ast::IterDecl<'a>]) -> Vec<(Type, ExprId)> {
         iters
             .iter()
             .map(|it| {
@@ -249,7 +263,7 @@ impl Lowerer<'_> {
 
     fn define_iter_args(
         &mut self,
-        iters: &[ast::IterDecl],
+        iters: &[ast::IterDecl<'a>],
         inits: Vec<(Type, ExprId)>,
     ) -> Vec<IterArg> {
         iters
@@ -258,7 +272,7 @@ impl Lowerer<'_> {
             .map(|(it, (ty, init))| {
                 let span = it.name.span.to(it.init.span);
                 IterArg {
-                    var: self.define_var(&it.name.name, ty, span),
+                    var: self.define_var(it.name.name, ty, span),
                     init,
                 }
             })
@@ -268,7 +282,7 @@ impl Lowerer<'_> {
     /// Checks that a loop binds exactly as many results as it has iter-args.
     fn check_loop_bindings(
         &mut self,
-        bindings: &[ast::Binding],
+        bindings: &[ast::Binding<'a>],
         iters: usize,
         span: Span,
         what: &str,
@@ -293,7 +307,11 @@ impl Lowerer<'_> {
         false
     }
 
-    fn lower_for(&mut self, l: &ast::ForLoop, bindings: &[ast::Binding]) -> Option<StmtKind> {
+    fn lower_for(
+        &mut self,
+        l: &ast::ForLoop<'a>,
+        bindings: &[ast::Binding<'a>],
+    ) -> Option<StmtKind> {
         if l.bounds.len() > 3 {
             self.error(
                 Diagnostic::error(
@@ -333,7 +351,7 @@ impl Lowerer<'_> {
             "loop",
         );
         self.scopes.push();
-        let var = self.define_var(&l.var.name, Type::INDEX, l.var.span);
+        let var = self.define_var(l.var.name, Type::INDEX, l.var.span);
         let iter_args = self.define_iter_args(&l.iters, inits);
         self.loop_depth += 1;
         let body = self.lower_block(&l.body, super::BodyKind::Yields(l.iters.len()));
@@ -385,7 +403,7 @@ impl Lowerer<'_> {
 
     fn loop_results(
         &mut self,
-        bindings: &[ast::Binding],
+        bindings: &[ast::Binding<'a>],
         iter_args: &[IterArg],
         ok: bool,
     ) -> Vec<VarId> {
@@ -400,7 +418,11 @@ impl Lowerer<'_> {
         self.bind_results(bindings, &types)
     }
 
-    fn lower_while(&mut self, w: &ast::WhileLoop, bindings: &[ast::Binding]) -> Option<StmtKind> {
+    fn lower_while(
+        &mut self,
+        w: &ast::WhileLoop<'a>,
+        bindings: &[ast::Binding<'a>],
+    ) -> Option<StmtKind> {
         let inits = self.lower_iter_inits(&w.iters);
         let bindings_ok = self.check_loop_bindings(
             bindings,
@@ -426,7 +448,7 @@ impl Lowerer<'_> {
         })
     }
 
-    fn lower_if(&mut self, i: &ast::IfStmt, bindings: &[ast::Binding]) -> Option<StmtKind> {
+    fn lower_if(&mut self, i: &ast::IfStmt<'a>, bindings: &[ast::Binding<'a>]) -> Option<StmtKind> {
         let cond = self.lower_expr(&i.cond);
         self.expect_bool(cond, "`if` condition");
         let n = bindings.len();

@@ -36,7 +36,11 @@ pub fn result_list(ty: Type) -> Vec<Type> {
 }
 
 impl Lowerer<'_> {
-    fn lower_extent(&mut self, e: &ExtentExpr, check_name: &mut dyn FnMut(&str) -> bool) -> Extent {
+    fn lower_extent(
+        &mut self,
+        e: &ExtentExpr<'_>,
+        check_name: &mut dyn FnMut(&str) -> bool,
+    ) -> Extent {
         match e {
             ExtentExpr::Int(text, span) => match text.parse::<i64>() {
                 Ok(n) => Extent::Const(n),
@@ -49,7 +53,7 @@ impl Lowerer<'_> {
                 }
             },
             ExtentExpr::Name(id) => {
-                if !check_name(&id.name) {
+                if !check_name(id.name) {
                     self.error(
                         Diagnostic::error(
                             format!(
@@ -61,7 +65,7 @@ impl Lowerer<'_> {
                         .with_label("not an integer value in scope"),
                     );
                 }
-                Extent::Dynamic(Some(id.name.clone()))
+                Extent::Dynamic(Some(id.name.to_string()))
             }
         }
     }
@@ -70,7 +74,7 @@ impl Lowerer<'_> {
     /// name is an integer value in scope.
     pub(super) fn lower_type(
         &mut self,
-        t: &TypeExpr,
+        t: &TypeExpr<'_>,
         check_name: &mut dyn FnMut(&str) -> bool,
     ) -> Type {
         match &t.kind {

@@ -5,89 +5,89 @@
 //! else reads the AST. Expression and `else if` chains record their depth so
 //! that the parser can refuse input nested deeper than the limit.
 
-use crate::ir::{BinaryOp, Direction, FuncKind, LoopKind, ScalarType, UnaryOp};
 use crate::span::Span;
+use crate::vocab::{BinaryOp, Direction, FuncKind, LoopKind, ScalarType, UnaryOp};
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Ident {
-    pub name: String,
+pub struct Ident<'a> {
+    pub name: &'a str,
     pub span: Span,
 }
 
 #[derive(Clone, Debug, Default)]
-pub struct Module {
-    pub functions: Vec<Function>,
+pub struct Module<'a> {
+    pub functions: Vec<Function<'a>>,
 }
 
 #[derive(Clone, Debug)]
-pub struct Function {
+pub struct Function<'a> {
     pub kind: FuncKind,
-    pub name: Ident,
-    pub params: Vec<Param>,
-    pub results: Option<TypeExpr>,
-    pub body: Block,
+    pub name: Ident<'a>,
+    pub params: Vec<Param<'a>>,
+    pub results: Option<TypeExpr<'a>>,
+    pub body: Block<'a>,
     pub span: Span,
 }
 
 #[derive(Clone, Debug)]
-pub struct Param {
+pub struct Param<'a> {
     pub direction: Direction,
-    pub name: Ident,
-    pub ty: TypeExpr,
+    pub name: Ident<'a>,
+    pub ty: TypeExpr<'a>,
     pub span: Span,
 }
 
 #[derive(Clone, Debug)]
-pub enum ExtentExpr {
+pub enum ExtentExpr<'a> {
     /// A literal extent, as written.
-    Int(String, Span),
-    Name(Ident),
+    Int(&'a str, Span),
+    Name(Ident<'a>),
 }
 
 #[derive(Clone, Debug)]
-pub enum TypeExprKind {
+pub enum TypeExprKind<'a> {
     Scalar(ScalarType),
-    Array(ScalarType, ExtentExpr),
-    Tensor(Vec<ExtentExpr>, ScalarType),
-    Tuple(Vec<TypeExpr>),
+    Array(ScalarType, ExtentExpr<'a>),
+    Tensor(Vec<ExtentExpr<'a>>, ScalarType),
+    Tuple(Vec<TypeExpr<'a>>),
 }
 
 #[derive(Clone, Debug)]
-pub struct TypeExpr {
-    pub kind: TypeExprKind,
+pub struct TypeExpr<'a> {
+    pub kind: TypeExprKind<'a>,
     pub span: Span,
 }
 
 #[derive(Clone, Debug)]
-pub struct Block {
-    pub stmts: Vec<Stmt>,
+pub struct Block<'a> {
+    pub stmts: Vec<Stmt<'a>>,
     pub span: Span,
 }
 
 #[derive(Clone, Debug)]
-pub struct Stmt {
-    pub kind: StmtKind,
+pub struct Stmt<'a> {
+    pub kind: StmtKind<'a>,
     pub span: Span,
 }
 
 #[derive(Clone, Debug)]
-pub enum StmtKind {
+pub enum StmtKind<'a> {
     Bind {
-        bindings: Vec<Binding>,
-        rhs: Rhs,
+        bindings: Vec<Binding<'a>>,
+        rhs: Rhs<'a>,
     },
     /// A call evaluated for effect.
-    Call(Expr),
-    For(Box<ForLoop>),
-    While(Box<WhileLoop>),
-    If(Box<IfStmt>),
+    Call(Expr<'a>),
+    For(Box<ForLoop<'a>>),
+    While(Box<WhileLoop<'a>>),
+    If(Box<IfStmt<'a>>),
     Scope {
         manual: bool,
         name: Option<(String, Span)>,
-        body: Block,
+        body: Block<'a>,
     },
-    Yield(Vec<Expr>),
-    Return(Vec<Expr>),
+    Yield(Vec<Expr<'a>>),
+    Return(Vec<Expr<'a>>),
     Break,
     Continue,
     /// A statement the parser could not read; its error is already reported.
@@ -95,12 +95,15 @@ pub enum StmtKind {
 }
 
 #[derive(Clone, Debug)]
-pub enum Binding {
-    Name { name: Ident, ty: Option<TypeExpr> },
+pub enum Binding<'a> {
+    Name {
+        name: Ident<'a>,
+        ty: Option<TypeExpr<'a>>,
+    },
     Discard(Span),
 }
 
-impl Binding {
+impl Binding<'_> {
     pub fn span(&self) -> Span {
         match self {
             Binding::Name { name, ty: Some(t) } => name.span.to(t.span),
@@ -111,36 +114,36 @@ impl Binding {
 }
 
 #[derive(Clone, Debug)]
-pub enum Rhs {
-    Expr(Expr),
-    Submit(Box<SubmitExpr>),
-    For(Box<ForLoop>),
-    While(Box<WhileLoop>),
-    If(Box<IfStmt>),
+pub enum Rhs<'a> {
+    Expr(Expr<'a>),
+    Submit(Box<SubmitExpr<'a>>),
+    For(Box<ForLoop<'a>>),
+    While(Box<WhileLoop<'a>>),
+    If(Box<IfStmt<'a>>),
 }
 
 #[derive(Clone, Debug)]
-pub struct Kwarg {
-    pub name: Ident,
-    pub value: Expr,
+pub struct Kwarg<'a> {
+    pub name: Ident<'a>,
+    pub value: Expr<'a>,
 }
 
 /// The arguments of a call or `submit`, split into positional and keyword.
 #[derive(Clone, Debug, Default)]
-pub struct CallArgs {
-    pub positional: Vec<Expr>,
-    pub keyword: Vec<Kwarg>,
+pub struct CallArgs<'a> {
+    pub positional: Vec<Expr<'a>>,
+    pub keyword: Vec<Kwarg<'a>>,
     /// Positional arguments written after a keyword argument (an error).
     pub misplaced: Vec<Span>,
 }
 
-pub enum ArgItem {
-    Positional(Expr),
-    Keyword(Kwarg),
+pub enum ArgItem<'a> {
+    Positional(Expr<'a>),
+    Keyword(Kwarg<'a>),
 }
 
-impl CallArgs {
-    pub fn from_items(items: Vec<ArgItem>) -> CallArgs {
+impl<'a> CallArgs<'a> {
+    pub fn from_items(items: Vec<ArgItem<'a>>) -> CallArgs<'a> {
         let mut args = CallArgs::default();
         for item in items {
             match item {
@@ -158,99 +161,99 @@ impl CallArgs {
 }
 
 #[derive(Clone, Debug)]
-pub struct SubmitExpr {
-    pub callee: Ident,
+pub struct SubmitExpr<'a> {
+    pub callee: Ident<'a>,
     /// The callee was written as an op name (`submit array.create(...)`),
     /// which lowering rejects.
     pub callee_is_op: bool,
-    pub args: CallArgs,
+    pub args: CallArgs<'a>,
     pub span: Span,
 }
 
 #[derive(Clone, Debug)]
-pub struct IterDecl {
-    pub name: Ident,
-    pub ty: Option<TypeExpr>,
-    pub init: Expr,
+pub struct IterDecl<'a> {
+    pub name: Ident<'a>,
+    pub ty: Option<TypeExpr<'a>>,
+    pub init: Expr<'a>,
 }
 
 #[derive(Clone, Debug)]
-pub struct ForLoop {
-    pub var: Ident,
+pub struct ForLoop<'a> {
+    pub var: Ident<'a>,
     pub kind: LoopKind,
     pub kind_span: Span,
     /// One to three bounds, as written.
-    pub bounds: Vec<Expr>,
-    pub iters: Vec<IterDecl>,
+    pub bounds: Vec<Expr<'a>>,
+    pub iters: Vec<IterDecl<'a>>,
     pub iter_span: Option<Span>,
-    pub body: Block,
+    pub body: Block<'a>,
     pub span: Span,
 }
 
 #[derive(Clone, Debug)]
-pub struct WhileLoop {
-    pub cond: Expr,
-    pub iters: Vec<IterDecl>,
+pub struct WhileLoop<'a> {
+    pub cond: Expr<'a>,
+    pub iters: Vec<IterDecl<'a>>,
     pub iter_span: Option<Span>,
-    pub body: Block,
+    pub body: Block<'a>,
     pub span: Span,
 }
 
 #[derive(Clone, Debug)]
-pub struct IfStmt {
-    pub cond: Expr,
-    pub then_body: Block,
-    pub else_body: Option<Else>,
+pub struct IfStmt<'a> {
+    pub cond: Expr<'a>,
+    pub then_body: Block<'a>,
+    pub else_body: Option<Else<'a>>,
     pub span: Span,
     /// 1 + the depth of the `else if` chain below it.
     pub depth: usize,
 }
 
 #[derive(Clone, Debug)]
-pub enum Else {
-    Block(Block),
-    If(Box<IfStmt>),
+pub enum Else<'a> {
+    Block(Block<'a>),
+    If(Box<IfStmt<'a>>),
 }
 
 /// `name(...)` or `op.name(...)`.
 #[derive(Clone, Debug)]
-pub struct CallExpr {
-    pub callee: CalleeName,
-    pub args: CallArgs,
+pub struct CallExpr<'a> {
+    pub callee: CalleeName<'a>,
+    pub args: CallArgs<'a>,
 }
 
 #[derive(Clone, Debug)]
-pub enum CalleeName {
+pub enum CalleeName<'a> {
     /// `name(...)`: a function of the module.
-    Function(Ident),
+    Function(Ident<'a>),
     /// `a.b(...)`: an op.
-    Op(Ident),
+    Op(Ident<'a>),
 }
 
 #[derive(Clone, Debug)]
-pub enum ExprKind {
-    Int(String),
-    Float(String),
+pub enum ExprKind<'a> {
+    Int(&'a str),
+    Float(&'a str),
     Bool(bool),
     None,
     Dtype(ScalarType),
-    Name(String),
-    Unary(UnaryOp, Box<Expr>),
-    Binary(BinaryOp, Box<Expr>, Box<Expr>),
-    Call(Box<CallExpr>),
-    List(Vec<Expr>),
+    Name(&'a str),
+    Unary(UnaryOp, Box<Expr<'a>>),
+    Binary(BinaryOp, Box<Expr<'a>>, Box<Expr<'a>>),
+    Call(Box<CallExpr<'a>>),
+    List(Vec<Expr<'a>>),
 }
 
 #[derive(Clone, Debug)]
-pub struct Expr {
-    pub kind: ExprKind,
+pub struct Expr<'a> {
+    pub kind: ExprKind<'a>,
     pub span: Span,
     /// Height of this expression tree (a leaf is 1).
     pub depth: usize,
 }
 
-impl Expr {
-    pub fn leaf(kind: ExprKind, span: Span) -> Expr {
+impl<'a> Expr<'a> {
+    pub fn leaf(kind: ExprKind<'a>, span: Span) -> Expr<'a> {
         Expr {
             kind,
             span,

@@ -2,9 +2,9 @@
 //! string unescaping.
 
 use super::ast::{Else, Expr, ExprKind, IfStmt};
-use crate::ir::{BinaryOp, UnaryOp};
 use crate::lexer::{MAX_NESTING, Tok};
 use crate::span::Span;
+use crate::vocab::{BinaryOp, UnaryOp};
 use lalrpop_util::ParseError;
 
 /// A node (or a bracket, found by the lexer) would be nested deeper than
@@ -23,7 +23,12 @@ fn check_depth<'input>(depth: usize, span: Span) -> Result<'input, ()> {
     }
 }
 
-pub fn binary<'input>(a: Expr, op: BinaryOp, b: Expr, span: Span) -> Result<'input, Expr> {
+pub fn binary<'input>(
+    a: Expr<'input>,
+    op: BinaryOp,
+    b: Expr<'input>,
+    span: Span,
+) -> Result<'input, Expr<'input>> {
     let depth = 1 + a.depth.max(b.depth);
     check_depth(depth, span)?;
     Ok(Expr {
@@ -33,7 +38,7 @@ pub fn binary<'input>(a: Expr, op: BinaryOp, b: Expr, span: Span) -> Result<'inp
     })
 }
 
-pub fn unary<'input>(op: UnaryOp, e: Expr, span: Span) -> Result<'input, Expr> {
+pub fn unary<'input>(op: UnaryOp, e: Expr<'input>, span: Span) -> Result<'input, Expr<'input>> {
     let depth = 1 + e.depth;
     check_depth(depth, span)?;
     Ok(Expr {
@@ -44,11 +49,11 @@ pub fn unary<'input>(op: UnaryOp, e: Expr, span: Span) -> Result<'input, Expr> {
 }
 
 pub fn else_if<'input>(
-    cond: Expr,
-    then_body: super::ast::Block,
-    else_if: Box<IfStmt>,
+    cond: Expr<'input>,
+    then_body: super::ast::Block<'input>,
+    else_if: Box<IfStmt<'input>>,
     span: Span,
-) -> Result<'input, Box<IfStmt>> {
+) -> Result<'input, Box<IfStmt<'input>>> {
     let depth = 1 + else_if.depth;
     check_depth(depth, span)?;
     Ok(Box::new(IfStmt {

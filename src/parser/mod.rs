@@ -22,7 +22,7 @@ lalrpop_util::lalrpop_mod!(
 );
 
 /// Parses `text`, which starts at byte `base` of its file.
-pub fn parse(text: &str, base: usize) -> (ast::Module, Vec<Diagnostic>) {
+pub fn parse(text: &str, base: usize) -> (ast::Module<'_>, Vec<Diagnostic>) {
     let tokens = lexer::tokens(text, base);
     let eof = base + text.len();
     let mut recovered = Vec::new();
@@ -42,7 +42,7 @@ pub fn parse(text: &str, base: usize) -> (ast::Module, Vec<Diagnostic>) {
 }
 
 /// Parses a single expression (for tests and tools).
-pub fn parse_expr(text: &str) -> Result<ast::Expr, Vec<Diagnostic>> {
+pub fn parse_expr(text: &str) -> Result<ast::Expr<'_>, Vec<Diagnostic>> {
     let tokens = lexer::tokens(text, 0);
     let mut recovered: Vec<ErrorRecovery<usize, Tok<'_>, SyntaxError>> = Vec::new();
     let result = grammar::ExprParser::new().parse(&mut recovered, tokens);

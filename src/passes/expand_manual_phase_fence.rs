@@ -287,7 +287,7 @@ pub fn run_on_function(f: &mut Function, remarks: bool) -> FunctionOutcome {
         let used: HashSet<u64> = f
             .vars
             .iter()
-            .filter_map(|(_, v)| barrier_number(&v.name))
+            .filter_map(|(_, v)| barrier_number(f.names.get(v.name)))
             .collect();
         let mut k = 0u64;
         for &s in &order {
@@ -458,8 +458,8 @@ fn inserted_remark(f: &Function, header: crate::span::Span, slot: &Slot) -> Diag
     Diagnostic::remark(
         format!(
             "inserted phase fence barrier `{}` for `{}`: {}",
-            f.vars[barrier].name,
-            f.vars[slot.array].name,
+            f.var_name(barrier),
+            f.var_name(slot.array),
             edge_numbers(n, slot.consumers)
         ),
         header,
@@ -470,7 +470,7 @@ fn inserted_remark(f: &Function, header: crate::span::Span, slot: &Slot) -> Diag
 fn reason_remark(f: &Function, idx: &FunctionIndex, l: u32, array: VarId, m: u64) -> Diagnostic {
     let lp = &idx.loops[l as usize];
     let var = &f.vars[array];
-    let kept = format!("kept `{}` as a direct dependency", var.name);
+    let kept = format!("kept `{}` as a direct dependency", f.var_name(array));
     if let Some(why) = lp.trip_blocker() {
         return Diagnostic::remark(format!("{kept}: {why}"), lp.header);
     }
@@ -493,14 +493,14 @@ fn reason_remark(f: &Function, idx: &FunctionIndex, l: u32, array: VarId, m: u64
             u.span,
         )
         .with_label(match &u.kind {
-            UpdateKind::Element => format!("updates `{}`", f.vars[u.target].name),
+            UpdateKind::Element => format!("updates `{}`", f.var_name(u.target)),
             UpdateKind::Yield { value } => format!(
                 "yields {} into the iter-arg `{}`",
                 match value {
-                    Some(v) => format!("`{}`", f.vars[*v].name),
+                    Some(v) => format!("`{}`", f.var_name(*v)),
                     None => "another array".to_string(),
                 },
-                f.vars[u.target].name
+                f.var_name(u.target)
             ),
         })
         .with_secondary(lp.header, "in this loop");

@@ -14,70 +14,69 @@
 //! The discard binding `_` never carries a type.
 
 use super::expr::write_expr;
-use crate::ir::{Block, Extent, Function, IterArg, Module, StmtKind, Submit, Type, VarId};
+use super::stmt::Callees;
+use crate::ir::{Block, Extent, Function, IterArg, StmtKind, Type, VarId};
+use std::fmt::Write as _;
 
 /// The name of the discard binding.
 pub const DISCARD: &str = "_";
 
-/// The types the right-hand side of a binding statement gives its results,
-/// position by position (`None` where it gives nothing known).
-pub fn expected_types(m: &Module, f: &Function, kind: &StmtKind) -> Vec<Option<Type>> {
+/// The task id type, for the last result of a `submit`.
+static TASK_ID: Type = Type::TASK_ID;
+
+/// The type the right-hand side of a binding statement gives its result at
+/// `position` (`None` where it gives nothing known).
+fn expected_type<'ir>(
+    callees: &Callees<'ir>,
+    f: &'ir Function,
+    kind: &'ir StmtKind,
+    position: usize,
+) -> Option<&'ir Type> {
     match kind {
         StmtKind::Assign { results, value } => {
             let ty = f.ty(*value);
             match ty {
-                Type::Tuple(parts) if results.len() != 1 => {
-                    parts.iter().cloned().map(Some).collect()
-                }
-                _ if results.len() == 1 => vec![Some(ty.clone())],
-                // Several results from a value that is not a tuple (an
-                // unknown op): each result is compared with that type.
-                _ => vec![Some(ty.clone()); results.len()],
+                Type::Tuple(parts) if results.len() != 1 => parts.get(position),
+                // One result, or several from a value that is not a tuple
+                // (an unknown op): each result is compared with that type.
+                _ => Some(ty),
             }
         }
-        StmtKind::Submit(s) => submit_types(m, s),
-        StmtKind::For { iter_args, .. } | StmtKind::While { iter_args, .. } => iter_args
-            .iter()
-            .map(|ia| Some(f.vars[ia.var].ty.clone()))
-            .collect(),
+        StmtKind::Submit(s) => {
+            let callee = callees.function(&s.callee)?;
+            match position.cmp(&callee.results.len()) {
+                std::cmp::Ordering::Less => callee.results.get(position),
+                std::cmp::Ordering::Equal => Some(&TASK_ID),
+                std::cmp::Ordering::Greater => None,
+            }
+        }
+        StmtKind::For { iter_args, .. } | StmtKind::While { iter_args, .. } => {
+            iter_args.get(position).map(|ia| &f.vars[ia.var].ty)
+        }
         StmtKind::If {
             then_body,
             else_body,
             ..
         } => {
-            let from_then = final_yield_types(f, then_body);
-            if from_then.is_empty() {
-                else_body
-                    .as_ref()
-                    .map(|b| final_yield_types(f, b))
-                    .unwrap_or_default()
+            // The then-branch's final `yield`, or the else-branch's when the
+            // then-branch yields nothing.
+            let from_then = final_yield(f, then_body);
+            let values = if from_then.is_empty() {
+                else_body.as_ref().map_or(&[][..], |b| final_yield(f, b))
             } else {
                 from_then
-            }
+            };
+            values.get(position).map(|v| f.ty(*v))
         }
-        _ => Vec::new(),
+        _ => None,
     }
 }
 
-/// `callee results..., task_id`.
-fn submit_types(m: &Module, s: &Submit) -> Vec<Option<Type>> {
-    match m.function(&s.callee) {
-        Some(callee) => callee
-            .results
-            .iter()
-            .cloned()
-            .chain(std::iter::once(Type::TASK_ID))
-            .map(Some)
-            .collect(),
-        None => Vec::new(),
-    }
-}
-
-/// The types of the values a block's final `yield` yields.
-fn final_yield_types(f: &Function, block: &Block) -> Vec<Option<Type>> {
+/// The values a block's final `yield` yields (none without one).
+fn final_yield<'ir>(f: &'ir Function, block: &Block) -> &'ir [crate::ir::ExprId] {
     match block.stmts.last().map(|s| &f.stmts[*s].kind) {
-        Some(StmtKind::Yield(values)) => values.iter().map(|v| Some(f.ty(*v).clone())).collect(),
-        _ => Vec::new(),
+        Some(StmtKind::Yield(values)) => values,
+        _ => &[],
     }
 }
 
@@ -103,25 +102,25 @@ pub fn is_writable(ty: &Type) -> bool {
 /// Appends one binding: `_`, `name` or `name: T`.
 fn write_binding(f: &Function, var: VarId, inferred: Option<&Type>, out: &mut String) {
     let v = &f.vars[var];
-    out.push_str(&v.name);
-    if v.name != DISCARD && needs_annotation(&v.ty, inferred) {
+    let name = f.var_name(var);
+    out.push_str(name);
+    if name != DISCARD && needs_annotation(&v.ty, inferred) {
         out.push_str(": ");
-        out.push_str(&v.ty.to_string());
+        let _ = write!(out, "{}", v.ty);
     }
 }
 
 /// Appends `a, b: T = ` for the results of `kind` (nothing when it has none).
-pub fn write_bindings(m: &Module, f: &Function, kind: &StmtKind, out: &mut String) {
+pub fn write_bindings(callees: &Callees<'_>, f: &Function, kind: &StmtKind, out: &mut String) {
     let results = kind.results();
     if results.is_empty() {
         return;
     }
-    let expected = expected_types(m, f, kind);
     for (i, var) in results.iter().enumerate() {
         if i > 0 {
             out.push_str(", ");
         }
-        let inferred = expected.get(i).and_then(Option::as_ref);
+        let inferred = expected_type(callees, f, kind, i);
         write_binding(f, *var, inferred, out);
     }
     out.push_str(" = ");

@@ -13,6 +13,7 @@
 
 use super::float::format_float;
 use crate::ir::{BinaryOp, Call, ExprId, ExprKind, Function, UnaryOp};
+use std::fmt::Write as _;
 
 const OR: u8 = 1;
 const AND: u8 = 2;
@@ -92,12 +93,14 @@ fn write_at(f: &Function, e: ExprId, min: u8, out: &mut String) {
 /// Literals and variables.
 fn write_leaf(f: &Function, e: ExprId, out: &mut String) {
     match &f.exprs[e].kind {
-        ExprKind::Int(n) => out.push_str(&n.to_string()),
+        ExprKind::Int(n) => {
+            let _ = write!(out, "{n}");
+        }
         ExprKind::Float(x) => out.push_str(&format_float(*x)),
         ExprKind::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         ExprKind::None => out.push_str("none"),
         ExprKind::Dtype(s) => out.push_str(s.name()),
-        ExprKind::Var(v) => out.push_str(&f.vars[*v].name),
+        ExprKind::Var(v) => out.push_str(f.var_name(*v)),
         _ => unreachable!("write_leaf called on a compound expression"),
     }
 }

@@ -1,9 +1,9 @@
 //! The canonical printer (spec section 9): IR back to `.pfir` text.
 //!
 //! The output reads back to the same IR, and printing that again gives the
-//! same text byte for byte. The layout of functions, blocks and statements is
-//! a [`pretty`] document (see [`stmt`]); each statement is one line, never
-//! wrapped. Expressions ([`expr`]) print with the fewest parentheses, floats
+//! same text byte for byte. Functions are streamed statement by statement
+//! to a buffered writer (see [`stmt`]); each statement is one line, never
+//! wrapped, indented two spaces per level. Expressions ([`expr`]) print with the fewest parentheses, floats
 //! ([`float`]) in their shortest round-tripping form, and bindings
 //! ([`binding`]) carry a type only where reading back would infer another.
 //!
@@ -16,8 +16,10 @@ pub mod render;
 pub mod stmt;
 
 use crate::ir::{Direction, ExprId, FuncKind, Function, Module};
-use pretty::{Arena, DocAllocator};
-use stmt::{Doc, StmtPrinter};
+use render::TrimWriter;
+use std::fmt::Write as _;
+use std::io::{self, Write};
+use stmt::Callees;
 
 /// Prints `module` in canonical form: functions separated by one blank line,
 /// the whole ending with one newline; an empty module prints as nothing.
@@ -25,33 +27,41 @@ pub fn print_module(module: &Module) -> String {
     let mut bytes = Vec::new();
     // Writing to a `Vec` cannot fail.
     let _ = write_module(module, &mut bytes);
+    into_string(bytes)
+}
+
+/// Every piece written is a `&str`, so the bytes are UTF-8.
+fn into_string(bytes: Vec<u8>) -> String {
     String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
-/// Writes `module` in canonical form into `out` as it is rendered, so that
-/// even a very large output (deep nesting indents quadratically) is never
-/// held in memory whole.
-pub fn write_module<W: std::io::Write>(module: &Module, out: W) -> std::io::Result<()> {
-    let arena = Arena::new();
-    let mut doc = arena.nil();
+/// Writes `module` in canonical form into `out` as it is printed, through a
+/// buffer: even a very large output (deep nesting indents quadratically) is
+/// never held in memory whole.
+pub fn write_module<W: Write>(module: &Module, out: W) -> io::Result<()> {
+    let callees = Callees::indexed(module);
+    let mut w = TrimWriter::new(io::BufWriter::with_capacity(1 << 16, out));
     for (i, f) in module.functions.iter().enumerate() {
         if i > 0 {
-            doc = doc.append(arena.hardline()).append(arena.hardline());
+            w.newline()?;
+            w.newline()?;
         }
-        doc = doc.append(function_doc(&arena, module, f));
+        write_function(&callees, f, &mut w)?;
     }
     if !module.functions.is_empty() {
-        doc = doc.append(arena.hardline());
+        w.newline()?;
     }
-    render::render_to(&doc, out)
+    w.finish()?;
+    Ok(())
 }
 
 /// Prints one function of `module` (which gives the signatures of the
 /// functions it submits), ending with a newline.
 pub fn print_function(module: &Module, f: &Function) -> String {
-    let arena = Arena::new();
-    let doc = function_doc(&arena, module, f).append(arena.hardline());
-    render::render(&doc)
+    let mut w = TrimWriter::new(Vec::new());
+    // Writing to a `Vec` cannot fail.
+    let _ = write_function(&Callees::scanning(module), f, &mut w).and_then(|()| w.newline());
+    into_string(w.finish().unwrap_or_default())
 }
 
 /// Prints one expression of `f` as it appears in the canonical form (no
@@ -68,14 +78,13 @@ pub fn print_stmt_head(module: &Module, f: &Function, s: crate::ir::StmtId) -> S
     stmt::stmt_head(module, f, s)
 }
 
-/// `[kind ]func name(p: T, out q: T) -> R {` + body + `}`.
-fn function_doc<'a>(arena: &'a Arena<'a>, module: &Module, f: &Function) -> Doc<'a> {
-    let printer = StmtPrinter {
-        arena,
-        module,
-        func: f,
-    };
-    printer.braced(function_head(f), &f.body)
+/// `[kind ]func name(p: T, out q: T) -> R {` + body + `}` (no final newline).
+fn write_function<W: Write>(
+    callees: &Callees<'_>,
+    f: &Function,
+    out: &mut TrimWriter<W>,
+) -> io::Result<()> {
+    stmt::write_braced(callees, f, &function_head(f), &f.body, out)
 }
 
 /// The header line of `f`, up to and including `{`.
@@ -96,21 +105,16 @@ fn function_head(f: &Function) -> String {
             out.push_str(p.direction.keyword());
             out.push(' ');
         }
-        let v = &f.vars[p.var];
-        out.push_str(&v.name);
-        out.push_str(": ");
-        out.push_str(&v.ty.to_string());
+        let _ = write!(out, "{}: {}", f.var_name(p.var), f.vars[p.var].ty);
     }
     out.push(')');
     match f.results.as_slice() {
         [] => {}
         [one] => {
-            out.push_str(" -> ");
-            out.push_str(&one.to_string());
+            let _ = write!(out, " -> {one}");
         }
         several => {
-            out.push_str(" -> ");
-            out.push_str(&crate::ir::Type::Tuple(several.to_vec()).to_string());
+            let _ = write!(out, " -> {}", crate::ir::Type::Tuple(several.to_vec()));
         }
     }
     out.push_str(" {");

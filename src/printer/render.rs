@@ -1,32 +1,13 @@
-//! Rendering a layout document to text without trailing whitespace.
+//! Writing printed lines without trailing whitespace.
 //!
-//! `pretty` writes a line's indentation before it knows what follows, so an
-//! empty line inside a `nest` would carry spaces. [`TrimWriter`] holds spaces
-//! back until something other than a newline follows them, so no line of
-//! the output ends in a space. Lines are never wrapped: documents render at
-//! an unbounded width.
+//! [`TrimWriter`] takes indented lines and holds spaces back until something
+//! other than a newline follows them, so no line of the output ends in a
+//! space (even when a string literal spans several lines). Indentation is
+//! written in bulk from a fixed buffer of spaces.
 
-use pretty::{Render, RenderAnnotated};
 use std::io::{self, Write};
 
-/// Renders `doc` with no width limit and no trailing spaces.
-pub fn render(doc: &super::stmt::Doc<'_>) -> String {
-    let mut bytes = Vec::new();
-    // Writing to a `Vec` cannot fail.
-    let _ = render_to(doc, &mut bytes);
-    // Every piece written is a `&str`, so the bytes are UTF-8.
-    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
-}
-
-/// Renders `doc` into `out` as it goes (no copy of the whole text is held),
-/// with no width limit and no trailing spaces.
-pub fn render_to<W: Write>(doc: &super::stmt::Doc<'_>, out: W) -> io::Result<()> {
-    let mut writer = TrimWriter::new(io::BufWriter::with_capacity(1 << 16, out));
-    doc.render_raw(usize::MAX, &mut writer)?;
-    writer.out.flush()
-}
-
-/// A [`Render`] target that drops spaces at the end of lines (and of the text).
+/// A writer of lines that drops spaces at the end of lines (and of the text).
 pub struct TrimWriter<W: Write> {
     out: W,
     /// Spaces seen but not yet written: they are written only when more
@@ -40,6 +21,25 @@ impl<W: Write> TrimWriter<W> {
             out,
             pending_spaces: 0,
         }
+    }
+
+    /// Writes `text` indented by `depth` levels (two spaces each); the
+    /// line is ended by [`TrimWriter::newline`].
+    pub fn line(&mut self, depth: usize, text: &str) -> io::Result<()> {
+        self.pending_spaces += 2 * depth;
+        self.push(text)
+    }
+
+    /// Ends the current line.
+    pub fn newline(&mut self) -> io::Result<()> {
+        self.pending_spaces = 0;
+        self.out.write_all(b"\n")
+    }
+
+    /// Flushes everything written and returns the inner writer.
+    pub fn finish(mut self) -> io::Result<W> {
+        self.out.flush()?;
+        Ok(self.out)
     }
 
     fn push(&mut self, s: &str) -> io::Result<()> {
@@ -74,33 +74,6 @@ impl<W: Write> TrimWriter<W> {
             self.out.write_all(&SPACES[..n])?;
             self.pending_spaces -= n;
         }
-        Ok(())
-    }
-}
-
-impl<W: Write> Render for TrimWriter<W> {
-    type Error = io::Error;
-
-    fn write_str(&mut self, s: &str) -> Result<usize, Self::Error> {
-        self.push(s)?;
-        Ok(s.len())
-    }
-
-    fn write_str_all(&mut self, s: &str) -> Result<(), Self::Error> {
-        self.push(s)
-    }
-
-    fn fail_doc(&self) -> Self::Error {
-        io::Error::other("the printer builds no failing documents")
-    }
-}
-
-impl<A, W: Write> RenderAnnotated<'_, A> for TrimWriter<W> {
-    fn push_annotation(&mut self, _: &A) -> Result<(), Self::Error> {
-        Ok(())
-    }
-
-    fn pop_annotation(&mut self) -> Result<(), Self::Error> {
         Ok(())
     }
 }

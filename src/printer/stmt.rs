@@ -1,96 +1,182 @@
-//! Statements and blocks, laid out with the `pretty` crate.
+//! Statements and blocks, streamed line by line.
 //!
 //! Every statement is one line of text (lines are never wrapped, so output
-//! is stable whatever its width); the `pretty` document only arranges those
-//! lines: each block's statements sit in a `nest(2)` after hard line breaks,
-//! its `}` on a line of its own. Documents live in a [`pretty::Arena`], whose
-//! nodes are freed in a flat loop (no recursive drop), and `pretty` renders
-//! them with an explicit command stack, so deeply nested input costs one
-//! small recursive frame per block here and nothing worse elsewhere.
+//! is stable whatever its width): its indentation (two spaces per level,
+//! written in bulk) and its head ([`stmt_head`]) go straight to the writer,
+//! so nothing but the line being written is ever held. Blocks are walked
+//! with an explicit work stack: nesting depth costs heap, not stack.
 //!
 //! `else` branches holding only an `if` without results print as
-//! `} else if cond {`; such chains are walked in a loop, not by recursion.
+//! `} else if cond {`; such chains are unrolled into the work stack too.
 
 use super::binding::{write_bindings, write_iter_args};
 use super::expr::{ArgSeparator, write_comma_separated, write_expr, write_kwarg, write_list};
+use super::render::TrimWriter;
 use crate::ir::{Block, ExprId, ExprKind, Function, Module, StmtId, StmtKind, Submit};
-use pretty::{Arena, DocAllocator, DocBuilder};
+use std::io::{self, Write};
 
-/// A document of the printer's arena.
-pub type Doc<'a> = DocBuilder<'a, Arena<'a>>;
-
-/// Builds the documents of one function's statements.
-pub struct StmtPrinter<'a, 'ir> {
-    pub arena: &'a Arena<'a>,
-    pub module: &'ir Module,
-    pub func: &'ir Function,
+/// Finds the functions that `submit`s launch: by name through a map built
+/// once per module (or a scan, for one-off printing of a single statement).
+pub struct Callees<'m> {
+    module: &'m Module,
+    by_name: Option<std::collections::HashMap<&'m str, &'m Function>>,
 }
 
-impl<'a, 'ir> StmtPrinter<'a, 'ir> {
-    /// `head` + the block's statements indented + a closing `}` line.
-    pub fn braced(&self, head: String, block: &Block) -> Doc<'a> {
-        self.arena
-            .text(head)
-            .append(self.block_body(block))
-            .append(self.arena.hardline())
-            .append("}")
-    }
-
-    /// The statements of `block`, each on a new line, two spaces deeper.
-    fn block_body(&self, block: &Block) -> Doc<'a> {
-        let mut doc = self.arena.nil();
-        for s in &block.stmts {
-            doc = doc.append(self.arena.hardline()).append(self.stmt(*s));
+impl<'m> Callees<'m> {
+    /// A map of every function of `module` by name (the first of a name wins,
+    /// as with [`Module::function`]).
+    pub fn indexed(module: &'m Module) -> Callees<'m> {
+        let mut by_name = std::collections::HashMap::with_capacity(module.functions.len());
+        for f in &module.functions {
+            by_name.entry(f.name.as_str()).or_insert(f);
         }
-        doc.nest(2)
+        Callees {
+            module,
+            by_name: Some(by_name),
+        }
     }
 
-    /// One statement (with its nested blocks).
-    fn stmt(&self, s: StmtId) -> Doc<'a> {
-        let kind = &self.func.stmts[s].kind;
-        match kind {
-            StmtKind::If { .. } => self.if_chain(s),
-            StmtKind::For { body, .. }
-            | StmtKind::While { body, .. }
-            | StmtKind::Scope { body, .. } => {
-                self.braced(stmt_head(self.module, self.func, s), body)
+    /// No map: each lookup scans the module.
+    pub fn scanning(module: &'m Module) -> Callees<'m> {
+        Callees {
+            module,
+            by_name: None,
+        }
+    }
+
+    pub fn function(&self, name: &str) -> Option<&'m Function> {
+        match &self.by_name {
+            Some(map) => map.get(name).copied(),
+            None => self.module.function(name),
+        }
+    }
+}
+
+/// One piece of work of the block walk.
+enum Work<'ir> {
+    /// The statements of a block from position `next` on, at `depth`.
+    Block {
+        stmts: &'ir [StmtId],
+        next: usize,
+        depth: usize,
+    },
+    /// `} else if cond {` or `} else {` at `depth`.
+    Else {
+        depth: usize,
+        next_if: Option<StmtId>,
+    },
+    /// A closing `}` at `depth`.
+    Close(usize),
+}
+
+/// Writes `head`, the statements of `body` indented and a closing `}` at
+/// `depth`, each line ending with a newline except the last `}`.
+pub fn write_braced<W: Write>(
+    callees: &Callees<'_>,
+    f: &Function,
+    head: &str,
+    body: &Block,
+    out: &mut TrimWriter<W>,
+) -> io::Result<()> {
+    out.line(0, head)?;
+    let mut line = String::new();
+    let mut work = vec![
+        Work::Close(0),
+        Work::Block {
+            stmts: &body.stmts,
+            next: 0,
+            depth: 1,
+        },
+    ];
+    while let Some(item) = work.pop() {
+        match item {
+            Work::Close(depth) => {
+                out.newline()?;
+                out.line(depth, "}")?;
             }
-            _ => self.arena.text(stmt_head(self.module, self.func, s)),
-        }
-    }
-
-    /// `[bindings = ]if c {` ... `} else if d {` ... `} else {` ... `}`.
-    fn if_chain(&self, s: StmtId) -> Doc<'a> {
-        let arena = self.arena;
-        let mut doc = arena.text(stmt_head(self.module, self.func, s));
-        let mut current = s;
-        loop {
-            let StmtKind::If {
-                then_body,
-                else_body,
-                ..
-            } = &self.func.stmts[current].kind
-            else {
-                unreachable!("if_chain walks `if` statements only")
-            };
-            doc = doc.append(self.block_body(then_body));
-            let Some(else_body) = else_body else {
-                break;
-            };
-            if let Some(next) = else_if(self.func, else_body) {
-                let line = format!("}} else {}", if_head(self.func, next));
-                doc = doc.append(arena.hardline()).append(line);
-                current = next;
-            } else {
-                doc = doc
-                    .append(arena.hardline())
-                    .append("} else {")
-                    .append(self.block_body(else_body));
-                break;
+            Work::Else { depth, next_if } => {
+                out.newline()?;
+                line.clear();
+                line.push_str("} else ");
+                match next_if {
+                    Some(s) => write_if_head(f, s, &mut line),
+                    None => line.push('{'),
+                }
+                out.line(depth, &line)?;
+            }
+            Work::Block { stmts, next, depth } => {
+                let Some(&s) = stmts.get(next) else {
+                    continue;
+                };
+                work.push(Work::Block {
+                    stmts,
+                    next: next + 1,
+                    depth,
+                });
+                out.newline()?;
+                line.clear();
+                stmt_head_into(callees, f, s, &mut line);
+                out.line(depth, &line)?;
+                match &f.stmts[s].kind {
+                    StmtKind::If { .. } => push_if_chain(f, s, depth, &mut work),
+                    StmtKind::For { body, .. }
+                    | StmtKind::While { body, .. }
+                    | StmtKind::Scope { body, .. } => {
+                        work.push(Work::Close(depth));
+                        work.push(Work::Block {
+                            stmts: &body.stmts,
+                            next: 0,
+                            depth: depth + 1,
+                        });
+                    }
+                    _ => {}
+                }
             }
         }
-        doc.append(arena.hardline()).append("}")
     }
+    Ok(())
+}
+
+/// Queues the bodies of the `if` chain starting at `s` (whose head is
+/// written): `then` bodies, `} else if` lines, the final `else` and `}`.
+fn push_if_chain<'ir>(f: &'ir Function, s: StmtId, depth: usize, work: &mut Vec<Work<'ir>>) {
+    let mut items = Vec::new();
+    let mut current = s;
+    while let StmtKind::If {
+        then_body,
+        else_body,
+        ..
+    } = &f.stmts[current].kind
+    {
+        items.push(Work::Block {
+            stmts: &then_body.stmts,
+            next: 0,
+            depth: depth + 1,
+        });
+        let Some(else_body) = else_body else {
+            break;
+        };
+        if let Some(next) = else_if(f, else_body) {
+            items.push(Work::Else {
+                depth,
+                next_if: Some(next),
+            });
+            current = next;
+        } else {
+            items.push(Work::Else {
+                depth,
+                next_if: None,
+            });
+            items.push(Work::Block {
+                stmts: &else_body.stmts,
+                next: 0,
+                depth: depth + 1,
+            });
+            break;
+        }
+    }
+    items.push(Work::Close(depth));
+    work.extend(items.into_iter().rev());
 }
 
 /// The `if` of an `else` branch that prints as `} else if`: the branch holds
@@ -105,27 +191,31 @@ fn else_if(f: &Function, else_body: &Block) -> Option<StmtId> {
     }
 }
 
-/// `if cond {` (without bindings).
-fn if_head(f: &Function, s: StmtId) -> String {
-    let StmtKind::If { cond, .. } = &f.stmts[s].kind else {
-        unreachable!("if_head of a statement that is not an `if`")
-    };
-    let mut out = String::from("if ");
-    write_expr(f, *cond, &mut out);
-    out.push_str(" {");
-    out
+/// Appends `if cond {` (without bindings).
+fn write_if_head(f: &Function, s: StmtId, out: &mut String) {
+    if let StmtKind::If { cond, .. } = &f.stmts[s].kind {
+        out.push_str("if ");
+        write_expr(f, *cond, out);
+        out.push_str(" {");
+    }
 }
 
 /// The first line of a statement: the whole statement when it has no
 /// block, else everything up to and including the opening `{`.
 pub fn stmt_head(m: &Module, f: &Function, s: StmtId) -> String {
-    let kind = &f.stmts[s].kind;
     let mut out = String::new();
-    write_bindings(m, f, kind, &mut out);
+    stmt_head_into(&Callees::scanning(m), f, s, &mut out);
+    out
+}
+
+/// Appends the first line of statement `s` (see [`stmt_head`]) to `out`.
+pub fn stmt_head_into(callees: &Callees<'_>, f: &Function, s: StmtId, out: &mut String) {
+    let kind = &f.stmts[s].kind;
+    write_bindings(callees, f, kind, out);
     match kind {
-        StmtKind::Assign { value, .. } => write_expr(f, *value, &mut out),
-        StmtKind::Submit(submit) => write_submit(f, submit, &mut out),
-        StmtKind::Eval(e) => write_expr(f, *e, &mut out),
+        StmtKind::Assign { value, .. } => write_expr(f, *value, out),
+        StmtKind::Submit(submit) => write_submit(f, submit, out),
+        StmtKind::Eval(e) => write_expr(f, *e, out),
         StmtKind::For {
             kind: loop_kind,
             var,
@@ -136,7 +226,7 @@ pub fn stmt_head(m: &Module, f: &Function, s: StmtId) -> String {
             ..
         } => {
             out.push_str("for ");
-            out.push_str(&f.vars[*var].name);
+            out.push_str(f.var_name(*var));
             out.push_str(" in ");
             out.push_str(loop_kind.keyword());
             out.push('(');
@@ -147,34 +237,33 @@ pub fn stmt_head(m: &Module, f: &Function, s: StmtId) -> String {
             } else {
                 &[*stop]
             };
-            write_comma_separated(f, bounds, &mut out);
+            write_comma_separated(f, bounds, out);
             out.push(')');
-            write_iter_args(f, iter_args, &mut out);
+            write_iter_args(f, iter_args, out);
             out.push_str(" {");
         }
         StmtKind::While {
             cond, iter_args, ..
         } => {
             out.push_str("while ");
-            write_expr(f, *cond, &mut out);
-            write_iter_args(f, iter_args, &mut out);
+            write_expr(f, *cond, out);
+            write_iter_args(f, iter_args, out);
             out.push_str(" {");
         }
-        StmtKind::If { .. } => out.push_str(&if_head(f, s)),
+        StmtKind::If { .. } => write_if_head(f, s, out),
         StmtKind::Scope { manual, name, .. } => {
             out.push_str(if *manual { "manual" } else { "auto" });
             if let Some(name) = name {
                 out.push(' ');
-                write_string(name, &mut out);
+                write_string(name, out);
             }
             out.push_str(" {");
         }
-        StmtKind::Yield(values) => write_keyword_values("yield", f, values, &mut out),
-        StmtKind::Return(values) => write_keyword_values("return", f, values, &mut out),
+        StmtKind::Yield(values) => write_keyword_values("yield", f, values, out),
+        StmtKind::Return(values) => write_keyword_values("return", f, values, out),
         StmtKind::Break => out.push_str("break"),
         StmtKind::Continue => out.push_str("continue"),
     }
-    out
 }
 
 /// Whether `e` is the integer literal `value`.

@@ -129,7 +129,7 @@ pub fn parse_expectations(file: &SourceFile) -> (Vec<Expectation>, Vec<Diagnosti
                 errors.push(
                     Diagnostic::error(
                         format!("`{word}` needs the expected text in `{{{{...}}}}`"),
-                        Span::new(word_span.start, base + rest),
+                        Span::new(word_span.start(), base + rest),
                     )
                     .with_help(format!("write `{word} {{{{text of the message}}}}`")),
                 );
@@ -139,13 +139,13 @@ pub fn parse_expectations(file: &SourceFile) -> (Vec<Expectation>, Vec<Diagnosti
             let Some(len) = comment[text_start..].find("}}") else {
                 errors.push(Diagnostic::error(
                     "expected `}}` to close the expected text",
-                    Span::new(word_span.start, base + comment.len()),
+                    Span::new(word_span.start(), base + comment.len()),
                 ));
                 from = comment.len();
                 continue;
             };
             from = text_start + len + 2;
-            let span = Span::new(word_span.start, base + from);
+            let span = Span::new(word_span.start(), base + from);
             let text = comment[text_start..text_start + len].to_string();
             let target = match offset_text {
                 None => Some(index as i64),
@@ -223,7 +223,7 @@ fn parse_line_offset(offset: &str, index: usize) -> Option<i64> {
 
 /// The 0-based line a diagnostic is on, for matching.
 fn diagnostic_line(file: &SourceFile, d: &Diagnostic) -> usize {
-    let mut offset = d.primary.span.start.min(file.text.len());
+    let mut offset = d.primary.span.start().min(file.text.len());
     if offset == file.text.len() && offset > 0 && file.text.ends_with('\n') {
         offset -= 1;
     }
@@ -456,7 +456,7 @@ pub fn verify(file: &SourceFile, produced: &[Diagnostic]) -> Vec<Diagnostic> {
             );
         }
     }
-    report.sort_by_key(|d| d.primary.span.start);
+    report.sort_by_key(|d| d.primary.span.start());
     report
 }
 
@@ -641,7 +641,7 @@ mod tests {
             );
             assert!(errors[0].is_error());
             let at = text.find("expected-").unwrap();
-            assert_eq!(errors[0].primary.span.start, at, "{text:?}");
+            assert_eq!(errors[0].primary.span.start(), at, "{text:?}");
             // And `verify` reports it, failing the run.
             assert_eq!(verify(&file(text), &[]).len(), 1);
         }

@@ -308,14 +308,16 @@ fn every_rejection_class_has_message_and_span() {
                 first.message, fragment
             ));
         }
-        let at = line_col(&src, first.primary.span.start);
+        let at = line_col(&src, first.primary.span.start());
         if at != (line, col) {
             failures.push(format!(
                 "{name}: error at {}:{}, expected {line}:{col} ({:?})",
                 at.0, at.1, first.message
             ));
         }
-        if first.primary.span.end > src.len() || first.primary.span.start > first.primary.span.end {
+        if first.primary.span.end() > src.len()
+            || first.primary.span.start() > first.primary.span.end()
+        {
             failures.push(format!(
                 "{name}: span {:?} is not inside the file",
                 first.primary.span
@@ -413,7 +415,7 @@ fn independent_syntax_errors_are_all_reported() {
     assert!(module.is_none());
     let lines: Vec<usize> = diags
         .iter()
-        .map(|d| line_col(src, d.primary.span.start).0)
+        .map(|d| line_col(src, d.primary.span.start()).0)
         .collect();
     assert_eq!(lines, vec![2, 6, 8, 11, 13], "{diags:#?}");
     assert!(
@@ -464,7 +466,7 @@ fn duplicate_function_points_at_the_first_definition() {
     let src = format!("{KERNEL}func kernel() {{\n}}\n");
     let (_, diags) = pfir::driver::read_module(&src, 0);
     assert_eq!(diags[0].secondary.len(), 1);
-    assert_eq!(line_col(&src, diags[0].secondary[0].span.start), (1, 6));
+    assert_eq!(line_col(&src, diags[0].secondary[0].span.start()), (1, 6));
 }
 
 #[test]

@@ -22,7 +22,7 @@ fn first_error(src: &str) -> String {
 fn var(f: &Function, name: &str) -> VarId {
     f.vars
         .iter()
-        .filter(|(_, v)| v.name == name)
+        .filter(|(_, v)| f.names.get(v.name) == name)
         .map(|(id, _)| id)
         .last()
         .unwrap_or_else(|| panic!("no `{name}`"))
@@ -91,7 +91,7 @@ fn rebinding_creates_a_new_variable() {
     let a_vars: Vec<VarId> = f
         .vars
         .iter()
-        .filter(|(_, v)| v.name == "a")
+        .filter(|(_, v)| f.names.get(v.name) == "a")
         .map(|(id, _)| id)
         .collect();
     assert_eq!(a_vars.len(), 2);

@@ -94,18 +94,18 @@ fn check(src: &str) -> Result<(), TestCaseError> {
     for d in &diags {
         let s = d.primary.span;
         prop_assert!(
-            s.start <= s.end && s.end <= src.len(),
+            s.start() <= s.end() && s.end() <= src.len(),
             "span {:?} outside a {}-byte file",
             s,
             src.len()
         );
         prop_assert!(
-            src.is_char_boundary(s.start) && src.is_char_boundary(s.end),
+            src.is_char_boundary(s.start()) && src.is_char_boundary(s.end()),
             "span {:?} splits a character",
             s
         );
         for l in &d.secondary {
-            prop_assert!(l.span.end <= src.len());
+            prop_assert!(l.span.end() <= src.len());
         }
     }
     match module {

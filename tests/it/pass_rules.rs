@@ -117,7 +117,7 @@ fn call_directions_violation_is_reported_at_the_code_and_the_pass_does_not_run()
     }
     let error = refused(&mut m, "CallDirectionsResolved");
     assert!(
-        span.start <= error.primary.span.start && error.primary.span.end <= span.end,
+        span.start() <= error.primary.span.start() && error.primary.span.end() <= span.end(),
         "the violation is reported inside the submit"
     );
 }
@@ -172,7 +172,7 @@ fn barrier_attributes_and_consumers_in_the_ir() {
     };
     assert_eq!(results.len(), 1);
     let barrier = results[0];
-    assert_eq!(f.vars[barrier].name, "phase_fence_barrier_0_tid");
+    assert_eq!(f.var_name(barrier), "phase_fence_barrier_0_tid");
     assert_eq!(f.vars[barrier].ty, Type::TASK_ID);
     let ExprKind::Call(call) = &f.exprs[*value].kind else {
         panic!("the barrier is a call");
@@ -184,7 +184,7 @@ fn barrier_attributes_and_consumers_in_the_ir() {
     let ExprKind::Var(dep) = f.exprs[call.manual_dep_edges[0]].kind else {
         panic!("the barrier depends on a variable");
     };
-    assert_eq!(f.vars[dep].name, "tids");
+    assert_eq!(f.var_name(dep), "tids");
 
     // Consumers: deps is the barrier; all else as before.
     let (now, was) = (submits(f), submits(f0));

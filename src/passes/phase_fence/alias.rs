@@ -66,10 +66,11 @@ impl AliasForest {
         let Some(meet) = meet else {
             return format!(
                 "`{}` and `{}` share storage",
-                f.vars[from].name, f.vars[to].name
+                f.var_name(from),
+                f.var_name(to)
             );
         };
-        let name = |v: VarId| format!("`{}`", f.vars[v].name);
+        let name = |v: VarId| format!("`{}`", f.var_name(v));
         let describe = |chain: &[VarId]| -> String {
             // chain: from a variable up to the meeting point, inclusive.
             let mut parts = Vec::new();

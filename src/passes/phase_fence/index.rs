@@ -278,10 +278,10 @@ impl FunctionIndex {
                             me
                         };
                         // `for ... {`: up to and including the body's brace.
-                        let header_end = (body.span.start + 1).max(stmt.span.start);
+                        let header_end = (body.span.start() + 1).max(stmt.span.start());
                         let header = Span::new(
-                            stmt.span.start,
-                            header_end.min(stmt.span.end.max(stmt.span.start)),
+                            stmt.span.start(),
+                            header_end.min(stmt.span.end().max(stmt.span.start())),
                         );
                         idx.loops.push(LoopInfo {
                             stmt: s,

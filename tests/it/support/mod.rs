@@ -29,7 +29,7 @@ pub fn name(m: &Module, g: &TaskGraph, i: usize) -> String {
         k => k.results().first().copied(),
     };
     let base = var
-        .map(|v| f.vars[v].name.clone())
+        .map(|v| f.var_name(v).to_string())
         .unwrap_or_else(|| "_".into());
     let base = if n.key.kind == NodeKind::Barrier {
         format!("barrier:{base}")
