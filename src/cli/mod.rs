@@ -7,6 +7,7 @@ pub mod check;
 pub mod explain;
 pub mod filecheck;
 pub mod fix;
+pub mod graph;
 pub mod opt;
 pub mod test;
 
@@ -40,6 +41,9 @@ pub enum Command {
     Fix(fix::FixArgs),
     /// Explain an error code (`pfir explain E0010`), with examples.
     Explain(explain::ExplainArgs),
+    /// Draw the task graph of orchestration functions, before and after
+    /// passes (DOT, SVG or an HTML page).
+    Graph(graph::GraphArgs),
     /// Run .pfir tests that carry `// RUN:` lines (like lit).
     Test(test::TestArgs),
     /// Match text against CHECK directives (like LLVM FileCheck).
@@ -73,6 +77,7 @@ where
         Command::Fix(args) => fix::run(args),
         Command::Explain(args) => explain::run(args),
         Command::Opt(args) => opt::run(args),
+        Command::Graph(args) => graph::run(args),
         Command::Test(args) => test::run(args),
         Command::Filecheck(args) => filecheck::run(args),
     };

@@ -129,7 +129,7 @@ pub fn read_input(
 
 /// The diagnostic for input that is not UTF-8: at the first bad byte (the
 /// U+FFFD that replaced it in the lossy text).
-fn not_utf8_diagnostic(offset: usize) -> Diagnostic {
+pub(crate) fn not_utf8_diagnostic(offset: usize) -> Diagnostic {
     let span = crate::span::Span::new(offset, offset + char::REPLACEMENT_CHARACTER.len_utf8());
     Diagnostic::error("input is not valid UTF-8", span)
         .with_code(Code::NotUtf8)
@@ -182,7 +182,11 @@ pub fn run(args: OptArgs) -> u8 {
         );
         return 1;
     }
-    let (file, bad_byte) = match read_input(args.input.as_ref(), args.input_size_limit) {
+    // Spans are 32-bit offsets: no limit lets a larger input through.
+    let limit = args
+        .input_size_limit
+        .min(crate::span::MAX_SOURCE_BYTES as u64);
+    let (file, bad_byte) = match read_input(args.input.as_ref(), limit) {
         Ok(v) => v,
         Err(e) => return args.diagnostics.report_read_error(e, args.input.as_ref()),
     };

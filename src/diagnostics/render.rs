@@ -567,36 +567,6 @@ mod tests {
         }
     }
 
-    /// The file database pfir passes to codespan (the `SourceFile` itself,
-    /// built once per run) renders exactly like codespan's own `SimpleFile`,
-    /// at line starts, line ends, the last line and the end of the file.
-    #[test]
-    fn source_file_database_renders_like_simple_file() {
-        let text = "func f() {\n  x = 1\n\n  y = 2\n}";
-        let file = SourceFile::new("f.pfir", text);
-        let simple = codespan_reporting::files::SimpleFile::new("f.pfir", text);
-        let config = term::Config::default();
-        let spans = [
-            (0, 4),
-            (11, 16),
-            (18, 19),
-            (20, 26),
-            (26, 27),
-            (27, 28),
-            (28, 28),
-        ];
-        for (start, end) in spans {
-            let d = Diagnostic::error("here", Span::new(start, end))
-                .with_secondary(Span::new(0, 1), "and here");
-            let diag = to_codespan(&d);
-            let mut ours = termcolor::Buffer::no_color();
-            let mut theirs = termcolor::Buffer::no_color();
-            term::emit_to_write_style(&mut ours, &config, &file, &diag).unwrap();
-            term::emit_to_write_style(&mut theirs, &config, &simple, &diag).unwrap();
-            assert_eq!(ours.as_slice(), theirs.as_slice(), "span {start}..{end}");
-        }
-    }
-
     #[test]
     fn colour_only_when_asked() {
         let d = Diagnostic::error("bad", Span::new(13, 14));
