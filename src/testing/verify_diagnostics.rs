@@ -664,14 +664,14 @@ mod tests {
             assert_eq!(verify(&file(text), &[]).len(), 1);
         }
         let (_, errors) = parse_expectations(&file("x // expected-eror {{x}}\n"));
-        assert!(
-            errors[0]
-                .notes
-                .iter()
-                .any(|n| n.contains("did you mean `expected-error`?")),
-            "{:?}",
-            errors[0].notes
+        // The likely spelling is a fix, replacing the misspelt word.
+        let fix = &errors[0].suggestions[0];
+        assert_eq!(fix.message, "did you mean `expected-error`?");
+        assert_eq!(
+            (fix.replacement.as_str(), fix.span.start()),
+            ("expected-error", 5)
         );
+        assert_eq!(errors[0].code, Some(Code::ExpectationMismatch));
     }
 
     #[test]
