@@ -93,11 +93,11 @@ fn write_protected_output_is_refused() {
     assert_eq!(r.status.code(), Some(1));
     let stderr = text(&r.stderr);
     assert!(
-        stderr.contains(&format!("error: cannot write '{}'", out.display()))
+        stderr.contains(&format!("error[E0024]: cannot write '{}'", out.display()))
             && stderr.contains("write-protected"),
         "{stderr}"
     );
-    assert_eq!(stderr.matches("error:").count(), 1, "{stderr}");
+    assert_eq!(stderr.matches("error[E").count(), 1, "{stderr}");
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "keep me");
     assert_eq!(mode(&out), 0o444);
     assert!(temporaries(dir.path()).is_empty());
@@ -164,7 +164,7 @@ fn endless_input_stops_at_the_size_limit() {
     assert_eq!(r.status.code(), Some(1));
     assert_eq!(
         text(&r.stderr),
-        "error: '/dev/zero' is larger than the input size limit of 64 KiB (65536 bytes)\n"
+        "error[E0009]: '/dev/zero' is larger than the input size limit of 64 KiB (65536 bytes)\n"
     );
     // The real limit, on a sparse file that is one byte over it.
     let dir = tempfile::tempdir().unwrap();
