@@ -258,7 +258,7 @@ fn draw(file: &SourceFile, args: &GraphArgs, pipeline: &PipelineOptions) -> Resu
 
 /// A remark as a row of the HTML page's table.
 fn decision(file: &SourceFile, module: &crate::ir::Module, d: &Diagnostic) -> Decision {
-    let at = d.primary.span.start;
+    let at = d.primary.span.start();
     let (line, column) = file.line_col(at);
     let start = file.line_start(line - 1);
     let end = file.line_start(line);
@@ -266,7 +266,7 @@ fn decision(file: &SourceFile, module: &crate::ir::Module, d: &Diagnostic) -> De
     let function = module
         .functions
         .iter()
-        .find(|f| f.span.start <= at && at < f.span.end)
+        .find(|f| f.span.start() <= at && at < f.span.end())
         .map(|f| f.name.clone())
         .unwrap_or_default();
     let mut message = d.message.clone();

@@ -198,7 +198,7 @@ fn loop_label(f: &Function, s: StmtId) -> String {
             };
             format!(
                 "for {} in {}({})",
-                f.vars[*var].name,
+                f.var_name(*var),
                 kind.keyword(),
                 bounds.join(", ")
             )
@@ -306,11 +306,11 @@ fn site_title(f: &Function, site: &Site) -> String {
     let kind = &f.stmts[site.stmt].kind;
     match kind {
         StmtKind::Submit(sub) => {
-            let tid = sub.results.last().map_or("_", |v| f.vars[*v].name.as_str());
+            let tid = sub.results.last().map_or("_", |v| f.var_name(*v));
             format!("{tid} = submit {}", sub.callee)
         }
         _ => match kind.results().first() {
-            Some(v) => format!("{} = system.task_dummy", f.vars[*v].name),
+            Some(v) => format!("{} = system.task_dummy", f.var_name(*v)),
             None => "system.task_dummy".to_string(),
         },
     }
@@ -334,7 +334,7 @@ enum SourceKey {
 
 fn source_key(f: &Function, site: &Site, k: usize) -> SourceKey {
     match &f.exprs[site.deps[k]].kind {
-        ExprKind::Var(v) => SourceKey::Var(f.vars[*v].name.clone()),
+        ExprKind::Var(v) => SourceKey::Var(f.var_name(*v).to_string()),
         _ => SourceKey::Entry(site.stmt, k),
     }
 }
