@@ -518,10 +518,16 @@ mod tests {
             .with_program("tool", "/bin/a", &[])
             .with_program("Check", "/bin/a", &["check", "-q"])
             .with_program("tool", "/bin/b", &["x"]);
-        assert_eq!(tools.resolve("tool"), (PathBuf::from("/bin/b"), vec!["x".to_string()]));
+        assert_eq!(
+            tools.resolve("tool"),
+            (PathBuf::from("/bin/b"), vec!["x".to_string()])
+        );
         assert_eq!(
             tools.resolve("Check"),
-            (PathBuf::from("/bin/a"), vec!["check".to_string(), "-q".to_string()])
+            (
+                PathBuf::from("/bin/a"),
+                vec!["check".to_string(), "-q".to_string()]
+            )
         );
         assert_eq!(tools.resolve("cat"), (PathBuf::from("cat"), Vec::new()));
         assert_eq!(tools.programs.len(), 2);
