@@ -47,7 +47,7 @@ pub struct OptArgs {
 /// returned, decoded lossily, with the offset of its first bad byte: it is
 /// reported as a diagnostic there, with a line and column like every other
 /// rejected input (spec section 8), in the requested `--diagnostic-format`.
-fn read_input(
+pub(crate) fn read_input(
     path: Option<&PathBuf>,
     limit: u64,
 ) -> Result<(SourceFile, Option<usize>), crate::io::read::ReadError> {
@@ -60,7 +60,7 @@ fn read_input(
 
 /// The diagnostic for input that is not UTF-8: at the first bad byte (the
 /// U+FFFD that replaced it in the lossy text).
-fn not_utf8_diagnostic(offset: usize) -> Diagnostic {
+pub(crate) fn not_utf8_diagnostic(offset: usize) -> Diagnostic {
     let span = crate::span::Span::new(offset, offset + char::REPLACEMENT_CHARACTER.len_utf8());
     Diagnostic::error("input is not valid UTF-8", span)
         .with_label(format!("invalid byte at offset {offset}"))
