@@ -4,6 +4,7 @@
 
 mod support;
 
+mod crate_boundaries;
 mod deps_bounded;
 mod deps_evaluator;
 mod deps_random;
