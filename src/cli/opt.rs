@@ -30,12 +30,17 @@ pub struct OptArgs {
     #[arg(long = "verify-diagnostics")]
     pub verify_diagnostics: bool,
 
+    /// Print the source's comments with the output (test directives, that
+    /// is RUN / CHECK-like lines and `expected-*`, are left out).
+    #[arg(long = "keep-comments")]
+    pub keep_comments: bool,
+
     #[command(flatten)]
     pub pipeline: PipelineOptions,
 }
 
 /// Why the input could not be read.
-enum ReadError {
+pub(crate) enum ReadError {
     /// The file or stdin could not be read at all: there is no text to point into.
     Io(String),
     /// The input is not UTF-8 (spec section 2: source is UTF-8). It is still
@@ -73,7 +78,7 @@ fn check_size(len: u64) -> Result<(), Diagnostic> {
 }
 
 /// Reads the input named by `path` (`-` or none: stdin).
-fn read_input(path: Option<&PathBuf>) -> Result<(String, String), ReadError> {
+pub(crate) fn read_input(path: Option<&PathBuf>) -> Result<(String, String), ReadError> {
     let (name, bytes) = match path {
         Some(p) if p.as_os_str() != "-" => {
             if let Ok(meta) = std::fs::metadata(p)
@@ -109,7 +114,7 @@ fn read_input(path: Option<&PathBuf>) -> Result<(String, String), ReadError> {
 
 /// The diagnostic for input that is not UTF-8: at the first bad byte (the
 /// U+FFFD that replaced it in the lossy text).
-fn not_utf8_diagnostic(offset: usize) -> Diagnostic {
+pub(crate) fn not_utf8_diagnostic(offset: usize) -> Diagnostic {
     let span = crate::span::Span::new(offset, offset + char::REPLACEMENT_CHARACTER.len_utf8());
     Diagnostic::error("input is not valid UTF-8", span)
         .with_label(format!("invalid byte at offset {offset}"))
@@ -193,6 +198,7 @@ pub fn run(args: OptArgs) -> u8 {
     // included; the output is streamed, never held whole.
     let options = driver::OptOptions {
         split_input_file: args.split_input_file,
+        keep_comments: args.keep_comments,
         pipeline: args.pipeline.clone(),
     };
     driver::with_large_stack(|| report_and_print(&file, &args, driver::run_opt(&file, &options)))

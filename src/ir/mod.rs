@@ -17,6 +17,7 @@
 //! - `Call::arg_directions` has one entry per positional argument.
 
 pub mod arena;
+pub mod comments;
 pub mod equality;
 pub mod symbol;
 pub mod types;
@@ -24,6 +25,7 @@ pub mod types;
 pub use crate::span::Span;
 pub use crate::vocab::{BinaryOp, Direction, FuncKind, LoopKind, UnaryOp};
 pub use arena::{Arena, ArenaId};
+pub use comments::{Anchor, Attached, Comment, CommentTable};
 pub use symbol::{Interner, Symbol};
 pub use types::{Category, Extent, ScalarType, Type};
 
@@ -44,6 +46,8 @@ crate::define_id!(
 #[derive(Clone, Debug, Default)]
 pub struct Module {
     pub functions: Vec<Function>,
+    /// Comments after the last function (metadata: see [`comments`]).
+    pub end_comments: Vec<Comment>,
 }
 
 impl Module {
@@ -74,6 +78,9 @@ pub struct Function {
     pub stmts: Arena<StmtId, Stmt>,
     /// The names of the variables.
     pub names: Interner,
+    /// Source comments attached to its lines (metadata, ignored by
+    /// structural equality: see [`comments`]).
+    pub comments: CommentTable,
 }
 
 impl Function {
@@ -90,6 +97,7 @@ impl Function {
             exprs: Arena::new(),
             stmts: Arena::new(),
             names: Interner::new(),
+            comments: CommentTable::default(),
         }
     }
 
