@@ -8,6 +8,7 @@ mod deps_evaluator;
 mod deps_random;
 mod deps_verify;
 mod filecheck_agreement;
+mod fmt;
 mod frontend_errors;
 mod frontend_limits;
 mod frontend_lowering;
