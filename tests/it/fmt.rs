@@ -302,3 +302,44 @@ fn formatting_every_test_keeps_its_result() {
     }
     assert!(differ.is_empty(), "{}", differ.join("\n"));
 }
+
+/// The repository's own `.pfir` files are formatted, except those in
+/// `.ci/fmt-skip.txt`; every file listed there exists and really needs the
+/// exclusion (it does not read, or formatting would change it).
+#[test]
+fn repository_files_are_formatted_and_the_skip_list_is_exact() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let list = std::fs::read_to_string(root.join(".ci/fmt-skip.txt")).unwrap();
+    let skip: Vec<&str> = list
+        .lines()
+        .map(|l| l.split('#').next().unwrap().trim())
+        .filter(|l| !l.is_empty())
+        .collect();
+    let mut files = Vec::new();
+    pfir_files(&root.join("tests"), &mut files);
+    pfir_files(&root.join("examples"), &mut files);
+    let mut problems = Vec::new();
+    for s in &skip {
+        let text = std::fs::read_to_string(root.join(s));
+        match text {
+            Err(_) => problems.push(format!("{s}: listed but missing")),
+            Ok(t) if format_text(&t).is_ok_and(|f| f == t) => {
+                problems.push(format!("{s}: listed but already formatted"))
+            }
+            Ok(_) => {}
+        }
+    }
+    for f in &files {
+        let rel = f.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/");
+        if skip.contains(&rel.as_str()) {
+            continue;
+        }
+        let text = std::fs::read_to_string(f).unwrap();
+        match format_text(&text) {
+            Ok(new) if new == text => {}
+            Ok(_) => problems.push(format!("{rel}: not formatted (run `pfir fmt -i {rel}`)")),
+            Err(_) => problems.push(format!("{rel}: does not read and is not in .ci/fmt-skip.txt")),
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
