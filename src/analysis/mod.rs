@@ -14,9 +14,10 @@ pub mod compare;
 pub mod task_graph;
 
 pub use compare::{
-    Difference, first_difference, verify_function, verify_same_dependencies,
-    verify_same_dependencies_with,
+    Comparison, Difference, compare_graphs, first_difference, verify_dependencies, verify_function,
+    verify_same_dependencies, verify_same_dependencies_with,
 };
 pub use task_graph::{
-    Approximation, Limits, Node, NodeKey, NodeKind, TaskGraph, function_task_graph, task_graph,
+    Approximation, Budget, Limits, Node, NodeKey, NodeKind, TaskGraph, function_task_graph,
+    task_graph,
 };

@@ -19,15 +19,22 @@
 //!
 //! # Abstract values
 //!
-//! - `task_id`: the set of nodes the value may hold; the empty set is the
-//!   invalid task id (`none`, `system.task_invalid()`, parameters, results of
-//!   unknown ops: tasks not created by this function are not tracked).
+//! - `task_id`: the node the value may hold; when it may hold several
+//!   (paths joined), a [`NodeKind::Join`] node waiting for all of them;
+//!   nothing is the invalid task id (`none`, `system.task_invalid()`,
+//!   parameters, results of unknown ops: tasks not created by this function
+//!   are not tracked).
 //! - integers and `bool`: a constant or unknown (constants are propagated
 //!   through arithmetic, comparisons and `and`/`or`/`not`; overflow, division
 //!   by zero and anything else give unknown).
 //! - arrays: a reference to a *storage cell* holding one task set per slot.
 //!   A cell of unknown or huge size (more than [`Limits::max_slots`]) is a
-//!   *summary*: one set standing for every slot.
+//!   *summary*: one value standing for every slot. Slots are shared between
+//!   copies until written (copy on write). A `deps` entry naming an array
+//!   waits for one join node holding every slot's task, made once per
+//!   version of the cell: every consumer of an unchanged array shares it,
+//!   so a fan-out of N producers to M consumers costs N + M edges here, not
+//!   N x M.
 //!
 //! # Storage (aliasing) model
 //!
@@ -67,26 +74,34 @@
 //!   are evaluated and their states joined.
 //! - `break`/`continue`/`return` are followed exactly along each path;
 //!   `return` ends the path.
-//! - A join unions everything: task sets, cell contents (slot by slot), and
+//! - Loop and `if` bodies open a scope: what they define is dropped from
+//!   the states leaving them, so out-of-scope values are never joined.
+//! - A join unions everything: task values (a join node when they differ),
+//!   cell contents (slot by slot; cells untouched on both paths are shared
+//!   and skipped), and
 //!   the node set of the graph (a node exists if some path creates it). So
 //!   the graph answers "may depend": it over-approximates the runtime DAG,
 //!   in the same way for any two programs with the same control flow, which
 //!   is what comparing a program before and after the pass needs.
 //! - Budgets ([`Limits`]): at most `max_tasks` tasks, `max_iterations`
 //!   loop iterations in total, and `max_work` units of work (a task or loop
-//!   iteration costs 1 plus its loop depth, which bounds memory on deep
-//!   nests). When one is exhausted the evaluation stops and
-//!   the graph is marked [`TaskGraph::truncated`]; what was built is a
-//!   prefix of the full graph (a node's edges are fixed when it is created),
-//!   and the budgets count only `submit`s and loop iterations, which the pass
-//!   does not change, so two truncated graphs stop at the same task.
+//!   iteration costs 1 plus its loop depth, a join node 1 plus its size, a
+//!   slot-by-slot join or weak update the array's size). When one is
+//!   exhausted the evaluation stops, the graph is marked
+//!   [`TaskGraph::truncated`] and [`TaskGraph::stopped_by`] names the
+//!   budget; every task it holds is complete (a task's edges are fixed when
+//!   it is created), so the tasks two truncated graphs both hold can be
+//!   compared. Only inherently exponential shapes (deep nests of loops with
+//!   unknown trip counts) reach the budgets.
 //! - Plain calls of functions are opaque: they create no nodes.
 
+use crate::ir::trip_count::range_len;
 use crate::ir::{
     BinaryOp, Block, Callee, ExprId, ExprKind, Function, Module, ScalarType, Span, StmtId,
     StmtKind, Type, UnaryOp, VarId,
 };
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::rc::Rc;
 
 /// The bounds of one evaluation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -126,6 +141,31 @@ pub enum NodeKind {
     Task,
     /// An execution of a `system.task_dummy`: transparent for comparisons.
     Barrier,
+    /// Not a runtime node: a set of nodes named once and shared by all
+    /// that wait for it. It stands for the contents of an array at one
+    /// point (read by a `deps` entry or an unknown-index `get_element`), or
+    /// for a value that differs between joined paths. Transparent, like a
+    /// barrier; a waiter's edge to it stands for one runtime edge per task
+    /// it holds ([`TaskGraph::task_preds_all`] expands them).
+    Join,
+}
+
+/// The budget of [`Limits`] that stopped an evaluation.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Budget {
+    Tasks(usize),
+    Iterations(u64),
+    Work(u64),
+}
+
+impl std::fmt::Display for Budget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Budget::Tasks(n) => write!(f, "the task budget ({n} tasks)"),
+            Budget::Iterations(n) => write!(f, "the loop iteration budget ({n} iterations)"),
+            Budget::Work(n) => write!(f, "the work budget ({n} units)"),
+        }
+    }
 }
 
 /// The identity of a node: see the module documentation.
@@ -165,6 +205,8 @@ pub struct TaskGraph {
     pub nodes: Vec<Node>,
     /// Whether a budget of [`Limits`] ran out (the graph is then a prefix).
     pub truncated: bool,
+    /// Which budget ran out, when `truncated`.
+    pub stopped_by: Option<Budget>,
     /// Where joins or bounded exploration were used, in source order.
     pub approximations: BTreeSet<Approximation>,
     index: HashMap<NodeKey, usize>,
@@ -203,7 +245,7 @@ impl TaskGraph {
                     NodeKind::Task => {
                         s.insert(p);
                     }
-                    NodeKind::Barrier => s.extend(out[p].iter().copied()),
+                    NodeKind::Barrier | NodeKind::Join => s.extend(out[p].iter().copied()),
                 }
             }
             out.push(s);
@@ -235,6 +277,7 @@ impl TaskGraph {
         let what = match n.key.kind {
             NodeKind::Task => "task",
             NodeKind::Barrier => "barrier",
+            NodeKind::Join => "join",
         };
         let label = self.labels.get(&n.stmt).map(String::as_str).unwrap_or("?");
         if n.key.iterations.is_empty() {
@@ -275,6 +318,8 @@ pub fn function_task_graph(f: &Function, limits: &Limits) -> TaskGraph {
         loop_iterations: 0,
         work: 0,
         stopped: false,
+        joins: 0,
+        cur_stmt: None,
     };
     ev.number_submits(&f.body, &mut 0);
     let mut st = State::default();
@@ -288,12 +333,16 @@ pub fn function_task_graph(f: &Function, limits: &Limits) -> TaskGraph {
 
 type Set = BTreeSet<usize>;
 
+/// A task value: the node it may hold (a [`NodeKind::Join`] node when it
+/// may hold several), or `None` for the invalid task id.
+type Tv = Option<usize>;
+
 /// An abstract value (see the module documentation).
 #[derive(Clone, Debug, PartialEq)]
 enum Val {
     Int(Option<i64>),
     Bool(Option<bool>),
-    Task(Set),
+    Task(Tv),
     Array(u32),
     Other,
 }
@@ -305,32 +354,17 @@ enum Snap {
     Array(Cell),
 }
 
+/// A storage cell. Slots are shared between copies until one is written
+/// (copy on write), so copying an array, snapshotting a state and joining
+/// two states that did not touch it cost O(1).
 #[derive(Clone, Debug, PartialEq)]
 struct Cell {
-    slots: Vec<Set>,
-    /// One set standing for every slot.
+    slots: Rc<Vec<Tv>>,
+    /// One slot standing for every slot.
     summary: bool,
-}
-
-impl Cell {
-    fn all(&self) -> Set {
-        self.slots.iter().flatten().copied().collect()
-    }
-
-    fn join(&mut self, other: &Cell) {
-        if self.summary != other.summary || self.slots.len() != other.slots.len() {
-            let mut s = self.all();
-            s.extend(other.all());
-            *self = Cell {
-                slots: vec![s],
-                summary: true,
-            };
-        } else {
-            for (a, b) in self.slots.iter_mut().zip(&other.slots) {
-                a.extend(b.iter().copied());
-            }
-        }
-    }
+    /// The node standing for every task the slots hold, once asked for
+    /// (reset by every write): all consumers of an unchanged array share it.
+    content: Option<Tv>,
 }
 
 /// The abstract state at one program point.
@@ -369,6 +403,10 @@ struct Evaluator<'a> {
     /// Work spent so far (see [`Limits::max_work`]).
     work: u64,
     stopped: bool,
+    /// Join nodes made so far.
+    joins: u32,
+    /// The statement being evaluated (join nodes are attributed to it).
+    cur_stmt: Option<StmtId>,
 }
 
 impl Evaluator<'_> {
@@ -406,20 +444,115 @@ impl Evaluator<'_> {
     fn sized_cell(&self, n: Option<i64>) -> Cell {
         match n {
             Some(n) if n >= 0 && (n as u64) <= self.limits.max_slots as u64 => Cell {
-                slots: vec![Set::new(); n as usize],
+                slots: Rc::new(vec![None; n as usize]),
                 summary: false,
+                content: None,
             },
             _ => Cell {
-                slots: vec![Set::new()],
+                slots: Rc::new(vec![None]),
                 summary: true,
+                content: None,
             },
         }
+    }
+
+    /// Stops the evaluation: `budget` ran out.
+    fn stop(&mut self, budget: Budget) {
+        self.stopped = true;
+        self.graph.truncated = true;
+        self.graph.stopped_by.get_or_insert(budget);
+    }
+
+    /// Spends `units` of work; false (and the evaluation stops) past the budget.
+    fn charge(&mut self, units: u64) -> bool {
+        self.work = self.work.saturating_add(units);
+        if self.work > self.limits.max_work {
+            self.stop(Budget::Work(self.limits.max_work));
+            return false;
+        }
+        true
+    }
+
+    /// One value for a set of nodes: nothing, the node itself, or a join
+    /// node waiting for all of them.
+    fn one_of(&mut self, preds: Set) -> Tv {
+        match preds.len() {
+            0 => None,
+            1 => preds.first().copied(),
+            n => {
+                self.charge(1 + n as u64);
+                let i = self.graph.nodes.len();
+                let stmt = self
+                    .cur_stmt
+                    .unwrap_or_else(|| <StmtId as crate::ir::ArenaId>::from_index(0));
+                self.graph.nodes.push(Node {
+                    key: NodeKey {
+                        kind: NodeKind::Join,
+                        ordinal: self.joins,
+                        iterations: Vec::new(),
+                    },
+                    stmt,
+                    preds,
+                });
+                self.joins = self.joins.saturating_add(1);
+                Some(i)
+            }
+        }
+    }
+
+    /// A task value that may be `a` or `b`.
+    fn union(&mut self, a: Tv, b: Tv) -> Tv {
+        match (a, b) {
+            (None, x) | (x, None) => x,
+            (Some(x), Some(y)) if x == y => Some(x),
+            (Some(x), Some(y)) => self.one_of(Set::from([x, y])),
+        }
+    }
+
+    /// Every task the cell may hold, as one value (cached until a write).
+    fn contents(&mut self, cell: &mut Cell) -> Tv {
+        if let Some(v) = cell.content {
+            return v;
+        }
+        let set: Set = cell.slots.iter().flatten().copied().collect();
+        let v = self.one_of(set);
+        cell.content = Some(v);
+        v
+    }
+
+    /// `a` := the join of `a` and `b`, slot by slot.
+    fn join_cell(&mut self, a: &mut Cell, mut b: Cell) {
+        if Rc::ptr_eq(&a.slots, &b.slots) && a.summary == b.summary {
+            return;
+        }
+        if a.summary != b.summary || a.slots.len() != b.slots.len() {
+            let x = self.contents(a);
+            let y = self.contents(&mut b);
+            let v = self.union(x, y);
+            *a = Cell {
+                slots: Rc::new(vec![v]),
+                summary: true,
+                content: None,
+            };
+            return;
+        }
+        if a.slots == b.slots {
+            return;
+        }
+        self.charge(a.slots.len() as u64);
+        let slots = Rc::make_mut(&mut a.slots);
+        for (x, y) in slots.iter_mut().zip(b.slots.iter()) {
+            if x != y {
+                *x = self.union(*x, *y);
+            }
+        }
+        a.content = None;
     }
 
     /// The value of something of type `ty` the evaluator knows nothing about.
     fn default_value(&mut self, ty: &Type, st: &mut State) -> Val {
         match ty {
-            Type::Scalar(ScalarType::TaskId) => Val::Task(Set::new()),
+            Type::Scalar(ScalarType::TaskId) => Val::Task(None),
             Type::Scalar(ScalarType::Bool) => Val::Bool(None),
             Type::Scalar(s) if s.is_integer() => Val::Int(None),
             Type::Array { .. } => {
@@ -448,15 +581,12 @@ impl Evaluator<'_> {
         match (a, b) {
             (Val::Int(x), Val::Int(y)) => Val::Int(if x == y { x } else { None }),
             (Val::Bool(x), Val::Bool(y)) => Val::Bool(if x == y { x } else { None }),
-            (Val::Task(mut x), Val::Task(y)) => {
-                x.extend(y);
-                Val::Task(x)
-            }
+            (Val::Task(x), Val::Task(y)) => Val::Task(self.union(x, y)),
             (Val::Array(x), Val::Array(y)) if x == y => Val::Array(x),
             (Val::Array(x), Val::Array(y)) => {
                 // Only variables out of scope can differ: merge into a copy.
                 let mut c = heap[&x].clone();
-                c.join(&heap[&y]);
+                self.join_cell(&mut c, heap[&y].clone());
                 let id = self.next_cell;
                 self.next_cell += 1;
                 heap.insert(id, c);
@@ -466,15 +596,14 @@ impl Evaluator<'_> {
         }
     }
 
-    fn join_snap(a: Snap, b: Snap) -> Snap {
+    fn join_snap(&mut self, a: Snap, b: Snap) -> Snap {
         match (a, b) {
             (Snap::Array(mut x), Snap::Array(y)) => {
-                x.join(&y);
+                self.join_cell(&mut x, y);
                 Snap::Array(x)
             }
-            (Snap::Val(Val::Task(mut x)), Snap::Val(Val::Task(y))) => {
-                x.extend(y);
-                Snap::Val(Val::Task(x))
+            (Snap::Val(Val::Task(x)), Snap::Val(Val::Task(y))) => {
+                Snap::Val(Val::Task(self.union(x, y)))
             }
             (Snap::Val(Val::Int(x)), Snap::Val(Val::Int(y))) => {
                 Snap::Val(Val::Int(if x == y { x } else { None }))
@@ -489,7 +618,7 @@ impl Evaluator<'_> {
     fn join(&mut self, mut a: State, b: State) -> State {
         for (id, cell) in b.heap {
             match a.heap.get_mut(&id) {
-                Some(c) => c.join(&cell),
+                Some(c) => self.join_cell(c, cell),
                 None => {
                     a.heap.insert(id, cell);
                 }
@@ -506,7 +635,7 @@ impl Evaluator<'_> {
             (Some(x), Some(y)) => Some(
                 x.into_iter()
                     .zip(y)
-                    .map(|(p, q)| Self::join_snap(p, q))
+                    .map(|(p, q)| self.join_snap(p, q))
                     .collect(),
             ),
             (x, y) => x.or(y),
@@ -527,11 +656,15 @@ impl Evaluator<'_> {
         st.heap.retain(|id, _| live.contains(id));
     }
 
-    fn task_set(&self, v: &Val, st: &State) -> Set {
+    /// The tasks a `deps` entry (or a stored value) stands for.
+    fn task_of(&mut self, v: &Val, st: &mut State) -> Tv {
         match v {
-            Val::Task(s) => s.clone(),
-            Val::Array(c) => st.heap[c].all(),
-            _ => Set::new(),
+            Val::Task(t) => *t,
+            Val::Array(c) => match st.heap.get_mut(c) {
+                Some(cell) => self.contents(cell),
+                None => None,
+            },
+            _ => None,
         }
     }
 
@@ -554,7 +687,7 @@ impl Evaluator<'_> {
         match &ex.kind {
             ExprKind::Int(n) => Val::Int(Some(*n)),
             ExprKind::Bool(b) => Val::Bool(Some(*b)),
-            ExprKind::None => Val::Task(Set::new()),
+            ExprKind::None => Val::Task(None),
             ExprKind::Float(_) | ExprKind::Dtype(_) | ExprKind::List(_) => Val::Other,
             ExprKind::Var(v) => match st.env.get(v) {
                 Some(val) => val.clone(),
@@ -589,7 +722,7 @@ impl Evaluator<'_> {
                     let mut preds = Set::new();
                     for &d in &call.manual_dep_edges {
                         let v = self.expr(d, stmt, st);
-                        preds.extend(self.task_set(&v, st));
+                        preds.extend(self.task_of(&v, st));
                     }
                     let key = NodeKey {
                         kind: NodeKind::Barrier,
@@ -604,7 +737,7 @@ impl Evaluator<'_> {
                         self.graph.labels.insert(stmt, label);
                     }
                     let i = self.add_node(key, stmt, preds);
-                    return Val::Task(Set::from([i]));
+                    return Val::Task(Some(i));
                 }
                 match (name, call.args.as_slice()) {
                     ("array.create", [n, _]) => {
@@ -619,20 +752,20 @@ impl Evaluator<'_> {
                         let a = self.expr(*a, stmt, st);
                         let i = self.expr(*i, stmt, st);
                         let set = match a {
-                            Val::Array(c) => {
-                                let cell = &st.heap[&c];
-                                match i {
+                            Val::Array(c) => match st.heap.get_mut(&c) {
+                                Some(cell) => match i {
                                     Val::Int(Some(i))
                                         if !cell.summary
                                             && i >= 0
                                             && (i as u64) < cell.slots.len() as u64 =>
                                     {
-                                        cell.slots[i as usize].clone()
+                                        cell.slots[i as usize]
                                     }
-                                    _ => cell.all(),
-                                }
-                            }
-                            _ => Set::new(),
+                                    _ => self.contents(cell),
+                                },
+                                None => None,
+                            },
+                            _ => None,
                         };
                         if ex.ty.is_task_id() {
                             Val::Task(set)
@@ -646,20 +779,29 @@ impl Evaluator<'_> {
                         let a = self.expr(*a, stmt, st);
                         let i = self.expr(*i, stmt, st);
                         let v = self.expr(*v, stmt, st);
-                        let v = self.task_set(&v, st);
+                        let v = self.task_of(&v, st);
                         let Val::Array(c) = a else {
                             return Val::Other;
                         };
                         let cell = st.heap.get_mut(&c).expect("live cell");
                         match i {
                             Val::Int(Some(i)) if !cell.summary => {
-                                if i >= 0 && (i as u64) < cell.slots.len() as u64 {
-                                    cell.slots[i as usize] = v;
+                                if i >= 0
+                                    && (i as u64) < cell.slots.len() as u64
+                                    && cell.slots[i as usize] != v
+                                {
+                                    Rc::make_mut(&mut cell.slots)[i as usize] = v;
+                                    cell.content = None;
                                 }
                             }
                             _ => {
-                                for s in &mut cell.slots {
-                                    s.extend(v.iter().copied());
+                                if v.is_some() {
+                                    self.charge(cell.slots.len() as u64);
+                                    let slots = Rc::make_mut(&mut cell.slots);
+                                    for x in slots.iter_mut() {
+                                        *x = self.union(*x, v);
+                                    }
+                                    cell.content = None;
                                 }
                                 self.approx(span, "array update at an unknown index (weak update)");
                             }
@@ -667,7 +809,7 @@ impl Evaluator<'_> {
                         let copy = st.heap[&c].clone();
                         self.new_cell(st, copy)
                     }
-                    ("system.task_invalid", _) => Val::Task(Set::new()),
+                    ("system.task_invalid", _) => Val::Task(None),
                     _ => {
                         let ty = ex.ty.clone();
                         self.default_value(&ty, st)
@@ -704,6 +846,34 @@ impl Evaluator<'_> {
         flow
     }
 
+    /// Evaluates a loop or `if` body, which opens a scope: what it defines
+    /// is dropped from every state leaving it (`manual`/`auto` scopes do
+    /// not scope names, so their definitions go too). Without this, stale
+    /// values of out-of-scope variables would be joined at every merge.
+    fn scoped_block(&mut self, b: &Block, st: State) -> Flow {
+        let mut flow = self.block(b, st);
+        let mut defs = Vec::new();
+        let mut blocks = vec![b];
+        while let Some(b) = blocks.pop() {
+            for &s in &b.stmts {
+                let kind = &self.f.stmts[s].kind;
+                defs.extend_from_slice(kind.results());
+                if let StmtKind::Scope { body, .. } = kind {
+                    blocks.push(body);
+                }
+            }
+        }
+        for st in [&mut flow.normal, &mut flow.breaks, &mut flow.continues]
+            .into_iter()
+            .flatten()
+        {
+            for v in &defs {
+                st.env.remove(v);
+            }
+        }
+        flow
+    }
+
     fn normal(st: State) -> Flow {
         Flow {
             normal: Some(st),
@@ -713,6 +883,7 @@ impl Evaluator<'_> {
 
     fn stmt(&mut self, s: StmtId, mut st: State) -> Flow {
         let f = self.f;
+        self.cur_stmt = Some(s);
         let span = f.stmts[s].span;
         match &f.stmts[s].kind {
             StmtKind::Assign { results, value } => {
@@ -737,16 +908,17 @@ impl Evaluator<'_> {
             }
             StmtKind::Submit(sub) => {
                 self.tasks += 1;
-                self.work += 1 + self.iterations.len() as u64;
-                if self.tasks > self.limits.max_tasks || self.work > self.limits.max_work {
-                    self.stopped = true;
-                    self.graph.truncated = true;
+                if self.tasks > self.limits.max_tasks {
+                    self.stop(Budget::Tasks(self.limits.max_tasks));
+                    return Flow::default();
+                }
+                if !self.charge(1 + self.iterations.len() as u64) {
                     return Flow::default();
                 }
                 let mut preds = Set::new();
                 for &d in &sub.deps {
                     let v = self.expr(d, s, &mut st);
-                    preds.extend(self.task_set(&v, &st));
+                    preds.extend(self.task_of(&v, &mut st));
                 }
                 let key = NodeKey {
                     kind: NodeKind::Task,
@@ -759,7 +931,7 @@ impl Evaluator<'_> {
                         let v = self.default_value(&f.vars[r].ty, &mut st);
                         st.env.insert(r, v);
                     }
-                    st.env.insert(*tid, Val::Task(Set::from([node])));
+                    st.env.insert(*tid, Val::Task(Some(node)));
                 }
                 Self::normal(st)
             }
@@ -807,7 +979,7 @@ impl Evaluator<'_> {
                             Some(old) => old
                                 .into_iter()
                                 .zip(y)
-                                .map(|(a, b)| Self::join_snap(a, b))
+                                .map(|(a, b)| ev.join_snap(a, b))
                                 .collect(),
                         });
                     }
@@ -816,12 +988,12 @@ impl Evaluator<'_> {
                     out.continues = join_opt(out.continues.take(), flow.continues, ev);
                 };
                 if c != Some(false) {
-                    let flow = self.block(then_body, st.clone());
+                    let flow = self.scoped_block(then_body, st.clone());
                     take(self, flow, &mut out);
                 }
                 if c != Some(true) {
                     let flow = match else_body {
-                        Some(b) => self.block(b, st),
+                        Some(b) => self.scoped_block(b, st),
                         None => Self::normal(st),
                     };
                     take(self, flow, &mut out);
@@ -853,7 +1025,7 @@ impl Evaluator<'_> {
                     _ => None,
                 });
                 let trip = match bounds {
-                    [Some(a), Some(b), Some(c)] => Some((a, c, trip_count(a, b, c))),
+                    [Some(a), Some(b), Some(c)] => Some((a, c, range_len(a, b, c))),
                     _ => {
                         self.approx(
                             span,
@@ -953,15 +1125,15 @@ impl Evaluator<'_> {
                 }
             }
             self.loop_iterations += 1;
-            self.work += 1 + self.iterations.len() as u64;
-            if self.loop_iterations > self.limits.max_iterations || self.work > self.limits.max_work
-            {
-                self.stopped = true;
-                self.graph.truncated = true;
+            if self.loop_iterations > self.limits.max_iterations {
+                self.stop(Budget::Iterations(self.limits.max_iterations));
+                return Flow::default();
+            }
+            if !self.charge(1 + self.iterations.len() as u64) {
                 return Flow::default();
             }
             self.iterations.push(u32::try_from(k).unwrap_or(u32::MAX));
-            let flow = self.block(body, st);
+            let flow = self.scoped_block(body, st);
             self.iterations.pop();
             exit = join_opt(exit, flow.breaks, self);
             let mut next = flow.normal;
@@ -1004,21 +1176,16 @@ impl Evaluator<'_> {
             };
             out.env.insert(r, v);
         }
+        // The induction variable and iter-args are visible in the body only.
+        let mut head_vars: Vec<VarId> = inits.iter().map(|&(v, _)| v).collect();
+        if let StmtKind::For { var, .. } = &f.stmts[s].kind {
+            head_vars.push(*var);
+        }
+        for v in head_vars {
+            out.env.remove(&v);
+        }
         Self::normal(out)
     }
-}
-
-/// Number of values in Python's `range(start, stop, step)`; 0 for a zero step.
-pub fn trip_count(start: i64, stop: i64, step: i64) -> u64 {
-    let (start, stop, step) = (start as i128, stop as i128, step as i128);
-    let n = if step > 0 && stop > start {
-        (stop - start + step - 1) / step
-    } else if step < 0 && stop < start {
-        (start - stop + (-step) - 1) / (-step)
-    } else {
-        0
-    };
-    u64::try_from(n).unwrap_or(u64::MAX)
 }
 
 fn binary(op: BinaryOp, a: Val, b: Val) -> Val {

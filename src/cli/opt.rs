@@ -56,7 +56,7 @@ pub(crate) enum ReadError {
     /// The input is larger than spans can address.
     TooLarge {
         name: String,
-        diagnostic: Diagnostic,
+        diagnostic: Box<Diagnostic>,
     },
 }
 
@@ -85,7 +85,10 @@ pub(crate) fn read_input(path: Option<&PathBuf>) -> Result<(String, String), Rea
                 && let Err(diagnostic) = check_size(meta.len())
             {
                 let name = p.display().to_string();
-                return Err(ReadError::TooLarge { name, diagnostic });
+                return Err(ReadError::TooLarge {
+                    name,
+                    diagnostic: Box::new(diagnostic),
+                });
             }
             let bytes = std::fs::read(p)
                 .map_err(|e| ReadError::Io(format!("cannot read '{}': {e}", p.display())))?;
@@ -100,7 +103,10 @@ pub(crate) fn read_input(path: Option<&PathBuf>) -> Result<(String, String), Rea
         }
     };
     if let Err(diagnostic) = check_size(bytes.len() as u64) {
-        return Err(ReadError::TooLarge { name, diagnostic });
+        return Err(ReadError::TooLarge {
+            name,
+            diagnostic: Box::new(diagnostic),
+        });
     }
     match String::from_utf8(bytes) {
         Ok(text) => Ok((name, text)),
@@ -185,7 +191,7 @@ pub fn run(args: OptArgs) -> u8 {
         Err(ReadError::TooLarge { name, diagnostic }) => {
             let file = SourceFile::new(name, String::new());
             write_stderr(&diagnostics::render_all(
-                &[diagnostic],
+                &[*diagnostic],
                 &file,
                 args.diagnostic_format,
                 false,

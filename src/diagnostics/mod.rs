@@ -69,6 +69,10 @@ impl Diagnostic {
         Diagnostic::new(Severity::Error, message, span)
     }
 
+    pub fn warning(message: impl Into<String>, span: Span) -> Diagnostic {
+        Diagnostic::new(Severity::Warning, message, span)
+    }
+
     pub fn remark(message: impl Into<String>, span: Span) -> Diagnostic {
         Diagnostic::new(Severity::Remark, message, span)
     }

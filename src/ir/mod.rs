@@ -20,6 +20,7 @@ pub mod arena;
 pub mod comments;
 pub mod equality;
 pub mod symbol;
+pub mod trip_count;
 pub mod types;
 
 pub use crate::span::Span;

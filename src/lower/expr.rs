@@ -304,7 +304,7 @@ impl<'a> Lowerer<'a> {
 
     fn not_a_function(&mut self, name: &ast::Ident<'a>, what: &str) {
         let mut d = Diagnostic::error(format!("unknown function `{}`", name.name), name.span);
-        if self.scopes.lookup(&name.name).is_some() {
+        if self.scopes.lookup(name.name).is_some() {
             d = Diagnostic::error(
                 format!("`{}` is a variable, not a function", name.name),
                 name.span,
@@ -338,7 +338,7 @@ impl<'a> Lowerer<'a> {
                 };
                 for kw in &args.keyword {
                     if kw.name.name == "deps" {
-                        self.deps_on_plain_call(kw, &name.name, false);
+                        self.deps_on_plain_call(kw, name.name, false);
                     } else {
                         self.error(
                             Diagnostic::error(
@@ -353,7 +353,7 @@ impl<'a> Lowerer<'a> {
                     }
                 }
                 let (ids, directions) =
-                    self.lower_args_against(&args.positional, &sig.params, &name.name, span);
+                    self.lower_args_against(&args.positional, &sig.params, name.name, span);
                 let mut call = Call::new(Callee::Function(name.name.to_string()));
                 call.args = ids;
                 call.arg_directions = directions;
@@ -462,7 +462,30 @@ impl<'a> Lowerer<'a> {
                             ScalarType::TaskId
                         }
                     };
+                    // A literal extent below zero (`-4`, or a negative
+                    // literal) can never be a size.
+                    let negative = match &self.func.exprs[a[0]].kind {
+                        ExprKind::Int(n) => (*n < 0).then(|| n.to_string()),
+                        ExprKind::Unary(UnaryOp::Neg, inner) => {
+                            match &self.func.exprs[*inner].kind {
+                                ExprKind::Int(n) if *n > 0 => Some(format!("-{n}")),
+                                _ => None,
+                            }
+                        }
+                        _ => None,
+                    };
+                    if let Some(text) = &negative {
+                        let s = self.func.exprs[a[0]].span;
+                        self.error(
+                            Diagnostic::error(
+                                format!("the size of `array.create` is negative ({text})"),
+                                s,
+                            )
+                            .with_label("an array size must be zero or more"),
+                        );
+                    }
                     let extent = match &self.func.exprs[a[0]].kind {
+                        _ if negative.is_some() => Extent::Const(0),
                         ExprKind::Int(n) => Extent::Const(*n),
                         ExprKind::Var(v) => {
                             Extent::Dynamic(Some(self.func.var_name(*v).to_string()))
@@ -551,7 +574,7 @@ impl<'a> Lowerer<'a> {
             return None;
         };
         let (args, arg_directions) =
-            self.lower_args_against(&s.args.positional, &sig.params, &s.callee.name, s.span);
+            self.lower_args_against(&s.args.positional, &sig.params, s.callee.name, s.span);
         let mut submit = Submit {
             results: Vec::new(),
             callee: s.callee.name.to_string(),

@@ -53,7 +53,7 @@ pub fn lower(module: ast::Module<'_>) -> (Module, Vec<Diagnostic>) {
             .filter(|p| matches!(&p.ty.kind, ast::TypeExprKind::Scalar(s) if s.is_integer()))
             .map(|p| p.name.name)
             .collect();
-        let mut is_param = |n: &str| int_params.iter().any(|p| *p == n);
+        let mut is_param = |n: &str| int_params.contains(&n);
         let params = f
             .params
             .iter()

@@ -156,7 +156,7 @@ impl<'a> Lowerer<'a> {
                         }
                         None => vt.clone(),
                     };
-                    self.define_var(&name.name, ty, b.span())
+                    self.define_var(name.name, ty, b.span())
                 }
             };
             vars.push(var);
@@ -272,7 +272,7 @@ impl<'a> Lowerer<'a> {
             .map(|(it, (ty, init))| {
                 let span = it.name.span.to(it.init.span);
                 IterArg {
-                    var: self.define_var(&it.name.name, ty, span),
+                    var: self.define_var(it.name.name, ty, span),
                     init,
                 }
             })
@@ -351,7 +351,7 @@ impl<'a> Lowerer<'a> {
             "loop",
         );
         self.scopes.push();
-        let var = self.define_var(&l.var.name, Type::INDEX, l.var.span);
+        let var = self.define_var(l.var.name, Type::INDEX, l.var.span);
         let iter_args = self.define_iter_args(&l.iters, inits);
         self.loop_depth += 1;
         let body = self.lower_block(&l.body, super::BodyKind::Yields(l.iters.len()));

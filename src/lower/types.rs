@@ -53,7 +53,7 @@ impl Lowerer<'_> {
                 }
             },
             ExtentExpr::Name(id) => {
-                if !check_name(&id.name) {
+                if !check_name(id.name) {
                     self.error(
                         Diagnostic::error(
                             format!(

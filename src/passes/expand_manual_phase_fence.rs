@@ -14,7 +14,9 @@
 //!
 //! 1. **Index** ([`FunctionIndex`]): one iterative walk numbers statements
 //!    and loops, records definition positions, storage updates per alias
-//!    class and the consumers. "Defined inside L" and "updated inside L" are
+//!    class (`array.update_element` calls, and the `yield`s of `for` and
+//!    `while` bodies that write a value outside an iter-arg's alias class
+//!    into it: safety rule 3) and the consumers. "Defined inside L" and "updated inside L" are
 //!    then interval tests (an update test is a binary search).
 //! 2. **Which loop would rewrite each consumer.** Consumers count for the
 //!    loops of their *component* path (the chain of enclosing loops joined
@@ -67,7 +69,7 @@
 //!   count is known to be zero.
 
 use super::phase_fence::counts::CountMap;
-use super::phase_fence::index::{FunctionIndex, NONE, producers};
+use super::phase_fence::index::{FunctionIndex, NONE, UpdateKind, producers};
 use super::properties::manual_deps_on_submit_only::TASK_DUMMY;
 use super::walk::{Site, block_of_mut, walk_stmts};
 use super::{Pass, PassContext, Property};
@@ -490,7 +492,17 @@ fn reason_remark(f: &Function, idx: &FunctionIndex, l: u32, array: VarId, m: u64
             format!("{kept}: its storage is updated inside the loop body"),
             u.span,
         )
-        .with_label(format!("updates `{}`", f.var_name(u.target)))
+        .with_label(match &u.kind {
+            UpdateKind::Element => format!("updates `{}`", f.var_name(u.target)),
+            UpdateKind::Yield { value } => format!(
+                "yields {} into the iter-arg `{}`",
+                match value {
+                    Some(v) => format!("`{}`", f.var_name(*v)),
+                    None => "another array".to_string(),
+                },
+                f.var_name(u.target)
+            ),
+        })
         .with_secondary(lp.header, "in this loop");
         if u.target != array {
             d = d.with_note(idx.alias.explain(f, u.target, array));
@@ -498,6 +510,15 @@ fn reason_remark(f: &Function, idx: &FunctionIndex, l: u32, array: VarId, m: u64
         return d;
     }
     let n = producers(&var.ty);
+    if var.ty.array_extent() == Some(0) {
+        return Diagnostic::remark(
+            format!(
+                "{kept}: its producer count is zero (type `{}`): nothing to wait for",
+                var.ty
+            ),
+            lp.header,
+        );
+    }
     if n == 0 {
         // A size computed by an expression has no name to show.
         let why = match &var.ty {
@@ -524,7 +545,7 @@ fn reason_remark(f: &Function, idx: &FunctionIndex, l: u32, array: VarId, m: u64
 /// multiplied by the product of the known trip counts of the `for` loops
 /// around it (an unknown trip count counts as 1). Saturating.
 pub fn static_edges(f: &Function) -> u64 {
-    use super::phase_fence::trip_count::trip_count;
+    use crate::ir::trip_count::trip_count;
     let weight = |e: crate::ir::ExprId| -> u64 {
         let ty = f.ty(e);
         if ty.is_task_id_array() {

@@ -193,9 +193,15 @@ pub fn run_pipeline(
     }
     if let Some(before) = before
         && !crate::diagnostics::has_errors(&result.diagnostics)
-        && let Err(d) = crate::analysis::verify_same_dependencies(&before, module)
     {
-        result.diagnostics.push(d);
+        match crate::analysis::verify_dependencies(
+            &before,
+            module,
+            &crate::analysis::Limits::default(),
+        ) {
+            Ok(warnings) => result.diagnostics.extend(warnings),
+            Err(d) => result.diagnostics.push(d),
+        }
     }
     result
 }

@@ -138,6 +138,7 @@ pub struct PipelineOptions {
     /// After the pipeline, check that every original task still waits for
     /// exactly the same original tasks (barriers aside), by expanding the
     /// task graph before and after; a lost or added dependency is an error.
+    /// When a budget stops it short, a warning says so (exit status 0).
     #[arg(long = "verify-deps")]
     pub verify_deps: bool,
 }

@@ -142,15 +142,12 @@ pub fn write_braced<W: Write>(
 fn push_if_chain<'ir>(f: &'ir Function, s: StmtId, depth: usize, work: &mut Vec<Work<'ir>>) {
     let mut items = Vec::new();
     let mut current = s;
-    loop {
-        let StmtKind::If {
-            then_body,
-            else_body,
-            ..
-        } = &f.stmts[current].kind
-        else {
-            break;
-        };
+    while let StmtKind::If {
+        then_body,
+        else_body,
+        ..
+    } = &f.stmts[current].kind
+    {
         items.push(Work::Block {
             stmts: &then_body.stmts,
             next: 0,

@@ -4,9 +4,11 @@
 
 mod support;
 
+mod deps_bounded;
 mod deps_evaluator;
 mod deps_random;
 mod deps_verify;
+mod editor_grammar;
 mod filecheck_agreement;
 mod fmt;
 mod frontend_errors;
@@ -19,4 +21,5 @@ mod pass_rules;
 mod pass_scaling;
 mod printer_roundtrip;
 mod roundtrip_corpus;
+
 mod tooling_robustness;

@@ -9,6 +9,14 @@
 //! `L` is then the position interval `(2 * num(L), 2 * end(L) + 1]`:
 //! "defined inside L" and "updated inside L" are interval tests.
 //!
+//! **Updates.** A class's storage is written by `array.update_element(B,
+//! ...)` with B in the class, and by the `yield` that ends a `for` or
+//! `while` body, for each `array<task_id, _>` iter-arg whose yielded value
+//! is not a member of the iter-arg's class (a foreign array, a copy, an
+//! `if` or loop result, an update result: the last is an update already).
+//! Both are recorded at the writing statement's position, so "updated
+//! inside L" stays one binary search per (loop, class).
+//!
 //! **Loops.** Only `for` loops are loops here (a `while` is part of the
 //! body that holds it). Loops are indexed in pre-order, so a parent's index
 //! is below its children's, and each loop records its parent, depth and
@@ -18,7 +26,7 @@
 //! group loops into *components* (trees), each with a root loop.
 
 use super::alias::AliasForest;
-use super::trip_count::trip_count;
+use crate::ir::trip_count::trip_count;
 use crate::ir::{ArenaId, Callee, ExprKind, Function, LoopKind, StmtId, StmtKind, Type, VarId};
 use crate::passes::walk::{Site, for_each_expr, own_exprs, walk_stmts};
 use crate::span::Span;
@@ -98,12 +106,25 @@ pub struct Consumer {
     pub loop_: u32,
 }
 
-/// An `array.update_element(target, ...)`.
+/// How a statement writes an alias class's storage.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UpdateKind {
+    /// `array.update_element(target, ...)`.
+    Element,
+    /// A `yield` of a `for`/`while` body that writes `value` (neither a
+    /// member of the class nor an element-update result on one) into the
+    /// iter-arg `target`.
+    Yield { value: Option<VarId> },
+}
+
+/// A write of an alias class's storage (safety rule 3).
 #[derive(Clone, Debug)]
 pub struct Update {
     pub pos: u64,
     pub span: Span,
+    /// The variable written: the updated array, or the iter-arg yielded into.
     pub target: VarId,
+    pub kind: UpdateKind,
 }
 
 #[derive(Debug)]
@@ -169,6 +190,7 @@ impl FunctionIndex {
                                 pos,
                                 span: f.exprs[e].span,
                                 target,
+                                kind: UpdateKind::Element,
                             });
                             idx.updates_by_class.entry(class).or_default().push(i);
                         }
@@ -186,6 +208,37 @@ impl FunctionIndex {
                     }
                 };
                 match &stmt.kind {
+                    StmtKind::Yield(values) => {
+                        // Rule 3, second half: a loop's yield writes its
+                        // values into the iter-args' storage.
+                        let iters = site.owner.and_then(|o| match &f.stmts[o].kind {
+                            StmtKind::For { iter_args, .. } | StmtKind::While { iter_args, .. } => {
+                                Some(iter_args)
+                            }
+                            _ => None,
+                        });
+                        for (it, &v) in iters.into_iter().flatten().zip(values) {
+                            if !f.vars[it.var].ty.is_task_id_array() {
+                                continue;
+                            }
+                            let class = idx.alias.class(it.var);
+                            let value = match f.exprs[v].kind {
+                                ExprKind::Var(x) => Some(x),
+                                _ => None,
+                            };
+                            if value.is_some_and(|x| idx.alias.class(x) == class) {
+                                continue;
+                            }
+                            let i = idx.updates.len() as u32;
+                            idx.updates.push(Update {
+                                pos,
+                                span: f.exprs[v].span,
+                                target: it.var,
+                                kind: UpdateKind::Yield { value },
+                            });
+                            idx.updates_by_class.entry(class).or_default().push(i);
+                        }
+                    }
                     StmtKind::Submit(sub) => {
                         if let [d] = sub.deps.as_slice()
                             && let ExprKind::Var(a) = f.exprs[*d].kind

@@ -1,6 +1,5 @@
 //! Analyses behind `expand-manual-phase-fence`.
 //!
-//! - [`trip_count`]: constant loop bounds and saturating trip counts;
 //! - [`alias`]: the iter-arg alias forest of `array<task_id, _>` variables;
 //! - [`counts`]: per-loop consumer counts, merged small-to-large with
 //!   saturating multiplication;
@@ -10,7 +9,7 @@
 pub mod alias;
 pub mod counts;
 pub mod index;
-pub mod trip_count;
 
-/// Where every count saturates: `i64::MAX`.
-pub const CAP: u64 = i64::MAX as u64;
+/// Where every count saturates: `i64::MAX` (as trip counts do,
+/// [`crate::ir::trip_count`]).
+pub const CAP: u64 = crate::ir::trip_count::CAP;

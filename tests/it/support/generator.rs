@@ -8,7 +8,9 @@
 //! `manual`/`auto` scopes (nested both ways), `range`/`parallel`/`unroll`
 //! loops with constant (incl. zero, empty and negative-step) and dynamic trip
 //! counts, nested loops, iter-args carrying arrays (updated through the
-//! alias), loop results used as dependency arrays, `array.update_element` on
+//! alias, or yielding any array in scope: the iter-arg, an alias, a
+//! foreign array, a copy, an `if` or loop result), loop results used as
+//! dependency arrays, `array.update_element` on
 //! an array or its alias, double-buffering copies `b = a`, scalar, mixed,
 //! multi-array and `array.get_element` partial deps, several arrays (literal
 //! and dynamic sizes), `if` (constant and unknown conditions, with and
@@ -103,9 +105,8 @@ pub enum GStmt {
         bounds: GBounds,
         /// An iter-arg initialised from this array (and a result binding).
         carry: Option<u8>,
-        /// When carrying: yield the latest bound update of the iter-arg
-        /// (`true`) or the iter-arg itself.
-        yield_update: bool,
+        /// When carrying, what the loop yields into its iter-arg.
+        yields: GYield,
         body: Vec<GStmt>,
     },
     If {
@@ -117,6 +118,22 @@ pub enum GStmt {
         bounded: bool,
         body: Vec<GStmt>,
     },
+}
+
+/// What a loop carrying an array yields back into its iter-arg.
+#[derive(Clone, Debug)]
+pub enum GYield {
+    /// A bound update of the iter-arg (`u = array.update_element(acc, ...)`).
+    Update,
+    /// The iter-arg itself (after an unbound update).
+    Itself,
+    /// Any array in scope (the iter-arg, an alias, a foreign array, a copy,
+    /// an update, `if` or loop result), picked like any other variable.
+    Any(u8),
+    /// A copy of the iter-arg made at the end of the body.
+    Copy,
+    /// `if flag { yield acc } else { yield <any array> }`, then its result.
+    Select(u8),
 }
 
 /// A whole program: the body of `main`, and whether it is wrapped in `manual`.
@@ -171,6 +188,16 @@ fn bounds() -> impl Strategy<Value = GBounds> {
     ]
 }
 
+fn yields() -> impl Strategy<Value = GYield> {
+    prop_oneof![
+        3 => Just(GYield::Update),
+        2 => Just(GYield::Itself),
+        4 => any::<u8>().prop_map(GYield::Any),
+        1 => Just(GYield::Copy),
+        1 => any::<u8>().prop_map(GYield::Select),
+    ]
+}
+
 fn leaf() -> impl Strategy<Value = GStmt> {
     prop_oneof![
         6 => (any::<u8>(), deps()).prop_map(|(kernel, deps)| GStmt::Submit { kernel, deps }),
@@ -190,8 +217,8 @@ fn stmt() -> impl Strategy<Value = GStmt> {
         let body = proptest::collection::vec(inner, 0..6);
         prop_oneof![
             1 => (any::<bool>(), body.clone()).prop_map(|(manual, body)| GStmt::Scope { manual, body }),
-            4 => (0u8..3, bounds(), proptest::option::weighted(0.35, any::<u8>()), any::<bool>(), body.clone())
-                .prop_map(|(kind, bounds, carry, yield_update, body)| GStmt::Loop { kind, bounds, carry, yield_update, body }),
+            4 => (0u8..3, bounds(), proptest::option::weighted(0.35, any::<u8>()), yields(), body.clone())
+                .prop_map(|(kind, bounds, carry, yields, body)| GStmt::Loop { kind, bounds, carry, yields, body }),
             2 => (cond(), body.clone(), proptest::option::of(body.clone()))
                 .prop_map(|(cond, then_body, else_body)| GStmt::If { cond, then_body, else_body }),
             1 => (any::<bool>(), body).prop_map(|(bounded, body)| GStmt::While { bounded, body }),
@@ -444,7 +471,7 @@ impl Renderer {
                 kind,
                 bounds,
                 carry,
-                yield_update,
+                yields,
                 body,
             } => {
                 let kw = ["range", "parallel", "unroll"][*kind as usize % 3];
@@ -493,13 +520,35 @@ impl Renderer {
                 if let Some(acc) = &acc {
                     let t = self.task(0);
                     let ix = self.index(&GIndex::Induction);
-                    if *yield_update {
-                        let u = self.fresh("upd");
-                        self.line(&format!("{u} = array.update_element({acc}, {ix}, {t})"));
-                        self.line(&format!("yield {u}"));
-                    } else {
-                        self.line(&format!("_ = array.update_element({acc}, {ix}, {t})"));
-                        self.line(&format!("yield {acc}"));
+                    match yields {
+                        GYield::Update => {
+                            let u = self.fresh("upd");
+                            self.line(&format!("{u} = array.update_element({acc}, {ix}, {t})"));
+                            self.line(&format!("yield {u}"));
+                        }
+                        GYield::Itself => {
+                            self.line(&format!("_ = array.update_element({acc}, {ix}, {t})"));
+                            self.line(&format!("yield {acc}"));
+                        }
+                        GYield::Any(k) => {
+                            let v = self.pick(true, *k).unwrap_or_else(|| acc.clone());
+                            self.line(&format!("yield {v}"));
+                        }
+                        GYield::Copy => {
+                            let c = self.fresh("buf");
+                            self.line(&format!("{c} = {acc}"));
+                            self.line(&format!("yield {c}"));
+                        }
+                        GYield::Select(k) => {
+                            let v = self.pick(true, *k).unwrap_or_else(|| acc.clone());
+                            let x = self.fresh("sel");
+                            self.line(&format!("{x} = if flag {{"));
+                            self.line(&format!("  yield {acc}"));
+                            self.line("} else {");
+                            self.line(&format!("  yield {v}"));
+                            self.line("}");
+                            self.line(&format!("yield {x}"));
+                        }
                     }
                 }
                 self.indent -= 1;

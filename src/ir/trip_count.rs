@@ -1,7 +1,12 @@
-//! Trip counts of `for` loops with constant bounds.
+//! Trip counts of `for` loops with constant bounds: the one definition
+//! used by `expand-manual-phase-fence` (`passes::phase_fence`) and by the
+//! dependency evaluator (`analysis::task_graph`), so both count alike.
+//! Counts saturate at `i64::MAX`, as the pass spec says.
 
-use super::CAP;
 use crate::ir::{ExprId, ExprKind, Function, UnaryOp};
+
+/// Where a trip count saturates: `i64::MAX`.
+pub const CAP: u64 = i64::MAX as u64;
 
 /// The value of a constant bound: an integer literal or `-` applied to one.
 pub fn const_int(f: &Function, e: ExprId) -> Option<i64> {
