@@ -79,7 +79,7 @@ fn one(args: &FmtArgs, input: Option<&PathBuf>) -> u8 {
             return 1;
         }
         Err(ReadError::TooLarge { name, diagnostic }) => {
-            report(args, &[diagnostic], &SourceFile::new(name, String::new()));
+            report(args, &[*diagnostic], &SourceFile::new(name, String::new()));
             return 1;
         }
     };

@@ -147,3 +147,16 @@ fn directives_are_recognised() {
         assert!(!is_directive(c), "{c}");
     }
 }
+
+#[test]
+fn structural_equality_ignores_comments() {
+    let plain = "func f() {\n  a = 1\n}\n";
+    let commented = "// x\nfunc f() { // y\n  // z\n  a = 1 // w\n}\n// end\n";
+    let lines = super::attach::LineIndex::new(commented);
+    let (m, _) = super::read_with_comments(commented, &lines, 0, commented);
+    let m = m.unwrap();
+    assert_eq!(m.functions[0].comments.all().count(), 4);
+    assert_eq!(m.end_comments.len(), 1);
+    let (p, _) = crate::driver::read_module(plain, 0);
+    assert!(crate::ir::equality::modules_equal(&m, &p.unwrap()).is_ok());
+}
