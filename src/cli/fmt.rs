@@ -43,7 +43,9 @@ pub fn run(args: FmtArgs) -> u8 {
         args.inputs.iter().cloned().map(Some).collect()
     };
     if !args.in_place && !args.check && inputs.len() > 1 {
-        eprintln!("error: printing to standard output takes one input; use -i or --check for several");
+        eprintln!(
+            "error: printing to standard output takes one input; use -i or --check for several"
+        );
         return 2;
     }
     let stdin_count = inputs
@@ -56,13 +58,16 @@ pub fn run(args: FmtArgs) -> u8 {
     }
     let mut status = 0;
     for input in &inputs {
-        status = status.max(crate::driver::with_large_stack(|| one(&args, input.as_ref())));
+        status = status.max(crate::driver::with_large_stack(|| {
+            one(&args, input.as_ref())
+        }));
     }
     status
 }
 
 fn report(args: &FmtArgs, diags: &[Diagnostic], file: &SourceFile) {
-    let color = args.diagnostic_format == DiagnosticFormat::Human && std::io::stderr().is_terminal();
+    let color =
+        args.diagnostic_format == DiagnosticFormat::Human && std::io::stderr().is_terminal();
     let text = diagnostics::render_all(diags, file, args.diagnostic_format, color);
     let _ = std::io::stderr().lock().write_all(text.as_bytes());
 }
@@ -75,7 +80,11 @@ fn one(args: &FmtArgs, input: Option<&PathBuf>) -> u8 {
             return 1;
         }
         Err(ReadError::NotUtf8 { name, text, offset }) => {
-            report(args, &[not_utf8_diagnostic(offset)], &SourceFile::new(name, text));
+            report(
+                args,
+                &[not_utf8_diagnostic(offset)],
+                &SourceFile::new(name, text),
+            );
             return 1;
         }
         Err(ReadError::TooLarge { name, diagnostic }) => {
@@ -115,7 +124,10 @@ fn one(args: &FmtArgs, input: Option<&PathBuf>) -> u8 {
         return 0;
     }
     let mut out = std::io::stdout().lock();
-    match out.write_all(formatted.as_bytes()).and_then(|()| out.flush()) {
+    match out
+        .write_all(formatted.as_bytes())
+        .and_then(|()| out.flush())
+    {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
             eprintln!("error: cannot write the output: {e}");
             1

@@ -24,7 +24,9 @@ impl LineIndex {
 
     /// The 0-based line of byte `offset`.
     pub fn line(&self, offset: usize) -> usize {
-        self.starts.partition_point(|&s| s <= offset).saturating_sub(1)
+        self.starts
+            .partition_point(|&s| s <= offset)
+            .saturating_sub(1)
     }
 
     /// The byte where 0-based `line` starts.
@@ -108,10 +110,13 @@ impl State<'_> {
 
     /// Stores the previous line's comments in its function's table.
     fn flush(&mut self, module: &mut Module) {
-        if let Some((fi, anchor, attached, _)) = self.prev.take() {
-            if !attached.is_empty() {
-                module.functions[fi].comments.by_anchor.insert(anchor, attached);
-            }
+        if let Some((fi, anchor, attached, _)) = self.prev.take()
+            && !attached.is_empty()
+        {
+            module.functions[fi]
+                .comments
+                .by_anchor
+                .insert(anchor, attached);
         }
     }
 

@@ -174,8 +174,14 @@ mod tests {
         let new = old.replace("l2\n", "L2\n").replace("l25\n", "L25\n");
         let d = unified("x", &old, &new);
         assert_eq!(d.matches("@@ -").count(), 2, "{d}");
-        assert!(d.contains("@@ -1,6 +1,6 @@\n l0\n l1\n-l2\n+L2\n l3\n"), "{d}");
-        assert!(d.contains("@@ -23,7 +23,7 @@\n l22\n l23\n l24\n-l25\n+L25\n"), "{d}");
+        assert!(
+            d.contains("@@ -1,6 +1,6 @@\n l0\n l1\n-l2\n+L2\n l3\n"),
+            "{d}"
+        );
+        assert!(
+            d.contains("@@ -23,7 +23,7 @@\n l22\n l23\n l24\n-l25\n+L25\n"),
+            "{d}"
+        );
         assert!(!d.contains("-l10"), "{d}");
     }
 

@@ -43,7 +43,8 @@ pub fn read_with_comments(
 
 /// Whether `text` ends its lines with `\r\n` (judged by its first line end).
 pub fn uses_crlf(text: &str) -> bool {
-    text.find('\n').is_some_and(|i| i > 0 && text.as_bytes()[i - 1] == b'\r')
+    text.find('\n')
+        .is_some_and(|i| i > 0 && text.as_bytes()[i - 1] == b'\r')
 }
 
 /// Formats `text`. Errors are the diagnostics of the chunk(s) that do not
@@ -92,7 +93,11 @@ fn format_chunks(text: &str, chunks: Vec<(usize, &str)>) -> Result<String, Vec<D
             // The separator line sits just before the chunk.
             let marker_line = lines.line(base.saturating_sub(1));
             printer.raw_line(SPLIT_MARKER, Some(marker_line));
-            if chunk.trim_start_matches([' ', '\t', '\r']).starts_with('\n') && !is_blank(chunk) {
+            if chunk
+                .trim_start_matches([' ', '\t', '\r'])
+                .starts_with('\n')
+                && !is_blank(chunk)
+            {
                 printer.blank();
             }
         }

@@ -59,7 +59,12 @@ fn comment_start(line: &str) -> Option<usize> {
 
 /// The directives of `comment` (read from `source_line`, printed on
 /// `out_line`) with their offsets recomputed.
-pub fn rewrite_comment(comment: &str, source_line: usize, out_line: usize, out_of: &[u32]) -> String {
+pub fn rewrite_comment(
+    comment: &str,
+    source_line: usize,
+    out_line: usize,
+    out_of: &[u32],
+) -> String {
     DIRECTIVE
         .replace_all(comment, |caps: &regex::Captures<'_>| {
             let whole = &caps[0];

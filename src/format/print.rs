@@ -100,23 +100,23 @@ impl Printer {
         let out = u32::try_from(self.out_line).unwrap_or(u32::MAX);
         if let Some(t) = &mut self.tracking {
             for l in from..=to {
-                if let Some(slot) = t.out_of.get_mut(l) {
-                    if overwrite || *slot == u32::MAX {
-                        *slot = out;
-                    }
+                if let Some(slot) = t.out_of.get_mut(l)
+                    && (overwrite || *slot == u32::MAX)
+                {
+                    *slot = out;
                 }
             }
         }
     }
 
     fn note_directive(&mut self, c: &Comment) {
-        if let Some(t) = &mut self.tracking {
-            if c.text.contains("expected-") {
-                t.directives.push(Directive {
-                    out_line: self.out_line,
-                    source_line: c.line as usize,
-                });
-            }
+        if let Some(t) = &mut self.tracking
+            && c.text.contains("expected-")
+        {
+            t.directives.push(Directive {
+                out_line: self.out_line,
+                source_line: c.line as usize,
+            });
         }
     }
 
@@ -162,13 +162,13 @@ impl Printer {
             self.map(source.0, source.1, true);
         }
         let _ = self.w.line(line.depth, text);
-        if let Some(t) = c.and_then(|c| c.trailing.as_ref()) {
-            if self.kept(t) {
-                self.map(t.line as usize, t.line as usize, false);
-                self.note_directive(t);
-                let _ = self.w.line(0, " ");
-                let _ = self.w.line(0, &t.text);
-            }
+        if let Some(t) = c.and_then(|c| c.trailing.as_ref())
+            && self.kept(t)
+        {
+            self.map(t.line as usize, t.line as usize, false);
+            self.note_directive(t);
+            let _ = self.w.line(0, " ");
+            let _ = self.w.line(0, &t.text);
         }
         let _ = self.w.newline();
         self.out_line += 1 + text.bytes().filter(|&b| b == b'\n').count();

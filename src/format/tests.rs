@@ -40,7 +40,8 @@ fn comment_before_a_closing_brace_stays_in_the_block() {
 
 #[test]
 fn comments_between_functions_and_at_the_end_of_the_file() {
-    let src = "// header\n\nfunc f() {\n} // end f\n// about g\nfunc g() {\n}\n\n// the end\n// really\n";
+    let src =
+        "// header\n\nfunc f() {\n} // end f\n// about g\nfunc g() {\n}\n\n// the end\n// really\n";
     assert_eq!(
         fmt_idem(src),
         "// header\n\nfunc f() {\n} // end f\n\n// about g\nfunc g() {\n}\n\n// the end\n// really\n"
@@ -58,7 +59,8 @@ fn comments_inside_a_multi_line_expression_move_above_it() {
 
 #[test]
 fn comments_inside_parameter_and_argument_lists_move_above() {
-    let src = "func k(a: i64, // first\n       b: i64) {\n}\nfunc f() {\n  k(1, // one\n    2)\n}\n";
+    let src =
+        "func k(a: i64, // first\n       b: i64) {\n}\nfunc f() {\n  k(1, // one\n    2)\n}\n";
     assert_eq!(
         fmt_idem(src),
         "// first\nfunc k(a: i64, b: i64) {\n}\n\nfunc f() {\n  // one\n  k(1, 2)\n}\n"
@@ -133,17 +135,31 @@ fn expected_directive_inside_a_statement_gains_an_offset() {
 
 #[test]
 fn empty_module_with_comments_only() {
-    assert_eq!(fmt_idem("// just a note\n\n// another\n"), "// just a note\n\n// another\n");
+    assert_eq!(
+        fmt_idem("// just a note\n\n// another\n"),
+        "// just a note\n\n// another\n"
+    );
     assert_eq!(fmt_idem(""), "");
 }
 
 #[test]
 fn directives_are_recognised() {
     use super::print::is_directive;
-    for d in ["// RUN: x", "// CHECK-NEXT: y", "// MY-PREFIX: z", "// expected-error {{a}}", "// x expected-note@+1 {{b}}"] {
+    for d in [
+        "// RUN: x",
+        "// CHECK-NEXT: y",
+        "// MY-PREFIX: z",
+        "// expected-error {{a}}",
+        "// x expected-note@+1 {{b}}",
+    ] {
         assert!(is_directive(d), "{d}");
     }
-    for c in ["// a note", "// Note: capital then lower", "// TODO later", "//"] {
+    for c in [
+        "// a note",
+        "// Note: capital then lower",
+        "// TODO later",
+        "//",
+    ] {
         assert!(!is_directive(c), "{c}");
     }
 }

@@ -116,7 +116,11 @@ fn comments_in_gap(text: &str, start: usize, end: usize, base: usize, out: &mut 
             while j < end && bytes[j] != b'\n' {
                 j += 1;
             }
-            let stop = if j > i + 2 && bytes[j - 1] == b'\r' { j - 1 } else { j };
+            let stop = if j > i + 2 && bytes[j - 1] == b'\r' {
+                j - 1
+            } else {
+                j
+            };
             out.push(Span::new(i + base, stop + base));
             i = j;
         } else {
@@ -130,7 +134,10 @@ mod comment_tests {
     use super::comments;
 
     fn texts(src: &str) -> Vec<&str> {
-        comments(src, 0).into_iter().map(|s| &src[s.range()]).collect()
+        comments(src, 0)
+            .into_iter()
+            .map(|s| &src[s.range()])
+            .collect()
     }
 
     #[test]

@@ -78,11 +78,19 @@ fn check_prints_a_diff_and_fails_only_when_a_file_would_change() {
     let (code, out, _) = run(&["fmt", "--check", tidy.to_str().unwrap()], "");
     assert_eq!((code, out.as_str()), (0, ""));
     let (code, out, _) = run(
-        &["fmt", "--check", tidy.to_str().unwrap(), messy.to_str().unwrap()],
+        &[
+            "fmt",
+            "--check",
+            tidy.to_str().unwrap(),
+            messy.to_str().unwrap(),
+        ],
         "",
     );
     assert_eq!(code, 1);
-    assert!(out.contains("-    a = 1   // one\n+  a = 1 // one\n"), "{out}");
+    assert!(
+        out.contains("-    a = 1   // one\n+  a = 1 // one\n"),
+        "{out}"
+    );
     assert!(!out.contains("tidy.pfir"), "{out}");
     // --check writes nothing.
     assert_eq!(std::fs::read_to_string(&messy).unwrap(), MESSY);
@@ -145,8 +153,14 @@ fn opt_drops_comments_by_default_and_keeps_the_non_directives_on_request() {
     assert!(!plain.contains("//"), "{plain}");
     let (code, kept, _) = run(&["opt", "-", "--keep-comments"], WITH_DIRECTIVES);
     assert_eq!(code, 0);
-    assert!(kept.contains("// The main job.\norchestration func main() {"), "{kept}");
-    assert!(kept.contains("for p in parallel(4) { // producers"), "{kept}");
+    assert!(
+        kept.contains("// The main job.\norchestration func main() {"),
+        "{kept}"
+    );
+    assert!(
+        kept.contains("for p in parallel(4) { // producers"),
+        "{kept}"
+    );
     for directive in ["RUN:", "CHECK:", "expected-remark"] {
         assert!(!kept.contains(directive), "{kept}");
     }
@@ -172,7 +186,10 @@ fn comments_survive_the_pass_and_the_barrier_has_none() {
         src,
     );
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("phase_fence_barrier_0_tid = system.task_dummy"), "{out}");
+    assert!(
+        out.contains("phase_fence_barrier_0_tid = system.task_dummy"),
+        "{out}"
+    );
     let barrier = out
         .lines()
         .find(|l| l.contains("phase_fence_barrier_0_tid = system.task_dummy"))
@@ -187,7 +204,10 @@ fn comments_survive_the_pass_and_the_barrier_has_none() {
         assert!(out.contains(c), "{c} lost:\n{out}");
     }
     let rewritten = out.lines().find(|l| l.contains("// reads tids")).unwrap();
-    assert!(rewritten.contains("deps=[phase_fence_barrier_0_tid]"), "{out}");
+    assert!(
+        rewritten.contains("deps=[phase_fence_barrier_0_tid]"),
+        "{out}"
+    );
 }
 
 /// The comments of `text`, trimmed of trailing spaces, sorted.
@@ -334,7 +354,11 @@ fn repository_files_are_formatted_and_the_skip_list_is_exact() {
         }
     }
     for f in &files {
-        let rel = f.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/");
+        let rel = f
+            .strip_prefix(root)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
         if skip.contains(&rel.as_str()) {
             continue;
         }
@@ -342,7 +366,9 @@ fn repository_files_are_formatted_and_the_skip_list_is_exact() {
         match format_text(&text) {
             Ok(new) if new == text => {}
             Ok(_) => problems.push(format!("{rel}: not formatted (run `pfir fmt -i {rel}`)")),
-            Err(_) => problems.push(format!("{rel}: does not read and is not in .ci/fmt-skip.txt")),
+            Err(_) => problems.push(format!(
+                "{rel}: does not read and is not in .ci/fmt-skip.txt"
+            )),
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
