@@ -11,7 +11,7 @@
 //! its diagnostics and left untouched; nothing is printed for it and the
 //! exit status is 1.
 
-use super::opt::{ReadError, not_utf8_diagnostic, read_input};
+use super::opt::{not_utf8_diagnostic, read_input};
 use crate::diagnostics::{self, Diagnostic, DiagnosticFormat, SourceFile};
 use clap::Args;
 use std::io::{IsTerminal, Write};
@@ -73,53 +73,43 @@ fn report(args: &FmtArgs, diags: &[Diagnostic], file: &SourceFile) {
 }
 
 fn one(args: &FmtArgs, input: Option<&PathBuf>) -> u8 {
-    let (name, text) = match read_input(input) {
+    let limit = crate::io::read::MAX_INPUT_BYTES.min(crate::span::MAX_SOURCE_BYTES as u64);
+    let (file, bad_byte) = match read_input(input, limit) {
         Ok(v) => v,
-        Err(ReadError::Io(message)) => {
-            eprintln!("error: {message}");
-            return 1;
-        }
-        Err(ReadError::NotUtf8 { name, text, offset }) => {
-            report(
-                args,
-                &[not_utf8_diagnostic(offset)],
-                &SourceFile::new(name, text),
-            );
-            return 1;
-        }
-        Err(ReadError::TooLarge { name, diagnostic }) => {
-            report(args, &[*diagnostic], &SourceFile::new(name, String::new()));
+        Err(e) => {
+            eprintln!("error: {e}");
             return 1;
         }
     };
-    let formatted = match crate::format::format_text(&text) {
+    if let Some(offset) = bad_byte {
+        report(args, &[not_utf8_diagnostic(offset)], &file);
+        return 1;
+    }
+    let (name, text) = (file.name.clone(), file.text.as_str());
+    let formatted = match crate::format::format_text(text) {
         Ok(f) => f,
         Err(diags) => {
-            let file = SourceFile::new(name, text);
             report(args, &diags, &file);
             return 1;
         }
     };
     if args.check {
-        if formatted == text {
+        if formatted == *text {
             return 0;
         }
-        let diff = crate::format::diff::unified(&name, &text, &formatted);
+        let diff = crate::format::diff::unified(&name, text, &formatted);
         let _ = std::io::stdout().lock().write_all(diff.as_bytes());
         return 1;
     }
     if args.in_place {
-        if formatted == text {
+        if formatted == *text {
             return 0;
         }
         let Some(path) = input else { return 2 };
-        let mode = std::fs::metadata(path).map(|m| m.permissions()).ok();
-        if let Err(e) = super::opt::write_atomically(path, formatted.as_bytes()) {
+        // The project's atomic write keeps the file's permission bits.
+        if let Err(e) = crate::io::write_atomically(path, formatted.as_bytes()) {
             eprintln!("error: cannot write '{}': {e}", path.display());
             return 1;
-        }
-        if let Some(mode) = mode {
-            let _ = std::fs::set_permissions(path, mode);
         }
         return 0;
     }

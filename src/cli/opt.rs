@@ -4,16 +4,18 @@ use crate::diagnostics::{self, Diagnostic, DiagnosticFormat, SourceFile};
 use crate::driver;
 use crate::passes::PipelineOptions;
 use clap::Args;
-use std::io::{IsTerminal, Read, Write};
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
-#[derive(Args, Debug, Clone, Default)]
+#[derive(Args, Debug, Clone)]
 pub struct OptArgs {
     /// The input file; `-` or nothing reads standard input.
     pub input: Option<PathBuf>,
 
-    /// Write the output here (atomically: the file is replaced only when
-    /// writing succeeded) instead of standard output.
+    /// Write the output here instead of standard output (`-`: standard
+    /// output). The file is replaced atomically, only when writing
+    /// succeeded, keeping its permissions; a symlink is written through; a
+    /// write-protected file is refused.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
 
@@ -37,84 +39,27 @@ pub struct OptArgs {
 
     #[command(flatten)]
     pub pipeline: PipelineOptions,
+
+    /// The largest input read, in bytes (for tests; see
+    /// `crate::io::read::MAX_INPUT_BYTES`).
+    #[arg(long = "input-size-limit", value_name = "BYTES", hide = true,
+          default_value_t = crate::io::read::MAX_INPUT_BYTES)]
+    pub input_size_limit: u64,
 }
 
-/// Why the input could not be read.
-pub(crate) enum ReadError {
-    /// The file or stdin could not be read at all: there is no text to point into.
-    Io(String),
-    /// The input is not UTF-8 (spec section 2: source is UTF-8). It is still
-    /// reported as a diagnostic at the first bad byte, with a line and column
-    /// like every other rejected input (spec section 8), in the requested
-    /// `--diagnostic-format`. `text` is the input with invalid bytes replaced
-    /// by U+FFFD, so the prefix up to `offset` is byte-for-byte the input.
-    NotUtf8 {
-        name: String,
-        text: String,
-        offset: usize,
-    },
-    /// The input is larger than spans can address.
-    TooLarge {
-        name: String,
-        diagnostic: Box<Diagnostic>,
-    },
-}
-
-/// Inputs of more than [`crate::span::MAX_SOURCE_BYTES`] are rejected before
-/// lexing: span offsets are 32-bit.
-fn check_size(len: u64) -> Result<(), Diagnostic> {
-    let max = crate::span::MAX_SOURCE_BYTES as u64;
-    if len <= max {
-        return Ok(());
-    }
-    Err(Diagnostic::error(
-        format!("input is too large: {len} bytes"),
-        crate::span::Span::new(0, 0),
-    )
-    .with_label("this file")
-    .with_note(format!(
-        "pfir reads source files of at most {max} bytes (4 GiB)"
-    )))
-}
-
-/// Reads the input named by `path` (`-` or none: stdin).
-pub(crate) fn read_input(path: Option<&PathBuf>) -> Result<(String, String), ReadError> {
-    let (name, bytes) = match path {
-        Some(p) if p.as_os_str() != "-" => {
-            if let Ok(meta) = std::fs::metadata(p)
-                && let Err(diagnostic) = check_size(meta.len())
-            {
-                let name = p.display().to_string();
-                return Err(ReadError::TooLarge {
-                    name,
-                    diagnostic: Box::new(diagnostic),
-                });
-            }
-            let bytes = std::fs::read(p)
-                .map_err(|e| ReadError::Io(format!("cannot read '{}': {e}", p.display())))?;
-            (p.display().to_string(), bytes)
-        }
-        _ => {
-            let mut bytes = Vec::new();
-            std::io::stdin()
-                .read_to_end(&mut bytes)
-                .map_err(|e| ReadError::Io(format!("cannot read standard input: {e}")))?;
-            ("<stdin>".to_string(), bytes)
-        }
-    };
-    if let Err(diagnostic) = check_size(bytes.len() as u64) {
-        return Err(ReadError::TooLarge {
-            name,
-            diagnostic: Box::new(diagnostic),
-        });
-    }
+/// Reads the input named by `path` (`-` or none: stdin), at most `limit`
+/// bytes. Input that is not UTF-8 (spec section 2: source is UTF-8) is still
+/// returned, decoded lossily, with the offset of its first bad byte: it is
+/// reported as a diagnostic there, with a line and column like every other
+/// rejected input (spec section 8), in the requested `--diagnostic-format`.
+pub(crate) fn read_input(
+    path: Option<&PathBuf>,
+    limit: u64,
+) -> Result<(SourceFile, Option<usize>), crate::io::read::ReadError> {
+    let (name, bytes) = crate::io::read::read_limited(path.map(PathBuf::as_path), limit)?;
     match String::from_utf8(bytes) {
-        Ok(text) => Ok((name, text)),
-        Err(e) => {
-            let offset = e.utf8_error().valid_up_to();
-            let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
-            Err(ReadError::NotUtf8 { name, text, offset })
-        }
+        Ok(text) => Ok((SourceFile::new(name, text), None)),
+        Err(e) => Ok(SourceFile::from_bytes_lossy(name, e.as_bytes())),
     }
 }
 
@@ -127,43 +72,33 @@ pub(crate) fn not_utf8_diagnostic(offset: usize) -> Diagnostic {
         .with_note(".pfir source text must be UTF-8")
 }
 
-/// Writes `contents` to `path` atomically: a temporary file in the same
-/// directory, then a rename over the target.
-pub fn write_atomically(path: &std::path::Path, contents: &[u8]) -> std::io::Result<()> {
-    write_atomically_with(path, |f| f.write_all(contents))
+/// Whether `-o` names standard output (`-o -`, as in LLVM's tools).
+fn output_is_stdout(output: Option<&PathBuf>) -> bool {
+    output.is_none_or(|p| p.as_os_str() == "-")
 }
 
-/// Like [`write_atomically`], with the contents streamed by `write`: the
-/// target is replaced only when `write` and the flush to disk succeeded.
-pub fn write_atomically_with(
-    path: &std::path::Path,
-    write: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
-) -> std::io::Result<()> {
-    // Devices and pipes (`-o /dev/null`, a FIFO) cannot be replaced by a
-    // rename: write to them directly, as LLVM's tools do.
-    if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
-        let mut f = std::fs::OpenOptions::new().write(true).open(path)?;
-        return write(&mut f);
-    }
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
+/// Whether standard output was closed when pfir started (`pfir opt f >&-`).
+/// The Rust runtime reopens a closed standard stream on `/dev/null` for
+/// reading and writing before `main`, so output written there would be lost
+/// without an error; a shell's `> /dev/null` opens it for writing only.
+#[cfg(unix)]
+fn stdout_was_closed() -> bool {
+    use rustix::fs::{FileType, OFlags};
+    let out = std::io::stdout();
+    let Ok(stat) = rustix::fs::fstat(&out) else {
+        return true;
     };
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "out".into());
-    let tmp = dir.join(format!(".{name}.pfir-tmp-{}", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        write(&mut f)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
+    let Ok(dev_null) = rustix::fs::stat("/dev/null") else {
+        return false;
+    };
+    let is_dev_null = FileType::from_raw_mode(stat.st_mode) == FileType::CharacterDevice
+        && stat.st_rdev == dev_null.st_rdev;
+    is_dev_null && rustix::fs::fcntl_getfl(&out).is_ok_and(|f| f & OFlags::RWMODE == OFlags::RDWR)
+}
+
+#[cfg(not(unix))]
+fn stdout_was_closed() -> bool {
+    false
 }
 
 pub fn run(args: OptArgs) -> u8 {
@@ -171,35 +106,30 @@ pub fn run(args: OptArgs) -> u8 {
         eprintln!("error: {message}");
         return 2;
     }
-    let (name, text) = match read_input(args.input.as_ref()) {
+    if output_is_stdout(args.output.as_ref()) && stdout_was_closed() {
+        eprintln!("error: standard output is closed; nowhere to write the output (use -o FILE)");
+        return 1;
+    }
+    // Spans are 32-bit offsets: no limit lets a larger input through.
+    let limit = args
+        .input_size_limit
+        .min(crate::span::MAX_SOURCE_BYTES as u64);
+    let (file, bad_byte) = match read_input(args.input.as_ref(), limit) {
         Ok(v) => v,
-        Err(ReadError::Io(message)) => {
-            eprintln!("error: {message}");
-            return 1;
-        }
-        Err(ReadError::NotUtf8 { name, text, offset }) => {
-            let file = SourceFile::new(name, text);
-            write_stderr(&diagnostics::render_all(
-                &[not_utf8_diagnostic(offset)],
-                &file,
-                args.diagnostic_format,
-                args.diagnostic_format == DiagnosticFormat::Human
-                    && std::io::stderr().is_terminal(),
-            ));
-            return 1;
-        }
-        Err(ReadError::TooLarge { name, diagnostic }) => {
-            let file = SourceFile::new(name, String::new());
-            write_stderr(&diagnostics::render_all(
-                &[*diagnostic],
-                &file,
-                args.diagnostic_format,
-                false,
-            ));
+        Err(e) => {
+            eprintln!("error: {e}");
             return 1;
         }
     };
-    let file = SourceFile::new(name, text);
+    if let Some(offset) = bad_byte {
+        write_stderr(&diagnostics::render_all(
+            &[not_utf8_diagnostic(offset)],
+            &file,
+            args.diagnostic_format,
+            args.diagnostic_format == DiagnosticFormat::Human && std::io::stderr().is_terminal(),
+        ));
+        return 1;
+    }
     // Everything that walks the IR runs on the large-stack worker, printing
     // included; the output is streamed, never held whole.
     let options = driver::OptOptions {
@@ -242,11 +172,11 @@ fn report_and_print(file: &SourceFile, args: &OptArgs, outcome: driver::OptOutco
         }
     }
     write_stderr(&outcome.stderr);
-    match &args.output {
+    match args.output.as_ref().filter(|p| p.as_os_str() != "-") {
         // Like mlir-opt, a failed run leaves the output file as it was.
         Some(_) if status != 0 => {}
         Some(path) => {
-            if let Err(e) = write_atomically_with(path, |f| outcome.write_output(f)) {
+            if let Err(e) = crate::io::write_atomically_with(path, |f| outcome.write_output(f)) {
                 eprintln!("error: cannot write '{}': {e}", path.display());
                 return 1;
             }
@@ -263,18 +193,4 @@ fn report_and_print(file: &SourceFile, args: &OptArgs, outcome: driver::OptOutco
         }
     }
     status
-}
-
-#[cfg(test)]
-mod tests {
-    use super::check_size;
-    use crate::span::MAX_SOURCE_BYTES;
-
-    #[test]
-    fn inputs_past_4_gib_get_a_diagnostic() {
-        assert!(check_size(MAX_SOURCE_BYTES as u64).is_ok());
-        let d = check_size(MAX_SOURCE_BYTES as u64 + 1).unwrap_err();
-        assert!(d.is_error());
-        assert_eq!(d.message, "input is too large: 4294967296 bytes");
-    }
 }

@@ -35,10 +35,14 @@ pub struct TestArgs {
     #[arg(long = "update")]
     pub update: bool,
 
-    /// Kill a RUN-line command that runs longer than this many seconds
-    /// (and fail its test). Default: no limit.
+    /// Fail a test that runs longer than this many seconds (all its RUN
+    /// lines together), killing its running commands. Default: no limit.
     #[arg(long = "timeout", value_name = "SECONDS")]
     pub timeout: Option<f64>,
+
+    /// Also write the results as JUnit-style XML (for CI systems) to FILE.
+    #[arg(long = "xunit-xml-output", value_name = "FILE")]
+    pub xunit_xml_output: Option<PathBuf>,
 
     /// The executable that `pfir` and `FileCheck` in RUN lines stand for
     /// (default: this program).
@@ -61,7 +65,7 @@ pub fn run(args: TestArgs) -> u8 {
     config.filter = args.filter.clone();
     if let Some(secs) = args.timeout {
         match std::time::Duration::try_from_secs_f64(secs) {
-            Ok(d) if secs > 0.0 => config.tools.timeout = Some(d),
+            Ok(d) if secs > 0.0 => config.test_timeout = Some(d),
             _ => {
                 eprintln!("error: --timeout needs a positive number of seconds");
                 return 2;
@@ -75,14 +79,13 @@ pub fn run(args: TestArgs) -> u8 {
     } else {
         args.paths.clone()
     };
-    let files = match lit::discover(&paths) {
-        Ok(files) => files,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 1;
-        }
-    };
-    if files.is_empty() {
+    // An unreadable path is reported, and the tests found elsewhere still run.
+    let discovery = lit::discover_all(&paths);
+    for e in &discovery.errors {
+        eprintln!("error: {e}");
+    }
+    let files = discovery.tests;
+    if files.is_empty() && discovery.errors.is_empty() {
         eprintln!(
             "error: no tests found (looked for *.pfir files with `// RUN:` lines under {})",
             paths
@@ -98,12 +101,19 @@ pub fn run(args: TestArgs) -> u8 {
         .filter(|f| lit::selected(f, &config))
         .collect();
     if selected.is_empty() {
-        let _ = writeln!(std::io::stdout(), "no tests match the filter");
-        return 0;
+        if discovery.errors.is_empty() {
+            let _ = writeln!(std::io::stdout(), "no tests match the filter");
+            return 0;
+        }
+        return 1;
     }
 
     let start = std::time::Instant::now();
+    let mut xunit = Vec::new();
     let summary = lit::run_all(&selected, &config, |r| {
+        if args.xunit_xml_output.is_some() {
+            xunit.push(report::XunitCase::from_result(r));
+        }
         let mut out = std::io::stdout().lock();
         if r.passed() {
             if !args.quiet {
@@ -122,9 +132,30 @@ pub fn run(args: TestArgs) -> u8 {
         }
         let _ = out.flush();
     });
+    let mut status_extra = 0;
+    if let Some(path) = &args.xunit_xml_output {
+        xunit.sort_by(|a, b| a.path.cmp(&b.path));
+        let xml = report::xunit_xml(&xunit, start.elapsed());
+        if let Err(e) = crate::io::write_atomically(path, xml.as_bytes()) {
+            eprintln!("error: cannot write '{}': {e}", path.display());
+            status_extra = 1;
+        }
+    }
     // A closed stdout (`pfir test | head`) must not panic.
     let mut out = std::io::stdout().lock();
     let _ = write!(out, "{}", report::summary(&summary, start.elapsed()));
     let _ = out.flush();
-    if summary.failed.is_empty() { 0 } else { 1 }
+    if !discovery.errors.is_empty() {
+        let _ = writeln!(
+            out,
+            "{} path{} could not be read (see the errors above)",
+            discovery.errors.len(),
+            if discovery.errors.len() == 1 { "" } else { "s" }
+        );
+    }
+    if summary.failed.is_empty() && discovery.errors.is_empty() && status_extra == 0 {
+        0
+    } else {
+        1
+    }
 }

@@ -4,7 +4,154 @@
 
 use super::{Diagnostic, Severity, SourceFile};
 use codespan_reporting::diagnostic as cs;
+use codespan_reporting::files::{self as cs_files, SimpleFile};
 use codespan_reporting::term::{self, termcolor};
+use std::borrow::Cow;
+
+/// Whether `c` must not reach a terminal as it is: control characters
+/// (terminal escape sequences start with ESC, U+001B), except newline and
+/// tab, and the bidirectional formatting characters that can make text
+/// display in another order than it is read ("Trojan Source").
+fn needs_escape(c: char) -> bool {
+    (c.is_control() && c != '\n' && c != '\t')
+        || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `text` with every character of [`needs_escape`] written as `\u{1b}`
+/// (a carriage return just before a newline, as in CRLF files, is kept).
+pub fn escape_for_terminal(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(needs_escape) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if needs_escape(c) && !(c == '\r' && chars.peek() == Some(&'\n')) {
+            out.push_str(&c.escape_unicode().to_string());
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// A source file as the human renderer shows it: characters of
+/// [`needs_escape`] written visibly (`\u{1b}`), so that carets stay under
+/// the text they point at, while the `file:line:col` header still gives the
+/// position in the real file.
+struct EscapedFile<'a> {
+    original: &'a SourceFile,
+    text: String,
+    line_starts: Vec<usize>,
+    /// Per escaped character: (its offset in the original, in `text`, its
+    /// length in the original, in `text`).
+    escapes: Vec<(usize, usize, usize, usize)>,
+}
+
+impl<'a> EscapedFile<'a> {
+    /// `None` when nothing needs escaping.
+    fn new(original: &'a SourceFile) -> Option<EscapedFile<'a>> {
+        let source = original.text.as_str();
+        if !source.chars().any(needs_escape) {
+            return None;
+        }
+        let mut text = String::with_capacity(source.len() + 16);
+        let mut escapes = Vec::new();
+        let mut iter = source.char_indices().peekable();
+        while let Some((at, c)) = iter.next() {
+            if needs_escape(c) && !(c == '\r' && iter.peek().is_some_and(|(_, n)| *n == '\n')) {
+                let shown = c.escape_unicode().to_string();
+                escapes.push((at, text.len(), c.len_utf8(), shown.len()));
+                text.push_str(&shown);
+            } else {
+                text.push(c);
+            }
+        }
+        let line_starts = cs_files::line_starts(&text).collect();
+        Some(EscapedFile {
+            original,
+            text,
+            line_starts,
+            escapes,
+        })
+    }
+
+    /// The offset in `text` of original offset `offset` (a char boundary).
+    fn to_escaped(&self, offset: usize) -> usize {
+        let k = self.escapes.partition_point(|e| e.0 < offset);
+        match k.checked_sub(1).map(|i| self.escapes[i]) {
+            None => offset,
+            Some((orig, esc, orig_len, esc_len)) => {
+                offset.max(orig + orig_len) - (orig + orig_len) + esc + esc_len
+            }
+        }
+    }
+
+    /// The original offset of offset `offset` in `text`.
+    fn to_original(&self, offset: usize) -> usize {
+        let k = self.escapes.partition_point(|e| e.1 < offset);
+        match k.checked_sub(1).map(|i| self.escapes[i]) {
+            None => offset,
+            Some((orig, esc, orig_len, esc_len)) => {
+                offset.max(esc + esc_len) - (esc + esc_len) + orig + orig_len
+            }
+        }
+    }
+}
+
+impl<'f> cs_files::Files<'f> for EscapedFile<'_> {
+    type FileId = ();
+    type Name = &'f str;
+    type Source = &'f str;
+
+    fn name(&'f self, (): ()) -> Result<&'f str, cs_files::Error> {
+        Ok(self.original.name.as_str())
+    }
+
+    fn source(&'f self, (): ()) -> Result<&'f str, cs_files::Error> {
+        Ok(self.text.as_str())
+    }
+
+    fn line_index(&'f self, (): (), byte_index: usize) -> Result<usize, cs_files::Error> {
+        Ok(self
+            .line_starts
+            .binary_search(&byte_index)
+            .unwrap_or_else(|next| next - 1))
+    }
+
+    fn line_range(
+        &'f self,
+        (): (),
+        line_index: usize,
+    ) -> Result<std::ops::Range<usize>, cs_files::Error> {
+        let start = *self
+            .line_starts
+            .get(line_index)
+            .ok_or(cs_files::Error::LineTooLarge {
+                given: line_index,
+                max: self.line_starts.len() - 1,
+            })?;
+        let end = self
+            .line_starts
+            .get(line_index + 1)
+            .copied()
+            .unwrap_or(self.text.len());
+        Ok(start..end)
+    }
+
+    /// The position in the real file, not in the escaped text.
+    fn location(
+        &'f self,
+        (): (),
+        byte_index: usize,
+    ) -> Result<cs_files::Location, cs_files::Error> {
+        let (line_number, column_number) = self.original.line_col(self.to_original(byte_index));
+        Ok(cs_files::Location {
+            line_number,
+            column_number,
+        })
+    }
+}
 
 /// The `--diagnostic-format` choices.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -68,13 +215,30 @@ fn clamp(d: &Diagnostic, file: &SourceFile) -> Diagnostic {
     d
 }
 
+/// The file as codespan reads it, built once per file (its line table costs
+/// a pass over the text: once per diagnostic would be quadratic).
+enum Prepared<'a> {
+    Plain(SimpleFile<&'a str, &'a str>),
+    Escaped(EscapedFile<'a>),
+}
+
+impl<'a> Prepared<'a> {
+    fn new(file: &'a SourceFile) -> Prepared<'a> {
+        match EscapedFile::new(file) {
+            None => Prepared::Plain(SimpleFile::new(file.name.as_str(), file.text.as_str())),
+            Some(escaped) => Prepared::Escaped(escaped),
+        }
+    }
+}
+
 fn render_codespan(
     d: &Diagnostic,
     file: &SourceFile,
+    prepared: &Prepared<'_>,
     style: term::DisplayStyle,
     color: bool,
 ) -> String {
-    let d = clamp(d, file);
+    let d = escape_texts(&clamp(d, file));
     let config = term::Config {
         display_style: style,
         ..term::Config::default()
@@ -84,8 +248,23 @@ fn render_codespan(
     } else {
         termcolor::Buffer::no_color()
     };
-    let diag = to_codespan(&d);
-    if term::emit_to_write_style(&mut buffer, &config, file, &diag).is_err() {
+    let emitted = match prepared {
+        Prepared::Plain(files) => {
+            term::emit_to_write_style(&mut buffer, &config, files, &to_codespan(&d))
+        }
+        Prepared::Escaped(escaped) => {
+            let mut shown = d.clone();
+            let map = |s: crate::span::Span| {
+                crate::span::Span::new(escaped.to_escaped(s.start()), escaped.to_escaped(s.end()))
+            };
+            shown.primary.span = map(shown.primary.span);
+            for l in &mut shown.secondary {
+                l.span = map(l.span);
+            }
+            term::emit_to_write_style(&mut buffer, &config, escaped, &to_codespan(&shown))
+        }
+    };
+    if emitted.is_err() {
         // Spans were clamped, so this cannot happen; fall back to the short form.
         return render_short(&d, file);
     }
@@ -96,6 +275,20 @@ fn render_codespan(
         text.replace_range(pos..pos + 4, "remark");
     }
     text
+}
+
+/// `d` with its message, label messages and notes escaped for a terminal.
+fn escape_texts(d: &Diagnostic) -> Diagnostic {
+    let mut d = d.clone();
+    d.message = escape_for_terminal(&d.message).into_owned();
+    d.primary.message = escape_for_terminal(&d.primary.message).into_owned();
+    for l in &mut d.secondary {
+        l.message = escape_for_terminal(&l.message).into_owned();
+    }
+    for n in &mut d.notes {
+        *n = escape_for_terminal(n).into_owned();
+    }
+    d
 }
 
 fn render_short(d: &Diagnostic, file: &SourceFile) -> String {
@@ -122,9 +315,11 @@ fn json_position(
 ) -> serde_json::Map<String, serde_json::Value> {
     let (sl, sc) = file.line_col(span.start());
     let (el, ec) = file.line_col(span.end());
+    // Byte offsets are the file's (they differ from the text's only when
+    // the input was not UTF-8 and was decoded lossily for display).
     let value = serde_json::json!({
-        "start": span.start(),
-        "end": span.end(),
+        "start": file.file_offset(span.start()),
+        "end": file.file_offset(span.end()),
         "line": sl,
         "column": sc,
         "end_line": el,
@@ -172,11 +367,7 @@ pub fn render_to_string(
     format: DiagnosticFormat,
     color: bool,
 ) -> String {
-    match format {
-        DiagnosticFormat::Human => render_codespan(d, file, term::DisplayStyle::Rich, color),
-        DiagnosticFormat::Short => render_short(&clamp(d, file), file),
-        DiagnosticFormat::Json => render_json(d, file),
-    }
+    render_all(std::slice::from_ref(d), file, format, color)
 }
 
 /// Renders all diagnostics, in order, into one string.
@@ -186,10 +377,20 @@ pub fn render_all(
     format: DiagnosticFormat,
     color: bool,
 ) -> String {
-    diags
-        .iter()
-        .map(|d| render_to_string(d, file, format, color))
-        .collect()
+    match format {
+        DiagnosticFormat::Human => {
+            let prepared = Prepared::new(file);
+            diags
+                .iter()
+                .map(|d| render_codespan(d, file, &prepared, term::DisplayStyle::Rich, color))
+                .collect()
+        }
+        DiagnosticFormat::Short => diags
+            .iter()
+            .map(|d| render_short(&escape_texts(&clamp(d, file)), file))
+            .collect(),
+        DiagnosticFormat::Json => diags.iter().map(|d| render_json(d, file)).collect(),
+    }
 }
 
 #[cfg(test)]
@@ -243,40 +444,57 @@ mod tests {
         }
     }
 
-    /// The file database pfir passes to codespan (the `SourceFile` itself,
-    /// built once per run) renders exactly like codespan's own `SimpleFile`,
-    /// at line starts, line ends, the last line and the end of the file.
-    #[test]
-    fn source_file_database_renders_like_simple_file() {
-        let text = "func f() {\n  x = 1\n\n  y = 2\n}";
-        let file = SourceFile::new("f.pfir", text);
-        let simple = codespan_reporting::files::SimpleFile::new("f.pfir", text);
-        let config = term::Config::default();
-        let spans = [
-            (0, 4),
-            (11, 16),
-            (18, 19),
-            (20, 26),
-            (26, 27),
-            (27, 28),
-            (28, 28),
-        ];
-        for (start, end) in spans {
-            let d = Diagnostic::error("here", Span::new(start, end))
-                .with_secondary(Span::new(0, 1), "and here");
-            let diag = to_codespan(&d);
-            let mut ours = termcolor::Buffer::no_color();
-            let mut theirs = termcolor::Buffer::no_color();
-            term::emit_to_write_style(&mut ours, &config, &file, &diag).unwrap();
-            term::emit_to_write_style(&mut theirs, &config, &simple, &diag).unwrap();
-            assert_eq!(ours.as_slice(), theirs.as_slice(), "span {start}..{end}");
-        }
-    }
-
     #[test]
     fn colour_only_when_asked() {
         let d = Diagnostic::error("bad", Span::new(13, 14));
         assert!(!render_to_string(&d, &file(), DiagnosticFormat::Human, false).contains('\x1b'));
         assert!(render_to_string(&d, &file(), DiagnosticFormat::Human, true).contains('\x1b'));
+    }
+
+    #[test]
+    fn terminal_escapes_in_the_source_are_shown_escaped() {
+        // ESC [ 2 J clears a terminal; ESC ] ... sets its title.
+        let text = "func f() {\n  x = \u{1b}[2J\u{1b}]0;owned\u{7} y\n}\n";
+        let f = SourceFile::new("f.pfir", text);
+        let at = text.find('y').unwrap();
+        let d = Diagnostic::error("unknown variable `y`", Span::new(at, at + 1))
+            .with_secondary(Span::new(15, 16), "here \u{1b}[31m");
+        for format in [DiagnosticFormat::Human, DiagnosticFormat::Short] {
+            for color in [false, true] {
+                let out = render_to_string(&d, &f, format, color);
+                let raw: Vec<char> = out
+                    .chars()
+                    .filter(|&c| c.is_control() && c != '\n')
+                    .collect();
+                // Colour codes are the renderer's own; none come from the source.
+                assert!(color || raw.is_empty(), "{format:?}: {out:?}");
+                assert!(
+                    !out.contains("\u{1b}[2J") && !out.contains("\u{1b}]0;"),
+                    "{out:?}"
+                );
+            }
+        }
+        let human = render_to_string(&d, &f, DiagnosticFormat::Human, false);
+        assert!(
+            human.contains(r"x = \u{1b}[2J\u{1b}]0;owned\u{7} y"),
+            "{human}"
+        );
+        // The header is the real position (line 2, column 20 counting
+        // characters of the file), and the caret is under `y` as shown.
+        let (line, col) = f.line_col(at);
+        assert!(human.contains(&format!("f.pfir:{line}:{col}")), "{human}");
+        let shown = human.lines().find(|l| l.contains("owned")).unwrap();
+        let caret = human
+            .lines()
+            .skip_while(|l| !l.contains("owned"))
+            .nth(1)
+            .unwrap();
+        let y_col = shown.chars().position(|c| c == 'y').unwrap();
+        assert_eq!(caret.chars().position(|c| c == '^'), Some(y_col), "{human}");
+        // Bidirectional overrides, C1 controls and DEL too; CRLF stays.
+        assert_eq!(
+            escape_for_terminal("a\u{202e}b\u{85}\u{7f}\r\n"),
+            r"a\u{202e}b\u{85}\u{7f}".to_string() + "\r\n"
+        );
     }
 }

@@ -8,6 +8,11 @@ pub struct SourceFile {
     pub name: String,
     pub text: String,
     line_starts: Vec<usize>,
+    /// For text decoded lossily from bytes that were not UTF-8: where each
+    /// U+FFFD stands for an invalid byte sequence, as (offset in `text`,
+    /// total bytes the text has gained up to and including it). Empty for
+    /// ordinary text, whose offsets are the file's.
+    replacements: Vec<(usize, usize)>,
 }
 
 impl SourceFile {
@@ -20,7 +25,55 @@ impl SourceFile {
             name: name.into(),
             text,
             line_starts,
+            replacements: Vec::new(),
         }
+    }
+
+    /// A file read from `bytes` that may not be UTF-8: each invalid byte
+    /// sequence becomes U+FFFD in `text`, and [`SourceFile::file_offset`]
+    /// maps offsets back to the bytes. Also returns the offset of the first
+    /// invalid byte, if any.
+    pub fn from_bytes_lossy(name: impl Into<String>, bytes: &[u8]) -> (SourceFile, Option<usize>) {
+        let mut text = String::with_capacity(bytes.len());
+        let mut replacements = Vec::new();
+        let mut first_bad = None;
+        let mut consumed = 0;
+        for chunk in bytes.utf8_chunks() {
+            text.push_str(chunk.valid());
+            consumed += chunk.valid().len();
+            let invalid = chunk.invalid();
+            if !invalid.is_empty() {
+                first_bad.get_or_insert(consumed);
+                let at = text.len();
+                text.push(char::REPLACEMENT_CHARACTER);
+                consumed += invalid.len();
+                // How far `text` now runs ahead of (or behind) the bytes.
+                replacements.push((at, text.len() - consumed));
+            }
+        }
+        let mut file = SourceFile::new(name, text);
+        file.replacements = replacements;
+        (file, first_bad)
+    }
+
+    /// The byte offset in the file as read of `offset` in `text` (they
+    /// differ only after an invalid byte sequence of lossily decoded text;
+    /// an offset inside a U+FFFD maps to the end of the sequence it stands
+    /// for). Never past the end of the file.
+    pub fn file_offset(&self, offset: usize) -> usize {
+        let offset = offset.min(self.text.len());
+        let i = self.replacements.partition_point(|&(at, _)| at < offset);
+        if i == 0 {
+            return offset;
+        }
+        let (at, gained) = self.replacements[i - 1];
+        // Inside the U+FFFD (`at < offset`): the end of its sequence.
+        offset.max(at + char::REPLACEMENT_CHARACTER.len_utf8()) - gained
+    }
+
+    /// The length of the file as read, in bytes.
+    pub fn file_len(&self) -> usize {
+        self.file_offset(self.text.len())
     }
 
     /// 0-based line index of a byte offset (clamped to the text).
@@ -65,46 +118,34 @@ impl SourceFile {
     }
 }
 
-/// The file as codespan-reporting's file database: one value, built once
-/// with its line table, serves every diagnostic of a run (a new database per
-/// diagnostic would rescan the whole text each time).
-impl<'a> codespan_reporting::files::Files<'a> for SourceFile {
-    type FileId = ();
-    type Name = &'a str;
-    type Source = &'a str;
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-    fn name(&'a self, (): ()) -> Result<&'a str, codespan_reporting::files::Error> {
-        Ok(&self.name)
-    }
-
-    fn source(&'a self, (): ()) -> Result<&'a str, codespan_reporting::files::Error> {
-        Ok(&self.text)
-    }
-
-    fn line_index(
-        &'a self,
-        (): (),
-        byte_index: usize,
-    ) -> Result<usize, codespan_reporting::files::Error> {
-        Ok(self
-            .line_starts
-            .binary_search(&byte_index)
-            .unwrap_or_else(|next_line| next_line - 1))
-    }
-
-    fn line_range(
-        &'a self,
-        (): (),
-        line_index: usize,
-    ) -> Result<std::ops::Range<usize>, codespan_reporting::files::Error> {
-        let start = |i: usize| match i.cmp(&self.line_starts.len()) {
-            std::cmp::Ordering::Less => Ok(self.line_starts[i]),
-            std::cmp::Ordering::Equal => Ok(self.text.len()),
-            std::cmp::Ordering::Greater => Err(codespan_reporting::files::Error::LineTooLarge {
-                given: i,
-                max: self.line_starts.len() - 1,
-            }),
-        };
-        Ok(start(line_index)?..start(line_index + 1)?)
+    #[test]
+    fn lossy_offsets_map_back_to_the_bytes() {
+        // `printf 'func f() {\n}\n\xff'`: 14 bytes.
+        let bytes = b"func f() {\n}\n\xff";
+        let (file, bad) = SourceFile::from_bytes_lossy("f", bytes);
+        assert_eq!(bad, Some(13));
+        assert_eq!(file.text.len(), 16);
+        assert_eq!(file.file_offset(13), 13);
+        assert_eq!(file.file_offset(14), 14);
+        assert_eq!(file.file_offset(16), 14);
+        assert_eq!(file.file_len(), 14);
+        // Two sequences of different lengths, text after them.
+        let bytes = b"a\xffb\xe2\x82c";
+        let (file, bad) = SourceFile::from_bytes_lossy("f", bytes);
+        assert_eq!(bad, Some(1));
+        assert_eq!(file.text, "a\u{fffd}b\u{fffd}c");
+        let b_at = file.text.find('b').unwrap();
+        let c_at = file.text.find('c').unwrap();
+        assert_eq!(file.file_offset(b_at), 2);
+        assert_eq!(file.file_offset(b_at + 1), 3, "the second sequence starts");
+        assert_eq!(file.file_offset(c_at), 5);
+        assert_eq!(file.file_len(), bytes.len());
+        // Valid text is its own map.
+        let (file, bad) = SourceFile::from_bytes_lossy("f", "é\n".as_bytes());
+        assert_eq!((bad, file.file_offset(2), file.file_len()), (None, 2, 3));
     }
 }

@@ -147,46 +147,90 @@ pub fn find_producer(text: &str, subs: &Substitutions) -> Result<Option<Producer
 pub fn update_file(path: &Path, tools: &Tools) -> Result<UpdateOutcome, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
-    let (temp_dir, temp) = crate::testing::lit::temp_paths(path);
+    let scratch = crate::testing::lit::ScratchDir::create(path)
+        .map_err(|e| format!("cannot create a temporary directory: {e}"))?;
+    let lit_config = crate::testing::lit::config::LitConfig::for_test(path)?;
     let subs = Substitutions {
         source: path.to_path_buf(),
-        temp,
+        temp: scratch.temp.clone(),
+        custom: lit_config.substitutions,
     };
     let Some(producer) = find_producer(&text, &subs)? else {
         return Ok(UpdateOutcome::Skipped(
             "no RUN line pipes into FileCheck".into(),
         ));
     };
-    std::fs::create_dir_all(&temp_dir).map_err(|e| {
-        format!(
-            "cannot create the temporary directory '{}': {e}",
-            temp_dir.display()
-        )
-    })?;
-    let result = execute::run_pipeline(&producer.pipeline, tools, None);
-    let _ = std::fs::remove_dir_all(&temp_dir);
+    // The output is needed whole to generate checks from it.
+    let tools = Tools {
+        capture_limit: UPDATE_CAPTURE_LIMIT,
+        ..tools.clone()
+    };
+    let result = execute::run_pipeline(&producer.pipeline, &tools, None);
+    drop(scratch);
     if !result.passed() {
+        // Only the status: the test's own run shows the command's stderr,
+        // so the runner's report does not show it twice.
         let mut why = format!("`{}` failed", producer.pipeline.display());
-        for stage in &result.stages {
-            if !stage.passed() {
-                why.push_str(&format!(": {}", stage.describe_status()));
-            }
-            let err = String::from_utf8_lossy(&stage.stderr);
-            if !err.trim().is_empty() {
-                why.push_str(&format!("\n{}", err.trim_end()));
-            }
+        for stage in result.stages.iter().filter(|s| !s.passed()) {
+            why.push_str(&format!(": {}", stage.describe_status()));
         }
         return Err(why);
     }
+    if result.stdout_dropped > 0 {
+        return Err(format!(
+            "the output of `{}` is larger than {}",
+            producer.pipeline.display(),
+            crate::io::read::describe_size(UPDATE_CAPTURE_LIMIT as u64)
+        ));
+    }
     let output = String::from_utf8(result.stdout)
         .map_err(|_| format!("`{}` printed invalid UTF-8", producer.pipeline.display()))?;
+    if let Some(line) = unattributed_line(&output, producer.split) {
+        let what = if line.is_empty() {
+            "is empty".to_string()
+        } else {
+            format!("has text outside functions ({line:?})")
+        };
+        return Ok(UpdateOutcome::Skipped(format!(
+            "the output of `{}` {what}, so its checks are left as written",
+            producer.pipeline.display()
+        )));
+    }
     let new_text = generate(&text, &output, &producer.prefix, producer.split);
     if new_text == text {
         return Ok(UpdateOutcome::Unchanged);
     }
-    crate::cli::opt::write_atomically(path, new_text.as_bytes())
+    crate::io::write_atomically(path, new_text.as_bytes())
         .map_err(|e| format!("cannot write '{}': {e}", path.display()))?;
     Ok(UpdateOutcome::Updated)
+}
+
+/// The most output an update reads from its command: 256 MiB.
+pub const UPDATE_CAPTURE_LIMIT: usize = 256 << 20;
+
+/// The first non-blank line of `output` that is not inside a printed
+/// function (nor a `// -----` separator under `--split-input-file`): checks
+/// generated per function could not describe it, so hand-written checks
+/// are kept instead (`// RUN: echo hello | FileCheck %s`).
+fn unattributed_line(output: &str, split: bool) -> Option<String> {
+    let mut inside = false;
+    for line in output.lines() {
+        let trimmed = line.trim_end();
+        if inside {
+            if trimmed == "}" {
+                inside = false;
+            }
+        } else if trimmed.is_empty() || (split && is_split_marker(trimmed)) {
+        } else if line.starts_with(|c: char| !c.is_whitespace()) && FUNC_HEADER.is_match(line) {
+            inside = !trimmed.ends_with('}');
+        } else {
+            return Some(trimmed.chars().take(60).collect());
+        }
+    }
+    if output.trim().is_empty() {
+        return Some(String::new());
+    }
+    None
 }
 
 static FUNC_HEADER: LazyLock<Regex> = LazyLock::new(|| {
@@ -242,14 +286,9 @@ fn output_functions(chunk: &str, prefix: &str) -> Vec<OutputFunction> {
     functions
 }
 
-/// Whether `line` is a FileCheck directive of `prefix`.
-fn is_check_line(line: &str, prefix: &str) -> bool {
-    let Some(rest) = line.trim_start().strip_prefix("//") else {
-        return false;
-    };
-    let Some(rest) = rest.trim_start().strip_prefix(prefix) else {
-        return false;
-    };
+/// Whether `rest` (the text right after a prefix) makes a directive:
+/// `:`, `-NEXT:`, `-COUNT-3:`, ...
+fn directive_suffix(rest: &str) -> bool {
     if rest.starts_with(':') {
         return true;
     }
@@ -267,6 +306,49 @@ fn is_check_line(line: &str, prefix: &str) -> bool {
     })
 }
 
+/// Where FileCheck would see a `prefix` directive in `line` (anywhere in
+/// it, as FileCheck reads them, not only at the start of a comment): the
+/// byte offset of the prefix. A RUN line is never a check line.
+fn directive_at(line: &str, prefix: &str) -> Option<usize> {
+    if line.contains("RUN:") || prefix.is_empty() {
+        return None;
+    }
+    line.match_indices(prefix).map(|(i, _)| i).find(|&i| {
+        let before_ok = line[..i]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !(c.is_alphanumeric() || c == '-' || c == '_'));
+        before_ok && directive_suffix(&line[i + prefix.len()..])
+    })
+}
+
+/// What becomes of an input line when the `prefix` checks are removed:
+/// `None` keeps it; `Some(None)` drops it (a comment holding a directive,
+/// `// CHECK: x` or `// text // CHECK: x`); `Some(Some(code))` keeps the
+/// code before the comment that holds a directive (`x = 1 // CHECK: y`).
+fn strip_checks(line: &str, prefix: &str) -> Option<Option<String>> {
+    let at = directive_at(line, prefix)?;
+    if line.trim_start().starts_with("//") {
+        return Some(None);
+    }
+    let cut = line[..at].find("//")?;
+    let eol = if line.ends_with("\r\n") {
+        "\r\n"
+    } else if line.ends_with('\n') {
+        "\n"
+    } else {
+        ""
+    };
+    Some(Some(format!("{}{eol}", line[..cut].trim_end())))
+}
+
+/// Whether `line` is a FileCheck directive of `prefix` (wherever in the
+/// line FileCheck would find it).
+#[cfg(test)]
+fn is_check_line(line: &str, prefix: &str) -> bool {
+    strip_checks(line, prefix).is_some()
+}
+
 fn is_split_marker(line: &str) -> bool {
     line.trim_end() == crate::driver::SPLIT_MARKER
 }
@@ -278,10 +360,14 @@ pub fn generate(input: &str, output: &str, prefix: &str, split: bool) -> String 
     // The input's lines without the old checks, cut into chunks.
     let mut chunks: Vec<Vec<String>> = vec![Vec::new()];
     let mut markers: Vec<String> = Vec::new();
+    let eol = if input.contains("\r\n") { "\r\n" } else { "\n" };
     for line in input.split_inclusive('\n') {
-        if is_check_line(line, prefix) {
-            continue;
-        }
+        let line = match strip_checks(line, prefix) {
+            None => line.to_string(),
+            Some(None) => continue,
+            Some(Some(code)) => code,
+        };
+        let line = line.as_str();
         if split && is_split_marker(line) {
             markers.push(line.to_string());
             chunks.push(Vec::new());
@@ -312,7 +398,7 @@ pub fn generate(input: &str, output: &str, prefix: &str, split: bool) -> String 
 
     let mut out = String::new();
     for (i, (lines, functions)) in chunks.iter().zip(per_input).enumerate() {
-        out.push_str(&place_checks(lines, functions));
+        out.push_str(&place_checks(lines, functions, eol));
         if let Some(marker) = markers.get(i) {
             out.push_str(marker);
         }
@@ -336,11 +422,44 @@ fn split_output(output: &str) -> Vec<&str> {
     chunks
 }
 
+/// The functions of an input chunk, in order: the line where each header
+/// starts (its qualifier, such as `orchestration`, or `func`) and its name.
+/// Read with the lexer, so headers spread over several lines, and `func`
+/// in comments, are handled as the parser sees them.
+fn input_headers(lines: &[String]) -> Vec<(usize, String)> {
+    use crate::lexer::Tok;
+    let text: String = lines.concat();
+    let mut line_starts = Vec::with_capacity(lines.len());
+    let mut offset = 0;
+    for l in lines {
+        line_starts.push(offset);
+        offset += l.len();
+    }
+    let line_of = |at: usize| line_starts.partition_point(|&s| s <= at).saturating_sub(1);
+    let Ok(tokens) = crate::lexer::lex(&text, 0) else {
+        return Vec::new();
+    };
+    let mut headers = Vec::new();
+    for (i, (start, tok, _)) in tokens.iter().enumerate() {
+        if !matches!(tok, Tok::Func) {
+            continue;
+        }
+        let Some((_, Tok::Ident(name), _)) = tokens.get(i + 1) else {
+            continue;
+        };
+        let qualified = i > 0
+            && matches!(
+                tokens[i - 1].1,
+                Tok::Orchestration | Tok::InCore | Tok::Aic | Tok::Aiv | Tok::Group | Tok::Opaque
+            );
+        let at = if qualified { tokens[i - 1].0 } else { *start };
+        headers.push((line_of(at), name.to_string()));
+    }
+    headers
+}
+
 fn input_function_names(lines: &[String]) -> Vec<String> {
-    lines
-        .iter()
-        .filter_map(|l| FUNC_HEADER.captures(l).map(|c| c[1].to_string()))
-        .collect()
+    input_headers(lines).into_iter().map(|(_, n)| n).collect()
 }
 
 /// Matches output chunks to input chunks: one to one when the counts agree;
@@ -366,37 +485,45 @@ fn assign_chunks(inputs: &[Vec<String>], outputs: &[Vec<OutputFunction>]) -> Vec
 }
 
 /// Inserts each function's checks above the input function of its name.
-fn place_checks(lines: &[String], functions: Vec<OutputFunction>) -> String {
+/// Functions are matched in order (the printer keeps the input's order), so
+/// the blocks always appear in the order of the output, which CHECK-LABEL
+/// needs: an output function with no input function of its name after the
+/// previous match goes with the next matched one, or at the end.
+fn place_checks(lines: &[String], functions: Vec<OutputFunction>, eol: &str) -> String {
+    let headers = input_headers(lines);
     let mut above: Vec<Vec<String>> = vec![Vec::new(); lines.len()];
-    let mut taken = vec![false; lines.len()];
-    let mut trailing = Vec::new();
+    let mut next_header = 0;
+    let mut pending: Vec<String> = Vec::new();
     for f in functions {
-        let at = lines.iter().enumerate().position(|(i, l)| {
-            !taken[i] && FUNC_HEADER.captures(l).is_some_and(|c| c[1] == *f.name)
-        });
-        match at {
-            Some(i) => {
-                taken[i] = true;
-                above[i].extend(f.checks);
+        let found = headers[next_header..]
+            .iter()
+            .position(|(_, name)| *name == f.name)
+            .map(|k| next_header + k);
+        match found {
+            Some(h) => {
+                next_header = h + 1;
+                let line = headers[h].0;
+                above[line].append(&mut pending);
+                above[line].extend(f.checks);
             }
-            None => trailing.extend(f.checks),
+            None => pending.extend(f.checks),
         }
     }
     let mut out = String::new();
     for (line, checks) in lines.iter().zip(above) {
         for c in checks {
             out.push_str(&c);
-            out.push('\n');
+            out.push_str(eol);
         }
         out.push_str(line);
     }
-    if !trailing.is_empty() {
+    if !pending.is_empty() {
         if !out.is_empty() && !out.ends_with('\n') {
-            out.push('\n');
+            out.push_str(eol);
         }
-        for c in trailing {
+        for c in pending {
             out.push_str(&c);
-            out.push('\n');
+            out.push_str(eol);
         }
     }
     out
@@ -527,6 +654,7 @@ orchestration func main(n: i64) -> task_id {
         let subs = Substitutions {
             source: "t.pfir".into(),
             temp: "t.tmp".into(),
+            custom: Vec::new(),
         };
         let text = "// RUN: not pfir opt --verify-diagnostics %s\n// RUN: pfir opt --split-input-file %s | pfir opt | FileCheck %s --check-prefix=X\n";
         let p = find_producer(text, &subs).unwrap().unwrap();
@@ -549,6 +677,7 @@ orchestration func main(n: i64) -> task_id {
         let subs = Substitutions {
             source: "t.pfir".into(),
             temp: "t.tmp".into(),
+            custom: Vec::new(),
         };
         let text = "// RUN: not pfir opt %s 2>&1 | FileCheck %s --check-prefix=ERR\n\
                     // RUN: pfir opt %s --remarks 2>&1 | FileCheck %s --check-prefix=REM\n\
@@ -556,5 +685,79 @@ orchestration func main(n: i64) -> task_id {
         let p = find_producer(text, &subs).unwrap().unwrap();
         assert_eq!(p.prefix, "CHECK");
         assert_eq!(p.pipeline.display(), "pfir opt t.pfir");
+    }
+
+    #[test]
+    fn multi_line_headers_keep_the_output_order() {
+        // `f`'s header spans lines: its block goes above it, before `g`'s.
+        let input = "// RUN: x\norchestration\nfunc f\n(a: i64) {\n}\nfunc g() {\n}\n";
+        let output = "orchestration func f(a: i64) {\n}\nfunc g() {\n}\n";
+        let got = generate(input, output, "CHECK", false);
+        assert_eq!(
+            got,
+            "// RUN: x\n// CHECK-LABEL: orchestration func f(a: i64) {\n// CHECK-NEXT: }\norchestration\nfunc f\n(a: i64) {\n}\n// CHECK-LABEL: func g() {\n// CHECK-NEXT: }\nfunc g() {\n}\n"
+        );
+        // `func` in a comment is not a header.
+        let input = "// func g() is below\nfunc g() {\n}\n";
+        let got = generate(input, "func g() {\n}\n", "CHECK", false);
+        assert!(
+            got.starts_with("// func g() is below\n// CHECK-LABEL: func g() {\n"),
+            "{got}"
+        );
+    }
+
+    #[test]
+    fn unknown_functions_keep_their_place_in_the_order() {
+        // `h` has no input function: its block goes before `g`'s, as printed.
+        let got = generate(
+            "func f() {\n}\nfunc g() {\n}\n",
+            "func f() {\n}\nfunc h() {\n}\nfunc g() {\n}\n",
+            "CHECK",
+            false,
+        );
+        let h = got.find("func h").unwrap();
+        let g = got.find("// CHECK-LABEL: func g").unwrap();
+        assert!(h < g, "{got}");
+    }
+
+    #[test]
+    fn directives_anywhere_in_a_line_are_removed() {
+        let input = "// RUN: x\n// a note // CHECK: stale\nfunc f() { // CHECK-NEXT: stale\n}\n// CHECKER: kept\n// RUN: y --check-prefix=CHECK:\n";
+        let got = generate(input, "func f() {\n}\n", "CHECK", false);
+        assert_eq!(
+            got,
+            "// RUN: x\n// CHECK-LABEL: func f() {\n// CHECK-NEXT: }\nfunc f() {\n}\n// CHECKER: kept\n// RUN: y --check-prefix=CHECK:\n"
+        );
+        assert!(is_check_line("x // CHECK-COUNT-2: y", "CHECK"));
+        assert!(!is_check_line("// MYCHECK: y", "CHECK"));
+    }
+
+    #[test]
+    fn crlf_files_stay_crlf() {
+        let input = "// RUN: x\r\n// CHECK: old\r\nfunc f() {\r\n}\r\n";
+        let got = generate(input, "func f() {\n}\n", "CHECK", false);
+        assert_eq!(
+            got,
+            "// RUN: x\r\n// CHECK-LABEL: func f() {\r\n// CHECK-NEXT: }\r\nfunc f() {\r\n}\r\n"
+        );
+        assert!(!got.replace("\r\n", "").contains('\n'), "no bare LF");
+    }
+
+    #[test]
+    fn output_outside_functions_is_not_attributed() {
+        assert_eq!(unattributed_line("hello\n", false), Some("hello".into()));
+        assert_eq!(unattributed_line("", false), Some(String::new()));
+        assert_eq!(
+            unattributed_line("func f() {\n  x\n}\n\nfunc g() {}\n", false),
+            None
+        );
+        assert_eq!(
+            unattributed_line("func f() {\n}\n// -----\nfunc g() {\n}\n", true),
+            None
+        );
+        assert_eq!(
+            unattributed_line("func f() {\n}\ntrailing\n", false),
+            Some("trailing".into())
+        );
     }
 }

@@ -31,8 +31,7 @@
 
 use crate::diagnostics::{Diagnostic, Severity, SourceFile};
 use crate::span::Span;
-use regex::Regex;
-use std::sync::LazyLock;
+use std::collections::HashMap;
 
 /// One `expected-*` comment.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,9 +45,8 @@ pub struct Expectation {
     pub span: Span,
 }
 
-static DIRECTIVE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"expected-(error|warning|note|remark)(@[^\s{]*)?\s*\{\{").expect("valid regex")
-});
+/// The expectation kinds, as written after `expected-`.
+const KINDS: [&str; 4] = ["error", "warning", "note", "remark"];
 
 fn severity(word: &str) -> Severity {
     match word {
@@ -77,8 +75,12 @@ fn comment_of(line: &str) -> Option<(usize, &str)> {
     None
 }
 
-/// Reads the expectations of `file`. Malformed ones (a bad `@` offset, a
-/// line outside the file, a missing `}}`) are returned as error diagnostics.
+/// Reads the expectations of `file`. Malformed ones are returned as error
+/// diagnostics at the comment: a bad `@` offset, a line outside the file,
+/// no `{{...}}` after the kind, a missing `}}`, an unsupported form
+/// (`expected-error-re`) or an unknown kind (`expected-bogus`, with "did
+/// you mean" for a misspelling such as `expected-eror`). Any word starting
+/// with `expected-` in a `//` comment is read as an expectation.
 pub fn parse_expectations(file: &SourceFile) -> (Vec<Expectation>, Vec<Diagnostic>) {
     let mut expectations = Vec::new();
     let mut errors = Vec::new();
@@ -88,27 +90,71 @@ pub fn parse_expectations(file: &SourceFile) -> (Vec<Expectation>, Vec<Diagnosti
             continue;
         };
         let base = file.line_start(index) + comment_at;
-        for caps in DIRECTIVE.captures_iter(comment) {
-            let whole = caps.get(0).expect("group 0");
-            let start = base + whole.start();
-            let directive = &comment[whole.start()..];
-            let text_start = whole.end();
+        let mut from = 0;
+        while let Some(found) = comment[from..].find("expected-") {
+            let at = from + found;
+            from = at + "expected-".len();
+            let boundary = comment[..at]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !(c.is_alphanumeric() || c == '-' || c == '_'));
+            if !boundary {
+                continue;
+            }
+            let kind_len = comment[from..]
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+                .unwrap_or(comment.len() - from);
+            let kind = &comment[from..from + kind_len];
+            let word = &comment[at..from + kind_len];
+            let word_span = Span::new(base + at, base + from + kind_len);
+            from += kind_len;
+            if !KINDS.contains(&kind) {
+                errors.push(unknown_kind(word, kind, word_span));
+                continue;
+            }
+            // `@offset`, blanks, then `{{`.
+            let mut rest = from;
+            let offset_text = if comment[rest..].starts_with('@') {
+                let len = comment[rest..]
+                    .find(|c: char| c.is_whitespace() || c == '{')
+                    .unwrap_or(comment.len() - rest);
+                let text = &comment[rest + 1..rest + len];
+                rest += len;
+                Some(text)
+            } else {
+                None
+            };
+            rest += comment[rest..].len() - comment[rest..].trim_start().len();
+            if !comment[rest..].starts_with("{{") {
+                errors.push(
+                    Diagnostic::error(
+                        format!("`{word}` needs the expected text in `{{{{...}}}}`"),
+                        Span::new(word_span.start(), base + rest),
+                    )
+                    .with_help(format!("write `{word} {{{{text of the message}}}}`")),
+                );
+                continue;
+            }
+            let text_start = rest + 2;
             let Some(len) = comment[text_start..].find("}}") else {
                 errors.push(Diagnostic::error(
                     "expected `}}` to close the expected text",
-                    Span::new(start, base + comment.len()),
+                    Span::new(word_span.start(), base + comment.len()),
                 ));
+                from = comment.len();
                 continue;
             };
-            let span = Span::new(start, base + text_start + len + 2);
+            from = text_start + len + 2;
+            let span = Span::new(word_span.start(), base + from);
             let text = comment[text_start..text_start + len].to_string();
-            let target = match caps.get(2).map(|m| &m.as_str()[1..]) {
+            let target = match offset_text {
                 None => Some(index as i64),
                 Some(offset) => parse_line_offset(offset, index),
             };
             let line = match target {
                 Some(l) if l >= 0 && (l as usize) < line_count => l as usize,
                 Some(_) => {
+                    let directive = &comment[at..from];
                     errors.push(Diagnostic::error(
                         format!(
                             "`{}` refers to a line outside the file",
@@ -127,7 +173,7 @@ pub fn parse_expectations(file: &SourceFile) -> (Vec<Expectation>, Vec<Diagnosti
                 }
             };
             expectations.push(Expectation {
-                severity: severity(&caps[1]),
+                severity: severity(kind),
                 line,
                 text,
                 span,
@@ -135,6 +181,28 @@ pub fn parse_expectations(file: &SourceFile) -> (Vec<Expectation>, Vec<Diagnosti
         }
     }
     (expectations, errors)
+}
+
+/// The error for `expected-KIND` where KIND is not one of [`KINDS`].
+fn unknown_kind(word: &str, kind: &str, span: Span) -> Diagnostic {
+    if let Some(base) = KINDS
+        .iter()
+        .find(|k| kind.strip_prefix(**k).is_some_and(|r| r.starts_with('-')))
+    {
+        return Diagnostic::error(
+            format!("`{word}` is not supported: expected texts are plain substrings"),
+            span,
+        )
+        .with_help(format!("write `expected-{base} {{{{text}}}}`"));
+    }
+    let names = KINDS.map(|k| format!("expected-{k}"));
+    let d = Diagnostic::error(format!("unknown expectation `{word}`"), span);
+    match crate::lower::suggest::closest(word, names.iter().map(String::as_str)) {
+        Some(close) => d.with_help(format!("did you mean `{close}`?")),
+        None => {
+            d.with_help("write expected-error, expected-warning, expected-note or expected-remark")
+        }
+    }
 }
 
 /// The 0-based line an `@...` suffix names, relative to 0-based `index`.
@@ -171,53 +239,189 @@ fn match_diagnostics(
     expectations: &[Expectation],
     produced: &[Diagnostic],
 ) -> Vec<Option<usize>> {
+    match_with_work(file, expectations, produced).0
+}
+
+/// [`match_diagnostics`], also returning how many (diagnostic, candidate)
+/// steps it took: the tests bound it to show the matching is not quadratic.
+///
+/// Expectations are grouped by (severity, line, text): equal ones are
+/// interchangeable, so a group is one node with a capacity. A diagnostic's
+/// candidates are only the groups of its own severity and line (a hash
+/// lookup) whose text its message contains. Every diagnostic first takes a
+/// free candidate if there is one; only those left over search for an
+/// augmenting path (Kuhn's algorithm, with an explicit stack).
+fn match_with_work(
+    file: &SourceFile,
+    expectations: &[Expectation],
+    produced: &[Diagnostic],
+) -> (Vec<Option<usize>>, usize) {
+    let mut work = 0usize;
+    // Groups of equal expectations, and the groups of each (severity, line).
+    let mut group_of_key: HashMap<(Severity, usize, &str), usize> = HashMap::new();
+    let mut members: Vec<Vec<usize>> = Vec::new();
+    let mut by_line: HashMap<(Severity, usize), Vec<usize>> = HashMap::new();
+    for (i, e) in expectations.iter().enumerate() {
+        let g = *group_of_key
+            .entry((e.severity, e.line, e.text.as_str()))
+            .or_insert_with(|| {
+                members.push(Vec::new());
+                by_line
+                    .entry((e.severity, e.line))
+                    .or_default()
+                    .push(members.len() - 1);
+                members.len() - 1
+            });
+        members[g].push(i);
+    }
+    let text_of = |g: usize| expectations[members[g][0]].text.as_str();
     let candidates: Vec<Vec<usize>> = produced
         .iter()
         .map(|d| {
             let line = diagnostic_line(file, d);
-            let mut c: Vec<usize> = (0..expectations.len())
-                .filter(|&i| {
-                    let e = &expectations[i];
-                    e.severity == d.severity && e.line == line && d.message.contains(&e.text)
+            let mut c: Vec<usize> = by_line
+                .get(&(d.severity, line))
+                .map(|groups| {
+                    work += groups.len();
+                    groups
+                        .iter()
+                        .copied()
+                        .filter(|&g| d.message.contains(text_of(g)))
+                        .collect()
                 })
-                .collect();
-            c.sort_by_key(|&i| std::cmp::Reverse(expectations[i].text.len()));
+                .unwrap_or_default();
+            c.sort_by_key(|&g| std::cmp::Reverse(text_of(g).len()));
             c
         })
         .collect();
-    // Kuhn's augmenting paths; `owner[e]` is the diagnostic holding expectation `e`.
-    let mut owner: Vec<Option<usize>> = vec![None; expectations.len()];
-    fn augment(
-        d: usize,
-        candidates: &[Vec<usize>],
-        owner: &mut [Option<usize>],
-        seen: &mut [bool],
-    ) -> bool {
-        for &e in &candidates[d] {
-            if seen[e] {
-                continue;
-            }
-            seen[e] = true;
-            if owner[e].is_none_or(|other| augment(other, candidates, owner, seen)) {
-                owner[e] = Some(d);
-                return true;
+    let mut assigned: Vec<Vec<usize>> = vec![Vec::new(); members.len()];
+    let mut group_of: Vec<Option<usize>> = vec![None; produced.len()];
+    // Greedy: a free candidate when there is one.
+    for (d, cands) in candidates.iter().enumerate() {
+        for &g in cands {
+            work += 1;
+            if assigned[g].len() < members[g].len() {
+                assigned[g].push(d);
+                group_of[d] = Some(g);
+                break;
             }
         }
-        false
     }
+    // Augmenting paths for the rest.
+    let mut group_seen = vec![0u32; members.len()];
+    let mut diag_seen = vec![0u32; produced.len()];
+    let mut stamp = 0u32;
     for d in 0..produced.len() {
-        if !candidates[d].is_empty() {
-            let mut seen = vec![false; expectations.len()];
-            augment(d, &candidates, &mut owner, &mut seen);
+        if group_of[d].is_some() || candidates[d].is_empty() {
+            continue;
         }
+        stamp += 1;
+        augment(
+            d,
+            &candidates,
+            &members,
+            &mut assigned,
+            &mut group_of,
+            (&mut group_seen, &mut diag_seen, stamp),
+            &mut work,
+        );
     }
     let mut matched = vec![None; produced.len()];
-    for (e, d) in owner.iter().enumerate() {
-        if let Some(d) = d {
-            matched[*d] = Some(e);
+    for (g, ds) in assigned.iter().enumerate() {
+        for (k, &d) in ds.iter().enumerate() {
+            matched[d] = Some(members[g][k]);
         }
     }
-    matched
+    (matched, work)
+}
+
+/// One level of the augmenting-path search: diagnostic `d`, trying its
+/// candidate `next`, and (when `group` is set) the member `member` of that
+/// full group, who would have to move elsewhere.
+struct Frame {
+    d: usize,
+    next: usize,
+    group: Option<usize>,
+    member: usize,
+}
+
+/// Looks for an augmenting path from the unmatched diagnostic `start` and
+/// applies it. Iterative, so its depth is not bounded by the stack.
+fn augment(
+    start: usize,
+    candidates: &[Vec<usize>],
+    members: &[Vec<usize>],
+    assigned: &mut [Vec<usize>],
+    group_of: &mut [Option<usize>],
+    (group_seen, diag_seen, stamp): (&mut [u32], &mut [u32], u32),
+    work: &mut usize,
+) -> bool {
+    diag_seen[start] = stamp;
+    let mut stack = vec![Frame {
+        d: start,
+        next: 0,
+        group: None,
+        member: 0,
+    }];
+    while let Some(top) = stack.len().checked_sub(1) {
+        // Try the next member of the current full group.
+        if let Some(g) = stack[top].group {
+            let mut pushed = false;
+            while stack[top].member < assigned[g].len() {
+                *work += 1;
+                let other = assigned[g][stack[top].member];
+                if diag_seen[other] != stamp {
+                    diag_seen[other] = stamp;
+                    stack.push(Frame {
+                        d: other,
+                        next: 0,
+                        group: None,
+                        member: 0,
+                    });
+                    pushed = true;
+                    break;
+                }
+                stack[top].member += 1;
+            }
+            if pushed {
+                continue;
+            }
+            stack[top].group = None;
+        }
+        let d = stack[top].d;
+        let Some(&g) = candidates[d].get(stack[top].next) else {
+            // Dead end: the parent tries its group's next member.
+            stack.pop();
+            if let Some(parent) = stack.last_mut() {
+                parent.member += 1;
+            }
+            continue;
+        };
+        stack[top].next += 1;
+        *work += 1;
+        if group_seen[g] == stamp {
+            continue;
+        }
+        group_seen[g] = stamp;
+        if assigned[g].len() < members[g].len() {
+            // Free room: `d` takes it, and each diagnostic below on the
+            // stack takes the place of the one that moved up.
+            assigned[g].push(d);
+            group_of[d] = Some(g);
+            stack.pop();
+            while let Some(frame) = stack.pop() {
+                let fg = frame
+                    .group
+                    .expect("a frame below the top is exploring a group");
+                assigned[fg][frame.member] = frame.d;
+                group_of[frame.d] = Some(fg);
+            }
+            return true;
+        }
+        stack[top].group = Some(g);
+        stack[top].member = 0;
+    }
+    false
 }
 
 /// Returns the mismatches between `produced` and the expectations written in
@@ -276,7 +480,7 @@ mod tests {
 
     #[test]
     fn parses_directives() {
-        let text = "a // expected-error {{one}} expected-note@+1 {{two}}\n// expected-warning@-1 {{three}}\n// expected-remark@1 {{four}}\n\"// expected-error {{in a string}}\"\n// prose about expected-error without braces\n";
+        let text = "a // expected-error {{one}} expected-note@+1 {{two}}\n// expected-warning@-1 {{three}}\n// expected-remark@1 {{four}}\n\"// expected-error {{in a string}}\"\n// unexpected-error and expected-error {{has expected-note in it}}\n";
         let (e, errors) = parse_expectations(&file(text));
         assert!(errors.is_empty(), "{errors:?}");
         let got: Vec<_> = e
@@ -290,6 +494,7 @@ mod tests {
                 (Severity::Note, 1, "two"),
                 (Severity::Warning, 0, "three"),
                 (Severity::Remark, 0, "four"),
+                (Severity::Error, 4, "has expected-note in it"),
             ]
         );
         assert_eq!(&text[e[0].span.range()], "expected-error {{one}}");
@@ -399,5 +604,101 @@ mod tests {
             .collect();
         assert!(verify(&file(text), &diags).is_empty());
         assert_eq!(verify(&file(text), &diags[..1]).len(), 1);
+    }
+
+    #[test]
+    fn malformed_expectations_are_errors_at_the_comment() {
+        let cases = [
+            (
+                "x // expected-error\n",
+                "`expected-error` needs the expected text in `{{...}}`",
+            ),
+            (
+                "x // expected-warning@+1 oops\ny\n",
+                "`expected-warning` needs the expected text",
+            ),
+            (
+                "x // expected-error-re {{a.*}}\n",
+                "`expected-error-re` is not supported",
+            ),
+            (
+                "x // expected-bogus {{x}}\n",
+                "unknown expectation `expected-bogus`",
+            ),
+            (
+                "x // expected-eror {{x}}\n",
+                "unknown expectation `expected-eror`",
+            ),
+        ];
+        for (text, message) in cases {
+            let (e, errors) = parse_expectations(&file(text));
+            assert!(e.is_empty(), "{text:?}");
+            assert_eq!(errors.len(), 1, "{text:?}: {errors:?}");
+            assert!(
+                errors[0].message.starts_with(message),
+                "{text:?}: {}",
+                errors[0].message
+            );
+            assert!(errors[0].is_error());
+            let at = text.find("expected-").unwrap();
+            assert_eq!(errors[0].primary.span.start(), at, "{text:?}");
+            // And `verify` reports it, failing the run.
+            assert_eq!(verify(&file(text), &[]).len(), 1);
+        }
+        let (_, errors) = parse_expectations(&file("x // expected-eror {{x}}\n"));
+        assert!(
+            errors[0]
+                .notes
+                .iter()
+                .any(|n| n.contains("did you mean `expected-error`?")),
+            "{:?}",
+            errors[0].notes
+        );
+    }
+
+    #[test]
+    fn matching_is_not_quadratic() {
+        // 40,000 expectations, one per line, each met by one diagnostic.
+        let n = 40_000;
+        let text: String = (0..n)
+            .map(|i| format!("x{i} // expected-error {{{{bad {i}}}}}\n"))
+            .collect();
+        let f = file(&text);
+        let (expectations, errors) = parse_expectations(&f);
+        assert!(errors.is_empty());
+        assert_eq!(expectations.len(), n);
+        let diags: Vec<Diagnostic> = (0..n)
+            .map(|i| {
+                let at = f.line_start(i);
+                Diagnostic::error(format!("bad {i} here"), Span::new(at, at + 1))
+            })
+            .collect();
+        let (matched, work) = match_with_work(&f, &expectations, &diags);
+        assert!(matched.iter().all(Option::is_some));
+        assert!(work <= 4 * n, "{work} steps for {n} expectations");
+        // Many equal expectations on one line: one group, still linear.
+        let text = format!("x // {}\n", "expected-error {{bad}} ".repeat(5_000));
+        let f = file(&text);
+        let (expectations, _) = parse_expectations(&f);
+        let diags = vec![Diagnostic::error("bad", Span::new(0, 1)); 5_000];
+        let (matched, work) = match_with_work(&f, &expectations, &diags);
+        assert!(matched.iter().all(Option::is_some));
+        assert!(work <= 4 * 5_000, "{work}");
+    }
+
+    #[test]
+    fn augmenting_paths_move_earlier_choices() {
+        // d0 can meet "bc" or "a" and takes "bc" first (the longer text);
+        // d1 can only meet "bc": d0 must move to "a".
+        let text = "x // expected-error {{a}} expected-error {{bc}}\n";
+        let d0 = Diagnostic::error("a bc", Span::new(0, 1));
+        let d1 = Diagnostic::error("bc", Span::new(0, 1));
+        let (e, _) = parse_expectations(&file(text));
+        let (matched, _) = match_with_work(&file(text), &e, &[d0.clone(), d1.clone()]);
+        assert_eq!(matched, vec![Some(0), Some(1)]);
+        assert!(verify(&file(text), &[d0.clone(), d1.clone()]).is_empty());
+        // A third that only "a" fits: one of the three stays unexpected.
+        let d2 = Diagnostic::error("a", Span::new(0, 1));
+        assert_eq!(verify(&file(text), &[d0, d1, d2]).len(), 1);
     }
 }

@@ -104,7 +104,7 @@ proptest! {
 
     #[test]
     fn run_lines_never_panic(text in soup(RUN_PIECES, 30)) {
-        let subs = Substitutions { source: "t.pfir".into(), temp: "t.tmp".into() };
+        let subs = Substitutions { source: "t.pfir".into(), temp: "t.tmp".into(), custom: Vec::new() };
         if let Ok(lines) = find_run_lines(&text) {
             for line in lines {
                 let _ = parse(&line.text, &subs);

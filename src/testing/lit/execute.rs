@@ -3,9 +3,19 @@
 //! Every stage is spawned before anything is waited for; the stages are
 //! connected by OS pipes, and every captured stream is drained by its own
 //! thread, so no stage can block on a full pipe while the runner waits for
-//! another one.
+//! another one. A captured stream keeps at most [`Tools::capture_limit`]
+//! bytes (its head and its tail, with a line saying how much was dropped in
+//! between), so `// RUN: yes` cannot exhaust memory.
+//!
+//! On Unix, all the stages of a pipeline run in one process group of their
+//! own. When the pipeline times out, or once its stages have exited, the
+//! whole group is killed: processes the commands started (`sh -c 'sleep
+//! 30'`, a background job holding a pipe open) die with them, and the group
+//! is registered with [`crate::io::cleanup`] so an interrupted `pfir test`
+//! kills it too.
 
-use super::run_line::{Pipeline, Stage, StderrTarget};
+use super::run_line::{Pipeline, Stage, StderrTarget, StdoutTarget};
+use crate::io::cleanup;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
@@ -20,7 +30,13 @@ pub struct Tools {
     pub pfir: PathBuf,
     /// How long one pipeline may run before its processes are killed.
     pub timeout: Option<Duration>,
+    /// The most bytes kept of each captured stream (half from its start,
+    /// half from its end).
+    pub capture_limit: usize,
 }
+
+/// The default [`Tools::capture_limit`]: 2 MiB per stream.
+pub const DEFAULT_CAPTURE_LIMIT: usize = 2 << 20;
 
 impl Tools {
     /// Tools that run `pfir` for `pfir` and `FileCheck`, without a timeout.
@@ -28,6 +44,7 @@ impl Tools {
         Tools {
             pfir: pfir.into(),
             timeout: None,
+            capture_limit: DEFAULT_CAPTURE_LIMIT,
         }
     }
 
@@ -53,18 +70,26 @@ pub struct StageResult {
     pub status: Option<ExitStatus>,
     /// Why it could not be started or waited for.
     pub error: Option<String>,
-    /// Its captured standard error (empty when redirected).
+    /// Its captured standard error (empty when redirected; see
+    /// [`Captured`] for what a long one keeps).
     pub stderr: Vec<u8>,
+    /// How many bytes of its standard error were dropped (see [`Captured`]).
+    pub stderr_dropped: u64,
 }
 
+/// The exit status with which a Rust program ends when it panics.
+pub const RUST_PANIC_STATUS: i32 = 101;
+
 impl StageResult {
-    /// Whether the stage passed, `not` taken into account. A process killed
-    /// by a signal never passes, with or without `not`.
+    /// Whether the stage passed, `not` taken into account. A crash never
+    /// passes, with or without `not`: a process killed by a signal, or one
+    /// that exited with status 101 (a Rust panic, as `pfir` would).
     pub fn passed(&self) -> bool {
         match self.status {
             None => false,
             Some(s) => match s.code() {
                 None => false,
+                Some(RUST_PANIC_STATUS) if self.invert => false,
                 Some(code) => (code == 0) != self.invert,
             },
         }
@@ -95,10 +120,15 @@ impl StageResult {
                 }
             }
         };
-        if self.invert {
-            format!("{base} (under `not`: a non-zero exit status was expected)")
-        } else {
-            base
+        match status.code() {
+            Some(RUST_PANIC_STATUS) if self.invert => {
+                format!("{base}, a Rust panic (a crash never passes, even under `not`)")
+            }
+            None if self.invert => format!("{base} (a crash never passes, even under `not`)"),
+            _ if self.invert => {
+                format!("{base} (under `not`: a non-zero exit status was expected)")
+            }
+            _ => base,
         }
     }
 }
@@ -109,6 +139,8 @@ pub struct PipelineResult {
     pub stages: Vec<StageResult>,
     /// The last stage's captured standard output (empty when redirected).
     pub stdout: Vec<u8>,
+    /// How many bytes of it were dropped (see [`Captured`]).
+    pub stdout_dropped: u64,
 }
 
 impl PipelineResult {
@@ -127,12 +159,62 @@ fn open_out(path: &Path, append: bool) -> std::io::Result<std::fs::File> {
         .open(path)
 }
 
-fn drain(mut reader: impl Read + Send + 'static) -> JoinHandle<Vec<u8>> {
-    std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        let _ = reader.read_to_end(&mut buf);
-        buf
-    })
+/// What was kept of a captured stream.
+#[derive(Debug, Default)]
+pub struct Captured {
+    /// The whole stream when it fit in the limit; otherwise its first half
+    /// limit, a line `[... N bytes dropped ...]`, and its last half limit.
+    pub bytes: Vec<u8>,
+    /// How many bytes were dropped (0 when the stream fit).
+    pub dropped: u64,
+}
+
+/// Reads `reader` to its end, keeping at most `limit` bytes (see [`Captured`]).
+pub fn capture(mut reader: impl Read, limit: usize) -> Captured {
+    let head_limit = limit / 2;
+    let tail_limit = limit - head_limit;
+    let mut head = Vec::new();
+    // The tail is a buffer of up to twice `tail_limit`, cut back to
+    // `tail_limit` when full: amortised constant work per byte.
+    let mut tail: Vec<u8> = Vec::new();
+    let mut total: u64 = 0;
+    let mut chunk = vec![0u8; 64 * 1024];
+    loop {
+        let n = match reader.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => break,
+        };
+        total += n as u64;
+        let mut data = &chunk[..n];
+        if head.len() < head_limit {
+            let take = data.len().min(head_limit - head.len());
+            head.extend_from_slice(&data[..take]);
+            data = &data[take..];
+        }
+        tail.extend_from_slice(data);
+        if tail.len() > 2 * tail_limit.max(1) {
+            tail.drain(..tail.len() - tail_limit);
+        }
+    }
+    if tail.len() > tail_limit {
+        tail.drain(..tail.len() - tail_limit);
+    }
+    let dropped = total - (head.len() + tail.len()) as u64;
+    let mut bytes = head;
+    if dropped > 0 {
+        if !bytes.ends_with(b"\n") {
+            bytes.push(b'\n');
+        }
+        bytes.extend_from_slice(format!("[... {dropped} bytes dropped ...]\n").as_bytes());
+    }
+    bytes.extend_from_slice(&tail);
+    Captured { bytes, dropped }
+}
+
+fn drain(reader: impl Read + Send + 'static, limit: usize) -> JoinHandle<Captured> {
+    std::thread::spawn(move || capture(reader, limit))
 }
 
 /// The standard streams of one stage, set up before it is spawned.
@@ -142,66 +224,70 @@ struct StageIo {
     stderr: Stdio,
     /// The reader of this stage's stdout pipe, for the next stage.
     next_stdin: Option<std::io::PipeReader>,
-    stdout_drain: Option<JoinHandle<Vec<u8>>>,
-    stderr_drain: Option<JoinHandle<Vec<u8>>>,
+    stdout_drain: Option<JoinHandle<Captured>>,
+    stderr_drain: Option<JoinHandle<Captured>>,
+}
+
+fn open_error(path: &Path) -> impl FnOnce(std::io::Error) -> std::io::Error + '_ {
+    move |e| std::io::Error::new(e.kind(), format!("cannot open '{}': {e}", path.display()))
 }
 
 fn stage_io(
     stage: &Stage,
     prev: Option<std::io::PipeReader>,
     last: bool,
+    limit: usize,
 ) -> std::io::Result<StageIo> {
     let stdin = match (&stage.stdin, prev) {
-        (Some(path), _) => Stdio::from(std::fs::File::open(path).map_err(|e| {
-            std::io::Error::new(e.kind(), format!("cannot open '{}': {e}", path.display()))
-        })?),
+        (Some(path), _) => Stdio::from(std::fs::File::open(path).map_err(open_error(path))?),
         (None, Some(reader)) => Stdio::from(reader),
         (None, None) => Stdio::null(),
     };
     let mut next_stdin = None;
     let mut stdout_drain = None;
-    // The stdout target, and a second handle to it for `2>&1`.
-    let (stdout, stdout_dup): (Stdio, Option<Stdio>) = match &stage.stdout {
-        Some((path, append)) => {
-            let f = open_out(path, *append).map_err(|e| {
-                std::io::Error::new(e.kind(), format!("cannot open '{}': {e}", path.display()))
-            })?;
-            let dup = match stage.stderr {
-                StderrTarget::ToStdout => Some(Stdio::from(f.try_clone()?)),
-                _ => None,
-            };
-            (Stdio::from(f), dup)
+    let mut stderr_drain = None;
+    // Each stream's own destination as an owned handle (`None`: it goes
+    // where the other stream goes), so the other one can share it.
+    let stdout_own: Option<std::os::fd::OwnedFd> = match &stage.stdout {
+        StdoutTarget::ToStderr => None,
+        StdoutTarget::File(path, append) => {
+            Some(open_out(path, *append).map_err(open_error(path))?.into())
         }
-        None => {
+        StdoutTarget::Pipe => {
             let (reader, writer) = std::io::pipe()?;
-            let dup = match stage.stderr {
-                StderrTarget::ToStdout => Some(Stdio::from(writer.try_clone()?)),
-                _ => None,
-            };
             if last {
-                stdout_drain = Some(drain(reader));
+                stdout_drain = Some(drain(reader, limit));
             } else {
                 next_stdin = Some(reader);
             }
-            (Stdio::from(writer), dup)
+            Some(writer.into())
         }
     };
-    let mut stderr_drain = None;
-    let stderr = match &stage.stderr {
-        StderrTarget::ToStdout => stdout_dup.expect("set up above"),
-        StderrTarget::File(path, append) => Stdio::from(open_out(path, *append).map_err(|e| {
-            std::io::Error::new(e.kind(), format!("cannot open '{}': {e}", path.display()))
-        })?),
+    let stderr_own: Option<std::os::fd::OwnedFd> = match &stage.stderr {
+        StderrTarget::ToStdout => None,
+        StderrTarget::File(path, append) => {
+            Some(open_out(path, *append).map_err(open_error(path))?.into())
+        }
         StderrTarget::Capture => {
             let (reader, writer) = std::io::pipe()?;
-            stderr_drain = Some(drain(reader));
-            Stdio::from(writer)
+            stderr_drain = Some(drain(reader, limit));
+            Some(writer.into())
+        }
+    };
+    let (stdout, stderr) = match (stdout_own, stderr_own) {
+        (Some(out), Some(err)) => (out, err),
+        (Some(out), None) => (out.try_clone()?, out),
+        (None, Some(err)) => (err.try_clone()?, err),
+        (None, None) => {
+            return Err(std::io::Error::other(
+                "standard output and standard error are sent to each other",
+            ));
         }
     };
     Ok(StageIo {
         stdin,
-        stdout,
-        stderr,
+        stdout: Stdio::from(stdout),
+        stderr: Stdio::from(stderr),
         next_stdin,
         stdout_drain,
         stderr_drain,
@@ -211,12 +297,12 @@ fn stage_io(
 struct Running {
     child: Option<std::process::Child>,
     error: Option<String>,
-    stderr_drain: Option<JoinHandle<Vec<u8>>>,
+    stderr_drain: Option<JoinHandle<Captured>>,
 }
 
 /// Waits until every child has exited or `deadline` passes; then kills
-/// the ones still running and records why.
-fn wait_or_kill(running: &mut [Running], deadline: Instant, timeout: Duration) {
+/// the ones still running (their whole process group) and records why.
+fn wait_or_kill(running: &mut [Running], group: Option<u32>, deadline: Instant, timeout: Duration) {
     loop {
         let mut all_done = true;
         for r in running.iter_mut() {
@@ -234,6 +320,9 @@ fn wait_or_kill(running: &mut [Running], deadline: Instant, timeout: Duration) {
                 if let Some(child) = r.child.as_mut()
                     && matches!(child.try_wait(), Ok(None))
                 {
+                    if let Some(group) = group {
+                        cleanup::kill_process_group(group);
+                    }
                     let _ = child.kill();
                     r.error = Some(format!(
                         "timed out after {}s and was killed",
@@ -253,10 +342,13 @@ pub fn run_pipeline(pipeline: &Pipeline, tools: &Tools, cwd: Option<&Path>) -> P
     let mut running = Vec::new();
     let mut prev: Option<std::io::PipeReader> = None;
     let mut stdout_drain = None;
+    // The pipeline's process group (the first stage's pid) and its
+    // registration for cleanup on a signal.
+    let mut group: Option<(u32, cleanup::Registration)> = None;
     let count = pipeline.stages.len();
     for (i, stage) in pipeline.stages.iter().enumerate() {
         let last = i + 1 == count;
-        let io = match stage_io(stage, prev.take(), last) {
+        let io = match stage_io(stage, prev.take(), last, tools.capture_limit) {
             Ok(io) => io,
             Err(e) => {
                 running.push(Running {
@@ -281,7 +373,25 @@ pub fn run_pipeline(pipeline: &Pipeline, tools: &Tools, cwd: Option<&Path>) -> P
         if let Some(dir) = cwd {
             cmd.current_dir(dir);
         }
-        let spawned = cmd.spawn();
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            let id = group.as_ref().map_or(0, |(id, _)| *id);
+            cmd.process_group(i32::try_from(id).unwrap_or(0));
+        }
+        let spawned = match group {
+            Some(_) => cmd.spawn(),
+            // The first process: spawned and registered with no signal
+            // cleanup in between, so an interrupted run never misses it.
+            None => cleanup::register_with(
+                || cmd.spawn(),
+                |child| cleanup::Item::ProcessGroup(child.id()),
+            )
+            .map(|(child, registration)| {
+                group = Some((child.id(), registration));
+                child
+            }),
+        };
         // Dropping the command closes this process's copies of the pipe
         // ends, so readers see end-of-file when the children exit.
         drop(cmd);
@@ -299,22 +409,31 @@ pub fn run_pipeline(pipeline: &Pipeline, tools: &Tools, cwd: Option<&Path>) -> P
         }
     }
     drop(prev);
+    let group_id = group.as_ref().map(|(id, _)| *id);
     if let Some(timeout) = tools.timeout {
-        wait_or_kill(&mut running, Instant::now() + timeout, timeout);
+        wait_or_kill(&mut running, group_id, Instant::now() + timeout, timeout);
     }
-    let mut stages = Vec::new();
-    for (stage, r) in pipeline.stages.iter().zip(running) {
-        let mut error = r.error;
-        let status = match r.child {
-            Some(mut child) => match child.wait() {
+    let mut statuses = Vec::new();
+    for r in running.iter_mut() {
+        statuses.push(match r.child.as_mut() {
+            Some(child) => match child.wait() {
                 Ok(s) => Some(s),
                 Err(e) => {
-                    error = Some(format!("cannot wait for it: {e}"));
+                    r.error = Some(format!("cannot wait for it: {e}"));
                     None
                 }
             },
             None => None,
-        };
+        });
+    }
+    // Every stage has exited: whatever they left running in their group
+    // (a background job holding a pipe open) is killed, so the drains end.
+    if let Some(id) = group_id {
+        cleanup::kill_process_group(id);
+    }
+    drop(group);
+    let mut stages = Vec::new();
+    for ((stage, r), status) in pipeline.stages.iter().zip(running).zip(statuses) {
         let stderr = r
             .stderr_drain
             .map(|h| h.join().unwrap_or_default())
@@ -323,14 +442,19 @@ pub fn run_pipeline(pipeline: &Pipeline, tools: &Tools, cwd: Option<&Path>) -> P
             command: stage.display(),
             invert: stage.invert,
             status,
-            error,
-            stderr,
+            error: r.error,
+            stderr: stderr.bytes,
+            stderr_dropped: stderr.dropped,
         });
     }
     let stdout = stdout_drain
         .map(|h| h.join().unwrap_or_default())
         .unwrap_or_default();
-    PipelineResult { stages, stdout }
+    PipelineResult {
+        stages,
+        stdout: stdout.bytes,
+        stdout_dropped: stdout.dropped,
+    }
 }
 
 #[cfg(all(test, unix))]
@@ -342,12 +466,13 @@ mod tests {
         let subs = Substitutions {
             source: PathBuf::from("/dev/null"),
             temp: std::env::temp_dir().join(format!("pfir-exec-test-{}", std::process::id())),
+            custom: Vec::new(),
         };
         let p = parse(text, &subs).unwrap();
         assert_eq!(p.len(), 1);
         let tools = Tools {
-            pfir: PathBuf::from("/bin/false"),
             timeout: Some(Duration::from_secs(60)),
+            ..Tools::new("/bin/false")
         };
         run_pipeline(&p[0], &tools, None)
     }
@@ -359,12 +484,13 @@ mod tests {
             &Substitutions {
                 source: PathBuf::from("x"),
                 temp: PathBuf::from("t"),
+                custom: Vec::new(),
             },
         )
         .unwrap();
         let tools = Tools {
-            pfir: PathBuf::from("/bin/false"),
             timeout: Some(Duration::from_millis(200)),
+            ..Tools::new("/bin/false")
         };
         let start = Instant::now();
         let r = run_pipeline(&p[0], &tools, None);
@@ -399,6 +525,40 @@ mod tests {
         let r = run("sh -c 'echo err >&2' 2>&1 | tr a-z A-Z");
         assert_eq!(String::from_utf8_lossy(&r.stdout), "ERR\n");
         assert!(r.stages[0].stderr.is_empty());
+    }
+
+    #[test]
+    fn stdout_to_stderr_and_both_to_a_file() {
+        let r = run("sh -c 'echo out; echo err >&2' >&2");
+        assert!(r.stdout.is_empty());
+        assert_eq!(String::from_utf8_lossy(&r.stages[0].stderr), "out\nerr\n");
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("both");
+        assert!(
+            run(&format!(
+                "sh -c 'echo out; echo err >&2' &> {}",
+                f.display()
+            ))
+            .passed()
+        );
+        assert_eq!(std::fs::read_to_string(&f).unwrap(), "out\nerr\n");
+        assert!(run(&format!("echo more &>> {}", f.display())).passed());
+        assert_eq!(std::fs::read_to_string(&f).unwrap(), "out\nerr\nmore\n");
+    }
+
+    #[test]
+    fn capture_keeps_head_and_tail() {
+        let data: Vec<u8> = (0..10_000u32)
+            .flat_map(|i| format!("{i}\n").into_bytes())
+            .collect();
+        let c = capture(&data[..], 100);
+        assert_eq!(c.dropped, data.len() as u64 - 100);
+        let shown = String::from_utf8(c.bytes).unwrap();
+        assert!(shown.starts_with("0\n1\n2\n"));
+        assert!(shown.ends_with("9998\n9999\n"));
+        assert!(shown.contains(&format!("[... {} bytes dropped ...]", c.dropped)));
+        let small = capture(&b"short"[..], 100);
+        assert_eq!((small.bytes.as_slice(), small.dropped), (&b"short"[..], 0));
     }
 
     #[test]

@@ -3,25 +3,31 @@
 //! A test is a `.pfir` file with `// RUN:` lines ([`run_line`] describes
 //! their syntax). Each RUN line is run in order, without a shell
 //! ([`execute`]); the test passes when every one of them passes. Files run
-//! in parallel ([`run_all`]); [`report`] formats what happened.
+//! in parallel ([`run_all`]); [`report`] formats what happened. Directives
+//! (`XFAIL:`, `REQUIRES:`, `UNSUPPORTED:`, `ALLOW_RETRIES:`) and the
+//! per-directory `lit.toml` are read by [`config`]; a test's outcome is one
+//! of lit's ([`Outcome`]).
 //!
 //! The library never assumes it runs inside `pfir`: the executable that
 //! `pfir` and `FileCheck` in RUN lines stand for is part of the [`Config`]
 //! (the `pfir` binary passes `current_exe`, the cargo harness passes
 //! `CARGO_BIN_EXE_pfir`).
 
+pub mod config;
 pub mod discover;
 pub mod execute;
 pub mod report;
 pub mod run_line;
 
-pub use discover::{discover, has_run_lines};
+pub use discover::{Discovery, discover, discover_all, has_run_lines};
 pub use execute::Tools;
+pub use report::XunitCase;
 
 use execute::PipelineResult;
 use run_line::{RunLine, Substitutions};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
+
 use std::time::{Duration, Instant};
 
 /// How tests are run.
@@ -34,6 +40,9 @@ pub struct Config {
     pub filter: Option<regex::Regex>,
     /// Regenerate CHECK lines before running (see [`crate::testing::update_checks`]).
     pub update: bool,
+    /// How long one test (all its RUN lines) may run; its running commands
+    /// are killed when the time is up. `tools.timeout` bounds each pipeline.
+    pub test_timeout: Option<Duration>,
 }
 
 impl Config {
@@ -45,6 +54,7 @@ impl Config {
             jobs: default_jobs(),
             filter: None,
             update: false,
+            test_timeout: None,
         }
     }
 }
@@ -73,6 +83,10 @@ pub enum Failure {
     BadRunLine { line: usize, message: String },
     /// The last of the test's steps failed.
     Failed,
+    /// The test is marked `XFAIL` but passed.
+    UnexpectedPass,
+    /// The whole test ran longer than `--timeout`.
+    TimedOut(Duration),
 }
 
 /// What running one test file gave.
@@ -88,41 +102,143 @@ pub struct TestResult {
     /// The test's private temporary directory (`%T`), kept when it failed.
     pub temp_dir: PathBuf,
     pub duration: Duration,
+    /// Why it was not run (`REQUIRES:` / `UNSUPPORTED:`), if so.
+    pub unsupported: Option<String>,
+    /// Whether it is expected to fail (`XFAIL:`); its failure then passes.
+    pub expected_failure: bool,
 }
 
-impl TestResult {
-    pub fn passed(&self) -> bool {
-        self.failure.is_none()
+/// How a test ended, in lit's words.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Pass,
+    Fail,
+    /// Failed as its `XFAIL:` said (counts as a success).
+    XFail,
+    /// Passed although marked `XFAIL:` (a failure).
+    XPass,
+    /// Not run: `REQUIRES:` / `UNSUPPORTED:`.
+    Unsupported,
+}
+
+impl Outcome {
+    pub fn word(self) -> &'static str {
+        match self {
+            Outcome::Pass => "PASS",
+            Outcome::Fail => "FAIL",
+            Outcome::XFail => "XFAIL",
+            Outcome::XPass => "XPASS",
+            Outcome::Unsupported => "UNSUPPORTED",
+        }
+    }
+
+    /// Whether it counts as a success.
+    pub fn ok(self) -> bool {
+        matches!(self, Outcome::Pass | Outcome::XFail | Outcome::Unsupported)
     }
 }
 
-static NEXT_TEMP: AtomicUsize = AtomicUsize::new(0);
+impl TestResult {
+    pub fn outcome(&self) -> Outcome {
+        match (&self.failure, self.expected_failure) {
+            _ if self.unsupported.is_some() => Outcome::Unsupported,
+            (None, _) => Outcome::Pass,
+            (Some(Failure::UnexpectedPass), _) => Outcome::XPass,
+            (Some(Failure::Failed | Failure::TimedOut(_)), true) => Outcome::XFail,
+            (Some(_), _) => Outcome::Fail,
+        }
+    }
 
-/// A fresh private temporary directory for one test (not yet created),
-/// and its `%t` in it.
-pub(crate) fn temp_paths(path: &Path) -> (PathBuf, PathBuf) {
-    let n = NEXT_TEMP.fetch_add(1, Ordering::Relaxed);
-    let name = path
-        .file_name()
-        .map_or_else(|| "test".into(), |n| n.to_string_lossy().into_owned());
-    let dir = std::env::temp_dir().join(format!("pfir-lit-{}-{n}", std::process::id()));
-    let temp = dir.join(format!("{name}.tmp"));
-    (dir, temp)
+    /// Whether the test counts as a success (PASS, XFAIL, UNSUPPORTED).
+    pub fn passed(&self) -> bool {
+        self.outcome().ok()
+    }
+}
+
+/// A test's private scratch directory (`%T`): created exclusively under an
+/// unpredictable name (`pfir-lit-XXXXXX` in the system temporary directory),
+/// owned by the user with mode 0700, so no other user can plant files in it
+/// or read what the test writes. It is removed when dropped, and on SIGINT,
+/// SIGTERM or SIGHUP while it exists, unless [`ScratchDir::keep`] was called.
+pub(crate) struct ScratchDir {
+    dir: tempfile::TempDir,
+    _registration: crate::io::cleanup::Registration,
+    /// `%t`: a path in the directory named after the test file (not created).
+    pub temp: PathBuf,
+}
+
+impl ScratchDir {
+    pub(crate) fn create(test: &Path) -> std::io::Result<ScratchDir> {
+        let (dir, registration) = crate::io::cleanup::register_with(
+            || {
+                let mut builder = tempfile::Builder::new();
+                builder.prefix("pfir-lit-");
+                #[cfg(unix)]
+                {
+                    use std::os::unix::fs::PermissionsExt;
+                    builder.permissions(std::fs::Permissions::from_mode(0o700));
+                }
+                builder.tempdir()
+            },
+            |d| crate::io::cleanup::Item::Dir(d.path().to_path_buf()),
+        )?;
+        let name = test
+            .file_name()
+            .map_or_else(|| "test".into(), |n| n.to_string_lossy().into_owned());
+        let temp = dir.path().join(format!("{name}.tmp"));
+        Ok(ScratchDir {
+            dir,
+            _registration: registration,
+            temp,
+        })
+    }
+
+    pub(crate) fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Leaves the directory on disk (a failed test's files, for the report).
+    pub(crate) fn keep(self) -> PathBuf {
+        self.dir.keep()
+    }
 }
 
 /// Runs the RUN lines of one test file, in order, stopping at the first
 /// failure.
 pub fn run_test(path: &Path, config: &Config) -> TestResult {
     let start = Instant::now();
-    let (temp_dir, temp) = temp_paths(path);
     let mut result = TestResult {
         path: path.to_path_buf(),
         failure: None,
         steps: Vec::new(),
         notes: Vec::new(),
-        temp_dir: temp_dir.clone(),
+        temp_dir: PathBuf::new(),
         duration: Duration::ZERO,
+        unsupported: None,
+        expected_failure: false,
     };
+    let prepared = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read '{}': {e}", path.display()))
+        .and_then(|text| {
+            let directives = config::Directives::parse(&text)?;
+            let lit_config = config::LitConfig::for_test(path)?;
+            Ok((directives, lit_config))
+        });
+    let (directives, lit_config) = match prepared {
+        Ok(v) => v,
+        Err(e) => {
+            result.failure = Some(Failure::Unresolved(e));
+            result.duration = start.elapsed();
+            return result;
+        }
+    };
+    if let Some(why) = directives.unsupported_because(&lit_config) {
+        result.unsupported = Some(why.clone());
+        result.notes.push(why);
+        result.duration = start.elapsed();
+        return result;
+    }
+    result.expected_failure = directives.expected_to_fail(&lit_config);
     if config.update {
         match crate::testing::update_checks::update_file(path, &config.tools) {
             Ok(outcome) => {
@@ -133,10 +249,46 @@ pub fn run_test(path: &Path, config: &Config) -> TestResult {
             Err(e) => result.notes.push(format!("checks not updated: {e}")),
         }
     }
-    result.failure = run_steps(path, config, &temp_dir, temp, &mut result.steps).err();
-    let empty = std::fs::read_dir(&temp_dir).is_ok_and(|mut d| d.next().is_none());
-    if result.passed() || empty {
-        let _ = std::fs::remove_dir_all(&temp_dir);
+    let deadline = config.test_timeout.map(|t| (start + t, t));
+    let attempts = directives.allow_retries.saturating_add(1);
+    for attempt in 1..=attempts {
+        let scratch = match ScratchDir::create(path) {
+            Ok(s) => s,
+            Err(e) => {
+                result.failure = Some(Failure::Unresolved(format!(
+                    "cannot create a temporary directory: {e}"
+                )));
+                break;
+            }
+        };
+        result.temp_dir = scratch.path().to_path_buf();
+        result.steps.clear();
+        result.failure = run_steps(
+            path,
+            config,
+            &lit_config.substitutions,
+            deadline,
+            scratch.temp.clone(),
+            &mut result.steps,
+        )
+        .err();
+        let failed = matches!(result.failure, Some(Failure::Failed));
+        let last = attempt == attempts || !failed;
+        let empty = std::fs::read_dir(scratch.path()).is_ok_and(|mut d| d.next().is_none());
+        if last && result.failure.is_some() && !empty {
+            scratch.keep();
+        }
+        if last {
+            if attempt > 1 {
+                result
+                    .notes
+                    .push(format!("attempt {attempt} of {attempts}"));
+            }
+            break;
+        }
+    }
+    if result.expected_failure && result.failure.is_none() {
+        result.failure = Some(Failure::UnexpectedPass);
     }
     result.duration = start.elapsed();
     result
@@ -145,7 +297,8 @@ pub fn run_test(path: &Path, config: &Config) -> TestResult {
 fn run_steps(
     path: &Path,
     config: &Config,
-    temp_dir: &Path,
+    custom: &[(String, String)],
+    deadline: Option<(Instant, Duration)>,
     temp: PathBuf,
     steps: &mut Vec<Step>,
 ) -> Result<(), Failure> {
@@ -157,15 +310,10 @@ fn run_steps(
             "the file has no `// RUN:` lines".into(),
         ));
     }
-    std::fs::create_dir_all(temp_dir).map_err(|e| {
-        Failure::Unresolved(format!(
-            "cannot create the temporary directory '{}': {e}",
-            temp_dir.display()
-        ))
-    })?;
     let subs = Substitutions {
         source: path.to_path_buf(),
         temp,
+        custom: custom.to_vec(),
     };
     // Parse everything first: a syntax error anywhere fails before anything runs.
     let mut parsed = Vec::new();
@@ -179,8 +327,27 @@ fn run_steps(
     }
     for (run_line, pipelines) in parsed {
         for pipeline in pipelines {
-            let result = execute::run_pipeline(&pipeline, &config.tools, None);
+            let mut tools = config.tools.clone();
+            if let Some((deadline, limit)) = deadline {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    return Err(Failure::TimedOut(limit));
+                }
+                tools.timeout = Some(tools.timeout.map_or(left, |t| t.min(left)));
+            }
+            let result = execute::run_pipeline(&pipeline, &tools, None);
             let passed = result.passed();
+            if !passed
+                && let Some((deadline, limit)) = deadline
+                && Instant::now() >= deadline
+            {
+                steps.push(Step {
+                    run_line: run_line.clone(),
+                    command: pipeline.display(),
+                    result,
+                });
+                return Err(Failure::TimedOut(limit));
+            }
             steps.push(Step {
                 run_line: run_line.clone(),
                 command: pipeline.display(),
@@ -197,13 +364,19 @@ fn run_steps(
 /// Totals of a run.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Summary {
+    /// PASS and XFAIL.
     pub passed: usize,
+    /// FAIL and XPASS.
     pub failed: Vec<PathBuf>,
+    /// Of `passed`: the XFAIL ones.
+    pub expected_failures: usize,
+    /// Not run (UNSUPPORTED); not in `passed`.
+    pub unsupported: usize,
 }
 
 impl Summary {
     pub fn total(&self) -> usize {
-        self.passed + self.failed.len()
+        self.passed + self.failed.len() + self.unsupported
     }
 }
 
@@ -242,10 +415,14 @@ pub fn run_all(
         drop(tx);
         for result in rx {
             on_result(&result);
-            if result.passed() {
-                summary.passed += 1;
-            } else {
-                summary.failed.push(result.path.clone());
+            match result.outcome() {
+                Outcome::Unsupported => summary.unsupported += 1,
+                Outcome::XFail => {
+                    summary.passed += 1;
+                    summary.expected_failures += 1;
+                }
+                Outcome::Pass => summary.passed += 1,
+                Outcome::Fail | Outcome::XPass => summary.failed.push(result.path.clone()),
             }
         }
     });

@@ -2,10 +2,11 @@
 
 use super::{Failure, Step, Summary, TestResult};
 use std::fmt::Write;
+use std::path::PathBuf;
 
 /// `PASS: path` or `FAIL: path`, with notes in parentheses.
 pub fn result_line(r: &TestResult) -> String {
-    let word = if r.passed() { "PASS" } else { "FAIL" };
+    let word = r.outcome().word();
     let mut line = format!("{word}: {}", r.path.display());
     if !r.notes.is_empty() {
         let _ = write!(line, " ({})", r.notes.join("; "));
@@ -81,6 +82,23 @@ pub fn failure_report(r: &TestResult) -> String {
                 r.path.display()
             );
         }
+        Some(Failure::UnexpectedPass) => {
+            let _ = writeln!(
+                out,
+                "{}: the test passed, but its XFAIL: line says it should fail",
+                r.path.display()
+            );
+        }
+        Some(Failure::TimedOut(limit)) => {
+            let _ = writeln!(
+                out,
+                "the test ran longer than its time limit of {}s",
+                limit.as_secs_f64()
+            );
+            if let Some(step) = r.steps.last() {
+                describe_step(step, true, &mut out);
+            }
+        }
         Some(Failure::Failed) => {
             if let Some(step) = r.steps.last() {
                 describe_step(step, true, &mut out);
@@ -111,6 +129,19 @@ pub fn summary(s: &Summary, elapsed: std::time::Duration) -> String {
             let _ = writeln!(out, "  {}", p.display());
         }
     }
+    let mut extra = Vec::new();
+    if s.expected_failures > 0 {
+        extra.push(format!(
+            "{} of the passed expected to fail (XFAIL)",
+            s.expected_failures
+        ));
+    }
+    if s.unsupported > 0 {
+        extra.push(format!("{} unsupported (not run)", s.unsupported));
+    }
+    if !extra.is_empty() {
+        let _ = writeln!(out, "\n{}", extra.join("; "));
+    }
     let _ = writeln!(
         out,
         "\n{} test{} in {:.2}s: {} passed, {} failed",
@@ -120,5 +151,111 @@ pub fn summary(s: &Summary, elapsed: std::time::Duration) -> String {
         s.passed,
         s.failed.len()
     );
+    out
+}
+
+/// One test for [`xunit_xml`].
+#[derive(Clone, Debug)]
+pub struct XunitCase {
+    pub path: PathBuf,
+    pub outcome: super::Outcome,
+    pub seconds: f64,
+    /// The failure report (FAIL, XPASS) or the reason it was skipped.
+    pub message: String,
+}
+
+impl XunitCase {
+    pub fn from_result(r: &TestResult) -> XunitCase {
+        let outcome = r.outcome();
+        let message = match outcome {
+            super::Outcome::Unsupported => r.unsupported.clone().unwrap_or_default(),
+            super::Outcome::Fail | super::Outcome::XPass => failure_report(r),
+            _ => String::new(),
+        };
+        XunitCase {
+            path: r.path.clone(),
+            outcome,
+            seconds: r.duration.as_secs_f64(),
+            message,
+        }
+    }
+}
+
+/// Text made safe for XML: markup characters escaped, and characters XML
+/// 1.0 cannot hold (most control characters) written as `\u{..}`.
+pub fn xml_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => {
+                out.push_str(&c.escape_unicode().to_string());
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A JUnit-style XML report (`--xunit-xml-output`), as lit writes it: one
+/// `<testsuite>` named `pfir`, one `<testcase>` per test (`classname` the
+/// test's directory with `.` for `/`, `name` its file name), `<failure>` for
+/// FAIL and XPASS, `<skipped>` for UNSUPPORTED.
+pub fn xunit_xml(cases: &[XunitCase], elapsed: std::time::Duration) -> String {
+    let failures = cases.iter().filter(|c| !c.outcome.ok()).count();
+    let skipped = cases
+        .iter()
+        .filter(|c| c.outcome == super::Outcome::Unsupported)
+        .count();
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
+    let _ = writeln!(
+        out,
+        "<testsuite name=\"pfir\" tests=\"{}\" failures=\"{failures}\" skipped=\"{skipped}\" time=\"{:.3}\">",
+        cases.len(),
+        elapsed.as_secs_f64()
+    );
+    for c in cases {
+        let class = c
+            .path
+            .parent()
+            .map(|p| p.display().to_string().replace(['/', '\\'], "."))
+            .unwrap_or_default();
+        let name = c
+            .path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let _ = write!(
+            out,
+            "<testcase classname=\"{}\" name=\"{}\" time=\"{:.3}\"",
+            xml_escape(&class),
+            xml_escape(&name),
+            c.seconds
+        );
+        match c.outcome {
+            super::Outcome::Fail | super::Outcome::XPass => {
+                let _ = writeln!(
+                    out,
+                    ">\n  <failure message=\"{}\">{}</failure>\n</testcase>",
+                    c.outcome.word(),
+                    xml_escape(&c.message)
+                );
+            }
+            super::Outcome::Unsupported => {
+                let _ = writeln!(
+                    out,
+                    ">\n  <skipped message=\"{}\"/>\n</testcase>",
+                    xml_escape(&c.message)
+                );
+            }
+            _ => out.push_str("/>\n"),
+        }
+    }
+    out.push_str("</testsuite>\n</testsuites>\n");
     out
 }

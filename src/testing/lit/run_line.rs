@@ -9,10 +9,19 @@
 //! - `a && b` runs `b` only when `a` passed (every part must pass);
 //! - `not cmd` inverts the exit status: `cmd` must exit with a non-zero
 //!   status (a crash by a signal is never a pass);
-//! - redirections `< file`, `> file`, `>> file`, `2> file`, `2>> file`, `2>&1`;
+//! - redirections, as lit's internal shell has them: `< file`, `> file`,
+//!   `>> file`, `1> file`, `2> file`, `2>> file`, `&> file` and `&>> file`
+//!   (both streams), `2>&1` (stderr where stdout goes), `>&2` and `1>&2`
+//!   (stdout where stderr goes). Anything else that looks like a
+//!   redirection (`3>&1`, `<&0`, `<<EOF`, `<>`, `|&`) is named in an error;
+//!   a lone `&` is a background job, also unsupported;
 //! - substitutions `%s` (the test file), `%S` (its directory), `%t` (a
 //!   per-test temporary path), `%T` (the directory of `%t`), `%%` (a `%`).
-//!   They apply inside quotes too; any other `%x` is left as written.
+//!   They apply inside quotes too; any other `%x` is left as written;
+//! - named substitutions `%{name}`: `%{pfir}` (the `pfir` under test) and
+//!   those of the test's `lit.toml` ([`super::config`]). They are replaced as
+//!   text before the line is parsed (so a value may hold several words and
+//!   `%s`-style substitutions); an unknown name is an error.
 //!
 //! A RUN line that ends with `\` continues on the next RUN line.
 
@@ -34,6 +43,8 @@ pub struct Substitutions {
     pub source: PathBuf,
     /// `%t`: a temporary path private to this test (not created).
     pub temp: PathBuf,
+    /// `%{name}` substitutions (from `lit.toml`): (name, replacement text).
+    pub custom: Vec<(String, String)>,
 }
 
 impl Substitutions {
@@ -67,6 +78,18 @@ fn parent_or_dot(p: &Path) -> PathBuf {
     }
 }
 
+/// Where a command's standard output goes.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub enum StdoutTarget {
+    /// Into the next command of the pipeline, or captured for the last.
+    #[default]
+    Pipe,
+    /// `>&2` / `1>&2`: wherever standard error goes.
+    ToStderr,
+    /// `> file` / `>> file` (the flag: append).
+    File(PathBuf, bool),
+}
+
 /// Where a command's standard error goes.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub enum StderrTarget {
@@ -88,8 +111,7 @@ pub struct Stage {
     pub argv: Vec<String>,
     /// `< file`.
     pub stdin: Option<PathBuf>,
-    /// `> file` / `>> file` (the flag: append).
-    pub stdout: Option<(PathBuf, bool)>,
+    pub stdout: StdoutTarget,
     pub stderr: StderrTarget,
 }
 
@@ -104,9 +126,13 @@ impl Stage {
         if let Some(p) = &self.stdin {
             parts.push(format!("< {}", quote(&p.display().to_string())));
         }
-        if let Some((p, append)) = &self.stdout {
-            let op = if *append { ">>" } else { ">" };
-            parts.push(format!("{op} {}", quote(&p.display().to_string())));
+        match &self.stdout {
+            StdoutTarget::Pipe => {}
+            StdoutTarget::ToStderr => parts.push(">&2".into()),
+            StdoutTarget::File(p, append) => {
+                let op = if *append { ">>" } else { ">" };
+                parts.push(format!("{op} {}", quote(&p.display().to_string())));
+            }
         }
         match &self.stderr {
             StderrTarget::Capture => {}
@@ -214,8 +240,10 @@ enum Token {
     In,
     /// `>`, `>>`, `2>`, `2>>`: (fd, append)
     Out(u8, bool),
-    /// `2>&1`
-    ErrToOut,
+    /// `N>&M` for N, M in {1, 2}: (N, M)
+    Dup(u8, u8),
+    /// `&>`, `&>>`: both streams to a file (append)
+    Both(bool),
 }
 
 fn tokenize(text: &str, subs: &Substitutions) -> Result<Vec<Token>, String> {
@@ -313,31 +341,68 @@ fn tokenize(text: &str, subs: &Substitutions) -> Result<Vec<Token>, String> {
                 }
             }
             '|' => {
-                if chars.get(i + 1) == Some(&'|') {
-                    return Err("`||` is not supported".into());
+                match chars.get(i + 1) {
+                    Some('|') => return Err("`||` is not supported".into()),
+                    Some('&') => {
+                        return Err("`|&` is not supported; write `2>&1 |`".into());
+                    }
+                    _ => {}
                 }
                 flush!();
                 tokens.push(Token::Pipe);
                 i += 1;
             }
-            '&' => {
-                if chars.get(i + 1) == Some(&'&') {
+            '&' => match chars.get(i + 1) {
+                Some('&') => {
                     flush!();
                     tokens.push(Token::AndAnd);
                     i += 2;
-                } else {
-                    return Err("`&` (background jobs) is not supported".into());
                 }
-            }
+                Some('>') => {
+                    flush!();
+                    let append = chars.get(i + 2) == Some(&'>');
+                    tokens.push(Token::Both(append));
+                    i += if append { 3 } else { 2 };
+                }
+                _ => {
+                    return Err("`&` (running a command in the background) is not supported".into());
+                }
+            },
             ';' => return Err("`;` is not supported; use `&&` or another RUN line".into()),
             '<' => {
+                if in_word && digits_only {
+                    return Err(format!(
+                        "`{word}<`: redirecting the input of file descriptor {word} is not supported"
+                    ));
+                }
+                match chars.get(i + 1) {
+                    Some('<') => {
+                        return Err("`<<` (here-documents) is not supported; use `< file`".into());
+                    }
+                    Some('&') => return Err("`<&` (duplicating an input) is not supported".into()),
+                    Some('>') => {
+                        return Err(
+                            "`<>` (opening for reading and writing) is not supported".into()
+                        );
+                    }
+                    _ => {}
+                }
                 flush!();
                 tokens.push(Token::In);
                 i += 1;
             }
             '>' => {
-                let fd = if in_word && digits_only && (word == "1" || word == "2") {
-                    let fd = if word == "2" { 2 } else { 1 };
+                let fd = if in_word && digits_only {
+                    let fd = match word.as_str() {
+                        "1" => 1,
+                        "2" => 2,
+                        other => {
+                            return Err(format!(
+                                "`{other}>`: only standard output (1) and standard error (2) \
+                                 can be redirected"
+                            ));
+                        }
+                    };
                     word.clear();
                     in_word = false;
                     fd
@@ -350,13 +415,39 @@ fn tokenize(text: &str, subs: &Substitutions) -> Result<Vec<Token>, String> {
                 };
                 digits_only = true;
                 i += 1;
-                if fd == 2 && chars.get(i) == Some(&'&') {
-                    if chars.get(i + 1) == Some(&'1') {
-                        tokens.push(Token::ErrToOut);
-                        i += 2;
-                        continue;
+                if chars.get(i) == Some(&'&') {
+                    let to = match chars.get(i + 1) {
+                        Some('1') => 1,
+                        Some('2') => 2,
+                        Some(c) if c.is_ascii_digit() => {
+                            return Err(format!(
+                                "`{fd}>&{c}`: only standard output (1) and standard error (2) \
+                                 can be redirected"
+                            ));
+                        }
+                        Some('-') => {
+                            return Err(format!("`{fd}>&-` (closing a stream) is not supported"));
+                        }
+                        _ => {
+                            return Err(format!(
+                                "`{fd}>&` must be followed by 1 or 2 (`>& file` is not supported; \
+                                 write `&> file`)"
+                            ));
+                        }
+                    };
+                    if chars.get(i + 2).is_some_and(|c| c.is_ascii_digit()) {
+                        return Err(format!(
+                            "`{fd}>&{to}{}...`: only standard output (1) and standard error (2) \
+                             can be redirected",
+                            chars[i + 2]
+                        ));
                     }
-                    return Err("only `2>&1` is supported among `>&` redirections".into());
+                    tokens.push(Token::Dup(fd, to));
+                    i += 2;
+                    continue;
+                }
+                if chars.get(i) == Some(&'|') {
+                    return Err(format!("`{fd}>|` (overriding noclobber) is not supported"));
                 }
                 let append = chars.get(i) == Some(&'>');
                 if append {
@@ -385,10 +476,52 @@ fn tokenize(text: &str, subs: &Substitutions) -> Result<Vec<Token>, String> {
     Ok(tokens)
 }
 
+/// Replaces the `%{name}` substitutions of `text` (see the module
+/// documentation). Replacements are not scanned again for `%{`.
+pub fn expand_named(text: &str, subs: &Substitutions) -> Result<String, String> {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("%{") {
+        // `%%{` is a literal `%` then `{`: leave it to the tokenizer.
+        let escaped = rest[..at].chars().rev().take_while(|&c| c == '%').count() % 2 == 1;
+        out.push_str(&rest[..at]);
+        if escaped {
+            out.push_str("%{");
+            rest = &rest[at + 2..];
+            continue;
+        }
+        let Some(len) = rest[at + 2..].find('}') else {
+            return Err("`%{` without a closing `}`".into());
+        };
+        let name = &rest[at + 2..at + 2 + len];
+        let value = if name == "pfir" {
+            Some("pfir")
+        } else {
+            subs.custom
+                .iter()
+                .rev()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.as_str())
+        };
+        match value {
+            Some(v) => out.push_str(v),
+            None => {
+                return Err(format!(
+                    "unknown substitution `%{{{name}}}` (define it under [substitutions] in a lit.toml)"
+                ));
+            }
+        }
+        rest = &rest[at + 2 + len + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
 /// Parses one RUN line into the pipelines its `&&` separates, applying the
 /// substitutions.
 pub fn parse(text: &str, subs: &Substitutions) -> Result<Vec<Pipeline>, String> {
-    let tokens = tokenize(text, subs)?;
+    let text = expand_named(text, subs)?;
+    let tokens = tokenize(&text, subs)?;
     let mut pipelines = Vec::new();
     let mut pipeline = Pipeline::default();
     let mut stage = Stage::default();
@@ -424,8 +557,11 @@ pub fn parse(text: &str, subs: &Substitutions) -> Result<Vec<Pipeline>, String> 
                 pipelines.push(std::mem::take(&mut pipeline));
                 at_start = true;
             }
-            Token::ErrToOut => stage.stderr = StderrTarget::ToStdout,
-            Token::In | Token::Out(..) => {
+            Token::Dup(2, 1) => stage.stderr = StderrTarget::ToStdout,
+            Token::Dup(1, 2) => stage.stdout = StdoutTarget::ToStderr,
+            // `1>&1`, `2>&2`: nothing changes.
+            Token::Dup(..) => {}
+            Token::In | Token::Out(..) | Token::Both(_) => {
                 let Some(Token::Word(target)) = iter.next() else {
                     return Err("a redirection needs a file name after it".into());
                 };
@@ -433,10 +569,19 @@ pub fn parse(text: &str, subs: &Substitutions) -> Result<Vec<Pipeline>, String> 
                 match tok {
                     Token::In => stage.stdin = Some(target),
                     Token::Out(2, append) => stage.stderr = StderrTarget::File(target, append),
-                    Token::Out(_, append) => stage.stdout = Some((target, append)),
+                    Token::Out(_, append) => stage.stdout = StdoutTarget::File(target, append),
+                    Token::Both(append) => {
+                        stage.stdout = StdoutTarget::File(target, append);
+                        stage.stderr = StderrTarget::ToStdout;
+                    }
                     _ => unreachable!(),
                 }
             }
+        }
+        if stage.stdout == StdoutTarget::ToStderr && stage.stderr == StderrTarget::ToStdout {
+            return Err(
+                "`>&2` and `2>&1` on one command send each stream to the other; keep one".into(),
+            );
         }
     }
     if stage.argv.is_empty() && pipeline.stages.is_empty() && pipelines.is_empty() {
@@ -457,6 +602,7 @@ mod tests {
         Substitutions {
             source: PathBuf::from("dir/a b.pfir"),
             temp: PathBuf::from("/tmp/x/a.tmp"),
+            custom: Vec::new(),
         }
     }
 
@@ -516,6 +662,7 @@ mod tests {
         let no_dir = Substitutions {
             source: PathBuf::from("x.pfir"),
             temp: PathBuf::from("t"),
+            custom: Vec::new(),
         };
         assert_eq!(parse("a %S", &no_dir).unwrap()[0].stages[0].argv[1], ".");
     }
@@ -558,22 +705,95 @@ mod tests {
         let s = &p[0].stages;
         assert_eq!(s[0].argv, vec!["a"]);
         assert_eq!(s[0].stderr, StderrTarget::ToStdout);
-        assert_eq!(s[0].stdout, Some((PathBuf::from("out"), false)));
+        assert_eq!(s[0].stdout, StdoutTarget::File(PathBuf::from("out"), false));
         assert_eq!(s[0].stdin, Some(PathBuf::from("in")));
-        assert_eq!(s[1].stdout, Some((PathBuf::from("log"), true)));
+        assert_eq!(s[1].stdout, StdoutTarget::File(PathBuf::from("log"), true));
         assert_eq!(s[1].stderr, StderrTarget::File(PathBuf::from("e2"), true));
         // `2>&1` glued to a word, and `>` glued to its target.
         let p = parse("a x2>&1", &subs());
-        assert!(p.is_err(), "x2>&1 is `x2 >&1`, unsupported");
+        assert_eq!(
+            p.unwrap()[0].stages[0].argv,
+            vec!["a", "x2"],
+            "x2>&1 is `x2 >&1`"
+        );
         let p = parse("a 2>&1|b >%t", &subs()).unwrap();
         assert_eq!(p[0].stages[0].stderr, StderrTarget::ToStdout);
         assert_eq!(
             p[0].stages[1].stdout,
-            Some((PathBuf::from("/tmp/x/a.tmp"), false))
+            StdoutTarget::File(PathBuf::from("/tmp/x/a.tmp"), false)
         );
         // A quoted "2" is a word, not a file descriptor.
         let p = parse("a '2'>f", &subs()).unwrap();
         assert_eq!(p[0].stages[0].argv, vec!["a", "2"]);
+    }
+
+    #[test]
+    fn named_substitutions() {
+        let mut s = subs();
+        s.custom = vec![
+            ("check".into(), "FileCheck %s --match-full-lines".into()),
+            ("x".into(), "%{check}".into()),
+        ];
+        let p = parse("%{pfir} opt %s | %{check}", &s).unwrap();
+        assert_eq!(p[0].stages[0].argv, vec!["pfir", "opt", "dir/a b.pfir"]);
+        assert_eq!(
+            p[0].stages[1].argv,
+            vec!["FileCheck", "dir/a b.pfir", "--match-full-lines"]
+        );
+        // Not expanded twice; `%%{` is literal; unknown names are errors.
+        assert_eq!(
+            parse("echo %{x}", &s).unwrap()[0].stages[0].argv,
+            vec!["echo", "%{check}"]
+        );
+        assert_eq!(
+            parse("echo %%{x}", &s).unwrap()[0].stages[0].argv,
+            vec!["echo", "%{x}"]
+        );
+        assert!(
+            parse("echo %{nope}", &s)
+                .unwrap_err()
+                .contains("unknown substitution `%{nope}`")
+        );
+        assert!(parse("echo %{open", &s).is_err());
+    }
+
+    #[test]
+    fn lit_redirections() {
+        let stage = |text: &str| parse(text, &subs()).unwrap()[0].stages[0].clone();
+        assert_eq!(stage("a >&2").stdout, StdoutTarget::ToStderr);
+        assert_eq!(stage("a 1>&2").stdout, StdoutTarget::ToStderr);
+        assert_eq!(stage("a 1>f").stdout, StdoutTarget::File("f".into(), false));
+        let both = stage("a &>f");
+        assert_eq!(both.stdout, StdoutTarget::File("f".into(), false));
+        assert_eq!(both.stderr, StderrTarget::ToStdout);
+        let both = stage("a &>> f");
+        assert_eq!(both.stdout, StdoutTarget::File("f".into(), true));
+        assert_eq!(stage("a 2>&2"), stage("a"));
+        // Shown the way it is read.
+        assert_eq!(stage("a >&2 2> e").display(), "a >&2 2> e");
+    }
+
+    #[test]
+    fn unsupported_redirections_are_named() {
+        let err = |text: &str| parse(text, &subs()).unwrap_err();
+        for (text, needle) in [
+            ("a 3>&1", "`3>`"),
+            ("a 2>&3", "`2>&3`"),
+            ("a >&-", "closing a stream"),
+            ("a >& f", "`&> file`"),
+            ("a 0< f", "file descriptor 0"),
+            ("a << EOF", "here-documents"),
+            ("a <&3", "`<&`"),
+            ("a <> f", "`<>`"),
+            ("a |& b", "`|&`"),
+            ("a & b", "background"),
+            ("a >&2 2>&1", "each stream to the other"),
+            ("a >| f", "noclobber"),
+        ] {
+            let e = err(text);
+            assert!(e.contains(needle), "{text:?}: {e}");
+        }
+        assert!(!err("a >&2 2>&1").contains("background"));
     }
 
     #[test]

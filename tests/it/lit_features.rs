@@ -1,0 +1,232 @@
+//! lit features of `pfir test`: `XFAIL:`, `REQUIRES:` / `UNSUPPORTED:` with
+//! features, `ALLOW_RETRIES:`, `lit.toml` (features and `%{name}`
+//! substitutions), `--timeout` per test, `-j`, `--xunit-xml-output`. Each
+//! has a passing and a failing case, run through the binary in a
+//! temporary directory.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const PFIR: &str = env!("CARGO_BIN_EXE_pfir");
+
+fn write(dir: &Path, name: &str, contents: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(&p, contents).unwrap();
+    p
+}
+
+/// Runs `pfir test ARGS` and returns (status, stdout, stderr).
+fn pfir_test(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(PFIR)
+        .arg("test")
+        .args(args)
+        .output()
+        .expect("running pfir test");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn run_one(path: &Path, extra: &[&str]) -> (i32, String) {
+    let p = path.display().to_string();
+    let mut args: Vec<&str> = extra.to_vec();
+    args.push(&p);
+    let (status, stdout, stderr) = pfir_test(&args);
+    (status, stdout + &stderr)
+}
+
+#[test]
+fn xfail() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "lit.toml", "features = [\"broken-here\"]\n");
+    let expected = write(d, "xfail.pfir", "// XFAIL: *\n// RUN: false\n");
+    let (status, out) = run_one(&expected, &[]);
+    assert_eq!(status, 0, "{out}");
+    assert!(
+        out.contains("XFAIL: ") && out.contains("1 of the passed expected to fail"),
+        "{out}"
+    );
+    let by_feature = write(
+        d,
+        "feature.pfir",
+        "// XFAIL: other, broken-here\n// RUN: false\n",
+    );
+    assert_eq!(run_one(&by_feature, &[]).0, 0);
+    // Failing: it passes although marked XFAIL, or the feature is absent.
+    let xpass = write(d, "xpass.pfir", "// XFAIL: *\n// RUN: true\n");
+    let (status, out) = run_one(&xpass, &[]);
+    assert_eq!(status, 1, "{out}");
+    assert!(
+        out.contains("XPASS: ") && out.contains("XFAIL: line says it should fail"),
+        "{out}"
+    );
+    let absent = write(d, "absent.pfir", "// XFAIL: nowhere\n// RUN: false\n");
+    let (status, out) = run_one(&absent, &[]);
+    assert_eq!(status, 1, "{out}");
+    assert!(out.contains("FAIL: "), "{out}");
+}
+
+#[test]
+fn requires_and_unsupported() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "lit.toml", "features = [\"fast\"]\n");
+    let has = write(d, "has.pfir", "// REQUIRES: fast, unix\n// RUN: true\n");
+    let (status, out) = run_one(&has, &[]);
+    assert_eq!(status, 0, "{out}");
+    assert!(out.contains("PASS: "), "{out}");
+    // Not run at all (its RUN line would fail).
+    let lacks = write(d, "lacks.pfir", "// REQUIRES: gpu\n// RUN: false\n");
+    let (status, out) = run_one(&lacks, &[]);
+    assert_eq!(status, 0, "{out}");
+    assert!(
+        out.contains("UNSUPPORTED: ") && out.contains("requires gpu"),
+        "{out}"
+    );
+    let excluded = write(d, "excluded.pfir", "// UNSUPPORTED: fast\n// RUN: false\n");
+    let (status, out) = run_one(&excluded, &[]);
+    assert_eq!(status, 0, "{out}");
+    assert!(out.contains("unsupported with fast"), "{out}");
+    // Failing: a feature that is absent does not exclude; a malformed list.
+    let runs = write(d, "runs.pfir", "// UNSUPPORTED: gpu\n// RUN: false\n");
+    assert_eq!(run_one(&runs, &[]).0, 1);
+    let bad = write(d, "bad.pfir", "// REQUIRES: a b\n// RUN: true\n");
+    let (status, out) = run_one(&bad, &[]);
+    assert_eq!(status, 1, "{out}");
+    assert!(out.contains("takes feature names"), "{out}");
+}
+
+#[test]
+fn allow_retries() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // Fails the first time (it leaves a marker), passes the second.
+    let flaky = "// RUN: sh -c 'if [ -e %s.marker ]; then exit 0; fi; touch %s.marker; exit 1'\n";
+    let retried = write(d, "retried.pfir", &format!("// ALLOW_RETRIES: 2\n{flaky}"));
+    let (status, out) = run_one(&retried, &[]);
+    assert_eq!(status, 0, "{out}");
+    assert!(out.contains("attempt 2 of 3"), "{out}");
+    let once = write(d, "once.pfir", flaky);
+    let (status, out) = run_one(&once, &[]);
+    assert_eq!(status, 1, "{out}");
+    // Retries do not turn a real failure into a pass.
+    let broken = write(d, "broken.pfir", "// ALLOW_RETRIES: 3\n// RUN: false\n");
+    assert_eq!(run_one(&broken, &[]).0, 1);
+    let bad = write(d, "bad.pfir", "// ALLOW_RETRIES: often\n// RUN: true\n");
+    assert_eq!(run_one(&bad, &[]).0, 1);
+}
+
+#[test]
+fn lit_toml_substitutions() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        d,
+        "lit.toml",
+        "[substitutions]\ngreet = \"echo hello\"\ncheck = \"FileCheck %s\"\n",
+    );
+    write(
+        d,
+        "sub/lit.toml",
+        "[substitutions]\ngreet = \"echo bonjour\"\n",
+    );
+    let outer = write(
+        d,
+        "outer.pfir",
+        "// RUN: %{greet} | %{check}\n// CHECK: hello\n",
+    );
+    let (status, out) = run_one(&outer, &[]);
+    assert_eq!(status, 0, "{out}");
+    let inner = write(
+        d,
+        "sub/inner.pfir",
+        "// RUN: %{greet} | %{check}\n// CHECK: bonjour\n",
+    );
+    let (status, out) = run_one(&inner, &[]);
+    assert_eq!(status, 0, "the nearer lit.toml wins: {out}");
+    let builtin = write(d, "builtin.pfir", "// RUN: %{pfir} opt %s\nfunc f() {\n}\n");
+    assert_eq!(run_one(&builtin, &[]).0, 0);
+    // Failing: an unknown name, a malformed lit.toml.
+    let unknown = write(d, "unknown.pfir", "// RUN: %{nope} x\n");
+    let (status, out) = run_one(&unknown, &[]);
+    assert_eq!(status, 1, "{out}");
+    assert!(out.contains("unknown substitution `%{nope}`"), "{out}");
+    write(d, "bad/lit.toml", "features = 3\n");
+    let under_bad = write(d, "bad/t.pfir", "// RUN: true\n");
+    let (status, out) = run_one(&under_bad, &[]);
+    assert_eq!(status, 1, "{out}");
+    assert!(out.contains("lit.toml"), "{out}");
+}
+
+#[test]
+fn timeout_is_per_test() {
+    let dir = tempfile::tempdir().unwrap();
+    // Each RUN line is well under the limit; together they are over it.
+    let slow = write(
+        dir.path(),
+        "slow.pfir",
+        "// RUN: sleep 0.7\n// RUN: sleep 0.7\n// RUN: sleep 0.7\n",
+    );
+    let (status, out) = run_one(&slow, &["--timeout", "1"]);
+    assert_eq!(status, 1, "{out}");
+    assert!(out.contains("longer than its time limit of 1s"), "{out}");
+    let (status, out) = run_one(&slow, &["--timeout", "120"]);
+    assert_eq!(status, 0, "{out}");
+    let (status, _) = run_one(&slow, &["--timeout", "0"]);
+    assert_eq!(status, 2, "a zero timeout is a usage error");
+}
+
+#[test]
+fn jobs() {
+    let dir = tempfile::tempdir().unwrap();
+    for i in 0..4 {
+        write(dir.path(), &format!("t{i}.pfir"), "// RUN: true\n");
+    }
+    let root = dir.path().display().to_string();
+    let (status, stdout, _) = pfir_test(&["-j", "3", &root]);
+    assert_eq!(status, 0, "{stdout}");
+    assert!(stdout.contains("4 tests in"), "{stdout}");
+    let (status, _, stderr) = pfir_test(&["-j", "0", &root]);
+    assert_eq!(status, 2, "{stderr}");
+}
+
+#[test]
+fn xunit_xml_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "t/pass.pfir", "// RUN: true\n");
+    write(
+        d,
+        "t/fail.pfir",
+        "// RUN: sh -c 'echo \"<&>\" >&2; exit 1'\n",
+    );
+    write(d, "t/xfail.pfir", "// XFAIL: *\n// RUN: false\n");
+    write(d, "t/skip.pfir", "// REQUIRES: gpu\n// RUN: false\n");
+    let xml_path = d.join("out.xml");
+    let xml_arg = xml_path.display().to_string();
+    let tests = d.join("t").display().to_string();
+    let (status, stdout, _) = pfir_test(&["--xunit-xml-output", &xml_arg, &tests]);
+    assert_eq!(status, 1, "{stdout}");
+    let xml = std::fs::read_to_string(&xml_path).unwrap();
+    assert!(xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n"));
+    assert!(
+        xml.contains("<testsuite name=\"pfir\" tests=\"4\" failures=\"1\" skipped=\"1\""),
+        "{xml}"
+    );
+    assert_eq!(xml.matches("<testcase ").count(), 4, "{xml}");
+    assert!(xml.contains("name=\"fail.pfir\""), "{xml}");
+    assert!(xml.contains("<failure message=\"FAIL\">"), "{xml}");
+    assert!(xml.contains("&lt;&amp;&gt;"), "escaped: {xml}");
+    assert!(xml.contains("<skipped message=\"requires gpu\"/>"), "{xml}");
+    assert!(xml.ends_with("</testsuite>\n</testsuites>\n"));
+    // Failing: the report cannot be written.
+    let nowhere = d.join("no/such/dir/out.xml").display().to_string();
+    let only_pass = d.join("t/pass.pfir").display().to_string();
+    let (status, _, stderr) = pfir_test(&["--xunit-xml-output", &nowhere, &only_pass]);
+    assert_eq!(status, 1, "{stderr}");
+    assert!(stderr.contains("cannot write"), "{stderr}");
+}

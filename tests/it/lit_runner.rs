@@ -1,0 +1,319 @@
+//! `pfir test` under attack and under load: private scratch directories,
+//! `--update` that never breaks a passing test, process groups killed on
+//! timeout and on signals, captured output bounded, discovery through
+//! symlink loops and unreadable directories. Each case works in a
+//! temporary directory.
+
+#![cfg(unix)]
+
+use pfir::testing::lit::{self, Config};
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const PFIR: &str = env!("CARGO_BIN_EXE_pfir");
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn pfir_test(args: &[&str]) -> Output {
+    Command::new(PFIR)
+        .arg("test")
+        .args(args)
+        .output()
+        .expect("running pfir test")
+}
+
+fn write(dir: &Path, name: &str, contents: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(&p, contents).unwrap();
+    p
+}
+
+/// Waits (polling) until `cond` holds; false if it did not within a minute.
+fn eventually(mut cond: impl FnMut() -> bool) -> bool {
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(60) {
+        if cond() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    false
+}
+
+/// Whether process `pid` has ended (gone, or a zombie nobody reaped yet).
+fn process_ended(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
+    }
+}
+
+fn read_pid(p: &Path) -> Option<u32> {
+    std::fs::read_to_string(p).ok()?.trim().parse().ok()
+}
+
+/// The old runner used `$TMPDIR/pfir-lit-<pid>-<n>` with `create_dir_all`,
+/// accepting a directory planted by someone else. Plant those names (world
+/// writable, holding a symlink to a victim) and check that nothing is
+/// written through them, and that the real directory is private.
+#[test]
+fn scratch_directories_are_private_and_unpredictable() {
+    let dir = tempfile::tempdir().unwrap();
+    let victim = write(dir.path(), "victim", "precious");
+    let mut planted = Vec::new();
+    for n in 0..64 {
+        let p = std::env::temp_dir().join(format!("pfir-lit-{}-{n}", std::process::id()));
+        if std::fs::create_dir(&p).is_ok() {
+            std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o777)).unwrap();
+            std::os::unix::fs::symlink(&victim, p.join("t.pfir.tmp")).unwrap();
+            planted.push(p);
+        }
+    }
+    let test = write(
+        dir.path(),
+        "t.pfir",
+        "// RUN: sh -c 'echo hijacked > %t'\n// RUN: stat -c %a %T > %S/mode.txt\n// RUN: echo %T > %S/dir.txt\n",
+    );
+    let result = lit::run_test(&test, &Config::new(PFIR));
+    for p in planted {
+        let _ = std::fs::remove_dir_all(p);
+    }
+    assert!(result.passed(), "{}", lit::report::failure_report(&result));
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("mode.txt"))
+            .unwrap()
+            .trim(),
+        "700"
+    );
+    let scratch = std::fs::read_to_string(dir.path().join("dir.txt")).unwrap();
+    let scratch = Path::new(scratch.trim());
+    let name = scratch.file_name().unwrap().to_string_lossy().into_owned();
+    assert!(name.starts_with("pfir-lit-"), "{name}");
+    assert!(
+        !name.starts_with(&format!("pfir-lit-{}-", std::process::id())),
+        "a predictable name: {name}"
+    );
+    assert!(!scratch.exists(), "removed after a pass");
+}
+
+#[test]
+fn update_leaves_checks_it_cannot_attribute_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let original = "// RUN: echo hello | FileCheck %s\n// CHECK: hello\n";
+    let test = write(dir.path(), "t.pfir", original);
+    let r = pfir_test(&["--update", &test.display().to_string()]);
+    let stdout = text(&r.stdout);
+    assert!(r.status.success(), "{stdout}");
+    assert!(stdout.contains("PASS: "), "{stdout}");
+    assert!(stdout.contains("checks not updated"), "{stdout}");
+    assert!(stdout.contains("text outside functions"), "{stdout}");
+    assert_eq!(std::fs::read_to_string(&test).unwrap(), original);
+}
+
+#[test]
+fn a_refused_update_reports_the_error_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let test = write(
+        dir.path(),
+        "t.pfir",
+        "// RUN: pfir opt %s | FileCheck %s\n// CHECK: x\nfunc f() {\n  x = undefined_name\n}\n",
+    );
+    let r = pfir_test(&["--update", &test.display().to_string()]);
+    let stdout = text(&r.stdout);
+    assert_eq!(r.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("checks not updated"), "{stdout}");
+    assert_eq!(stdout.matches("undefined_name").count(), 2, "{stdout}");
+    // Twice: once in the source line of the snippet, once in the message
+    // (`unknown variable `undefined_name``); no second copy of the report.
+    assert_eq!(stdout.matches("unknown variable").count(), 1, "{stdout}");
+}
+
+#[test]
+fn update_keeps_crlf_line_endings() {
+    let dir = tempfile::tempdir().unwrap();
+    let test = write(
+        dir.path(),
+        "t.pfir",
+        "// RUN: pfir opt %s | FileCheck %s\r\n// CHECK: stale\r\nfunc f() {\r\n}\r\n",
+    );
+    let r = pfir_test(&["--update", &test.display().to_string()]);
+    assert!(r.status.success(), "{}", text(&r.stdout));
+    let updated = std::fs::read_to_string(&test).unwrap();
+    assert_eq!(
+        updated,
+        "// RUN: pfir opt %s | FileCheck %s\r\n// CHECK-LABEL: func f() {\r\n// CHECK-NEXT: }\r\nfunc f() {\r\n}\r\n"
+    );
+}
+
+#[test]
+fn update_keeps_the_files_mode_and_refuses_write_protected_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = "// RUN: pfir opt %s | FileCheck %s\n// CHECK: stale\nfunc f() {\n}\n";
+    let test = write(dir.path(), "t.pfir", body);
+    std::fs::set_permissions(&test, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let r = pfir_test(&["--update", &test.display().to_string()]);
+    assert!(r.status.success(), "{}", text(&r.stdout));
+    let mode = std::fs::metadata(&test).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+    let ro = write(dir.path(), "ro.pfir", body);
+    std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let r = pfir_test(&["--update", &ro.display().to_string()]);
+    assert!(
+        text(&r.stdout).contains("write-protected"),
+        "{}",
+        text(&r.stdout)
+    );
+    assert_eq!(std::fs::read_to_string(&ro).unwrap(), body);
+}
+
+/// `--timeout` kills the whole process group: a grandchild holding the
+/// output pipe (`sleep 1000` started by `sh`) dies too, so the runner
+/// returns instead of waiting for it.
+#[test]
+fn timeout_kills_the_process_group() {
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("pid");
+    let test = write(
+        dir.path(),
+        "t.pfir",
+        &format!(
+            "// RUN: sh -c 'sleep 1000 & echo $! > {}; wait'\n",
+            pidfile.display()
+        ),
+    );
+    let r = pfir_test(&["--timeout", "1", &test.display().to_string()]);
+    let stdout = text(&r.stdout);
+    assert_eq!(r.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("timed out"), "{stdout}");
+    let pid = read_pid(&pidfile).expect("the pid was written");
+    assert!(eventually(|| process_ended(pid)), "sleep {pid} survived");
+}
+
+#[test]
+fn captured_output_is_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    let test = write(
+        dir.path(),
+        "t.pfir",
+        "// RUN: sh -c 'yes abcdefgh | head -c 50000000; yes e | head -c 30000000 >&2; exit 1'\n",
+    );
+    let r = pfir_test(&[&test.display().to_string()]);
+    let stdout = text(&r.stdout);
+    assert_eq!(r.status.code(), Some(1));
+    assert!(
+        stdout.len() < 10_000_000,
+        "a report of {} bytes",
+        stdout.len()
+    );
+    let dropped_out = 50_000_000 - pfir::testing::lit::execute::DEFAULT_CAPTURE_LIMIT;
+    let dropped_err = 30_000_000 - pfir::testing::lit::execute::DEFAULT_CAPTURE_LIMIT;
+    assert!(stdout.contains(&format!("[... {dropped_out} bytes dropped ...]")));
+    assert!(stdout.contains(&format!("[... {dropped_err} bytes dropped ...]")));
+}
+
+#[test]
+fn a_crash_never_passes_under_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let panics = write(dir.path(), "panics.pfir", "// RUN: not sh -c 'exit 101'\n");
+    let killed = write(
+        dir.path(),
+        "killed.pfir",
+        "// RUN: not sh -c 'kill -9 $$'\n",
+    );
+    let fails = write(dir.path(), "fails.pfir", "// RUN: not sh -c 'exit 1'\n");
+    let config = Config::new(PFIR);
+    let r = lit::run_test(&panics, &config);
+    assert!(!r.passed());
+    assert!(lit::report::failure_report(&r).contains("a Rust panic"));
+    assert!(!lit::run_test(&killed, &config).passed());
+    assert!(lit::run_test(&fails, &config).passed());
+}
+
+#[test]
+fn discovery_survives_symlink_loops_and_unreadable_directories() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::set_permissions(root, std::fs::Permissions::from_mode(0o755)).unwrap();
+    write(root, "ok/a.pfir", "// RUN: true\n");
+    write(root, "locked/b.pfir", "// RUN: true\n");
+    std::os::unix::fs::symlink("..", root.join("ok/up")).unwrap();
+    std::fs::set_permissions(root.join("locked"), std::fs::Permissions::from_mode(0o000)).unwrap();
+    // Root reads any directory: run as `nobody` then.
+    let as_root = rustix::process::geteuid().is_root();
+    let mut cmd = if as_root {
+        let mut c = Command::new("setpriv");
+        c.args(["--reuid=65534", "--regid=65534", "--clear-groups", PFIR]);
+        c
+    } else {
+        Command::new(PFIR)
+    };
+    let r = cmd
+        .args(["test", &root.display().to_string()])
+        .env("TMPDIR", "/tmp")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    std::fs::set_permissions(root.join("locked"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let (stdout, stderr) = (text(&r.stdout), text(&r.stderr));
+    assert_eq!(r.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(
+        stderr.contains(&format!("cannot read '{}'", root.join("locked").display())),
+        "{stderr}"
+    );
+    assert_eq!(stdout.matches("PASS: ").count(), 1, "{stdout}");
+    assert!(stdout.contains("1 test in"), "{stdout}");
+    assert!(stdout.contains("1 path could not be read"), "{stdout}");
+}
+
+/// SIGTERM to `pfir test` kills the running command's process group and
+/// removes the scratch directory.
+#[test]
+fn a_killed_runner_cleans_up() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = tempfile::tempdir().unwrap();
+    let tmp = dir.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    let pidfile = dir.path().join("pid");
+    let test = write(
+        dir.path(),
+        "t.pfir",
+        &format!(
+            "// RUN: sh -c 'echo x > %t; echo $$ > {}; exec sleep 1000'\n",
+            pidfile.display()
+        ),
+    );
+    let mut child = Command::new(PFIR)
+        .args(["test", &test.display().to_string()])
+        .env("TMPDIR", &tmp)
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    assert!(eventually(|| read_pid(&pidfile).is_some()));
+    let sleeper = read_pid(&pidfile).unwrap();
+    assert_eq!(
+        std::fs::read_dir(&tmp).unwrap().count(),
+        1,
+        "one scratch directory"
+    );
+    let pid = rustix::process::Pid::from_child(&child);
+    rustix::process::kill_process(pid, rustix::process::Signal::TERM).unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(
+        status.signal(),
+        Some(rustix::process::Signal::TERM.as_raw())
+    );
+    assert!(
+        eventually(|| process_ended(sleeper)),
+        "sleep {sleeper} survived"
+    );
+    let left: Vec<_> = std::fs::read_dir(&tmp).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
+}
