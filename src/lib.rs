@@ -13,6 +13,7 @@ pub mod cli;
 pub mod diagnostics;
 pub mod driver;
 pub mod format;
+pub mod graph;
 pub mod io;
 pub mod ir;
 pub mod lexer;

@@ -18,6 +18,6 @@ pub use compare::{
     verify_same_dependencies, verify_same_dependencies_with,
 };
 pub use task_graph::{
-    Approximation, Budget, Limits, Node, NodeKey, NodeKind, TaskGraph, function_task_graph,
-    task_graph,
+    Approximation, Budget, EntrySources, Limits, Node, NodeKey, NodeKind, TaskGraph,
+    function_task_graph, task_graph,
 };

@@ -212,6 +212,23 @@ pub struct TaskGraph {
     index: HashMap<NodeKey, usize>,
     /// Per static statement: a short description, e.g. `` `t = submit k` ``.
     labels: HashMap<StmtId, String>,
+    /// Per `deps` entry of a `submit` or barrier: the values it held (task
+    /// or join nodes) and whether some slot held no task (`pfir graph`).
+    entries: HashMap<(StmtId, usize), (BTreeSet<usize>, bool)>,
+}
+
+/// What one `deps` entry of one statement may hold, over every execution of
+/// the statement the evaluator explored (for `pfir graph`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EntrySources {
+    /// The statements (`submit`s, or statements holding a
+    /// `system.task_dummy`) whose nodes the entry may hold, join nodes seen
+    /// through.
+    pub stmts: BTreeSet<StmtId>,
+    /// Whether, in some execution, the entry (a scalar `task_id`) or some
+    /// slot of it (an array) held no node of this function: an invalid task
+    /// id, or a task created outside the function.
+    pub outside: bool,
 }
 
 impl TaskGraph {
@@ -227,6 +244,33 @@ impl TaskGraph {
 
     pub fn task_count(&self) -> usize {
         self.tasks().count()
+    }
+
+    /// What entry `entry` (0-based, in source order) of the `deps` of the
+    /// `submit` or `system.task_dummy` statement `stmt` may hold; `None`
+    /// when the evaluator never executed it (unreachable, or past a budget).
+    /// Costs the join nodes it sees through.
+    pub fn entry_sources(&self, stmt: StmtId, entry: usize) -> Option<EntrySources> {
+        let (values, outside) = self.entries.get(&(stmt, entry))?;
+        let mut out = EntrySources {
+            stmts: BTreeSet::new(),
+            outside: *outside,
+        };
+        let mut seen: std::collections::HashSet<usize> = std::collections::HashSet::new();
+        let mut stack: Vec<usize> = values.iter().copied().collect();
+        while let Some(n) = stack.pop() {
+            if !seen.insert(n) {
+                continue;
+            }
+            let node = &self.nodes[n];
+            match node.key.kind {
+                NodeKind::Join => stack.extend(node.preds.iter().copied()),
+                NodeKind::Task | NodeKind::Barrier => {
+                    out.stmts.insert(node.stmt);
+                }
+            }
+        }
+        Some(out)
     }
 
     /// Direct edges into tasks and barriers, as `(producer, consumer)` keys.
@@ -364,7 +408,7 @@ struct Cell {
     summary: bool,
     /// The node standing for every task the slots hold, once asked for
     /// (reset by every write): all consumers of an unchanged array share it.
-    content: Option<Tv>,
+    content: Option<(Tv, bool)>,
 }
 
 /// The abstract state at one program point.
@@ -511,11 +555,17 @@ impl Evaluator<'_> {
 
     /// Every task the cell may hold, as one value (cached until a write).
     fn contents(&mut self, cell: &mut Cell) -> Tv {
+        self.contents_and_holes(cell).0
+    }
+
+    /// [`Self::contents`], and whether some slot holds no task.
+    fn contents_and_holes(&mut self, cell: &mut Cell) -> (Tv, bool) {
         if let Some(v) = cell.content {
             return v;
         }
         let set: Set = cell.slots.iter().flatten().copied().collect();
-        let v = self.one_of(set);
+        let holes = cell.slots.iter().any(Option::is_none);
+        let v = (self.one_of(set), holes);
         cell.content = Some(v);
         v
     }
@@ -656,6 +706,23 @@ impl Evaluator<'_> {
         st.heap.retain(|id, _| live.contains(id));
     }
 
+    /// [`Self::task_of`] for `deps` entry `k` of `stmt`, recording what it
+    /// held (see [`TaskGraph::entry_sources`]).
+    fn entry_of(&mut self, stmt: StmtId, k: usize, v: &Val, st: &mut State) -> Tv {
+        let (tv, holes) = match v {
+            Val::Task(t) => (*t, t.is_none()),
+            Val::Array(c) => match st.heap.get_mut(c) {
+                Some(cell) => self.contents_and_holes(cell),
+                None => (None, true),
+            },
+            _ => (None, true),
+        };
+        let e = self.graph.entries.entry((stmt, k)).or_default();
+        e.0.extend(tv);
+        e.1 |= holes;
+        tv
+    }
+
     /// The tasks a `deps` entry (or a stored value) stands for.
     fn task_of(&mut self, v: &Val, st: &mut State) -> Tv {
         match v {
@@ -720,9 +787,9 @@ impl Evaluator<'_> {
                 };
                 if call.dummy_task || name == "system.task_dummy" {
                     let mut preds = Set::new();
-                    for &d in &call.manual_dep_edges {
+                    for (k, &d) in call.manual_dep_edges.iter().enumerate() {
                         let v = self.expr(d, stmt, st);
-                        preds.extend(self.task_of(&v, st));
+                        preds.extend(self.entry_of(stmt, k, &v, st));
                     }
                     let key = NodeKey {
                         kind: NodeKind::Barrier,
@@ -916,9 +983,9 @@ impl Evaluator<'_> {
                     return Flow::default();
                 }
                 let mut preds = Set::new();
-                for &d in &sub.deps {
+                for (k, &d) in sub.deps.iter().enumerate() {
                     let v = self.expr(d, s, &mut st);
-                    preds.extend(self.task_of(&v, &mut st));
+                    preds.extend(self.entry_of(s, k, &v, &mut st));
                 }
                 let key = NodeKey {
                     kind: NodeKind::Task,

@@ -5,6 +5,7 @@
 
 pub mod filecheck;
 pub mod fmt;
+pub mod graph;
 pub mod opt;
 pub mod test;
 
@@ -33,6 +34,9 @@ pub enum Command {
     Opt(opt::OptArgs),
     /// Print .pfir files in canonical form, keeping every comment (like clang-format).
     Fmt(fmt::FmtArgs),
+    /// Draw the task graph of orchestration functions, before and after
+    /// passes (DOT, SVG or an HTML page).
+    Graph(graph::GraphArgs),
     /// Run .pfir tests that carry `// RUN:` lines (like lit).
     Test(test::TestArgs),
     /// Match text against CHECK directives (like LLVM FileCheck).
@@ -57,6 +61,7 @@ where
     let status = match cli.command {
         Command::Opt(args) => opt::run(args),
         Command::Fmt(args) => fmt::run(args),
+        Command::Graph(args) => graph::run(args),
         Command::Test(args) => test::run(args),
         Command::Filecheck(args) => filecheck::run(args),
     };

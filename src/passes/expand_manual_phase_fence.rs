@@ -543,8 +543,30 @@ fn reason_remark(f: &Function, idx: &FunctionIndex, l: u32, array: VarId, m: u64
 /// `system.task_dummy` barrier, the producer tasks its `deps` name (an
 /// array's literal extent, 0 when dynamic; 1 per scalar `task_id`),
 /// multiplied by the product of the known trip counts of the `for` loops
-/// around it (an unknown trip count counts as 1). Saturating.
+/// around it (an unknown trip count counts as 1). Saturating. The sum of
+/// [`static_dep_weights`].
 pub fn static_edges(f: &Function) -> u64 {
+    let cap = super::phase_fence::CAP;
+    static_dep_weights(f)
+        .iter()
+        .fold(0u64, |t, w| t.saturating_add(w.edges).min(cap))
+}
+
+/// One `deps` entry's share of [`static_edges`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DepWeight {
+    /// The `submit`, or the statement holding the `system.task_dummy` call.
+    pub stmt: StmtId,
+    /// The entry's position in the `deps` list (0-based).
+    pub entry: usize,
+    /// The runtime edges it stands for (see [`static_edges`]), saturating.
+    pub edges: u64,
+}
+
+/// Every `deps` entry of every `submit` and barrier of `f`, in pre-order,
+/// with the runtime edges [`static_edges`] counts for it (`pfir graph`
+/// labels its edges with these, so its totals are `--stats`' numbers).
+pub fn static_dep_weights(f: &Function) -> Vec<DepWeight> {
     use crate::ir::trip_count::trip_count;
     let weight = |e: crate::ir::ExprId| -> u64 {
         let ty = f.ty(e);
@@ -555,20 +577,20 @@ pub fn static_edges(f: &Function) -> u64 {
         }
     };
     let cap = super::phase_fence::CAP;
-    let total = std::cell::Cell::new(0u64);
+    let out = std::cell::RefCell::new(Vec::new());
     let scale = std::cell::RefCell::new(vec![1u64]);
     walk_stmts(
         f,
         |s, _| {
             let factor = *scale.borrow().last().expect("scale stack");
             let add = |deps: &[crate::ir::ExprId]| {
-                let site = deps.iter().fold(0u64, |t, &d| t.saturating_add(weight(d)));
-                total.set(
-                    total
-                        .get()
-                        .saturating_add(site.saturating_mul(factor))
-                        .min(cap),
-                );
+                for (entry, &d) in deps.iter().enumerate() {
+                    out.borrow_mut().push(DepWeight {
+                        stmt: s,
+                        entry,
+                        edges: weight(d).saturating_mul(factor).min(cap),
+                    });
+                }
             };
             match &f.stmts[s].kind {
                 StmtKind::Submit(sub) => add(&sub.deps),
@@ -596,5 +618,5 @@ pub fn static_edges(f: &Function) -> u64 {
             }
         },
     );
-    total.get()
+    out.into_inner()
 }

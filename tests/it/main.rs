@@ -15,6 +15,7 @@ mod frontend_errors;
 mod frontend_limits;
 mod frontend_lowering;
 mod frontend_robustness;
+mod graph;
 mod io_safety;
 mod lit_features;
 mod lit_runner;
