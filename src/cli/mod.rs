@@ -4,6 +4,7 @@
 //! test / check failed), 2 on usage errors (clap's own convention).
 
 pub mod filecheck;
+pub mod fmt;
 pub mod graph;
 pub mod opt;
 pub mod test;
@@ -31,6 +32,8 @@ pub enum Command {
     /// Parse, verify, run passes and print a .pfir file (like mlir-opt).
     #[command(after_help = crate::passes::passes_help())]
     Opt(opt::OptArgs),
+    /// Print .pfir files in canonical form, keeping every comment (like clang-format).
+    Fmt(fmt::FmtArgs),
     /// Draw the task graph of orchestration functions, before and after
     /// passes (DOT, SVG or an HTML page).
     Graph(graph::GraphArgs),
@@ -57,6 +60,7 @@ where
     };
     let status = match cli.command {
         Command::Opt(args) => opt::run(args),
+        Command::Fmt(args) => fmt::run(args),
         Command::Graph(args) => graph::run(args),
         Command::Test(args) => test::run(args),
         Command::Filecheck(args) => filecheck::run(args),

@@ -11,6 +11,7 @@ mod deps_random;
 mod deps_verify;
 mod editor_grammar;
 mod filecheck_agreement;
+mod fmt;
 mod frontend_errors;
 mod frontend_limits;
 mod frontend_lowering;
