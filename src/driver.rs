@@ -81,12 +81,19 @@ pub struct OptOutcome {
     pub diagnostics: Vec<Diagnostic>,
     /// Other reports for stderr (IR dumps, timing, statistics).
     pub stderr: String,
+    /// Print the comments the modules carry (`--keep-comments`).
+    pub keep_comments: bool,
 }
 
 impl OptOutcome {
     /// Prints the modules into `out` as they render, chunks joined by
     /// `// -----` lines.
     pub fn write_output<W: std::io::Write>(&self, mut out: W) -> std::io::Result<()> {
+        if self.keep_comments {
+            let text = crate::format::print_modules_keeping_comments(&self.modules);
+            out.write_all(text.as_bytes())?;
+            return out.flush();
+        }
         for (i, m) in self.modules.iter().enumerate() {
             if i > 0 {
                 writeln!(out, "{SPLIT_MARKER}")?;
@@ -110,6 +117,8 @@ impl OptOutcome {
 pub struct OptOptions {
     /// Treat each `// -----` separated chunk as its own input.
     pub split_input_file: bool,
+    /// Read the comments and print them with the output (`--keep-comments`).
+    pub keep_comments: bool,
     /// The passes and pass flags.
     pub pipeline: crate::passes::PipelineOptions,
 }
@@ -121,9 +130,18 @@ pub fn run_opt(file: &SourceFile, args: &OptOptions) -> OptOutcome {
     } else {
         vec![(0, file.text.as_str())]
     };
-    let mut outcome = OptOutcome::default();
+    let mut outcome = OptOutcome {
+        keep_comments: args.keep_comments,
+        ..OptOutcome::default()
+    };
+    let lines = args
+        .keep_comments
+        .then(|| crate::format::attach::LineIndex::new(&file.text));
     for (base, chunk) in chunks {
-        let (module, diags) = read_module(chunk, base);
+        let (module, diags) = match &lines {
+            Some(lines) => crate::format::read_with_comments(&file.text, lines, base, chunk),
+            None => read_module(chunk, base),
+        };
         outcome.diagnostics.extend(diags);
         let Some(mut module) = module else { continue };
         let result = crate::passes::run_pipeline(&mut module, file, &args.pipeline);

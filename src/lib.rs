@@ -12,6 +12,7 @@ pub mod analysis;
 pub mod cli;
 pub mod diagnostics;
 pub mod driver;
+pub mod format;
 pub mod graph;
 pub mod io;
 pub mod ir;

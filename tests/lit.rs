@@ -8,7 +8,7 @@
 //! (`pfir test --update`), like `UPDATE_EXPECT=1` in rust-analyzer.
 
 use libtest_mimic::{Arguments, Failed, Trial};
-use pfir::testing::lit::{self, Config, report};
+use pfir::testing::lit::{self, report};
 use pfir::testing::update_checks;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -22,10 +22,12 @@ fn tests_dir() -> PathBuf {
 fn lit_trials() -> Vec<Trial> {
     let root = tests_dir();
     let files = lit::discover(std::slice::from_ref(&root)).expect("reading tests/");
-    let mut config = Config::new(PFIR);
+    let mut config = pfir::testing::lit_config(PFIR);
     // A hung test fails instead of hanging `cargo test`.
     config.tools.timeout = Some(std::time::Duration::from_secs(300));
-    config.update = update_checks::update_requested_by_env();
+    if update_checks::update_requested_by_env() {
+        config.update = Some(std::sync::Arc::new(update_checks::CheckUpdater));
+    }
     files
         .into_iter()
         .map(|file| {
@@ -142,7 +144,7 @@ fn update_round_trip() -> Result<(), Failed> {
     .map_err(|e| e.to_string())?;
     let original = "// RUN: cat %S/output.txt | FileCheck %s\n\n// CHECK: old\nfunc kernel() -> task_id {\n  return system.task_invalid()\n}\n";
     std::fs::write(&test, original).map_err(|e| e.to_string())?;
-    let tools = lit::Tools::new(PFIR);
+    let tools = pfir::testing::lit_tools(PFIR);
     let outcome = update_checks::update_file(&test, &tools)?;
     ensure(
         outcome == update_checks::UpdateOutcome::Updated,

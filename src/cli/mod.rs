@@ -7,6 +7,7 @@ pub mod check;
 pub mod explain;
 pub mod filecheck;
 pub mod fix;
+pub mod fmt;
 pub mod graph;
 pub mod opt;
 pub mod test;
@@ -41,6 +42,8 @@ pub enum Command {
     Fix(fix::FixArgs),
     /// Explain an error code (`pfir explain E0010`), with examples.
     Explain(explain::ExplainArgs),
+    /// Print .pfir files in canonical form, keeping every comment (like clang-format).
+    Fmt(fmt::FmtArgs),
     /// Draw the task graph of orchestration functions, before and after
     /// passes (DOT, SVG or an HTML page).
     Graph(graph::GraphArgs),
@@ -77,6 +80,7 @@ where
         Command::Fix(args) => fix::run(args),
         Command::Explain(args) => explain::run(args),
         Command::Opt(args) => opt::run(args),
+        Command::Fmt(args) => fmt::run(args),
         Command::Graph(args) => graph::run(args),
         Command::Test(args) => test::run(args),
         Command::Filecheck(args) => filecheck::run(args),

@@ -29,6 +29,11 @@ pub struct OptArgs {
     #[arg(long = "verify-diagnostics")]
     pub verify_diagnostics: bool,
 
+    /// Print the source's comments with the output (test directives, that
+    /// is RUN / CHECK-like lines and `expected-*`, are left out).
+    #[arg(long = "keep-comments")]
+    pub keep_comments: bool,
+
     #[command(flatten)]
     pub pipeline: PipelineOptions,
 
@@ -197,6 +202,7 @@ pub fn run(args: OptArgs) -> u8 {
     // included; the output is streamed, never held whole.
     let options = driver::OptOptions {
         split_input_file: args.split_input_file,
+        keep_comments: args.keep_comments,
         pipeline: args.pipeline.clone(),
     };
     driver::with_large_stack(|| report_and_print(&file, &args, driver::run_opt(&file, &options)))

@@ -1,6 +1,6 @@
 //! `pfir test`: the lit-style runner (see `docs/testing.md`).
 
-use crate::testing::lit::{self, Config, report};
+use crate::testing::lit::{self, report};
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
@@ -58,7 +58,7 @@ pub fn run(args: TestArgs) -> u8 {
             return 1;
         }
     };
-    let mut config = Config::new(exe);
+    let mut config = crate::testing::lit_config(exe);
     if let Some(j) = args.jobs {
         config.jobs = j as usize;
     }
@@ -72,7 +72,11 @@ pub fn run(args: TestArgs) -> u8 {
             }
         }
     }
-    config.update = args.update;
+    if args.update {
+        config.update = Some(std::sync::Arc::new(
+            crate::testing::update_checks::CheckUpdater,
+        ));
+    }
 
     let paths = if args.paths.is_empty() {
         vec![PathBuf::from(".")]

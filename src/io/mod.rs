@@ -1,10 +1,9 @@
 //! File-system and process plumbing shared by the commands: safe
-//! replacement of files ([`atomic_write`]), cleanup when interrupted by a
-//! signal ([`cleanup`]) and reading input with a size limit ([`read`]).
-//! Nothing here knows about `.pfir`.
+//! replacement of files ([`atomic_write`]) and cleanup when interrupted by
+//! a signal ([`cleanup`]) come from the workspace's `fsutil` crate (which
+//! the test runner uses too) and are re-exported here; reading input with a
+//! size limit ([`read`]) is pfir's own. Nothing here knows about `.pfir`.
 
-pub mod atomic_write;
-pub mod cleanup;
 pub mod read;
 
-pub use atomic_write::{write_atomically, write_atomically_with};
+pub use fsutil::{atomic_write, cleanup, write_atomically, write_atomically_with};

@@ -856,7 +856,10 @@ mod tests {
         if is(Change::FunctionCount) {
             functions.push(FnBuilder::new("extra", FuncKind::Opaque).finish(vec![]));
         }
-        Module { functions }
+        Module {
+            functions,
+            ..Module::default()
+        }
     }
 
     #[test]

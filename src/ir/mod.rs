@@ -17,6 +17,7 @@
 //! - `Call::arg_directions` has one entry per positional argument.
 
 pub mod arena;
+pub mod comments;
 pub mod equality;
 pub mod symbol;
 pub mod trip_count;
@@ -25,6 +26,7 @@ pub mod types;
 pub use crate::span::Span;
 pub use crate::vocab::{BinaryOp, Direction, FuncKind, LoopKind, UnaryOp};
 pub use arena::{Arena, ArenaId};
+pub use comments::{Anchor, Attached, Comment, CommentTable};
 pub use symbol::{Interner, Symbol};
 pub use types::{Category, Extent, ScalarType, Type};
 
@@ -45,6 +47,8 @@ crate::define_id!(
 #[derive(Clone, Debug, Default)]
 pub struct Module {
     pub functions: Vec<Function>,
+    /// Comments after the last function (metadata: see [`comments`]).
+    pub end_comments: Vec<Comment>,
 }
 
 impl Module {
@@ -75,6 +79,9 @@ pub struct Function {
     pub stmts: Arena<StmtId, Stmt>,
     /// The names of the variables.
     pub names: Interner,
+    /// Source comments attached to its lines (metadata, ignored by
+    /// structural equality: see [`comments`]).
+    pub comments: CommentTable,
 }
 
 impl Function {
@@ -91,6 +98,7 @@ impl Function {
             exprs: Arena::new(),
             stmts: Arena::new(),
             names: Interner::new(),
+            comments: CommentTable::default(),
         }
     }
 

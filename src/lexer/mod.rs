@@ -92,3 +92,76 @@ pub fn lex(text: &str, base: usize) -> Result<Vec<Spanned<'_>>, Diagnostic> {
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| e.diagnostic())
 }
+
+/// The comments of `text` (which starts at byte `base` of its file), as
+/// trivia: the spans of every `// ...` comment, from `//` to the end of its
+/// line (without the newline and without a `\r` before it), in order.
+///
+/// The parser never sees comments (the token enum skips them); the
+/// formatter (`crate::format`) takes them from here. They are found in the
+/// gaps between tokens, which hold only whitespace and comments, so a `//`
+/// inside a string literal is never mistaken for one.
+pub fn comments(text: &str, base: usize) -> Vec<Span> {
+    let mut out = Vec::new();
+    let mut gap_start = 0;
+    let mut lexer = Tok::lexer(text);
+    while lexer.next().is_some() {
+        let range = lexer.span();
+        comments_in_gap(text, gap_start, range.start, base, &mut out);
+        gap_start = range.end;
+    }
+    comments_in_gap(text, gap_start, text.len(), base, &mut out);
+    out
+}
+
+/// Appends the comments of `text[start..end]`, a gap between tokens.
+fn comments_in_gap(text: &str, start: usize, end: usize, base: usize, out: &mut Vec<Span>) {
+    let bytes = text.as_bytes();
+    let mut i = start;
+    while i + 1 < end {
+        if bytes[i] == b'/' && bytes[i + 1] == b'/' {
+            let mut j = i + 2;
+            while j < end && bytes[j] != b'\n' {
+                j += 1;
+            }
+            let stop = if j > i + 2 && bytes[j - 1] == b'\r' {
+                j - 1
+            } else {
+                j
+            };
+            out.push(Span::new(i + base, stop + base));
+            i = j;
+        } else {
+            i += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod comment_tests {
+    use super::comments;
+
+    fn texts(src: &str) -> Vec<&str> {
+        comments(src, 0)
+            .into_iter()
+            .map(|s| &src[s.range()])
+            .collect()
+    }
+
+    #[test]
+    fn finds_comments_between_tokens_not_in_strings() {
+        let src = "// a\r\nx = \"// no\" // b\n  //c";
+        assert_eq!(texts(src), ["// a", "// b", "//c"]);
+    }
+
+    #[test]
+    fn offsets_are_shifted_by_base() {
+        let spans = comments("x // y\n", 10);
+        assert_eq!(spans[0].range(), 12..16);
+    }
+
+    #[test]
+    fn no_comments_no_spans() {
+        assert!(texts("func f() {}\n").is_empty());
+    }
+}

@@ -160,6 +160,7 @@ impl Builder {
         let kernel = Function::new("k", FuncKind::Opaque);
         Module {
             functions: vec![kernel, self.f],
+            ..Module::default()
         }
     }
 }

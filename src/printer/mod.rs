@@ -88,7 +88,7 @@ fn write_function<W: Write>(
 }
 
 /// The header line of `f`, up to and including `{`.
-fn function_head(f: &Function) -> String {
+pub(crate) fn function_head(f: &Function) -> String {
     let mut out = String::new();
     if f.kind != FuncKind::Opaque {
         out.push_str(f.kind.keyword());

@@ -8,7 +8,10 @@ use crate::ir::{
 };
 
 fn module(functions: Vec<crate::ir::Function>) -> Module {
-    Module { functions }
+    Module {
+        functions,
+        ..Module::default()
+    }
 }
 
 fn task_array(n: i64) -> Type {

@@ -1,6 +1,36 @@
 //! Test tooling: FileCheck, the lit-style runner, `--verify-diagnostics`.
+//!
+//! FileCheck and the runner live in crates of their own (`crates/filecheck`,
+//! `crates/lit`) that know nothing of pfir's compiler; they are re-exported
+//! here, and this module injects what the runner needs from pfir: which
+//! executable `pfir` and `FileCheck` stand for in RUN lines ([`lit_tools`])
+//! and CHECK-line regeneration for `--update`
+//! ([`update_checks::CheckUpdater`]). The parts that know the language,
+//! [`verify_diagnostics`] and [`update_checks`], stay here.
 
-pub mod filecheck;
-pub mod lit;
+pub use filecheck;
+pub use lit;
+
 pub mod update_checks;
 pub mod verify_diagnostics;
+
+use std::path::PathBuf;
+
+/// Runner tools for which `pfir` in a RUN line runs `pfir_exe`, and
+/// `FileCheck`, `filecheck` and `pfir-filecheck` run its `filecheck`
+/// subcommand (the `pfir` binary passes `current_exe`, the cargo harness
+/// `CARGO_BIN_EXE_pfir`).
+pub fn lit_tools(pfir_exe: impl Into<PathBuf>) -> lit::Tools {
+    let exe = pfir_exe.into();
+    let mut tools = lit::Tools::new().with_program("pfir", exe.clone(), &[]);
+    for name in ["FileCheck", "filecheck", "pfir-filecheck"] {
+        tools = tools.with_program(name, exe.clone(), &["filecheck"]);
+    }
+    tools
+}
+
+/// A runner configuration with [`lit_tools`] for `pfir_exe` (one job per
+/// core, no filter, no update, no timeout).
+pub fn lit_config(pfir_exe: impl Into<PathBuf>) -> lit::Config {
+    lit::Config::new(lit_tools(pfir_exe))
+}

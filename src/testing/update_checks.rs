@@ -21,9 +21,9 @@
 //! input itself are left as they are. The file is written atomically, and
 //! only when its text changes.
 
-use crate::testing::lit::Tools;
-use crate::testing::lit::execute;
-use crate::testing::lit::run_line::{self, Pipeline, Stage, Substitutions};
+use lit::Tools;
+use lit::execute;
+use lit::run_line::{self, Pipeline, Stage, Substitutions};
 use regex::Regex;
 use std::path::Path;
 use std::sync::LazyLock;
@@ -143,13 +143,25 @@ pub fn find_producer(text: &str, subs: &Substitutions) -> Result<Option<Producer
     Ok(None)
 }
 
+/// pfir's CHECK-line regeneration, as the lit runner's `--update` hook
+/// (the runner knows nothing of `.pfir`; pfir injects this through
+/// [`lit::Config::update`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CheckUpdater;
+
+impl lit::UpdateChecks for CheckUpdater {
+    fn update(&self, path: &Path, tools: &Tools) -> Result<Option<String>, String> {
+        update_file(path, tools).map(|outcome| outcome.note())
+    }
+}
+
 /// Regenerates the CHECK lines of the test `path`, running its command with `tools`.
 pub fn update_file(path: &Path, tools: &Tools) -> Result<UpdateOutcome, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
-    let scratch = crate::testing::lit::ScratchDir::create(path)
+    let scratch = lit::ScratchDir::create(path)
         .map_err(|e| format!("cannot create a temporary directory: {e}"))?;
-    let lit_config = crate::testing::lit::config::LitConfig::for_test(path)?;
+    let lit_config = lit::config::LitConfig::for_test(path)?;
     let subs = Substitutions {
         source: path.to_path_buf(),
         temp: scratch.temp.clone(),

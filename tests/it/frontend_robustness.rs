@@ -123,6 +123,24 @@ fn check(src: &str) -> Result<(), TestCaseError> {
             );
         }
     }
+    // Formatting never panics; when the input reads, it is idempotent and
+    // keeps every comment.
+    if let Ok(formatted) = pfir::format::format_text(src) {
+        let again = pfir::format::format_text(&formatted).ok();
+        prop_assert!(
+            again.as_deref() == Some(formatted.as_str()),
+            "formatting is not idempotent for {src:?}"
+        );
+        let texts = |t: &str| {
+            let mut v: Vec<String> = pfir::lexer::comments(t, 0)
+                .into_iter()
+                .map(|c| t[c.range()].trim_end().to_string())
+                .collect();
+            v.sort();
+            v
+        };
+        prop_assert_eq!(texts(&formatted), texts(src));
+    }
     // Every format renders without failing.
     let file = pfir::diagnostics::SourceFile::new("f.pfir", src);
     for format in [

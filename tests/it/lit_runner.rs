@@ -6,7 +6,8 @@
 
 #![cfg(unix)]
 
-use pfir::testing::lit::{self, Config};
+use pfir::testing::lit;
+use pfir::testing::lit_config;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -81,7 +82,7 @@ fn scratch_directories_are_private_and_unpredictable() {
         "t.pfir",
         "// RUN: sh -c 'echo hijacked > %t'\n// RUN: stat -c %a %T > %S/mode.txt\n// RUN: echo %T > %S/dir.txt\n",
     );
-    let result = lit::run_test(&test, &Config::new(PFIR));
+    let result = lit::run_test(&test, &lit_config(PFIR));
     for p in planted {
         let _ = std::fs::remove_dir_all(p);
     }
@@ -229,7 +230,7 @@ fn a_crash_never_passes_under_not() {
         "// RUN: not sh -c 'kill -9 $$'\n",
     );
     let fails = write(dir.path(), "fails.pfir", "// RUN: not sh -c 'exit 1'\n");
-    let config = Config::new(PFIR);
+    let config = lit_config(PFIR);
     let r = lit::run_test(&panics, &config);
     assert!(!r.passed());
     assert!(lit::report::failure_report(&r).contains("a Rust panic"));

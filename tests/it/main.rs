@@ -4,6 +4,7 @@
 
 mod support;
 
+mod crate_boundaries;
 mod deps_bounded;
 mod deps_evaluator;
 mod deps_random;
@@ -11,6 +12,7 @@ mod deps_verify;
 mod diagnostics;
 mod editor_grammar;
 mod filecheck_agreement;
+mod fmt;
 mod frontend_errors;
 mod frontend_limits;
 mod frontend_lowering;

@@ -11,11 +11,15 @@
 //! own. When the pipeline times out, or once its stages have exited, the
 //! whole group is killed: processes the commands started (`sh -c 'sleep
 //! 30'`, a background job holding a pipe open) die with them, and the group
-//! is registered with [`crate::io::cleanup`] so an interrupted `pfir test`
-//! kills it too.
+//! is registered with [`fsutil::cleanup`] so an interrupted run kills it
+//! too.
+//!
+//! Which executable a program name in a RUN line stands for (`pfir`,
+//! `FileCheck`, ...) is not known here: the embedding program says so
+//! through [`Tools::programs`].
 
 use super::run_line::{Pipeline, Stage, StderrTarget, StdoutTarget};
-use crate::io::cleanup;
+use fsutil::cleanup;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
@@ -25,9 +29,10 @@ use std::time::{Duration, Instant};
 /// How the commands of RUN lines are run.
 #[derive(Clone, Debug)]
 pub struct Tools {
-    /// The `pfir` executable: `pfir` runs it, and `FileCheck`, `filecheck`
-    /// and `pfir-filecheck` run its `filecheck` subcommand.
-    pub pfir: PathBuf,
+    /// Program names that stand for something else (the embedding program's
+    /// own executable, a subcommand of it); any other name is run as
+    /// written, found through `PATH`.
+    pub programs: Vec<Program>,
     /// How long one pipeline may run before its processes are killed.
     pub timeout: Option<Duration>,
     /// The most bytes kept of each captured stream (half from its start,
@@ -35,27 +40,57 @@ pub struct Tools {
     pub capture_limit: usize,
 }
 
+/// A program name of RUN lines and what it runs: `executable` with `args`
+/// before the arguments written in the RUN line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Program {
+    pub name: String,
+    pub executable: PathBuf,
+    pub args: Vec<String>,
+}
+
 /// The default [`Tools::capture_limit`]: 2 MiB per stream.
 pub const DEFAULT_CAPTURE_LIMIT: usize = 2 << 20;
 
+impl Default for Tools {
+    fn default() -> Tools {
+        Tools::new()
+    }
+}
+
 impl Tools {
-    /// Tools that run `pfir` for `pfir` and `FileCheck`, without a timeout.
-    pub fn new(pfir: impl Into<PathBuf>) -> Tools {
+    /// Tools that run every program as written, without a timeout.
+    pub fn new() -> Tools {
         Tools {
-            pfir: pfir.into(),
+            programs: Vec::new(),
             timeout: None,
             capture_limit: DEFAULT_CAPTURE_LIMIT,
         }
     }
 
+    /// These tools with `name` in RUN lines standing for `executable`
+    /// preceded by `args` (a later entry for the same name wins).
+    pub fn with_program(
+        mut self,
+        name: impl Into<String>,
+        executable: impl Into<PathBuf>,
+        args: &[&str],
+    ) -> Tools {
+        let name = name.into();
+        self.programs.retain(|p| p.name != name);
+        self.programs.push(Program {
+            name,
+            executable: executable.into(),
+            args: args.iter().map(|a| a.to_string()).collect(),
+        });
+        self
+    }
+
     /// The executable and leading arguments `program` stands for.
     pub fn resolve(&self, program: &str) -> (PathBuf, Vec<String>) {
-        match program {
-            "pfir" => (self.pfir.clone(), Vec::new()),
-            "FileCheck" | "filecheck" | "pfir-filecheck" => {
-                (self.pfir.clone(), vec!["filecheck".to_string()])
-            }
-            other => (PathBuf::from(other), Vec::new()),
+        match self.programs.iter().find(|p| p.name == program) {
+            Some(p) => (p.executable.clone(), p.args.clone()),
+            None => (PathBuf::from(program), Vec::new()),
         }
     }
 }
@@ -83,7 +118,7 @@ pub const RUST_PANIC_STATUS: i32 = 101;
 impl StageResult {
     /// Whether the stage passed, `not` taken into account. A crash never
     /// passes, with or without `not`: a process killed by a signal, or one
-    /// that exited with status 101 (a Rust panic, as `pfir` would).
+    /// that exited with status 101 (a Rust panic).
     pub fn passed(&self) -> bool {
         match self.status {
             None => false,
@@ -460,7 +495,7 @@ pub fn run_pipeline(pipeline: &Pipeline, tools: &Tools, cwd: Option<&Path>) -> P
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
-    use crate::testing::lit::run_line::{Substitutions, parse};
+    use crate::run_line::{Substitutions, parse};
 
     fn run(text: &str) -> PipelineResult {
         let subs = Substitutions {
@@ -472,9 +507,30 @@ mod tests {
         assert_eq!(p.len(), 1);
         let tools = Tools {
             timeout: Some(Duration::from_secs(60)),
-            ..Tools::new("/bin/false")
+            ..Tools::new().with_program("pfir", "/bin/false", &[])
         };
         run_pipeline(&p[0], &tools, None)
+    }
+
+    #[test]
+    fn programs_resolve_to_their_executable_and_leading_arguments() {
+        let tools = Tools::new()
+            .with_program("tool", "/bin/a", &[])
+            .with_program("Check", "/bin/a", &["check", "-q"])
+            .with_program("tool", "/bin/b", &["x"]);
+        assert_eq!(
+            tools.resolve("tool"),
+            (PathBuf::from("/bin/b"), vec!["x".to_string()])
+        );
+        assert_eq!(
+            tools.resolve("Check"),
+            (
+                PathBuf::from("/bin/a"),
+                vec!["check".to_string(), "-q".to_string()]
+            )
+        );
+        assert_eq!(tools.resolve("cat"), (PathBuf::from("cat"), Vec::new()));
+        assert_eq!(tools.programs.len(), 2);
     }
 
     #[test]
@@ -490,7 +546,7 @@ mod tests {
         .unwrap();
         let tools = Tools {
             timeout: Some(Duration::from_millis(200)),
-            ..Tools::new("/bin/false")
+            ..Tools::new().with_program("pfir", "/bin/false", &[])
         };
         let start = Instant::now();
         let r = run_pipeline(&p[0], &tools, None);
@@ -515,6 +571,8 @@ mod tests {
         assert!(!r.passed());
         // `pfir` maps to the configured executable (here /bin/false).
         assert!(run("not pfir opt").passed());
+        // An unconfigured name runs as written.
+        assert!(!run("not echo").passed());
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! The lit-style test runner behind `pfir test` and the `cargo test` harness.
+//! A lit-style test runner (the one behind `pfir test` and pfir's `cargo
+//! test` harness).
 //!
 //! A test is a `.pfir` file with `// RUN:` lines ([`run_line`] describes
 //! their syntax). Each RUN line is run in order, without a shell
@@ -8,10 +9,17 @@
 //! per-directory `lit.toml` are read by [`config`]; a test's outcome is one
 //! of lit's ([`Outcome`]).
 //!
-//! The library never assumes it runs inside `pfir`: the executable that
-//! `pfir` and `FileCheck` in RUN lines stand for is part of the [`Config`]
-//! (the `pfir` binary passes `current_exe`, the cargo harness passes
-//! `CARGO_BIN_EXE_pfir`).
+//! **Boundary:** this crate knows nothing of pfir's compiler. It depends
+//! only on `fsutil` of the workspace (never on the `pfir` package, which a
+//! test in pfir's `tests/it/crate_boundaries.rs` checks); what it needs from
+//! the program that embeds it is injected through the [`Config`]:
+//!
+//! - which executable a program name of a RUN line stands for
+//!   ([`Tools::programs`]: pfir maps `pfir` to its own binary and
+//!   `FileCheck` to its `filecheck` subcommand);
+//! - how to regenerate a test's CHECK lines before running it (`--update`),
+//!   through the [`UpdateChecks`] trait (pfir's implementation reads the
+//!   command's output with pfir's lexer).
 
 pub mod config;
 pub mod discover;
@@ -20,12 +28,13 @@ pub mod report;
 pub mod run_line;
 
 pub use discover::{Discovery, discover, discover_all, has_run_lines};
-pub use execute::Tools;
+pub use execute::{Program, Tools};
 pub use report::XunitCase;
 
 use execute::PipelineResult;
 use run_line::{RunLine, Substitutions};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use std::time::{Duration, Instant};
@@ -38,25 +47,38 @@ pub struct Config {
     pub jobs: usize,
     /// Only paths this matches are run.
     pub filter: Option<regex::Regex>,
-    /// Regenerate CHECK lines before running (see [`crate::testing::update_checks`]).
-    pub update: bool,
+    /// Regenerate CHECK lines before running, with this (`--update`);
+    /// `None` runs the tests as written.
+    pub update: Option<Arc<dyn UpdateChecks>>,
     /// How long one test (all its RUN lines) may run; its running commands
     /// are killed when the time is up. `tools.timeout` bounds each pipeline.
     pub test_timeout: Option<Duration>,
 }
 
 impl Config {
-    /// A configuration that runs `pfir_exe` for `pfir` and `FileCheck`,
-    /// with one job per available core.
-    pub fn new(pfir_exe: impl Into<PathBuf>) -> Config {
+    /// A configuration that runs commands with `tools`, with one job per
+    /// available core, no filter, no update and no timeout.
+    pub fn new(tools: Tools) -> Config {
         Config {
-            tools: Tools::new(pfir_exe),
+            tools,
             jobs: default_jobs(),
             filter: None,
-            update: false,
+            update: None,
             test_timeout: None,
         }
     }
+}
+
+/// Regenerates the CHECK lines of a test file before it runs (`--update`):
+/// the part of updating that knows the language under test, supplied by
+/// the program that embeds the runner.
+pub trait UpdateChecks: Send + Sync + std::fmt::Debug {
+    /// Updates the test `path`, running its commands with `tools`. `Ok`
+    /// carries a remark for the test's result line (such as "checks
+    /// updated"), if any; `Err` why nothing was updated, which the runner
+    /// reports as "checks not updated: ..." before running the test as
+    /// written.
+    fn update(&self, path: &Path, tools: &Tools) -> Result<Option<String>, String>;
 }
 
 /// One job per available core.
@@ -160,16 +182,16 @@ impl TestResult {
 /// owned by the user with mode 0700, so no other user can plant files in it
 /// or read what the test writes. It is removed when dropped, and on SIGINT,
 /// SIGTERM or SIGHUP while it exists, unless [`ScratchDir::keep`] was called.
-pub(crate) struct ScratchDir {
+pub struct ScratchDir {
     dir: tempfile::TempDir,
-    _registration: crate::io::cleanup::Registration,
+    _registration: fsutil::cleanup::Registration,
     /// `%t`: a path in the directory named after the test file (not created).
     pub temp: PathBuf,
 }
 
 impl ScratchDir {
-    pub(crate) fn create(test: &Path) -> std::io::Result<ScratchDir> {
-        let (dir, registration) = crate::io::cleanup::register_with(
+    pub fn create(test: &Path) -> std::io::Result<ScratchDir> {
+        let (dir, registration) = fsutil::cleanup::register_with(
             || {
                 let mut builder = tempfile::Builder::new();
                 builder.prefix("pfir-lit-");
@@ -180,7 +202,7 @@ impl ScratchDir {
                 }
                 builder.tempdir()
             },
-            |d| crate::io::cleanup::Item::Dir(d.path().to_path_buf()),
+            |d| fsutil::cleanup::Item::Dir(d.path().to_path_buf()),
         )?;
         let name = test
             .file_name()
@@ -193,12 +215,12 @@ impl ScratchDir {
         })
     }
 
-    pub(crate) fn path(&self) -> &Path {
+    pub fn path(&self) -> &Path {
         self.dir.path()
     }
 
     /// Leaves the directory on disk (a failed test's files, for the report).
-    pub(crate) fn keep(self) -> PathBuf {
+    pub fn keep(self) -> PathBuf {
         self.dir.keep()
     }
 }
@@ -239,13 +261,9 @@ pub fn run_test(path: &Path, config: &Config) -> TestResult {
         return result;
     }
     result.expected_failure = directives.expected_to_fail(&lit_config);
-    if config.update {
-        match crate::testing::update_checks::update_file(path, &config.tools) {
-            Ok(outcome) => {
-                if let Some(note) = outcome.note() {
-                    result.notes.push(note);
-                }
-            }
+    if let Some(updater) = &config.update {
+        match updater.update(path, &config.tools) {
+            Ok(note) => result.notes.extend(note),
             Err(e) => result.notes.push(format!("checks not updated: {e}")),
         }
     }

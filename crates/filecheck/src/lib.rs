@@ -1,4 +1,5 @@
-//! `pfir filecheck`: an LLVM-FileCheck-compatible checker, as a library.
+//! An LLVM-FileCheck-compatible checker, as a library (the engine behind
+//! `pfir filecheck` and the `FileCheck` of `pfir test` RUN lines).
 //!
 //! [`check`] matches an input text against the directives of a check file
 //! (`CHECK:`, `CHECK-NEXT:`, `CHECK-SAME:`, `CHECK-NOT:`, `CHECK-DAG:`,
@@ -10,6 +11,11 @@
 //! Submodules: `text` (whitespace canonicalization), `directives` (parsing
 //! the check file), `pattern` (literal / regex / variable patterns),
 //! `matcher` (the matching algorithm), `report` (diagnostics and the dump).
+//!
+//! **Boundary:** this crate knows nothing of pfir's compiler. It checks any
+//! text against any check file, depends on no other crate of the workspace
+//! (and never on the `pfir` package), and takes no command-line types: the
+//! `pfir filecheck` subcommand turns its flags into [`FileCheckOptions`].
 
 mod directives;
 mod matcher;

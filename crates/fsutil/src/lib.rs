@@ -1,0 +1,13 @@
+//! File-system and process plumbing shared by pfir and its test tooling:
+//! safe replacement of files ([`atomic_write`]) and cleanup when a run is
+//! interrupted by a signal ([`cleanup`]).
+//!
+//! **Boundary:** this crate knows nothing of pfir's compiler (nor of
+//! `.pfir`, FileCheck or lit). It depends on no other crate of the
+//! workspace, so both the `pfir` package and `crates/lit` can use it; a
+//! helper that several of them need lives here once, not in each.
+
+pub mod atomic_write;
+pub mod cleanup;
+
+pub use atomic_write::{write_atomically, write_atomically_with};

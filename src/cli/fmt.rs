@@ -1,0 +1,127 @@
+//! `pfir fmt`: print `.pfir` files in canonical form with their comments
+//! (see `crate::format` and `docs/formatting.md`).
+//!
+//! - `pfir fmt FILE` / `pfir fmt` / `pfir fmt -`: the formatted text on stdout
+//!   (one input only).
+//! - `-i` / `--in-place`: each file rewritten atomically (mode kept), only
+//!   when it changes.
+//! - `--check`: a unified diff per file that would change; exit 1 if any.
+//!
+//! A file that does not read (syntax or semantic errors) is reported with
+//! its diagnostics and left untouched; nothing is printed for it and the
+//! exit status is 1.
+
+use super::opt::{not_utf8_diagnostic, read_input};
+use crate::diagnostics::{self, Diagnostic, DiagnosticFormat, SourceFile};
+use clap::Args;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+
+#[derive(Args, Debug, Clone, Default)]
+pub struct FmtArgs {
+    /// The input files; `-` or nothing reads standard input.
+    pub inputs: Vec<PathBuf>,
+
+    /// Rewrite the files in place (atomically) instead of printing them.
+    #[arg(short = 'i', long = "in-place", conflicts_with = "check")]
+    pub in_place: bool,
+
+    /// Print a unified diff for every file that is not formatted and exit
+    /// with status 1 if there is one; write nothing.
+    #[arg(long = "check")]
+    pub check: bool,
+
+    /// How diagnostics are written.
+    #[arg(long = "diagnostic-format", value_enum, default_value_t = DiagnosticFormat::Human)]
+    pub diagnostic_format: DiagnosticFormat,
+}
+
+pub fn run(args: FmtArgs) -> u8 {
+    let inputs: Vec<Option<PathBuf>> = if args.inputs.is_empty() {
+        vec![None]
+    } else {
+        args.inputs.iter().cloned().map(Some).collect()
+    };
+    if !args.in_place && !args.check && inputs.len() > 1 {
+        eprintln!(
+            "error: printing to standard output takes one input; use -i or --check for several"
+        );
+        return 2;
+    }
+    let stdin_count = inputs
+        .iter()
+        .filter(|p| p.as_ref().is_none_or(|p| p.as_os_str() == "-"))
+        .count();
+    if args.in_place && stdin_count > 0 {
+        eprintln!("error: -i cannot rewrite standard input");
+        return 2;
+    }
+    let mut status = 0;
+    for input in &inputs {
+        status = status.max(crate::driver::with_large_stack(|| {
+            one(&args, input.as_ref())
+        }));
+    }
+    status
+}
+
+fn report(args: &FmtArgs, diags: &[Diagnostic], file: &SourceFile) {
+    let color =
+        args.diagnostic_format == DiagnosticFormat::Human && std::io::stderr().is_terminal();
+    let text = diagnostics::render_all(diags, file, args.diagnostic_format, color);
+    let _ = std::io::stderr().lock().write_all(text.as_bytes());
+}
+
+fn one(args: &FmtArgs, input: Option<&PathBuf>) -> u8 {
+    let limit = crate::io::read::MAX_INPUT_BYTES.min(crate::span::MAX_SOURCE_BYTES as u64);
+    let (file, bad_byte) = match read_input(input, limit) {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 1;
+        }
+    };
+    if let Some(offset) = bad_byte {
+        report(args, &[not_utf8_diagnostic(offset)], &file);
+        return 1;
+    }
+    let (name, text) = (file.name.clone(), file.text.as_str());
+    let formatted = match crate::format::format_text(text) {
+        Ok(f) => f,
+        Err(diags) => {
+            report(args, &diags, &file);
+            return 1;
+        }
+    };
+    if args.check {
+        if formatted == *text {
+            return 0;
+        }
+        let diff = crate::format::diff::unified(&name, text, &formatted);
+        let _ = std::io::stdout().lock().write_all(diff.as_bytes());
+        return 1;
+    }
+    if args.in_place {
+        if formatted == *text {
+            return 0;
+        }
+        let Some(path) = input else { return 2 };
+        // The project's atomic write keeps the file's permission bits.
+        if let Err(e) = crate::io::write_atomically(path, formatted.as_bytes()) {
+            eprintln!("error: cannot write '{}': {e}", path.display());
+            return 1;
+        }
+        return 0;
+    }
+    let mut out = std::io::stdout().lock();
+    match out
+        .write_all(formatted.as_bytes())
+        .and_then(|()| out.flush())
+    {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            eprintln!("error: cannot write the output: {e}");
+            1
+        }
+        _ => 0,
+    }
+}

@@ -1,0 +1,188 @@
+//! The printed lines of a function, in order, with the source they came from.
+//!
+//! [`walk`] visits exactly the lines the canonical printer writes (the
+//! header, each statement or statement head, `} else {` lines and closing
+//! braces), in output order, with an explicit work stack (nesting depth
+//! costs heap, not stack). Each [`Line`] carries the byte range of the
+//! source it was read from, so comments can be attached to it by position
+//! ([`super::attach`]) and `expected-*@+N` offsets mapped ([`super::offsets`]).
+
+use crate::ir::{Anchor, Block, Function, StmtId, StmtKind};
+
+/// One printed line.
+#[derive(Copy, Clone, Debug)]
+pub struct Line {
+    pub anchor: Anchor,
+    /// Indentation level of the line itself.
+    pub depth: usize,
+    /// The source bytes it was read from: `start..end`.
+    pub start: usize,
+    pub end: usize,
+}
+
+enum Work<'ir> {
+    Block {
+        stmts: &'ir [StmtId],
+        next: usize,
+        depth: usize,
+    },
+    Line(Line),
+}
+
+/// The `if` of an `else` branch that prints as `} else if` (as the printer
+/// decides: the branch holds exactly one `if` without results).
+pub fn else_if(f: &Function, else_body: &Block) -> Option<StmtId> {
+    match else_body.stmts.as_slice() {
+        [only] => match &f.stmts[*only].kind {
+            StmtKind::If { results, .. } if results.is_empty() => Some(*only),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The byte just past a block's `{`, and the offset of its `}`.
+fn open_end(b: &Block) -> usize {
+    b.span.start() + 1
+}
+fn close_start(b: &Block) -> usize {
+    b.span.end().saturating_sub(1)
+}
+
+/// Calls `visit` for every printed line of `f`, in output order.
+pub fn walk(f: &Function, mut visit: impl FnMut(Line)) {
+    visit(Line {
+        anchor: Anchor::Head,
+        depth: 0,
+        start: f.span.start(),
+        end: open_end(&f.body).max(f.span.start()),
+    });
+    let mut work = vec![
+        Work::Line(Line {
+            anchor: Anchor::Close(None),
+            depth: 0,
+            start: close_start(&f.body),
+            end: f.body.span.end(),
+        }),
+        Work::Block {
+            stmts: &f.body.stmts,
+            next: 0,
+            depth: 1,
+        },
+    ];
+    while let Some(item) = work.pop() {
+        match item {
+            Work::Line(line) => visit(line),
+            Work::Block { stmts, next, depth } => {
+                let Some(&s) = stmts.get(next) else {
+                    continue;
+                };
+                work.push(Work::Block {
+                    stmts,
+                    next: next + 1,
+                    depth,
+                });
+                let stmt = &f.stmts[s];
+                let start = stmt.span.start();
+                match &stmt.kind {
+                    StmtKind::If { then_body, .. } => {
+                        visit(Line {
+                            anchor: Anchor::Stmt(s),
+                            depth,
+                            start,
+                            end: open_end(then_body).max(start),
+                        });
+                        push_if_chain(f, s, depth, &mut work);
+                    }
+                    StmtKind::For { body, .. }
+                    | StmtKind::While { body, .. }
+                    | StmtKind::Scope { body, .. } => {
+                        visit(Line {
+                            anchor: Anchor::Stmt(s),
+                            depth,
+                            start,
+                            end: open_end(body).max(start),
+                        });
+                        work.push(Work::Line(Line {
+                            anchor: Anchor::Close(Some(s)),
+                            depth,
+                            start: close_start(body),
+                            end: body.span.end(),
+                        }));
+                        work.push(Work::Block {
+                            stmts: &body.stmts,
+                            next: 0,
+                            depth: depth + 1,
+                        });
+                    }
+                    _ => visit(Line {
+                        anchor: Anchor::Stmt(s),
+                        depth,
+                        start,
+                        end: stmt.span.end().max(start),
+                    }),
+                }
+            }
+        }
+    }
+}
+
+/// Queues the bodies of the `if` chain starting at `s` (whose head is
+/// visited): `then` bodies, `} else` lines, the final block and `}`.
+fn push_if_chain<'ir>(f: &'ir Function, s: StmtId, depth: usize, work: &mut Vec<Work<'ir>>) {
+    let mut items = Vec::new();
+    let mut current = s;
+    let mut last_close = None;
+    while let StmtKind::If {
+        then_body,
+        else_body,
+        ..
+    } = &f.stmts[current].kind
+    {
+        items.push(Work::Block {
+            stmts: &then_body.stmts,
+            next: 0,
+            depth: depth + 1,
+        });
+        let Some(else_body) = else_body else {
+            last_close = Some(then_body);
+            break;
+        };
+        let start = close_start(then_body);
+        if let Some(next) = else_if(f, else_body) {
+            let end = match &f.stmts[next].kind {
+                StmtKind::If { then_body, .. } => open_end(then_body),
+                _ => else_body.span.start(),
+            };
+            items.push(Work::Line(Line {
+                anchor: Anchor::Else(current),
+                depth,
+                start,
+                end: end.max(start),
+            }));
+            current = next;
+        } else {
+            items.push(Work::Line(Line {
+                anchor: Anchor::Else(current),
+                depth,
+                start,
+                end: open_end(else_body).max(start),
+            }));
+            items.push(Work::Block {
+                stmts: &else_body.stmts,
+                next: 0,
+                depth: depth + 1,
+            });
+            last_close = Some(else_body);
+            break;
+        }
+    }
+    let (start, end) = last_close.map_or((0, 0), |b| (close_start(b), b.span.end()));
+    items.push(Work::Line(Line {
+        anchor: Anchor::Close(Some(s)),
+        depth,
+        start,
+        end,
+    }));
+    work.extend(items.into_iter().rev());
+}

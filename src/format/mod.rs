@@ -1,0 +1,138 @@
+//! `pfir fmt`: the canonical printed form plus every comment.
+//!
+//! The pipeline: the front end reads the file (it must parse and lower
+//! without error: the canonical form is printed from the IR), the lexer's
+//! comment trivia ([`crate::lexer::comments`]) are attached to the printed
+//! lines ([`attach`], rules in `docs/formatting.md`), the printer writes
+//! the lines with their comments ([`print`]), and `expected-*` offsets are
+//! rewritten to follow the code ([`offsets`]). Files with `// -----`
+//! separators are formatted chunk by chunk (each chunk must read without
+//! error), separators kept. CRLF files stay CRLF.
+//!
+//! For a file without comments or blank lines between statements the
+//! output is exactly `pfir opt`'s.
+
+pub mod attach;
+pub mod diff;
+pub mod lines;
+pub mod offsets;
+pub mod print;
+
+use crate::diagnostics::Diagnostic;
+use crate::driver::{SPLIT_MARKER, read_module, split_chunks};
+use crate::ir::Module;
+use attach::LineIndex;
+use print::{Keep, Printer};
+
+/// Reads `text[base..]` chunk `chunk` into a module with its comments
+/// attached (`lines` indexes the whole `text`).
+pub fn read_with_comments(
+    text: &str,
+    lines: &LineIndex,
+    base: usize,
+    chunk: &str,
+) -> (Option<Module>, Vec<Diagnostic>) {
+    let (module, diags) = read_module(chunk, base);
+    let module = module.map(|mut m| {
+        let comments = crate::lexer::comments(chunk, base);
+        attach::attach(&mut m, text, lines, &comments, base, base + chunk.len());
+        m
+    });
+    (module, diags)
+}
+
+/// Whether `text` ends its lines with `\r\n` (judged by its first line end).
+pub fn uses_crlf(text: &str) -> bool {
+    text.find('\n')
+        .is_some_and(|i| i > 0 && text.as_bytes()[i - 1] == b'\r')
+}
+
+/// Formats `text`. Errors are the diagnostics of the chunk(s) that do not
+/// read; nothing is formatted then.
+pub fn format_text(text: &str) -> Result<String, Vec<Diagnostic>> {
+    let split = text.lines().any(|l| l.trim_end() == SPLIT_MARKER);
+    let result = if split {
+        format_chunks(text, split_chunks(text))
+    } else {
+        format_chunks(text, vec![(0, text)])
+    };
+    let out = match result {
+        // A separator line that is only a comment of a file read whole.
+        Err(diags) if split => format_chunks(text, vec![(0, text)]).map_err(|_| diags)?,
+        other => other?,
+    };
+    Ok(if uses_crlf(text) {
+        out.replace('\n', "\r\n")
+    } else {
+        out
+    })
+}
+
+fn format_chunks(text: &str, chunks: Vec<(usize, &str)>) -> Result<String, Vec<Diagnostic>> {
+    let lines = LineIndex::new(text);
+    let mut modules = Vec::with_capacity(chunks.len());
+    let mut errors = Vec::new();
+    for &(base, chunk) in &chunks {
+        match read_with_comments(text, &lines, base, chunk) {
+            (Some(m), _) => modules.push(m),
+            (None, diags) => errors.extend(diags),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let track = text.contains("expected-");
+    let mut printer = Printer::new(Keep::All);
+    if track {
+        printer = printer.tracking(lines.len());
+    }
+    let line_of = |offset: usize| lines.line(offset);
+    let last = chunks.len().saturating_sub(1);
+    for (i, (m, &(base, chunk))) in modules.iter().zip(&chunks).enumerate() {
+        if i > 0 {
+            // The separator line sits just before the chunk.
+            let marker_line = lines.line(base.saturating_sub(1));
+            printer.raw_line(SPLIT_MARKER, Some(marker_line));
+            if chunk
+                .trim_start_matches([' ', '\t', '\r'])
+                .starts_with('\n')
+                && !is_blank(chunk)
+            {
+                printer.blank();
+            }
+        }
+        printer.module(m, &line_of);
+        let trailing_ws = &chunk[chunk.trim_end().len()..];
+        if i < last && trailing_ws.bytes().filter(|&b| b == b'\n').count() >= 2 {
+            printer.blank();
+        }
+    }
+    let (bytes, tracking) = printer.finish();
+    let out = String::from_utf8(bytes)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+    Ok(match tracking {
+        Some(t) => offsets::rewrite(out, &t),
+        None => out,
+    })
+}
+
+fn is_blank(s: &str) -> bool {
+    s.trim().is_empty()
+}
+
+/// Prints `modules` (chunks joined by `// -----`) with their attached
+/// comments, test directives left out: `pfir opt --keep-comments`.
+pub fn print_modules_keeping_comments(modules: &[Module]) -> String {
+    let mut printer = Printer::new(Keep::NotDirectives);
+    for (i, m) in modules.iter().enumerate() {
+        if i > 0 {
+            printer.raw_line(SPLIT_MARKER, None);
+        }
+        printer.module(m, &|_| 0);
+    }
+    let (bytes, _) = printer.finish();
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+#[cfg(test)]
+mod tests;

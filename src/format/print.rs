@@ -1,0 +1,235 @@
+//! The canonical printer with comments: the lines of [`super::lines::walk`]
+//! written as `crate::printer` writes them, each with its leading comments
+//! above it and its trailing comment after it, and blank lines kept
+//! (at most one) where the source had them between statements.
+//!
+//! When asked to ([`Printer::tracking`]), it also records which output line
+//! each source line went to, so that `expected-*@+N` offsets can be
+//! rewritten afterwards ([`super::offsets`]).
+
+use super::lines::{Line, else_if, walk};
+use crate::ir::{Anchor, Attached, Comment, Function, Module, StmtKind};
+use crate::printer::render::TrimWriter;
+use crate::printer::stmt::{Callees, stmt_head_into};
+
+/// Which comments are printed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Keep {
+    /// Every comment (`pfir fmt`).
+    All,
+    /// All but test directives: RUN / CHECK-like lines and `expected-*`
+    /// (`pfir opt --keep-comments`).
+    NotDirectives,
+}
+
+/// Whether `text` (a comment) is a test directive: `// WORD:` or
+/// `// WORD-SUFFIX:` in capitals (RUN, CHECK, CHECK-NEXT, any FileCheck
+/// prefix), or an `expected-*` diagnostic expectation.
+pub fn is_directive(text: &str) -> bool {
+    let body = text.trim_start_matches('/').trim_start();
+    let word_end = body
+        .find(|c: char| !(c.is_ascii_uppercase() || c.is_ascii_digit() || c == '-' || c == '_'))
+        .unwrap_or(body.len());
+    let capital = body.starts_with(|c: char| c.is_ascii_uppercase());
+    (capital && word_end > 0 && body[word_end..].starts_with(':'))
+        || ["error", "warning", "note", "remark"]
+            .iter()
+            .any(|s| text.contains(&format!("expected-{s}")))
+}
+
+/// A directive comment printed at output line `out_line`, read from source
+/// line `source_line`.
+pub struct Directive {
+    pub out_line: usize,
+    pub source_line: usize,
+}
+
+/// The mapping of source lines to output lines.
+pub struct Tracking {
+    /// Per 0-based source line, its output line (`u32::MAX`: none).
+    pub out_of: Vec<u32>,
+    pub directives: Vec<Directive>,
+}
+
+pub struct Printer {
+    w: TrimWriter<Vec<u8>>,
+    out_line: usize,
+    /// Nothing printed yet in this block (or file): no blank line here.
+    fresh: bool,
+    keep: Keep,
+    /// Reused buffer for the lines of a function.
+    lines: Vec<Line>,
+    pub tracking: Option<Tracking>,
+}
+
+impl Printer {
+    pub fn new(keep: Keep) -> Printer {
+        Printer {
+            w: TrimWriter::new(Vec::new()),
+            out_line: 0,
+            fresh: true,
+            keep,
+            lines: Vec::new(),
+            tracking: None,
+        }
+    }
+
+    /// Records output lines for a source of `source_lines` lines.
+    pub fn tracking(mut self, source_lines: usize) -> Printer {
+        self.tracking = Some(Tracking {
+            out_of: vec![u32::MAX; source_lines],
+            directives: Vec::new(),
+        });
+        self
+    }
+
+    pub fn finish(self) -> (Vec<u8>, Option<Tracking>) {
+        (self.w.finish().unwrap_or_default(), self.tracking)
+    }
+
+    pub fn blank(&mut self) {
+        let _ = self.w.newline();
+        self.out_line += 1;
+    }
+
+    fn kept(&self, c: &Comment) -> bool {
+        self.keep == Keep::All || !is_directive(&c.text)
+    }
+
+    fn map(&mut self, from: usize, to: usize, overwrite: bool) {
+        let out = u32::try_from(self.out_line).unwrap_or(u32::MAX);
+        if let Some(t) = &mut self.tracking {
+            for l in from..=to {
+                if let Some(slot) = t.out_of.get_mut(l)
+                    && (overwrite || *slot == u32::MAX)
+                {
+                    *slot = out;
+                }
+            }
+        }
+    }
+
+    fn note_directive(&mut self, c: &Comment) {
+        if let Some(t) = &mut self.tracking
+            && c.text.contains("expected-")
+        {
+            t.directives.push(Directive {
+                out_line: self.out_line,
+                source_line: c.line as usize,
+            });
+        }
+    }
+
+    /// A raw line (a `// -----` separator) read from `source_line`.
+    pub fn raw_line(&mut self, text: &str, source_line: Option<usize>) {
+        if let Some(l) = source_line {
+            self.map(l, l, true);
+        }
+        let _ = self.w.line(0, text);
+        let _ = self.w.newline();
+        self.out_line += 1;
+        self.fresh = true;
+    }
+
+    /// A comment on its own line at `depth`.
+    pub fn comment_line(&mut self, depth: usize, c: &Comment) {
+        if !self.kept(c) {
+            return;
+        }
+        if c.blank_before && !self.fresh {
+            self.blank();
+        }
+        self.map(c.line as usize, c.line as usize, false);
+        self.note_directive(c);
+        let _ = self.w.line(depth, &c.text);
+        let _ = self.w.newline();
+        self.out_line += 1;
+        self.fresh = false;
+    }
+
+    fn code_line(&mut self, line: &Line, source: (usize, usize), text: &str, c: Option<&Attached>) {
+        let inner = matches!(line.anchor, Anchor::Else(_) | Anchor::Close(_));
+        if let Some(c) = c {
+            let depth = line.depth + usize::from(inner);
+            for l in &c.leading {
+                self.comment_line(depth, l);
+            }
+            if c.blank_before && !inner && !self.fresh {
+                self.blank();
+            }
+        }
+        if self.tracking.is_some() && source.0 <= source.1 {
+            self.map(source.0, source.1, true);
+        }
+        let _ = self.w.line(line.depth, text);
+        if let Some(t) = c.and_then(|c| c.trailing.as_ref())
+            && self.kept(t)
+        {
+            self.map(t.line as usize, t.line as usize, false);
+            self.note_directive(t);
+            let _ = self.w.line(0, " ");
+            let _ = self.w.line(0, &t.text);
+        }
+        let _ = self.w.newline();
+        self.out_line += 1 + text.bytes().filter(|&b| b == b'\n').count();
+        self.fresh = text.ends_with('{');
+    }
+
+    /// Prints `module`'s functions (a blank line between two) and its end
+    /// comments. `source_line` maps a byte offset to its source line (used
+    /// only when tracking).
+    pub fn module(&mut self, module: &Module, source_line: &dyn Fn(usize) -> usize) {
+        let callees = Callees::indexed(module);
+        let mut text = String::new();
+        for (i, f) in module.functions.iter().enumerate() {
+            if i > 0 {
+                self.blank();
+                self.fresh = true;
+            }
+            let mut all = std::mem::take(&mut self.lines);
+            all.clear();
+            walk(f, |l| all.push(l));
+            for line in &all {
+                text.clear();
+                line_text(&callees, f, line, &mut text);
+                let source = if self.tracking.is_some() {
+                    let last = line.end.saturating_sub(1).max(line.start);
+                    (source_line(line.start), source_line(last))
+                } else {
+                    (1, 0)
+                };
+                self.code_line(line, source, &text, f.comments.get(line.anchor));
+            }
+            self.lines = all;
+        }
+        for c in &module.end_comments {
+            self.comment_line(0, c);
+        }
+    }
+}
+
+/// The text of one printed line.
+fn line_text(callees: &Callees<'_>, f: &Function, line: &Line, out: &mut String) {
+    match line.anchor {
+        Anchor::Head => out.push_str(&crate::printer::function_head(f)),
+        Anchor::Stmt(s) => stmt_head_into(callees, f, s, out),
+        Anchor::Close(_) => out.push('}'),
+        Anchor::Else(s) => {
+            out.push_str("} else ");
+            let next = match &f.stmts[s].kind {
+                StmtKind::If {
+                    else_body: Some(b), ..
+                } => else_if(f, b),
+                _ => None,
+            };
+            match next.map(|n| &f.stmts[n].kind) {
+                Some(StmtKind::If { cond, .. }) => {
+                    out.push_str("if ");
+                    crate::printer::expr::write_expr(f, *cond, out);
+                    out.push_str(" {");
+                }
+                _ => out.push('{'),
+            }
+        }
+    }
+}

@@ -1,0 +1,178 @@
+use super::format_text;
+
+fn fmt(src: &str) -> String {
+    format_text(src).unwrap_or_else(|d| panic!("{src}: {d:?}"))
+}
+
+/// Formats `src` and checks the result is a fixpoint.
+fn fmt_idem(src: &str) -> String {
+    let once = fmt(src);
+    assert_eq!(fmt(&once), once, "not idempotent for:\n{src}");
+    once
+}
+
+#[test]
+fn leading_and_trailing_comments_of_statements() {
+    let src = "func f() {\n  // above a\n    a = 1    // after a\n  b = 2\n}\n";
+    assert_eq!(
+        fmt_idem(src),
+        "func f() {\n  // above a\n  a = 1 // after a\n  b = 2\n}\n"
+    );
+}
+
+#[test]
+fn comment_before_else_goes_above_the_else_line() {
+    let src = "func f(c: bool) {\n  if c {\n    a = 1\n  }\n  // before else\n  else { // in else\n    b = 2\n  }\n}\n";
+    assert_eq!(
+        fmt_idem(src),
+        "func f(c: bool) {\n  if c {\n    a = 1\n    // before else\n  } else { // in else\n    b = 2\n  }\n}\n"
+    );
+}
+
+#[test]
+fn comment_before_a_closing_brace_stays_in_the_block() {
+    let src = "func f() {\n  for i in range(4) { // loop\n    a = i\n        // last words\n  } // done\n}\n";
+    assert_eq!(
+        fmt_idem(src),
+        "func f() {\n  for i in range(4) { // loop\n    a = i\n    // last words\n  } // done\n}\n"
+    );
+}
+
+#[test]
+fn comments_between_functions_and_at_the_end_of_the_file() {
+    let src =
+        "// header\n\nfunc f() {\n} // end f\n// about g\nfunc g() {\n}\n\n// the end\n// really\n";
+    assert_eq!(
+        fmt_idem(src),
+        "// header\n\nfunc f() {\n} // end f\n\n// about g\nfunc g() {\n}\n\n// the end\n// really\n"
+    );
+}
+
+#[test]
+fn comments_inside_a_multi_line_expression_move_above_it() {
+    let src = "func f(a: i64) {\n  x = a + // one\n    // two\n    1\n}\n";
+    assert_eq!(
+        fmt_idem(src),
+        "func f(a: i64) {\n  // one\n  // two\n  x = a + 1\n}\n"
+    );
+}
+
+#[test]
+fn comments_inside_parameter_and_argument_lists_move_above() {
+    let src =
+        "func k(a: i64, // first\n       b: i64) {\n}\nfunc f() {\n  k(1, // one\n    2)\n}\n";
+    assert_eq!(
+        fmt_idem(src),
+        "// first\nfunc k(a: i64, b: i64) {\n}\n\nfunc f() {\n  // one\n  k(1, 2)\n}\n"
+    );
+}
+
+#[test]
+fn blank_lines_between_statements_collapse_to_one() {
+    let src = "func f() {\n\n  a = 1\n\n\n\n  b = 2\n  // c\n\n  c = 3\n\n}\n";
+    assert_eq!(
+        fmt_idem(src),
+        "func f() {\n  a = 1\n\n  b = 2\n  // c\n\n  c = 3\n}\n"
+    );
+}
+
+#[test]
+fn split_input_file_chunks_keep_their_separators_and_comments() {
+    let src = "// RUN: x\nfunc f() {\n}\n\n// -----\n\n// after the separator\nfunc g() {\n    a = 1\n}\n";
+    assert_eq!(
+        fmt_idem(src),
+        "// RUN: x\nfunc f() {\n}\n\n// -----\n\n// after the separator\nfunc g() {\n  a = 1\n}\n"
+    );
+}
+
+#[test]
+fn a_chunk_that_does_not_parse_is_an_error() {
+    let src = "func f() {\n}\n// -----\nfunc g( {\n}\n";
+    assert!(format_text(src).is_err());
+}
+
+#[test]
+fn crlf_files_keep_crlf() {
+    let src = "// c\r\nfunc f() {\r\n    a = 1 // t\r\n}\r\n";
+    assert_eq!(fmt_idem(src), "// c\r\nfunc f() {\r\n  a = 1 // t\r\n}\r\n");
+}
+
+#[test]
+fn without_comments_fmt_is_opt() {
+    let src = "func k() -> task_id {\n  return system.task_invalid()\n}\norchestration   func main(n: i64) {\n  x = (n + 1) * 2\n  if x > 3 { y = 1 } else { if x > 4 { z = 2 } }\n}\n";
+    assert_eq!(fmt(src), crate::driver::canonicalize(src).unwrap());
+}
+
+#[test]
+fn else_if_chains_keep_their_comments() {
+    let src = "func f(c: bool) {\n  if c {\n    a = 1\n    // end 1\n  } else if c { // two\n    b = 2\n  } else {\n    d = 3\n    // end 3\n  } // after\n}\n";
+    assert_eq!(fmt_idem(src), src);
+}
+
+#[test]
+fn comments_in_strings_are_not_comments() {
+    let src = "func f() {\n  manual \"a // b\" { // c\n  }\n}\n";
+    assert_eq!(fmt_idem(src), src);
+}
+
+#[test]
+fn expected_offsets_follow_the_code() {
+    let src = "func f(a: i64) {\n  // expected-remark@+2 {{x}}\n  x = a +\n    1\n  // expected-remark@-2 {{y}}\n}\n";
+    assert_eq!(
+        fmt_idem(src),
+        "func f(a: i64) {\n  // expected-remark@+1 {{x}}\n  x = a + 1\n  // expected-remark@-1 {{y}}\n}\n"
+    );
+}
+
+#[test]
+fn expected_directive_inside_a_statement_gains_an_offset() {
+    let src = "func f(a: i64) {\n  x = a + // expected-remark {{x}}\n    1\n}\n";
+    assert_eq!(
+        fmt_idem(src),
+        "func f(a: i64) {\n  // expected-remark@+1 {{x}}\n  x = a + 1\n}\n"
+    );
+}
+
+#[test]
+fn empty_module_with_comments_only() {
+    assert_eq!(
+        fmt_idem("// just a note\n\n// another\n"),
+        "// just a note\n\n// another\n"
+    );
+    assert_eq!(fmt_idem(""), "");
+}
+
+#[test]
+fn directives_are_recognised() {
+    use super::print::is_directive;
+    for d in [
+        "// RUN: x",
+        "// CHECK-NEXT: y",
+        "// MY-PREFIX: z",
+        "// expected-error {{a}}",
+        "// x expected-note@+1 {{b}}",
+    ] {
+        assert!(is_directive(d), "{d}");
+    }
+    for c in [
+        "// a note",
+        "// Note: capital then lower",
+        "// TODO later",
+        "//",
+    ] {
+        assert!(!is_directive(c), "{c}");
+    }
+}
+
+#[test]
+fn structural_equality_ignores_comments() {
+    let plain = "func f() {\n  a = 1\n}\n";
+    let commented = "// x\nfunc f() { // y\n  // z\n  a = 1 // w\n}\n// end\n";
+    let lines = super::attach::LineIndex::new(commented);
+    let (m, _) = super::read_with_comments(commented, &lines, 0, commented);
+    let m = m.unwrap();
+    assert_eq!(m.functions[0].comments.all().count(), 4);
+    assert_eq!(m.end_comments.len(), 1);
+    let (p, _) = crate::driver::read_module(plain, 0);
+    assert!(crate::ir::equality::modules_equal(&m, &p.unwrap()).is_ok());
+}

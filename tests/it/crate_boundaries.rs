@@ -1,0 +1,133 @@
+//! The layers Cargo enforces (ARCHITECTURE.md, "Crates"): the test tooling
+//! in `crates/` knows nothing of pfir's compiler, so no crate there may
+//! depend on the `pfir` package, directly or through another crate, as a
+//! normal, build or dev dependency. The dependency graph is Cargo's own
+//! (`cargo metadata`, offline and locked), so a new edge in any manifest
+//! shows up here.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+use std::process::Command;
+
+/// The crates that must never reach the `pfir` package.
+const TOOLING: [&str; 3] = ["filecheck", "lit", "fsutil"];
+
+/// Package id -> the ids it depends on (every kind), and name -> id for the
+/// workspace's own packages.
+struct Graph {
+    edges: BTreeMap<String, Vec<String>>,
+    local: BTreeMap<String, String>,
+}
+
+fn workspace_graph() -> Graph {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = Command::new(cargo)
+        .args(["metadata", "--format-version", "1", "--offline", "--locked"])
+        .current_dir(root)
+        .output()
+        .expect("running cargo metadata");
+    assert!(
+        out.status.success(),
+        "cargo metadata failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).expect("metadata is JSON");
+    let mut local = BTreeMap::new();
+    for p in meta["packages"].as_array().expect("packages") {
+        if p["source"].is_null() {
+            local.insert(
+                p["name"].as_str().unwrap().to_string(),
+                p["id"].as_str().unwrap().to_string(),
+            );
+        }
+    }
+    let mut edges = BTreeMap::new();
+    for node in meta["resolve"]["nodes"].as_array().expect("resolve nodes") {
+        let deps = node["deps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["pkg"].as_str().unwrap().to_string())
+            .collect();
+        edges.insert(node["id"].as_str().unwrap().to_string(), deps);
+    }
+    Graph { edges, local }
+}
+
+/// The chain of package ids from `from` to `to`, if `to` is reachable.
+fn path_to(edges: &BTreeMap<String, Vec<String>>, from: &str, to: &str) -> Option<Vec<String>> {
+    let mut parent: BTreeMap<&str, &str> = BTreeMap::new();
+    let mut seen = BTreeSet::from([from]);
+    let mut queue = std::collections::VecDeque::from([from]);
+    while let Some(id) = queue.pop_front() {
+        if id == to {
+            let mut chain = vec![id.to_string()];
+            let mut at = id;
+            while let Some(&p) = parent.get(at) {
+                chain.push(p.to_string());
+                at = p;
+            }
+            chain.reverse();
+            return Some(chain);
+        }
+        for next in edges.get(id).into_iter().flatten() {
+            if seen.insert(next) {
+                parent.insert(next, id);
+                queue.push_back(next);
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn test_tooling_crates_never_depend_on_the_pfir_package() {
+    let graph = workspace_graph();
+    let pfir = graph.local.get("pfir").expect("the root package is pfir");
+    for name in TOOLING {
+        let id = graph
+            .local
+            .get(name)
+            .unwrap_or_else(|| panic!("crates/{name} is a workspace member"));
+        assert!(
+            graph.edges.contains_key(id),
+            "{name} is in Cargo's resolve graph"
+        );
+        if let Some(chain) = path_to(&graph.edges, id, pfir) {
+            panic!(
+                "crates/{name} depends on the pfir package: {}",
+                chain.join(" -> ")
+            );
+        }
+    }
+    // The other direction is how the layers are meant to be used.
+    assert!(path_to(&graph.edges, pfir, &graph.local["lit"]).is_some());
+    assert!(path_to(&graph.edges, pfir, &graph.local["filecheck"]).is_some());
+}
+
+/// The rejection path of the check above, on a made-up graph: an indirect
+/// dependency on pfir (lit -> helper -> pfir) is found and named.
+#[test]
+fn an_indirect_dependency_on_pfir_is_found() {
+    let edges: BTreeMap<String, Vec<String>> = [
+        ("lit", vec!["fsutil", "regex"]),
+        ("fsutil", vec!["helper"]),
+        ("helper", vec!["pfir"]),
+        ("pfir", vec!["lit"]),
+        ("regex", vec![]),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v.into_iter().map(String::from).collect()))
+    .collect();
+    assert_eq!(
+        path_to(&edges, "lit", "pfir"),
+        Some(vec![
+            "lit".to_string(),
+            "fsutil".into(),
+            "helper".into(),
+            "pfir".into()
+        ])
+    );
+    assert_eq!(path_to(&edges, "regex", "pfir"), None);
+}

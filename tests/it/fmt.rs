@@ -1,0 +1,375 @@
+//! `pfir fmt` and `pfir opt --keep-comments`: the command line (stdout,
+//! `-i`, `--check`, unreadable input left alone), random programs with
+//! random comments (kept, idempotent, same IR), and every `.pfir` test
+//! giving the same result after formatting.
+
+use pfir::format::format_text;
+use pfir::ir::equality::modules_equal;
+use proptest::prelude::*;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+const PFIR: &str = env!("CARGO_BIN_EXE_pfir");
+
+fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let mut child = Command::new(PFIR)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("running pfir");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+const MESSY: &str = "// note\nfunc f() {\n    a = 1   // one\n}\n";
+const TIDY: &str = "// note\nfunc f() {\n  a = 1 // one\n}\n";
+
+#[test]
+fn stdin_to_stdout() {
+    let (code, out, _) = run(&["fmt"], MESSY);
+    assert_eq!((code, out.as_str()), (0, TIDY));
+    let (code, out, _) = run(&["fmt", "-"], MESSY);
+    assert_eq!((code, out.as_str()), (0, TIDY));
+}
+
+#[test]
+fn in_place_rewrites_and_keeps_the_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("a.pfir");
+    std::fs::write(&path, MESSY).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).unwrap();
+    }
+    let (code, out, _) = run(&["fmt", "-i", path.to_str().unwrap()], "");
+    assert_eq!((code, out.as_str()), (0, ""));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), TIDY);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o640);
+    }
+    // No temporary file is left behind.
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+#[test]
+fn check_prints_a_diff_and_fails_only_when_a_file_would_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let messy = dir.path().join("messy.pfir");
+    let tidy = dir.path().join("tidy.pfir");
+    std::fs::write(&messy, MESSY).unwrap();
+    std::fs::write(&tidy, TIDY).unwrap();
+    let (code, out, _) = run(&["fmt", "--check", tidy.to_str().unwrap()], "");
+    assert_eq!((code, out.as_str()), (0, ""));
+    let (code, out, _) = run(
+        &[
+            "fmt",
+            "--check",
+            tidy.to_str().unwrap(),
+            messy.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("-    a = 1   // one\n+  a = 1 // one\n"),
+        "{out}"
+    );
+    assert!(!out.contains("tidy.pfir"), "{out}");
+    // --check writes nothing.
+    assert_eq!(std::fs::read_to_string(&messy).unwrap(), MESSY);
+}
+
+#[test]
+fn unreadable_input_is_reported_and_left_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.pfir");
+    let good = dir.path().join("good.pfir");
+    let broken = "// keep me\nfunc f( {\n    a = 1\n}\n";
+    std::fs::write(&bad, broken).unwrap();
+    std::fs::write(&good, MESSY).unwrap();
+    let (code, out, err) = run(&["fmt", bad.to_str().unwrap()], "");
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert!(err.contains("bad.pfir:2:"), "{err}");
+    let (code, _, _) = run(
+        &["fmt", "-i", bad.to_str().unwrap(), good.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(code, 1);
+    assert_eq!(std::fs::read_to_string(&bad).unwrap(), broken);
+    // The good file is still formatted.
+    assert_eq!(std::fs::read_to_string(&good).unwrap(), TIDY);
+    // A semantic error is unreadable too.
+    let (code, out, err) = run(&["fmt"], "func f() {\n  a = b\n}\n");
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert!(err.contains("unknown variable"), "{err}");
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_eq!(run(&["fmt", "a.pfir", "b.pfir"], "").0, 2);
+    assert_eq!(run(&["fmt", "-i"], "").0, 2);
+    assert_eq!(run(&["fmt", "-i", "--check", "x.pfir"], "").0, 2);
+}
+
+const WITH_DIRECTIVES: &str = "// RUN: pfir opt %s
+// CHECK: func
+func k() {
+}
+
+// The main job.
+orchestration func main() {
+  manual {
+    tids = array.create(4, task_id)
+    // expected-remark@+1 {{whatever}}
+    for p in parallel(4) { // producers
+      a = submit k(deps=[tids]) // first consumer
+      b = submit k(deps=[tids])
+    }
+  }
+}
+";
+
+#[test]
+fn opt_drops_comments_by_default_and_keeps_the_non_directives_on_request() {
+    let (code, plain, _) = run(&["opt", "-"], WITH_DIRECTIVES);
+    assert_eq!(code, 0);
+    assert!(!plain.contains("//"), "{plain}");
+    let (code, kept, _) = run(&["opt", "-", "--keep-comments"], WITH_DIRECTIVES);
+    assert_eq!(code, 0);
+    assert!(
+        kept.contains("// The main job.\norchestration func main() {"),
+        "{kept}"
+    );
+    assert!(
+        kept.contains("for p in parallel(4) { // producers"),
+        "{kept}"
+    );
+    for directive in ["RUN:", "CHECK:", "expected-remark"] {
+        assert!(!kept.contains(directive), "{kept}");
+    }
+    // Without the comments, the text is the plain output.
+    let stripped: String = kept
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .map(|l| format!("{}\n", l.split(" //").next().unwrap()))
+        .collect();
+    assert_eq!(stripped, plain);
+}
+
+#[test]
+fn comments_survive_the_pass_and_the_barrier_has_none() {
+    let src = "func k() {\n}\n\norchestration func main() {\n  manual {\n    tids = array.create(4, task_id)\n    for p in parallel(4) {\n      // the producer\n      t = submit k()\n      tids2 = array.update_element(tids, p, t)\n    }\n    // the consumers\n    for c in parallel(8) { // eight of them\n      a = submit k(deps=[tids]) // reads tids\n    }\n  }\n}\n";
+    let (code, out, err) = run(
+        &[
+            "opt",
+            "-",
+            "--keep-comments",
+            "--passes=expand-manual-phase-fence",
+        ],
+        src,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("phase_fence_barrier_0_tid = system.task_dummy"),
+        "{out}"
+    );
+    let barrier = out
+        .lines()
+        .find(|l| l.contains("phase_fence_barrier_0_tid = system.task_dummy"))
+        .unwrap();
+    assert!(!barrier.contains("//"), "{barrier}");
+    for c in [
+        "// the producer",
+        "// the consumers",
+        "for c in parallel(8) { // eight of them",
+        "// reads tids",
+    ] {
+        assert!(out.contains(c), "{c} lost:\n{out}");
+    }
+    let rewritten = out.lines().find(|l| l.contains("// reads tids")).unwrap();
+    assert!(
+        rewritten.contains("deps=[phase_fence_barrier_0_tid]"),
+        "{out}"
+    );
+}
+
+/// The comments of `text`, trimmed of trailing spaces, sorted.
+fn comment_texts(text: &str) -> Vec<String> {
+    let mut v: Vec<String> = pfir::lexer::comments(text, 0)
+        .into_iter()
+        .map(|s| text[s.range()].trim_end().to_string())
+        .collect();
+    v.sort();
+    v
+}
+
+fn with_comments(src: &str, picks: &[(usize, bool)]) -> String {
+    let tokens = pfir::lexer::lex(src, 0).expect("lexes");
+    let mut cuts: Vec<(usize, usize, bool)> = picks
+        .iter()
+        .enumerate()
+        .map(|(i, &(at, own_line))| (tokens[at % tokens.len()].2, i, own_line))
+        .collect();
+    cuts.sort();
+    let mut out = String::new();
+    let mut last = 0;
+    for (at, i, own_line) in cuts {
+        out.push_str(&src[last..at]);
+        if own_line {
+            out.push_str(&format!("\n// own {i}\n"));
+        } else {
+            out.push_str(&format!(" // trailing {i}\n"));
+        }
+        last = at;
+    }
+    out.push_str(&src[last..]);
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn fmt_keeps_comments_is_idempotent_and_keeps_the_ir(
+        program in crate::support::generator::program(),
+        picks in proptest::collection::vec((0usize..10_000, any::<bool>()), 0..12),
+    ) {
+        let src = crate::support::generator::render(&program);
+        let commented = with_comments(&src, &picks);
+        let formatted = format_text(&commented)
+            .unwrap_or_else(|d| panic!("{commented}\n{d:?}"));
+        prop_assert_eq!(comment_texts(&formatted), comment_texts(&commented));
+        let again = format_text(&formatted).unwrap();
+        prop_assert_eq!(&again, &formatted);
+        let before = crate::support::module(&src);
+        let after = crate::support::module(&formatted);
+        if let Err(e) = modules_equal(&before, &after) {
+            panic!("{e}\n{commented}\n{formatted}");
+        }
+    }
+}
+
+fn pfir_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for p in entries.flatten().map(|e| e.path()) {
+        if p.is_dir() {
+            pfir_files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "pfir") {
+            out.push(p);
+        }
+    }
+}
+
+/// Every `.pfir` test under `tests/`, formatted (when it reads), passes or
+/// fails exactly as it did before (run by the lit runner from copies of the
+/// tree; the non-canonical roundtrip tests are formatted too).
+#[test]
+fn formatting_every_test_keeps_its_result() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let mut files = Vec::new();
+    pfir_files(&root, &mut files);
+    files.sort();
+    // The tests are formatted; their `Inputs/` stay as they are.
+    let tests = pfir::testing::lit::discover(std::slice::from_ref(&root)).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let (before, after) = (tmp.path().join("before"), tmp.path().join("after"));
+    let mut formatted = 0;
+    for f in &files {
+        let rel = f.strip_prefix(&root).unwrap();
+        let text = std::fs::read_to_string(f).unwrap();
+        let is_test = tests.iter().any(|t| t == f);
+        let new = is_test.then(|| format_text(&text).ok()).flatten();
+        formatted += usize::from(new.is_some());
+        for (dir, contents) in [(&before, &text), (&after, new.as_ref().unwrap_or(&text))] {
+            let p = dir.join(rel);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(&p, contents).unwrap();
+        }
+    }
+    assert!(formatted > 30, "only {formatted} files formatted");
+    let config = pfir::testing::lit::Config::new(PFIR);
+    let tests = pfir::testing::lit::discover(std::slice::from_ref(&before)).unwrap();
+    assert!(tests.len() > 30);
+    let mut differ = Vec::new();
+    for t in &tests {
+        let rel = t.strip_prefix(&before).unwrap();
+        let a = pfir::testing::lit::run_test(t, &config);
+        let b = pfir::testing::lit::run_test(&after.join(rel), &config);
+        if a.passed() != b.passed() {
+            differ.push(format!(
+                "{}: before {} after {}\n{}",
+                rel.display(),
+                a.passed(),
+                b.passed(),
+                pfir::testing::lit::report::failure_report(&b)
+            ));
+        }
+    }
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+}
+
+/// The repository's own `.pfir` files are formatted, except those in
+/// `.ci/fmt-skip.txt`; every file listed there exists and really needs the
+/// exclusion (it does not read, or formatting would change it).
+#[test]
+fn repository_files_are_formatted_and_the_skip_list_is_exact() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let list = std::fs::read_to_string(root.join(".ci/fmt-skip.txt")).unwrap();
+    let skip: Vec<&str> = list
+        .lines()
+        .map(|l| l.split('#').next().unwrap().trim())
+        .filter(|l| !l.is_empty())
+        .collect();
+    let mut files = Vec::new();
+    pfir_files(&root.join("tests"), &mut files);
+    pfir_files(&root.join("examples"), &mut files);
+    let mut problems = Vec::new();
+    for s in &skip {
+        let text = std::fs::read_to_string(root.join(s));
+        match text {
+            Err(_) => problems.push(format!("{s}: listed but missing")),
+            Ok(t) if format_text(&t).is_ok_and(|f| f == t) => {
+                problems.push(format!("{s}: listed but already formatted"))
+            }
+            Ok(_) => {}
+        }
+    }
+    for f in &files {
+        let rel = f
+            .strip_prefix(root)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        if skip.contains(&rel.as_str()) {
+            continue;
+        }
+        let text = std::fs::read_to_string(f).unwrap();
+        match format_text(&text) {
+            Ok(new) if new == text => {}
+            Ok(_) => problems.push(format!("{rel}: not formatted (run `pfir fmt -i {rel}`)")),
+            Err(_) => problems.push(format!(
+                "{rel}: does not read and is not in .ci/fmt-skip.txt"
+            )),
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
