@@ -306,7 +306,7 @@ fn formatting_every_test_keeps_its_result() {
         }
     }
     assert!(formatted > 30, "only {formatted} files formatted");
-    let config = pfir::testing::lit::Config::new(PFIR);
+    let config = pfir::testing::lit_config(PFIR);
     let tests = pfir::testing::lit::discover(std::slice::from_ref(&before)).unwrap();
     assert!(tests.len() > 30);
     let mut differ = Vec::new();
