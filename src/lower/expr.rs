@@ -192,7 +192,11 @@ impl<'a> Lowerer<'a> {
             }
         } else if self.signatures.contains_key(name) {
             d = d.with_help(format!("`{name}` is a function; call it as `{name}(...)`"));
-        } else if let Some(s) = suggest::closest(name, self.scopes.visible_names()) {
+        } else if let Some(s) = self
+            .may_search_suggestions()
+            .then(|| suggest::closest(name, self.scopes.visible_names()))
+            .flatten()
+        {
             d = d.with_suggestion(
                 span,
                 s,
@@ -368,7 +372,11 @@ impl<'a> Lowerer<'a> {
             .with_label(format!("{what} needs a function of the module"));
         } else {
             d = d.with_label("no function of this name in the module");
-            if let Some(s) = suggest::closest(name.name, self.signatures.keys().copied()) {
+            if let Some(s) = self
+                .may_search_suggestions()
+                .then(|| suggest::closest(name.name, self.signatures.keys().copied()))
+                .flatten()
+            {
                 d = d.with_suggestion(
                     name.span,
                     s,

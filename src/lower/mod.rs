@@ -121,7 +121,14 @@ pub(crate) struct Lowerer<'a> {
     scopes: Scopes<'a>,
     /// How many loops enclose the code being lowered (for `break`/`continue`).
     loop_depth: usize,
+    /// "Did you mean" searches made so far (see [`MAX_SUGGESTION_SEARCHES`]).
+    suggestion_searches: usize,
 }
+
+/// A "did you mean" search scans every visible name (or function); past this
+/// many searches in one function no more are made, so a file full of unknown
+/// names stays linear instead of (unknown names x names in scope).
+pub const MAX_SUGGESTION_SEARCHES: usize = 100;
 
 impl<'a> Lowerer<'a> {
     fn new(signatures: &'a HashMap<&'a str, Signature>, func: Function) -> Lowerer<'a> {
@@ -131,7 +138,14 @@ impl<'a> Lowerer<'a> {
             diags: Vec::new(),
             scopes: Scopes::new(),
             loop_depth: 0,
+            suggestion_searches: 0,
         }
+    }
+
+    /// Whether another "did you mean" search may run in this function.
+    pub(crate) fn may_search_suggestions(&mut self) -> bool {
+        self.suggestion_searches += 1;
+        self.suggestion_searches <= MAX_SUGGESTION_SEARCHES
     }
 
     pub(crate) fn error(&mut self, d: Diagnostic) {

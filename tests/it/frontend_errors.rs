@@ -675,3 +675,27 @@ fn chained_comparisons_get_a_hint() {
         "{diags:#?}"
     );
 }
+
+/// "Did you mean" searches scan every name in scope, so they are capped per
+/// function: a file full of unknown names stays linear. Every unknown name is
+/// still reported; only the first searches carry a suggestion.
+#[test]
+fn did_you_mean_searches_are_capped_per_function() {
+    let mut src = String::from("func f() {\n  total = 1\n");
+    for i in 0..150 {
+        src.push_str(&format!("  y{i} = totl + 1\n"));
+    }
+    src.push_str("}\n");
+    let (module, diags) = pfir::driver::read_module(&src, 0);
+    assert!(module.is_none());
+    let unknown: Vec<_> = diags
+        .iter()
+        .filter(|d| d.message.contains("unknown variable `totl`"))
+        .collect();
+    assert_eq!(unknown.len(), 150);
+    let suggested = unknown
+        .iter()
+        .filter(|d| d.suggestions.iter().any(|s| s.replacement == "total"))
+        .count();
+    assert_eq!(suggested, pfir::lower::MAX_SUGGESTION_SEARCHES);
+}
