@@ -10,12 +10,12 @@ use std::ops::Range;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum FoldKind {
+    Chunk,
     Function,
     Block,
     Comment,
     /// A run of FileCheck directive lines.
     CheckLines,
-    Chunk,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -119,6 +119,6 @@ pub fn folding_ranges(doc: &Document) -> Vec<Fold> {
             }
         }
     }
-    out.sort_by_key(|f| (f.range.start, std::cmp::Reverse(f.range.end)));
+    out.sort_by_key(|f| (f.range.start, std::cmp::Reverse(f.range.end), f.kind as u8));
     out
 }
