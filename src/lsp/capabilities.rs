@@ -34,7 +34,6 @@ pub fn server_capabilities(encoding: Encoding) -> ServerCapabilities {
         }),
         document_formatting_provider: Some(OneOf::Left(true)),
         document_range_formatting_provider: Some(OneOf::Left(true)),
-        definition_provider: Some(OneOf::Left(true)),
         ..ServerCapabilities::default()
     };
     super::features::add_capabilities(&mut caps);

@@ -8,9 +8,10 @@
 //! diagnostics worker as `Arc<str>`, never copied per request.
 
 use super::positions::{Encoding, LineIndex};
+use crate::ide::Analysis;
 use lsp_types::Url;
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// One open document at one version.
 #[derive(Debug)]
@@ -18,6 +19,7 @@ pub struct Document {
     pub text: Arc<str>,
     pub version: i32,
     pub lines: LineIndex,
+    analysis: OnceLock<Arc<Analysis>>,
 }
 
 impl Document {
@@ -27,7 +29,15 @@ impl Document {
             lines: LineIndex::new(&text, encoding),
             text,
             version,
+            analysis: OnceLock::new(),
         }
+    }
+
+    /// The analysis of this version (built on first use).
+    pub fn analysis(&self) -> Arc<Analysis> {
+        self.analysis
+            .get_or_init(|| Arc::new(Analysis::new(&self.text)))
+            .clone()
     }
 
     /// The byte offset of an LSP position.

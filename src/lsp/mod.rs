@@ -22,6 +22,7 @@ pub mod output;
 pub mod positions;
 pub mod producer;
 pub mod requests;
+pub mod semantic_tokens;
 pub mod server;
 pub mod settings;
 pub mod tests_on_save;
