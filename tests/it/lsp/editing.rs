@@ -65,7 +65,7 @@ fn a_did_you_mean_is_a_quick_fix() {
     let mut c = Client::start(json!({}));
     c.open(URI, text);
     c.diagnostics(URI, 1);
-    let all = actions(&mut c, URI, text, "valu", None);
+    let all = actions(&mut c, URI, text, "valu +", None);
     let fix = all
         .iter()
         .find(|a| a["title"].as_str().unwrap().starts_with("Did you mean `value`"))
@@ -73,7 +73,7 @@ fn a_did_you_mean_is_a_quick_fix() {
     assert_eq!(fix["kind"], "quickfix");
     assert_eq!(fix["diagnostics"][0]["code"], "E0010");
     let fixed = apply(text, fix["edit"]["changes"][URI].as_array().unwrap());
-    assert_eq!(fixed, text.replace("valu", "value"));
+    assert_eq!(fixed, text.replace("valu +", "value +"));
 }
 
 #[test]
