@@ -9,8 +9,8 @@ pub struct LspArgs {
     #[arg(long)]
     pub stdio: bool,
 
-    /// Answer the test-only request `pfir/testPanic` (by panicking), so
-    /// that tests can check that the server survives a panicking handler.
+    /// Answer the test-only requests `pfir/testPanic` and `pfir/testBusy`,
+    /// so that tests can check panic safety and cancellation.
     #[arg(long = "enable-test-requests", hide = true)]
     pub enable_test_requests: bool,
 }

@@ -26,6 +26,11 @@ pub const EXPLAIN: &str = "pfir/explain";
 /// The test-only request that panics (see [`super::server::ServerOptions`]).
 pub const TEST_PANIC: &str = "pfir/testPanic";
 
+/// The test-only request that keeps the main loop busy for `{ "ms": N }`
+/// milliseconds (at most one second), so that a test can queue requests
+/// behind it and cancel them.
+pub const TEST_BUSY: &str = "pfir/testBusy";
+
 /// An error answer.
 #[derive(Debug)]
 pub struct RequestError {
@@ -123,6 +128,11 @@ pub fn handle(server: &mut Server, request: Request) -> Answer {
         }
         TEST_PANIC if server.options.test_requests => {
             panic!("pfir/testPanic: a handler panicked on purpose")
+        }
+        TEST_BUSY if server.options.test_requests => {
+            let ms = request.params.get("ms").and_then(Value::as_u64).unwrap_or(0);
+            std::thread::sleep(std::time::Duration::from_millis(ms.min(1000)));
+            Ok(Value::Null)
         }
         _ => Err(RequestError {
             code: ErrorCode::MethodNotFound,

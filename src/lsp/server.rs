@@ -30,8 +30,9 @@ use std::collections::{HashSet, VecDeque};
 /// How the server was started (`pfir lsp` flags).
 #[derive(Clone, Debug, Default)]
 pub struct ServerOptions {
-    /// Answer the `pfir/testPanic` request (by panicking): for the tests
-    /// that check that a panicking handler does not stop the server.
+    /// Answer the test-only requests `pfir/testPanic` (by panicking) and
+    /// `pfir/testBusy` (by keeping the main loop busy): for the tests of
+    /// panic safety and cancellation.
     pub test_requests: bool,
 }
 
