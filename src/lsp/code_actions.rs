@@ -17,9 +17,7 @@ use super::output::source_path;
 use super::producer;
 use crate::diagnostics::{Applicability, Diagnostic, Severity};
 use crate::testing::update_checks;
-use lsp_types::{
-    CodeAction, CodeActionKind, CodeActionOrCommand, TextEdit, Url, WorkspaceEdit,
-};
+use lsp_types::{CodeAction, CodeActionKind, CodeActionOrCommand, TextEdit, Url, WorkspaceEdit};
 use std::collections::HashMap;
 
 /// The kind of the "Update CHECK lines" action.
@@ -35,8 +33,10 @@ pub fn code_actions(
 ) -> Vec<CodeActionOrCommand> {
     let wants = |kind: &CodeActionKind| {
         only.is_none_or(|only| {
-            only.iter()
-                .any(|k| kind.as_str() == k.as_str() || kind.as_str().starts_with(&format!("{}.", k.as_str())))
+            only.iter().any(|k| {
+                kind.as_str() == k.as_str()
+                    || kind.as_str().starts_with(&format!("{}.", k.as_str()))
+            })
         })
     };
     let mut actions = Vec::new();
@@ -65,7 +65,10 @@ pub fn code_actions(
     {
         actions.push(action);
     }
-    actions.into_iter().map(CodeActionOrCommand::CodeAction).collect()
+    actions
+        .into_iter()
+        .map(CodeActionOrCommand::CodeAction)
+        .collect()
 }
 
 fn edit(uri: &Url, edits: Vec<TextEdit>) -> WorkspaceEdit {
@@ -128,7 +131,11 @@ fn expected_error_comment(
         .chars()
         .take_while(|c| *c == ' ' || *c == '\t')
         .collect();
-    let eol = if crate::format::uses_crlf(text) { "\r\n" } else { "\n" };
+    let eol = if crate::format::uses_crlf(text) {
+        "\r\n"
+    } else {
+        "\n"
+    };
     let start = doc.range(line_range.start..line_range.start).start;
     Some(CodeAction {
         title: "Add `expected-error` comment".to_string(),
@@ -158,8 +165,7 @@ pub fn updated_checks(doc: &Document, uri: &Url) -> Option<String> {
     {
         return None;
     }
-    let new_text =
-        update_checks::generate(text, &produced.stdout, &found.prefix, found.split);
+    let new_text = update_checks::generate(text, &produced.stdout, &found.prefix, found.split);
     (new_text != text).then_some(new_text)
 }
 

@@ -17,15 +17,14 @@ use lsp_server::{ErrorCode, Request};
 use lsp_types::{
     CompletionItem, CompletionItemKind, CompletionOptions, CompletionParams, CompletionResponse,
     CompletionTextEdit, DocumentHighlight, DocumentHighlightKind, DocumentHighlightParams,
-    DocumentSymbol, DocumentSymbolParams, DocumentSymbolResponse, FoldingRange,
-    FoldingRangeKind, FoldingRangeParams, FoldingRangeProviderCapability, GotoDefinitionParams,
-    Hover, HoverContents, HoverParams, HoverProviderCapability, InlayHint, InlayHintLabel,
-    InlayHintParams, InsertTextFormat, Location, MarkupContent, MarkupKind, OneOf, Position,
-    PrepareRenameResponse, Range, ReferenceParams, RenameOptions, RenameParams,
-    SemanticTokens, SemanticTokensFullOptions, SemanticTokensOptions, SemanticTokensParams,
-    SemanticTokensServerCapabilities, ServerCapabilities, SymbolInformation,
-    TextDocumentPositionParams, TextEdit, Url, WorkDoneProgressOptions, WorkspaceEdit,
-    WorkspaceSymbolParams,
+    DocumentSymbol, DocumentSymbolParams, DocumentSymbolResponse, FoldingRange, FoldingRangeKind,
+    FoldingRangeParams, FoldingRangeProviderCapability, GotoDefinitionParams, Hover, HoverContents,
+    HoverParams, HoverProviderCapability, InlayHint, InlayHintLabel, InlayHintParams,
+    InsertTextFormat, Location, MarkupContent, MarkupKind, OneOf, Position, PrepareRenameResponse,
+    Range, ReferenceParams, RenameOptions, RenameParams, SemanticTokens, SemanticTokensFullOptions,
+    SemanticTokensOptions, SemanticTokensParams, SemanticTokensServerCapabilities,
+    ServerCapabilities, SymbolInformation, TextDocumentPositionParams, TextEdit, Url,
+    WorkDoneProgressOptions, WorkspaceEdit, WorkspaceSymbolParams,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -63,10 +62,7 @@ fn json(value: impl Serialize) -> Answer {
 }
 
 /// The document and byte offset a position request is about.
-fn at<'a>(
-    server: &'a Server,
-    p: &TextDocumentPositionParams,
-) -> Option<(&'a Document, usize)> {
+fn at<'a>(server: &'a Server, p: &TextDocumentPositionParams) -> Option<(&'a Document, usize)> {
     let doc = server.documents.get(&p.text_document.uri)?;
     Some((doc, doc.offset(p.position)))
 }
@@ -371,14 +367,14 @@ pub fn add_capabilities(caps: &mut ServerCapabilities) {
         trigger_characters: Some(vec![".".into(), "-".into(), "=".into(), ":".into()]),
         ..CompletionOptions::default()
     });
-    caps.semantic_tokens_provider = Some(
-        SemanticTokensServerCapabilities::SemanticTokensOptions(SemanticTokensOptions {
+    caps.semantic_tokens_provider = Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
+        SemanticTokensOptions {
             legend: semantic_tokens::legend(),
             full: Some(SemanticTokensFullOptions::Bool(true)),
             range: None,
             work_done_progress_options: WorkDoneProgressOptions::default(),
-        }),
-    );
+        },
+    ));
 }
 
 fn internal(e: serde_json::Error) -> RequestError {
@@ -390,11 +386,7 @@ fn internal(e: serde_json::Error) -> RequestError {
 
 /// On a CHECK line of the last test run (of this version): the output
 /// line it matched, in the output document of its RUN line.
-fn check_line_definition(
-    server: &Server,
-    uri: &Url,
-    position: Position,
-) -> Option<Location> {
+fn check_line_definition(server: &Server, uri: &Url, position: Position) -> Option<Location> {
     let doc = server.documents.get(uri)?;
     let reports = server.reports.lock().ok()?;
     let report = reports.get(uri).filter(|r| r.version == doc.version)?;
@@ -425,7 +417,9 @@ pub fn check_lens_title(check: &CheckResult) -> String {
         (DirectiveStatus::NotFound, None) => "✗ not found".to_string(),
         (DirectiveStatus::Excluded, Some(at)) => format!("✗ excluded string found at {at}"),
         (DirectiveStatus::WrongLine, Some(at)) => format!("✗ matched on the wrong line, {at}"),
-        (_, at) => format!("✗ failed{}", at.map(|a| format!(" at {a}")).unwrap_or_default()),
+        (_, at) => format!(
+            "✗ failed{}",
+            at.map(|a| format!(" at {a}")).unwrap_or_default()
+        ),
     }
 }
-

@@ -169,10 +169,7 @@ pub fn pipeline_output(text: &str, source: &Path) -> Produced {
         "pfir".to_string(),
         "opt".to_string(),
         source.display().to_string(),
-        format!(
-            "--passes={}",
-            super::diagnostics::EDITOR_PASSES.join(",")
-        ),
+        format!("--passes={}", super::diagnostics::EDITOR_PASSES.join(",")),
     ];
     if super::diagnostics::is_split(text) {
         argv.push("--split-input-file".into());
@@ -204,10 +201,9 @@ pub fn run_line_output(text: &str, source: &Path, index: usize) -> Result<Produc
     let subs = substitutions(source, scratch.temp.clone());
     let lines = parsed_run_lines(text, &subs)?;
     let count = lines.len();
-    let (run_line, parsed) = lines
-        .into_iter()
-        .nth(index)
-        .ok_or_else(|| format!("the document has {count} RUN line(s); there is no RUN line {index}"))?;
+    let (run_line, parsed) = lines.into_iter().nth(index).ok_or_else(|| {
+        format!("the document has {count} RUN line(s); there is no RUN line {index}")
+    })?;
     let pipelines = parsed.map_err(|e| format!("line {}: {e}", run_line.line))?;
     let pipeline = pipelines
         .into_iter()

@@ -112,8 +112,8 @@ pub fn handle(server: &mut Server, request: Request) -> Answer {
                 )));
             };
             let source = output::source_path(&p.text_document.uri);
-            let text = output::view_output(&doc.text, &source, p.run)
-                .map_err(RequestError::failed)?;
+            let text =
+                output::view_output(&doc.text, &source, p.run).map_err(RequestError::failed)?;
             json(ViewOutputResult { text })
         }
         EXPLAIN => {
@@ -130,7 +130,11 @@ pub fn handle(server: &mut Server, request: Request) -> Answer {
             panic!("pfir/testPanic: a handler panicked on purpose")
         }
         TEST_BUSY if server.options.test_requests => {
-            let ms = request.params.get("ms").and_then(Value::as_u64).unwrap_or(0);
+            let ms = request
+                .params
+                .get("ms")
+                .and_then(Value::as_u64)
+                .unwrap_or(0);
             std::thread::sleep(std::time::Duration::from_millis(ms.min(1000)));
             Ok(Value::Null)
         }

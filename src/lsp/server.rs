@@ -265,8 +265,7 @@ impl Server {
                 });
             }
             "workspace/didChangeConfiguration" => {
-                let Ok(p) = serde_json::from_value::<DidChangeConfigurationParams>(n.params)
-                else {
+                let Ok(p) = serde_json::from_value::<DidChangeConfigurationParams>(n.params) else {
                     return;
                 };
                 let before = self.settings.clone();

@@ -90,7 +90,15 @@ pub fn run_tests(text: &str, source: &Path, version: i32) -> TestReport {
             }
         };
         for pipeline in pipelines {
-            if !run_pipeline(&mut report, &pipeline, index, run_line, text, source, &tools) {
+            if !run_pipeline(
+                &mut report,
+                &pipeline,
+                index,
+                run_line,
+                text,
+                source,
+                &tools,
+            ) {
                 break;
             }
         }
@@ -174,8 +182,7 @@ fn run_pipeline(
     let mut opts = parsed.opts;
     opts.color = false;
     opts.dump_input = filecheck::DumpInput::Never;
-    let outcome =
-        filecheck::check_detailed(&check_text, &check_file, &input, "<stdin>", &opts);
+    let outcome = filecheck::check_detailed(&check_text, &check_file, &input, "<stdin>", &opts);
     let line_starts: Vec<usize> = std::iter::once(0)
         .chain(input.match_indices('\n').map(|(i, _)| i + 1))
         .collect();
@@ -219,7 +226,12 @@ fn run_pipeline(
             // Failures not on a line of this document (usage, an empty
             // input, another check file) go on the RUN line.
             let located = this_document && failure.errors.iter().all(|e| e.line > 0);
-            if !located || outcome.directives.iter().all(|d| d.status == DirectiveStatus::Matched) {
+            if !located
+                || outcome
+                    .directives
+                    .iter()
+                    .all(|d| d.status == DirectiveStatus::Matched)
+            {
                 let first = failure
                     .report()
                     .lines()

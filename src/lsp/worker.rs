@@ -188,11 +188,11 @@ fn handle(
 fn publish(cx: &WorkerContext, uri: &Url, document: Option<&Published>) {
     let Some(document) = document else { return };
     let mut diagnostics = document.diagnostics.clone();
-    let report = cx
-        .reports
-        .lock()
-        .ok()
-        .and_then(|r| r.get(uri).filter(|r| r.version == document.version).cloned());
+    let report = cx.reports.lock().ok().and_then(|r| {
+        r.get(uri)
+            .filter(|r| r.version == document.version)
+            .cloned()
+    });
     if let Some(report) = report {
         let lines = LineIndex::new(&document.text, cx.encoding);
         for problem in &report.problems {

@@ -215,9 +215,10 @@ impl<'a> Context<'a> {
                         S::NotFound,
                         format!("{name}: expected string not found in input"),
                     ),
-                    EventKind::Excluded => {
-                        (S::Excluded, format!("{name}: excluded string found in input"))
-                    }
+                    EventKind::Excluded => (
+                        S::Excluded,
+                        format!("{name}: excluded string found in input"),
+                    ),
                     EventKind::WrongLine { message, .. } => (S::WrongLine, message.clone()),
                     EventKind::Error(msg) => (S::Error, format!("{name}: {msg}")),
                 };

@@ -113,7 +113,8 @@ impl Client {
 
     /// Waits for the answer to request `id`.
     pub fn response(&mut self, id: i64) -> Result<Value, Value> {
-        let message = self.wait_for(|m| m.get("id") == Some(&json!(id)) && m.get("method").is_none());
+        let message =
+            self.wait_for(|m| m.get("id") == Some(&json!(id)) && m.get("method").is_none());
         match message.get("error") {
             Some(error) => Err(error.clone()),
             None => Ok(message.get("result").cloned().unwrap_or(Value::Null)),
@@ -142,9 +143,14 @@ impl Client {
         let m = self.wait_for(|m| {
             m["method"] == "textDocument/publishDiagnostics"
                 && m["params"]["uri"] == uri
-                && m["params"]["version"].as_i64().is_some_and(|v| v >= version)
+                && m["params"]["version"]
+                    .as_i64()
+                    .is_some_and(|v| v >= version)
         });
-        m["params"]["diagnostics"].as_array().cloned().unwrap_or_default()
+        m["params"]["diagnostics"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
     }
 
     /// Diagnostics published for `uri` whose `source` is `source`, waiting
@@ -157,7 +163,10 @@ impl Client {
                     .as_array()
                     .is_some_and(|d| d.iter().any(|d| d["source"] == source))
         });
-        m["params"]["diagnostics"].as_array().cloned().unwrap_or_default()
+        m["params"]["diagnostics"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
     }
 
     pub fn open(&mut self, uri: &str, text: &str) {
@@ -187,7 +196,8 @@ impl Client {
 
     /// `shutdown`, then `exit`; returns the server's exit status.
     pub fn shutdown_and_exit(mut self) -> ExitStatus {
-        self.request("shutdown", Value::Null).expect("shutdown answers");
+        self.request("shutdown", Value::Null)
+            .expect("shutdown answers");
         self.notify("exit", Value::Null);
         self.wait()
     }

@@ -30,7 +30,10 @@ fn ranges_count_utf16_units_after_astral_characters() {
     assert_eq!(d["source"], "pfir");
     assert_eq!(d["codeDescription"]["href"], "pfir-explain:E0003");
     assert!(
-        d["message"].as_str().unwrap().contains("help: put the next statement on its own line"),
+        d["message"]
+            .as_str()
+            .unwrap()
+            .contains("help: put the next statement on its own line"),
         "{d:#?}"
     );
 }
@@ -51,7 +54,11 @@ fn utf8_and_utf32_are_used_when_offered() {
             .iter()
             .find(|d| d["code"] == "E0003")
             .unwrap_or_else(|| panic!("{diags:#?}"));
-        assert_eq!(d["range"]["start"], json!({ "line": 1, "character": column }), "{name}");
+        assert_eq!(
+            d["range"]["start"],
+            json!({ "line": 1, "character": column }),
+            "{name}"
+        );
     }
 }
 
@@ -76,10 +83,15 @@ fn secondary_labels_are_related_information() {
     c.open(URI, text);
     let diags = c.diagnostics(URI, 1);
     let d = by_code(&diags, "E0012")[0];
-    let related = d["relatedInformation"].as_array().expect("related information");
+    let related = d["relatedInformation"]
+        .as_array()
+        .expect("related information");
     assert_eq!(related.len(), 1);
     assert_eq!(related[0]["location"]["uri"], URI);
-    assert_eq!(related[0]["location"]["range"]["start"], position_of(text, "k", 0, 0));
+    assert_eq!(
+        related[0]["location"]["range"]["start"],
+        position_of(text, "k", 0, 0)
+    );
     assert_eq!(related[0]["message"], "first defined here");
 }
 
@@ -122,11 +134,18 @@ fn remarks_follow_the_setting() {
     );
     let loud = c.wait_for(|m| {
         m["method"] == "textDocument/publishDiagnostics"
-            && m["params"]["diagnostics"].as_array().is_some_and(|d| !d.is_empty())
+            && m["params"]["diagnostics"]
+                .as_array()
+                .is_some_and(|d| !d.is_empty())
     });
     let d = &loud["params"]["diagnostics"][0];
     assert_eq!(d["severity"], 3, "{d:#?}");
-    assert!(d["message"].as_str().unwrap().contains("4 producers x 8 consumers"));
+    assert!(
+        d["message"]
+            .as_str()
+            .unwrap()
+            .contains("4 producers x 8 consumers")
+    );
     assert_eq!(d["range"]["start"], position_of(super::DOC, "for i", 0, 0));
 }
 
@@ -138,7 +157,10 @@ fn on_save_mode_checks_on_save_only() {
     assert_eq!(c.diagnostics(&uri, 1), Vec::<Value>::new());
     c.change(&uri, 2, "func k(x: i64) {\n  y = zz\n}\n");
     c.change(&uri, 3, "func k(x: i64) {\n  y = qq\n}\n");
-    c.notify("textDocument/didSave", json!({ "textDocument": { "uri": uri } }));
+    c.notify(
+        "textDocument/didSave",
+        json!({ "textDocument": { "uri": uri } }),
+    );
     let diags = c.diagnostics(&uri, 2);
     // The first publication after the changes is the saved version's.
     assert_eq!(diags.len(), 1, "{diags:#?}");

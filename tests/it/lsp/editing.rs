@@ -40,7 +40,13 @@ fn apply(text: &str, edits: &[Value]) -> String {
     out
 }
 
-fn actions(c: &mut Client, uri: &str, text: &str, needle: &str, only: Option<&[&str]>) -> Vec<Value> {
+fn actions(
+    c: &mut Client,
+    uri: &str,
+    text: &str,
+    needle: &str,
+    only: Option<&[&str]>,
+) -> Vec<Value> {
     let mut context = json!({ "diagnostics": [] });
     if let Some(only) = only {
         context["only"] = json!(only);
@@ -68,7 +74,12 @@ fn a_did_you_mean_is_a_quick_fix() {
     let all = actions(&mut c, URI, text, "valu +", None);
     let fix = all
         .iter()
-        .find(|a| a["title"].as_str().unwrap().starts_with("Did you mean `value`"))
+        .find(|a| {
+            a["title"]
+                .as_str()
+                .unwrap()
+                .starts_with("Did you mean `value`")
+        })
         .unwrap_or_else(|| panic!("{all:#?}"));
     assert_eq!(fix["kind"], "quickfix");
     assert_eq!(fix["diagnostics"][0]["code"], "E0010");
@@ -83,7 +94,10 @@ fn a_machine_applicable_fix_is_preferred() {
     c.open(URI, text);
     c.diagnostics(URI, 1);
     let all = actions(&mut c, URI, text, "\u{ff0b}", None);
-    let fix = all.iter().find(|a| a["isPreferred"] == true).unwrap_or_else(|| panic!("{all:#?}"));
+    let fix = all
+        .iter()
+        .find(|a| a["isPreferred"] == true)
+        .unwrap_or_else(|| panic!("{all:#?}"));
     let fixed = apply(text, fix["edit"]["changes"][URI].as_array().unwrap());
     assert_eq!(fixed, "func k(x: i64) {\n  y = x + 1\n}\n");
 }
@@ -119,7 +133,8 @@ fn an_error_can_become_an_expected_error_comment() {
 
 #[test]
 fn formatting_keeps_comments() {
-    let text = "// h\u{e9}ader \u{1F600}\nfunc k(x: i64) {\n    // keep me\n  y =   x+1   // and me\n}\n";
+    let text =
+        "// h\u{e9}ader \u{1F600}\nfunc k(x: i64) {\n    // keep me\n  y =   x+1   // and me\n}\n";
     let mut c = Client::start(json!({}));
     c.open(URI, text);
     let edits = c
@@ -160,7 +175,10 @@ fn range_formatting_touches_only_the_range() {
         )
         .unwrap();
     let formatted = apply(text, edits.as_array().unwrap());
-    assert_eq!(formatted, "func a(x: i64) {\n  y =   x+1\n}\n\nfunc b(x: i64) {\n  z = x + 2\n}\n");
+    assert_eq!(
+        formatted,
+        "func a(x: i64) {\n  y =   x+1\n}\n\nfunc b(x: i64) {\n  z = x + 2\n}\n"
+    );
 }
 
 #[test]
@@ -173,7 +191,13 @@ fn formatting_a_broken_document_fails_with_the_reason() {
             json!({ "textDocument": { "uri": URI }, "options": { "tabSize": 2, "insertSpaces": true } }),
         )
         .unwrap_err();
-    assert!(err["message"].as_str().unwrap().starts_with("cannot format the document"), "{err}");
+    assert!(
+        err["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("cannot format the document"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -188,7 +212,10 @@ fn update_check_lines_regenerates_them_from_the_editor_text() {
         .find(|a| a["title"] == "Update CHECK lines")
         .unwrap_or_else(|| panic!("{all:#?}"));
     assert_eq!(update["kind"], "source.updateChecks.pfir");
-    let updated = apply(text, update["edit"]["changes"][uri.as_str()].as_array().unwrap());
+    let updated = apply(
+        text,
+        update["edit"]["changes"][uri.as_str()].as_array().unwrap(),
+    );
     assert_eq!(
         updated,
         "// RUN: pfir opt %s | FileCheck %s\n\n// CHECK-LABEL: func k(x: i64) {\n// CHECK-NEXT:   y = x\n// CHECK-NEXT: }\nfunc k(x:   i64) {\n  y = x\n}\n"

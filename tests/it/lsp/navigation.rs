@@ -49,10 +49,14 @@ fn hover_on_a_manual_loop_shows_the_pass_decision() {
 #[test]
 fn definition_jumps_to_the_binding_and_the_callee() {
     let mut c = opened();
-    let def = c.request("textDocument/definition", at("tids]", 1, 2)).unwrap();
+    let def = c
+        .request("textDocument/definition", at("tids]", 1, 2))
+        .unwrap();
     assert_eq!(def["uri"], URI);
     assert_eq!(def["range"], range_of("tids", 0));
-    let callee = c.request("textDocument/definition", at("k(deps", 1, 0)).unwrap();
+    let callee = c
+        .request("textDocument/definition", at("k(deps", 1, 0))
+        .unwrap();
     assert_eq!(callee["range"], range_of("k", 0));
 }
 
@@ -69,12 +73,29 @@ fn references_and_highlights_find_every_use() {
             }),
         )
         .unwrap();
-    let ranges: Vec<&Value> = refs.as_array().unwrap().iter().map(|l| &l["range"]).collect();
-    assert_eq!(ranges, vec![&range_of("tids", 0), &range_of("tids", 1), &range_of("tids", 2)]);
+    let ranges: Vec<&Value> = refs
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| &l["range"])
+        .collect();
+    assert_eq!(
+        ranges,
+        vec![
+            &range_of("tids", 0),
+            &range_of("tids", 1),
+            &range_of("tids", 2)
+        ]
+    );
     let highlights = c
         .request("textDocument/documentHighlight", at("tids", 2, 0))
         .unwrap();
-    let kinds: Vec<&Value> = highlights.as_array().unwrap().iter().map(|h| &h["kind"]).collect();
+    let kinds: Vec<&Value> = highlights
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| &h["kind"])
+        .collect();
     // The definition is written, the uses are read.
     assert_eq!(kinds, vec![&json!(3), &json!(2), &json!(2)]);
 }
@@ -82,7 +103,9 @@ fn references_and_highlights_find_every_use() {
 #[test]
 fn rename_edits_every_use_and_refuses_keywords() {
     let mut c = opened();
-    let prepared = c.request("textDocument/prepareRename", at("tids", 1, 0)).unwrap();
+    let prepared = c
+        .request("textDocument/prepareRename", at("tids", 1, 0))
+        .unwrap();
     assert_eq!(prepared, range_of("tids", 1));
     let edit = c
         .request(
@@ -108,14 +131,20 @@ fn rename_edits_every_use_and_refuses_keywords() {
         )
         .unwrap_err();
     assert_eq!(refused["code"], -32803);
-    assert!(refused["message"].as_str().unwrap().contains("keyword"), "{refused}");
+    assert!(
+        refused["message"].as_str().unwrap().contains("keyword"),
+        "{refused}"
+    );
 }
 
 #[test]
 fn outline_nests_functions_scopes_and_loops() {
     let mut c = opened();
     let symbols = c
-        .request("textDocument/documentSymbol", json!({ "textDocument": { "uri": URI } }))
+        .request(
+            "textDocument/documentSymbol",
+            json!({ "textDocument": { "uri": URI } }),
+        )
         .unwrap();
     let names: Vec<&str> = symbols
         .as_array()
@@ -127,9 +156,21 @@ fn outline_nests_functions_scopes_and_loops() {
     let main = &symbols[1];
     assert_eq!(main["kind"], 12);
     assert_eq!(main["selectionRange"], range_of("main", 0));
-    let scope = &main["children"].as_array().unwrap().iter().find(|s| s["kind"] == 3).unwrap();
-    assert!(scope["name"].as_str().unwrap().contains("ph\u{e4}se"), "{scope}");
-    let has_loop = scope["children"].as_array().unwrap().iter().any(|s| s["kind"] == 25);
+    let scope = &main["children"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["kind"] == 3)
+        .unwrap();
+    assert!(
+        scope["name"].as_str().unwrap().contains("ph\u{e4}se"),
+        "{scope}"
+    );
+    let has_loop = scope["children"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|s| s["kind"] == 25);
     assert!(has_loop, "{scope:#}");
 }
 
@@ -137,7 +178,9 @@ fn outline_nests_functions_scopes_and_loops() {
 fn workspace_symbols_search_every_open_document() {
     let mut c = opened();
     c.open("file:///virtual/other.pfir", "func kernel_two() {\n}\n");
-    let found = c.request("workspace/symbol", json!({ "query": "krn" })).unwrap();
+    let found = c
+        .request("workspace/symbol", json!({ "query": "krn" }))
+        .unwrap();
     let found = found.as_array().unwrap();
     assert_eq!(found.len(), 1, "{found:#?}");
     assert_eq!(found[0]["name"], "kernel_two");
@@ -148,17 +191,30 @@ fn workspace_symbols_search_every_open_document() {
 fn folding_covers_functions_and_blocks() {
     let mut c = opened();
     let folds = c
-        .request("textDocument/foldingRange", json!({ "textDocument": { "uri": URI } }))
+        .request(
+            "textDocument/foldingRange",
+            json!({ "textDocument": { "uri": URI } }),
+        )
         .unwrap();
     let lines: Vec<(u64, u64)> = folds
         .as_array()
         .unwrap()
         .iter()
-        .map(|f| (f["startLine"].as_u64().unwrap(), f["endLine"].as_u64().unwrap()))
+        .map(|f| {
+            (
+                f["startLine"].as_u64().unwrap(),
+                f["endLine"].as_u64().unwrap(),
+            )
+        })
         .collect();
     // `main` (lines 4-12), the manual scope (5-11), the loop (7-10).
     for expected in [(4, 12), (5, 11), (7, 10)] {
-        assert!(lines.iter().any(|&(s, e)| s == expected.0 && e >= expected.1 - 1), "{expected:?} in {lines:?}");
+        assert!(
+            lines
+                .iter()
+                .any(|&(s, e)| s == expected.0 && e >= expected.1 - 1),
+            "{expected:?} in {lines:?}"
+        );
     }
 }
 
@@ -179,22 +235,39 @@ fn decode(data: &[Value]) -> Vec<(u64, u64, u64, u64)> {
 #[test]
 fn semantic_tokens_use_the_legend_and_utf16_columns() {
     let mut c = opened();
-    let legend = c.initialized["capabilities"]["semanticTokensProvider"]["legend"]["tokenTypes"].clone();
-    let index_of = |name: &str| legend.as_array().unwrap().iter().position(|t| t == name).unwrap() as u64;
+    let legend =
+        c.initialized["capabilities"]["semanticTokensProvider"]["legend"]["tokenTypes"].clone();
+    let index_of = |name: &str| {
+        legend
+            .as_array()
+            .unwrap()
+            .iter()
+            .position(|t| t == name)
+            .unwrap() as u64
+    };
     let tokens = c
-        .request("textDocument/semanticTokens/full", json!({ "textDocument": { "uri": URI } }))
+        .request(
+            "textDocument/semanticTokens/full",
+            json!({ "textDocument": { "uri": URI } }),
+        )
         .unwrap();
     let tokens = decode(tokens["data"].as_array().unwrap());
     // The comment on line 0 is one token as long as its UTF-16 text.
     let comment_len = DOC.lines().next().unwrap().encode_utf16().count() as u64;
-    assert!(tokens.contains(&(0, 0, comment_len, index_of("comment"))), "{tokens:?}");
+    assert!(
+        tokens.contains(&(0, 0, comment_len, index_of("comment"))),
+        "{tokens:?}"
+    );
     // `func` is a keyword, `k` a function, `tids` a variable.
     assert!(tokens.contains(&(1, 0, 4, index_of("keyword"))));
     assert!(tokens.contains(&(1, 5, 1, index_of("function"))));
     assert!(tokens.contains(&(6, 4, 4, index_of("variable"))));
     // The string after the astral character is measured in UTF-16 units.
     let string_len = "\"ph\u{e4}se \u{1F600}\"".encode_utf16().count() as u64;
-    assert!(tokens.contains(&(5, 9, string_len, index_of("string"))), "{tokens:?}");
+    assert!(
+        tokens.contains(&(5, 9, string_len, index_of("string"))),
+        "{tokens:?}"
+    );
 }
 
 #[test]
@@ -214,18 +287,26 @@ fn inlay_hints_show_inferred_types() {
         .iter()
         .find(|h| h["position"] == position_of(DOC, " = array.create", 0, 0))
         .unwrap_or_else(|| panic!("{hints:#?}"));
-    assert!(tids["label"].as_str().unwrap().contains("array<task_id"), "{tids}");
+    assert!(
+        tids["label"].as_str().unwrap().contains("array<task_id"),
+        "{tids}"
+    );
 }
 
 #[test]
 fn completion_offers_variables_in_scope() {
     let mut c = opened();
-    let items = c.request("textDocument/completion", at("tids]", 0, 0)).unwrap();
+    let items = c
+        .request("textDocument/completion", at("tids]", 0, 0))
+        .unwrap();
     let labels: Vec<&str> = items
         .as_array()
         .unwrap()
         .iter()
         .map(|i| i["label"].as_str().unwrap())
         .collect();
-    assert!(labels.contains(&"tids") && labels.contains(&"n"), "{labels:?}");
+    assert!(
+        labels.contains(&"tids") && labels.contains(&"n"),
+        "{labels:?}"
+    );
 }

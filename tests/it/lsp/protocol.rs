@@ -16,14 +16,22 @@ fn a_panicking_handler_answers_an_error_and_the_server_goes_on() {
     c.open(URI, DOC);
     let err = c.request("pfir/testPanic", Value::Null).unwrap_err();
     assert_eq!(err["code"], -32603);
-    assert!(err["message"].as_str().unwrap().contains("panicked"), "{err}");
+    assert!(
+        err["message"].as_str().unwrap().contains("panicked"),
+        "{err}"
+    );
     let hover = c
         .request(
             "textDocument/hover",
             json!({ "textDocument": { "uri": URI }, "position": position_of(DOC, "tids", 0, 0) }),
         )
         .unwrap();
-    assert!(hover["contents"]["value"].as_str().unwrap().contains("tids"));
+    assert!(
+        hover["contents"]["value"]
+            .as_str()
+            .unwrap()
+            .contains("tids")
+    );
     assert!(c.shutdown_and_exit().success());
 }
 
@@ -53,7 +61,11 @@ fn requests_on_a_document_that_does_not_parse_still_answer() {
     c.open(URI, text);
     assert!(!c.diagnostics(URI, 1).is_empty());
     let p = json!({ "textDocument": { "uri": URI }, "position": position_of(text, "x +", 0, 0) });
-    for method in ["textDocument/hover", "textDocument/definition", "textDocument/completion"] {
+    for method in [
+        "textDocument/hover",
+        "textDocument/definition",
+        "textDocument/completion",
+    ] {
         assert!(c.request(method, p.clone()).is_ok(), "{method}");
     }
     let doc = json!({ "textDocument": { "uri": URI } });
@@ -69,7 +81,10 @@ fn requests_on_a_document_that_does_not_parse_still_answer() {
 #[test]
 fn unknown_requests_are_refused_and_closed_documents_answer_nothing() {
     let mut c = Client::start(json!({}));
-    assert_eq!(c.request("pfir/noSuchThing", Value::Null).unwrap_err()["code"], -32601);
+    assert_eq!(
+        c.request("pfir/noSuchThing", Value::Null).unwrap_err()["code"],
+        -32601
+    );
     let hover = c.request(
         "textDocument/hover",
         json!({ "textDocument": { "uri": "file:///not/open.pfir" }, "position": { "line": 0, "character": 0 } }),
@@ -80,13 +95,18 @@ fn unknown_requests_are_refused_and_closed_documents_answer_nothing() {
 #[test]
 fn explain_serves_the_code_links() {
     let mut c = Client::start(json!({}));
-    let text = c.request("pfir/explain", json!({ "code": "E0010" })).unwrap();
+    let text = c
+        .request("pfir/explain", json!({ "code": "E0010" }))
+        .unwrap();
     let cli = std::process::Command::new(env!("CARGO_BIN_EXE_pfir"))
         .args(["explain", "E0010"])
         .output()
         .unwrap();
     assert_eq!(text["text"], String::from_utf8(cli.stdout).unwrap());
-    assert!(c.request("pfir/explain", json!({ "code": "E9999" })).is_err());
+    assert!(
+        c.request("pfir/explain", json!({ "code": "E9999" }))
+            .is_err()
+    );
 }
 
 #[test]
@@ -94,7 +114,10 @@ fn closing_a_document_clears_its_diagnostics() {
     let mut c = Client::start(json!({}));
     c.open(URI, "func k() {\n  y = zz\n}\n");
     assert_eq!(c.diagnostics(URI, 1).len(), 1);
-    c.notify("textDocument/didClose", json!({ "textDocument": { "uri": URI } }));
+    c.notify(
+        "textDocument/didClose",
+        json!({ "textDocument": { "uri": URI } }),
+    );
     let cleared = c.wait_for(|m| {
         m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == URI
     });
