@@ -32,12 +32,12 @@ pub fn is_filecheck(program: &str) -> bool {
     matches!(program, "FileCheck" | "filecheck" | "pfir-filecheck")
 }
 
+/// A RUN line with its pipelines, or why they do not parse.
+pub type ParsedRunLine = (run_line::RunLine, Result<Vec<Pipeline>, String>);
+
 /// The RUN lines of `text`, each parsed into pipelines with `subs`. A RUN
 /// line that does not parse is returned as its error.
-pub fn parsed_run_lines(
-    text: &str,
-    subs: &Substitutions,
-) -> Result<Vec<(run_line::RunLine, Result<Vec<Pipeline>, String>)>, String> {
+pub fn parsed_run_lines(text: &str, subs: &Substitutions) -> Result<Vec<ParsedRunLine>, String> {
     Ok(run_line::find_run_lines(text)?
         .into_iter()
         .map(|r| {

@@ -90,7 +90,7 @@ pub fn run(connection: Connection, options: ServerOptions) -> u8 {
         reports: reports.clone(),
         refresh_code_lenses,
     };
-    let status = std::thread::scope(|s| {
+    std::thread::scope(|s| {
         let worker = std::thread::Builder::new()
             .name("pfir-lsp-worker".into())
             .stack_size(crate::driver::LARGE_STACK_BYTES)
@@ -119,8 +119,7 @@ pub fn run(connection: Connection, options: ServerOptions) -> u8 {
         // Dropping the server drops the job sender: the worker stops.
         drop(server);
         status
-    });
-    status
+    })
 }
 
 impl Server {
