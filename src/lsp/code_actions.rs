@@ -158,7 +158,10 @@ fn expected_error_comment(
 pub fn updated_checks(doc: &Document, uri: &Url) -> Option<String> {
     let text = &*doc.text;
     let source = source_path(uri);
-    let subs = producer::substitutions(&source, std::env::temp_dir().join("pfir-lsp.tmp"));
+    // The command may write `%t`: a private scratch directory, as the
+    // runner gives every test.
+    let scratch = lit::ScratchDir::create(&source).ok()?;
+    let subs = producer::substitutions(&source, scratch.temp.clone());
     let found = update_checks::find_producer(text, &subs).ok()??;
     let produced = producer::run(&found.pipeline.stages, text, &source, &producer::tools());
     if !produced.passed || update_checks::unattributed_line(&produced.stdout, found.split).is_some()

@@ -155,7 +155,9 @@ fn run_opt_in_process(stage: &Stage, text: &str, source: &Path) -> Option<Produc
 /// --passes=expand-manual-phase-fence` (split into chunks when the document
 /// has `// -----` lines), run in-process on `text`.
 pub fn pipeline_output(text: &str, source: &Path) -> Produced {
-    let subs = substitutions(source, std::env::temp_dir().join("pfir-lsp.tmp"));
+    // Only a `pfir opt` stage is used here, in process, so `%t` is never
+    // written; it still must expand to something.
+    let subs = substitutions(source, source.with_extension("pfir-lsp.tmp"));
     if let Ok(Some(producer)) = crate::testing::update_checks::find_producer(text, &subs)
         && let [stage] = producer.pipeline.stages.as_slice()
         && let Some(produced) = run_opt_in_process(stage, text, source)
