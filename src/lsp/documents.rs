@@ -1,5 +1,6 @@
-//! The open documents: each one's text, version, line index and (built on
-//! first use, once per version) its `pfir::ide` analysis.
+//! The open documents: each one's text, version, line index and (built
+//! once per version, by the worker after checking or by the first request)
+//! its `pfir::ide` analysis.
 //!
 //! Sync is full-document: every change replaces the text. The analysis of
 //! the current version answers every request; `pfir::ide` builds it from
@@ -19,8 +20,13 @@ pub struct Document {
     pub text: Arc<str>,
     pub version: i32,
     pub lines: LineIndex,
-    analysis: OnceLock<Arc<Analysis>>,
+    analysis: AnalysisCell,
 }
+
+/// Where a version's analysis is built once, by whichever thread asks
+/// first (the worker right after checking, or a request); a second asker
+/// waits for the first instead of building it again.
+pub type AnalysisCell = Arc<OnceLock<Arc<Analysis>>>;
 
 impl Document {
     pub fn new(text: impl Into<Arc<str>>, version: i32, encoding: Encoding) -> Document {
@@ -29,7 +35,7 @@ impl Document {
             lines: LineIndex::new(&text, encoding),
             text,
             version,
-            analysis: OnceLock::new(),
+            analysis: AnalysisCell::default(),
         }
     }
 
@@ -38,6 +44,12 @@ impl Document {
         self.analysis
             .get_or_init(|| Arc::new(Analysis::new(&self.text)))
             .clone()
+    }
+
+    /// The cell the analysis of this version is built in (the worker
+    /// builds it after checking, so that requests find it ready).
+    pub fn analysis_cell(&self) -> AnalysisCell {
+        self.analysis.clone()
     }
 
     /// The byte offset of an LSP position.

@@ -288,6 +288,7 @@ impl Server {
                 version: doc.version,
                 text: doc.text.clone(),
                 remarks: self.settings.remarks,
+                analysis: doc.analysis_cell(),
             });
         }
     }

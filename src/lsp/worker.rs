@@ -6,11 +6,14 @@
 //! [`MAX_DELAY`]), keeps only the newest check of each document, then
 //! checks each one once; so a burst of keystrokes costs one analysis. A
 //! document's published diagnostics are its check's plus the problems of
-//! its last test run when that run saw the same version. The worker runs
+//! its last test run when that run saw the same version. After publishing
+//! a check, the worker builds the version's `pfir::ide` analysis, so that
+//! the requests that follow find it ready. The worker runs
 //! on a thread with pfir's large stack, and a panic while handling a job
 //! is caught (that document keeps its previous diagnostics).
 
 use super::diagnostics::{check_document, to_lsp};
+use super::documents::AnalysisCell;
 use super::positions::{Encoding, LineIndex};
 use super::tests_on_save::{TestReport, run_tests};
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
@@ -35,6 +38,8 @@ pub enum Job {
         version: i32,
         text: Arc<str>,
         remarks: bool,
+        /// Built after publishing, so that requests find it ready.
+        analysis: AnalysisCell,
     },
     /// Run the document's RUN lines (it was saved at this version).
     Test {
@@ -141,6 +146,7 @@ fn handle(
             version,
             text,
             remarks,
+            analysis,
         } => {
             let lines = LineIndex::new(&text, cx.encoding);
             let diagnostics = check_document(&text, remarks)
@@ -156,6 +162,8 @@ fn handle(
                 },
             );
             publish(cx, &uri, published.get(&uri));
+            let text = &published[&uri].text;
+            analysis.get_or_init(|| Arc::new(crate::ide::Analysis::new(text)));
         }
         Job::Test { uri, version, text } => {
             let source = super::output::source_path(&uri);
