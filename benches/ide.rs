@@ -46,6 +46,9 @@ orchestration func phase{i}(n: i64) -> task_id {{
     s
 }
 
+/// A query, returning something so that it is not optimised away.
+type Query<'a> = Box<dyn Fn() -> usize + 'a>;
+
 fn median(mut times: Vec<Duration>) -> Duration {
     times.sort();
     times[times.len() / 2]
@@ -94,7 +97,7 @@ fn main() {
     let use_ = src[mid..].find("deps=[tids]").map_or(mid, |i| mid + i + 6);
     let header = src[mid..].find("for p").map_or(mid, |i| mid + i);
     let body = src[mid..].find("y = q").map_or(mid, |i| mid + i);
-    let queries: [(&str, Box<dyn Fn() -> usize>); 9] = [
+    let queries: [(&str, Query); 9] = [
         (
             "definition",
             Box::new(|| a.definition(use_).map_or(0, |r| r.start)),
