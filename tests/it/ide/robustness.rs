@@ -205,3 +205,23 @@ fn deep_nesting_does_not_overflow() {
         }
     }
 }
+
+#[test]
+fn an_analysis_can_be_shared_between_threads() {
+    fn shareable<T: Send + Sync>() {}
+    shareable::<Analysis>();
+    // The lazily-run pass gives the same answer from any thread.
+    let a = std::sync::Arc::new(Analysis::new(super::FIRST));
+    let offset = super::at(super::FIRST, "for p");
+    let answers: Vec<Option<String>> = (0..4)
+        .map(|_| {
+            let a = a.clone();
+            std::thread::spawn(move || a.hover(offset).map(|h| h.markdown))
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .map(|h| h.join().unwrap())
+        .collect();
+    assert!(answers[0].as_deref().unwrap().contains("compressed"));
+    assert!(answers.iter().all(|x| *x == answers[0]));
+}
