@@ -377,6 +377,18 @@ fn index_function(
             _ => {}
         }
     }
+    // Names of variables written as dynamic extents in types.
+    for &(span, v) in &f.extent_uses {
+        let target = var_of(v);
+        if text.get(span.range()) == ix.vars.get(target as usize).map(|v| v.name.as_str()) {
+            ix.occurrences.push(Occurrence {
+                range: span.range(),
+                target: Target::Var(target),
+                is_def: false,
+                access: Access::Read,
+            });
+        }
+    }
     for (_, s) in f.stmts.iter() {
         if let StmtKind::Submit(sub) = &s.kind
             && let Some(&callee) = by_name.get(sub.callee.as_str())
