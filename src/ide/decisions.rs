@@ -2,7 +2,10 @@
 //! --passes=expand-manual-phase-fence --remarks` reports it.
 //!
 //! The pass runs through the pass manager (its requirements verified first)
-//! on a chunk that lowered without error; each remark is attached to the
+//! on a chunk that lowered without error, the first time a decision is
+//! asked for (hover on a loop, inlay hints), not while the document is
+//! read: navigation, completion and colouring never wait for it. Each
+//! remark is attached to the
 //! loop it is about (its primary span, or the secondary label that points
 //! at the loop header, starts where the loop statement starts). A remark
 //! that says a barrier was inserted names the barrier and the array, which
@@ -46,19 +49,42 @@ pub enum PassStatus {
     NotRun(String),
 }
 
+/// What the pass said about every loop of a chunk.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decisions {
+    pub status: PassStatus,
+    /// One per loop of the chunk's index, in its order.
+    pub per_loop: Vec<Option<LoopDecision>>,
+}
+
+impl Decisions {
+    pub fn not_run(why: impl Into<String>) -> Decisions {
+        Decisions {
+            status: PassStatus::NotRun(why.into()),
+            per_loop: Vec::new(),
+        }
+    }
+
+    /// The decision for loop number `l` of the index.
+    pub fn of(&self, l: usize) -> Option<&LoopDecision> {
+        self.per_loop.get(l).and_then(Option::as_ref)
+    }
+}
+
 /// The prefix of the remark for a rewritten loop (see the pass's
 /// `inserted_remark`).
 const INSERTED: &str = "inserted phase fence barrier `";
 
-/// Runs the pass over `module` (consumed: it is rewritten) and attaches its
-/// remarks to `loops`.
-pub fn run(module: &mut Module, text: &str, loops: &mut [LoopInfo]) -> PassStatus {
+/// Runs the pass over `module` (it is rewritten) and attaches its remarks
+/// to `loops`.
+pub fn run(module: &mut Module, loops: &[LoopInfo]) -> Decisions {
     let opts = PipelineOptions {
         passes: vec![NAME.to_string()],
         remarks: Some(vec![NAME.to_string()]),
         ..PipelineOptions::default()
     };
-    let file = SourceFile::new("<editor>", text);
+    // The pipeline renders nothing: it needs no text.
+    let file = SourceFile::new("<editor>", "");
     let result = crate::passes::run_pipeline(module, &file, &opts);
     if has_errors(&result.diagnostics) {
         let why = result
@@ -67,7 +93,7 @@ pub fn run(module: &mut Module, text: &str, loops: &mut [LoopInfo]) -> PassStatu
             .find(|d| d.severity == Severity::Error)
             .map(|d| d.message.clone())
             .unwrap_or_default();
-        return PassStatus::NotRun(format!("the pass's requirements do not hold: {why}"));
+        return Decisions::not_run(format!("the pass's requirements do not hold: {why}"));
     }
     let by_start: HashMap<usize, usize> = loops
         .iter()
@@ -75,6 +101,7 @@ pub fn run(module: &mut Module, text: &str, loops: &mut [LoopInfo]) -> PassStatu
         .filter(|(_, l)| l.is_for)
         .map(|(i, l)| (l.stmt.start, i))
         .collect();
+    let mut per_loop: Vec<Option<LoopDecision>> = vec![None; loops.len()];
     for d in &result.diagnostics {
         if d.severity != Severity::Remark {
             continue;
@@ -82,7 +109,7 @@ pub fn run(module: &mut Module, text: &str, loops: &mut [LoopInfo]) -> PassStatu
         let Some(&l) = by_start.get(&anchor(d)) else {
             continue;
         };
-        let decision = loops[l].decision.get_or_insert_with(LoopDecision::default);
+        let decision = per_loop[l].get_or_insert_with(LoopDecision::default);
         if let Some(b) = barrier_of(&d.message) {
             decision.barriers.push(b);
         }
@@ -92,7 +119,10 @@ pub fn run(module: &mut Module, text: &str, loops: &mut [LoopInfo]) -> PassStatu
         }
         decision.remarks.push(message);
     }
-    PassStatus::Ran
+    Decisions {
+        status: PassStatus::Ran,
+        per_loop,
+    }
 }
 
 /// Where the loop a remark is about starts: the secondary label "in this

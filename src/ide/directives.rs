@@ -3,9 +3,10 @@
 //! `[[VAR]]` parts, under every prefix the RUN lines name), and
 //! `expected-error@+1 {{text}}` comments for `--verify-diagnostics`.
 //!
-//! A directive is the first word of a comment, as pfir's test files write
-//! them; a comment that starts otherwise is plain text. Scanning a comment
-//! is linear in its length.
+//! A RUN or FileCheck directive is the first word of a comment, as pfir's
+//! test files write them; `expected-*` expectations are found anywhere in a
+//! comment, several per line, as `--verify-diagnostics` reads them.
+//! Scanning a comment is linear in its length.
 
 use std::ops::Range;
 
@@ -105,29 +106,16 @@ pub fn scan_comment(
     if word.is_empty() {
         return (CommentKind::Plain, pieces);
     }
-    if let Some(kind) = word.strip_prefix("expected-")
-        && EXPECTED_KINDS.contains(&kind)
-    {
-        // `expected-error`, then `@+N` / `@-N` / `@N` up to a space.
-        let at = if rest.starts_with('@') {
-            rest.find([' ', '\t', '{']).unwrap_or(rest.len())
+    if word.starts_with("expected-") || !rest.starts_with(':') {
+        // `expected-*` may stand anywhere in a comment, several per line, as
+        // `--verify-diagnostics` reads them.
+        expectations(text, range.clone(), &mut pieces);
+        let kind = if pieces.is_empty() {
+            CommentKind::Plain
         } else {
-            0
+            CommentKind::Expected
         };
-        let dir_end = word_start + word_len + at;
-        pieces.push((word_start..dir_end, PieceKind::Directive));
-        braces(
-            text,
-            dir_end..range.end,
-            "{{",
-            "}}",
-            PieceKind::Expected,
-            &mut pieces,
-        );
-        return (CommentKind::Expected, pieces);
-    }
-    if !rest.starts_with(':') {
-        return (CommentKind::Plain, pieces);
+        return (kind, pieces);
     }
     let dir = word_start..word_start + word_len + 1;
     let kind = if word == "RUN" {
@@ -137,7 +125,13 @@ pub fn scan_comment(
     } else if is_check_directive(word, prefixes) {
         CommentKind::Check
     } else {
-        return (CommentKind::Plain, pieces);
+        expectations(text, range.clone(), &mut pieces);
+        let kind = if pieces.is_empty() {
+            CommentKind::Plain
+        } else {
+            CommentKind::Expected
+        };
+        return (kind, pieces);
     };
     let dir_end = dir.end;
     pieces.push((dir, PieceKind::Directive));
@@ -169,6 +163,47 @@ pub fn scan_comment(
         }
     }
     (kind, pieces)
+}
+
+/// Appends every `expected-KIND[@N] {{text}}` of the comment `text[range]`.
+fn expectations(text: &str, range: Range<usize>, out: &mut Vec<(Range<usize>, PieceKind)>) {
+    let Some(comment) = text.get(range.clone()) else {
+        return;
+    };
+    let bytes = comment.as_bytes();
+    let mut from = 0;
+    while let Some(i) = comment[from..].find("expected-") {
+        let start = from + i;
+        from = start + "expected-".len();
+        if start > 0 && crate::ide::index::is_ident_byte(bytes[start - 1]) {
+            continue;
+        }
+        let kind_len = comment[from..]
+            .bytes()
+            .take_while(|b| b.is_ascii_lowercase())
+            .count();
+        if !EXPECTED_KINDS.contains(&&comment[from..from + kind_len]) {
+            continue;
+        }
+        let mut end = from + kind_len;
+        if comment[end..].starts_with('@') {
+            end += comment[end..]
+                .find([' ', '\t', '{'])
+                .unwrap_or(comment.len() - end);
+        }
+        out.push((range.start + start..range.start + end, PieceKind::Directive));
+        // The `{{text}}` right after it.
+        let gap = comment[end..].len() - comment[end..].trim_start().len();
+        let open = end + gap;
+        if comment[open..].starts_with("{{")
+            && let Some(j) = comment[open + 2..].find("}}")
+        {
+            let close = open + 2 + j + 2;
+            out.push((range.start + open..range.start + close, PieceKind::Expected));
+            end = close;
+        }
+        from = end;
+    }
 }
 
 /// Whether `word` is `PREFIX`, `PREFIX-NEXT` ... or `PREFIX-COUNT-N` for one
@@ -257,6 +292,22 @@ mod tests {
             )
         );
         assert_eq!(scan("// CHECKS: no").0, CommentKind::Plain);
+        assert_eq!(
+            scan("// Note: expected-error {{x}}").0,
+            CommentKind::Expected
+        );
+        assert_eq!(
+            scan("// a expected-note {{n}} then expected-remark@-2 {{r}} notexpected-error"),
+            (
+                CommentKind::Expected,
+                vec![
+                    ("expected-note", Directive),
+                    ("{{n}}", Expected),
+                    ("expected-remark@-2", Directive),
+                    ("{{r}}", Expected)
+                ]
+            )
+        );
         assert_eq!(scan("// a comment: RUN:").0, CommentKind::Plain);
         assert_eq!(scan("// CHECK-COUNT-3: x").0, CommentKind::Check);
     }

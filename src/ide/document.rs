@@ -12,11 +12,13 @@
 
 use crate::diagnostics::has_errors;
 use crate::driver::{LARGE_STACK_BYTES, split_chunks};
-use crate::ide::decisions::{self, PassStatus};
+use crate::ide::decisions::{self, Decisions};
 use crate::ide::directives;
 use crate::ide::index::{self, ChunkIndex};
+use crate::ir::Module;
 use crate::lexer::Tok;
 use std::ops::Range;
+use std::sync::{Mutex, OnceLock};
 
 /// What a token is, for colouring, folding and completion.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -46,7 +48,7 @@ pub struct LexToken {
     pub keyword: &'static str,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Chunk {
     /// The chunk's text in the document (marker lines excluded).
     pub range: Range<usize>,
@@ -56,10 +58,53 @@ pub struct Chunk {
     pub index: ChunkIndex,
     /// Whether the front end reported an error in this chunk.
     pub has_errors: bool,
-    pub pass: PassStatus,
+    /// The IR, kept (when there is no error) until the pass takes it.
+    module: Mutex<Option<Module>>,
+    decisions: OnceLock<Decisions>,
 }
 
-#[derive(Clone, Debug)]
+impl Chunk {
+    /// The pass's decisions, computed the first time they are asked for.
+    pub fn decisions(&self) -> &Decisions {
+        self.decisions.get_or_init(|| {
+            if self.has_errors {
+                return Decisions::not_run(
+                    "this chunk has errors; fix them to see the pass's decisions",
+                );
+            }
+            let module = self.module.lock().ok().and_then(|mut m| m.take());
+            match module {
+                Some(mut m) => on_large_stack(
+                    || decisions::run(&mut m, &self.index.loops),
+                    || Decisions::not_run("the pass failed"),
+                ),
+                None => Decisions::not_run("the pass failed"),
+            }
+        })
+    }
+}
+
+/// Runs `f` on a thread with pfir's large stack (on this one if no thread
+/// can be started); `failed` if it panics.
+fn on_large_stack<T: Send>(f: impl FnOnce() -> T + Send, failed: impl FnOnce() -> T) -> T {
+    let job = Mutex::new(Some(f));
+    let take = || job.lock().ok().and_then(|mut f| f.take());
+    std::thread::scope(|s| {
+        let spawned = std::thread::Builder::new()
+            .name("pfir-ide".into())
+            .stack_size(LARGE_STACK_BYTES)
+            .spawn_scoped(s, || take().map(|f| f()));
+        match spawned {
+            Ok(handle) => handle.join().ok().flatten().unwrap_or_else(failed),
+            Err(_) => match take() {
+                Some(f) => f(),
+                None => failed(),
+            },
+        }
+    })
+}
+
+#[derive(Debug)]
 pub struct Document {
     pub text: String,
     pub chunks: Vec<Chunk>,
@@ -75,16 +120,7 @@ impl Document {
         if text.len() > crate::span::MAX_SOURCE_BYTES {
             return Document::empty(text);
         }
-        std::thread::scope(|s| {
-            match std::thread::Builder::new()
-                .name("pfir-ide".into())
-                .stack_size(LARGE_STACK_BYTES)
-                .spawn_scoped(s, || build_here(text))
-            {
-                Ok(handle) => handle.join().unwrap_or_else(|_| Document::empty(text)),
-                Err(_) => build_here(text),
-            }
-        })
+        on_large_stack(|| build_here(text), || Document::empty(text))
     }
 
     fn empty(text: &str) -> Document {
@@ -156,22 +192,18 @@ fn build_chunk(text: &str, base: usize, chunk: &str) -> Chunk {
         .map(|s| s.range())
         .collect();
     let (ast, mut diags) = crate::parser::parse(chunk, base);
-    let (mut module, lower_diags) = crate::lower::lower(ast);
+    let (module, lower_diags) = crate::lower::lower(ast);
     diags.extend(lower_diags);
     let has_errors = has_errors(&diags);
-    let mut index = index::build(text, &module);
-    let pass = if has_errors {
-        PassStatus::NotRun("this chunk has errors; fix them to see the pass's decisions".into())
-    } else {
-        decisions::run(&mut module, text, &mut index.loops)
-    };
+    let index = index::build(text, &module);
     Chunk {
         range: base..base + chunk.len(),
         tokens,
         comments,
         index,
         has_errors,
-        pass,
+        module: Mutex::new((!has_errors).then_some(module)),
+        decisions: OnceLock::new(),
     }
 }
 

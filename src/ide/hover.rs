@@ -133,10 +133,12 @@ pub fn decision_markdown(chunk: &Chunk, l: &LoopInfo) -> String {
             "{PASS}: not considered: the pass only rewrites loops of `orchestration` functions."
         );
     }
-    if let PassStatus::NotRun(why) = &chunk.pass {
+    let decisions = chunk.decisions();
+    if let PassStatus::NotRun(why) = &decisions.status {
         return format!("{PASS}: no decision: {why}.");
     }
-    let Some(d) = &l.decision else {
+    let number = chunk.index.loops.iter().position(|x| std::ptr::eq(x, l));
+    let Some(d) = number.and_then(|n| decisions.of(n)) else {
         return if l.manual {
             format!(
                 "{PASS}: nothing to decide here: no `submit` of this loop depends on exactly one \
@@ -187,8 +189,9 @@ pub fn inlay_hints(doc: &Document, range: Range<usize>) -> Vec<InlayHint> {
                 });
             }
         }
-        for l in &chunk.index.loops {
-            let Some(d) = &l.decision else { continue };
+        let decisions = chunk.decisions();
+        for (n, l) in chunk.index.loops.iter().enumerate() {
+            let Some(d) = decisions.of(n) else { continue };
             if !inside(l.stmt.start) {
                 continue;
             }

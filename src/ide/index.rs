@@ -104,8 +104,6 @@ pub struct LoopInfo {
     /// Inside a `manual` scope (the innermost scope around it).
     pub manual: bool,
     pub label: String,
-    /// The pass's decision (filled by `decisions`).
-    pub decision: Option<crate::ide::decisions::LoopDecision>,
 }
 
 #[derive(Clone, Debug)]
@@ -335,7 +333,7 @@ fn index_function(
     for (_, e) in f.exprs.iter() {
         if let ExprKind::Call(c) = &e.kind {
             mark(&c.args, &c.arg_directions);
-            if c.callee == Callee::Op("array.update_element".into()) {
+            if matches!(&c.callee, Callee::Op(op) if op == "array.update_element") {
                 mark(&c.args[..c.args.len().min(1)], &[Direction::InOut]);
             }
         }
@@ -379,6 +377,18 @@ fn index_function(
             _ => {}
         }
     }
+    // Names of variables written as dynamic extents in types.
+    for &(span, v) in &f.extent_uses {
+        let target = var_of(v);
+        if text.get(span.range()) == ix.vars.get(target as usize).map(|v| v.name.as_str()) {
+            ix.occurrences.push(Occurrence {
+                range: span.range(),
+                target: Target::Var(target),
+                is_def: false,
+                access: Access::Read,
+            });
+        }
+    }
     for (_, s) in f.stmts.iter() {
         if let StmtKind::Submit(sub) = &s.kind
             && let Some(&callee) = by_name.get(sub.callee.as_str())
@@ -405,7 +415,7 @@ fn index_function(
     let func_symbol = ix.symbols.len() as u32;
     ix.symbols.push(FlatSymbol {
         name: f.name.clone(),
-        detail: Some(signature(f)),
+        detail: Some(ix.functions[fi as usize].signature.clone()),
         kind: SymbolKind::Function,
         range: clamp(f.span.range()),
         selection: f.name_span.range(),
@@ -492,7 +502,6 @@ fn index_function(
                         is_for: true,
                         manual: fr.manual,
                         label,
-                        decision: None,
                     });
                     let lv = &mut ix.vars[var_of(*var) as usize];
                     lv.kind = VarKind::LoopVariable;
@@ -528,7 +537,6 @@ fn index_function(
                         is_for: false,
                         manual: fr.manual,
                         label: "while".into(),
-                        decision: None,
                     });
                     let cond_start = f.exprs[*cond].span.start().min(body.span.start());
                     for it in iter_args {

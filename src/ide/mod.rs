@@ -3,9 +3,9 @@
 //! [`Analysis::new`] reads one version of a document once: it splits it into
 //! `// -----` chunks the way `pfir opt --split-input-file` does, runs pfir's
 //! own front end on each chunk (lexer, parser, lowering to the IR) and, when
-//! a chunk has no error, the `expand-manual-phase-fence` pass through the
-//! pass manager with remarks on, so the editor and `pfir opt` never
-//! disagree. Everything it learns is flattened into tables of byte ranges
+//! a chunk has no error and a decision is first asked for, the
+//! `expand-manual-phase-fence` pass through the pass manager with remarks
+//! on, so the editor and `pfir opt` never disagree. Everything it learns is flattened into tables of byte ranges
 //! ([`index`]); each query then reads those tables without recursion.
 //!
 //! Every range is a `Range<usize>` of byte offsets into the whole document
@@ -42,7 +42,7 @@ pub use outline::{SymbolKind, SymbolNode, WorkspaceSymbol};
 pub use tokens::{SemanticToken, TokenKind, TokenModifiers};
 
 /// Everything the editor asks about one version of one document.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Analysis {
     pub(crate) doc: document::Document,
 }

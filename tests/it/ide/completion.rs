@@ -164,3 +164,12 @@ fn completion_on_the_first_example_after_non_ascii_text() {
         ["tids", "p", "a", "a_tid"]
     );
 }
+
+#[test]
+fn completion_while_typing_an_incomplete_statement() {
+    let src = "func f(n: i64) {\n  a = n\n  for i in range(n) {\n    b = i\n    c = \n  }\n}\n";
+    let a = Analysis::new(src);
+    let items = a.completions(at(src, "c = ") + 4);
+    assert_eq!(labels(&items, CompletionKind::Variable), ["a", "i", "b"]);
+    assert_eq!(labels(&items, CompletionKind::Parameter), ["n"]);
+}

@@ -56,7 +56,13 @@ fn shadowing_resolves_each_use_to_the_innermost_earlier_definition() {
     let first = a.references(at(SHADOW, "x = n"), true);
     assert_eq!(lines(SHADOW, &first), [2, 3]);
     let second = a.references(later, false);
-    assert_eq!(second, [later..later + 1]);
+    assert_eq!(
+        second,
+        vec![std::ops::Range {
+            start: later,
+            end: later + 1
+        }]
+    );
 }
 
 #[test]

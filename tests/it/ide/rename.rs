@@ -169,3 +169,21 @@ fn rename_stays_in_its_split_chunk() {
     let ranges: Vec<_> = edits.iter().map(|e| e.0.clone()).collect();
     assert_eq!(lines(src, &ranges), [4, 8]);
 }
+
+#[test]
+fn names_written_as_dynamic_extents_are_uses_too() {
+    let src = "func f(n: i64, t: array<task_id, n>) -> array<task_id, n> {\n  m = n\n  u: array<task_id, m> = t\n  return u\n}\n";
+    let a = Analysis::new(src);
+    let refs = a.references(at(src, "n: i64"), true);
+    assert_eq!(super::texts(src, &refs), ["n"; 4]);
+    assert_eq!(
+        a.definition(at(src, "m> =")).map(|r| r.start),
+        Some(at(src, "m = n"))
+    );
+    let renamed = apply(src, a.rename(at(src, "n: i64"), "count").unwrap());
+    assert_eq!(
+        renamed,
+        "func f(count: i64, t: array<task_id, count>) -> array<task_id, count> {\n  m = count\n  u: array<task_id, m> = t\n  return u\n}\n"
+    );
+    assert!(pfir::driver::read_module(&renamed, 0).0.is_some());
+}
