@@ -84,7 +84,10 @@ fn main() {
     let uri = "file:///bench/lsp.pfir";
     let mut c = Client::start(json!({}));
     c.open(uri, &good);
-    assert!(c.diagnostics(uri, 1).is_empty(), "the generated document has errors");
+    assert!(
+        c.diagnostics(uri, 1).is_empty(),
+        "the generated document has errors"
+    );
 
     let middle = good.len() / 2;
     let nth = good[..middle].matches("deps=[tids]").count();
@@ -100,7 +103,11 @@ fn main() {
         c.change(uri, version, text);
         let published = c.diagnostics(uri, version);
         diagnostics.push(start.elapsed());
-        assert_eq!(published.is_empty(), round % 2 == 1, "unexpected diagnostics");
+        assert_eq!(
+            published.is_empty(),
+            round % 2 == 1,
+            "unexpected diagnostics"
+        );
 
         // Sent as soon as the diagnostics arrive: it may wait for the
         // analysis the worker builds right after publishing them.
