@@ -1,6 +1,6 @@
 //! The open documents: each one's text, version, line index and (built
-//! once per version, by the worker after checking or by the first request)
-//! its `pfir::ide` analysis.
+//! once per version, by a thread beside the worker's check or by the first
+//! request that needs it) its `pfir::ide` analysis.
 //!
 //! Sync is full-document: every change replaces the text. The analysis of
 //! the current version answers every request; `pfir::ide` builds it from
@@ -24,8 +24,8 @@ pub struct Document {
 }
 
 /// Where a version's analysis is built once, by whichever thread asks
-/// first (the worker right after checking, or a request); a second asker
-/// waits for the first instead of building it again.
+/// first (the one the worker starts beside its check, or a request); a
+/// second asker waits for the first instead of building it again.
 pub type AnalysisCell = Arc<OnceLock<Arc<Analysis>>>;
 
 impl Document {
@@ -46,8 +46,8 @@ impl Document {
             .clone()
     }
 
-    /// The cell the analysis of this version is built in (the worker
-    /// builds it after checking, so that requests find it ready).
+    /// The cell the analysis of this version is built in (the worker has
+    /// it built beside its check, so that requests find it ready).
     pub fn analysis_cell(&self) -> AnalysisCell {
         self.analysis.clone()
     }
