@@ -140,3 +140,24 @@ fn requests_after_shutdown_are_refused() {
     let err = c.request("textDocument/hover", json!({})).unwrap_err();
     assert_eq!(err["code"], -32600);
 }
+
+#[test]
+fn malformed_parameters_and_positions_out_of_range_are_answered() {
+    let mut c = Client::start(json!({}));
+    c.open(URI, DOC);
+    let err = c
+        .request("textDocument/hover", json!({ "bogus": 1 }))
+        .unwrap_err();
+    assert_eq!(err["code"], -32602);
+    // Past the last line and past the end of a line: clamped, answered.
+    for position in [
+        json!({ "line": 9999, "character": 0 }),
+        json!({ "line": 1, "character": 9999 }),
+    ] {
+        let p = json!({ "textDocument": { "uri": URI }, "position": position });
+        assert!(c.request("textDocument/hover", p.clone()).is_ok());
+        assert!(c.request("textDocument/definition", p.clone()).is_ok());
+        assert!(c.request("textDocument/completion", p).is_ok());
+    }
+    assert!(c.shutdown_and_exit().success());
+}
