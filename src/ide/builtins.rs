@@ -185,3 +185,47 @@ pub const OPT_OPTIONS: [(&str, &str); 17] = [
     ("%s", "this file"),
     ("%t", "a temporary file for this test"),
 ];
+
+/// What a test directive means, for hover: `RUN`, a FileCheck suffix
+/// (`""` for the plain prefix, `NEXT`, `COUNT-3`, ...), `expected-*` or a
+/// runner directive.
+pub fn directive_doc(directive: &str) -> Option<String> {
+    let doc = match directive {
+        "RUN" => "A command line the test runner (`pfir test`) runs; `%s` is this file, `%t` a \
+                  temporary file. The test passes when every RUN line succeeds."
+            .to_string(),
+        "COM" => "A comment FileCheck ignores.".to_string(),
+        "XFAIL" => "The test is expected to fail (when the listed features hold).".to_string(),
+        "REQUIRES" => "The test runs only when the listed features hold.".to_string(),
+        "UNSUPPORTED" => "The test does not run when the listed features hold.".to_string(),
+        "ALLOW_RETRIES" => "The test is run up to this many more times before failing.".to_string(),
+        "" => "FileCheck: the pattern must match after the previous match.".to_string(),
+        "NEXT" => "FileCheck: the pattern must match on the line right after the previous match."
+            .to_string(),
+        "SAME" => {
+            "FileCheck: the pattern must match on the same line as the previous match.".to_string()
+        }
+        "NOT" => "FileCheck: the pattern must not match between the matches around it.".to_string(),
+        "DAG" => "FileCheck: the pattern must match, in any order with the adjacent `-DAG` lines."
+            .to_string(),
+        "LABEL" => "FileCheck: splits the output into blocks at this match; the lines between \
+                    two labels are matched within their block."
+            .to_string(),
+        "EMPTY" => "FileCheck: the next line must be empty.".to_string(),
+        other => {
+            if let Some(n) = other.strip_prefix("COUNT-") {
+                format!("FileCheck: the pattern must match {n} times, on consecutive lines.")
+            } else if let Some(kind) = other.strip_prefix("expected-") {
+                format!(
+                    "`--verify-diagnostics` expects {} {kind} whose message contains the \
+                     `{{{{text}}}}` on this comment's line (`@+N`: N lines below, `@-N`: N lines \
+                     above); every diagnostic must be expected.",
+                    if kind == "error" { "an" } else { "a" }
+                )
+            } else {
+                return None;
+            }
+        }
+    };
+    Some(doc)
+}

@@ -44,7 +44,11 @@ pub fn folding_ranges(doc: &Document) -> Vec<Fold> {
                     if !spans_lines(text, &block) {
                         continue;
                     }
-                    let function = chunk.index.functions.iter().find(|f| f.body.start == start);
+                    // Functions are in source order: a binary search.
+                    let functions = &chunk.index.functions;
+                    let function = functions
+                        .get(functions.partition_point(|f| f.body.start < start))
+                        .filter(|f| f.body.start == start);
                     out.push(match function {
                         Some(f) => Fold {
                             range: f.range.start.min(start)..t.range.end,

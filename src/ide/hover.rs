@@ -5,7 +5,8 @@
 //! signature and what it does; any other op has an unknown result type), a
 //! loop header (the `expand-manual-phase-fence` decision for it: the
 //! pass's own remarks, see [`crate::ide::decisions`]), a keyword with a
-//! meaning of its own (`manual`, `auto`, `submit`, loop kinds, ...).
+//! meaning of its own (`manual`, `auto`, `submit`, loop kinds, ...); in a
+//! comment, a test directive (`RUN:`, `CHECK-NEXT:`, `expected-error@+1`).
 //!
 //! Inlay hints: `: type` after every binding and iter-arg written without a
 //! type (skipping `_` and values of unknown type), and before each loop the
@@ -13,6 +14,7 @@
 
 use crate::ide::builtins;
 use crate::ide::decisions::PassStatus;
+use crate::ide::directives::{CommentKind, PieceKind, scan_comment};
 use crate::ide::document::{Chunk, Document, LexClass};
 use crate::ide::index::{LoopInfo, Target, VarKind};
 use crate::vocab::FuncKind;
@@ -48,8 +50,8 @@ fn code(text: &str) -> String {
 
 pub fn hover(doc: &Document, offset: usize) -> Option<HoverInfo> {
     let chunk = doc.chunk_at(offset)?;
-    if doc.comment_at(offset).is_some() {
-        return None;
+    if let Some(comment) = doc.comment_at(offset) {
+        return directive_hover(doc, comment, offset);
     }
     let ix = &chunk.index;
     if let Some(occ) = ix.occurrence_at(offset) {
@@ -107,6 +109,29 @@ pub fn hover(doc: &Document, offset: usize) -> Option<HoverInfo> {
     Some(HoverInfo {
         range: t.range.clone(),
         markdown: format!("`{word}`: {doc_text}"),
+    })
+}
+
+/// What the test directive under `offset` means.
+fn directive_hover(doc: &Document, comment: Range<usize>, offset: usize) -> Option<HoverInfo> {
+    let (kind, pieces) = scan_comment(&doc.text, comment, &doc.check_prefixes);
+    let (range, _) = pieces
+        .into_iter()
+        .find(|(r, k)| *k == PieceKind::Directive && r.start <= offset && offset <= r.end)?;
+    let word = doc.text.get(range.clone())?.trim_end_matches(':');
+    let key = match kind {
+        CommentKind::Check => doc
+            .check_prefixes
+            .iter()
+            .filter(|p| word.starts_with(p.as_str()))
+            .max_by_key(|p| p.len())
+            .map(|p| word[p.len()..].trim_start_matches('-'))?,
+        CommentKind::Expected => word.split('@').next()?,
+        _ => word,
+    };
+    Some(HoverInfo {
+        markdown: format!("`{word}`: {}", builtins::directive_doc(key)?),
+        range,
     })
 }
 

@@ -32,6 +32,44 @@ pub enum TokenKind {
     VarPart,
 }
 
+impl TokenKind {
+    /// Every kind, in the order of [`TokenKind::index`] (a server's legend).
+    pub const ALL: [TokenKind; 13] = [
+        TokenKind::Keyword,
+        TokenKind::Type,
+        TokenKind::Function,
+        TokenKind::Variable,
+        TokenKind::Parameter,
+        TokenKind::Property,
+        TokenKind::Number,
+        TokenKind::String,
+        TokenKind::Comment,
+        TokenKind::Operator,
+        TokenKind::Directive,
+        TokenKind::RegexPart,
+        TokenKind::VarPart,
+    ];
+
+    /// The position of this kind in [`TokenKind::ALL`].
+    pub fn index(self) -> usize {
+        match self {
+            TokenKind::Keyword => 0,
+            TokenKind::Type => 1,
+            TokenKind::Function => 2,
+            TokenKind::Variable => 3,
+            TokenKind::Parameter => 4,
+            TokenKind::Property => 5,
+            TokenKind::Number => 6,
+            TokenKind::String => 7,
+            TokenKind::Comment => 8,
+            TokenKind::Operator => 9,
+            TokenKind::Directive => 10,
+            TokenKind::RegexPart => 11,
+            TokenKind::VarPart => 12,
+        }
+    }
+}
+
 /// A set of modifiers (bits).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct TokenModifiers(pub u32);
@@ -44,6 +82,13 @@ impl TokenModifiers {
     pub const DEFAULT_LIBRARY: TokenModifiers = TokenModifiers(2);
     /// A name that resolves to nothing (an unknown variable or function).
     pub const UNRESOLVED: TokenModifiers = TokenModifiers(4);
+
+    /// Every single modifier with its name (bit `i` is entry `i`).
+    pub const ALL: [(TokenModifiers, &'static str); 3] = [
+        (TokenModifiers::DECLARATION, "declaration"),
+        (TokenModifiers::DEFAULT_LIBRARY, "defaultLibrary"),
+        (TokenModifiers::UNRESOLVED, "unresolved"),
+    ];
 
     pub fn contains(self, other: TokenModifiers) -> bool {
         self.0 & other.0 == other.0

@@ -131,12 +131,35 @@ fn no_decision_when_the_chunk_has_errors_or_the_function_is_not_orchestration() 
 }
 
 #[test]
-fn hover_on_keywords_and_nothing_in_comments() {
+fn hover_on_keywords_and_nothing_in_plain_comments() {
     let a = Analysis::new(FIRST);
     assert!(hover_md(&a, at(FIRST, "manual")).contains("manual runtime scope"));
     assert!(hover_md(&a, at(FIRST, "submit")).contains("Launches a task"));
     assert_eq!(a.hover(5), None);
     assert_eq!(a.hover(at(FIRST, "return")), None);
+}
+
+#[test]
+fn hover_on_test_directives_in_comments() {
+    let src = "// RUN: pfir opt %s | FileCheck %s --check-prefix=OUT\n// OUT-NEXT: x\n// CHECK-COUNT-2: y\n// a expected-error@+1 {{z}}\nfunc f() {\n}\n";
+    let a = Analysis::new(src);
+    let run = a.hover(at(src, "RUN")).unwrap();
+    assert_eq!(&src[run.range.clone()], "RUN:");
+    assert!(
+        run.markdown.contains("`%s` is this file"),
+        "{}",
+        run.markdown
+    );
+    let next = hover_md(&a, at(src, "OUT-NEXT") + 5);
+    assert!(
+        next.starts_with("`OUT-NEXT`: FileCheck: the pattern must match on the line right after"),
+        "{next}"
+    );
+    assert!(hover_md(&a, at(src, "CHECK-COUNT")).contains("must match 2 times"));
+    let e = hover_md(&a, at(src, "expected-error"));
+    assert!(e.contains("expects an error"), "{e}");
+    // The pattern text itself has no hover.
+    assert_eq!(a.hover(at(src, "x\n")), None);
 }
 
 #[test]

@@ -152,6 +152,14 @@ fn refuses_function_clashes_ops_and_callees_defined_elsewhere() {
         a.prepare_rename(2).unwrap_err().message,
         "names inside comments are not renamed"
     );
+    let src = "func f() {\n  _ = 1\n}\n";
+    assert_eq!(
+        Analysis::new(src)
+            .prepare_rename(at(src, "_"))
+            .unwrap_err()
+            .message,
+        "`_` is the discard binding: it names nothing"
+    );
 }
 
 #[test]

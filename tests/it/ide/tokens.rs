@@ -126,3 +126,13 @@ fn documents_that_do_not_parse_are_still_coloured() {
         (TokenKind::Function, TokenModifiers::UNRESOLVED)
     );
 }
+
+#[test]
+fn legends_list_every_kind_and_modifier_in_index_order() {
+    for (i, k) in TokenKind::ALL.iter().enumerate() {
+        assert_eq!(k.index(), i);
+    }
+    for (i, (m, _)) in TokenModifiers::ALL.iter().enumerate() {
+        assert_eq!(m.0, 1 << i);
+    }
+}
