@@ -14,6 +14,7 @@ pub mod diagnostics;
 pub mod driver;
 pub mod format;
 pub mod graph;
+pub mod ide;
 pub mod io;
 pub mod ir;
 pub mod lexer;

@@ -82,6 +82,11 @@ pub struct Function {
     /// Source comments attached to its lines (metadata, ignored by
     /// structural equality: see [`comments`]).
     pub comments: CommentTable,
+    /// Each name written as a dynamic extent in a type
+    /// (`array<task_id, n>`) and the variable lowering resolved it to: uses
+    /// that no expression holds, kept for editors (metadata, never printed,
+    /// ignored by structural equality).
+    pub extent_uses: Vec<(Span, VarId)>,
 }
 
 impl Function {
@@ -99,6 +104,7 @@ impl Function {
             stmts: Arena::new(),
             names: Interner::new(),
             comments: CommentTable::default(),
+            extent_uses: Vec::new(),
         }
     }
 

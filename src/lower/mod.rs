@@ -167,6 +167,10 @@ impl<'a> Lowerer<'a> {
             });
             self.scopes.define(p.name.name, var);
         }
+        // Extents in the signature name integer parameters.
+        for t in f.params.iter().map(|p| &p.ty).chain(f.results.iter()) {
+            self.record_extent_uses(t);
+        }
         self.func.results = sig.results.clone();
         self.func.body = self.lower_block(&f.body, BodyKind::Function);
     }
@@ -181,6 +185,18 @@ impl<'a> Lowerer<'a> {
         var
     }
 
+    /// Records, for editors, the variable each dynamic extent name of `t`
+    /// refers to (an integer value in scope), with the name's span.
+    fn record_extent_uses(&mut self, t: &ast::TypeExpr<'_>) {
+        for id in extent_idents(t) {
+            if self.is_integer_in_scope(id.name)
+                && let Some(v) = self.scopes.lookup(id.name)
+            {
+                self.func.extent_uses.push((id.span, v));
+            }
+        }
+    }
+
     /// Whether `name` is an integer value in scope (for dynamic extents).
     fn is_integer_in_scope(&self, name: &str) -> bool {
         self.scopes.lookup(name).is_some_and(|v| {
@@ -190,6 +206,7 @@ impl<'a> Lowerer<'a> {
     }
 
     fn lower_type_in_scope(&mut self, t: &ast::TypeExpr<'_>) -> Type {
+        self.record_extent_uses(t);
         let known: Vec<(&str, bool)> = collect_extent_names(t)
             .into_iter()
             .map(|n| {
@@ -249,24 +266,28 @@ fn plural(n: usize) -> &'static str {
 }
 
 fn collect_extent_names<'a>(t: &ast::TypeExpr<'a>) -> Vec<&'a str> {
-    let mut out = Vec::new();
-    let mut push = |e: &ast::ExtentExpr<'a>| {
-        if let ast::ExtentExpr::Name(id) = e {
-            out.push(id.name);
-        }
-    };
+    extent_idents(t).into_iter().map(|id| id.name).collect()
+}
+
+/// The names written as dynamic extents in `t`, with their spans.
+fn extent_idents<'t, 'a>(t: &'t ast::TypeExpr<'a>) -> Vec<&'t ast::Ident<'a>> {
     let mut stack = vec![t];
-    let mut extents = Vec::new();
+    let mut out = Vec::new();
     while let Some(t) = stack.pop() {
-        match &t.kind {
-            ast::TypeExprKind::Scalar(_) => {}
-            ast::TypeExprKind::Array(_, e) => extents.push(e),
-            ast::TypeExprKind::Tensor(ds, _) => extents.extend(ds.iter()),
-            ast::TypeExprKind::Tuple(ts) => stack.extend(ts.iter()),
+        let extents: &[ast::ExtentExpr<'a>] = match &t.kind {
+            ast::TypeExprKind::Scalar(_) => &[],
+            ast::TypeExprKind::Array(_, e) => std::slice::from_ref(e),
+            ast::TypeExprKind::Tensor(ds, _) => ds,
+            ast::TypeExprKind::Tuple(ts) => {
+                stack.extend(ts.iter());
+                &[]
+            }
+        };
+        for e in extents {
+            if let ast::ExtentExpr::Name(id) = e {
+                out.push(id);
+            }
         }
-    }
-    for e in extents {
-        push(e);
     }
     out
 }

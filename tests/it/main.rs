@@ -18,6 +18,7 @@ mod frontend_limits;
 mod frontend_lowering;
 mod frontend_robustness;
 mod graph;
+mod ide;
 mod io_safety;
 mod lit_features;
 mod lit_runner;
