@@ -10,9 +10,9 @@
 //! the same place in `b`. Spans and the ids nodes happen to have are ignored.
 //!
 //! Statements and expressions are compared with explicit work lists, not
-//! recursion, so any nesting depth is fine. (Mismatch messages print the
-//! statements involved, and printing an expression recurses once per level,
-//! which the driver's large stack allows.)
+//! recursion, so any nesting depth is fine. Mismatch messages describe the
+//! statements and expressions involved with [`super::describe`] (cut at a
+//! few levels), never with the printer.
 
 use super::{
     Block, Call, Expr, ExprId, ExprKind, Function, IterArg, Module, StmtId, StmtKind, Submit, Type,
@@ -31,7 +31,7 @@ pub fn modules_equal(a: &Module, b: &Module) -> Result<(), String> {
         ));
     }
     for (fa, fb) in a.functions.iter().zip(&b.functions) {
-        FnCmp::new(a, b, fa, fb)
+        FnCmp::new(fa, fb)
             .function()
             .map_err(|e| format!("function `{}`: {e}", fa.name))?;
     }
@@ -57,8 +57,6 @@ enum Work<'x> {
 
 /// Compares one pair of functions.
 struct FnCmp<'x> {
-    ma: &'x Module,
-    mb: &'x Module,
     a: &'x Function,
     b: &'x Function,
     /// For each variable of `a`, its partner in `b` once defined.
@@ -68,10 +66,8 @@ struct FnCmp<'x> {
 }
 
 impl<'x> FnCmp<'x> {
-    fn new(ma: &'x Module, mb: &'x Module, a: &'x Function, b: &'x Function) -> Self {
+    fn new(a: &'x Function, b: &'x Function) -> Self {
         FnCmp {
-            ma,
-            mb,
             a,
             b,
             a_to_b: vec![None; a.vars.len()],
@@ -235,11 +231,11 @@ impl<'x> FnCmp<'x> {
     }
 
     fn head_a(&self, s: StmtId) -> String {
-        shorten(crate::printer::print_stmt_head(self.ma, self.a, s))
+        shorten(super::describe::describe_stmt(self.a, s))
     }
 
     fn head_b(&self, s: StmtId) -> String {
-        shorten(crate::printer::print_stmt_head(self.mb, self.b, s))
+        shorten(super::describe::describe_stmt(self.b, s))
     }
 
     /// Compares what two statements hold directly and queues their blocks
@@ -455,8 +451,8 @@ impl<'x> FnCmp<'x> {
             self.expr_node(ea, eb, &mut work).map_err(|e| {
                 format!(
                     "expressions `{}` vs `{}`: {e}",
-                    shorten(crate::printer::print_expr(self.a, ea)),
-                    shorten(crate::printer::print_expr(self.b, eb)),
+                    shorten(super::describe::describe_expr(self.a, ea)),
+                    shorten(super::describe::describe_expr(self.b, eb)),
                 )
             })?;
         }
@@ -599,11 +595,11 @@ fn shorten(s: String) -> String {
 #[cfg(test)]
 mod tests {
     use super::modules_equal;
+    use crate::ir::builder::FunctionBuilder as FnBuilder;
     use crate::ir::{
         BinaryOp, Direction, ExprKind, FuncKind, IterArg, LoopKind, Module, ScalarType, StmtKind,
         Type,
     };
-    use crate::printer::test_ir::FnBuilder;
 
     /// One way to change the reference module.
     #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -17,7 +17,9 @@
 //! - `Call::arg_directions` has one entry per positional argument.
 
 pub mod arena;
+pub mod builder;
 pub mod comments;
+pub mod describe;
 pub mod equality;
 pub mod symbol;
 pub mod trip_count;

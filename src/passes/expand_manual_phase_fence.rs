@@ -70,13 +70,11 @@
 
 use super::phase_fence::counts::CountMap;
 use super::phase_fence::index::{FunctionIndex, NONE, UpdateKind, producers};
-use super::properties::manual_deps_on_submit_only::TASK_DUMMY;
 use super::walk::{Site, block_of_mut, walk_stmts};
 use super::{Pass, PassContext, Property};
 use crate::diagnostics::Diagnostic;
-use crate::ir::{
-    Call, Callee, ExprKind, Extent, FuncKind, Function, Module, StmtId, StmtKind, Type, VarId,
-};
+use crate::ir::builder::Builder;
+use crate::ir::{ExprKind, Extent, FuncKind, Function, Module, StmtId, StmtKind, Type, VarId};
 use std::collections::{HashMap, HashSet};
 
 /// The pass, for the registry.
@@ -299,19 +297,10 @@ pub fn run_on_function(f: &mut Function, remarks: bool) -> FunctionOutcome {
             k += 1;
             let lp = &idx.loops[loop_ as usize];
             let span = lp.header;
-            let var = f.new_var(name, Type::TASK_ID, span);
-            let dep = f.new_expr(ExprKind::Var(array), f.vars[array].ty.clone(), span);
-            let mut call = Call::new(Callee::Op(TASK_DUMMY.to_string()));
-            call.dummy_task = true;
-            call.manual_dep_edges = vec![dep];
-            let value = f.new_expr(ExprKind::Call(Box::new(call)), Type::TASK_ID, span);
-            let stmt = f.new_stmt(
-                StmtKind::Assign {
-                    results: vec![var],
-                    value,
-                },
-                span,
-            );
+            let mut b = Builder::edit(f);
+            b.at(span);
+            let dep = b.v(array);
+            let (stmt, var) = b.barrier(&name, vec![dep]);
             let Site {
                 owner,
                 block,
@@ -338,7 +327,7 @@ pub fn run_on_function(f: &mut Function, remarks: bool) -> FunctionOutcome {
                 _ => unreachable!("consumers are submits"),
             };
             let span = f.exprs[old].span;
-            let dep = f.new_expr(ExprKind::Var(barrier), Type::TASK_ID, span);
+            let dep = Builder::edit(f).at(span).v(barrier);
             if let StmtKind::Submit(sub) = &mut f.stmts[c.stmt].kind {
                 sub.deps = vec![dep];
             }

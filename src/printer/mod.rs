@@ -122,6 +122,4 @@ pub(crate) fn function_head(f: &Function) -> String {
 }
 
 #[cfg(test)]
-pub(crate) mod test_ir;
-#[cfg(test)]
 mod tests;

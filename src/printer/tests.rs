@@ -1,7 +1,7 @@
 //! Unit tests of the printer on IR built by hand.
 
-use super::test_ir::FnBuilder;
 use super::{print_expr, print_function, print_module};
+use crate::ir::builder::FunctionBuilder as FnBuilder;
 use crate::ir::{
     BinaryOp, Direction, Extent, FuncKind, IterArg, LoopKind, Module, ScalarType, StmtKind, Type,
     UnaryOp,
@@ -315,7 +315,7 @@ fn bindings_carry_types_only_when_they_differ() {
             var: k,
             init: k_init,
         }],
-        body: super::test_ir::block(vec![y]),
+        body: crate::ir::builder::block(vec![y]),
     }));
     // If: compare with the then-branch's yield.
     let c = b.boolean(true);

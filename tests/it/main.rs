@@ -21,6 +21,7 @@ mod graph;
 mod io_safety;
 mod lit_features;
 mod lit_runner;
+mod module_layers;
 mod pass_golden;
 mod pass_manager;
 mod pass_rules;

@@ -35,11 +35,14 @@ fn opts(args: &[&str]) -> PipelineOptions {
     #[derive(Parser)]
     struct Cli {
         #[command(flatten)]
-        p: PipelineOptions,
+        p: pfir::cli::opt::PipelineArgs,
     }
     let mut argv = vec!["pfir"];
     argv.extend(args);
-    Cli::try_parse_from(argv).expect("options parse").p
+    Cli::try_parse_from(argv)
+        .expect("options parse")
+        .p
+        .options()
 }
 
 fn main_fn(m: &Module) -> &pfir::ir::Function {
