@@ -338,7 +338,7 @@ impl TaskGraph {
 /// modelled.
 pub fn task_graph(module: &Module, function: &str, limits: &Limits) -> TaskGraph {
     match module.function(function) {
-        Some(f) => function_task_graph(f, limits),
+        Some(f) => function_task_graph(module, f, limits),
         None => TaskGraph {
             function: function.to_string(),
             ..TaskGraph::default()
@@ -347,8 +347,9 @@ pub fn task_graph(module: &Module, function: &str, limits: &Limits) -> TaskGraph
 }
 
 /// The task DAG of `f`.
-pub fn function_task_graph(f: &Function, limits: &Limits) -> TaskGraph {
+pub fn function_task_graph(module: &Module, f: &Function, limits: &Limits) -> TaskGraph {
     let mut ev = Evaluator {
+        module,
         f,
         limits,
         graph: TaskGraph {
@@ -436,6 +437,8 @@ fn join_opt(a: Option<State>, b: Option<State>, ev: &mut Evaluator) -> Option<St
 }
 
 struct Evaluator<'a> {
+    /// The module `f` belongs to (callee names).
+    module: &'a Module,
     f: &'a Function,
     limits: &'a Limits,
     graph: TaskGraph,
@@ -463,7 +466,11 @@ impl Evaluator<'_> {
                 let tid = sub.results.last().map(|v| self.f.var_name(*v));
                 self.graph.labels.insert(
                     s,
-                    format!("`{} = submit {}`", tid.unwrap_or("_"), sub.callee),
+                    format!(
+                        "`{} = submit {}`",
+                        tid.unwrap_or("_"),
+                        self.module.func_name(sub.callee)
+                    ),
                 );
             }
             for inner in kind.blocks() {

@@ -21,6 +21,13 @@ macro_rules! define_id {
         #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub struct $name(u32);
 
+        impl $name {
+            /// The id of the `index`-th node.
+            pub const fn from_u32(index: u32) -> Self {
+                $name(index)
+            }
+        }
+
         impl $crate::ir::arena::ArenaId for $name {
             fn from_index(index: usize) -> Self {
                 $name(u32::try_from(index).expect("arena holds more than u32::MAX nodes"))

@@ -10,8 +10,9 @@
 //! span ([`Builder::at`]); the default span is empty.
 
 use crate::ir::{
-    BinaryOp, Block, Call, Callee, Direction, ExprId, ExprKind, Extent, FuncKind, Function,
-    IterArg, LoopKind, Param, ScalarType, Span, StmtId, StmtKind, Submit, Type, UnaryOp, VarId,
+    BinaryOp, Block, Call, Callee, Direction, ExprId, ExprKind, ExprList, Extent, FuncId, FuncKind,
+    Function, IterArg, LoopKind, Param, ScalarType, Span, StmtId, StmtKind, Submit, Type, UnaryOp,
+    VarId,
 };
 use std::borrow::BorrowMut;
 
@@ -148,7 +149,10 @@ impl<F: BorrowMut<Function>> Builder<F> {
     }
 
     pub fn assign(&mut self, results: Vec<VarId>, value: ExprId) -> StmtId {
-        self.stmt(StmtKind::Assign { results, value })
+        self.stmt(StmtKind::Assign {
+            results: results.into(),
+            value,
+        })
     }
 
     /// `name = value` with a new variable of the value's type.
@@ -186,7 +190,7 @@ impl<F: BorrowMut<Function>> Builder<F> {
         let start = start.unwrap_or_else(|| self.int(0));
         let step = step.unwrap_or_else(|| self.int(1));
         self.stmt(StmtKind::For {
-            results,
+            results: results.into(),
             kind,
             var,
             start,
@@ -205,7 +209,7 @@ impl<F: BorrowMut<Function>> Builder<F> {
         else_body: Option<Vec<StmtId>>,
     ) -> StmtId {
         self.stmt(StmtKind::If {
-            results,
+            results: results.into(),
             cond,
             then_body: block(then_body),
             else_body: else_body.map(block),
@@ -221,14 +225,14 @@ impl<F: BorrowMut<Function>> Builder<F> {
     }
 
     /// A submit payload with positional arguments only (directions `In`).
-    pub fn submit(&mut self, results: Vec<VarId>, callee: &str, args: Vec<ExprId>) -> Submit {
+    pub fn submit(&mut self, results: Vec<VarId>, callee: FuncId, args: Vec<ExprId>) -> Submit {
         Submit {
-            results,
-            callee: callee.to_string(),
+            results: results.into(),
+            callee,
             callee_span: self.span,
             arg_directions: vec![Direction::In; args.len()],
             args,
-            deps: Vec::new(),
+            deps: ExprList::new(),
             core_num: None,
             sync_start: None,
             allow_early_resolve: None,
@@ -237,9 +241,9 @@ impl<F: BorrowMut<Function>> Builder<F> {
     }
 
     /// `t = submit callee(deps=[deps...])` with a new task id `t`.
-    pub fn submit_after(&mut self, task: &str, callee: &str, deps: &[VarId]) -> StmtId {
+    pub fn submit_after(&mut self, task: &str, callee: FuncId, deps: &[VarId]) -> StmtId {
         let t = self.var(task, Type::TASK_ID);
-        let deps = deps.iter().map(|&d| self.v(d)).collect();
+        let deps: ExprList = deps.iter().map(|&d| self.v(d)).collect();
         let mut submit = self.submit(vec![t], callee, Vec::new());
         submit.deps = deps;
         self.stmt(StmtKind::Submit(submit))

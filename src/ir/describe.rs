@@ -3,7 +3,7 @@
 //! printer. The text reads like source but is not the canonical form:
 //! expressions are cut at [`MAX_DEPTH`] levels (`...`), blocks are left out.
 
-use super::{ExprId, ExprKind, Function, StmtId, StmtKind};
+use super::{ExprId, ExprKind, Function, Module, StmtId, StmtKind};
 use std::fmt::Write as _;
 
 /// How many levels of an expression a description shows.
@@ -11,22 +11,22 @@ pub const MAX_DEPTH: u32 = 3;
 
 /// `e` as short source-like text (`a + f(x, ...)`), at most [`MAX_DEPTH`]
 /// levels deep, fully parenthesised below the top.
-pub fn describe_expr(f: &Function, e: ExprId) -> String {
+pub fn describe_expr(m: &Module, f: &Function, e: ExprId) -> String {
     let mut out = String::new();
-    expr_into(f, e, 0, &mut out);
+    expr_into(m, f, e, 0, &mut out);
     out
 }
 
-fn list_into(f: &Function, items: &[ExprId], depth: u32, out: &mut String) {
+fn list_into(m: &Module, f: &Function, items: &[ExprId], depth: u32, out: &mut String) {
     for (i, x) in items.iter().enumerate() {
         if i > 0 {
             out.push_str(", ");
         }
-        expr_into(f, *x, depth, out);
+        expr_into(m, f, *x, depth, out);
     }
 }
 
-fn expr_into(f: &Function, e: ExprId, depth: u32, out: &mut String) {
+fn expr_into(m: &Module, f: &Function, e: ExprId, depth: u32, out: &mut String) {
     if depth > MAX_DEPTH {
         out.push_str("...");
         return;
@@ -37,7 +37,7 @@ fn expr_into(f: &Function, e: ExprId, depth: u32, out: &mut String) {
         if compound {
             out.push('(');
         }
-        expr_into(f, x, depth + 1, out);
+        expr_into(m, f, x, depth + 1, out);
         if compound {
             out.push(')');
         }
@@ -68,14 +68,14 @@ fn expr_into(f: &Function, e: ExprId, depth: u32, out: &mut String) {
             nested(out, *r);
         }
         ExprKind::Call(call) => {
-            out.push_str(call.callee.name());
+            out.push_str(call.callee.name(m));
             out.push('(');
-            list_into(f, &call.args, depth + 1, out);
+            list_into(m, f, &call.args, depth + 1, out);
             out.push(')');
         }
         ExprKind::List(items) => {
             out.push('[');
-            list_into(f, items, depth + 1, out);
+            list_into(m, f, items, depth + 1, out);
             out.push(']');
         }
     }
@@ -84,7 +84,7 @@ fn expr_into(f: &Function, e: ExprId, depth: u32, out: &mut String) {
 /// The first line of statement `s` as short source-like text: its bindings
 /// and what it does, up to the opening `{` of a block (`y = x`,
 /// `for i in parallel(4) {`).
-pub fn describe_stmt(f: &Function, s: StmtId) -> String {
+pub fn describe_stmt(m: &Module, f: &Function, s: StmtId) -> String {
     let mut out = String::new();
     let kind = &f.stmts[s].kind;
     let results = kind.results();
@@ -96,29 +96,29 @@ pub fn describe_stmt(f: &Function, s: StmtId) -> String {
         out.push_str(" = ");
     }
     match kind {
-        StmtKind::Assign { value: e, .. } | StmtKind::Eval(e) => expr_into(f, *e, 0, &mut out),
+        StmtKind::Assign { value: e, .. } | StmtKind::Eval(e) => expr_into(m, f, *e, 0, &mut out),
         StmtKind::Submit(submit) => {
             out.push_str("submit ");
-            out.push_str(&submit.callee);
+            out.push_str(m.func_name(submit.callee));
             out.push('(');
-            list_into(f, &submit.args, 1, &mut out);
+            list_into(m, f, &submit.args, 1, &mut out);
             out.push_str(")");
         }
         StmtKind::For {
             kind, var, stop, ..
         } => {
             let _ = write!(out, "for {} in {}(", f.var_name(*var), kind.keyword());
-            expr_into(f, *stop, 1, &mut out);
+            expr_into(m, f, *stop, 1, &mut out);
             out.push_str(") {");
         }
         StmtKind::While { cond, .. } => {
             out.push_str("while ");
-            expr_into(f, *cond, 0, &mut out);
+            expr_into(m, f, *cond, 0, &mut out);
             out.push_str(" {");
         }
         StmtKind::If { cond, .. } => {
             out.push_str("if ");
-            expr_into(f, *cond, 0, &mut out);
+            expr_into(m, f, *cond, 0, &mut out);
             out.push_str(" {");
         }
         StmtKind::Scope { manual, name, .. } => {
@@ -136,7 +136,7 @@ pub fn describe_stmt(f: &Function, s: StmtId) -> String {
             });
             if !values.is_empty() {
                 out.push(' ');
-                list_into(f, values, 0, &mut out);
+                list_into(m, f, values, 0, &mut out);
             }
         }
         StmtKind::Break => out.push_str("break"),
@@ -148,7 +148,7 @@ pub fn describe_stmt(f: &Function, s: StmtId) -> String {
 #[cfg(test)]
 mod tests {
     use super::{MAX_DEPTH, describe_expr};
-    use crate::ir::{BinaryOp, ExprKind, FuncKind, Function, Span, Type};
+    use crate::ir::{BinaryOp, ExprKind, FuncKind, Function, Module, Span, Type};
 
     /// A left-leaning chain `x + 1 + 1 + ...` deeper than the limit is cut
     /// with `...`, and the description stays short.
@@ -165,7 +165,7 @@ mod tests {
                 Span::default(),
             );
         }
-        let text = describe_expr(&f, e);
+        let text = describe_expr(&Module::default(), &f, e);
         assert!(text.contains("..."), "{text}");
         assert!(text.ends_with(" + 1"), "{text}");
         assert_eq!(text.matches('(').count() as u32, MAX_DEPTH, "{text}");

@@ -15,8 +15,8 @@
 //! few levels), never with the printer.
 
 use super::{
-    Block, Call, Expr, ExprId, ExprKind, Function, IterArg, Module, StmtId, StmtKind, Submit, Type,
-    VarId,
+    Block, Call, Callee, Expr, ExprId, ExprKind, Function, IterArg, Module, StmtId, StmtKind,
+    Submit, Type, VarId,
 };
 use crate::ir::arena::ArenaId;
 
@@ -31,7 +31,7 @@ pub fn modules_equal(a: &Module, b: &Module) -> Result<(), String> {
         ));
     }
     for (fa, fb) in a.functions.iter().zip(&b.functions) {
-        FnCmp::new(fa, fb)
+        FnCmp::new(a, b, fa, fb)
             .function()
             .map_err(|e| format!("function `{}`: {e}", fa.name))?;
     }
@@ -57,6 +57,8 @@ enum Work<'x> {
 
 /// Compares one pair of functions.
 struct FnCmp<'x> {
+    ma: &'x Module,
+    mb: &'x Module,
     a: &'x Function,
     b: &'x Function,
     /// For each variable of `a`, its partner in `b` once defined.
@@ -66,8 +68,10 @@ struct FnCmp<'x> {
 }
 
 impl<'x> FnCmp<'x> {
-    fn new(a: &'x Function, b: &'x Function) -> Self {
+    fn new(ma: &'x Module, mb: &'x Module, a: &'x Function, b: &'x Function) -> Self {
         FnCmp {
+            ma,
+            mb,
             a,
             b,
             a_to_b: vec![None; a.vars.len()],
@@ -231,11 +235,11 @@ impl<'x> FnCmp<'x> {
     }
 
     fn head_a(&self, s: StmtId) -> String {
-        shorten(super::describe::describe_stmt(self.a, s))
+        shorten(super::describe::describe_stmt(self.ma, self.a, s))
     }
 
     fn head_b(&self, s: StmtId) -> String {
-        shorten(super::describe::describe_stmt(self.b, s))
+        shorten(super::describe::describe_stmt(self.mb, self.b, s))
     }
 
     /// Compares what two statements hold directly and queues their blocks
@@ -394,11 +398,9 @@ impl<'x> FnCmp<'x> {
     }
 
     fn submit(&mut self, x: &Submit, y: &Submit) -> Res {
-        if x.callee != y.callee {
-            return fail(format!(
-                "submitted functions differ: `{}` vs `{}`",
-                x.callee, y.callee
-            ));
+        let (cx, cy) = (self.ma.func_name(x.callee), self.mb.func_name(y.callee));
+        if cx != cy {
+            return fail(format!("submitted functions differ: `{cx}` vs `{cy}`"));
         }
         self.exprs(&x.args, &y.args, "arguments")?;
         if x.arg_directions != y.arg_directions {
@@ -451,8 +453,8 @@ impl<'x> FnCmp<'x> {
             self.expr_node(ea, eb, &mut work).map_err(|e| {
                 format!(
                     "expressions `{}` vs `{}`: {e}",
-                    shorten(super::describe::describe_expr(self.a, ea)),
-                    shorten(super::describe::describe_expr(self.b, eb)),
+                    shorten(super::describe::describe_expr(self.ma, self.a, ea)),
+                    shorten(super::describe::describe_expr(self.mb, self.b, eb)),
                 )
             })?;
         }
@@ -485,7 +487,7 @@ impl<'x> FnCmp<'x> {
                 op1 == op2
             }
             (ExprKind::Call(p), ExprKind::Call(q)) => {
-                call_attrs_equal(p, q)?;
+                call_attrs_equal(self.ma, p, self.mb, q)?;
                 push_pairs(&p.args, &q.args, work);
                 push_pairs(&p.manual_dep_edges, &q.manual_dep_edges, work);
                 for ((_, v1), (_, v2)) in p.kwargs.iter().zip(&q.kwargs) {
@@ -511,9 +513,18 @@ impl<'x> FnCmp<'x> {
 }
 
 /// Everything of two calls but their operand expressions.
-fn call_attrs_equal(p: &Call, q: &Call) -> Res {
-    if p.callee != q.callee {
-        return fail(format!("callees differ: {:?} vs {:?}", p.callee, q.callee));
+fn call_attrs_equal(mp: &Module, p: &Call, mq: &Module, q: &Call) -> Res {
+    let same_callee = match (&p.callee, &q.callee) {
+        (Callee::Op(x), Callee::Op(y)) => x == y,
+        (Callee::Function(x), Callee::Function(y)) => mp.func_name(*x) == mq.func_name(*y),
+        _ => false,
+    };
+    if !same_callee {
+        return fail(format!(
+            "callees differ: `{}` vs `{}`",
+            p.callee.name(mp),
+            q.callee.name(mq)
+        ));
     }
     if p.args.len() != q.args.len() {
         return fail(format!("{} vs {} arguments", p.args.len(), q.args.len()));
@@ -779,9 +790,9 @@ mod tests {
         let r = b.var("r", Type::I64);
         let tid = b.var("tid", Type::TASK_ID);
         let av = b.v(acc);
-        let mut sub = b.submit(vec![r, tid], "kernel", vec![av]);
+        let mut sub = b.submit(vec![r, tid], crate::ir::FuncId::from_u32(0), vec![av]);
         if !is(Change::SubmitDeps) {
-            sub.deps = vec![b.v(barrier)];
+            sub.deps = crate::ir::smallvec![b.v(barrier)];
         }
         if is(Change::SubmitKwarg) {
             sub.sync_start = Some(b.boolean(true));
@@ -852,10 +863,7 @@ mod tests {
         if is(Change::FunctionCount) {
             functions.push(FnBuilder::new("extra", FuncKind::Opaque).finish(vec![]));
         }
-        Module {
-            functions,
-            ..Module::default()
-        }
+        Module::new(functions)
     }
 
     #[test]

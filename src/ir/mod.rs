@@ -29,6 +29,8 @@ pub use crate::span::Span;
 pub use crate::vocab::{BinaryOp, Direction, FuncKind, LoopKind, UnaryOp};
 pub use arena::{Arena, ArenaId};
 pub use comments::{Anchor, Attached, Comment, CommentTable};
+use hashbrown::HashMap;
+pub use smallvec::{SmallVec, smallvec};
 pub use symbol::{Interner, Symbol};
 pub use types::{Category, Extent, ScalarType, Type};
 
@@ -45,17 +47,87 @@ crate::define_id!(
     StmtId
 );
 
+/// The variables a statement binds: inline up to two (a `submit` of a
+/// one-result function binds its result and its task id), so the common
+/// statement allocates no list.
+pub type VarList = SmallVec<[VarId; 2]>;
+
+/// A short list of expressions (`deps`), inline up to two.
+pub type ExprList = SmallVec<[ExprId; 2]>;
+
+crate::define_id!(
+    /// A function of a module: its position in [`Module::functions`].
+    FuncId
+);
+
 /// A whole `.pfir` file.
+///
+/// Functions are added with [`Module::new`] or [`Module::push`], which keep
+/// the name map ([`Module::function_id`]) in step; they can be changed in
+/// place ([`Module::functions_mut`]) but not renamed, removed or reordered,
+/// so a [`FuncId`] stays valid for the module's life.
 #[derive(Clone, Debug, Default)]
 pub struct Module {
-    pub functions: Vec<Function>,
+    functions: Vec<Function>,
+    /// Each function's id by name.
+    by_name: HashMap<String, FuncId>,
     /// Comments after the last function (metadata: see [`comments`]).
     pub end_comments: Vec<Comment>,
 }
 
 impl Module {
+    /// A module of `functions`, in order (names must be distinct).
+    pub fn new(functions: Vec<Function>) -> Module {
+        let mut m = Module::default();
+        for f in functions {
+            m.push(f);
+        }
+        m
+    }
+
+    /// Adds `f` at the end and returns its id. A function whose name is
+    /// already taken keeps the earlier one's entry in the name map.
+    pub fn push(&mut self, f: Function) -> FuncId {
+        let id = FuncId::from_index(self.functions.len());
+        self.by_name.entry(f.name.clone()).or_insert(id);
+        self.functions.push(f);
+        id
+    }
+
+    /// The functions, in source order.
+    pub fn functions(&self) -> &[Function] {
+        &self.functions
+    }
+
+    /// The functions, to rewrite in place.
+    pub fn functions_mut(&mut self) -> &mut [Function] {
+        &mut self.functions
+    }
+
+    /// The function called `name`.
     pub fn function(&self, name: &str) -> Option<&Function> {
-        self.functions.iter().find(|f| f.name == name)
+        self.function_id(name).map(|id| &self.functions[id.index()])
+    }
+
+    /// The function called `name`, to rewrite in place.
+    pub fn function_mut(&mut self, name: &str) -> Option<&mut Function> {
+        let id = self.function_id(name)?;
+        Some(&mut self.functions[id.index()])
+    }
+
+    /// The id of the function called `name` (a hash lookup).
+    pub fn function_id(&self, name: &str) -> Option<FuncId> {
+        self.by_name.get(name).copied()
+    }
+
+    /// The function `id`.
+    pub fn func(&self, id: FuncId) -> &Function {
+        &self.functions[id.index()]
+    }
+
+    /// The name of function `id`.
+    pub fn func_name(&self, id: FuncId) -> &str {
+        &self.functions[id.index()].name
     }
 }
 
@@ -181,14 +253,24 @@ pub enum ExprKind {
 pub enum Callee {
     /// An op: `array.create`, `system.task_dummy`, `tensor.load`, ...
     Op(String),
-    /// A function of the module, by name.
-    Function(String),
+    /// A function of the module.
+    Function(FuncId),
 }
 
 impl Callee {
-    pub fn name(&self) -> &str {
+    /// The op's name, or the function's name in `module`.
+    pub fn name<'m>(&'m self, module: &'m Module) -> &'m str {
         match self {
-            Callee::Op(n) | Callee::Function(n) => n,
+            Callee::Op(n) => n,
+            Callee::Function(id) => module.func_name(*id),
+        }
+    }
+
+    /// The op's name, if this is an op.
+    pub fn op(&self) -> Option<&str> {
+        match self {
+            Callee::Op(n) => Some(n),
+            Callee::Function(_) => None,
         }
     }
 }
@@ -240,14 +322,14 @@ pub struct Stmt {
 #[derive(Clone, Debug)]
 pub struct Submit {
     /// The callee's results followed by the task id.
-    pub results: Vec<VarId>,
+    pub results: VarList,
     /// The function launched.
-    pub callee: String,
+    pub callee: FuncId,
     pub callee_span: Span,
     pub args: Vec<ExprId>,
     pub arg_directions: Vec<Direction>,
     /// The manual dependency edges (`none` entries already dropped).
-    pub deps: Vec<ExprId>,
+    pub deps: ExprList,
     pub core_num: Option<ExprId>,
     /// Absent when `false` (the default).
     pub sync_start: Option<ExprId>,
@@ -260,14 +342,14 @@ pub struct Submit {
 pub enum StmtKind {
     /// `a, b = expr`.
     Assign {
-        results: Vec<VarId>,
+        results: VarList,
         value: ExprId,
     },
     Submit(Submit),
     /// A call evaluated for effect (the expression is always a call).
     Eval(ExprId),
     For {
-        results: Vec<VarId>,
+        results: VarList,
         kind: LoopKind,
         var: VarId,
         start: ExprId,
@@ -277,13 +359,13 @@ pub enum StmtKind {
         body: Block,
     },
     While {
-        results: Vec<VarId>,
+        results: VarList,
         cond: ExprId,
         iter_args: Vec<IterArg>,
         body: Block,
     },
     If {
-        results: Vec<VarId>,
+        results: VarList,
         cond: ExprId,
         then_body: Block,
         else_body: Option<Block>,

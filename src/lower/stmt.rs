@@ -4,7 +4,7 @@
 use super::{BodyKind, Lowerer, plural};
 use crate::diagnostics::Code;
 use crate::diagnostics::Diagnostic;
-use crate::ir::{ExprId, ExprKind, IterArg, LoopKind, StmtId, StmtKind, Type, VarId};
+use crate::ir::{ArenaId, ExprId, ExprKind, IterArg, LoopKind, StmtId, StmtKind, Type, VarList};
 use crate::parser::ast;
 use crate::span::Span;
 
@@ -130,7 +130,7 @@ impl<'a> Lowerer<'a> {
         &mut self,
         bindings: &[ast::Binding<'a>],
         value_types: &[Type],
-    ) -> Vec<VarId> {
+    ) -> VarList {
         self.bind_results_from(bindings, value_types.iter())
     }
 
@@ -140,8 +140,8 @@ impl<'a> Lowerer<'a> {
         &mut self,
         bindings: &[ast::Binding<'a>],
         value_types: impl Iterator<Item = &'t Type>,
-    ) -> Vec<VarId> {
-        let mut vars = Vec::with_capacity(bindings.len());
+    ) -> VarList {
+        let mut vars = VarList::with_capacity(bindings.len());
         for (b, vt) in bindings.iter().zip(value_types) {
             let var = match b {
                 ast::Binding::Discard(span) => self.func.new_var("_", vt.clone(), *span),
@@ -205,7 +205,9 @@ impl<'a> Lowerer<'a> {
                 // "the right-hand side is 1 value".
                 let what = match &self.func.exprs[value].kind {
                     ExprKind::Call(c) => match &c.callee {
-                        crate::ir::Callee::Function(name) => format!("`{name}` returns"),
+                        crate::ir::Callee::Function(id) => {
+                            format!("`{}` returns", self.function_names[id.index()])
+                        }
                         crate::ir::Callee::Op(name) => format!("`{name}` returns"),
                     },
                     _ => "the right-hand side is".to_string(),
@@ -417,7 +419,7 @@ impl<'a> Lowerer<'a> {
         bindings: &[ast::Binding<'a>],
         iter_args: &[IterArg],
         ok: bool,
-    ) -> Vec<VarId> {
+    ) -> VarList {
         let types: Vec<Type> = if ok {
             iter_args
                 .iter()

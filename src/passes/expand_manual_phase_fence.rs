@@ -107,7 +107,7 @@ impl Pass for ExpandManualPhaseFence {
     }
 
     fn run(&self, module: &mut Module, ctx: &mut PassContext) {
-        for f in &mut module.functions {
+        for f in module.functions_mut() {
             if f.kind != FuncKind::Orchestration {
                 continue;
             }
@@ -329,7 +329,7 @@ pub fn run_on_function(f: &mut Function, remarks: bool) -> FunctionOutcome {
             let span = f.exprs[old].span;
             let dep = Builder::edit(f).at(span).v(barrier);
             if let StmtKind::Submit(sub) = &mut f.stmts[c.stmt].kind {
-                sub.deps = vec![dep];
+                sub.deps = crate::ir::smallvec![dep];
             }
             outcome.consumers_rewritten += 1;
         }

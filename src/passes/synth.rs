@@ -6,7 +6,10 @@
 //! (or several arrays) and the loops of the shape.
 
 use crate::ir::builder::{FunctionBuilder, block};
-use crate::ir::{FuncKind, Function, LoopKind, Module, StmtId, StmtKind, Type, VarId};
+use crate::ir::{FuncId, FuncKind, Function, LoopKind, Module, StmtId, StmtKind, Type, VarId};
+
+/// The kernel `k`: the first function of every program.
+const KERNEL: FuncId = FuncId::from_u32(0);
 
 /// Builds statements of one function (on [`FunctionBuilder`]) in the
 /// shapes below.
@@ -36,7 +39,7 @@ impl Builder {
 
     /// `t = submit k(deps=[deps...])`.
     pub fn submit(&mut self, deps: &[VarId]) -> StmtId {
-        self.b.submit_after("t", "k", deps)
+        self.b.submit_after("t", KERNEL, deps)
     }
 
     /// `u = array.update_element(a, 0, t)`.
@@ -74,10 +77,7 @@ impl Builder {
         });
         let main = self.b.finish(vec![scope]);
         let kernel = Function::new("k", FuncKind::Opaque);
-        Module {
-            functions: vec![kernel, main],
-            ..Module::default()
-        }
+        Module::new(vec![kernel, main])
     }
 }
 
@@ -160,7 +160,7 @@ pub fn many_arrays(arrays: usize, per_array: usize) -> Module {
 /// The number of statements reachable in `module`.
 pub fn statement_count(module: &Module) -> usize {
     module
-        .functions
+        .functions()
         .iter()
         .map(|f| {
             let mut n = 0;

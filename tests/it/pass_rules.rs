@@ -43,7 +43,10 @@ fn main_fn(m: &Module) -> &Function {
 }
 
 fn main_mut(m: &mut Module) -> &mut Function {
-    m.functions.iter_mut().find(|f| f.name == "main").unwrap()
+    m.functions_mut()
+        .iter_mut()
+        .find(|f| f.name == "main")
+        .unwrap()
 }
 
 /// The statements of `f` in pre-order.
