@@ -25,7 +25,8 @@ use super::task_graph::{Limits, NodeKey, NodeKind, TaskGraph, function_task_grap
 use crate::diagnostics::Code;
 use crate::diagnostics::Diagnostic;
 use crate::ir::{Function, Module};
-use std::collections::{BTreeSet, HashMap};
+use hashbrown::HashMap;
+use std::collections::BTreeSet;
 use std::rc::Rc;
 
 /// The most set elements the comparison builds (about 4 bytes each).

@@ -100,7 +100,8 @@ use crate::ir::{
     BinaryOp, Block, Callee, ExprId, ExprKind, Function, Module, ScalarType, Span, StmtId,
     StmtKind, Type, UnaryOp, VarId,
 };
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use hashbrown::HashMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 /// The bounds of one evaluation.
@@ -256,7 +257,7 @@ impl TaskGraph {
             stmts: BTreeSet::new(),
             outside: *outside,
         };
-        let mut seen: std::collections::HashSet<usize> = std::collections::HashSet::new();
+        let mut seen: hashbrown::HashSet<usize> = hashbrown::HashSet::new();
         let mut stack: Vec<usize> = values.iter().copied().collect();
         while let Some(n) = stack.pop() {
             if !seen.insert(n) {

@@ -18,7 +18,7 @@ use super::{
     Block, Call, Callee, Expr, ExprId, ExprKind, Function, IterArg, Module, StmtId, StmtKind,
     Submit, Type, VarId,
 };
-use crate::ir::arena::ArenaId;
+use crate::ir::arena::SecondaryMap;
 
 /// `Ok(())` when `a` and `b` are the same IR up to spans and ids; otherwise
 /// a message naming the function and what differs.
@@ -62,9 +62,9 @@ struct FnCmp<'x> {
     a: &'x Function,
     b: &'x Function,
     /// For each variable of `a`, its partner in `b` once defined.
-    a_to_b: Vec<Option<VarId>>,
+    a_to_b: SecondaryMap<VarId, Option<VarId>>,
     /// For each variable of `b`, its partner in `a`.
-    b_to_a: Vec<Option<VarId>>,
+    b_to_a: SecondaryMap<VarId, Option<VarId>>,
 }
 
 impl<'x> FnCmp<'x> {
@@ -74,8 +74,8 @@ impl<'x> FnCmp<'x> {
             mb,
             a,
             b,
-            a_to_b: vec![None; a.vars.len()],
-            b_to_a: vec![None; b.vars.len()],
+            a_to_b: a.vars.secondary(None),
+            b_to_a: b.vars.secondary(None),
         }
     }
 
@@ -156,22 +156,22 @@ impl<'x> FnCmp<'x> {
         if x.ty != y.ty {
             return fail(format!("variable `{x_name}` has type {} vs {}", x.ty, y.ty));
         }
-        if let Some(other) = self.b_to_a[vb.index()]
+        if let Some(other) = self.b_to_a[vb]
             && other != va
         {
             return fail(format!(
                 "variable `{y_name}` of the second module is defined in two places that are different variables in the first"
             ));
         }
-        if let Some(other) = self.a_to_b[va.index()]
+        if let Some(other) = self.a_to_b[va]
             && other != vb
         {
             return fail(format!(
                 "variable `{x_name}` of the first module is defined in two places that are different variables in the second"
             ));
         }
-        self.a_to_b[va.index()] = Some(vb);
-        self.b_to_a[vb.index()] = Some(va);
+        self.a_to_b[va] = Some(vb);
+        self.b_to_a[vb] = Some(va);
         Ok(())
     }
 
@@ -187,7 +187,7 @@ impl<'x> FnCmp<'x> {
 
     /// Checks that a use of `va` corresponds to a use of `vb`.
     fn use_var(&mut self, va: VarId, vb: VarId) -> Res {
-        match self.a_to_b[va.index()] {
+        match self.a_to_b[va] {
             Some(partner) if partner == vb => Ok(()),
             Some(partner) => fail(format!(
                 "a use of `{}` refers to a different variable: the first module's variable corresponds to `{}` (variable {:?}), the second uses `{}` (variable {:?})",

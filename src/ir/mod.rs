@@ -27,7 +27,7 @@ pub mod types;
 
 pub use crate::span::Span;
 pub use crate::vocab::{BinaryOp, Direction, FuncKind, LoopKind, UnaryOp};
-pub use arena::{Arena, ArenaId};
+pub use arena::{Arena, ArenaId, SecondaryMap};
 pub use comments::{Anchor, Attached, Comment, CommentTable};
 use hashbrown::HashMap;
 pub use smallvec::{SmallVec, smallvec};
