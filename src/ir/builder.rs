@@ -44,10 +44,12 @@ impl Builder<Function> {
 impl<'f> Builder<&'f mut Function> {
     /// A builder adding nodes to an existing function.
     pub fn edit(f: &'f mut Function) -> Self {
-        Builder {
-            f,
-            span: Span::default(),
-        }
+        Self::edit_at(f, Span::default())
+    }
+
+    /// A builder adding nodes made for the code at `span` to `f`.
+    pub fn edit_at(f: &'f mut Function, span: Span) -> Self {
+        Builder { f, span }
     }
 }
 

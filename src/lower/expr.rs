@@ -21,7 +21,7 @@ const SUBMIT_KWARGS: [&str; 5] = [
 
 impl<'a> Lowerer<'a> {
     pub(super) fn int_literal(&mut self, value: i64, span: Span) -> ExprId {
-        self.func.new_expr(ExprKind::Int(value), Type::I64, span)
+        self.build(span).expr(ExprKind::Int(value), Type::I64)
     }
 
     fn describe(&self, e: ExprId) -> String {
@@ -120,7 +120,7 @@ impl<'a> Lowerer<'a> {
                 Some(v) => (ExprKind::Var(v), self.func.vars[v].ty.clone()),
                 None => {
                     self.unknown_variable(name, span);
-                    return self.func.new_expr(ExprKind::None, Type::Unknown, span);
+                    return self.build(span).expr(ExprKind::None, Type::Unknown);
                 }
             },
             ast::ExprKind::Unary(op, inner) => {
@@ -164,7 +164,7 @@ impl<'a> Lowerer<'a> {
                 (ExprKind::List(ids), Type::Unknown)
             }
         };
-        self.func.new_expr(kind, ty, span)
+        self.build(span).expr(kind, ty)
     }
 
     fn unknown_variable(&mut self, name: &str, span: Span) {
@@ -403,7 +403,7 @@ impl<'a> Lowerer<'a> {
                     for a in &args.positional {
                         self.lower_expr(a);
                     }
-                    return self.func.new_expr(ExprKind::None, Type::Unknown, span);
+                    return self.build(span).expr(ExprKind::None, Type::Unknown);
                 };
                 for kw in &args.keyword {
                     if kw.name.name == "deps" {
@@ -427,8 +427,8 @@ impl<'a> Lowerer<'a> {
                 let mut call = Call::new(Callee::Function(sig.id));
                 call.args = ids;
                 call.arg_directions = directions;
-                self.func
-                    .new_expr(ExprKind::Call(Box::new(call)), sig.call_type(), span)
+                self.build(span)
+                    .expr(ExprKind::Call(Box::new(call)), sig.call_type())
             }
             ast::CalleeName::Op(op) => self.lower_op(op, args, span),
         }
@@ -482,8 +482,8 @@ impl<'a> Lowerer<'a> {
             }
             call.dummy_task = true;
             return self
-                .func
-                .new_expr(ExprKind::Call(Box::new(call)), Type::TASK_ID, span);
+                .build(span)
+                .expr(ExprKind::Call(Box::new(call)), Type::TASK_ID);
         }
 
         call.args = args.positional.iter().map(|a| self.lower_expr(a)).collect();
@@ -631,7 +631,7 @@ impl<'a> Lowerer<'a> {
             }
             _ => Type::Unknown,
         };
-        self.func.new_expr(ExprKind::Call(Box::new(call)), ty, span)
+        self.build(span).expr(ExprKind::Call(Box::new(call)), ty)
     }
 
     /// The element type of the array `a`, reporting a non-array.

@@ -18,8 +18,10 @@ pub mod types;
 
 use crate::diagnostics::Code;
 use crate::diagnostics::Diagnostic;
+use crate::ir::builder::Builder;
 use crate::ir::{self, ArenaId, Block, FuncId, Function, Module, Type, VarId};
 use crate::parser::ast;
+use crate::span::Span;
 use hashbrown::HashMap;
 use scope::Scopes;
 use types::Signature;
@@ -160,6 +162,11 @@ impl<'a> Lowerer<'a> {
         self.suggestion_searches <= MAX_SUGGESTION_SEARCHES
     }
 
+    /// Builds nodes of the function being lowered, made for the code at `span`.
+    pub(crate) fn build(&mut self, span: Span) -> Builder<&mut Function> {
+        Builder::edit_at(&mut self.func, span)
+    }
+
     pub(crate) fn error(&mut self, d: Diagnostic) {
         self.diags.push(d);
     }
@@ -172,7 +179,7 @@ impl<'a> Lowerer<'a> {
             return;
         };
         for (p, (_, direction, ty)) in f.params.iter().zip(&sig.params) {
-            let var = self.func.new_var(p.name.name, ty.clone(), p.span);
+            let var = self.build(p.span).var(p.name.name, ty.clone());
             self.func.params.push(ir::Param {
                 var,
                 direction: *direction,
@@ -186,7 +193,7 @@ impl<'a> Lowerer<'a> {
     /// Defines a variable named by a binding; `_` is the discard binding and
     /// is never entered in scope.
     fn define_var(&mut self, name: &'a str, ty: Type, span: crate::span::Span) -> VarId {
-        let var = self.func.new_var(name, ty, span);
+        let var = self.build(span).var(name, ty);
         if name != "_" {
             self.scopes.define(name, var);
         }

@@ -121,7 +121,7 @@ impl<'a> Lowerer<'a> {
                 }
             }
         };
-        Some(self.func.new_stmt(kind, s.span))
+        Some(self.build(s.span).stmt(kind))
     }
 
     /// Defines the variables of `bindings` with the types `value_types`
@@ -144,7 +144,7 @@ impl<'a> Lowerer<'a> {
         let mut vars = VarList::with_capacity(bindings.len());
         for (b, vt) in bindings.iter().zip(value_types) {
             let var = match b {
-                ast::Binding::Discard(span) => self.func.new_var("_", vt.clone(), *span),
+                ast::Binding::Discard(span) => self.build(*span).var("_", vt.clone()),
                 ast::Binding::Name { name, ty } => {
                     let ty = match ty {
                         Some(t) => {
@@ -506,9 +506,7 @@ impl<'a> Lowerer<'a> {
                 }
                 self.scopes.push("the `else` branch");
                 let span = nested.span;
-                let stmt = self
-                    .lower_if(nested, &[])
-                    .map(|k| self.func.new_stmt(k, span));
+                let stmt = self.lower_if(nested, &[]).map(|k| self.build(span).stmt(k));
                 self.scopes.pop();
                 Some(crate::ir::Block {
                     stmts: stmt.into_iter().collect(),

@@ -103,11 +103,7 @@ fn nested_call_inside_a_list_is_found() {
         )
         .map(|(id, _)| id)
         .unwrap();
-    let list = f.new_expr(
-        ExprKind::List(vec![create]),
-        pfir::ir::Type::Unknown,
-        Default::default(),
-    );
+    let list = pfir::ir::builder::Builder::edit(f).list(vec![create]);
     for (_, s) in f.stmts.iter() {
         let _ = s;
     }
@@ -197,8 +193,9 @@ fn statement_structure_violations() {
         .find(|f| f.name == "main")
         .unwrap();
     f.body.stmts.reverse();
-    let brk = f.new_stmt(StmtKind::Break, Default::default());
-    let yld = f.new_stmt(StmtKind::Yield(vec![]), Default::default());
+    let mut b = pfir::ir::builder::Builder::edit(f);
+    let brk = b.stmt(StmtKind::Break);
+    let yld = b.yield_(vec![]);
     f.body.stmts.insert(0, brk);
     f.body.stmts.insert(1, yld);
     let msgs: Vec<String> = Property::NormalizedStmtStructure

@@ -100,7 +100,7 @@ fn normalized_structure_violation_is_reported_at_the_code_and_the_pass_does_not_
         _ => panic!("manual scope first"),
     };
     let span = f.stmts[loop_].span;
-    let brk = f.new_stmt(StmtKind::Break, span);
+    let brk = pfir::ir::builder::Builder::edit_at(f, span).stmt(StmtKind::Break);
     f.body.stmts.push(brk);
     let error = refused(&mut m, "NormalizedStmtStructure");
     assert_eq!(error.primary.span, span);
