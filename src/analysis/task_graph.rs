@@ -370,7 +370,7 @@ pub fn function_task_graph(module: &Module, f: &Function, limits: &Limits) -> Ta
     ev.number_submits(&f.body, &mut 0);
     let mut st = State::default();
     for p in &f.params {
-        let v = ev.default_value(&f.vars[p.var].ty, &mut st);
+        let v = ev.default_value(f.var_ty(p.var), &mut st);
         st.env.insert(p.var, v);
     }
     let _ = ev.block(&f.body, st);
@@ -767,7 +767,7 @@ impl Evaluator<'_> {
             ExprKind::Var(v) => match st.env.get(v) {
                 Some(val) => val.clone(),
                 None => {
-                    let ty = self.f.vars[*v].ty.clone();
+                    let ty = self.f.var_ty(*v).clone();
                     let val = self.default_value(&ty, st);
                     st.env.insert(*v, val.clone());
                     val
@@ -842,10 +842,10 @@ impl Evaluator<'_> {
                             },
                             _ => None,
                         };
-                        if ex.ty.is_task_id() {
+                        if self.f.types[ex.ty].is_task_id() {
                             Val::Task(set)
                         } else {
-                            let ty = ex.ty.clone();
+                            let ty = self.f.types[ex.ty].clone();
                             self.default_value(&ty, st)
                         }
                     }
@@ -886,7 +886,7 @@ impl Evaluator<'_> {
                     }
                     ("system.task_invalid", _) => Val::Task(None),
                     _ => {
-                        let ty = ex.ty.clone();
+                        let ty = self.f.types[ex.ty].clone();
                         self.default_value(&ty, st)
                     }
                 }
@@ -975,7 +975,7 @@ impl Evaluator<'_> {
                     st.env.insert(results[0], v);
                 } else {
                     for &r in results {
-                        let v = self.default_value(&f.vars[r].ty, &mut st);
+                        let v = self.default_value(f.var_ty(r), &mut st);
                         st.env.insert(r, v);
                     }
                 }
@@ -1003,7 +1003,7 @@ impl Evaluator<'_> {
                 let node = self.add_node(key, s, preds);
                 if let Some((tid, rest)) = sub.results.split_last() {
                     for &r in rest {
-                        let v = self.default_value(&f.vars[r].ty, &mut st);
+                        let v = self.default_value(f.var_ty(r), &mut st);
                         st.env.insert(r, v);
                     }
                     st.env.insert(*tid, Val::Task(Some(node)));
@@ -1078,7 +1078,7 @@ impl Evaluator<'_> {
                     for (i, &r) in results.iter().enumerate() {
                         let v = match ys.get(i) {
                             Some(y) => self.unsnap(y.clone(), n),
-                            None => self.default_value(&f.vars[r].ty, n),
+                            None => self.default_value(f.var_ty(r), n),
                         };
                         n.env.insert(r, v);
                     }

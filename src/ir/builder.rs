@@ -103,7 +103,7 @@ impl<F: BorrowMut<Function>> Builder<F> {
 
     /// A use of `var`.
     pub fn v(&mut self, var: VarId) -> ExprId {
-        let ty = self.func().vars[var].ty.clone();
+        let ty = self.func().var_ty(var).clone();
         self.expr(ExprKind::Var(var), ty)
     }
 

@@ -153,8 +153,9 @@ impl<'x> FnCmp<'x> {
         if x_name != y_name {
             return fail(format!("variable names differ: `{x_name}` vs `{y_name}`"));
         }
-        if x.ty != y.ty {
-            return fail(format!("variable `{x_name}` has type {} vs {}", x.ty, y.ty));
+        let (tx, ty) = (&self.a.types[x.ty], &self.b.types[y.ty]);
+        if tx != ty {
+            return fail(format!("variable `{x_name}` has type {tx} vs {ty}"));
         }
         if let Some(other) = self.b_to_a[vb]
             && other != va
@@ -464,8 +465,9 @@ impl<'x> FnCmp<'x> {
     /// Compares one node pair and queues their children.
     fn expr_node(&mut self, ea: ExprId, eb: ExprId, work: &mut Vec<(ExprId, ExprId)>) -> Res {
         let (x, y): (&Expr, &Expr) = (&self.a.exprs[ea], &self.b.exprs[eb]);
-        if x.ty != y.ty {
-            return fail(format!("types differ: {} vs {}", x.ty, y.ty));
+        let (tx, ty) = (&self.a.types[x.ty], &self.b.types[y.ty]);
+        if tx != ty {
+            return fail(format!("types differ: {tx} vs {ty}"));
         }
         let same = match (&x.kind, &y.kind) {
             (ExprKind::Int(p), ExprKind::Int(q)) => p == q,
@@ -732,7 +734,7 @@ mod tests {
             b.float(0.5)
         };
         if is(Change::ExprType) {
-            b.f.exprs[half].ty = Type::Scalar(ScalarType::F64);
+            b.f.exprs[half].ty = b.f.types.intern(Type::Scalar(ScalarType::F64));
         }
         let (_, s) = b.let_("f", half);
         stmts.push(s);

@@ -32,7 +32,7 @@ pub use comments::{Anchor, Attached, Comment, CommentTable};
 use hashbrown::HashMap;
 pub use smallvec::{SmallVec, smallvec};
 pub use symbol::{Interner, Symbol};
-pub use types::{Category, Extent, ScalarType, Type};
+pub use types::{Category, Extent, ScalarType, Type, TypeId, TypeTable};
 
 crate::define_id!(
     /// A variable of a function.
@@ -153,6 +153,8 @@ pub struct Function {
     pub stmts: Arena<StmtId, Stmt>,
     /// The names of the variables.
     pub names: Interner,
+    /// The types of the variables and expressions.
+    pub types: TypeTable,
     /// Source comments attached to its lines (metadata, ignored by
     /// structural equality: see [`comments`]).
     pub comments: CommentTable,
@@ -172,16 +174,19 @@ impl Function {
             exprs: Arena::new(),
             stmts: Arena::new(),
             names: Interner::new(),
+            types: TypeTable::default(),
             comments: CommentTable::default(),
         }
     }
 
     pub fn new_var(&mut self, name: impl AsRef<str>, ty: Type, span: Span) -> VarId {
         let name = self.names.intern(name.as_ref());
+        let ty = self.types.intern(ty);
         self.vars.alloc(Var { name, ty, span })
     }
 
     pub fn new_expr(&mut self, kind: ExprKind, ty: Type, span: Span) -> ExprId {
+        let ty = self.types.intern(ty);
         self.exprs.alloc(Expr { kind, ty, span })
     }
 
@@ -191,7 +196,12 @@ impl Function {
 
     /// The type of an expression.
     pub fn ty(&self, e: ExprId) -> &Type {
-        &self.exprs[e].ty
+        &self.types[self.exprs[e].ty]
+    }
+
+    /// The type of variable `v`.
+    pub fn var_ty(&self, v: VarId) -> &Type {
+        &self.types[self.vars[v].ty]
     }
 
     /// The name of variable `v`.
@@ -212,7 +222,8 @@ impl Function {
 pub struct Var {
     /// In the function's [`Function::names`]; see [`Function::var_name`].
     pub name: Symbol,
-    pub ty: Type,
+    /// In the function's [`Function::types`]; see [`Function::var_ty`].
+    pub ty: TypeId,
     pub span: Span,
 }
 
@@ -227,7 +238,8 @@ pub struct Block {
 #[derive(Clone, Debug)]
 pub struct Expr {
     pub kind: ExprKind,
-    pub ty: Type,
+    /// In the function's [`Function::types`]; see [`Function::ty`].
+    pub ty: TypeId,
     pub span: Span,
 }
 

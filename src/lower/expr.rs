@@ -117,7 +117,7 @@ impl<'a> Lowerer<'a> {
             ast::ExprKind::None => (ExprKind::None, Type::TASK_ID),
             ast::ExprKind::Dtype(s) => (ExprKind::Dtype(*s), Type::Dtype),
             ast::ExprKind::Name(name) => match self.scopes.lookup(name) {
-                Some(v) => (ExprKind::Var(v), self.func.vars[v].ty.clone()),
+                Some(v) => (ExprKind::Var(v), self.func.var_ty(v).clone()),
                 None => {
                     self.unknown_variable(name, span);
                     return self.build(span).expr(ExprKind::None, Type::Unknown);

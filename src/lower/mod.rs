@@ -203,7 +203,7 @@ impl<'a> Lowerer<'a> {
     /// Whether `name` is an integer value in scope (for dynamic extents).
     fn is_integer_in_scope(&self, name: &str) -> bool {
         self.scopes.lookup(name).is_some_and(|v| {
-            let ty = &self.func.vars[v].ty;
+            let ty = self.func.var_ty(v);
             ty.is_integer() || ty.is_unknown()
         })
     }

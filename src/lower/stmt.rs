@@ -391,7 +391,7 @@ impl<'a> Lowerer<'a> {
     fn check_loop_yield(&mut self, body: &crate::ir::Block, iter_args: &[IterArg]) {
         let expected: Vec<Type> = iter_args
             .iter()
-            .map(|it| self.func.vars[it.var].ty.clone())
+            .map(|it| self.func.var_ty(it.var).clone())
             .collect();
         self.check_yield(body, &expected);
     }
@@ -423,7 +423,7 @@ impl<'a> Lowerer<'a> {
         let types: Vec<Type> = if ok {
             iter_args
                 .iter()
-                .map(|it| self.func.vars[it.var].ty.clone())
+                .map(|it| self.func.var_ty(it.var).clone())
                 .collect()
         } else {
             vec![Type::Unknown; bindings.len()]

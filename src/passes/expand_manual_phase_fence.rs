@@ -260,7 +260,7 @@ pub fn run_on_function(f: &mut Function, remarks: bool) -> FunctionOutcome {
                     .saturating_mul(lp.multiplier())
                     .min(super::phase_fence::CAP);
                 slot.first = entry.first;
-                slot.rewrite = profitable(producers(&f.vars[slot.array].ty), slot.consumers);
+                slot.rewrite = profitable(producers(f.var_ty(slot.array)), slot.consumers);
             }
             if let (true, Some(p)) = (lp.countable_edge, lp.parent) {
                 map.scale(lp.multiplier());
@@ -462,7 +462,7 @@ fn edge_numbers(n: u64, m: u64) -> String {
 
 fn inserted_remark(f: &Function, header: crate::span::Span, slot: &Slot) -> Diagnostic {
     let barrier = slot.barrier.expect("rewritten slots have a barrier");
-    let n = producers(&f.vars[slot.array].ty);
+    let n = producers(f.var_ty(slot.array));
     Diagnostic::remark(
         format!(
             "inserted phase fence barrier `{}` for `{}`: {}",
@@ -517,19 +517,17 @@ fn reason_remark(f: &Function, idx: &FunctionIndex, l: LoopId, array: VarId, m: 
         }
         return d;
     }
-    let n = producers(&var.ty);
-    if var.ty.array_extent() == Some(0) {
+    let var_ty = f.var_ty(array);
+    let n = producers(var_ty);
+    if var_ty.array_extent() == Some(0) {
         return Diagnostic::remark(
-            format!(
-                "{kept}: its producer count is zero (type `{}`): nothing to wait for",
-                var.ty
-            ),
+            format!("{kept}: its producer count is zero (type `{var_ty}`): nothing to wait for"),
             lp.header,
         );
     }
     if n == 0 {
         // A size computed by an expression has no name to show.
-        let why = match &var.ty {
+        let why = match var_ty {
             Type::Array {
                 extent: Extent::Dynamic(None),
                 ..

@@ -44,7 +44,7 @@ impl Builder {
 
     /// `u = array.update_element(a, 0, t)`.
     pub fn update(&mut self, a: VarId, t: VarId) -> StmtId {
-        let ty = self.b.f.vars[a].ty.clone();
+        let ty = self.b.f.var_ty(a).clone();
         let (ae, ie, te) = (self.b.v(a), self.b.int(0), self.b.v(t));
         let value = self.b.op("array.update_element", vec![ae, ie, te], ty);
         self.b.let_("u", value).1

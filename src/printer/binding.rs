@@ -50,7 +50,7 @@ fn expected_type<'ir>(
             }
         }
         StmtKind::For { iter_args, .. } | StmtKind::While { iter_args, .. } => {
-            iter_args.get(position).map(|ia| &f.vars[ia.var].ty)
+            iter_args.get(position).map(|ia| f.var_ty(ia.var))
         }
         StmtKind::If {
             then_body,
@@ -100,12 +100,12 @@ pub fn is_writable(ty: &Type) -> bool {
 
 /// Appends one binding: `_`, `name` or `name: T`.
 fn write_binding(f: &Function, var: VarId, inferred: Option<&Type>, out: &mut String) {
-    let v = &f.vars[var];
+    let ty = f.var_ty(var);
     let name = f.var_name(var);
     out.push_str(name);
-    if name != DISCARD && needs_annotation(&v.ty, inferred) {
+    if name != DISCARD && needs_annotation(ty, inferred) {
         out.push_str(": ");
-        let _ = write!(out, "{}", v.ty);
+        let _ = write!(out, "{ty}");
     }
 }
 

@@ -99,7 +99,7 @@ pub(crate) fn function_head(f: &Function) -> String {
             out.push_str(p.direction.keyword());
             out.push(' ');
         }
-        let _ = write!(out, "{}: {}", f.var_name(p.var), f.vars[p.var].ty);
+        let _ = write!(out, "{}: {}", f.var_name(p.var), f.var_ty(p.var));
     }
     out.push(')');
     match f.results.as_slice() {

@@ -29,7 +29,7 @@ fn var(f: &Function, name: &str) -> VarId {
 }
 
 fn ty(f: &Function, name: &str) -> Type {
-    f.vars[var(f, name)].ty.clone()
+    f.var_ty(var(f, name)).clone()
 }
 
 /// All `Assign` statements of `f` whose single result is named `name`: the

@@ -186,7 +186,7 @@ fn barrier_attributes_and_consumers_in_the_ir() {
     assert_eq!(results.len(), 1);
     let barrier = results[0];
     assert_eq!(f.var_name(barrier), "phase_fence_barrier_0_tid");
-    assert_eq!(f.vars[barrier].ty, Type::TASK_ID);
+    assert_eq!(*f.var_ty(barrier), Type::TASK_ID);
     let ExprKind::Call(call) = &f.exprs[*value].kind else {
         panic!("the barrier is a call");
     };

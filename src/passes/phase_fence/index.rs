@@ -205,9 +205,9 @@ impl FunctionIndex {
                 let link_iters = |idx: &mut FunctionIndex, iters: &[crate::ir::IterArg]| {
                     for it in iters {
                         idx.def_pos[it.var] = pos + 1;
-                        if f.vars[it.var].ty.is_task_id_array()
+                        if f.var_ty(it.var).is_task_id_array()
                             && let ExprKind::Var(init) = f.exprs[it.init].kind
-                            && f.vars[init].ty.is_task_id_array()
+                            && f.var_ty(init).is_task_id_array()
                         {
                             idx.alias.link(it.var, init);
                         }
@@ -224,7 +224,7 @@ impl FunctionIndex {
                             _ => None,
                         });
                         for (it, &v) in iters.into_iter().flatten().zip(values) {
-                            if !f.vars[it.var].ty.is_task_id_array() {
+                            if !f.var_ty(it.var).is_task_id_array() {
                                 continue;
                             }
                             let class = idx.alias.class(it.var);
@@ -248,7 +248,7 @@ impl FunctionIndex {
                     StmtKind::Submit(sub) => {
                         if let [d] = sub.deps.as_slice()
                             && let ExprKind::Var(a) = f.exprs[*d].kind
-                            && f.vars[a].ty.is_task_id_array()
+                            && f.var_ty(a).is_task_id_array()
                         {
                             idx.consumers.push(Consumer {
                                 stmt: s,
