@@ -179,7 +179,6 @@ impl Printer {
     /// comments. `source_line` maps a byte offset to its source line (used
     /// only when tracking).
     pub fn module(&mut self, module: &Module, source_line: &dyn Fn(usize) -> usize) {
-        let m = module;
         let mut text = String::new();
         for (i, f) in module.functions().iter().enumerate() {
             if i > 0 {
@@ -191,7 +190,7 @@ impl Printer {
             walk(f, |l| all.push(l));
             for line in &all {
                 text.clear();
-                line_text(&m, f, line, &mut text);
+                line_text(module, f, line, &mut text);
                 let source = if self.tracking.is_some() {
                     let last = line.end.saturating_sub(1).max(line.start);
                     (source_line(line.start), source_line(last))

@@ -102,7 +102,7 @@ pub fn describe_stmt(m: &Module, f: &Function, s: StmtId) -> String {
             out.push_str(m.func_name(submit.callee));
             out.push('(');
             list_into(m, f, &submit.args, 1, &mut out);
-            out.push_str(")");
+            out.push(')');
         }
         StmtKind::For {
             kind, var, stop, ..
