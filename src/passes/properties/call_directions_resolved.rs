@@ -11,13 +11,29 @@ use crate::ir::{ArenaId, Callee, Direction, ExprKind, FuncId, Module};
 use crate::passes::walk::{for_each_expr, own_exprs, walk_stmts};
 use crate::span::Span;
 
+/// What is checked, for messages: written only when there is a violation
+/// (no string per call or `submit` otherwise).
+enum What<'a> {
+    Submit(&'a str),
+    Call(&'a str),
+}
+
+impl std::fmt::Display for What<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            What::Submit(name) => write!(f, "submit of `{name}`"),
+            What::Call(name) => write!(f, "call of `{name}`"),
+        }
+    }
+}
+
 pub fn verify(module: &Module, out: &mut Vec<Violation>) {
     let signatures: Vec<Vec<Direction>> = module
         .functions()
         .iter()
         .map(|f| f.params.iter().map(|p| p.direction).collect())
         .collect();
-    let check = |what: &str,
+    let check = |what: What<'_>,
                  callee: Option<FuncId>,
                  nargs: usize,
                  dirs: &[Direction],
@@ -74,7 +90,7 @@ pub fn verify(module: &Module, out: &mut Vec<Violation>) {
                 let stmt = &f.stmts[s];
                 if let crate::ir::StmtKind::Submit(sub) = &stmt.kind {
                     check(
-                        &format!("submit of `{}`", module.func_name(sub.callee)),
+                        What::Submit(module.func_name(sub.callee)),
                         Some(sub.callee),
                         sub.args.len(),
                         &sub.arg_directions,
@@ -93,7 +109,7 @@ pub fn verify(module: &Module, out: &mut Vec<Violation>) {
                                 Callee::Op(_) => None,
                             };
                             check(
-                                &format!("call of `{}`", c.callee.name(module)),
+                                What::Call(c.callee.name(module)),
                                 callee,
                                 c.args.len(),
                                 &c.arg_directions,
