@@ -11,6 +11,7 @@ pub mod fmt;
 pub mod graph;
 pub mod opt;
 pub mod test;
+mod value_enums;
 
 use crate::diagnostics::{Code, Diagnostic, DiagnosticFormat};
 use clap::{Parser, Subcommand};

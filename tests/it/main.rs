@@ -22,6 +22,7 @@ mod ide;
 mod io_safety;
 mod lit_features;
 mod lit_runner;
+mod module_layers;
 mod pass_golden;
 mod pass_manager;
 mod pass_rules;
