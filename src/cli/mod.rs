@@ -12,6 +12,7 @@ pub mod graph;
 pub mod lsp;
 pub mod opt;
 pub mod test;
+mod value_enums;
 
 use crate::diagnostics::{Code, Diagnostic, DiagnosticFormat};
 use clap::{Parser, Subcommand};

@@ -118,12 +118,13 @@ fn run_opt_in_process(stage: &Stage, text: &str, source: &Path) -> Option<Produc
     if args.input.as_deref() != Some(source) || args.output.is_some() {
         return None;
     }
-    crate::passes::check_pipeline(&args.pipeline).ok()?;
+    let pipeline = args.pipeline.options();
+    crate::passes::check_pipeline(&pipeline).ok()?;
     let file = SourceFile::new(source.display().to_string(), text);
     let options = OptOptions {
         split_input_file: args.split_input_file,
         keep_comments: args.keep_comments,
-        pipeline: args.pipeline.clone(),
+        pipeline,
     };
     let outcome = driver::run_opt(&file, &options);
     let format = args.diagnostics.diagnostic_format;
