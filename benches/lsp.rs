@@ -14,7 +14,9 @@
 //! - hover and definition: one request to its answer, on a use of a
 //!   variable in the middle of the document; the first hover is sent as
 //!   soon as the diagnostics arrive, while the worker may still be
-//!   building the document's analysis, and is reported apart.
+//!   building the document's analysis, and is reported apart; so is a
+//!   hover sent right after a `didChange` (typing, then hovering at once),
+//!   before that version's diagnostics.
 //!
 //! In process, it also times the two steps the worker takes before
 //! publishing: reading the version (its `pfir::ide` analysis: front end and
@@ -96,8 +98,9 @@ fn main() {
 
     let (mut diagnostics, mut first_hover, mut hover, mut definition) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut hover_while_typing = Vec::new();
     for round in 0..runs {
-        let version = 2 + round as i64;
+        let version = 2 + 2 * round as i64;
         let text = if round % 2 == 0 { &broken } else { &good };
         let start = Instant::now();
         c.change(uri, version, text);
@@ -109,8 +112,7 @@ fn main() {
             "unexpected diagnostics"
         );
 
-        // Sent as soon as the diagnostics arrive: it may wait for the
-        // analysis the worker builds right after publishing them.
+        // Sent as soon as the diagnostics arrive.
         let start = Instant::now();
         let h = c.request("textDocument/hover", at.clone()).expect("hover");
         first_hover.push(start.elapsed());
@@ -127,6 +129,15 @@ fn main() {
             .expect("definition");
         definition.push(start.elapsed());
         assert!(d["range"].is_object(), "no definition");
+
+        // Typing, then hovering at once: the hover is sent right after the
+        // change, while the worker still waits out its debounce.
+        c.change(uri, version + 1, text);
+        let start = Instant::now();
+        let h = c.request("textDocument/hover", at.clone()).expect("hover");
+        hover_while_typing.push(start.elapsed());
+        assert!(h["contents"]["value"].as_str().is_some(), "no hover");
+        c.diagnostics(uri, version + 1);
     }
     summary("diagnostics", diagnostics);
     // In process, for comparison: what one reading of a version costs
@@ -146,6 +157,7 @@ fn main() {
     summary("hover, first after the change", first_hover);
     summary("hover", hover);
     summary("definition", definition);
+    summary("hover sent right after a change", hover_while_typing);
     let status = c.shutdown_and_exit();
     assert!(status.success());
 }
