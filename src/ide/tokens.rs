@@ -8,7 +8,7 @@
 
 use crate::ide::directives::{PieceKind, scan_comment};
 use crate::ide::document::{Chunk, Document, LexClass};
-use crate::ide::index::{Target, VarKind};
+use crate::ide::index::{Occurrence, Target, VarKind};
 use std::ops::Range;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -111,17 +111,27 @@ fn token(range: Range<usize>, kind: TokenKind) -> SemanticToken {
 }
 
 pub fn semantic_tokens(doc: &Document) -> Vec<SemanticToken> {
-    let mut out = Vec::new();
-    for chunk in &doc.chunks {
+    let capacity = doc
+        .chunks
+        .iter()
+        .map(|c| c.tokens.len() + c.comments.len())
+        .sum::<usize>()
+        + doc.markers.len();
+    let mut out = Vec::with_capacity(capacity);
+    // Chunks, their comments and the markers between them come in document
+    // order: the tokens are produced sorted, without a sort.
+    for (i, chunk) in doc.chunks.iter().enumerate() {
         code_tokens(doc, chunk, &mut out);
-        for c in &chunk.comments {
-            comment_tokens(doc, c.clone(), &mut out);
+        if let Some(m) = doc.markers.get(i) {
+            out.push(token(m.clone(), TokenKind::Directive));
         }
     }
-    for m in &doc.markers {
+    for m in doc.markers.iter().skip(doc.chunks.len()) {
         out.push(token(m.clone(), TokenKind::Directive));
     }
-    out.sort_by_key(|t| t.range.start);
+    if !out.is_sorted_by_key(|t| t.range.start) {
+        out.sort_by_key(|t| t.range.start);
+    }
     // Defensive: drop anything overlapping what precedes it.
     let mut end = 0;
     out.retain(|t| {
@@ -134,10 +144,20 @@ pub fn semantic_tokens(doc: &Document) -> Vec<SemanticToken> {
     out
 }
 
+/// The tokens of the chunk's code and comments, in order. Tokens,
+/// comments and occurrences are all sorted by position, so cursors walk
+/// the comments and the occurrences beside the tokens: linear, where a
+/// search per name and a sort of the result cost a logarithm of (mostly
+/// cache-missing) steps per token on a large document.
 fn code_tokens(doc: &Document, chunk: &Chunk, out: &mut Vec<SemanticToken>) {
     let text = doc.text.as_str();
-    let ix = &chunk.index;
+    let occurrences = &chunk.index.occurrences;
+    let mut next_occurrence = 0;
+    let mut comments = chunk.comments.iter().peekable();
     for (i, t) in chunk.tokens.iter().enumerate() {
+        while let Some(c) = comments.next_if(|c| c.start < t.range.start) {
+            comment_tokens(doc, c.clone(), out);
+        }
         let kind = match t.class {
             LexClass::Keyword => TokenKind::Keyword,
             LexClass::Type => TokenKind::Type,
@@ -153,22 +173,32 @@ fn code_tokens(doc: &Document, chunk: &Chunk, out: &mut Vec<SemanticToken>) {
                 continue;
             }
             LexClass::Ident => {
-                out.push(name_token(text, chunk, i));
+                while occurrences
+                    .get(next_occurrence)
+                    .is_some_and(|o| o.range.start < t.range.start)
+                {
+                    next_occurrence += 1;
+                }
+                let occurrence = occurrences
+                    .get(next_occurrence)
+                    .filter(|o| o.range == t.range);
+                out.push(name_token(text, chunk, i, occurrence));
                 continue;
             }
             _ => continue,
         };
         out.push(token(t.range.clone(), kind));
     }
-    let _ = ix;
+    for c in comments {
+        comment_tokens(doc, c.clone(), out);
+    }
 }
 
-fn name_token(text: &str, chunk: &Chunk, i: usize) -> SemanticToken {
+/// The token of the name `chunk.tokens[i]`, whose occurrence in the index
+/// (same range) is `occ`, if it has one.
+fn name_token(text: &str, chunk: &Chunk, i: usize, occ: Option<&Occurrence>) -> SemanticToken {
     let t = &chunk.tokens[i];
     let ix = &chunk.index;
-    let occ = ix
-        .occurrence_at(t.range.start)
-        .filter(|o| o.range == t.range);
     if let Some(o) = occ {
         let kind = match o.target {
             Target::Function(_) => TokenKind::Function,
