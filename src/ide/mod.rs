@@ -147,6 +147,13 @@ impl Analysis {
         tokens::semantic_tokens(&self.doc)
     }
 
+    /// The tokens of [`Analysis::semantic_tokens`] that overlap `range`
+    /// (for a client that colours what it shows first), at a cost
+    /// proportional to what the range holds.
+    pub fn semantic_tokens_in(&self, range: Range<usize>) -> Vec<SemanticToken> {
+        tokens::semantic_tokens_in(&self.doc, range)
+    }
+
     /// Functions and named scopes whose names match `query` (every
     /// character of the query, in order, case-insensitively).
     pub fn symbols_matching(&self, query: &str) -> Vec<WorkspaceSymbol> {

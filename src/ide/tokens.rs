@@ -111,24 +111,33 @@ fn token(range: Range<usize>, kind: TokenKind) -> SemanticToken {
 }
 
 pub fn semantic_tokens(doc: &Document) -> Vec<SemanticToken> {
-    let capacity = doc
-        .chunks
-        .iter()
-        .map(|c| c.tokens.len() + c.comments.len())
-        .sum::<usize>()
-        + doc.markers.len();
-    let mut out = Vec::with_capacity(capacity);
+    semantic_tokens_in(doc, 0..doc.text.len())
+}
+
+/// The tokens that overlap `range` (each whole, even where it crosses an
+/// end of the range). Only that part of the token, comment and occurrence
+/// tables is walked (a binary search finds where it starts), so a range
+/// costs what is in it, not the whole document.
+pub fn semantic_tokens_in(doc: &Document, range: Range<usize>) -> Vec<SemanticToken> {
+    let overlaps = |r: &Range<usize>| r.end > range.start && r.start < range.end;
+    let mut out = Vec::new();
     // Chunks, their comments and the markers between them come in document
     // order: the tokens are produced sorted, without a sort.
     for (i, chunk) in doc.chunks.iter().enumerate() {
-        code_tokens(doc, chunk, &mut out);
-        if let Some(m) = doc.markers.get(i) {
+        if chunk.range.end >= range.start && chunk.range.start < range.end {
+            code_tokens(doc, chunk, &range, &mut out);
+        }
+        if let Some(m) = doc.markers.get(i).filter(|m| overlaps(m)) {
             out.push(token(m.clone(), TokenKind::Directive));
         }
     }
     for m in doc.markers.iter().skip(doc.chunks.len()) {
-        out.push(token(m.clone(), TokenKind::Directive));
+        if overlaps(m) {
+            out.push(token(m.clone(), TokenKind::Directive));
+        }
     }
+    // A comment overlapping the range gave all its parts.
+    out.retain(|t| overlaps(&t.range));
     if !out.is_sorted_by_key(|t| t.range.start) {
         out.sort_by_key(|t| t.range.start);
     }
@@ -149,12 +158,21 @@ pub fn semantic_tokens(doc: &Document) -> Vec<SemanticToken> {
 /// the comments and the occurrences beside the tokens: linear, where a
 /// search per name and a sort of the result cost a logarithm of (mostly
 /// cache-missing) steps per token on a large document.
-fn code_tokens(doc: &Document, chunk: &Chunk, out: &mut Vec<SemanticToken>) {
+fn code_tokens(doc: &Document, chunk: &Chunk, range: &Range<usize>, out: &mut Vec<SemanticToken>) {
     let text = doc.text.as_str();
     let occurrences = &chunk.index.occurrences;
-    let mut next_occurrence = 0;
-    let mut comments = chunk.comments.iter().peekable();
-    for (i, t) in chunk.tokens.iter().enumerate() {
+    let mut next_occurrence = occurrences.partition_point(|o| o.range.end <= range.start);
+    let first_comment = chunk.comments.partition_point(|c| c.end <= range.start);
+    let mut comments = chunk.comments[first_comment..]
+        .iter()
+        .take_while(|c| c.start < range.end)
+        .peekable();
+    let first_token = chunk.tokens.partition_point(|t| t.range.end <= range.start);
+    let in_range = chunk.tokens[first_token..]
+        .iter()
+        .take_while(|t| t.range.start < range.end);
+    for (i, t) in in_range.enumerate() {
+        let i = first_token + i;
         while let Some(c) = comments.next_if(|c| c.start < t.range.start) {
             comment_tokens(doc, c.clone(), out);
         }

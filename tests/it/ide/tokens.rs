@@ -181,3 +181,29 @@ fn every_comment_is_coloured_and_every_resolved_name_has_its_definition() {
         }
     }
 }
+
+/// A range gets exactly the tokens of the whole document that overlap it,
+/// on every example and test file, for ranges that start and end anywhere
+/// (inside tokens, comments, `// -----` lines, or past the end).
+#[test]
+fn a_range_gets_the_whole_documents_tokens_that_overlap_it() {
+    let mut compared = 0;
+    for src in super::robustness::seeds() {
+        let a = Analysis::new(src);
+        let all = a.semantic_tokens();
+        let step = (src.len() / 7).max(1);
+        for start in (0..src.len()).step_by(step) {
+            for len in [0, 1, 17, step, src.len()] {
+                let range = start..start + len;
+                let expected: Vec<SemanticToken> = all
+                    .iter()
+                    .filter(|t| t.range.end > range.start && t.range.start < range.end)
+                    .cloned()
+                    .collect();
+                assert_eq!(a.semantic_tokens_in(range.clone()), expected, "{range:?}");
+                compared += expected.len();
+            }
+        }
+    }
+    assert!(compared > 1000, "only {compared} tokens compared");
+}
