@@ -29,14 +29,34 @@ pub fn with_large_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
 
 /// Parses and lowers `text` (which starts at byte `base` of its file).
 /// Returns the module when there were no errors, and all diagnostics.
+///
+/// Functions are lowered even when another has a syntax error, so that
+/// their semantic errors are reported too; a function with a syntax error
+/// is reported for its syntax only (its semantic errors may be caused by
+/// the parser's repair).
 pub fn read_module(text: &str, base: usize) -> (Option<Module>, Vec<Diagnostic>) {
-    let (ast, mut diags) = crate::parser::parse(text, base);
-    if has_errors(&diags) {
-        return (None, diags);
-    }
-    let (module, lower_diags) = crate::lower::lower(ast);
-    diags.extend(lower_diags);
-    if has_errors(&diags) {
+    let parsed = crate::parser::parse(text, base);
+    let mut diags = parsed.diagnostics;
+    let syntax_failed = has_errors(&diags);
+    let broken = parsed.broken;
+    let lost = parsed.lost_functions;
+    let (module, lower_diags) = crate::lower::lower(parsed.module);
+    let in_broken = |d: &Diagnostic| {
+        let at = d.primary.span.start();
+        broken.iter().any(|r| r.start() <= at && at < r.end())
+    };
+    let names_lost = |d: &Diagnostic| {
+        d.code == Some(crate::diagnostics::Code::UnknownFunction)
+            && text
+                .get(d.primary.span.start().saturating_sub(base)..d.primary.span.end().saturating_sub(base))
+                .is_some_and(|name| lost.contains(&name))
+    };
+    diags.extend(
+        lower_diags
+            .into_iter()
+            .filter(|d| !in_broken(d) && !names_lost(d)),
+    );
+    if syntax_failed || has_errors(&diags) {
         (None, diags)
     } else {
         (Some(module), diags)
