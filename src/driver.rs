@@ -45,11 +45,17 @@ pub fn read_module(text: &str, base: usize) -> (Option<Module>, Vec<Diagnostic>)
         let at = d.primary.span.start();
         broken.iter().any(|r| r.start() <= at && at < r.end())
     };
+    // A call of a function whose header could not be read (or of any
+    // function, when a lost header's name could not be read either).
     let names_lost = |d: &Diagnostic| {
+        let range =
+            d.primary.span.start().saturating_sub(base)..d.primary.span.end().saturating_sub(base);
         d.code == Some(crate::diagnostics::Code::UnknownFunction)
-            && text
-                .get(d.primary.span.start().saturating_sub(base)..d.primary.span.end().saturating_sub(base))
-                .is_some_and(|name| lost.contains(&name))
+            && d.message.starts_with("unknown function")
+            && (lost.contains(&None)
+                || text
+                    .get(range)
+                    .is_some_and(|name| lost.contains(&Some(name))))
     };
     diags.extend(
         lower_diags

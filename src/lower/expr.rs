@@ -674,11 +674,13 @@ impl<'a> Lowerer<'a> {
                     s.callee.name
                 )),
             );
+            self.bind_unknown(bindings);
             return None;
         }
         let signatures = self.signatures;
         let Some(sig) = signatures.get(s.callee.name) else {
             self.not_a_function(&s.callee, "`submit`");
+            self.bind_unknown(bindings);
             return None;
         };
         let (args, arg_directions) =

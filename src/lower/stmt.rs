@@ -134,6 +134,14 @@ impl<'a> Lowerer<'a> {
         self.bind_results_from(bindings, value_types.iter())
     }
 
+    /// Defines the variables of `bindings` with unknown types, after an
+    /// error on their value, so that later uses are not reported as unknown
+    /// variables too.
+    pub(super) fn bind_unknown(&mut self, bindings: &[ast::Binding<'a>]) {
+        let unknown = vec![Type::Unknown; bindings.len()];
+        self.bind_results(bindings, &unknown);
+    }
+
     /// [`Self::bind_results`] with the value types as an iterator (bindings
     /// past its end are not defined).
     pub(super) fn bind_results_from<'t>(

@@ -15,10 +15,10 @@
 //!   ends that bracket: it is unclosed;
 //! - `func` first on its line ends every open bracket, and a `{` every
 //!   open `(` and `[` (no block is ever inside them);
+//! - a closer that matches no open bracket is stray and dropped;
 //! - a closer of the wrong kind on the line of the open bracket is a typo
 //!   for the right one (`f(a}`); on another line, the brackets opened after
 //!   the one it matches are unclosed;
-//! - a closer that matches no open bracket is stray and dropped;
 //! - at the end of the file every open bracket is unclosed.
 //!
 //! An unclosed `{` alone on its line is dropped (a stray brace); any other
@@ -88,7 +88,7 @@ fn balanced(tokens: &[Spanned<'_>], layout: &Layout<'_>) -> bool {
                 return false;
             }
         } else if matches!(t, Tok::UnterminatedStr) {
-            return true;
+            return stack.is_empty();
         } else if !stack.is_empty() && starts_function(tokens, i, layout) {
             return false;
         }
@@ -151,7 +151,10 @@ struct Guided<'l, 't, 'i> {
 
 impl<'i> Guided<'_, '_, 'i> {
     fn kind_of(&self, open: usize) -> usize {
-        self.out[open].as_ref().and_then(|t| opener(&t.1)).unwrap_or(BRACE)
+        self.out[open]
+            .as_ref()
+            .and_then(|t| opener(&t.1))
+            .unwrap_or(BRACE)
     }
 
     fn span_of(&self, open: usize) -> Span {
@@ -251,7 +254,9 @@ impl<'i> Guided<'_, '_, 'i> {
                     break;
                 }
                 let keep = self.stack.len() - 1;
-                self.close_above(keep, here, &|_| "the next statement starts here".to_string());
+                self.close_above(keep, here, &|_| {
+                    "the next statement starts here".to_string()
+                });
             }
         }
         if let Some(kind) = opener(tok) {
@@ -262,7 +267,9 @@ impl<'i> Guided<'_, '_, 'i> {
                     .iter()
                     .rposition(|&o| self.kind_of(o) == BRACE)
                     .map_or(0, |d| d + 1);
-                self.close_above(keep, here, &|_| "a block cannot start inside brackets".to_string());
+                self.close_above(keep, here, &|_| {
+                    "a block cannot start inside brackets".to_string()
+                });
             }
             self.stack.push(self.out.len());
             self.open_count[kind] += 1;
@@ -273,17 +280,21 @@ impl<'i> Guided<'_, '_, 'i> {
             self.out.push(Some(tokens[i].clone()));
             return;
         };
-        let Some(&top) = self.stack.last() else {
+        // Nothing of its kind is open: a stray closer, dropped.
+        let Some(&top) = self.stack.last().filter(|_| self.open_count[kind] > 0) else {
             self.diags.push(
-                Diagnostic::error(format!("unexpected closing delimiter `{}`", CLOSE[kind]), here)
-                    .with_code(Code::MismatchedDelimiter)
-                    .with_label(format!("no `{}` is open here", OPEN[kind]))
-                    .with_suggestion(
-                        here,
-                        "",
-                        format!("remove this `{}`", CLOSE[kind]),
-                        Applicability::MaybeIncorrect,
-                    ),
+                Diagnostic::error(
+                    format!("unexpected closing delimiter `{}`", CLOSE[kind]),
+                    here,
+                )
+                .with_code(Code::MismatchedDelimiter)
+                .with_label(format!("no `{}` is open here", OPEN[kind]))
+                .with_suggestion(
+                    here,
+                    "",
+                    format!("remove this `{}`", CLOSE[kind]),
+                    Applicability::MaybeIncorrect,
+                ),
             );
             return;
         };
@@ -295,12 +306,15 @@ impl<'i> Guided<'_, '_, 'i> {
                 let indent = self.line_indent(l);
                 if indent < self.line_indent(self.span_of(top).start())
                     && let Some(depth) = self.stack.iter().rposition(|&o| {
-                        self.kind_of(o) == BRACE && self.line_indent(self.span_of(o).start()) == indent
+                        self.kind_of(o) == BRACE
+                            && self.line_indent(self.span_of(o).start()) == indent
                     })
                 {
                     let noticed = |s: &Self| {
                         let line = s.layout.line_number(s.span_of(s.stack[depth]).start());
-                        format!("this `}}` is indented like line {line}, so it probably closes the `{{` there")
+                        format!(
+                            "this `}}` is indented like line {line}, so it probably closes the `{{` there"
+                        )
                     };
                     self.close_above(depth + 1, here, &noticed);
                 }
@@ -312,20 +326,22 @@ impl<'i> Guided<'_, '_, 'i> {
         }
         let top_span = self.span_of(top);
         let same_line = self.layout.line(top_span.start()) == self.layout.line(l);
-        if (same_line && top_kind != BRACE) || self.open_count[kind] == 0 {
-            // A typo for the right closer, or a closer nothing matches:
-            // read it as the closer of the innermost open bracket.
+        if same_line && top_kind != BRACE {
+            // A typo for the right closer: read as it.
             self.diags.push(
-                Diagnostic::error(format!("mismatched closing delimiter `{}`", CLOSE[kind]), here)
-                    .with_code(Code::MismatchedDelimiter)
-                    .with_label(format!("does not close the `{}`", OPEN[top_kind]))
-                    .with_secondary(top_span, format!("this `{}` is still open", OPEN[top_kind]))
-                    .with_suggestion(
-                        here,
-                        CLOSE[top_kind],
-                        format!("close it with `{}`", CLOSE[top_kind]),
-                        Applicability::MaybeIncorrect,
-                    ),
+                Diagnostic::error(
+                    format!("mismatched closing delimiter `{}`", CLOSE[kind]),
+                    here,
+                )
+                .with_code(Code::MismatchedDelimiter)
+                .with_label(format!("does not close the `{}`", OPEN[top_kind]))
+                .with_secondary(top_span, format!("this `{}` is still open", OPEN[top_kind]))
+                .with_suggestion(
+                    here,
+                    CLOSE[top_kind],
+                    format!("close it with `{}`", CLOSE[top_kind]),
+                    Applicability::MaybeIncorrect,
+                ),
             );
             self.stack.pop();
             self.open_count[top_kind] -= 1;

@@ -39,7 +39,11 @@ impl<'a> Layout<'a> {
 
     /// The indentation (leading spaces and tabs, in bytes) of line `line`.
     pub fn indent(&self, line: usize) -> usize {
-        let start = self.line_starts.get(line).copied().unwrap_or(self.text.len());
+        let start = self
+            .line_starts
+            .get(line)
+            .copied()
+            .unwrap_or(self.text.len());
         self.text.as_bytes()[start..]
             .iter()
             .take_while(|&&b| b == b' ' || b == b'\t')

@@ -45,8 +45,9 @@ pub struct Parsed<'input> {
     /// The file ranges of the items (functions) that had a syntax error.
     pub broken: Vec<Span>,
     /// Functions whose header could not be read, so that they are not in
-    /// `module`: calls to them are not reported as unknown.
-    pub lost_functions: Vec<&'input str>,
+    /// `module` (`None`: the name could not be read either): calls to them
+    /// are not reported as unknown.
+    pub lost_functions: Vec<Option<&'input str>>,
 }
 
 /// Parses `text`, which starts at byte `base` of its file.
@@ -86,7 +87,8 @@ pub fn parse_module(text: &str, base: usize) -> Parsed<'_> {
             let at = d.primary.span.start();
             (range.start() <= at && at < range.end()) || (last && at >= range.end())
         };
-        let delimiter_errors: Vec<Diagnostic> = delimiter_diags.iter().filter(inside).cloned().collect();
+        let delimiter_errors: Vec<Diagnostic> =
+            delimiter_diags.iter().filter(inside).cloned().collect();
         let char_errors: Vec<Diagnostic> = char_diags.iter().filter(inside).cloned().collect();
         let outcome = parse_item(item.to_vec(), &ctx);
         let broken = !outcome.diagnostics.is_empty()
@@ -150,7 +152,7 @@ fn items<'s, 'i>(tokens: &'s [Spanned<'i>]) -> Vec<&'s [Spanned<'i>]> {
 struct ItemOutcome<'i> {
     module: ast::Module<'i>,
     diagnostics: Vec<Diagnostic>,
-    lost: Vec<&'i str>,
+    lost: Vec<Option<&'i str>>,
 }
 
 type Error<'i> = ParseError<usize, Tok<'i>, SyntaxError>;
@@ -178,52 +180,106 @@ fn parse_item<'i>(mut tokens: Vec<Spanned<'i>>, ctx: &Ctx<'_, 'i>) -> ItemOutcom
         if round == MAX_REPAIRS {
             break;
         }
-        match repair(first, &mut tokens, ctx, &mut outcome.lost) {
-            Some(d) => outcome.diagnostics.push(d),
-            None => break,
+        let (diag, repaired) = repair(first, &mut tokens, ctx, &mut outcome.lost);
+        // A repair that did not move the error on: report it once.
+        if outcome
+            .diagnostics
+            .last()
+            .is_some_and(|d| d.primary.span == diag.primary.span && d.message == diag.message)
+        {
+            break;
+        }
+        outcome.diagnostics.push(diag);
+        if !repaired {
+            break;
         }
     }
     outcome
 }
 
 /// Reports `error` and repairs `tokens` so that parsing can go on past it;
-/// `None` (after which the item is given up) when no repair applies.
+/// `false` (after which the item is given up) when no repair applies.
 fn repair<'i>(
     error: Error<'i>,
     tokens: &mut Vec<Spanned<'i>>,
     ctx: &Ctx<'_, 'i>,
-    lost: &mut Vec<&'i str>,
-) -> Option<Diagnostic> {
+    lost: &mut Vec<Option<&'i str>>,
+) -> (Diagnostic, bool) {
+    let mut diag = None;
+    let repaired = repair_into(error, tokens, ctx, lost, &mut diag);
+    (
+        diag.unwrap_or_else(|| Diagnostic::error("syntax error", Span::default())),
+        repaired.is_some(),
+    )
+}
+
+/// [`repair`]'s body: sets `out` to the diagnostic, and returns `None` when
+/// no repair applies.
+fn repair_into<'i>(
+    error: Error<'i>,
+    tokens: &mut Vec<Spanned<'i>>,
+    ctx: &Ctx<'_, 'i>,
+    lost: &mut Vec<Option<&'i str>>,
+    out: &mut Option<Diagnostic>,
+) -> Option<()> {
     let diag = parse_error_diagnostic(error.clone(), ctx.eof, ctx.text, ctx.base);
+    *out = Some(diag.clone());
     let (at, tok, expected) = match &error {
         ParseError::UnrecognizedToken {
             token: (l, tok, r),
             expected,
-        } => (find(tokens, *l, tok, *r)?, Some(tok.clone()), expected.as_slice()),
+        } => (
+            find(tokens, *l, tok, *r)?,
+            Some(tok.clone()),
+            expected.as_slice(),
+        ),
         ParseError::UnrecognizedEof { expected, .. } => (tokens.len(), None, expected.as_slice()),
-        ParseError::ExtraToken { token: (l, tok, r) } => (find(tokens, *l, tok, *r)?, Some(tok.clone()), &[][..]),
-        ParseError::InvalidToken { .. } | ParseError::User { .. } => return Some(diag),
+        ParseError::ExtraToken { token: (l, tok, r) } => {
+            (find(tokens, *l, tok, *r)?, Some(tok.clone()), &[][..])
+        }
+        ParseError::InvalidToken { .. } | ParseError::User { .. } => return None,
     };
     let expects = |t: &str| expected.iter().any(|e| e.trim_matches('"') == t);
     let span = tok.as_ref().map(|_| Span::new(tokens[at].0, tokens[at].2));
     match (&tok, span) {
-        (Some(Tok::Error(_)), _) => {
-            tokens.remove(at);
-            return Some(diag);
-        }
         (Some(Tok::BadEscapeStr(s)), _) => {
             tokens[at].1 = Tok::Str(s);
-            return Some(diag);
+            *out = Some(diag);
+            return Some(());
         }
         (Some(Tok::Ident("def" | "fn" | "function" | "fun")), Some(span)) if expects("func") => {
             tokens[at].1 = Tok::Func;
             let word = ctx.layout.slice(span.start(), span.end());
-            return Some(
-                Diagnostic::error(format!("functions are declared with `func`, not `{word}`"), span)
+            return set(
+                out,
+                Diagnostic::error(
+                    format!("functions are declared with `func`, not `{word}`"),
+                    span,
+                )
+                .with_code(crate::diagnostics::Code::UnexpectedToken)
+                .with_label("not a keyword of .pfir")
+                .with_suggestion(
+                    span,
+                    "func",
+                    "write `func`",
+                    Applicability::MachineApplicable,
+                )
+                .with_note("read as `func`"),
+            );
+        }
+        (Some(Tok::Ident(name)), Some(span))
+            if expects("func") && matches!(tokens.get(at + 1), Some((_, Tok::LParen, _))) =>
+        {
+            let (l, _, _) = tokens[at];
+            tokens.insert(at, (l, Tok::Func, l));
+            let here = Span::new(l, l);
+            return set(
+                out,
+                Diagnostic::error(format!("missing `func` before `{name}`"), span)
                     .with_code(crate::diagnostics::Code::UnexpectedToken)
-                    .with_label("not a keyword of .pfir")
-                    .with_suggestion(span, "func", "write `func`", Applicability::MachineApplicable)
-                    .with_note("read as `func`"),
+                    .with_label("a function starts with `func`")
+                    .with_suggestion(here, "func ", "add `func`", Applicability::MaybeIncorrect)
+                    .with_note(format!("read as `func {name}`")),
             );
         }
         (Some(Tok::Ident(word)), Some(_)) => {
@@ -231,21 +287,29 @@ fn repair<'i>(
                 && let Some(t) = keyword_token(&k)
             {
                 tokens[at].1 = t;
-                return Some(diag.with_note(format!("read as `{k}`")));
+                *out = Some(diag.with_note(format!("read as `{k}`")));
+                return Some(());
             }
         }
         (Some(Tok::Assign), Some(span)) if expects("==") && in_condition(tokens, at, ctx) => {
             tokens[at].1 = Tok::EqEq;
-            return Some(
+            return set(
+                out,
                 Diagnostic::error("`=` in a condition", span)
                     .with_code(crate::diagnostics::Code::UnexpectedToken)
                     .with_label("this would assign; comparison is `==`")
-                    .with_suggestion(span, "==", "compare with `==`", Applicability::MachineApplicable)
+                    .with_suggestion(
+                        span,
+                        "==",
+                        "compare with `==`",
+                        Applicability::MachineApplicable,
+                    )
                     .with_note("read as `==`"),
             );
         }
         (Some(Tok::Colon), Some(span)) if expects("{") => {
-            return Some(colon_block(tokens, at, span, ctx));
+            *out = Some(colon_block(tokens, at, span, ctx));
+            return Some(());
         }
         _ => {}
     }
@@ -257,11 +321,17 @@ fn repair<'i>(
         let (l, _, r) = tokens[at - 1];
         let span = Span::new(l, r);
         tokens.splice(at - 1..at, [(l, Tok::Else, r), (l, Tok::If, r)]);
-        return Some(
+        return set(
+            out,
             Diagnostic::error("`elif` is written `else if`", span)
                 .with_code(crate::diagnostics::Code::UnexpectedToken)
                 .with_label("not a keyword of .pfir")
-                .with_suggestion(span, "else if", "write `else if`", Applicability::MachineApplicable)
+                .with_suggestion(
+                    span,
+                    "else if",
+                    "write `else if`",
+                    Applicability::MachineApplicable,
+                )
                 .with_note("read as `else if`"),
         );
     }
@@ -271,12 +341,20 @@ fn repair<'i>(
         ),
         _ => diag,
     };
-    let (from, to) = culprit(tokens, at, ctx)?;
-    if let Some(name) = function_name(&tokens[from..to]) {
-        lost.push(name);
+    *out = Some(diag);
+    let (from, to, item_level) = culprit(tokens, at, ctx)?;
+    let dropped = &tokens[from..to];
+    if item_level && dropped.iter().any(|t| matches!(t.1, Tok::LBrace)) {
+        lost.push(function_name(dropped));
     }
     tokens.drain(from..to);
-    Some(diag)
+    Some(())
+}
+
+/// Sets the diagnostic of a repair that applied.
+fn set(out: &mut Option<Diagnostic>, d: Diagnostic) -> Option<()> {
+    *out = Some(d);
+    Some(())
 }
 
 /// The index of the token `(l, tok, r)` in `tokens` (sorted by start).
@@ -299,11 +377,54 @@ fn keyword_token(word: &str) -> Option<Tok<'static>> {
 
 /// The words a misspelling can be read as.
 const KEYWORDS: [&str; 48] = [
-    "func", "orchestration", "incore", "aic", "aiv", "group", "opaque", "in", "out", "inout",
-    "for", "range", "parallel", "unroll", "iter", "while", "if", "else", "manual", "auto",
-    "yield", "return", "break", "continue", "submit", "true", "false", "none", "and", "or",
-    "not", "array", "tensor", "i1", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f16",
-    "bf16", "f32", "f64", "index", "task_id",
+    "func",
+    "orchestration",
+    "incore",
+    "aic",
+    "aiv",
+    "group",
+    "opaque",
+    "in",
+    "out",
+    "inout",
+    "for",
+    "range",
+    "parallel",
+    "unroll",
+    "iter",
+    "while",
+    "if",
+    "else",
+    "manual",
+    "auto",
+    "yield",
+    "return",
+    "break",
+    "continue",
+    "submit",
+    "true",
+    "false",
+    "none",
+    "and",
+    "or",
+    "not",
+    "array",
+    "tensor",
+    "i1",
+    "i8",
+    "i16",
+    "i32",
+    "i64",
+    "u8",
+    "u16",
+    "u32",
+    "u64",
+    "f16",
+    "bf16",
+    "f32",
+    "f64",
+    "index",
+    "task_id",
 ];
 
 fn first_on_line(tokens: &[Spanned<'_>], i: usize, ctx: &Ctx<'_, '_>) -> bool {
@@ -323,8 +444,14 @@ fn in_condition(tokens: &[Spanned<'_>], at: usize, ctx: &Ctx<'_, '_>) -> bool {
 /// `:` where a block's `{` was expected. Followed by `{`, the `:` is
 /// dropped; otherwise it opens a Python-style block: read as `{`, with a
 /// `}` after the lines indented deeper than the header.
-fn colon_block(tokens: &mut Vec<Spanned<'_>>, at: usize, span: Span, ctx: &Ctx<'_, '_>) -> Diagnostic {
-    let d = Diagnostic::error("unexpected `:`", span).with_code(crate::diagnostics::Code::UnexpectedToken);
+fn colon_block(
+    tokens: &mut Vec<Spanned<'_>>,
+    at: usize,
+    span: Span,
+    ctx: &Ctx<'_, '_>,
+) -> Diagnostic {
+    let d = Diagnostic::error("unexpected `:`", span)
+        .with_code(crate::diagnostics::Code::UnexpectedToken);
     if matches!(tokens.get(at + 1), Some((_, Tok::LBrace, _))) {
         tokens.remove(at);
         return d
@@ -355,7 +482,11 @@ fn colon_block(tokens: &mut Vec<Spanned<'_>>, at: usize, span: Span, ctx: &Ctx<'
             _ => {}
         }
     }
-    let close_at = if end > at + 1 { tokens[end - 1].2 } else { span.end() };
+    let close_at = if end > at + 1 {
+        tokens[end - 1].2
+    } else {
+        span.end()
+    };
     tokens[at].1 = Tok::LBrace;
     tokens.insert(end, (close_at, Tok::RBrace, close_at));
     d.with_label("blocks are written in braces, not after `:`")
@@ -392,7 +523,12 @@ fn partners(tokens: &[Spanned<'_>]) -> Vec<usize> {
 /// next token that starts a line outside the brackets opened since `head`
 /// (an `else` after a block continues it), or the closer of the enclosing
 /// block.
-fn logical_line_end(tokens: &[Spanned<'_>], partner: &[usize], head: usize, ctx: &Ctx<'_, '_>) -> usize {
+fn logical_line_end(
+    tokens: &[Spanned<'_>],
+    partner: &[usize],
+    head: usize,
+    ctx: &Ctx<'_, '_>,
+) -> usize {
     let mut i = head;
     while i < tokens.len() {
         let t = &tokens[i].1;
@@ -475,7 +611,8 @@ fn starts_statement(t: &Tok<'_>) -> bool {
 /// it; the one before when the error is on the first token of a line that
 /// could start a statement (the line before was left incomplete); extended
 /// back over lines that end in a token that cannot end a statement.
-fn culprit(tokens: &[Spanned<'_>], at: usize, ctx: &Ctx<'_, '_>) -> Option<(usize, usize)> {
+/// Also says whether the range is at item level (outside every block).
+fn culprit(tokens: &[Spanned<'_>], at: usize, ctx: &Ctx<'_, '_>) -> Option<(usize, usize, bool)> {
     let partner = partners(tokens);
     // The innermost `{` holding `at` (a `}` belongs to the block it closes).
     let mut braces = Vec::new();
@@ -513,13 +650,20 @@ fn culprit(tokens: &[Spanned<'_>], at: usize, ctx: &Ctx<'_, '_>) -> Option<(usiz
     while first > 0 && continues(&tokens[lines[first - 1].1 - 1].1) {
         first -= 1;
     }
-    Some((lines[first].0, lines[last].1))
+    Some((lines[first].0, lines[last].1, braces.is_empty()))
 }
 
-/// The name of the function a dropped range declares, if it holds a header.
+/// The name of the function a dropped item-level range declares: the name
+/// after `func`, or else the first name followed by `(`.
 fn function_name<'i>(tokens: &[Spanned<'i>]) -> Option<&'i str> {
-    tokens.windows(2).find_map(|w| match (&w[0].1, &w[1].1) {
+    let after_func = tokens.windows(2).find_map(|w| match (&w[0].1, &w[1].1) {
         (Tok::Func, Tok::Ident(name)) => Some(*name),
         _ => None,
+    });
+    after_func.or_else(|| {
+        tokens.windows(2).find_map(|w| match (&w[0].1, &w[1].1) {
+            (Tok::Ident(name), Tok::LParen) => Some(*name),
+            _ => None,
+        })
     })
 }

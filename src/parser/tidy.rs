@@ -117,7 +117,8 @@ pub fn fix_characters<'i>(
                 && *nl == end
                 && (matches!(t, Tok::Ident(_) | Tok::Int(_))
                     || (matches!(t, Tok::Error(LexError::UnexpectedCharacter))
-                        && char_at(layout, &tokens[i]).is_some_and(|c| !c.is_ascii() && c.is_alphabetic())))
+                        && char_at(layout, &tokens[i])
+                            .is_some_and(|c| !c.is_ascii() && c.is_alphabetic())))
             {
                 end = *nr;
                 i += 1;
@@ -137,12 +138,7 @@ pub fn fix_characters<'i>(
             i += 1;
             continue;
         };
-        diags.push(chars::unexpected_character(
-            text,
-            base,
-            span,
-            String::new(),
-        ));
+        diags.push(chars::unexpected_character(text, base, span, String::new()));
         out.extend(replaced.into_iter().map(|t| (l, t, r)));
         i += 1;
     }
@@ -193,10 +189,9 @@ fn lex_replacement(text: &str) -> Option<Vec<Tok<'static>>> {
 
 /// Every printable ASCII character, and `->`: the texts a replacement can be.
 const KNOWN: [&str; 95] = [
-    "!", "\"", "#", "$", "%", "&", "'", "(", ")", "*", "+", ",", "-", ".", "/", "0", "1", "2",
-    "3", "4", "5", "6", "7", "8", "9", ":", ";", "<", "=", ">", "?", "@", "A", "B", "C", "D",
-    "E", "F", "G", "H", "I", "J", "K", "L", "M", "N", "O", "P", "Q", "R", "S", "T", "U", "V",
-    "W", "X", "Y", "Z", "[", "\\", "]", "^", "_", "`", "a", "b", "c", "d", "e", "f", "g", "h",
-    "i", "j", "k", "l", "m", "n", "o", "p", "q", "r", "s", "t", "u", "v", "w", "x", "y", "z",
-    "{", "|", "}", "~", "->",
+    "!", "\"", "#", "$", "%", "&", "'", "(", ")", "*", "+", ",", "-", ".", "/", "0", "1", "2", "3",
+    "4", "5", "6", "7", "8", "9", ":", ";", "<", "=", ">", "?", "@", "A", "B", "C", "D", "E", "F",
+    "G", "H", "I", "J", "K", "L", "M", "N", "O", "P", "Q", "R", "S", "T", "U", "V", "W", "X", "Y",
+    "Z", "[", "\\", "]", "^", "_", "`", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l",
+    "m", "n", "o", "p", "q", "r", "s", "t", "u", "v", "w", "x", "y", "z", "{", "|", "}", "~", "->",
 ];
