@@ -123,16 +123,17 @@ pub static CODES: [CodeInfo; 28] = [
 The note lists the tokens that could have come next. Common causes: a missing \
 bracket or comma, a Python habit such as `:` after a loop header, or a chained \
 comparison `a < b < c` (write `a < b and b < c`).",
-        wrong: ex("func main() {\n  x = (1 + 2\n}\n"),
-        right: ex("func main() {\n  x = (1 + 2)\n}\n"),
+        wrong: ex("func main() {\n  x = 1 +\n}\n"),
+        right: ex("func main() {\n  x = 1 + 2\n}\n"),
     },
     CodeInfo {
         code: Code::UnexpectedEof,
         title: "the file ends in the middle of a construct",
-        explanation: "The file ended while a function, block or expression was still open. \
-Usually a closing `}` or `)` is missing.",
-        wrong: ex("func main() {\n  x = 1\n"),
-        right: ex("func main() {\n  x = 1\n}\n"),
+        explanation: "The file ended in the middle of a construct that has no bracket \
+open, for example after a function's header, before its body. (A bracket left \
+open is reported as E0027, at the bracket.)",
+        wrong: ex("func main()\n"),
+        right: ex("func main() {\n}\n"),
     },
     CodeInfo {
         code: Code::UnexpectedCharacter,

@@ -369,7 +369,7 @@ impl<'a> Lowerer<'a> {
             l.span.start_point().to(l.var.span),
             "loop",
         );
-        self.scopes.push("the loop");
+        self.scopes.push("the loop", l.span);
         let var = self.define_var(l.var.name, Type::INDEX, l.var.span);
         let iter_args = self.define_iter_args(&l.iters, inits);
         self.loop_depth += 1;
@@ -449,7 +449,7 @@ impl<'a> Lowerer<'a> {
             w.span.start_point().to(w.cond.span),
             "while",
         );
-        self.scopes.push("the loop");
+        self.scopes.push("the loop", w.span);
         let iter_args = self.define_iter_args(&w.iters, inits);
         let cond = self.lower_expr(&w.cond);
         self.expect_bool(cond, "`while` condition");
@@ -471,7 +471,7 @@ impl<'a> Lowerer<'a> {
         let cond = self.lower_expr(&i.cond);
         self.expect_bool(cond, "`if` condition");
         let n = bindings.len();
-        self.scopes.push("the `if` branch");
+        self.scopes.push("the `if` branch", i.span);
         let then_body = self.lower_block(&i.then_body, super::BodyKind::Yields(n));
         self.scopes.pop();
         let else_body = match &i.else_body {
@@ -493,7 +493,7 @@ impl<'a> Lowerer<'a> {
                 None
             }
             Some(ast::Else::Block(b)) => {
-                self.scopes.push("the `else` branch");
+                self.scopes.push("the `else` branch", i.span);
                 let b = self.lower_block(b, super::BodyKind::Yields(n));
                 self.scopes.pop();
                 Some(b)
@@ -510,7 +510,7 @@ impl<'a> Lowerer<'a> {
                         .with_help("write `else { x = if ... { ... } else { ... }  yield x }`"),
                     );
                 }
-                self.scopes.push("the `else` branch");
+                self.scopes.push("the `else` branch", i.span);
                 let span = nested.span;
                 let stmt = self
                     .lower_if(nested, &[])

@@ -109,6 +109,7 @@ pub fn parse_module(text: &str, base: usize) -> Parsed<'_> {
         parsed.lost_functions.extend(outcome.lost);
         parsed.module.functions.extend(outcome.module.functions);
     }
+    parsed.module.line_starts = layout.line_starts();
     parsed
         .diagnostics
         .sort_by_key(|d| (d.primary.span.start(), d.primary.span.end()));
@@ -335,6 +336,32 @@ fn repair_into<'i>(
                 .with_note("read as `else if`"),
         );
     }
+    // A misspelt statement keyword (`retrun x`, `fro i in ...`): a name
+    // first on its line that the next token cannot follow.
+    if at >= 1
+        && let Tok::Ident(word) = tokens[at - 1].1
+        && first_on_line(tokens, at - 1, ctx)
+        && !first_on_line(tokens, at, ctx)
+        && let Some(k) = crate::lower::suggest::closest(word, STATEMENT_KEYWORDS.into_iter())
+        && let Some(t) = keyword_token(k)
+    {
+        let (l, _, r) = tokens[at - 1];
+        let span = Span::new(l, r);
+        tokens[at - 1].1 = t;
+        return set(
+            out,
+            Diagnostic::error(format!("unknown statement `{word}`"), span)
+                .with_code(crate::diagnostics::Code::UnexpectedToken)
+                .with_label("not a keyword")
+                .with_suggestion(
+                    span,
+                    k,
+                    format!("did you mean `{k}`?"),
+                    Applicability::MaybeIncorrect,
+                )
+                .with_note(format!("read as `{k}`")),
+        );
+    }
     let diag = match (&tok, span) {
         (Some(Tok::LBrace), Some(_)) if first_on_line(tokens, at, ctx) => diag.with_help(
             "a `{` opens a block only after `for`, `while`, `if`, `else`, `manual` or `auto`",
@@ -374,6 +401,11 @@ fn keyword_token(word: &str) -> Option<Tok<'static>> {
         _ => None,
     }
 }
+
+/// The keywords a statement starts with.
+const STATEMENT_KEYWORDS: [&str; 9] = [
+    "for", "while", "if", "manual", "auto", "yield", "return", "break", "continue",
+];
 
 /// The words a misspelling can be read as.
 const KEYWORDS: [&str; 48] = [
