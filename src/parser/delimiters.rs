@@ -38,6 +38,10 @@ const BRACE: usize = 2;
 const OPEN: [&str; 3] = ["(", "[", "{"];
 const CLOSE: [&str; 3] = [")", "]", "}"];
 
+/// How many open brackets a `}` looks through for the `{` indented like it
+/// (a bound, so that a deep nest of misindented braces stays linear).
+const MAX_INDENT_SEARCH: usize = 256;
+
 fn opener(t: &Tok<'_>) -> Option<usize> {
     match t {
         Tok::LParen => Some(PAREN),
@@ -305,10 +309,17 @@ impl<'i> Guided<'_, '_, 'i> {
             if kind == BRACE && first_on_line {
                 let indent = self.line_indent(l);
                 if indent < self.line_indent(self.span_of(top).start())
-                    && let Some(depth) = self.stack.iter().rposition(|&o| {
-                        self.kind_of(o) == BRACE
-                            && self.line_indent(self.span_of(o).start()) == indent
-                    })
+                    && let Some(depth) = self
+                        .stack
+                        .iter()
+                        .enumerate()
+                        .rev()
+                        .take(MAX_INDENT_SEARCH)
+                        .find(|&(_, &o)| {
+                            self.kind_of(o) == BRACE
+                                && self.line_indent(self.span_of(o).start()) == indent
+                        })
+                        .map(|(d, _)| d)
                 {
                     let noticed = |s: &Self| {
                         let line = s.layout.line_number(s.span_of(s.stack[depth]).start());

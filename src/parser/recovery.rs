@@ -74,22 +74,34 @@ pub fn parse_module(text: &str, base: usize) -> Parsed<'_> {
     };
     let mut parsed = Parsed::default();
     let mut start = base;
-    for (i, item) in items(&tokens).into_iter().enumerate() {
-        let last = i + 1 == items(&tokens).len().max(1);
+    // The character and bracket errors, in file order, handed out to the
+    // items they fall in (each list is walked once).
+    let by_start = |mut v: Vec<Diagnostic>| {
+        v.sort_by_key(|d| d.primary.span.start());
+        v.into_iter().peekable()
+    };
+    let mut char_diags = by_start(char_diags);
+    let mut delimiter_diags = by_start(delimiter_diags);
+    let items = items(&tokens);
+    let count = items.len();
+    for (i, item) in items.into_iter().enumerate() {
+        let last = i + 1 == count;
         let end = if last {
-            eof
+            usize::MAX
         } else {
             item.last().map_or(start, |t| t.2)
         };
-        let range = Span::new(start, end);
+        let range = Span::new(start, end.min(eof));
         start = end;
-        let inside = |d: &&Diagnostic| {
-            let at = d.primary.span.start();
-            (range.start() <= at && at < range.end()) || (last && at >= range.end())
+        let take = |diags: &mut std::iter::Peekable<std::vec::IntoIter<Diagnostic>>| {
+            let mut out = Vec::new();
+            while let Some(d) = diags.next_if(|d| d.primary.span.start() < end) {
+                out.push(d);
+            }
+            out
         };
-        let delimiter_errors: Vec<Diagnostic> =
-            delimiter_diags.iter().filter(inside).cloned().collect();
-        let char_errors: Vec<Diagnostic> = char_diags.iter().filter(inside).cloned().collect();
+        let char_errors = take(&mut char_diags);
+        let delimiter_errors = take(&mut delimiter_diags);
         let outcome = parse_item(item.to_vec(), &ctx);
         let broken = !outcome.diagnostics.is_empty()
             || !delimiter_errors.is_empty()
