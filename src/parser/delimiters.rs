@@ -64,18 +64,29 @@ fn closer_token(kind: usize) -> Tok<'static> {
     [Tok::RParen, Tok::RBracket, Tok::RBrace][kind].clone()
 }
 
-/// Whether token `i` starts a function: `func`, or a function kind
-/// followed by `func`, first on its line.
+/// Whether token `i` starts a function: `func name(`, or a function kind
+/// before it, first on its line.
 fn starts_function(tokens: &[Spanned<'_>], i: usize, layout: &Layout<'_>) -> bool {
     let first_on_line = i == 0 || layout.line(tokens[i - 1].2) != layout.line(tokens[i].0);
-    let is_func = match tokens[i].1 {
-        Tok::Func => true,
-        Tok::Orchestration | Tok::InCore | Tok::Aic | Tok::Aiv | Tok::Group | Tok::Opaque => {
-            matches!(tokens.get(i + 1), Some((_, Tok::Func, _)))
-        }
-        _ => false,
+    let func_at = match tokens[i].1 {
+        Tok::Func => i,
+        Tok::Orchestration | Tok::InCore | Tok::Aic | Tok::Aiv | Tok::Group | Tok::Opaque => i + 1,
+        _ => return false,
     };
-    first_on_line && is_func
+    // `func name(`: not a misplaced `func` (`func = 1`).
+    first_on_line
+        && matches!(
+            (
+                tokens.get(func_at),
+                tokens.get(func_at + 1),
+                tokens.get(func_at + 2)
+            ),
+            (
+                Some((_, Tok::Func, _)),
+                Some((_, Tok::Ident(_), _)),
+                Some((_, Tok::LParen, _))
+            )
+        )
 }
 
 /// Whether the brackets of `tokens` match, with no `func` inside brackets.
