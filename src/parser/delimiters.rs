@@ -19,7 +19,13 @@
 //! - a closer of the wrong kind on the line of the open bracket is a typo
 //!   for the right one (`f(a}`); on another line, the brackets opened after
 //!   the one it matches are unclosed;
+//! - a whole function header on one line without its `{`, followed by a
+//!   line that does not start a function, misses its body's `{`;
 //! - at the end of the file every open bracket is unclosed.
+//!
+//! When a closer matches nothing after a `}` that closed a `{` on a line
+//! indented less than it, that `}` was most likely the extra one: the pass
+//! runs again with it dropped instead.
 //!
 //! An unclosed `{` alone on its line is dropped (a stray brace); any other
 //! unclosed bracket gets a closer inserted where the problem showed.
@@ -120,12 +126,35 @@ pub fn balance<'i>(
     if balanced(&tokens, layout) {
         return (tokens, Vec::new());
     }
+    let first = guided(&tokens, layout, None);
+    // A `}` with nothing open, after a `}` indented deeper than the line it
+    // closed: that earlier `}` was most likely the extra one. Run again
+    // with it dropped.
+    if let (Some(stray), Some(deeper)) = (first.first_stray, first.deeper_close)
+        && deeper < stray
+    {
+        let second = guided(&tokens, layout, Some(deeper));
+        return (second.out.into_iter().flatten().collect(), second.diags);
+    }
+    (first.out.into_iter().flatten().collect(), first.diags)
+}
+
+/// One guided pass over `tokens`, dropping the closer at `drop` (reported
+/// as stray) when given.
+fn guided<'l, 't, 'i>(
+    tokens: &[Spanned<'i>],
+    layout: &'l Layout<'t>,
+    drop: Option<usize>,
+) -> Guided<'l, 't, 'i> {
     let mut pass = Guided {
         layout,
         out: Vec::with_capacity(tokens.len() + 4),
         stack: Vec::new(),
         open_count: [0; 3],
         diags: Vec::new(),
+        drop,
+        first_stray: None,
+        deeper_close: None,
     };
     let mut silent_from = None;
     for (i, tok) in tokens.iter().enumerate() {
@@ -133,7 +162,7 @@ pub fn balance<'i>(
             pass.out.push(Some(tok.clone()));
             continue;
         }
-        pass.step(&tokens, i);
+        pass.step(tokens, i);
         if matches!(tok.1, Tok::UnterminatedStr) {
             silent_from = Some(tok.2);
         }
@@ -150,7 +179,7 @@ pub fn balance<'i>(
             pass.out.push(Some((eof, closer_token(kind), eof)));
         }
     }
-    (pass.out.into_iter().flatten().collect(), pass.diags)
+    pass
 }
 
 struct Guided<'l, 't, 'i> {
@@ -162,6 +191,13 @@ struct Guided<'l, 't, 'i> {
     /// How many brackets of each kind `stack` holds.
     open_count: [usize; 3],
     diags: Vec<Diagnostic>,
+    /// The index of a closer to drop as stray (see [`balance`]).
+    drop: Option<usize>,
+    /// The index of the first closer that matched nothing.
+    first_stray: Option<usize>,
+    /// The index of the last `}` first on its line that closed a `{` whose
+    /// line is indented less than it.
+    deeper_close: Option<usize>,
 }
 
 impl<'i> Guided<'_, '_, 'i> {
@@ -245,6 +281,43 @@ impl<'i> Guided<'_, '_, 'i> {
             .map_or(offset, |t| t.2.min(offset))
     }
 
+    /// When the line before token `i` (first on its line, outside every
+    /// bracket) is a whole function header that does not end with `{`, and
+    /// token `i` does not start a function, the body's `{` is missing:
+    /// reported, and inserted at the end of the header line.
+    fn missing_body_brace(&mut self, tokens: &[Spanned<'i>], i: usize) {
+        let header_end = tokens[i - 1].2;
+        let line = self.layout.line(header_end);
+        let mut first = i - 1;
+        while first > 0 && self.layout.line(tokens[first - 1].2) == line {
+            first -= 1;
+        }
+        if matches!(tokens[i - 1].1, Tok::LBrace | Tok::RBrace)
+            || !starts_function(tokens, first, self.layout)
+            || starts_function(tokens, i, self.layout)
+            || matches!(tokens[i].1, Tok::LBrace)
+        {
+            return;
+        }
+        let at = Span::new(header_end, header_end);
+        let name = tokens[first..i]
+            .iter()
+            .find_map(|t| match t.1 {
+                Tok::Ident(n) => Some(n),
+                _ => None,
+            })
+            .unwrap_or("the function");
+        self.diags.push(
+            Diagnostic::error(format!("missing `{{` after the header of `{name}`"), at)
+                .with_code(Code::UnclosedDelimiter)
+                .with_label("the body's `{` belongs here")
+                .with_suggestion(at, " {", "add `{`", Applicability::MaybeIncorrect),
+        );
+        self.stack.push(self.out.len());
+        self.open_count[BRACE] += 1;
+        self.out.push(Some((header_end, Tok::LBrace, header_end)));
+    }
+
     fn step(&mut self, tokens: &[Spanned<'i>], i: usize) {
         let (l, tok, r) = &tokens[i];
         let (l, r) = (*l, *r);
@@ -253,6 +326,10 @@ impl<'i> Guided<'_, '_, 'i> {
         // `func` first on its line: every bracket still open is unclosed.
         if !self.stack.is_empty() && starts_function(tokens, i, self.layout) {
             self.close_above(0, here, &|_| "the next function starts here".to_string());
+        }
+        // A function header line without its `{`, followed by the body.
+        if first_on_line && self.stack.is_empty() && i > 0 {
+            self.missing_body_brace(tokens, i);
         }
         // A line starting at or left of an open `(`/`[` that was opened on
         // an earlier line ends it (unless the line starts with its closer).
@@ -296,7 +373,9 @@ impl<'i> Guided<'_, '_, 'i> {
             return;
         };
         // Nothing of its kind is open: a stray closer, dropped.
-        let Some(&top) = self.stack.last().filter(|_| self.open_count[kind] > 0) else {
+        let open = self.stack.last().filter(|_| self.open_count[kind] > 0);
+        let Some(&top) = open.filter(|_| self.drop != Some(i)) else {
+            self.first_stray.get_or_insert(i);
             self.diags.push(
                 Diagnostic::error(
                     format!("unexpected closing delimiter `{}`", CLOSE[kind]),
@@ -340,6 +419,12 @@ impl<'i> Guided<'_, '_, 'i> {
                     };
                     self.close_above(depth + 1, here, &noticed);
                 }
+            }
+            if kind == BRACE
+                && first_on_line
+                && self.line_indent(l) > self.line_indent(self.span_of(top).start())
+            {
+                self.deeper_close = Some(i);
             }
             self.stack.pop();
             self.open_count[kind] -= 1;

@@ -303,11 +303,12 @@ fn single_token_mutations_give_at_most_two_errors() {
                 good += 1;
                 by_kind[kind].1 += 1;
             } else if worst.len() < 10 {
-                let what = ["delete", "duplicate", "replace"][kind];
-                worst.push((
-                    errors,
-                    format!("{} {what} `{tok}` at byte {l}", chunks[c].0),
-                ));
+                let what = match kind {
+                    0 => format!("delete `{tok}`"),
+                    1 => format!("duplicate `{tok}`"),
+                    _ => format!("replace `{tok}` with `{replacement}`"),
+                };
+                worst.push((errors, format!("{} {what} at byte {l}", chunks[c].0)));
             }
         }
     }
