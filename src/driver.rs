@@ -29,15 +29,26 @@ pub fn with_large_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
 
 /// Parses and lowers `text` (which starts at byte `base` of its file).
 /// Returns the module when there were no errors, and all diagnostics.
+pub fn read_module(text: &str, base: usize) -> (Option<Module>, Vec<Diagnostic>) {
+    let (module, diags) = read_module_anyway(text, base);
+    if has_errors(&diags) {
+        (None, diags)
+    } else {
+        (Some(module), diags)
+    }
+}
+
+/// [`read_module`], returning the module even when there are errors (for
+/// tools that index a file being edited); it is only meaningful where no
+/// error points.
 ///
 /// Functions are lowered even when another has a syntax error, so that
 /// their semantic errors are reported too; a function with a syntax error
 /// is reported for its syntax only (its semantic errors may be caused by
 /// the parser's repair).
-pub fn read_module(text: &str, base: usize) -> (Option<Module>, Vec<Diagnostic>) {
+pub fn read_module_anyway(text: &str, base: usize) -> (Module, Vec<Diagnostic>) {
     let parsed = crate::parser::parse(text, base);
     let mut diags = parsed.diagnostics;
-    let syntax_failed = has_errors(&diags);
     let broken = parsed.broken;
     let lost = parsed.lost_functions;
     let (module, lower_diags) = crate::lower::lower(parsed.module);
@@ -62,11 +73,7 @@ pub fn read_module(text: &str, base: usize) -> (Option<Module>, Vec<Diagnostic>)
             .into_iter()
             .filter(|d| !in_broken(d) && !names_lost(d)),
     );
-    if syntax_failed || has_errors(&diags) {
-        (None, diags)
-    } else {
-        (Some(module), diags)
-    }
+    (module, diags)
 }
 
 /// Parses, lowers and prints `text` (no passes): the canonical form.

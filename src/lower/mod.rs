@@ -18,8 +18,10 @@ pub mod types;
 
 use crate::diagnostics::Code;
 use crate::diagnostics::Diagnostic;
-use crate::ir::{self, Block, Function, Module, Type, VarId};
+use crate::ir::builder::Builder;
+use crate::ir::{self, ArenaId, Block, FuncId, Function, Module, Type, VarId};
 use crate::parser::ast;
+use crate::span::Span;
 use hashbrown::HashMap;
 use scope::Scopes;
 use types::Signature;
@@ -31,6 +33,8 @@ pub fn lower(mut module: ast::Module<'_>) -> (Module, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let mut signatures: HashMap<&str, Signature> = HashMap::new();
     let mut first_def: HashMap<&str, crate::span::Span> = HashMap::new();
+    // The names of the functions the module will hold, by `FuncId`.
+    let mut names: Vec<&str> = Vec::new();
 
     // Signatures first: functions may be called before they are defined.
     for f in &module.functions {
@@ -45,9 +49,11 @@ pub fn lower(mut module: ast::Module<'_>) -> (Module, Vec<Diagnostic>) {
             continue;
         }
         first_def.insert(f.name.name, f.name.span);
+        let id = FuncId::from_index(names.len());
+        names.push(f.name.name);
         // Types of a signature name no function: no signatures are needed.
         let no_signatures = HashMap::new();
-        let mut lowerer = Lowerer::new(&no_signatures, Function::new(f.name.name, f.kind));
+        let mut lowerer = Lowerer::new(&no_signatures, &[], Function::new(f.name.name, f.kind));
         // A dynamic extent in a signature must name an integer parameter
         // (spec section 4: "an integer value in scope"), not just any one.
         let int_params: Vec<&str> = f
@@ -78,6 +84,7 @@ pub fn lower(mut module: ast::Module<'_>) -> (Module, Vec<Diagnostic>) {
         signatures.insert(
             f.name.name,
             Signature {
+                id,
                 kind: f.kind,
                 params,
                 param_spans: f.params.iter().map(|p| p.span).collect(),
@@ -93,12 +100,12 @@ pub fn lower(mut module: ast::Module<'_>) -> (Module, Vec<Diagnostic>) {
         if !seen.insert(f.name.name) {
             continue;
         }
-        let mut lowerer = Lowerer::new(&signatures, Function::new(f.name.name, f.kind));
+        let mut lowerer = Lowerer::new(&signatures, &names, Function::new(f.name.name, f.kind));
         lowerer.line_starts = &line_starts;
         lowerer.lower_function(&f);
         drop(f);
         diags.extend(lowerer.diags);
-        out.functions.push(lowerer.func);
+        out.push(lowerer.func);
     }
     (out, diags)
 }
@@ -119,6 +126,8 @@ enum BodyKind {
 pub(crate) struct Lowerer<'a> {
     /// Every function's signature by name, borrowed (never cloned per call).
     signatures: &'a HashMap<&'a str, Signature>,
+    /// Every function's name by [`FuncId`].
+    function_names: &'a [&'a str],
     pub(crate) func: Function,
     pub(crate) diags: Vec<Diagnostic>,
     scopes: Scopes<'a>,
@@ -136,9 +145,14 @@ pub(crate) struct Lowerer<'a> {
 pub const MAX_SUGGESTION_SEARCHES: usize = 100;
 
 impl<'a> Lowerer<'a> {
-    fn new(signatures: &'a HashMap<&'a str, Signature>, func: Function) -> Lowerer<'a> {
+    fn new(
+        signatures: &'a HashMap<&'a str, Signature>,
+        function_names: &'a [&'a str],
+        func: Function,
+    ) -> Lowerer<'a> {
         Lowerer {
             signatures,
+            function_names,
             func,
             diags: Vec::new(),
             scopes: Scopes::new(),
@@ -159,6 +173,11 @@ impl<'a> Lowerer<'a> {
         (!self.line_starts.is_empty()).then(|| self.line_starts.partition_point(|&s| s <= offset))
     }
 
+    /// Builds nodes of the function being lowered, made for the code at `span`.
+    pub(crate) fn build(&mut self, span: Span) -> Builder<&mut Function> {
+        Builder::edit_at(&mut self.func, span)
+    }
+
     pub(crate) fn error(&mut self, d: Diagnostic) {
         self.diags.push(d);
     }
@@ -171,12 +190,16 @@ impl<'a> Lowerer<'a> {
             return;
         };
         for (p, (_, direction, ty)) in f.params.iter().zip(&sig.params) {
-            let var = self.func.new_var(p.name.name, ty.clone(), p.span);
+            let var = self.build(p.span).var(p.name.name, ty.clone());
             self.func.params.push(ir::Param {
                 var,
                 direction: *direction,
             });
             self.scopes.define(p.name.name, var);
+        }
+        // Extents in the signature name integer parameters.
+        for t in f.params.iter().map(|p| &p.ty).chain(f.results.iter()) {
+            self.record_extent_uses(t);
         }
         self.func.results = sig.results.clone();
         self.func.body = self.lower_block(&f.body, BodyKind::Function);
@@ -185,22 +208,35 @@ impl<'a> Lowerer<'a> {
     /// Defines a variable named by a binding; `_` is the discard binding and
     /// is never entered in scope.
     fn define_var(&mut self, name: &'a str, ty: Type, span: crate::span::Span) -> VarId {
-        let var = self.func.new_var(name, ty, span);
+        let var = self.build(span).var(name, ty);
         if name != "_" {
             self.scopes.define(name, var);
         }
         var
     }
 
+    /// Records, for editors, the variable each dynamic extent name of `t`
+    /// refers to (an integer value in scope), with the name's span.
+    fn record_extent_uses(&mut self, t: &ast::TypeExpr<'_>) {
+        for id in extent_idents(t) {
+            if self.is_integer_in_scope(id.name)
+                && let Some(v) = self.scopes.lookup(id.name)
+            {
+                self.func.extent_uses.push((id.span, v));
+            }
+        }
+    }
+
     /// Whether `name` is an integer value in scope (for dynamic extents).
     fn is_integer_in_scope(&self, name: &str) -> bool {
         self.scopes.lookup(name).is_some_and(|v| {
-            let ty = &self.func.vars[v].ty;
+            let ty = self.func.var_ty(v);
             ty.is_integer() || ty.is_unknown()
         })
     }
 
     fn lower_type_in_scope(&mut self, t: &ast::TypeExpr<'_>) -> Type {
+        self.record_extent_uses(t);
         let known: Vec<(&str, bool)> = collect_extent_names(t)
             .into_iter()
             .map(|n| {
@@ -260,24 +296,28 @@ fn plural(n: usize) -> &'static str {
 }
 
 fn collect_extent_names<'a>(t: &ast::TypeExpr<'a>) -> Vec<&'a str> {
-    let mut out = Vec::new();
-    let mut push = |e: &ast::ExtentExpr<'a>| {
-        if let ast::ExtentExpr::Name(id) = e {
-            out.push(id.name);
-        }
-    };
+    extent_idents(t).into_iter().map(|id| id.name).collect()
+}
+
+/// The names written as dynamic extents in `t`, with their spans.
+fn extent_idents<'t, 'a>(t: &'t ast::TypeExpr<'a>) -> Vec<&'t ast::Ident<'a>> {
     let mut stack = vec![t];
-    let mut extents = Vec::new();
+    let mut out = Vec::new();
     while let Some(t) = stack.pop() {
-        match &t.kind {
-            ast::TypeExprKind::Scalar(_) => {}
-            ast::TypeExprKind::Array(_, e) => extents.push(e),
-            ast::TypeExprKind::Tensor(ds, _) => extents.extend(ds.iter()),
-            ast::TypeExprKind::Tuple(ts) => stack.extend(ts.iter()),
+        let extents: &[ast::ExtentExpr<'a>] = match &t.kind {
+            ast::TypeExprKind::Scalar(_) => &[],
+            ast::TypeExprKind::Array(_, e) => std::slice::from_ref(e),
+            ast::TypeExprKind::Tensor(ds, _) => ds,
+            ast::TypeExprKind::Tuple(ts) => {
+                stack.extend(ts.iter());
+                &[]
+            }
+        };
+        for e in extents {
+            if let ast::ExtentExpr::Name(id) = e {
+                out.push(id);
+            }
         }
-    }
-    for e in extents {
-        push(e);
     }
     out
 }

@@ -2,8 +2,8 @@
 //! in `crates/` knows nothing of pfir's compiler, so no crate there may
 //! depend on the `pfir` package, directly or through another crate, as a
 //! normal, build or dev dependency. The dependency graph is Cargo's own
-//! (`cargo metadata`, offline and locked), so a new edge in any manifest
-//! shows up here.
+//! (`cargo metadata --no-deps`: the members' manifests as Cargo reads
+//! them), so a new edge in any manifest shows up here.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -12,8 +12,8 @@ use std::process::Command;
 /// The crates that must never reach the `pfir` package.
 const TOOLING: [&str; 3] = ["filecheck", "lit", "fsutil"];
 
-/// Package id -> the ids it depends on (every kind), and name -> id for the
-/// workspace's own packages.
+/// Member name -> the members it depends on (every kind), and name -> key
+/// for the workspace's own packages.
 struct Graph {
     edges: BTreeMap<String, Vec<String>>,
     local: BTreeMap<String, String>,
@@ -22,8 +22,18 @@ struct Graph {
 fn workspace_graph() -> Graph {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    // `--no-deps`: the workspace's own manifests, as Cargo reads them. A
+    // registry crate cannot depend on a path crate, so the edges between
+    // workspace members are every edge that could ever reach `pfir`; and
+    // no package of another platform has to be downloaded to list them.
     let out = Command::new(cargo)
-        .args(["metadata", "--format-version", "1", "--offline", "--locked"])
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--offline",
+        ])
         .current_dir(root)
         .output()
         .expect("running cargo metadata");
@@ -33,24 +43,28 @@ fn workspace_graph() -> Graph {
         String::from_utf8_lossy(&out.stderr)
     );
     let meta: serde_json::Value = serde_json::from_slice(&out.stdout).expect("metadata is JSON");
+    let packages = meta["packages"].as_array().expect("packages");
+    // Every workspace member, by the directory of its manifest.
     let mut local = BTreeMap::new();
-    for p in meta["packages"].as_array().expect("packages") {
-        if p["source"].is_null() {
-            local.insert(
-                p["name"].as_str().unwrap().to_string(),
-                p["id"].as_str().unwrap().to_string(),
-            );
-        }
+    let mut by_dir = BTreeMap::new();
+    for p in packages {
+        let name = p["name"].as_str().unwrap().to_string();
+        let manifest = Path::new(p["manifest_path"].as_str().unwrap());
+        let dir = manifest.parent().unwrap().canonicalize().unwrap();
+        by_dir.insert(dir, name.clone());
+        local.insert(name.clone(), name);
     }
+    // Edges: each path dependency (normal, build or dev) on another member.
     let mut edges = BTreeMap::new();
-    for node in meta["resolve"]["nodes"].as_array().expect("resolve nodes") {
-        let deps = node["deps"]
+    for p in packages {
+        let deps = p["dependencies"]
             .as_array()
             .unwrap()
             .iter()
-            .map(|d| d["pkg"].as_str().unwrap().to_string())
+            .filter_map(|d| d["path"].as_str())
+            .filter_map(|dir| by_dir.get(&Path::new(dir).canonicalize().ok()?).cloned())
             .collect();
-        edges.insert(node["id"].as_str().unwrap().to_string(), deps);
+        edges.insert(p["name"].as_str().unwrap().to_string(), deps);
     }
     Graph { edges, local }
 }
@@ -92,7 +106,7 @@ fn test_tooling_crates_never_depend_on_the_pfir_package() {
             .unwrap_or_else(|| panic!("crates/{name} is a workspace member"));
         assert!(
             graph.edges.contains_key(id),
-            "{name} is in Cargo's resolve graph"
+            "{name} is in Cargo's workspace graph"
         );
         if let Some(chain) = path_to(&graph.edges, id, pfir) {
             panic!(
@@ -130,4 +144,60 @@ fn an_indirect_dependency_on_pfir_is_found() {
         ])
     );
     assert_eq!(path_to(&edges, "regex", "pfir"), None);
+}
+
+/// Test-only code (`test-drop-deps`, `passes::synth`) is behind the
+/// `testkit` feature, which no default build turns on: it is not a default
+/// feature, and only a dev-dependency (what `cargo test` and `cargo bench`
+/// build) enables it.
+#[test]
+fn testkit_is_off_in_default_builds() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = Command::new(cargo)
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--offline",
+            "--locked",
+            "--no-deps",
+        ])
+        .current_dir(root)
+        .output()
+        .expect("running cargo metadata");
+    assert!(out.status.success());
+    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).expect("metadata is JSON");
+    let pfir = meta["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "pfir")
+        .expect("the pfir package");
+    assert!(
+        pfir["features"]["testkit"].is_array(),
+        "pfir has a testkit feature"
+    );
+    let default = pfir["features"]["default"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert!(
+        !default.iter().any(|f| f == "testkit"),
+        "testkit must not be a default feature: {default:?}"
+    );
+    for dep in pfir["dependencies"].as_array().unwrap() {
+        let enables = dep["features"]
+            .as_array()
+            .is_some_and(|fs| fs.iter().any(|f| f == "testkit"));
+        if dep["name"] == "pfir" || enables {
+            assert_eq!(
+                dep["kind"], "dev",
+                "only a dev-dependency may enable testkit: {dep}"
+            );
+        }
+    }
+    // This test binary is built by `cargo test`, so the feature is on and
+    // the testing pass is registered.
+    assert!(pfir::passes::known_passes().contains(&"test-drop-deps"));
 }

@@ -63,7 +63,7 @@ fn grammar_and_extension_npm_tests_pass() {
 
 /// The reserved words of `docs/language.md` (the table under "Reserved
 /// words"), each checked to be a keyword for the lexer.
-fn reserved_words() -> Vec<String> {
+pub(crate) fn reserved_words() -> Vec<String> {
     let doc =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/language.md"))
             .expect("docs/language.md");

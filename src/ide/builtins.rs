@@ -1,0 +1,231 @@
+//! The fixed vocabulary an editor offers and explains: keywords, loop
+//! kinds, the built-in ops (docs/language.md section 6) with what each does,
+//! and the command-line options of RUN lines.
+//!
+//! The keyword and type lists come from the lexer's own vocabulary
+//! ([`crate::vocab`]); the op and option tables are checked against the
+//! lowering and the `pfir` command line by `tests/it/ide`.
+
+use crate::vocab::{LoopKind, ScalarType};
+
+/// A built-in op: how it is called, what it gives, what it does.
+#[derive(Copy, Clone, Debug)]
+pub struct BuiltinOp {
+    pub name: &'static str,
+    /// `array.create(n, dtype) -> array<dtype, n>`.
+    pub signature: &'static str,
+    pub doc: &'static str,
+    /// The completion snippet.
+    pub snippet: &'static str,
+}
+
+pub const BUILTIN_OPS: [BuiltinOp; 5] = [
+    BuiltinOp {
+        name: "array.create",
+        signature: "array.create(n, dtype) -> array<dtype, n>",
+        doc: "Creates an array of `n` elements of the scalar type `dtype`. Its extent is `n` \
+              when `n` is a literal, else dynamic; an `array<task_id, N>` has N producers for \
+              `expand-manual-phase-fence`.",
+        snippet: "array.create(${1:n}, ${2:task_id})",
+    },
+    BuiltinOp {
+        name: "array.get_element",
+        signature: "array.get_element(a, i) -> element type",
+        doc: "Reads element `i` (an integer) of the array `a`.",
+        snippet: "array.get_element(${1:a}, ${2:i})",
+    },
+    BuiltinOp {
+        name: "array.update_element",
+        signature: "array.update_element(a, i, v) -> type of a",
+        doc: "Writes `v` into element `i` of `a` and returns the array. It updates `a`'s \
+              storage: a loop that updates an array (or an iter-arg aliasing it) keeps that \
+              array's dependencies direct.",
+        snippet: "array.update_element(${1:a}, ${2:i}, ${3:v})",
+    },
+    BuiltinOp {
+        name: "system.task_invalid",
+        signature: "system.task_invalid() -> task_id",
+        doc: "The invalid task id (the value `none` also stands for).",
+        snippet: "system.task_invalid()",
+    },
+    BuiltinOp {
+        name: "system.task_dummy",
+        signature: "system.task_dummy(deps=[...]) -> task_id",
+        doc: "A dependency-only barrier: submits no kernel; its task id is a fan-in point for \
+              the tasks in `deps`. `expand-manual-phase-fence` inserts these before loops it \
+              compresses.",
+        snippet: "system.task_dummy(deps=[${1}])",
+    },
+];
+
+pub fn builtin_op(name: &str) -> Option<&'static BuiltinOp> {
+    BUILTIN_OPS.iter().find(|op| op.name == name)
+}
+
+/// Keywords that start statements or function headers, and the literals.
+pub const KEYWORDS: [&str; 26] = [
+    "func",
+    "orchestration",
+    "incore",
+    "aic",
+    "aiv",
+    "group",
+    "opaque",
+    "in",
+    "out",
+    "inout",
+    "for",
+    "iter",
+    "while",
+    "if",
+    "else",
+    "manual",
+    "auto",
+    "yield",
+    "return",
+    "break",
+    "continue",
+    "submit",
+    "true",
+    "false",
+    "none",
+    "not",
+];
+
+/// Binary keyword operators.
+pub const KEYWORD_OPERATORS: [&str; 2] = ["and", "or"];
+
+/// Type names: the scalars, `array`, `tensor`.
+pub fn type_names() -> impl Iterator<Item = &'static str> {
+    ScalarType::ALL
+        .into_iter()
+        .map(|s| s.name())
+        .chain(["array", "tensor"])
+}
+
+pub const LOOP_KINDS: [LoopKind; 3] = [LoopKind::Range, LoopKind::Parallel, LoopKind::Unroll];
+
+/// Whether `name` is a reserved word (a keyword or a type name).
+pub fn is_reserved(name: &str) -> bool {
+    KEYWORDS.contains(&name)
+        || KEYWORD_OPERATORS.contains(&name)
+        || type_names().any(|t| t == name)
+        || LOOP_KINDS.iter().any(|k| k.keyword() == name)
+}
+
+/// What a keyword means, for hover.
+pub fn keyword_doc(word: &str) -> Option<&'static str> {
+    Some(match word {
+        "manual" => {
+            "A manual runtime scope: every dependency inside is written by hand in `deps=[...]`. \
+             `expand-manual-phase-fence` only rewrites loops inside these. It opens no name scope."
+        }
+        "auto" => {
+            "An automatic runtime scope: switches `expand-manual-phase-fence` off for what it \
+             contains. It opens no name scope."
+        }
+        "submit" => {
+            "Launches a task running a function of the module; binds the callee's results, then \
+             the task's `task_id`."
+        }
+        "range" => {
+            "A sequential loop: `range(stop)`, `range(start, stop)` or `range(start, stop, step)`."
+        }
+        "parallel" => "A parallel loop; takes the same bounds as `range`.",
+        "unroll" => "An unrolled loop; takes the same bounds as `range`.",
+        "iter" => {
+            "Loop-carried values: `iter(x = init)`; the body's final `yield` gives the next value."
+        }
+        "yield" => {
+            "Ends a loop or `if` body, passing values to the next iteration or the bindings."
+        }
+        _ => return None,
+    })
+}
+
+/// The `pfir opt` options a RUN line may use (kept equal to the command
+/// line's by `tests/it/ide`), with a short description.
+pub const OPT_OPTIONS: [(&str, &str); 17] = [
+    ("--passes=", "the passes to run, comma-separated"),
+    (
+        "--split-input-file",
+        "treat each `// -----` chunk as its own input",
+    ),
+    (
+        "--verify-diagnostics",
+        "check the `expected-*` comments against the diagnostics",
+    ),
+    ("--remarks", "emit the passes' optimisation remarks"),
+    ("--stats", "report pass statistics on stderr"),
+    ("--timing", "report each pass's wall time on stderr"),
+    (
+        "--verify-each",
+        "verify each pass's produced properties (the default)",
+    ),
+    ("--no-verify-each", "skip the verification after each pass"),
+    (
+        "--verify-deps",
+        "check that every task waits for the same tasks after the pipeline",
+    ),
+    (
+        "--print-ir-after-all",
+        "print the IR to stderr after every pass",
+    ),
+    (
+        "--print-ir-after=",
+        "print the IR to stderr after the named passes",
+    ),
+    (
+        "--keep-comments",
+        "print the source comments with the output",
+    ),
+    ("--diagnostic-format=", "human, short or json"),
+    ("--color=", "auto, always or never"),
+    ("-o", "write the output to a file"),
+    ("%s", "this file"),
+    ("%t", "a temporary file for this test"),
+];
+
+/// What a test directive means, for hover: `RUN`, a FileCheck suffix
+/// (`""` for the plain prefix, `NEXT`, `COUNT-3`, ...), `expected-*` or a
+/// runner directive.
+pub fn directive_doc(directive: &str) -> Option<String> {
+    let doc = match directive {
+        "RUN" => "A command line the test runner (`pfir test`) runs; `%s` is this file, `%t` a \
+                  temporary file. The test passes when every RUN line succeeds."
+            .to_string(),
+        "COM" => "A comment FileCheck ignores.".to_string(),
+        "XFAIL" => "The test is expected to fail (when the listed features hold).".to_string(),
+        "REQUIRES" => "The test runs only when the listed features hold.".to_string(),
+        "UNSUPPORTED" => "The test does not run when the listed features hold.".to_string(),
+        "ALLOW_RETRIES" => "The test is run up to this many more times before failing.".to_string(),
+        "" => "FileCheck: the pattern must match after the previous match.".to_string(),
+        "NEXT" => "FileCheck: the pattern must match on the line right after the previous match."
+            .to_string(),
+        "SAME" => {
+            "FileCheck: the pattern must match on the same line as the previous match.".to_string()
+        }
+        "NOT" => "FileCheck: the pattern must not match between the matches around it.".to_string(),
+        "DAG" => "FileCheck: the pattern must match, in any order with the adjacent `-DAG` lines."
+            .to_string(),
+        "LABEL" => "FileCheck: splits the output into blocks at this match; the lines between \
+                    two labels are matched within their block."
+            .to_string(),
+        "EMPTY" => "FileCheck: the next line must be empty.".to_string(),
+        other => {
+            if let Some(n) = other.strip_prefix("COUNT-") {
+                format!("FileCheck: the pattern must match {n} times, on consecutive lines.")
+            } else if let Some(kind) = other.strip_prefix("expected-") {
+                format!(
+                    "`--verify-diagnostics` expects {} {kind} whose message contains the \
+                     `{{{{text}}}}` on this comment's line (`@+N`: N lines below, `@-N`: N lines \
+                     above); every diagnostic must be expected.",
+                    if kind == "error" { "an" } else { "a" }
+                )
+            } else {
+                return None;
+            }
+        }
+    };
+    Some(doc)
+}

@@ -1,0 +1,169 @@
+//! The `expand-manual-phase-fence` decision for each loop, as `pfir opt
+//! --passes=expand-manual-phase-fence --remarks` reports it.
+//!
+//! The pass runs through the pass manager (its requirements verified first)
+//! on a chunk that lowered without error, the first time a decision is
+//! asked for (hover on a loop, inlay hints), not while the document is
+//! read: navigation, completion and colouring never wait for it. Each
+//! remark is attached to the
+//! loop it is about (its primary span, or the secondary label that points
+//! at the loop header, starts where the loop statement starts). A remark
+//! that says a barrier was inserted names the barrier and the array, which
+//! the inlay hints show as the statement the pass would add.
+
+use crate::diagnostics::{Diagnostic, Severity, SourceFile, has_errors};
+use crate::ide::index::LoopInfo;
+use crate::ir::Module;
+use crate::passes::PipelineOptions;
+use crate::passes::expand_manual_phase_fence::NAME;
+use hashbrown::HashMap;
+
+/// What the pass says about one loop.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LoopDecision {
+    /// The remarks' messages, in the pass's order (one per candidate array).
+    pub remarks: Vec<String>,
+    /// The barriers inserted before the loop.
+    pub barriers: Vec<Barrier>,
+}
+
+/// `name = system.task_dummy(deps=[array])`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Barrier {
+    pub name: String,
+    pub array: String,
+}
+
+impl Barrier {
+    /// The statement the pass inserts.
+    pub fn statement(&self) -> String {
+        format!("{} = system.task_dummy(deps=[{}])", self.name, self.array)
+    }
+}
+
+/// Whether the pass could be asked about a chunk.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PassStatus {
+    Ran,
+    /// Why it was not run.
+    NotRun(String),
+}
+
+/// What the pass said about every loop of a chunk.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decisions {
+    pub status: PassStatus,
+    /// One per loop of the chunk's index, in its order.
+    pub per_loop: Vec<Option<LoopDecision>>,
+}
+
+impl Decisions {
+    pub fn not_run(why: impl Into<String>) -> Decisions {
+        Decisions {
+            status: PassStatus::NotRun(why.into()),
+            per_loop: Vec::new(),
+        }
+    }
+
+    /// The decision for loop number `l` of the index.
+    pub fn of(&self, l: usize) -> Option<&LoopDecision> {
+        self.per_loop.get(l).and_then(Option::as_ref)
+    }
+}
+
+/// The prefix of the remark for a rewritten loop (see the pass's
+/// `inserted_remark`).
+const INSERTED: &str = "inserted phase fence barrier `";
+
+/// Runs the pass over `module` (it is rewritten) and attaches its remarks
+/// to `loops`.
+pub fn run(module: &mut Module, loops: &[LoopInfo]) -> Decisions {
+    let opts = PipelineOptions {
+        passes: vec![NAME.to_string()],
+        remarks: Some(vec![NAME.to_string()]),
+        ..PipelineOptions::default()
+    };
+    // The pipeline renders nothing: it needs no text.
+    let file = SourceFile::new("<editor>", "");
+    let result = crate::passes::run_pipeline(module, &file, &opts);
+    if has_errors(&result.diagnostics) {
+        let why = result
+            .diagnostics
+            .iter()
+            .find(|d| d.severity == Severity::Error)
+            .map(|d| d.message.clone())
+            .unwrap_or_default();
+        return Decisions::not_run(format!("the pass's requirements do not hold: {why}"));
+    }
+    let by_start: HashMap<usize, usize> = loops
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.is_for)
+        .map(|(i, l)| (l.stmt.start, i))
+        .collect();
+    let mut per_loop: Vec<Option<LoopDecision>> = vec![None; loops.len()];
+    for d in &result.diagnostics {
+        if d.severity != Severity::Remark {
+            continue;
+        }
+        let Some(&l) = by_start.get(&anchor(d)) else {
+            continue;
+        };
+        let decision = per_loop[l].get_or_insert_with(LoopDecision::default);
+        if let Some(b) = barrier_of(&d.message) {
+            decision.barriers.push(b);
+        }
+        let mut message = d.message.clone();
+        for note in &d.notes {
+            message.push_str(&format!(" ({note})"));
+        }
+        decision.remarks.push(message);
+    }
+    Decisions {
+        status: PassStatus::Ran,
+        per_loop,
+    }
+}
+
+/// Where the loop a remark is about starts: the secondary label "in this
+/// loop" when there is one (the primary span is then the array or the
+/// update), else the primary span (the loop header).
+fn anchor(d: &Diagnostic) -> usize {
+    d.secondary
+        .iter()
+        .find(|l| l.message == "in this loop")
+        .unwrap_or(&d.primary)
+        .span
+        .start()
+}
+
+/// The barrier an "inserted phase fence barrier `B` for `A`: ..." remark
+/// names.
+fn barrier_of(message: &str) -> Option<Barrier> {
+    let rest = message.strip_prefix(INSERTED)?;
+    let (name, rest) = rest.split_once('`')?;
+    let rest = rest.strip_prefix(" for `")?;
+    let (array, _) = rest.split_once('`')?;
+    Some(Barrier {
+        name: name.to_string(),
+        array: array.to_string(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::barrier_of;
+
+    #[test]
+    fn reads_the_barrier_of_an_inserted_remark() {
+        let b = barrier_of(
+            "inserted phase fence barrier `phase_fence_barrier_0_tid` for `tids`: 4 producers",
+        )
+        .unwrap();
+        assert_eq!(
+            b.statement(),
+            "phase_fence_barrier_0_tid = system.task_dummy(deps=[tids])"
+        );
+        assert!(barrier_of("kept `t4` as a direct dependency").is_none());
+    }
+}

@@ -1,0 +1,320 @@
+//! Test directives inside `//` comments (spec section 10): `RUN:` lines,
+//! FileCheck directives (`CHECK:`, `CHECK-NEXT:`, ... with `{{regex}}` and
+//! `[[VAR]]` parts, under every prefix the RUN lines name), and
+//! `expected-error@+1 {{text}}` comments for `--verify-diagnostics`.
+//!
+//! A RUN or FileCheck directive is the first word of a comment, as pfir's
+//! test files write them; `expected-*` expectations are found anywhere in a
+//! comment, several per line, as `--verify-diagnostics` reads them.
+//! Scanning a comment is linear in its length.
+
+use std::ops::Range;
+
+/// What a comment line is.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum CommentKind {
+    Plain,
+    Run,
+    /// A FileCheck directive.
+    Check,
+    /// `expected-error` / `-warning` / `-note` / `-remark`.
+    Expected,
+    /// `COM:`, `XFAIL:`, `REQUIRES:`, `UNSUPPORTED:`, `ALLOW_RETRIES:`.
+    Other,
+}
+
+/// A part of a comment worth its own colour.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PieceKind {
+    /// `RUN:`, `CHECK-NEXT:`, `expected-error@+1`.
+    Directive,
+    /// `{{regex}}` in a CHECK pattern.
+    Regex,
+    /// `[[VAR]]`, `[[VAR:regex]]`, `[[#N+1]]` in a CHECK pattern.
+    Var,
+    /// `{{text}}` of an `expected-*` comment.
+    Expected,
+}
+
+/// The FileCheck directive suffixes after `PREFIX-`.
+pub const CHECK_SUFFIXES: [&str; 6] = ["NEXT", "SAME", "NOT", "DAG", "LABEL", "EMPTY"];
+
+/// The runner's directives other than RUN.
+pub const RUNNER_DIRECTIVES: [&str; 5] =
+    ["COM", "XFAIL", "REQUIRES", "UNSUPPORTED", "ALLOW_RETRIES"];
+
+/// The severities of `expected-*` comments.
+pub const EXPECTED_KINDS: [&str; 4] = ["error", "warning", "note", "remark"];
+
+/// The FileCheck prefixes a document's RUN lines use: `CHECK` and every
+/// `--check-prefix=P` / `--check-prefixes=P,Q` (one dash or two, `=` or a
+/// space).
+pub fn check_prefixes(text: &str) -> Vec<String> {
+    let mut out = vec!["CHECK".to_string()];
+    for line in text.lines().filter(|l| l.contains("RUN:")) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        for (i, w) in words.iter().enumerate() {
+            let w = w.trim_start_matches('-');
+            let value = if let Some(v) = w
+                .strip_prefix("check-prefixes")
+                .or_else(|| w.strip_prefix("check-prefix"))
+            {
+                match v.strip_prefix('=') {
+                    Some(v) => v,
+                    None if v.is_empty() => words.get(i + 1).copied().unwrap_or(""),
+                    None => continue,
+                }
+            } else {
+                continue;
+            };
+            for p in value.split(',') {
+                let p = p.trim_matches(|c| c == '\'' || c == '"');
+                let valid = !p.is_empty()
+                    && p.bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+                if valid && !out.iter().any(|q| q == p) {
+                    out.push(p.to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// What the comment `text[range]` (from `//` to the end of its line) is,
+/// and its coloured parts, in order and disjoint.
+pub fn scan_comment(
+    text: &str,
+    range: Range<usize>,
+    prefixes: &[String],
+) -> (CommentKind, Vec<(Range<usize>, PieceKind)>) {
+    let Some(comment) = text.get(range.clone()) else {
+        return (CommentKind::Plain, Vec::new());
+    };
+    let Some(after) = comment.strip_prefix("//") else {
+        return (CommentKind::Plain, Vec::new());
+    };
+    let body = after.trim_start_matches([' ', '\t']);
+    let word_start = range.start + (comment.len() - body.len());
+    let word_len = body
+        .bytes()
+        .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'-')
+        .count();
+    let word = &body[..word_len];
+    let rest = &body[word_len..];
+    let mut pieces = Vec::new();
+    if word.is_empty() {
+        return (CommentKind::Plain, pieces);
+    }
+    if word.starts_with("expected-") || !rest.starts_with(':') {
+        // `expected-*` may stand anywhere in a comment, several per line, as
+        // `--verify-diagnostics` reads them.
+        expectations(text, range.clone(), &mut pieces);
+        let kind = if pieces.is_empty() {
+            CommentKind::Plain
+        } else {
+            CommentKind::Expected
+        };
+        return (kind, pieces);
+    }
+    let dir = word_start..word_start + word_len + 1;
+    let kind = if word == "RUN" {
+        CommentKind::Run
+    } else if RUNNER_DIRECTIVES.contains(&word) {
+        CommentKind::Other
+    } else if is_check_directive(word, prefixes) {
+        CommentKind::Check
+    } else {
+        expectations(text, range.clone(), &mut pieces);
+        let kind = if pieces.is_empty() {
+            CommentKind::Plain
+        } else {
+            CommentKind::Expected
+        };
+        return (kind, pieces);
+    };
+    let dir_end = dir.end;
+    pieces.push((dir, PieceKind::Directive));
+    if kind == CommentKind::Check {
+        let mut found = Vec::new();
+        braces(
+            text,
+            dir_end..range.end,
+            "{{",
+            "}}",
+            PieceKind::Regex,
+            &mut found,
+        );
+        braces(
+            text,
+            dir_end..range.end,
+            "[[",
+            "]]",
+            PieceKind::Var,
+            &mut found,
+        );
+        found.sort_by_key(|(r, _)| r.start);
+        let mut end = dir_end;
+        for (r, k) in found {
+            if r.start >= end {
+                end = r.end;
+                pieces.push((r, k));
+            }
+        }
+    }
+    (kind, pieces)
+}
+
+/// Appends every `expected-KIND[@N] {{text}}` of the comment `text[range]`.
+fn expectations(text: &str, range: Range<usize>, out: &mut Vec<(Range<usize>, PieceKind)>) {
+    let Some(comment) = text.get(range.clone()) else {
+        return;
+    };
+    let bytes = comment.as_bytes();
+    let mut from = 0;
+    while let Some(i) = comment[from..].find("expected-") {
+        let start = from + i;
+        from = start + "expected-".len();
+        if start > 0 && crate::ide::index::is_ident_byte(bytes[start - 1]) {
+            continue;
+        }
+        let kind_len = comment[from..]
+            .bytes()
+            .take_while(|b| b.is_ascii_lowercase())
+            .count();
+        if !EXPECTED_KINDS.contains(&&comment[from..from + kind_len]) {
+            continue;
+        }
+        let mut end = from + kind_len;
+        if comment[end..].starts_with('@') {
+            end += comment[end..]
+                .find([' ', '\t', '{'])
+                .unwrap_or(comment.len() - end);
+        }
+        out.push((range.start + start..range.start + end, PieceKind::Directive));
+        // The `{{text}}` right after it.
+        let gap = comment[end..].len() - comment[end..].trim_start().len();
+        let open = end + gap;
+        if comment[open..].starts_with("{{")
+            && let Some(j) = comment[open + 2..].find("}}")
+        {
+            let close = open + 2 + j + 2;
+            out.push((range.start + open..range.start + close, PieceKind::Expected));
+            end = close;
+        }
+        from = end;
+    }
+}
+
+/// Whether `word` is `PREFIX`, `PREFIX-NEXT` ... or `PREFIX-COUNT-N` for one
+/// of `prefixes`.
+pub fn is_check_directive(word: &str, prefixes: &[String]) -> bool {
+    prefixes.iter().any(|p| {
+        let Some(rest) = word.strip_prefix(p.as_str()) else {
+            return false;
+        };
+        if rest.is_empty() {
+            return true;
+        }
+        let Some(suffix) = rest.strip_prefix('-') else {
+            return false;
+        };
+        CHECK_SUFFIXES.contains(&suffix)
+            || suffix
+                .strip_prefix("COUNT-")
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    })
+}
+
+/// Appends every `open ... close` of `text[range]`.
+fn braces(
+    text: &str,
+    range: Range<usize>,
+    open: &str,
+    close: &str,
+    kind: PieceKind,
+    out: &mut Vec<(Range<usize>, PieceKind)>,
+) {
+    let Some(hay) = text.get(range.clone()) else {
+        return;
+    };
+    let mut from = 0;
+    while let Some(i) = hay[from..].find(open) {
+        let start = from + i;
+        let inner = start + open.len();
+        let Some(j) = hay[inner..].find(close) else {
+            break;
+        };
+        let end = inner + j + close.len();
+        out.push((range.start + start..range.start + end, kind));
+        from = end;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scan(line: &str) -> (CommentKind, Vec<(&str, PieceKind)>) {
+        let prefixes = check_prefixes("// RUN: pfir opt %s | FileCheck %s --check-prefix=OUT");
+        let (kind, pieces) = scan_comment(line, 0..line.len(), &prefixes);
+        (
+            kind,
+            pieces.into_iter().map(|(r, k)| (&line[r], k)).collect(),
+        )
+    }
+
+    #[test]
+    fn finds_directives_and_their_parts() {
+        use PieceKind::*;
+        assert_eq!(
+            scan("// CHECK-NEXT: a = {{.*}} [[X:b]] [[X]]"),
+            (
+                CommentKind::Check,
+                vec![
+                    ("CHECK-NEXT:", Directive),
+                    ("{{.*}}", Regex),
+                    ("[[X:b]]", Var),
+                    ("[[X]]", Var)
+                ]
+            )
+        );
+        assert_eq!(scan("// OUT-DAG: x").1, vec![("OUT-DAG:", Directive)]);
+        assert_eq!(scan("// RUN: pfir opt %s").0, CommentKind::Run);
+        assert_eq!(
+            scan("// expected-error@+1 {{unknown `x`}}"),
+            (
+                CommentKind::Expected,
+                vec![
+                    ("expected-error@+1", Directive),
+                    ("{{unknown `x`}}", Expected)
+                ]
+            )
+        );
+        assert_eq!(scan("// CHECKS: no").0, CommentKind::Plain);
+        assert_eq!(
+            scan("// Note: expected-error {{x}}").0,
+            CommentKind::Expected
+        );
+        assert_eq!(
+            scan("// a expected-note {{n}} then expected-remark@-2 {{r}} notexpected-error"),
+            (
+                CommentKind::Expected,
+                vec![
+                    ("expected-note", Directive),
+                    ("{{n}}", Expected),
+                    ("expected-remark@-2", Directive),
+                    ("{{r}}", Expected)
+                ]
+            )
+        );
+        assert_eq!(scan("// a comment: RUN:").0, CommentKind::Plain);
+        assert_eq!(scan("// CHECK-COUNT-3: x").0, CommentKind::Check);
+    }
+
+    #[test]
+    fn prefixes_come_from_run_lines() {
+        let p = check_prefixes("// RUN: a --check-prefixes=A,B-C\n// RUN: b -check-prefix X\n");
+        assert_eq!(p, ["CHECK", "A", "B-C", "X"]);
+    }
+}

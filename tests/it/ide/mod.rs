@@ -1,0 +1,58 @@
+//! `pfir::ide`, the protocol-free editor layer: one module per feature.
+//! Offsets are found by searching the source for a piece of text, so each
+//! test reads as "at this text, the editor says that".
+
+mod completion;
+mod hover;
+mod navigation;
+mod outline;
+mod rename;
+mod robustness;
+mod tokens;
+mod vocabulary;
+
+use std::ops::Range;
+
+/// The offset of the `n`-th (from 0) occurrence of `needle` in `src`.
+pub fn nth(src: &str, needle: &str, n: usize) -> usize {
+    src.match_indices(needle)
+        .nth(n)
+        .unwrap_or_else(|| panic!("`{needle}` occurs fewer than {} times", n + 1))
+        .0
+}
+
+/// The offset of the first occurrence of `needle`.
+pub fn at(src: &str, needle: &str) -> usize {
+    nth(src, needle, 0)
+}
+
+/// The texts of `ranges`.
+pub fn texts<'a>(src: &'a str, ranges: &[Range<usize>]) -> Vec<&'a str> {
+    ranges.iter().map(|r| &src[r.clone()]).collect()
+}
+
+/// The 1-based lines of `ranges`' starts.
+pub fn lines(src: &str, ranges: &[Range<usize>]) -> Vec<usize> {
+    ranges
+        .iter()
+        .map(|r| src[..r.start].matches('\n').count() + 1)
+        .collect()
+}
+
+/// The spec's first example, with a non-ASCII comment before the code.
+pub const FIRST: &str = "// Ünïcödé — ✓ before everything
+func kernel() -> task_id {
+  return system.task_invalid()
+}
+
+orchestration func main(n: i64) -> task_id {
+  manual {
+    tids = array.create(4, task_id)
+    for p in parallel(4) {
+      a, a_tid = submit kernel(deps=[tids])
+      b, b_tid = submit kernel(deps=[tids])
+    }
+  }
+  return system.task_invalid()
+}
+";
