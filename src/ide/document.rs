@@ -57,8 +57,8 @@ pub struct Chunk {
     pub comments: Vec<Range<usize>>,
     pub index: ChunkIndex,
     /// What `pfir opt`'s front end ([`crate::driver::read_module`]) reports
-    /// for this chunk: the parser's diagnostics, and lowering's when the
-    /// parser reported no error (lowering still runs for the index).
+    /// for this chunk (the module is kept for the index even when there
+    /// are errors: [`crate::driver::read_module_anyway`]).
     pub front_end: Vec<Diagnostic>,
     /// Whether the front end reported an error in this chunk.
     pub has_errors: bool,
@@ -195,13 +195,8 @@ fn build_chunk(text: &str, base: usize, chunk: &str) -> Chunk {
         .into_iter()
         .map(|s| s.range())
         .collect();
-    let (ast, mut front_end) = crate::parser::parse(chunk, base);
-    let parsed = !has_errors(&front_end);
-    let (module, lower_diags) = crate::lower::lower(ast);
-    if parsed {
-        front_end.extend(lower_diags);
-    }
-    let has_errors = !parsed || has_errors(&front_end);
+    let (module, front_end) = crate::driver::read_module_anyway(chunk, base);
+    let has_errors = has_errors(&front_end);
     let index = index::build(text, &module);
     Chunk {
         range: base..base + chunk.len(),

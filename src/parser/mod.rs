@@ -9,6 +9,10 @@
 pub mod ast;
 pub mod build;
 pub mod chars;
+mod delimiters;
+pub mod layout;
+pub mod recovery;
+mod tidy;
 
 use crate::diagnostics::Diagnostic;
 use crate::diagnostics::{Applicability, Code};
@@ -23,24 +27,11 @@ lalrpop_util::lalrpop_mod!(
     "/pfir.rs"
 );
 
-/// Parses `text`, which starts at byte `base` of its file.
-pub fn parse(text: &str, base: usize) -> (ast::Module<'_>, Vec<Diagnostic>) {
-    let tokens = lexer::tokens(text, base);
-    let eof = base + text.len();
-    let mut recovered = Vec::new();
-    let result = grammar::ModuleParser::new().parse(&mut recovered, tokens);
-    let mut diags: Vec<Diagnostic> = recovered
-        .into_iter()
-        .map(|r| parse_error_diagnostic(r.error, eof, text, base))
-        .collect();
-    let module = match result {
-        Ok(module) => module,
-        Err(e) => {
-            diags.push(parse_error_diagnostic(e, eof, text, base));
-            ast::Module::default()
-        }
-    };
-    (module, diags)
+/// Parses `text`, which starts at byte `base` of its file: the module it
+/// could read, with every syntax error reported once and recovered from
+/// (see [`recovery`]).
+pub fn parse(text: &str, base: usize) -> recovery::Parsed<'_> {
+    recovery::parse_module(text, base)
 }
 
 /// Parses a single expression (for tests and tools).

@@ -55,10 +55,10 @@ fn every_example_and_test_file_agrees_with_pfir_opt() {
 }
 
 #[test]
-fn parse_errors_hide_lowering_errors_as_in_pfir_opt() {
-    // `zz` is unknown (a lowering error) but the chunk does not parse, so
-    // `pfir opt` reports the syntax error alone; the next chunk is read on
-    // its own and reports its unknown name.
+fn syntax_errors_hide_the_semantic_errors_of_their_function_as_in_pfir_opt() {
+    // `zz` is unknown (a lowering error) but its function has a syntax
+    // error, so `pfir opt` reports the syntax error alone; the next chunk
+    // is read on its own and reports its unknown name.
     let text = "func f() {\n  y = zz\n  x = = 1\n}\n// -----\nfunc g() {\n  y = ww\n}\n";
     let diags = Analysis::new(text).diagnostics();
     assert!(
