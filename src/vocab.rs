@@ -1,7 +1,7 @@
 //! The vocabulary shared by the lexer, the AST and the IR: scalar types,
-//! operators, function kinds, parameter directions and loop kinds. It
-//! depends on nothing else in the crate, so the front end can name these
-//! without importing the IR (the IR re-exports them).
+//! operators, function kinds, parameter directions, loop kinds and the
+//! reserved words. It depends on nothing else in the crate, so the front end
+//! can name these without importing the IR (the IR re-exports them).
 
 /// A scalar element type: `i8` ... `f64`, `bool`, `index`, `task_id`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -198,4 +198,65 @@ impl LoopKind {
             LoopKind::Unroll => "unroll",
         }
     }
+}
+
+/// Keywords that start statements or function headers, and the literals.
+pub const KEYWORDS: [&str; 26] = [
+    "func",
+    "orchestration",
+    "incore",
+    "aic",
+    "aiv",
+    "group",
+    "opaque",
+    "in",
+    "out",
+    "inout",
+    "for",
+    "iter",
+    "while",
+    "if",
+    "else",
+    "manual",
+    "auto",
+    "yield",
+    "return",
+    "break",
+    "continue",
+    "submit",
+    "true",
+    "false",
+    "none",
+    "not",
+];
+
+/// Binary keyword operators.
+pub const KEYWORD_OPERATORS: [&str; 2] = ["and", "or"];
+
+/// Type names: the scalars, `array`, `tensor`.
+pub fn type_names() -> impl Iterator<Item = &'static str> {
+    ScalarType::ALL
+        .into_iter()
+        .map(|s| s.name())
+        .chain(["array", "tensor"])
+}
+
+pub const LOOP_KINDS: [LoopKind; 3] = [LoopKind::Range, LoopKind::Parallel, LoopKind::Unroll];
+
+/// Whether `name` is a reserved word (a keyword or a type name).
+pub fn is_reserved(name: &str) -> bool {
+    KEYWORDS.contains(&name)
+        || KEYWORD_OPERATORS.contains(&name)
+        || type_names().any(|t| t == name)
+        || LOOP_KINDS.iter().any(|k| k.keyword() == name)
+}
+
+/// Every reserved word: the keywords, the keyword operators, the type names
+/// and the loop kinds (the table of `docs/language.md`, "Reserved words").
+pub fn reserved_words() -> impl Iterator<Item = &'static str> {
+    KEYWORDS
+        .into_iter()
+        .chain(KEYWORD_OPERATORS)
+        .chain(type_names())
+        .chain(LOOP_KINDS.iter().map(|k| k.keyword()))
 }

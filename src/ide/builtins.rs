@@ -6,8 +6,6 @@
 //! ([`crate::vocab`]); the op and option tables are checked against the
 //! lowering and the `pfir` command line by `tests/it/ide`.
 
-use crate::vocab::{LoopKind, ScalarType};
-
 /// A built-in op: how it is called, what it gives, what it does.
 #[derive(Copy, Clone, Debug)]
 pub struct BuiltinOp {
@@ -62,56 +60,7 @@ pub fn builtin_op(name: &str) -> Option<&'static BuiltinOp> {
     BUILTIN_OPS.iter().find(|op| op.name == name)
 }
 
-/// Keywords that start statements or function headers, and the literals.
-pub const KEYWORDS: [&str; 26] = [
-    "func",
-    "orchestration",
-    "incore",
-    "aic",
-    "aiv",
-    "group",
-    "opaque",
-    "in",
-    "out",
-    "inout",
-    "for",
-    "iter",
-    "while",
-    "if",
-    "else",
-    "manual",
-    "auto",
-    "yield",
-    "return",
-    "break",
-    "continue",
-    "submit",
-    "true",
-    "false",
-    "none",
-    "not",
-];
-
-/// Binary keyword operators.
-pub const KEYWORD_OPERATORS: [&str; 2] = ["and", "or"];
-
-/// Type names: the scalars, `array`, `tensor`.
-pub fn type_names() -> impl Iterator<Item = &'static str> {
-    ScalarType::ALL
-        .into_iter()
-        .map(|s| s.name())
-        .chain(["array", "tensor"])
-}
-
-pub const LOOP_KINDS: [LoopKind; 3] = [LoopKind::Range, LoopKind::Parallel, LoopKind::Unroll];
-
-/// Whether `name` is a reserved word (a keyword or a type name).
-pub fn is_reserved(name: &str) -> bool {
-    KEYWORDS.contains(&name)
-        || KEYWORD_OPERATORS.contains(&name)
-        || type_names().any(|t| t == name)
-        || LOOP_KINDS.iter().any(|k| k.keyword() == name)
-}
+pub use crate::vocab::{KEYWORD_OPERATORS, KEYWORDS, LOOP_KINDS, is_reserved, type_names};
 
 /// What a keyword means, for hover.
 pub fn keyword_doc(word: &str) -> Option<&'static str> {

@@ -406,7 +406,7 @@ fn find(tokens: &[Spanned<'_>], l: usize, tok: &Tok<'_>, r: usize) -> Option<usi
 
 /// The keyword or type token spelt `word` (not a plain name).
 fn keyword_token(word: &str) -> Option<Tok<'static>> {
-    let word: &'static str = KEYWORDS.iter().find(|k| **k == word)?;
+    let word: &'static str = crate::vocab::reserved_words().find(|k| *k == word)?;
     let mut lexer = Tok::lexer(word);
     match (lexer.next(), lexer.next()) {
         (Some(Ok(t)), None) if !matches!(t, Tok::Ident(_)) => Some(t),
@@ -417,58 +417,6 @@ fn keyword_token(word: &str) -> Option<Tok<'static>> {
 /// The keywords a statement starts with.
 const STATEMENT_KEYWORDS: [&str; 9] = [
     "for", "while", "if", "manual", "auto", "yield", "return", "break", "continue",
-];
-
-/// The words a misspelling can be read as.
-const KEYWORDS: [&str; 48] = [
-    "func",
-    "orchestration",
-    "incore",
-    "aic",
-    "aiv",
-    "group",
-    "opaque",
-    "in",
-    "out",
-    "inout",
-    "for",
-    "range",
-    "parallel",
-    "unroll",
-    "iter",
-    "while",
-    "if",
-    "else",
-    "manual",
-    "auto",
-    "yield",
-    "return",
-    "break",
-    "continue",
-    "submit",
-    "true",
-    "false",
-    "none",
-    "and",
-    "or",
-    "not",
-    "array",
-    "tensor",
-    "i1",
-    "i8",
-    "i16",
-    "i32",
-    "i64",
-    "u8",
-    "u16",
-    "u32",
-    "u64",
-    "f16",
-    "bf16",
-    "f32",
-    "f64",
-    "index",
-    "task_id",
 ];
 
 fn first_on_line(tokens: &[Spanned<'_>], i: usize, ctx: &Ctx<'_, '_>) -> bool {

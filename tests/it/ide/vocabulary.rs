@@ -24,6 +24,17 @@ fn reserved_words_are_those_of_the_language() {
     }
 }
 
+/// The one list the parser's recovery reads misspellings as, the editor
+/// completes and hovers, and rename refuses: exactly the language's table.
+#[test]
+fn the_shared_reserved_words_are_exactly_the_table() {
+    let mut table = crate::editor_grammar::reserved_words();
+    table.sort();
+    let mut ours: Vec<String> = pfir::vocab::reserved_words().map(String::from).collect();
+    ours.sort();
+    assert_eq!(ours, table);
+}
+
 #[test]
 fn run_line_options_are_those_of_pfir_opt() {
     let cli = pfir::cli::Cli::command();
