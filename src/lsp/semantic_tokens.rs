@@ -7,8 +7,8 @@ use super::documents::Document;
 use crate::ide::{SemanticToken, TokenKind};
 use lsp_types::{SemanticTokenModifier, SemanticTokenType, SemanticTokensLegend};
 
-/// The token types, indexed by [`type_index`].
-const TYPES: [SemanticTokenType; 13] = [
+/// The token types, in the order of [`TokenKind::ALL`].
+const TYPES: [SemanticTokenType; TokenKind::ALL.len()] = [
     SemanticTokenType::KEYWORD,
     SemanticTokenType::TYPE,
     SemanticTokenType::FUNCTION,
@@ -24,25 +24,11 @@ const TYPES: [SemanticTokenType; 13] = [
     SemanticTokenType::new("label"),
 ];
 
+/// The legend position of `kind`: [`TYPES`] is in the order of
+/// [`TokenKind::ALL`] (directives as macros, `{{regex}}` as regexps,
+/// `[[VAR]]` as labels).
 fn type_index(kind: TokenKind) -> u32 {
-    match kind {
-        TokenKind::Keyword => 0,
-        TokenKind::Type => 1,
-        TokenKind::Function => 2,
-        TokenKind::Variable => 3,
-        TokenKind::Parameter => 4,
-        TokenKind::Property => 5,
-        TokenKind::Number => 6,
-        TokenKind::String => 7,
-        TokenKind::Comment => 8,
-        TokenKind::Operator => 9,
-        // RUN:, CHECK-NEXT:, expected-error@+1, `// -----`.
-        TokenKind::Directive => 10,
-        // `{{regex}}` in a CHECK line.
-        TokenKind::RegexPart => 11,
-        // `[[VAR]]` in a CHECK line.
-        TokenKind::VarPart => 12,
-    }
+    kind.index() as u32
 }
 
 /// The legend announced in the capabilities. Modifier bits are
