@@ -329,8 +329,9 @@ variable first.",
         title: "`--verify-deps`: the passes lost or added a task dependency",
         explanation: "Under `--verify-deps`, pfir expands the task graph before and after \
 the passes and reports the first dependency that was lost or added. This is a bug \
-in a pass (the testing pass `test-drop-deps` produces it on purpose), not in the \
-input.",
+in a pass, not in the input. The wrong example below uses `test-drop-deps`, a pass \
+that drops dependencies on purpose; it exists only in builds with the `testkit` \
+feature (pfir's own tests), so a released `pfir` reports it as an unknown pass.",
         wrong: ex_args(
             &["--passes=test-drop-deps", "--verify-deps"],
             "func k() {\n}\norchestration func main() {\n  manual {\n    ta = submit k()\n    tb = submit k(deps=[ta])\n  }\n}\n",
