@@ -30,7 +30,8 @@ pub fn with_large_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
 /// Parses and lowers `text` (which starts at byte `base` of its file).
 /// Returns the module when there were no errors, and all diagnostics.
 pub fn read_module(text: &str, base: usize) -> (Option<Module>, Vec<Diagnostic>) {
-    let (ast, mut diags) = crate::parser::parse(text, base);
+    let arena = crate::parser::ast::Arena::new();
+    let (ast, mut diags) = crate::parser::parse(text, base, &arena);
     if has_errors(&diags) {
         return (None, diags);
     }

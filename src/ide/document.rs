@@ -191,7 +191,8 @@ fn build_chunk(text: &str, base: usize, chunk: &str) -> Chunk {
         .into_iter()
         .map(|s| s.range())
         .collect();
-    let (ast, mut diags) = crate::parser::parse(chunk, base);
+    let arena = crate::parser::ast::Arena::new();
+    let (ast, mut diags) = crate::parser::parse(chunk, base, &arena);
     let (module, lower_diags) = crate::lower::lower(ast);
     diags.extend(lower_diags);
     let has_errors = has_errors(&diags);

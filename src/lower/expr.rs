@@ -254,7 +254,7 @@ impl<'a> Lowerer<'a> {
     }
 
     fn report_misplaced(&mut self, args: &ast::CallArgs<'a>) {
-        for span in &args.misplaced {
+        for span in args.misplaced {
             self.error(
                 Diagnostic::error("positional argument after keyword arguments", *span)
                     .with_code(Code::KeywordArgument)
@@ -303,7 +303,7 @@ impl<'a> Lowerer<'a> {
             return Vec::new();
         };
         let mut out = Vec::new();
-        for item in items {
+        for item in *items {
             if matches!(item.kind, ast::ExprKind::None) {
                 continue;
             }
@@ -400,12 +400,12 @@ impl<'a> Lowerer<'a> {
                 let signatures = self.signatures;
                 let Some(sig) = signatures.get(name.name) else {
                     self.not_a_function(name, "a call");
-                    for a in &args.positional {
+                    for a in args.positional {
                         self.lower_expr(a);
                     }
                     return self.func.new_expr(ExprKind::None, Type::Unknown, span);
                 };
-                for kw in &args.keyword {
+                for kw in args.keyword {
                     if kw.name.name == "deps" {
                         self.deps_on_plain_call(kw, name.name, Some(name.span));
                     } else {
@@ -453,7 +453,7 @@ impl<'a> Lowerer<'a> {
         let name = op.name;
         let mut call = Call::new(Callee::Op(op.name.to_string()));
         if name == "system.task_dummy" {
-            for a in &args.positional {
+            for a in args.positional {
                 self.lower_expr(a);
                 self.error(
                     Diagnostic::error("`system.task_dummy` takes only `deps=`", a.span)
@@ -462,7 +462,7 @@ impl<'a> Lowerer<'a> {
                 );
             }
             let mut seen_deps = false;
-            for kw in &args.keyword {
+            for kw in args.keyword {
                 if kw.name.name == "deps" && !seen_deps {
                     seen_deps = true;
                     call.manual_dep_edges = self.lower_deps(&kw.value);
@@ -488,7 +488,7 @@ impl<'a> Lowerer<'a> {
 
         call.args = args.positional.iter().map(|a| self.lower_expr(a)).collect();
         call.arg_directions = vec![Direction::In; call.args.len()];
-        for kw in &args.keyword {
+        for kw in args.keyword {
             if kw.name.name == "deps" {
                 self.deps_on_plain_call(kw, name, None);
                 continue;
@@ -696,7 +696,7 @@ impl<'a> Lowerer<'a> {
             predicate: None,
         };
         let mut seen: Vec<&str> = Vec::new();
-        for kw in &s.args.keyword {
+        for kw in s.args.keyword {
             let key = kw.name.name;
             if !SUBMIT_KWARGS.contains(&key) {
                 self.error(

@@ -24,8 +24,8 @@ use hashbrown::HashMap;
 use scope::Scopes;
 use types::Signature;
 
-/// Lowers a parsed module. Each function's AST is dropped as soon as it is
-/// lowered, so the AST and the IR of the whole file are never held at once.
+/// Lowers a parsed module. The AST stays in its arena until the caller
+/// drops the arena (in one go, after lowering).
 pub fn lower(module: ast::Module<'_>) -> (Module, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let mut signatures: HashMap<&str, Signature> = HashMap::new();
@@ -92,8 +92,7 @@ pub fn lower(module: ast::Module<'_>) -> (Module, Vec<Diagnostic>) {
             continue;
         }
         let mut lowerer = Lowerer::new(&signatures, Function::new(f.name.name, f.kind));
-        lowerer.lower_function(&f);
-        drop(f);
+        lowerer.lower_function(f);
         diags.extend(lowerer.diags);
         out.functions.push(lowerer.func);
     }

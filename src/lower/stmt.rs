@@ -22,10 +22,10 @@ impl<'a> Lowerer<'a> {
             ast::StmtKind::For(l) => self.lower_for(l, &[])?,
             ast::StmtKind::While(w) => self.lower_while(w, &[])?,
             ast::StmtKind::If(i) => self.lower_if(i, &[])?,
-            ast::StmtKind::Scope { manual, name, body } => StmtKind::Scope {
-                manual: *manual,
-                name: name.as_ref().map(|(n, _)| n.clone()),
-                body: self.lower_block(body, BodyKind::Scope),
+            ast::StmtKind::Scope(scope) => StmtKind::Scope {
+                manual: scope.manual,
+                name: scope.name.map(|(n, _)| n.to_string()),
+                body: self.lower_block(&scope.body, BodyKind::Scope),
             },
             ast::StmtKind::Yield(values) => {
                 let ids: Vec<ExprId> = values.iter().map(|v| self.lower_expr(v)).collect();

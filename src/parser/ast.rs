@@ -4,9 +4,25 @@
 //! its span. Lowering (`crate::lower`) turns this into the typed IR; nothing
 //! else reads the AST. Expression and `else if` chains record their depth so
 //! that the parser can refuse input nested deeper than the limit.
+//!
+//! The tree lives in a bump arena ([`Arena`], created by the caller of
+//! [`crate::parser::parse`]): child nodes are `&'a` references and lists
+//! are `&'a [T]` slices in the arena, and names and literal texts are
+//! borrowed from the source, so one lifetime `'a` covers both. Building a
+//! node costs no heap allocation of its own, and the whole tree is freed at
+//! once when the arena is dropped (no recursive drop, whatever the
+//! nesting). Nodes own no heap data (no `String`, `Vec` or `Box`): the
+//! arena never runs destructors.
 
 use crate::span::Span;
 use crate::vocab::{BinaryOp, Direction, FuncKind, LoopKind, ScalarType, UnaryOp};
+
+/// The bump arena an AST is allocated in.
+pub type Arena = bumpalo::Bump;
+
+/// A list being built in the arena (by the grammar's repetition rules);
+/// [`ArenaVec::into_bump_slice`] turns it into the node's slice.
+pub type ArenaVec<'a, T> = bumpalo::collections::Vec<'a, T>;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Ident<'a> {
@@ -14,16 +30,19 @@ pub struct Ident<'a> {
     pub span: Span,
 }
 
+/// The functions of a file (or chunk), in order. The list itself is a
+/// plain `Vec` (one per module) so that parts parsed separately can be
+/// appended; the functions are in the arena.
 #[derive(Clone, Debug, Default)]
 pub struct Module<'a> {
-    pub functions: Vec<Function<'a>>,
+    pub functions: Vec<&'a Function<'a>>,
 }
 
 #[derive(Clone, Debug)]
 pub struct Function<'a> {
     pub kind: FuncKind,
     pub name: Ident<'a>,
-    pub params: Vec<Param<'a>>,
+    pub params: &'a [Param<'a>],
     pub results: Option<TypeExpr<'a>>,
     pub body: Block<'a>,
     pub span: Span,
@@ -48,8 +67,8 @@ pub enum ExtentExpr<'a> {
 pub enum TypeExprKind<'a> {
     Scalar(ScalarType),
     Array(ScalarType, ExtentExpr<'a>),
-    Tensor(Vec<ExtentExpr<'a>>, ScalarType),
-    Tuple(Vec<TypeExpr<'a>>),
+    Tensor(&'a [ExtentExpr<'a>], ScalarType),
+    Tuple(&'a [TypeExpr<'a>]),
 }
 
 #[derive(Clone, Debug)]
@@ -60,7 +79,7 @@ pub struct TypeExpr<'a> {
 
 #[derive(Clone, Debug)]
 pub struct Block<'a> {
-    pub stmts: Vec<Stmt<'a>>,
+    pub stmts: &'a [Stmt<'a>],
     pub span: Span,
 }
 
@@ -73,32 +92,37 @@ pub struct Stmt<'a> {
 #[derive(Clone, Debug)]
 pub enum StmtKind<'a> {
     Bind {
-        bindings: Vec<Binding<'a>>,
+        bindings: &'a [Binding<'a>],
         rhs: Rhs<'a>,
     },
     /// A call evaluated for effect.
-    Call(Expr<'a>),
-    For(Box<ForLoop<'a>>),
-    While(Box<WhileLoop<'a>>),
-    If(Box<IfStmt<'a>>),
-    Scope {
-        manual: bool,
-        name: Option<(String, Span)>,
-        body: Block<'a>,
-    },
-    Yield(Vec<Expr<'a>>),
-    Return(Vec<Expr<'a>>),
+    Call(&'a Expr<'a>),
+    For(&'a ForLoop<'a>),
+    While(&'a WhileLoop<'a>),
+    If(&'a IfStmt<'a>),
+    Scope(&'a ScopeStmt<'a>),
+    Yield(&'a [Expr<'a>]),
+    Return(&'a [Expr<'a>]),
     Break,
     Continue,
     /// A statement the parser could not read; its error is already reported.
     Error,
 }
 
+/// `manual { ... }` or `auto "name" { ... }`.
+#[derive(Clone, Debug)]
+pub struct ScopeStmt<'a> {
+    pub manual: bool,
+    /// The name's value (unescaped) and the span of its literal.
+    pub name: Option<(&'a str, Span)>,
+    pub body: Block<'a>,
+}
+
 #[derive(Clone, Debug)]
 pub enum Binding<'a> {
     Name {
         name: Ident<'a>,
-        ty: Option<TypeExpr<'a>>,
+        ty: Option<&'a TypeExpr<'a>>,
     },
     Discard(Span),
 }
@@ -115,11 +139,11 @@ impl Binding<'_> {
 
 #[derive(Clone, Debug)]
 pub enum Rhs<'a> {
-    Expr(Expr<'a>),
-    Submit(Box<SubmitExpr<'a>>),
-    For(Box<ForLoop<'a>>),
-    While(Box<WhileLoop<'a>>),
-    If(Box<IfStmt<'a>>),
+    Expr(&'a Expr<'a>),
+    Submit(&'a SubmitExpr<'a>),
+    For(&'a ForLoop<'a>),
+    While(&'a WhileLoop<'a>),
+    If(&'a IfStmt<'a>),
 }
 
 #[derive(Clone, Debug)]
@@ -131,10 +155,10 @@ pub struct Kwarg<'a> {
 /// The arguments of a call or `submit`, split into positional and keyword.
 #[derive(Clone, Debug, Default)]
 pub struct CallArgs<'a> {
-    pub positional: Vec<Expr<'a>>,
-    pub keyword: Vec<Kwarg<'a>>,
+    pub positional: &'a [Expr<'a>],
+    pub keyword: &'a [Kwarg<'a>],
     /// Positional arguments written after a keyword argument (an error).
-    pub misplaced: Vec<Span>,
+    pub misplaced: &'a [Span],
 }
 
 pub enum ArgItem<'a> {
@@ -143,20 +167,26 @@ pub enum ArgItem<'a> {
 }
 
 impl<'a> CallArgs<'a> {
-    pub fn from_items(items: Vec<ArgItem<'a>>) -> CallArgs<'a> {
-        let mut args = CallArgs::default();
+    pub fn from_items(items: ArenaVec<'a, ArgItem<'a>>, arena: &'a Arena) -> CallArgs<'a> {
+        let mut positional = ArenaVec::new_in(arena);
+        let mut keyword = ArenaVec::new_in(arena);
+        let mut misplaced = ArenaVec::new_in(arena);
         for item in items {
             match item {
                 ArgItem::Positional(e) => {
-                    if !args.keyword.is_empty() {
-                        args.misplaced.push(e.span);
+                    if !keyword.is_empty() {
+                        misplaced.push(e.span);
                     }
-                    args.positional.push(e);
+                    positional.push(e);
                 }
-                ArgItem::Keyword(k) => args.keyword.push(k),
+                ArgItem::Keyword(k) => keyword.push(k),
             }
         }
-        args
+        CallArgs {
+            positional: positional.into_bump_slice(),
+            keyword: keyword.into_bump_slice(),
+            misplaced: misplaced.into_bump_slice(),
+        }
     }
 }
 
@@ -183,8 +213,8 @@ pub struct ForLoop<'a> {
     pub kind: LoopKind,
     pub kind_span: Span,
     /// One to three bounds, as written.
-    pub bounds: Vec<Expr<'a>>,
-    pub iters: Vec<IterDecl<'a>>,
+    pub bounds: &'a [Expr<'a>],
+    pub iters: &'a [IterDecl<'a>],
     pub iter_span: Option<Span>,
     pub body: Block<'a>,
     pub span: Span,
@@ -193,7 +223,7 @@ pub struct ForLoop<'a> {
 #[derive(Clone, Debug)]
 pub struct WhileLoop<'a> {
     pub cond: Expr<'a>,
-    pub iters: Vec<IterDecl<'a>>,
+    pub iters: &'a [IterDecl<'a>],
     pub iter_span: Option<Span>,
     pub body: Block<'a>,
     pub span: Span,
@@ -212,7 +242,7 @@ pub struct IfStmt<'a> {
 #[derive(Clone, Debug)]
 pub enum Else<'a> {
     Block(Block<'a>),
-    If(Box<IfStmt<'a>>),
+    If(&'a IfStmt<'a>),
 }
 
 /// `name(...)` or `op.name(...)`.
@@ -238,10 +268,10 @@ pub enum ExprKind<'a> {
     None,
     Dtype(ScalarType),
     Name(&'a str),
-    Unary(UnaryOp, Box<Expr<'a>>),
-    Binary(BinaryOp, Box<Expr<'a>>, Box<Expr<'a>>),
-    Call(Box<CallExpr<'a>>),
-    List(Vec<Expr<'a>>),
+    Unary(UnaryOp, &'a Expr<'a>),
+    Binary(BinaryOp, &'a Expr<'a>, &'a Expr<'a>),
+    Call(&'a CallExpr<'a>),
+    List(&'a [Expr<'a>]),
 }
 
 #[derive(Clone, Debug)]

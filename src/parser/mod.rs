@@ -23,12 +23,17 @@ lalrpop_util::lalrpop_mod!(
     "/pfir.rs"
 );
 
-/// Parses `text`, which starts at byte `base` of its file.
-pub fn parse(text: &str, base: usize) -> (ast::Module<'_>, Vec<Diagnostic>) {
+/// Parses `text`, which starts at byte `base` of its file, building the
+/// tree in `arena`.
+pub fn parse<'a>(
+    text: &'a str,
+    base: usize,
+    arena: &'a ast::Arena,
+) -> (ast::Module<'a>, Vec<Diagnostic>) {
     let tokens = lexer::tokens(text, base);
     let eof = base + text.len();
     let mut recovered = Vec::new();
-    let result = grammar::ModuleParser::new().parse(&mut recovered, tokens);
+    let result = grammar::ModuleParser::new().parse(arena, &mut recovered, tokens);
     let mut diags: Vec<Diagnostic> = recovered
         .into_iter()
         .map(|r| parse_error_diagnostic(r.error, eof, text, base))
@@ -43,11 +48,11 @@ pub fn parse(text: &str, base: usize) -> (ast::Module<'_>, Vec<Diagnostic>) {
     (module, diags)
 }
 
-/// Parses a single expression (for tests and tools).
-pub fn parse_expr(text: &str) -> Result<ast::Expr<'_>, Vec<Diagnostic>> {
+/// Parses a single expression (for tests and tools), in `arena`.
+pub fn parse_expr<'a>(text: &'a str, arena: &'a ast::Arena) -> Result<ast::Expr<'a>, Vec<Diagnostic>> {
     let tokens = lexer::tokens(text, 0);
     let mut recovered: Vec<ErrorRecovery<usize, Tok<'_>, SyntaxError>> = Vec::new();
-    let result = grammar::ExprParser::new().parse(&mut recovered, tokens);
+    let result = grammar::ExprParser::new().parse(arena, &mut recovered, tokens);
     let mut diags: Vec<Diagnostic> = recovered
         .into_iter()
         .map(|r| parse_error_diagnostic(r.error, text.len(), text, 0))
