@@ -19,6 +19,7 @@ pub mod io;
 pub mod ir;
 pub mod lexer;
 pub mod lower;
+pub mod lsp;
 pub mod parser;
 pub mod passes;
 pub mod printer;

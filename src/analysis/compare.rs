@@ -25,7 +25,8 @@ use super::task_graph::{Limits, NodeKey, NodeKind, TaskGraph, function_task_grap
 use crate::diagnostics::Code;
 use crate::diagnostics::Diagnostic;
 use crate::ir::{Function, Module};
-use std::collections::{BTreeSet, HashMap};
+use hashbrown::HashMap;
+use std::collections::BTreeSet;
 use std::rc::Rc;
 
 /// The most set elements the comparison builds (about 4 bytes each).
@@ -227,14 +228,14 @@ pub fn verify_dependencies(
     limits: &Limits,
 ) -> Result<Vec<Diagnostic>, Diagnostic> {
     let by_name: HashMap<&str, &Function> = before
-        .functions
+        .functions()
         .iter()
         .map(|f| (f.name.as_str(), f))
         .collect();
     let after_names: std::collections::HashSet<&str> =
-        after.functions.iter().map(|f| f.name.as_str()).collect();
+        after.functions().iter().map(|f| f.name.as_str()).collect();
     let mut warnings = Vec::new();
-    for f in &after.functions {
+    for f in after.functions() {
         let Some(&b) = by_name.get(f.name.as_str()) else {
             return Err(Diagnostic::error(
                 format!("function `{}` did not exist before the rewrite", f.name),
@@ -243,10 +244,10 @@ pub fn verify_dependencies(
             .with_code(Code::DependencyChanged)
             .with_label("no counterpart to compare its dependencies with"));
         };
-        warnings.extend(verify_function(b, f, limits)?);
+        warnings.extend(verify_function(before, b, after, f, limits)?);
     }
     if let Some(b) = before
-        .functions
+        .functions()
         .iter()
         .find(|b| !after_names.contains(b.name.as_str()))
     {
@@ -262,15 +263,17 @@ pub fn verify_dependencies(
 /// Compares the task graphs of one function before and after a rewrite:
 /// `Ok` with the "stopped short" warning when a budget ran out.
 pub fn verify_function(
+    before_module: &Module,
     before: &Function,
+    after_module: &Module,
     after: &Function,
     limits: &Limits,
 ) -> Result<Vec<Diagnostic>, Diagnostic> {
     if !has_tasks(before) && !has_tasks(after) {
         return Ok(Vec::new());
     }
-    let gb = function_task_graph(before, limits);
-    let ga = function_task_graph(after, limits);
+    let gb = function_task_graph(before_module, before, limits);
+    let ga = function_task_graph(after_module, after, limits);
     let c = compare_graphs(&gb, &ga);
     if let Some(d) = c.difference {
         return Err(diagnose(&d, &gb, &ga, after));

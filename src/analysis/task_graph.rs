@@ -100,7 +100,8 @@ use crate::ir::{
     BinaryOp, Block, Callee, ExprId, ExprKind, Function, Module, ScalarType, Span, StmtId,
     StmtKind, Type, UnaryOp, VarId,
 };
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use hashbrown::HashMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 /// The bounds of one evaluation.
@@ -256,7 +257,7 @@ impl TaskGraph {
             stmts: BTreeSet::new(),
             outside: *outside,
         };
-        let mut seen: std::collections::HashSet<usize> = std::collections::HashSet::new();
+        let mut seen: hashbrown::HashSet<usize> = hashbrown::HashSet::new();
         let mut stack: Vec<usize> = values.iter().copied().collect();
         while let Some(n) = stack.pop() {
             if !seen.insert(n) {
@@ -338,7 +339,7 @@ impl TaskGraph {
 /// modelled.
 pub fn task_graph(module: &Module, function: &str, limits: &Limits) -> TaskGraph {
     match module.function(function) {
-        Some(f) => function_task_graph(f, limits),
+        Some(f) => function_task_graph(module, f, limits),
         None => TaskGraph {
             function: function.to_string(),
             ..TaskGraph::default()
@@ -347,8 +348,9 @@ pub fn task_graph(module: &Module, function: &str, limits: &Limits) -> TaskGraph
 }
 
 /// The task DAG of `f`.
-pub fn function_task_graph(f: &Function, limits: &Limits) -> TaskGraph {
+pub fn function_task_graph(module: &Module, f: &Function, limits: &Limits) -> TaskGraph {
     let mut ev = Evaluator {
+        module,
         f,
         limits,
         graph: TaskGraph {
@@ -368,7 +370,7 @@ pub fn function_task_graph(f: &Function, limits: &Limits) -> TaskGraph {
     ev.number_submits(&f.body, &mut 0);
     let mut st = State::default();
     for p in &f.params {
-        let v = ev.default_value(&f.vars[p.var].ty, &mut st);
+        let v = ev.default_value(f.var_ty(p.var), &mut st);
         st.env.insert(p.var, v);
     }
     let _ = ev.block(&f.body, st);
@@ -436,6 +438,8 @@ fn join_opt(a: Option<State>, b: Option<State>, ev: &mut Evaluator) -> Option<St
 }
 
 struct Evaluator<'a> {
+    /// The module `f` belongs to (callee names).
+    module: &'a Module,
     f: &'a Function,
     limits: &'a Limits,
     graph: TaskGraph,
@@ -463,7 +467,11 @@ impl Evaluator<'_> {
                 let tid = sub.results.last().map(|v| self.f.var_name(*v));
                 self.graph.labels.insert(
                     s,
-                    format!("`{} = submit {}`", tid.unwrap_or("_"), sub.callee),
+                    format!(
+                        "`{} = submit {}`",
+                        tid.unwrap_or("_"),
+                        self.module.func_name(sub.callee)
+                    ),
                 );
             }
             for inner in kind.blocks() {
@@ -759,7 +767,7 @@ impl Evaluator<'_> {
             ExprKind::Var(v) => match st.env.get(v) {
                 Some(val) => val.clone(),
                 None => {
-                    let ty = self.f.vars[*v].ty.clone();
+                    let ty = self.f.var_ty(*v).clone();
                     let val = self.default_value(&ty, st);
                     st.env.insert(*v, val.clone());
                     val
@@ -834,10 +842,10 @@ impl Evaluator<'_> {
                             },
                             _ => None,
                         };
-                        if ex.ty.is_task_id() {
+                        if self.f.types[ex.ty].is_task_id() {
                             Val::Task(set)
                         } else {
-                            let ty = ex.ty.clone();
+                            let ty = self.f.types[ex.ty].clone();
                             self.default_value(&ty, st)
                         }
                     }
@@ -878,7 +886,7 @@ impl Evaluator<'_> {
                     }
                     ("system.task_invalid", _) => Val::Task(None),
                     _ => {
-                        let ty = ex.ty.clone();
+                        let ty = self.f.types[ex.ty].clone();
                         self.default_value(&ty, st)
                     }
                 }
@@ -967,7 +975,7 @@ impl Evaluator<'_> {
                     st.env.insert(results[0], v);
                 } else {
                     for &r in results {
-                        let v = self.default_value(&f.vars[r].ty, &mut st);
+                        let v = self.default_value(f.var_ty(r), &mut st);
                         st.env.insert(r, v);
                     }
                 }
@@ -995,7 +1003,7 @@ impl Evaluator<'_> {
                 let node = self.add_node(key, s, preds);
                 if let Some((tid, rest)) = sub.results.split_last() {
                     for &r in rest {
-                        let v = self.default_value(&f.vars[r].ty, &mut st);
+                        let v = self.default_value(f.var_ty(r), &mut st);
                         st.env.insert(r, v);
                     }
                     st.env.insert(*tid, Val::Task(Some(node)));
@@ -1070,7 +1078,7 @@ impl Evaluator<'_> {
                     for (i, &r) in results.iter().enumerate() {
                         let v = match ys.get(i) {
                             Some(y) => self.unsnap(y.clone(), n),
-                            None => self.default_value(&f.vars[r].ty, n),
+                            None => self.default_value(f.var_ty(r), n),
                         };
                         n.env.insert(r, v);
                     }

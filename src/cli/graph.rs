@@ -206,7 +206,7 @@ fn draw(file: &SourceFile, args: &GraphArgs, pipeline: &PipelineOptions) -> Resu
     if let Some(name) = &args.function
         && before.function(name).is_none()
     {
-        let known: Vec<&str> = before.functions.iter().map(|f| f.name.as_str()).collect();
+        let known: Vec<&str> = before.functions().iter().map(|f| f.name.as_str()).collect();
         return Err(Failure::Message(format!(
             "no function named `{name}` in {}; {}",
             file.name,
@@ -264,7 +264,7 @@ fn decision(file: &SourceFile, module: &crate::ir::Module, d: &Diagnostic) -> De
     let end = file.line_start(line);
     let source = file.text[start..end.max(start)].trim().to_string();
     let function = module
-        .functions
+        .functions()
         .iter()
         .find(|f| f.span.start() <= at && at < f.span.end())
         .map(|f| f.name.clone())

@@ -9,8 +9,10 @@ pub mod filecheck;
 pub mod fix;
 pub mod fmt;
 pub mod graph;
+pub mod lsp;
 pub mod opt;
 pub mod test;
+mod value_enums;
 
 use crate::diagnostics::{Code, Diagnostic, DiagnosticFormat};
 use clap::{Parser, Subcommand};
@@ -47,6 +49,8 @@ pub enum Command {
     /// Draw the task graph of orchestration functions, before and after
     /// passes (DOT, SVG or an HTML page).
     Graph(graph::GraphArgs),
+    /// Run the language server over stdio (for editors; see docs/editors.md).
+    Lsp(lsp::LspArgs),
     /// Run .pfir tests that carry `// RUN:` lines (like lit).
     Test(test::TestArgs),
     /// Match text against CHECK directives (like LLVM FileCheck).
@@ -83,6 +87,7 @@ where
         Command::Fmt(args) => fmt::run(args),
         Command::Graph(args) => graph::run(args),
         Command::Test(args) => test::run(args),
+        Command::Lsp(args) => lsp::run(args),
         Command::Filecheck(args) => filecheck::run(args),
     };
     ExitCode::from(status)

@@ -35,13 +35,85 @@ pub struct OptArgs {
     pub keep_comments: bool,
 
     #[command(flatten)]
-    pub pipeline: PipelineOptions,
+    pub pipeline: PipelineArgs,
 
     /// The largest input read, in bytes (for tests; see
     /// `crate::io::read::MAX_INPUT_BYTES`).
     #[arg(long = "input-size-limit", value_name = "BYTES", hide = true,
           default_value_t = crate::io::read::MAX_INPUT_BYTES)]
     pub input_size_limit: u64,
+}
+
+/// The pass pipeline's flags; [`PipelineArgs::options`] turns them into the
+/// plain [`PipelineOptions`] the pass manager takes.
+#[derive(Args, Debug, Clone, Default)]
+pub struct PipelineArgs {
+    /// Passes to run, in order, separated by commas.
+    #[arg(long = "passes", value_name = "NAME,...", value_delimiter = ',')]
+    pub passes: Vec<String>,
+
+    /// Verify, after each pass, the properties it claims to produce (default).
+    #[arg(long = "verify-each", overrides_with = "no_verify_each")]
+    pub verify_each: bool,
+
+    /// Skip the verification after each pass.
+    #[arg(long = "no-verify-each", overrides_with = "verify_each")]
+    pub no_verify_each: bool,
+
+    /// Print the IR to stderr after every pass.
+    #[arg(long = "print-ir-after-all")]
+    pub print_ir_after_all: bool,
+
+    /// Print the IR to stderr after the named passes.
+    #[arg(
+        long = "print-ir-after",
+        value_name = "NAME,...",
+        value_delimiter = ','
+    )]
+    pub print_ir_after: Vec<String>,
+
+    /// Report each pass's wall time on stderr.
+    #[arg(long = "timing")]
+    pub timing: bool,
+
+    /// Emit optimisation remarks: of every pass, or (`--remarks=NAME,...`)
+    /// of the named passes.
+    #[arg(
+        long = "remarks",
+        value_name = "NAME,...",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "",
+        value_delimiter = ','
+    )]
+    pub remarks: Option<Vec<String>>,
+
+    /// Report pass statistics on stderr, per function.
+    #[arg(long = "stats")]
+    pub stats: bool,
+
+    /// After the pipeline, check that every original task still waits for
+    /// exactly the same original tasks (barriers aside), by expanding the
+    /// task graph before and after; a lost or added dependency is an error.
+    /// When a budget stops it short, a warning says so (exit status 0).
+    #[arg(long = "verify-deps")]
+    pub verify_deps: bool,
+}
+
+impl PipelineArgs {
+    /// The plain options these flags stand for.
+    pub fn options(&self) -> PipelineOptions {
+        PipelineOptions {
+            passes: self.passes.clone(),
+            verify_each: !self.no_verify_each,
+            print_ir_after_all: self.print_ir_after_all,
+            print_ir_after: self.print_ir_after.clone(),
+            timing: self.timing,
+            remarks: self.remarks.clone(),
+            stats: self.stats,
+            verify_deps: self.verify_deps,
+        }
+    }
 }
 
 /// How diagnostics are written: the options every command that reads
@@ -171,7 +243,8 @@ fn stdout_was_closed() -> bool {
 }
 
 pub fn run(args: OptArgs) -> u8 {
-    if let Err(message) = crate::passes::check_pipeline(&args.pipeline) {
+    let pipeline = args.pipeline.options();
+    if let Err(message) = crate::passes::check_pipeline(&pipeline) {
         args.diagnostics.report_plain(
             &Diagnostic::error(message, crate::span::Span::default())
                 .with_code(Code::UnknownPass)
@@ -203,7 +276,7 @@ pub fn run(args: OptArgs) -> u8 {
     let options = driver::OptOptions {
         split_input_file: args.split_input_file,
         keep_comments: args.keep_comments,
-        pipeline: args.pipeline.clone(),
+        pipeline,
     };
     driver::with_large_stack(|| report_and_print(&file, &args, driver::run_opt(&file, &options)))
 }

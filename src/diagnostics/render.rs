@@ -153,8 +153,9 @@ impl<'f> cs_files::Files<'f> for EscapedFile<'_> {
     }
 }
 
-/// The `--diagnostic-format` choices.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+/// The `--diagnostic-format` choices (spelt on the command line by
+/// `crate::cli`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
 pub enum DiagnosticFormat {
     /// Source snippets with underlined spans (colour only on a terminal).
     #[default]
@@ -165,8 +166,8 @@ pub enum DiagnosticFormat {
     Json,
 }
 
-/// The `--color` choices.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+/// The `--color` choices (spelt on the command line by `crate::cli`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
 pub enum ColorChoice {
     /// Colour when stderr is a terminal and `NO_COLOR` is unset or empty.
     #[default]

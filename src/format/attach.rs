@@ -113,7 +113,7 @@ impl State<'_> {
         if let Some((fi, anchor, attached, _)) = self.prev.take()
             && !attached.is_empty()
         {
-            module.functions[fi]
+            module.functions_mut()[fi]
                 .comments
                 .by_anchor
                 .insert(anchor, attached);
@@ -167,9 +167,9 @@ pub fn attach(
         pending: Vec::new(),
     };
     let mut all_lines = Vec::new();
-    for fi in 0..module.functions.len() {
+    for fi in 0..module.functions().len() {
         all_lines.clear();
-        walk(&module.functions[fi], |l| all_lines.push(l));
+        walk(&module.functions()[fi], |l| all_lines.push(l));
         for l in &all_lines {
             state.line(module, fi, *l);
         }

@@ -11,16 +11,12 @@ use std::collections::HashMap;
 
 const CONTEXT: usize = 3;
 
-/// The unified diff from `old` to `new` (empty when they are equal), with
-/// `---`/`+++` headers naming `path`.
-pub fn unified(path: &str, old: &str, new: &str) -> String {
-    if old == new {
-        return String::new();
-    }
-    let a: Vec<&str> = old.split_inclusive('\n').collect();
-    let b: Vec<&str> = new.split_inclusive('\n').collect();
-    let pairs = matches(&a, &b);
-    // Change regions: (a_start, a_end, b_start, b_end) between matched pairs.
+/// The changed regions between the lines `a` and `b`, in order, as
+/// `(a_start, a_end, b_start, b_end)`: lines `a[a_start..a_end]` became
+/// `b[b_start..b_end]`; the lines between regions are equal. (The editor's
+/// range formatting applies the regions that touch the range.)
+pub fn line_changes(a: &[&str], b: &[&str]) -> Vec<(usize, usize, usize, usize)> {
+    let pairs = matches(a, b);
     let mut changes = Vec::new();
     let (mut i, mut j) = (0, 0);
     for &(pi, pj) in pairs.iter().chain(std::iter::once(&(a.len(), b.len()))) {
@@ -30,6 +26,18 @@ pub fn unified(path: &str, old: &str, new: &str) -> String {
         i = pi + 1;
         j = pj + 1;
     }
+    changes
+}
+
+/// The unified diff from `old` to `new` (empty when they are equal), with
+/// `---`/`+++` headers naming `path`.
+pub fn unified(path: &str, old: &str, new: &str) -> String {
+    if old == new {
+        return String::new();
+    }
+    let a: Vec<&str> = old.split_inclusive('\n').collect();
+    let b: Vec<&str> = new.split_inclusive('\n').collect();
+    let changes = line_changes(&a, &b);
     let mut out = format!("--- {path}\n+++ {path} (formatted)\n");
     let mut k = 0;
     while k < changes.len() {

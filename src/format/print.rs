@@ -10,7 +10,7 @@
 use super::lines::{Line, else_if, walk};
 use crate::ir::{Anchor, Attached, Comment, Function, Module, StmtKind};
 use crate::printer::render::TrimWriter;
-use crate::printer::stmt::{Callees, stmt_head_into};
+use crate::printer::stmt::stmt_head_into;
 
 /// Which comments are printed.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -179,9 +179,8 @@ impl Printer {
     /// comments. `source_line` maps a byte offset to its source line (used
     /// only when tracking).
     pub fn module(&mut self, module: &Module, source_line: &dyn Fn(usize) -> usize) {
-        let callees = Callees::indexed(module);
         let mut text = String::new();
-        for (i, f) in module.functions.iter().enumerate() {
+        for (i, f) in module.functions().iter().enumerate() {
             if i > 0 {
                 self.blank();
                 self.fresh = true;
@@ -191,7 +190,7 @@ impl Printer {
             walk(f, |l| all.push(l));
             for line in &all {
                 text.clear();
-                line_text(&callees, f, line, &mut text);
+                line_text(module, f, line, &mut text);
                 let source = if self.tracking.is_some() {
                     let last = line.end.saturating_sub(1).max(line.start);
                     (source_line(line.start), source_line(last))
@@ -209,10 +208,10 @@ impl Printer {
 }
 
 /// The text of one printed line.
-fn line_text(callees: &Callees<'_>, f: &Function, line: &Line, out: &mut String) {
+fn line_text(m: &Module, f: &Function, line: &Line, out: &mut String) {
     match line.anchor {
         Anchor::Head => out.push_str(&crate::printer::function_head(f)),
-        Anchor::Stmt(s) => stmt_head_into(callees, f, s, out),
+        Anchor::Stmt(s) => stmt_head_into(m, f, s, out),
         Anchor::Close(_) => out.push('}'),
         Anchor::Else(s) => {
             out.push_str("} else ");
@@ -225,7 +224,7 @@ fn line_text(callees: &Callees<'_>, f: &Function, line: &Line, out: &mut String)
             match next.map(|n| &f.stmts[n].kind) {
                 Some(StmtKind::If { cond, .. }) => {
                     out.push_str("if ");
-                    crate::printer::expr::write_expr(f, *cond, out);
+                    crate::printer::expr::write_expr(m, f, *cond, out);
                     out.push_str(" {");
                 }
                 _ => out.push('{'),

@@ -171,7 +171,7 @@ fn structural_equality_ignores_comments() {
     let lines = super::attach::LineIndex::new(commented);
     let (m, _) = super::read_with_comments(commented, &lines, 0, commented);
     let m = m.unwrap();
-    assert_eq!(m.functions[0].comments.all().count(), 4);
+    assert_eq!(m.functions()[0].comments.all().count(), 4);
     assert_eq!(m.end_comments.len(), 1);
     let (p, _) = crate::driver::read_module(plain, 0);
     assert!(crate::ir::equality::modules_equal(&m, &p.unwrap()).is_ok());

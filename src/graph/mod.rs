@@ -73,7 +73,7 @@ pub fn selected_functions(module: &Module, opts: &Options) -> Result<Vec<String>
             None => Err(name.clone()),
         },
         None => Ok(module
-            .functions
+            .functions()
             .iter()
             .filter(|f| f.kind == FuncKind::Orchestration)
             .map(|f| f.name.clone())
@@ -101,9 +101,9 @@ pub fn build(title: String, before: &Module, after: Option<&Module>, opts: &Opti
                 continue;
             };
             let mut g = if opts.expand {
-                model::expanded_view(f, side, &limits, opts.max_nodes)
+                model::expanded_view(module, f, side, &limits, opts.max_nodes)
             } else {
-                model::static_view(f, side, &limits)
+                model::static_view(module, f, side, &limits)
             };
             summary::limit_cluster_depth(&mut g);
             graphs.push(g);
@@ -113,7 +113,7 @@ pub fn build(title: String, before: &Module, after: Option<&Module>, opts: &Opti
             before.function(&name),
             after.function(&name),
         ) {
-            let (sb, sa) = (model::signature(fb), model::signature(fa));
+            let (sb, sa) = (model::signature(before, fb), model::signature(after, fa));
             model::highlight(b, &sb, a, &sa);
             let delta = i128::from(a.total_edges) - i128::from(b.total_edges);
             a.title = format!("{} ({delta:+})", a.title);

@@ -19,7 +19,7 @@
 //!   runtime edge, up to a node budget.
 
 use crate::analysis::{Limits, NodeKind as TaskKind, TaskGraph, function_task_graph};
-use crate::ir::{ExprId, ExprKind, Function, StmtId, StmtKind};
+use crate::ir::{ExprId, ExprKind, Function, Module, StmtId, StmtKind};
 use crate::passes::expand_manual_phase_fence::static_dep_weights;
 use crate::passes::walk::walk_stmts;
 use crate::printer::print_expr;
@@ -174,7 +174,7 @@ fn barrier_deps(f: &Function, s: StmtId) -> Option<&[ExprId]> {
     }
 }
 
-fn loop_label(f: &Function, s: StmtId) -> String {
+fn loop_label(m: &Module, f: &Function, s: StmtId) -> String {
     match &f.stmts[s].kind {
         StmtKind::For {
             kind,
@@ -187,14 +187,14 @@ fn loop_label(f: &Function, s: StmtId) -> String {
             let is = |e: ExprId, v: i64| matches!(f.exprs[e].kind, ExprKind::Int(n) if n == v);
             let bounds: Vec<String> = if !is(*step, 1) {
                 vec![
-                    print_expr(f, *start),
-                    print_expr(f, *stop),
-                    print_expr(f, *step),
+                    print_expr(m, f, *start),
+                    print_expr(m, f, *stop),
+                    print_expr(m, f, *step),
                 ]
             } else if !is(*start, 0) {
-                vec![print_expr(f, *start), print_expr(f, *stop)]
+                vec![print_expr(m, f, *start), print_expr(m, f, *stop)]
             } else {
-                vec![print_expr(f, *stop)]
+                vec![print_expr(m, f, *stop)]
             };
             format!(
                 "for {} in {}({})",
@@ -203,12 +203,12 @@ fn loop_label(f: &Function, s: StmtId) -> String {
                 bounds.join(", ")
             )
         }
-        StmtKind::While { cond, .. } => format!("while {}", print_expr(f, *cond)),
+        StmtKind::While { cond, .. } => format!("while {}", print_expr(m, f, *cond)),
         _ => String::new(),
     }
 }
 
-fn structure(f: &Function) -> Structure {
+fn structure(m: &Module, f: &Function) -> Structure {
     use crate::ir::trip_count::trip_count;
     let mut st = Structure {
         clusters: Vec::new(),
@@ -235,14 +235,14 @@ fn structure(f: &Function) -> Structure {
                 } => {
                     let trip = trip_count(f, *start, *stop, *step);
                     let label = match trip {
-                        Some(n) => format!("{}  (x{n})", loop_label(f, s)),
-                        None => format!("{}  (x?)", loop_label(f, s)),
+                        Some(n) => format!("{}  (x{n})", loop_label(m, f, s)),
+                        None => format!("{}  (x?)", loop_label(m, f, s)),
                     };
                     Some((ClusterKind::Loop, label, trip))
                 }
                 StmtKind::While { .. } => Some((
                     ClusterKind::Loop,
-                    format!("{}  (x?)", loop_label(f, s)),
+                    format!("{}  (x?)", loop_label(m, f, s)),
                     None,
                 )),
                 StmtKind::Scope { manual, name, .. } => {
@@ -277,7 +277,7 @@ fn structure(f: &Function) -> Structure {
                 return;
             }
             let site = match kind {
-                StmtKind::Submit(sub) => Some((false, sub.deps.clone())),
+                StmtKind::Submit(sub) => Some((false, sub.deps.to_vec())),
                 _ => barrier_deps(f, s).map(|d| (true, d.to_vec())),
             };
             if let Some((barrier, deps)) = site {
@@ -302,12 +302,12 @@ fn structure(f: &Function) -> Structure {
 }
 
 /// `a_tid = submit kernel` / `b = system.task_dummy`.
-fn site_title(f: &Function, site: &Site) -> String {
+fn site_title(m: &Module, f: &Function, site: &Site) -> String {
     let kind = &f.stmts[site.stmt].kind;
     match kind {
         StmtKind::Submit(sub) => {
             let tid = sub.results.last().map_or("_", |v| f.var_name(*v));
-            format!("{tid} = submit {}", sub.callee)
+            format!("{tid} = submit {}", m.func_name(sub.callee))
         }
         _ => match kind.results().first() {
             Some(v) => format!("{} = system.task_dummy", f.var_name(*v)),
@@ -339,8 +339,8 @@ fn source_key(f: &Function, site: &Site, k: usize) -> SourceKey {
     }
 }
 
-fn outside_label(f: &Function, e: ExprId, evaluated: bool) -> Vec<String> {
-    let name = clip(&print_expr(f, e));
+fn outside_label(m: &Module, f: &Function, e: ExprId, evaluated: bool) -> Vec<String> {
+    let name = clip(&print_expr(m, f, e));
     let ty = f.ty(e);
     let what = if !evaluated {
         "not evaluated (past a budget)".to_string()
@@ -356,14 +356,14 @@ fn outside_label(f: &Function, e: ExprId, evaluated: bool) -> Vec<String> {
 }
 
 /// The static view of `f` (see the module documentation).
-pub fn static_view(f: &Function, side: Side, limits: &Limits) -> SideGraph {
-    let g = function_task_graph(f, limits);
-    static_view_of(f, side, &g)
+pub fn static_view(m: &Module, f: &Function, side: Side, limits: &Limits) -> SideGraph {
+    let g = function_task_graph(m, f, limits);
+    static_view_of(m, f, side, &g)
 }
 
 /// The static view of `f`, from its already evaluated task graph.
-pub fn static_view_of(f: &Function, side: Side, g: &TaskGraph) -> SideGraph {
-    let st = structure(f);
+pub fn static_view_of(m: &Module, f: &Function, side: Side, g: &TaskGraph) -> SideGraph {
+    let st = structure(m, f);
     let weights: HashMap<(StmtId, usize), u64> = static_dep_weights(f)
         .into_iter()
         .map(|w| ((w.stmt, w.entry), w.edges))
@@ -390,7 +390,7 @@ pub fn static_view_of(f: &Function, side: Side, g: &TaskGraph) -> SideGraph {
         site_node.insert(site.stmt, site_nodes.len());
         site_nodes.push(Node {
             id,
-            label: vec![clip(&site_title(f, site)), count],
+            label: vec![clip(&site_title(m, f, site)), count],
             kind: if site.barrier {
                 NodeKind::Barrier
             } else {
@@ -438,7 +438,7 @@ pub fn static_view_of(f: &Function, side: Side, g: &TaskGraph) -> SideGraph {
                 *outside_of.entry(key.clone()).or_insert_with(|| {
                     outside.push(Node {
                         id: format!("x{next}"),
-                        label: outside_label(f, site.deps[k], sources.is_some()),
+                        label: outside_label(m, f, site.deps[k], sources.is_some()),
                         kind: NodeKind::Outside,
                         cluster: None,
                         highlight: false,
@@ -463,7 +463,7 @@ pub fn static_view_of(f: &Function, side: Side, g: &TaskGraph) -> SideGraph {
                             joins.push((
                                 Node {
                                     id: format!("j{j}"),
-                                    label: vec![clip(&print_expr(f, site.deps[k]))],
+                                    label: vec![clip(&print_expr(m, f, site.deps[k]))],
                                     kind: NodeKind::Join,
                                     cluster: site.cluster,
                                     highlight: false,
@@ -626,9 +626,15 @@ fn join_set(
 }
 
 /// The expanded view of `f`: task instances, at most `max_nodes` of them.
-pub fn expanded_view(f: &Function, side: Side, limits: &Limits, max_nodes: usize) -> SideGraph {
-    let g = function_task_graph(f, limits);
-    let st = structure(f);
+pub fn expanded_view(
+    m: &Module,
+    f: &Function,
+    side: Side,
+    limits: &Limits,
+    max_nodes: usize,
+) -> SideGraph {
+    let g = function_task_graph(m, f, limits);
+    let st = structure(m, f);
     // Static ids of sites, as in the static view.
     let mut ids: HashMap<StmtId, String> = HashMap::new();
     let mut clusters_of: HashMap<StmtId, Option<usize>> = HashMap::new();
@@ -644,7 +650,7 @@ pub fn expanded_view(f: &Function, side: Side, limits: &Limits, max_nodes: usize
         };
         ids.insert(site.stmt, id);
         clusters_of.insert(site.stmt, site.cluster);
-        titles.insert(site.stmt, clip(&site_title(f, site)));
+        titles.insert(site.stmt, clip(&site_title(m, f, site)));
     }
     // The evaluator's join nodes are not runtime nodes: they are seen through.
     let runtime: Vec<usize> = (0..g.nodes.len())
@@ -756,18 +762,18 @@ pub struct Signature {
     barriers: Vec<String>,
 }
 
-pub fn signature(f: &Function) -> Signature {
-    let st = structure(f);
+pub fn signature(m: &Module, f: &Function) -> Signature {
+    let st = structure(m, f);
     let mut sig = Signature {
         submit_deps: Vec::new(),
         barriers: Vec::new(),
     };
     for site in &st.sites {
         if site.barrier {
-            sig.barriers.push(site_title(f, site));
+            sig.barriers.push(site_title(m, f, site));
         } else {
             sig.submit_deps
-                .push(site.deps.iter().map(|&d| print_expr(f, d)).collect());
+                .push(site.deps.iter().map(|&d| print_expr(m, f, d)).collect());
         }
     }
     sig

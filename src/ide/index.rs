@@ -230,7 +230,7 @@ pub fn signature(f: &Function) -> String {
         }
         s.push_str(f.var_name(p.var));
         s.push_str(": ");
-        s.push_str(&f.vars[p.var].ty.to_string());
+        s.push_str(&f.types[f.vars[p.var].ty].to_string());
     }
     s.push(')');
     match f.results.as_slice() {
@@ -257,7 +257,7 @@ struct Frame<'f> {
 pub fn build(text: &str, module: &Module) -> ChunkIndex {
     let mut ix = ChunkIndex::default();
     let mut by_name: HashMap<&str, u32> = HashMap::new();
-    for (fi, f) in module.functions.iter().enumerate() {
+    for (fi, f) in module.functions().iter().enumerate() {
         by_name.entry(f.name.as_str()).or_insert(fi as u32);
         let param_names = f.params.iter().map(|p| f.var_name(p.var).to_string());
         ix.functions.push(FuncInfo {
@@ -270,7 +270,7 @@ pub fn build(text: &str, module: &Module) -> ChunkIndex {
             param_names: param_names.collect(),
         });
     }
-    for (fi, f) in module.functions.iter().enumerate() {
+    for (fi, f) in module.functions().iter().enumerate() {
         index_function(text, f, fi as u32, &by_name, &mut ix);
     }
     ix.occurrences.sort_by_key(|o| (o.range.start, o.range.end));
@@ -302,8 +302,8 @@ fn index_function(
         let name_range = name_range(text, v.span, &name);
         let annotated = annotated_after(text, name_range.end);
         ix.vars.push(VarInfo {
-            ty_known: !v.ty.is_unknown(),
-            ty: v.ty.to_string(),
+            ty_known: !f.types[v.ty].is_unknown(),
+            ty: f.types[v.ty].to_string(),
             kind: VarKind::Binding,
             annotated,
             visible: name_range.end..name_range.end,
@@ -361,13 +361,17 @@ fn index_function(
                 }
             }
             ExprKind::Call(c) => {
-                if let Callee::Function(name) = &c.callee
-                    && let Some(&callee) = by_name.get(name.as_str())
-                    && is_word_at(text, e.span.start(), name)
+                if let Callee::Function(id) = &c.callee
+                    && let Some(len) = ix
+                        .functions
+                        .get(id.index())
+                        .filter(|callee| is_word_at(text, e.span.start(), &callee.name))
+                        .map(|callee| callee.name.len())
                 {
+                    let callee = id.index() as u32;
                     let start = e.span.start();
                     ix.occurrences.push(Occurrence {
-                        range: start..start + name.len(),
+                        range: start..start + len,
                         target: Target::Function(callee),
                         is_def: false,
                         access: Access::Read,
@@ -391,9 +395,10 @@ fn index_function(
     }
     for (_, s) in f.stmts.iter() {
         if let StmtKind::Submit(sub) = &s.kind
-            && let Some(&callee) = by_name.get(sub.callee.as_str())
-            && text.get(sub.callee_span.range()) == Some(sub.callee.as_str())
+            && let Some(info) = ix.functions.get(sub.callee.index())
+            && text.get(sub.callee_span.range()) == Some(info.name.as_str())
         {
+            let callee = sub.callee.index() as u32;
             ix.occurrences.push(Occurrence {
                 range: sub.callee_span.range(),
                 target: Target::Function(callee),

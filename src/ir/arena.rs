@@ -21,6 +21,13 @@ macro_rules! define_id {
         #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub struct $name(u32);
 
+        impl $name {
+            /// The id of the `index`-th node.
+            pub const fn from_u32(index: u32) -> Self {
+                $name(index)
+            }
+        }
+
         impl $crate::ir::arena::ArenaId for $name {
             fn from_index(index: usize) -> Self {
                 $name(u32::try_from(index).expect("arena holds more than u32::MAX nodes"))
@@ -99,5 +106,89 @@ impl<I: ArenaId, T> std::ops::IndexMut<I> for Arena<I, T> {
 impl<I: ArenaId, T: fmt::Debug> fmt::Debug for Arena<I, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+/// A dense side table: one `V` for every id of an arena (Cranelift's
+/// `SecondaryMap`, without growth on access). Passes and analyses keep
+/// per-node facts here instead of raw vectors indexed by `.index()`, so an
+/// id of the wrong kind does not compile.
+#[derive(Clone)]
+pub struct SecondaryMap<I, V> {
+    items: Vec<V>,
+    _id: PhantomData<fn(I) -> I>,
+}
+
+impl<I: ArenaId, V: Clone> SecondaryMap<I, V> {
+    /// A table of `len` entries (the arena's length), each `value`.
+    pub fn filled(len: usize, value: V) -> Self {
+        SecondaryMap {
+            items: vec![value; len],
+            _id: PhantomData,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// All `(id, value)` pairs in id order.
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = (I, &V)> {
+        self.items
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (I::from_index(i), v))
+    }
+}
+
+impl<I: ArenaId, V> SecondaryMap<I, V> {
+    /// A table of `len` entries, the entry of id `i` being `value(i)`.
+    pub fn from_fn(len: usize, value: impl FnMut(I) -> V) -> Self {
+        SecondaryMap {
+            items: (0..len).map(I::from_index).map(value).collect(),
+            _id: PhantomData,
+        }
+    }
+}
+
+impl<I: ArenaId, V> std::ops::Index<I> for SecondaryMap<I, V> {
+    type Output = V;
+    fn index(&self, id: I) -> &V {
+        &self.items[id.index()]
+    }
+}
+
+impl<I: ArenaId, V> std::ops::IndexMut<I> for SecondaryMap<I, V> {
+    fn index_mut(&mut self, id: I) -> &mut V {
+        &mut self.items[id.index()]
+    }
+}
+
+impl<I: ArenaId, V: fmt::Debug> fmt::Debug for SecondaryMap<I, V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map()
+            .entries(
+                self.items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| (I::from_index(i), v)),
+            )
+            .finish()
+    }
+}
+
+impl<I: ArenaId, T> Arena<I, T> {
+    /// The ids of all nodes, in allocation order.
+    pub fn ids(&self) -> impl DoubleEndedIterator<Item = I> + use<I, T> {
+        (0..self.items.len()).map(I::from_index)
+    }
+
+    /// A side table with one `value` per node of this arena.
+    pub fn secondary<V: Clone>(&self, value: V) -> SecondaryMap<I, V> {
+        SecondaryMap::filled(self.items.len(), value)
     }
 }

@@ -10,15 +10,15 @@
 //! the same place in `b`. Spans and the ids nodes happen to have are ignored.
 //!
 //! Statements and expressions are compared with explicit work lists, not
-//! recursion, so any nesting depth is fine. (Mismatch messages print the
-//! statements involved, and printing an expression recurses once per level,
-//! which the driver's large stack allows.)
+//! recursion, so any nesting depth is fine. Mismatch messages describe the
+//! statements and expressions involved with [`super::describe`] (cut at a
+//! few levels), never with the printer.
 
 use super::{
-    Block, Call, Expr, ExprId, ExprKind, Function, IterArg, Module, StmtId, StmtKind, Submit, Type,
-    VarId,
+    Block, Call, Callee, Expr, ExprId, ExprKind, Function, IterArg, Module, StmtId, StmtKind,
+    Submit, Type, VarId,
 };
-use crate::ir::arena::ArenaId;
+use crate::ir::arena::SecondaryMap;
 
 /// `Ok(())` when `a` and `b` are the same IR up to spans and ids; otherwise
 /// a message naming the function and what differs.
@@ -62,9 +62,9 @@ struct FnCmp<'x> {
     a: &'x Function,
     b: &'x Function,
     /// For each variable of `a`, its partner in `b` once defined.
-    a_to_b: Vec<Option<VarId>>,
+    a_to_b: SecondaryMap<VarId, Option<VarId>>,
     /// For each variable of `b`, its partner in `a`.
-    b_to_a: Vec<Option<VarId>>,
+    b_to_a: SecondaryMap<VarId, Option<VarId>>,
 }
 
 impl<'x> FnCmp<'x> {
@@ -74,8 +74,8 @@ impl<'x> FnCmp<'x> {
             mb,
             a,
             b,
-            a_to_b: vec![None; a.vars.len()],
-            b_to_a: vec![None; b.vars.len()],
+            a_to_b: a.vars.secondary(None),
+            b_to_a: b.vars.secondary(None),
         }
     }
 
@@ -153,25 +153,26 @@ impl<'x> FnCmp<'x> {
         if x_name != y_name {
             return fail(format!("variable names differ: `{x_name}` vs `{y_name}`"));
         }
-        if x.ty != y.ty {
-            return fail(format!("variable `{x_name}` has type {} vs {}", x.ty, y.ty));
+        let (tx, ty) = (&self.a.types[x.ty], &self.b.types[y.ty]);
+        if tx != ty {
+            return fail(format!("variable `{x_name}` has type {tx} vs {ty}"));
         }
-        if let Some(other) = self.b_to_a[vb.index()]
+        if let Some(other) = self.b_to_a[vb]
             && other != va
         {
             return fail(format!(
                 "variable `{y_name}` of the second module is defined in two places that are different variables in the first"
             ));
         }
-        if let Some(other) = self.a_to_b[va.index()]
+        if let Some(other) = self.a_to_b[va]
             && other != vb
         {
             return fail(format!(
                 "variable `{x_name}` of the first module is defined in two places that are different variables in the second"
             ));
         }
-        self.a_to_b[va.index()] = Some(vb);
-        self.b_to_a[vb.index()] = Some(va);
+        self.a_to_b[va] = Some(vb);
+        self.b_to_a[vb] = Some(va);
         Ok(())
     }
 
@@ -187,7 +188,7 @@ impl<'x> FnCmp<'x> {
 
     /// Checks that a use of `va` corresponds to a use of `vb`.
     fn use_var(&mut self, va: VarId, vb: VarId) -> Res {
-        match self.a_to_b[va.index()] {
+        match self.a_to_b[va] {
             Some(partner) if partner == vb => Ok(()),
             Some(partner) => fail(format!(
                 "a use of `{}` refers to a different variable: the first module's variable corresponds to `{}` (variable {:?}), the second uses `{}` (variable {:?})",
@@ -235,11 +236,11 @@ impl<'x> FnCmp<'x> {
     }
 
     fn head_a(&self, s: StmtId) -> String {
-        shorten(crate::printer::print_stmt_head(self.ma, self.a, s))
+        shorten(super::describe::describe_stmt(self.ma, self.a, s))
     }
 
     fn head_b(&self, s: StmtId) -> String {
-        shorten(crate::printer::print_stmt_head(self.mb, self.b, s))
+        shorten(super::describe::describe_stmt(self.mb, self.b, s))
     }
 
     /// Compares what two statements hold directly and queues their blocks
@@ -398,11 +399,9 @@ impl<'x> FnCmp<'x> {
     }
 
     fn submit(&mut self, x: &Submit, y: &Submit) -> Res {
-        if x.callee != y.callee {
-            return fail(format!(
-                "submitted functions differ: `{}` vs `{}`",
-                x.callee, y.callee
-            ));
+        let (cx, cy) = (self.ma.func_name(x.callee), self.mb.func_name(y.callee));
+        if cx != cy {
+            return fail(format!("submitted functions differ: `{cx}` vs `{cy}`"));
         }
         self.exprs(&x.args, &y.args, "arguments")?;
         if x.arg_directions != y.arg_directions {
@@ -455,8 +454,8 @@ impl<'x> FnCmp<'x> {
             self.expr_node(ea, eb, &mut work).map_err(|e| {
                 format!(
                     "expressions `{}` vs `{}`: {e}",
-                    shorten(crate::printer::print_expr(self.a, ea)),
-                    shorten(crate::printer::print_expr(self.b, eb)),
+                    shorten(super::describe::describe_expr(self.ma, self.a, ea)),
+                    shorten(super::describe::describe_expr(self.mb, self.b, eb)),
                 )
             })?;
         }
@@ -466,8 +465,9 @@ impl<'x> FnCmp<'x> {
     /// Compares one node pair and queues their children.
     fn expr_node(&mut self, ea: ExprId, eb: ExprId, work: &mut Vec<(ExprId, ExprId)>) -> Res {
         let (x, y): (&Expr, &Expr) = (&self.a.exprs[ea], &self.b.exprs[eb]);
-        if x.ty != y.ty {
-            return fail(format!("types differ: {} vs {}", x.ty, y.ty));
+        let (tx, ty) = (&self.a.types[x.ty], &self.b.types[y.ty]);
+        if tx != ty {
+            return fail(format!("types differ: {tx} vs {ty}"));
         }
         let same = match (&x.kind, &y.kind) {
             (ExprKind::Int(p), ExprKind::Int(q)) => p == q,
@@ -489,7 +489,7 @@ impl<'x> FnCmp<'x> {
                 op1 == op2
             }
             (ExprKind::Call(p), ExprKind::Call(q)) => {
-                call_attrs_equal(p, q)?;
+                call_attrs_equal(self.ma, p, self.mb, q)?;
                 push_pairs(&p.args, &q.args, work);
                 push_pairs(&p.manual_dep_edges, &q.manual_dep_edges, work);
                 for ((_, v1), (_, v2)) in p.kwargs.iter().zip(&q.kwargs) {
@@ -515,9 +515,18 @@ impl<'x> FnCmp<'x> {
 }
 
 /// Everything of two calls but their operand expressions.
-fn call_attrs_equal(p: &Call, q: &Call) -> Res {
-    if p.callee != q.callee {
-        return fail(format!("callees differ: {:?} vs {:?}", p.callee, q.callee));
+fn call_attrs_equal(mp: &Module, p: &Call, mq: &Module, q: &Call) -> Res {
+    let same_callee = match (&p.callee, &q.callee) {
+        (Callee::Op(x), Callee::Op(y)) => x == y,
+        (Callee::Function(x), Callee::Function(y)) => mp.func_name(*x) == mq.func_name(*y),
+        _ => false,
+    };
+    if !same_callee {
+        return fail(format!(
+            "callees differ: `{}` vs `{}`",
+            p.callee.name(mp),
+            q.callee.name(mq)
+        ));
     }
     if p.args.len() != q.args.len() {
         return fail(format!("{} vs {} arguments", p.args.len(), q.args.len()));
@@ -599,11 +608,11 @@ fn shorten(s: String) -> String {
 #[cfg(test)]
 mod tests {
     use super::modules_equal;
+    use crate::ir::builder::FunctionBuilder as FnBuilder;
     use crate::ir::{
         BinaryOp, Direction, ExprKind, FuncKind, IterArg, LoopKind, Module, ScalarType, StmtKind,
         Type,
     };
-    use crate::printer::test_ir::FnBuilder;
 
     /// One way to change the reference module.
     #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -725,7 +734,7 @@ mod tests {
             b.float(0.5)
         };
         if is(Change::ExprType) {
-            b.f.exprs[half].ty = Type::Scalar(ScalarType::F64);
+            b.f.exprs[half].ty = b.f.types.intern(Type::Scalar(ScalarType::F64));
         }
         let (_, s) = b.let_("f", half);
         stmts.push(s);
@@ -783,9 +792,9 @@ mod tests {
         let r = b.var("r", Type::I64);
         let tid = b.var("tid", Type::TASK_ID);
         let av = b.v(acc);
-        let mut sub = b.submit(vec![r, tid], "kernel", vec![av]);
+        let mut sub = b.submit(vec![r, tid], crate::ir::FuncId::from_u32(0), vec![av]);
         if !is(Change::SubmitDeps) {
-            sub.deps = vec![b.v(barrier)];
+            sub.deps = crate::ir::smallvec![b.v(barrier)];
         }
         if is(Change::SubmitKwarg) {
             sub.sync_start = Some(b.boolean(true));
@@ -856,10 +865,7 @@ mod tests {
         if is(Change::FunctionCount) {
             functions.push(FnBuilder::new("extra", FuncKind::Opaque).finish(vec![]));
         }
-        Module {
-            functions,
-            ..Module::default()
-        }
+        Module::new(functions)
     }
 
     #[test]

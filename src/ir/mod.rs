@@ -17,7 +17,9 @@
 //! - `Call::arg_directions` has one entry per positional argument.
 
 pub mod arena;
+pub mod builder;
 pub mod comments;
+pub mod describe;
 pub mod equality;
 pub mod symbol;
 pub mod trip_count;
@@ -25,10 +27,12 @@ pub mod types;
 
 pub use crate::span::Span;
 pub use crate::vocab::{BinaryOp, Direction, FuncKind, LoopKind, UnaryOp};
-pub use arena::{Arena, ArenaId};
+pub use arena::{Arena, ArenaId, SecondaryMap};
 pub use comments::{Anchor, Attached, Comment, CommentTable};
+use hashbrown::HashMap;
+pub use smallvec::{SmallVec, smallvec};
 pub use symbol::{Interner, Symbol};
-pub use types::{Category, Extent, ScalarType, Type};
+pub use types::{Category, Extent, ScalarType, Type, TypeId, TypeTable};
 
 crate::define_id!(
     /// A variable of a function.
@@ -43,17 +47,87 @@ crate::define_id!(
     StmtId
 );
 
+/// The variables a statement binds: inline up to two (a `submit` of a
+/// one-result function binds its result and its task id), so the common
+/// statement allocates no list.
+pub type VarList = SmallVec<[VarId; 2]>;
+
+/// A short list of expressions (`deps`), inline up to two.
+pub type ExprList = SmallVec<[ExprId; 2]>;
+
+crate::define_id!(
+    /// A function of a module: its position in [`Module::functions`].
+    FuncId
+);
+
 /// A whole `.pfir` file.
+///
+/// Functions are added with [`Module::new`] or [`Module::push`], which keep
+/// the name map ([`Module::function_id`]) in step; they can be changed in
+/// place ([`Module::functions_mut`]) but not renamed, removed or reordered,
+/// so a [`FuncId`] stays valid for the module's life.
 #[derive(Clone, Debug, Default)]
 pub struct Module {
-    pub functions: Vec<Function>,
+    functions: Vec<Function>,
+    /// Each function's id by name.
+    by_name: HashMap<String, FuncId>,
     /// Comments after the last function (metadata: see [`comments`]).
     pub end_comments: Vec<Comment>,
 }
 
 impl Module {
+    /// A module of `functions`, in order (names must be distinct).
+    pub fn new(functions: Vec<Function>) -> Module {
+        let mut m = Module::default();
+        for f in functions {
+            m.push(f);
+        }
+        m
+    }
+
+    /// Adds `f` at the end and returns its id. A function whose name is
+    /// already taken keeps the earlier one's entry in the name map.
+    pub fn push(&mut self, f: Function) -> FuncId {
+        let id = FuncId::from_index(self.functions.len());
+        self.by_name.entry(f.name.clone()).or_insert(id);
+        self.functions.push(f);
+        id
+    }
+
+    /// The functions, in source order.
+    pub fn functions(&self) -> &[Function] {
+        &self.functions
+    }
+
+    /// The functions, to rewrite in place.
+    pub fn functions_mut(&mut self) -> &mut [Function] {
+        &mut self.functions
+    }
+
+    /// The function called `name`.
     pub fn function(&self, name: &str) -> Option<&Function> {
-        self.functions.iter().find(|f| f.name == name)
+        self.function_id(name).map(|id| &self.functions[id.index()])
+    }
+
+    /// The function called `name`, to rewrite in place.
+    pub fn function_mut(&mut self, name: &str) -> Option<&mut Function> {
+        let id = self.function_id(name)?;
+        Some(&mut self.functions[id.index()])
+    }
+
+    /// The id of the function called `name` (a hash lookup).
+    pub fn function_id(&self, name: &str) -> Option<FuncId> {
+        self.by_name.get(name).copied()
+    }
+
+    /// The function `id`.
+    pub fn func(&self, id: FuncId) -> &Function {
+        &self.functions[id.index()]
+    }
+
+    /// The name of function `id`.
+    pub fn func_name(&self, id: FuncId) -> &str {
+        &self.functions[id.index()].name
     }
 }
 
@@ -79,6 +153,8 @@ pub struct Function {
     pub stmts: Arena<StmtId, Stmt>,
     /// The names of the variables.
     pub names: Interner,
+    /// The types of the variables and expressions.
+    pub types: TypeTable,
     /// Source comments attached to its lines (metadata, ignored by
     /// structural equality: see [`comments`]).
     pub comments: CommentTable,
@@ -103,6 +179,7 @@ impl Function {
             exprs: Arena::new(),
             stmts: Arena::new(),
             names: Interner::new(),
+            types: TypeTable::default(),
             comments: CommentTable::default(),
             extent_uses: Vec::new(),
         }
@@ -110,10 +187,12 @@ impl Function {
 
     pub fn new_var(&mut self, name: impl AsRef<str>, ty: Type, span: Span) -> VarId {
         let name = self.names.intern(name.as_ref());
+        let ty = self.types.intern(ty);
         self.vars.alloc(Var { name, ty, span })
     }
 
     pub fn new_expr(&mut self, kind: ExprKind, ty: Type, span: Span) -> ExprId {
+        let ty = self.types.intern(ty);
         self.exprs.alloc(Expr { kind, ty, span })
     }
 
@@ -123,7 +202,12 @@ impl Function {
 
     /// The type of an expression.
     pub fn ty(&self, e: ExprId) -> &Type {
-        &self.exprs[e].ty
+        &self.types[self.exprs[e].ty]
+    }
+
+    /// The type of variable `v`.
+    pub fn var_ty(&self, v: VarId) -> &Type {
+        &self.types[self.vars[v].ty]
     }
 
     /// The name of variable `v`.
@@ -144,7 +228,8 @@ impl Function {
 pub struct Var {
     /// In the function's [`Function::names`]; see [`Function::var_name`].
     pub name: Symbol,
-    pub ty: Type,
+    /// In the function's [`Function::types`]; see [`Function::var_ty`].
+    pub ty: TypeId,
     pub span: Span,
 }
 
@@ -159,7 +244,8 @@ pub struct Block {
 #[derive(Clone, Debug)]
 pub struct Expr {
     pub kind: ExprKind,
-    pub ty: Type,
+    /// In the function's [`Function::types`]; see [`Function::ty`].
+    pub ty: TypeId,
     pub span: Span,
 }
 
@@ -185,14 +271,24 @@ pub enum ExprKind {
 pub enum Callee {
     /// An op: `array.create`, `system.task_dummy`, `tensor.load`, ...
     Op(String),
-    /// A function of the module, by name.
-    Function(String),
+    /// A function of the module.
+    Function(FuncId),
 }
 
 impl Callee {
-    pub fn name(&self) -> &str {
+    /// The op's name, or the function's name in `module`.
+    pub fn name<'m>(&'m self, module: &'m Module) -> &'m str {
         match self {
-            Callee::Op(n) | Callee::Function(n) => n,
+            Callee::Op(n) => n,
+            Callee::Function(id) => module.func_name(*id),
+        }
+    }
+
+    /// The op's name, if this is an op.
+    pub fn op(&self) -> Option<&str> {
+        match self {
+            Callee::Op(n) => Some(n),
+            Callee::Function(_) => None,
         }
     }
 }
@@ -244,14 +340,14 @@ pub struct Stmt {
 #[derive(Clone, Debug)]
 pub struct Submit {
     /// The callee's results followed by the task id.
-    pub results: Vec<VarId>,
+    pub results: VarList,
     /// The function launched.
-    pub callee: String,
+    pub callee: FuncId,
     pub callee_span: Span,
     pub args: Vec<ExprId>,
     pub arg_directions: Vec<Direction>,
     /// The manual dependency edges (`none` entries already dropped).
-    pub deps: Vec<ExprId>,
+    pub deps: ExprList,
     pub core_num: Option<ExprId>,
     /// Absent when `false` (the default).
     pub sync_start: Option<ExprId>,
@@ -264,14 +360,14 @@ pub struct Submit {
 pub enum StmtKind {
     /// `a, b = expr`.
     Assign {
-        results: Vec<VarId>,
+        results: VarList,
         value: ExprId,
     },
     Submit(Submit),
     /// A call evaluated for effect (the expression is always a call).
     Eval(ExprId),
     For {
-        results: Vec<VarId>,
+        results: VarList,
         kind: LoopKind,
         var: VarId,
         start: ExprId,
@@ -281,13 +377,13 @@ pub enum StmtKind {
         body: Block,
     },
     While {
-        results: Vec<VarId>,
+        results: VarList,
         cond: ExprId,
         iter_args: Vec<IterArg>,
         body: Block,
     },
     If {
-        results: Vec<VarId>,
+        results: VarList,
         cond: ExprId,
         then_body: Block,
         else_body: Option<Block>,

@@ -165,3 +165,68 @@ impl fmt::Display for Type {
         }
     }
 }
+
+crate::define_id!(
+    /// A type of a function's [`TypeTable`].
+    TypeId
+);
+
+/// The types of one function, each stored once: expressions and variables
+/// refer to them by [`TypeId`] (4 bytes) instead of holding a [`Type`]
+/// each. Ids of two functions are not comparable; compare the types.
+#[derive(Clone, Debug, Default)]
+pub struct TypeTable {
+    types: Vec<Type>,
+    ids: hashbrown::HashMap<Type, TypeId>,
+}
+
+impl TypeTable {
+    /// The id of `ty`, adding it when it is new.
+    pub fn intern(&mut self, ty: Type) -> TypeId {
+        if let Some(&id) = self.ids.get(&ty) {
+            return id;
+        }
+        let id = <TypeId as crate::ir::ArenaId>::from_index(self.types.len());
+        self.types.push(ty.clone());
+        self.ids.insert(ty, id);
+        id
+    }
+
+    /// How many distinct types the table holds.
+    pub fn len(&self) -> usize {
+        self.types.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.types.is_empty()
+    }
+}
+
+impl std::ops::Index<TypeId> for TypeTable {
+    type Output = Type;
+    fn index(&self, id: TypeId) -> &Type {
+        &self.types[<TypeId as crate::ir::ArenaId>::index(id)]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Extent, ScalarType, Type, TypeTable};
+
+    /// Equal types get one id; different ones different ids.
+    #[test]
+    fn types_are_stored_once() {
+        let mut t = TypeTable::default();
+        let array = || Type::Array {
+            elem: ScalarType::TaskId,
+            extent: Extent::Const(4),
+        };
+        let a = t.intern(array());
+        let b = t.intern(Type::TASK_ID);
+        assert_eq!(t.intern(array()), a);
+        assert_ne!(a, b);
+        assert_eq!(t.len(), 2);
+        assert_eq!(t[a], array());
+        assert_eq!(t[b], Type::TASK_ID);
+    }
+}

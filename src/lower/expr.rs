@@ -4,8 +4,8 @@ use super::{Lowerer, plural, suggest};
 use crate::diagnostics::Diagnostic;
 use crate::diagnostics::{Applicability, Code};
 use crate::ir::{
-    BinaryOp, Call, Callee, Category, Direction, ExprId, ExprKind, Extent, ScalarType, StmtKind,
-    Submit, Type, UnaryOp,
+    BinaryOp, Call, Callee, Category, Direction, ExprId, ExprKind, ExprList, Extent, ScalarType,
+    StmtKind, Submit, Type, UnaryOp, VarList,
 };
 use crate::parser::ast;
 use crate::span::Span;
@@ -21,7 +21,7 @@ const SUBMIT_KWARGS: [&str; 5] = [
 
 impl<'a> Lowerer<'a> {
     pub(super) fn int_literal(&mut self, value: i64, span: Span) -> ExprId {
-        self.func.new_expr(ExprKind::Int(value), Type::I64, span)
+        self.build(span).expr(ExprKind::Int(value), Type::I64)
     }
 
     fn describe(&self, e: ExprId) -> String {
@@ -117,10 +117,10 @@ impl<'a> Lowerer<'a> {
             ast::ExprKind::None => (ExprKind::None, Type::TASK_ID),
             ast::ExprKind::Dtype(s) => (ExprKind::Dtype(*s), Type::Dtype),
             ast::ExprKind::Name(name) => match self.scopes.lookup(name) {
-                Some(v) => (ExprKind::Var(v), self.func.vars[v].ty.clone()),
+                Some(v) => (ExprKind::Var(v), self.func.var_ty(v).clone()),
                 None => {
                     self.unknown_variable(name, span);
-                    return self.func.new_expr(ExprKind::None, Type::Unknown, span);
+                    return self.build(span).expr(ExprKind::None, Type::Unknown);
                 }
             },
             ast::ExprKind::Unary(op, inner) => {
@@ -164,7 +164,7 @@ impl<'a> Lowerer<'a> {
                 (ExprKind::List(ids), Type::Unknown)
             }
         };
-        self.func.new_expr(kind, ty, span)
+        self.build(span).expr(kind, ty)
     }
 
     fn unknown_variable(&mut self, name: &str, span: Span) {
@@ -290,7 +290,7 @@ impl<'a> Lowerer<'a> {
 
     /// Lowers a `deps=[...]` list: each entry a `task_id`, an
     /// `array<task_id, N>`, or `none` (dropped).
-    fn lower_deps(&mut self, value: &ast::Expr<'a>) -> Vec<ExprId> {
+    fn lower_deps(&mut self, value: &ast::Expr<'a>) -> ExprList {
         let ast::ExprKind::List(items) = &value.kind else {
             let id = self.lower_expr(value);
             let found = self.describe(id);
@@ -300,9 +300,9 @@ impl<'a> Lowerer<'a> {
                     .with_label(format!("this is {found}, not a list"))
                     .with_help("write `deps=[a, b]`"),
             );
-            return Vec::new();
+            return ExprList::new();
         };
-        let mut out = Vec::new();
+        let mut out = ExprList::new();
         for item in *items {
             if matches!(item.kind, ast::ExprKind::None) {
                 continue;
@@ -403,7 +403,7 @@ impl<'a> Lowerer<'a> {
                     for a in args.positional {
                         self.lower_expr(a);
                     }
-                    return self.func.new_expr(ExprKind::None, Type::Unknown, span);
+                    return self.build(span).expr(ExprKind::None, Type::Unknown);
                 };
                 for kw in args.keyword {
                     if kw.name.name == "deps" {
@@ -424,11 +424,11 @@ impl<'a> Lowerer<'a> {
                 }
                 let (ids, directions) =
                     self.lower_args_against(&args.positional, &sig.params, name.name, span);
-                let mut call = Call::new(Callee::Function(name.name.to_string()));
+                let mut call = Call::new(Callee::Function(sig.id));
                 call.args = ids;
                 call.arg_directions = directions;
-                self.func
-                    .new_expr(ExprKind::Call(Box::new(call)), sig.call_type(), span)
+                self.build(span)
+                    .expr(ExprKind::Call(Box::new(call)), sig.call_type())
             }
             ast::CalleeName::Op(op) => self.lower_op(op, args, span),
         }
@@ -465,7 +465,7 @@ impl<'a> Lowerer<'a> {
             for kw in args.keyword {
                 if kw.name.name == "deps" && !seen_deps {
                     seen_deps = true;
-                    call.manual_dep_edges = self.lower_deps(&kw.value);
+                    call.manual_dep_edges = self.lower_deps(&kw.value).into_vec();
                 } else {
                     self.error(
                         Diagnostic::error(
@@ -482,8 +482,8 @@ impl<'a> Lowerer<'a> {
             }
             call.dummy_task = true;
             return self
-                .func
-                .new_expr(ExprKind::Call(Box::new(call)), Type::TASK_ID, span);
+                .build(span)
+                .expr(ExprKind::Call(Box::new(call)), Type::TASK_ID);
         }
 
         call.args = args.positional.iter().map(|a| self.lower_expr(a)).collect();
@@ -631,7 +631,7 @@ impl<'a> Lowerer<'a> {
             }
             _ => Type::Unknown,
         };
-        self.func.new_expr(ExprKind::Call(Box::new(call)), ty, span)
+        self.build(span).expr(ExprKind::Call(Box::new(call)), ty)
     }
 
     /// The element type of the array `a`, reporting a non-array.
@@ -684,21 +684,22 @@ impl<'a> Lowerer<'a> {
         let (args, arg_directions) =
             self.lower_args_against(&s.args.positional, &sig.params, s.callee.name, s.span);
         let mut submit = Submit {
-            results: Vec::new(),
-            callee: s.callee.name.to_string(),
+            results: VarList::new(),
+            callee: sig.id,
             callee_span: s.callee.span,
             args,
             arg_directions,
-            deps: Vec::new(),
+            deps: ExprList::new(),
             core_num: None,
             sync_start: None,
             allow_early_resolve: None,
             predicate: None,
         };
-        let mut seen: Vec<&str> = Vec::new();
+        // Which of SUBMIT_KWARGS were given (no list is built).
+        let mut seen = [false; SUBMIT_KWARGS.len()];
         for kw in s.args.keyword {
             let key = kw.name.name;
-            if !SUBMIT_KWARGS.contains(&key) {
+            let Some(slot) = SUBMIT_KWARGS.iter().position(|k| *k == key) else {
                 self.error(
                     Diagnostic::error(
                         format!("unknown keyword argument `{key}` for `submit`"),
@@ -712,8 +713,8 @@ impl<'a> Lowerer<'a> {
                     )),
                 );
                 continue;
-            }
-            if seen.contains(&key) {
+            };
+            if seen[slot] {
                 self.error(
                     Diagnostic::error(
                         format!("keyword argument `{key}` given twice"),
@@ -724,7 +725,7 @@ impl<'a> Lowerer<'a> {
                 );
                 continue;
             }
-            seen.push(key);
+            seen[slot] = true;
             match key {
                 "deps" => submit.deps = self.lower_deps(&kw.value),
                 "core_num" => {

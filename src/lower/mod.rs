@@ -18,8 +18,10 @@ pub mod types;
 
 use crate::diagnostics::Code;
 use crate::diagnostics::Diagnostic;
-use crate::ir::{self, Block, Function, Module, Type, VarId};
+use crate::ir::builder::Builder;
+use crate::ir::{self, ArenaId, Block, FuncId, Function, Module, Type, VarId};
 use crate::parser::ast;
+use crate::span::Span;
 use hashbrown::HashMap;
 use scope::Scopes;
 use types::Signature;
@@ -30,6 +32,8 @@ pub fn lower(module: ast::Module<'_>) -> (Module, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let mut signatures: HashMap<&str, Signature> = HashMap::new();
     let mut first_def: HashMap<&str, crate::span::Span> = HashMap::new();
+    // The names of the functions the module will hold, by `FuncId`.
+    let mut names: Vec<&str> = Vec::new();
 
     // Signatures first: functions may be called before they are defined.
     for f in &module.functions {
@@ -44,9 +48,11 @@ pub fn lower(module: ast::Module<'_>) -> (Module, Vec<Diagnostic>) {
             continue;
         }
         first_def.insert(f.name.name, f.name.span);
+        let id = FuncId::from_index(names.len());
+        names.push(f.name.name);
         // Types of a signature name no function: no signatures are needed.
         let no_signatures = HashMap::new();
-        let mut lowerer = Lowerer::new(&no_signatures, Function::new(f.name.name, f.kind));
+        let mut lowerer = Lowerer::new(&no_signatures, &[], Function::new(f.name.name, f.kind));
         // A dynamic extent in a signature must name an integer parameter
         // (spec section 4: "an integer value in scope"), not just any one.
         let int_params: Vec<&str> = f
@@ -77,6 +83,7 @@ pub fn lower(module: ast::Module<'_>) -> (Module, Vec<Diagnostic>) {
         signatures.insert(
             f.name.name,
             Signature {
+                id,
                 kind: f.kind,
                 params,
                 results,
@@ -91,10 +98,10 @@ pub fn lower(module: ast::Module<'_>) -> (Module, Vec<Diagnostic>) {
         if !seen.insert(f.name.name) {
             continue;
         }
-        let mut lowerer = Lowerer::new(&signatures, Function::new(f.name.name, f.kind));
+        let mut lowerer = Lowerer::new(&signatures, &names, Function::new(f.name.name, f.kind));
         lowerer.lower_function(f);
         diags.extend(lowerer.diags);
-        out.functions.push(lowerer.func);
+        out.push(lowerer.func);
     }
     (out, diags)
 }
@@ -115,6 +122,8 @@ enum BodyKind {
 pub(crate) struct Lowerer<'a> {
     /// Every function's signature by name, borrowed (never cloned per call).
     signatures: &'a HashMap<&'a str, Signature>,
+    /// Every function's name by [`FuncId`].
+    function_names: &'a [&'a str],
     pub(crate) func: Function,
     pub(crate) diags: Vec<Diagnostic>,
     scopes: Scopes<'a>,
@@ -130,9 +139,14 @@ pub(crate) struct Lowerer<'a> {
 pub const MAX_SUGGESTION_SEARCHES: usize = 100;
 
 impl<'a> Lowerer<'a> {
-    fn new(signatures: &'a HashMap<&'a str, Signature>, func: Function) -> Lowerer<'a> {
+    fn new(
+        signatures: &'a HashMap<&'a str, Signature>,
+        function_names: &'a [&'a str],
+        func: Function,
+    ) -> Lowerer<'a> {
         Lowerer {
             signatures,
+            function_names,
             func,
             diags: Vec::new(),
             scopes: Scopes::new(),
@@ -147,6 +161,11 @@ impl<'a> Lowerer<'a> {
         self.suggestion_searches <= MAX_SUGGESTION_SEARCHES
     }
 
+    /// Builds nodes of the function being lowered, made for the code at `span`.
+    pub(crate) fn build(&mut self, span: Span) -> Builder<&mut Function> {
+        Builder::edit_at(&mut self.func, span)
+    }
+
     pub(crate) fn error(&mut self, d: Diagnostic) {
         self.diags.push(d);
     }
@@ -159,7 +178,7 @@ impl<'a> Lowerer<'a> {
             return;
         };
         for (p, (_, direction, ty)) in f.params.iter().zip(&sig.params) {
-            let var = self.func.new_var(p.name.name, ty.clone(), p.span);
+            let var = self.build(p.span).var(p.name.name, ty.clone());
             self.func.params.push(ir::Param {
                 var,
                 direction: *direction,
@@ -177,7 +196,7 @@ impl<'a> Lowerer<'a> {
     /// Defines a variable named by a binding; `_` is the discard binding and
     /// is never entered in scope.
     fn define_var(&mut self, name: &'a str, ty: Type, span: crate::span::Span) -> VarId {
-        let var = self.func.new_var(name, ty, span);
+        let var = self.build(span).var(name, ty);
         if name != "_" {
             self.scopes.define(name, var);
         }
@@ -199,7 +218,7 @@ impl<'a> Lowerer<'a> {
     /// Whether `name` is an integer value in scope (for dynamic extents).
     fn is_integer_in_scope(&self, name: &str) -> bool {
         self.scopes.lookup(name).is_some_and(|v| {
-            let ty = &self.func.vars[v].ty;
+            let ty = self.func.var_ty(v);
             ty.is_integer() || ty.is_unknown()
         })
     }

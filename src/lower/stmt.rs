@@ -4,7 +4,7 @@
 use super::{BodyKind, Lowerer, plural};
 use crate::diagnostics::Code;
 use crate::diagnostics::Diagnostic;
-use crate::ir::{ExprId, ExprKind, IterArg, LoopKind, StmtId, StmtKind, Type, VarId};
+use crate::ir::{ArenaId, ExprId, ExprKind, IterArg, LoopKind, StmtId, StmtKind, Type, VarList};
 use crate::parser::ast;
 use crate::span::Span;
 
@@ -121,7 +121,7 @@ impl<'a> Lowerer<'a> {
                 }
             }
         };
-        Some(self.func.new_stmt(kind, s.span))
+        Some(self.build(s.span).stmt(kind))
     }
 
     /// Defines the variables of `bindings` with the types `value_types`
@@ -130,7 +130,7 @@ impl<'a> Lowerer<'a> {
         &mut self,
         bindings: &[ast::Binding<'a>],
         value_types: &[Type],
-    ) -> Vec<VarId> {
+    ) -> VarList {
         self.bind_results_from(bindings, value_types.iter())
     }
 
@@ -140,11 +140,11 @@ impl<'a> Lowerer<'a> {
         &mut self,
         bindings: &[ast::Binding<'a>],
         value_types: impl Iterator<Item = &'t Type>,
-    ) -> Vec<VarId> {
-        let mut vars = Vec::with_capacity(bindings.len());
+    ) -> VarList {
+        let mut vars = VarList::with_capacity(bindings.len());
         for (b, vt) in bindings.iter().zip(value_types) {
             let var = match b {
-                ast::Binding::Discard(span) => self.func.new_var("_", vt.clone(), *span),
+                ast::Binding::Discard(span) => self.build(*span).var("_", vt.clone()),
                 ast::Binding::Name { name, ty } => {
                     let ty = match ty {
                         Some(t) => {
@@ -205,7 +205,9 @@ impl<'a> Lowerer<'a> {
                 // "the right-hand side is 1 value".
                 let what = match &self.func.exprs[value].kind {
                     ExprKind::Call(c) => match &c.callee {
-                        crate::ir::Callee::Function(name) => format!("`{name}` returns"),
+                        crate::ir::Callee::Function(id) => {
+                            format!("`{}` returns", self.function_names[id.index()])
+                        }
                         crate::ir::Callee::Op(name) => format!("`{name}` returns"),
                     },
                     _ => "the right-hand side is".to_string(),
@@ -389,7 +391,7 @@ impl<'a> Lowerer<'a> {
     fn check_loop_yield(&mut self, body: &crate::ir::Block, iter_args: &[IterArg]) {
         let expected: Vec<Type> = iter_args
             .iter()
-            .map(|it| self.func.vars[it.var].ty.clone())
+            .map(|it| self.func.var_ty(it.var).clone())
             .collect();
         self.check_yield(body, &expected);
     }
@@ -417,11 +419,11 @@ impl<'a> Lowerer<'a> {
         bindings: &[ast::Binding<'a>],
         iter_args: &[IterArg],
         ok: bool,
-    ) -> Vec<VarId> {
+    ) -> VarList {
         let types: Vec<Type> = if ok {
             iter_args
                 .iter()
-                .map(|it| self.func.vars[it.var].ty.clone())
+                .map(|it| self.func.var_ty(it.var).clone())
                 .collect()
         } else {
             vec![Type::Unknown; bindings.len()]
@@ -504,9 +506,7 @@ impl<'a> Lowerer<'a> {
                 }
                 self.scopes.push("the `else` branch");
                 let span = nested.span;
-                let stmt = self
-                    .lower_if(nested, &[])
-                    .map(|k| self.func.new_stmt(k, span));
+                let stmt = self.lower_if(nested, &[]).map(|k| self.build(span).stmt(k));
                 self.scopes.pop();
                 Some(crate::ir::Block {
                     stmts: stmt.into_iter().collect(),

@@ -3,13 +3,15 @@
 use super::Lowerer;
 use crate::diagnostics::Code;
 use crate::diagnostics::Diagnostic;
-use crate::ir::{Direction, Extent, FuncKind, Type};
+use crate::ir::{Direction, Extent, FuncId, FuncKind, Type};
 use crate::parser::ast::{ExtentExpr, TypeExpr, TypeExprKind};
 use crate::span::Span;
 
 /// A function's signature, as calls and `submit`s see it.
 #[derive(Clone, Debug)]
 pub struct Signature {
+    /// The function's id in the lowered module.
+    pub id: FuncId,
     pub kind: FuncKind,
     pub params: Vec<(String, Direction, Type)>,
     pub results: Vec<Type>,

@@ -69,15 +69,14 @@
 //!   count is known to be zero.
 
 use super::phase_fence::counts::CountMap;
-use super::phase_fence::index::{FunctionIndex, NONE, UpdateKind, producers};
-use super::properties::manual_deps_on_submit_only::TASK_DUMMY;
+use super::phase_fence::index::{FunctionIndex, LoopId, UpdateKind, producers};
 use super::walk::{Site, block_of_mut, walk_stmts};
 use super::{Pass, PassContext, Property};
 use crate::diagnostics::Diagnostic;
-use crate::ir::{
-    Call, Callee, ExprKind, Extent, FuncKind, Function, Module, StmtId, StmtKind, Type, VarId,
-};
-use std::collections::{HashMap, HashSet};
+use crate::ir::builder::Builder;
+use crate::ir::{ArenaId, SecondaryMap};
+use crate::ir::{ExprKind, Extent, FuncKind, Function, Module, StmtId, StmtKind, Type, VarId};
+use hashbrown::{HashMap, HashSet};
 
 /// The pass, for the registry.
 pub struct ExpandManualPhaseFence;
@@ -109,7 +108,7 @@ impl Pass for ExpandManualPhaseFence {
     }
 
     fn run(&self, module: &mut Module, ctx: &mut PassContext) {
-        for f in &mut module.functions {
+        for f in module.functions_mut() {
             if f.kind != FuncKind::Orchestration {
                 continue;
             }
@@ -139,7 +138,7 @@ pub struct FunctionOutcome {
 /// A (loop, array) pair that some consumer would be rewritten by.
 #[derive(Clone, Debug)]
 struct Slot {
-    loop_: u32,
+    loop_: LoopId,
     array: VarId,
     /// M(loop, array), saturating.
     consumers: u64,
@@ -164,23 +163,27 @@ pub fn run_on_function(f: &mut Function, remarks: bool) -> FunctionOutcome {
     }
 
     // 2. The loop that would rewrite each consumer.
-    let mut slot_of: HashMap<(u32, VarId), u32> = HashMap::new();
+    let mut slot_of: HashMap<(LoopId, VarId), u32> = HashMap::new();
     let mut slots: Vec<Slot> = Vec::new();
-    let mut consumer_slot: Vec<u32> = vec![NONE; idx.consumers.len()];
+    // Each consumer's slot (an index into `slots`), if it has one.
+    let mut consumer_slot: Vec<Option<u32>> = vec![None; idx.consumers.len()];
     {
-        let mut path: Vec<u32> = Vec::new();
+        // The loops enclosing the walk's position, outermost first.
+        let mut path: Vec<LoopId> = Vec::new();
         // Positions in `path` of its eligible loops, increasing.
         let mut eligible: Vec<u32> = Vec::new();
         let mut next_loop = 0usize;
         for (ci, c) in idx.consumers.iter().enumerate() {
-            if c.loop_ == NONE {
+            let Some(c_loop) = c.loop_ else {
                 continue;
-            }
+            };
             // Bring the path to the consumer: push the loops that start before it.
-            while next_loop < idx.loops.len() && idx.loops[next_loop].num < c.num {
-                let l = &idx.loops[next_loop];
+            while next_loop < idx.loops.len()
+                && idx.loops[LoopId::from_index(next_loop)].num < c.num
+            {
+                let l = &idx.loops[LoopId::from_index(next_loop)];
                 while let Some(&top) = path.last() {
-                    if idx.loops[top as usize].end < l.num {
+                    if idx.loops[top].end < l.num {
                         path.pop();
                         if eligible.last() == Some(&(path.len() as u32)) {
                             eligible.pop();
@@ -192,11 +195,11 @@ pub fn run_on_function(f: &mut Function, remarks: bool) -> FunctionOutcome {
                 if l.eligible() {
                     eligible.push(path.len() as u32);
                 }
-                path.push(next_loop as u32);
+                path.push(LoopId::from_index(next_loop));
                 next_loop += 1;
             }
             while let Some(&top) = path.last() {
-                if idx.loops[top as usize].end < c.num {
+                if idx.loops[top].end < c.num {
                     path.pop();
                     if eligible.last() == Some(&(path.len() as u32)) {
                         eligible.pop();
@@ -205,9 +208,9 @@ pub fn run_on_function(f: &mut Function, remarks: bool) -> FunctionOutcome {
                     break;
                 }
             }
-            debug_assert_eq!(path.last(), Some(&c.loop_));
-            let innermost = &idx.loops[c.loop_ as usize];
-            let root_depth = idx.loops[innermost.comp_root as usize].depth as usize;
+            debug_assert_eq!(path.last(), Some(&c_loop));
+            let innermost = &idx.loops[c_loop];
+            let root_depth = idx.loops[innermost.comp_root].depth as usize;
             // First safe position at or below the component root.
             let suffix = &path[root_depth..];
             let safe_from = root_depth + suffix.partition_point(|&l| idx.unsafe_for(l, c.array));
@@ -226,25 +229,25 @@ pub fn run_on_function(f: &mut Function, remarks: bool) -> FunctionOutcome {
                 });
                 next
             });
-            consumer_slot[ci] = s;
+            consumer_slot[ci] = Some(s);
         }
     }
 
     // 3. M(G, A), bottom-up.
     if !slots.is_empty() {
-        let mut at_loop: Vec<Vec<u32>> = vec![Vec::new(); idx.loops.len()];
+        let mut at_loop: SecondaryMap<LoopId, Vec<u32>> = idx.loops.secondary(Vec::new());
         for (s, slot) in slots.iter().enumerate() {
-            at_loop[slot.loop_ as usize].push(s as u32);
+            at_loop[slot.loop_].push(s as u32);
         }
-        let mut maps: Vec<Option<CountMap>> = vec![None; idx.loops.len()];
+        let mut maps: SecondaryMap<LoopId, Option<CountMap>> = idx.loops.secondary(None);
         for (ci, c) in idx.consumers.iter().enumerate() {
-            if consumer_slot[ci] != NONE {
-                maps[c.loop_ as usize]
+            if let (Some(_), Some(l)) = (consumer_slot[ci], c.loop_) {
+                maps[l]
                     .get_or_insert_with(CountMap::default)
                     .add(c.array, 1, c.num, ci as u32);
             }
         }
-        for l in (0..idx.loops.len()).rev() {
+        for l in idx.loops.ids().rev() {
             let Some(mut map) = maps[l].take() else {
                 continue;
             };
@@ -257,11 +260,11 @@ pub fn run_on_function(f: &mut Function, remarks: bool) -> FunctionOutcome {
                     .saturating_mul(lp.multiplier())
                     .min(super::phase_fence::CAP);
                 slot.first = entry.first;
-                slot.rewrite = profitable(producers(&f.vars[slot.array].ty), slot.consumers);
+                slot.rewrite = profitable(producers(f.var_ty(slot.array)), slot.consumers);
             }
-            if lp.countable_edge {
+            if let (true, Some(p)) = (lp.countable_edge, lp.parent) {
                 map.scale(lp.multiplier());
-                match &mut maps[lp.parent as usize] {
+                match &mut maps[p] {
                     Some(parent) => parent.absorb(map),
                     none => *none = Some(map),
                 }
@@ -277,7 +280,7 @@ pub fn run_on_function(f: &mut Function, remarks: bool) -> FunctionOutcome {
         .collect();
     order.sort_by_key(|&s| {
         let slot = &slots[s as usize];
-        (idx.loops[slot.loop_ as usize].num, slot.first)
+        (idx.loops[slot.loop_].num, slot.first)
     });
     // Barrier statements per block (owner, which), with the index they go before.
     type Insertions = HashMap<(Option<StmtId>, u8), Vec<(usize, StmtId)>>;
@@ -297,21 +300,12 @@ pub fn run_on_function(f: &mut Function, remarks: bool) -> FunctionOutcome {
             }
             let name = format!("phase_fence_barrier_{k}_tid");
             k += 1;
-            let lp = &idx.loops[loop_ as usize];
+            let lp = &idx.loops[loop_];
             let span = lp.header;
-            let var = f.new_var(name, Type::TASK_ID, span);
-            let dep = f.new_expr(ExprKind::Var(array), f.vars[array].ty.clone(), span);
-            let mut call = Call::new(Callee::Op(TASK_DUMMY.to_string()));
-            call.dummy_task = true;
-            call.manual_dep_edges = vec![dep];
-            let value = f.new_expr(ExprKind::Call(Box::new(call)), Type::TASK_ID, span);
-            let stmt = f.new_stmt(
-                StmtKind::Assign {
-                    results: vec![var],
-                    value,
-                },
-                span,
-            );
+            let mut b = Builder::edit(f);
+            b.at(span);
+            let dep = b.v(array);
+            let (stmt, var) = b.barrier(&name, vec![dep]);
             let Site {
                 owner,
                 block,
@@ -326,10 +320,9 @@ pub fn run_on_function(f: &mut Function, remarks: bool) -> FunctionOutcome {
         }
         // Consumers.
         for (ci, c) in idx.consumers.iter().enumerate() {
-            let s = consumer_slot[ci];
-            if s == NONE {
+            let Some(s) = consumer_slot[ci] else {
                 continue;
-            }
+            };
             let Some(barrier) = slots[s as usize].barrier else {
                 continue;
             };
@@ -338,9 +331,9 @@ pub fn run_on_function(f: &mut Function, remarks: bool) -> FunctionOutcome {
                 _ => unreachable!("consumers are submits"),
             };
             let span = f.exprs[old].span;
-            let dep = f.new_expr(ExprKind::Var(barrier), Type::TASK_ID, span);
+            let dep = Builder::edit(f).at(span).v(barrier);
             if let StmtKind::Submit(sub) = &mut f.stmts[c.stmt].kind {
-                sub.deps = vec![dep];
+                sub.deps = crate::ir::smallvec![dep];
             }
             outcome.consumers_rewritten += 1;
         }
@@ -387,45 +380,42 @@ fn remarks_for(
     f: &Function,
     idx: &FunctionIndex,
     slots: &[Slot],
-    consumer_slot: &[u32],
+    consumer_slot: &[Option<u32>],
 ) -> Vec<Diagnostic> {
     // Full counts, bottom-up, for every consumer inside a loop.
-    let mut maps: Vec<Option<CountMap>> = vec![None; idx.loops.len()];
+    let mut maps: SecondaryMap<LoopId, Option<CountMap>> = idx.loops.secondary(None);
     for (ci, c) in idx.consumers.iter().enumerate() {
-        if c.loop_ != NONE {
-            maps[c.loop_ as usize]
+        if let Some(l) = c.loop_ {
+            maps[l]
                 .get_or_insert_with(CountMap::default)
                 .add(c.array, 1, c.num, ci as u32);
         }
     }
     // (loop num, first appearance, diagnostic)
     let mut out: Vec<(u32, u32, Diagnostic)> = Vec::new();
-    for l in (0..idx.loops.len()).rev() {
+    for l in idx.loops.ids().rev() {
         let Some(mut map) = maps[l].take() else {
             continue;
         };
         let lp = &idx.loops[l];
         if lp.manual {
             for (array, entry) in map.iter() {
-                let s = consumer_slot[entry.first_consumer as usize];
-                let slot = (s != NONE).then(|| &slots[s as usize]);
+                let slot = consumer_slot[entry.first_consumer as usize].map(|s| &slots[s as usize]);
                 let m = entry
                     .count
                     .saturating_mul(lp.multiplier())
                     .min(super::phase_fence::CAP);
                 let d = match slot {
                     // Rewritten by an enclosing loop: not a candidate here.
-                    Some(sl) if sl.rewrite && idx.loops[sl.loop_ as usize].num < lp.num => {
+                    Some(sl) if sl.rewrite && idx.loops[sl.loop_].num < lp.num => {
                         continue;
                     }
-                    Some(sl) if sl.loop_ == l as u32 && sl.rewrite => {
-                        inserted_remark(f, lp.header, sl)
-                    }
-                    _ => reason_remark(f, idx, l as u32, array, m),
+                    Some(sl) if sl.loop_ == l && sl.rewrite => inserted_remark(f, lp.header, sl),
+                    _ => reason_remark(f, idx, l, array, m),
                 };
                 out.push((lp.num, entry.first, d));
             }
-        } else if lp.parent == NONE || idx.loops[lp.parent as usize].manual {
+        } else if lp.parent.is_none_or(|p| idx.loops[p].manual) {
             // The outermost loop outside any `manual` scope: say why the
             // pass leaves it alone, once per array its submits wait on.
             for (array, entry) in map.iter() {
@@ -441,9 +431,9 @@ fn remarks_for(
                 out.push((lp.num, entry.first, d));
             }
         }
-        if lp.countable_edge {
+        if let (true, Some(p)) = (lp.countable_edge, lp.parent) {
             map.scale(lp.multiplier());
-            match &mut maps[lp.parent as usize] {
+            match &mut maps[p] {
                 Some(parent) => parent.absorb(map),
                 none => *none = Some(map),
             }
@@ -472,7 +462,7 @@ fn edge_numbers(n: u64, m: u64) -> String {
 
 fn inserted_remark(f: &Function, header: crate::span::Span, slot: &Slot) -> Diagnostic {
     let barrier = slot.barrier.expect("rewritten slots have a barrier");
-    let n = producers(&f.vars[slot.array].ty);
+    let n = producers(f.var_ty(slot.array));
     Diagnostic::remark(
         format!(
             "inserted phase fence barrier `{}` for `{}`: {}",
@@ -485,8 +475,8 @@ fn inserted_remark(f: &Function, header: crate::span::Span, slot: &Slot) -> Diag
 }
 
 /// Why `array` stayed direct for loop `l`.
-fn reason_remark(f: &Function, idx: &FunctionIndex, l: u32, array: VarId, m: u64) -> Diagnostic {
-    let lp = &idx.loops[l as usize];
+fn reason_remark(f: &Function, idx: &FunctionIndex, l: LoopId, array: VarId, m: u64) -> Diagnostic {
+    let lp = &idx.loops[l];
     let var = &f.vars[array];
     let kept = format!("kept `{}` as a direct dependency", f.var_name(array));
     if let Some(why) = lp.trip_blocker() {
@@ -527,19 +517,17 @@ fn reason_remark(f: &Function, idx: &FunctionIndex, l: u32, array: VarId, m: u64
         }
         return d;
     }
-    let n = producers(&var.ty);
-    if var.ty.array_extent() == Some(0) {
+    let var_ty = f.var_ty(array);
+    let n = producers(var_ty);
+    if var_ty.array_extent() == Some(0) {
         return Diagnostic::remark(
-            format!(
-                "{kept}: its producer count is zero (type `{}`): nothing to wait for",
-                var.ty
-            ),
+            format!("{kept}: its producer count is zero (type `{var_ty}`): nothing to wait for"),
             lp.header,
         );
     }
     if n == 0 {
         // A size computed by an expression has no name to show.
-        let why = match &var.ty {
+        let why = match var_ty {
             Type::Array {
                 extent: Extent::Dynamic(None),
                 ..

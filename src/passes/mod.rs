@@ -17,13 +17,14 @@ pub mod manager;
 pub mod phase_fence;
 pub mod properties;
 pub mod registry;
+#[cfg(feature = "testkit")]
 pub mod synth;
+#[cfg(feature = "testkit")]
 pub mod test_drop_deps;
 pub mod walk;
 
 use crate::diagnostics::{Diagnostic, SourceFile};
 use crate::ir::Module;
-use clap::Args;
 pub use manager::{PipelineResult, run_pipeline};
 pub use properties::Property;
 
@@ -88,59 +89,44 @@ impl PassContext {
     }
 }
 
-/// The pipeline options of `pfir opt`.
-#[derive(Args, Debug, Clone, Default)]
+/// The pipeline options of `pfir opt` (a plain struct: the command line's
+/// clap definitions live in `crate::cli::opt::PipelineArgs`).
+#[derive(Debug, Clone)]
 pub struct PipelineOptions {
-    /// Passes to run, in order, separated by commas.
-    #[arg(long = "passes", value_name = "NAME,...", value_delimiter = ',')]
+    /// Passes to run, in order.
     pub passes: Vec<String>,
-
-    /// Verify, after each pass, the properties it claims to produce (default).
-    #[arg(long = "verify-each", overrides_with = "no_verify_each")]
+    /// Verify, after each pass, the properties it claims to produce
+    /// (`--verify-each`, the default; `--no-verify-each` turns it off).
     pub verify_each: bool,
-
-    /// Skip the verification after each pass.
-    #[arg(long = "no-verify-each", overrides_with = "verify_each")]
-    pub no_verify_each: bool,
-
     /// Print the IR to stderr after every pass.
-    #[arg(long = "print-ir-after-all")]
     pub print_ir_after_all: bool,
-
     /// Print the IR to stderr after the named passes.
-    #[arg(
-        long = "print-ir-after",
-        value_name = "NAME,...",
-        value_delimiter = ','
-    )]
     pub print_ir_after: Vec<String>,
-
     /// Report each pass's wall time on stderr.
-    #[arg(long = "timing")]
     pub timing: bool,
-
-    /// Emit optimisation remarks: of every pass, or (`--remarks=NAME,...`)
-    /// of the named passes.
-    #[arg(
-        long = "remarks",
-        value_name = "NAME,...",
-        num_args = 0..=1,
-        require_equals = true,
-        default_missing_value = "",
-        value_delimiter = ','
-    )]
+    /// Emit optimisation remarks: `None` for none, `Some` of an empty list
+    /// (or of empty names) for every pass, else of the named passes.
     pub remarks: Option<Vec<String>>,
-
     /// Report pass statistics on stderr, per function.
-    #[arg(long = "stats")]
     pub stats: bool,
-
     /// After the pipeline, check that every original task still waits for
-    /// exactly the same original tasks (barriers aside), by expanding the
-    /// task graph before and after; a lost or added dependency is an error.
-    /// When a budget stops it short, a warning says so (exit status 0).
-    #[arg(long = "verify-deps")]
+    /// exactly the same original tasks (barriers aside).
     pub verify_deps: bool,
+}
+
+impl Default for PipelineOptions {
+    fn default() -> Self {
+        PipelineOptions {
+            passes: Vec::new(),
+            verify_each: true,
+            print_ir_after_all: false,
+            print_ir_after: Vec::new(),
+            timing: false,
+            remarks: None,
+            stats: false,
+            verify_deps: false,
+        }
+    }
 }
 
 impl PipelineOptions {
@@ -154,7 +140,7 @@ impl PipelineOptions {
 
     /// Whether produced properties are verified after each pass.
     pub fn verify_each(&self) -> bool {
-        !self.no_verify_each
+        self.verify_each
     }
 
     /// Whether `pass` emits remarks.

@@ -1,10 +1,17 @@
-//! Every pass, by name.
+//! Every pass, by name. The testing pass `test-drop-deps` is registered
+//! only in builds with the `testkit` feature (tests and benchmarks).
 
 use super::Pass;
 use super::expand_manual_phase_fence::ExpandManualPhaseFence;
-use super::test_drop_deps::TestDropDeps;
 
-static PASSES: &[&dyn Pass] = &[&ExpandManualPhaseFence, &TestDropDeps];
+#[cfg(not(feature = "testkit"))]
+static PASSES: &[&dyn Pass] = &[&ExpandManualPhaseFence];
+
+#[cfg(feature = "testkit")]
+static PASSES: &[&dyn Pass] = &[
+    &ExpandManualPhaseFence,
+    &super::test_drop_deps::TestDropDeps,
+];
 
 /// All registered passes, in a fixed order.
 pub fn passes() -> &'static [&'static dyn Pass] {

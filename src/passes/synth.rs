@@ -5,61 +5,28 @@
 //! whose body is one `manual` scope holding `tids = array.create(4, task_id)`
 //! (or several arrays) and the loops of the shape.
 
-use crate::ir::{
-    Block, Call, Callee, ExprId, ExprKind, FuncKind, Function, LoopKind, Module, ScalarType,
-    StmtId, StmtKind, Submit, Type, VarId,
-};
-use crate::span::Span;
+use crate::ir::builder::{FunctionBuilder, block};
+use crate::ir::{FuncId, FuncKind, Function, LoopKind, Module, StmtId, StmtKind, Type, VarId};
 
-/// Builds statements of one function.
+/// The kernel `k`: the first function of every program.
+const KERNEL: FuncId = FuncId::from_u32(0);
+
+/// Builds statements of one function (on [`FunctionBuilder`]) in the
+/// shapes below.
 pub struct Builder {
-    pub f: Function,
+    pub b: FunctionBuilder,
 }
 
 impl Builder {
     pub fn new(name: &str, kind: FuncKind) -> Builder {
         Builder {
-            f: Function::new(name, kind),
+            b: FunctionBuilder::new(name, kind),
         }
-    }
-
-    pub fn int(&mut self, v: i64) -> ExprId {
-        self.f
-            .new_expr(ExprKind::Int(v), Type::I64, Span::default())
-    }
-
-    pub fn var_expr(&mut self, v: VarId) -> ExprId {
-        let ty = self.f.vars[v].ty.clone();
-        self.f.new_expr(ExprKind::Var(v), ty, Span::default())
     }
 
     /// `name = array.create(n, task_id)`.
     pub fn create_array(&mut self, name: &str, n: i64) -> (StmtId, VarId) {
-        let ty = Type::Array {
-            elem: ScalarType::TaskId,
-            extent: crate::ir::Extent::Const(n),
-        };
-        let v = self.f.new_var(name, ty.clone(), Span::default());
-        let mut call = Call::new(Callee::Op("array.create".into()));
-        let n = self.int(n);
-        let dt = self.f.new_expr(
-            ExprKind::Dtype(ScalarType::TaskId),
-            Type::Dtype,
-            Span::default(),
-        );
-        call.args = vec![n, dt];
-        call.arg_directions = vec![crate::ir::Direction::In; 2];
-        let value = self
-            .f
-            .new_expr(ExprKind::Call(Box::new(call)), ty, Span::default());
-        let s = self.f.new_stmt(
-            StmtKind::Assign {
-                results: vec![v],
-                value,
-            },
-            Span::default(),
-        );
-        (s, v)
+        self.b.create_task_array(name, n)
     }
 
     /// `arrays` arrays `a0`, `a1`, ... of 4 task ids each: their creating
@@ -72,48 +39,20 @@ impl Builder {
 
     /// `t = submit k(deps=[deps...])`.
     pub fn submit(&mut self, deps: &[VarId]) -> StmtId {
-        let t = self.f.new_var("t", Type::TASK_ID, Span::default());
-        let deps = deps.iter().map(|&d| self.var_expr(d)).collect();
-        self.f.new_stmt(
-            StmtKind::Submit(Submit {
-                results: vec![t],
-                callee: "k".into(),
-                callee_span: Span::default(),
-                args: Vec::new(),
-                arg_directions: Vec::new(),
-                deps,
-                core_num: None,
-                sync_start: None,
-                allow_early_resolve: None,
-                predicate: None,
-            }),
-            Span::default(),
-        )
+        self.b.submit_after("t", KERNEL, deps)
     }
 
     /// `u = array.update_element(a, 0, t)`.
     pub fn update(&mut self, a: VarId, t: VarId) -> StmtId {
-        let ty = self.f.vars[a].ty.clone();
-        let u = self.f.new_var("u", ty.clone(), Span::default());
-        let mut call = Call::new(Callee::Op("array.update_element".into()));
-        let (ae, ie, te) = (self.var_expr(a), self.int(0), self.var_expr(t));
-        call.args = vec![ae, ie, te];
-        call.arg_directions = vec![crate::ir::Direction::In; 3];
-        let value = self
-            .f
-            .new_expr(ExprKind::Call(Box::new(call)), ty, Span::default());
-        self.f.new_stmt(
-            StmtKind::Assign {
-                results: vec![u],
-                value,
-            },
-            Span::default(),
-        )
+        let ty = self.b.f.var_ty(a).clone();
+        let (ae, ie, te) = (self.b.v(a), self.b.int(0), self.b.v(t));
+        let value = self.b.op("array.update_element", vec![ae, ie, te], ty);
+        self.b.let_("u", value).1
     }
 
     /// The task id bound by a `submit` statement.
     pub fn task_of(&self, s: StmtId) -> VarId {
-        *self.f.stmts[s]
+        *self.b.f.stmts[s]
             .kind
             .results()
             .last()
@@ -122,46 +61,23 @@ impl Builder {
 
     /// `for i in KIND(stop) { body }`.
     pub fn for_loop(&mut self, kind: LoopKind, stop: i64, body: Vec<StmtId>) -> StmtId {
-        let i = self.f.new_var("i", Type::INDEX, Span::default());
-        let (start, stop, step) = (self.int(0), self.int(stop), self.int(1));
-        self.f.new_stmt(
-            StmtKind::For {
-                results: Vec::new(),
-                kind,
-                var: i,
-                start,
-                stop,
-                step,
-                iter_args: Vec::new(),
-                body: Block {
-                    stmts: body,
-                    span: Span::default(),
-                },
-            },
-            Span::default(),
-        )
+        let i = self.b.var("i", Type::INDEX);
+        let stop = self.b.int(stop);
+        self.b
+            .for_(Vec::new(), kind, i, None, stop, None, Vec::new(), body)
     }
 
     /// Wraps `stmts` in `manual { }` as the function body; returns the module
     /// with the kernel.
     pub fn finish(mut self, stmts: Vec<StmtId>) -> Module {
-        let scope = self.f.new_stmt(
-            StmtKind::Scope {
-                manual: true,
-                name: None,
-                body: Block {
-                    stmts,
-                    span: Span::default(),
-                },
-            },
-            Span::default(),
-        );
-        self.f.body.stmts = vec![scope];
+        let scope = self.b.stmt(StmtKind::Scope {
+            manual: true,
+            name: None,
+            body: block(stmts),
+        });
+        let main = self.b.finish(vec![scope]);
         let kernel = Function::new("k", FuncKind::Opaque);
-        Module {
-            functions: vec![kernel, self.f],
-            ..Module::default()
-        }
+        Module::new(vec![kernel, main])
     }
 }
 
@@ -244,7 +160,7 @@ pub fn many_arrays(arrays: usize, per_array: usize) -> Module {
 /// The number of statements reachable in `module`.
 pub fn statement_count(module: &Module) -> usize {
     module
-        .functions
+        .functions()
         .iter()
         .map(|f| {
             let mut n = 0;

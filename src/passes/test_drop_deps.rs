@@ -24,7 +24,7 @@ impl Pass for TestDropDeps {
     }
 
     fn run(&self, module: &mut Module, _ctx: &mut PassContext) {
-        for f in &mut module.functions {
+        for f in module.functions_mut() {
             if f.kind != FuncKind::Orchestration {
                 continue;
             }

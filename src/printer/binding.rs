@@ -14,8 +14,7 @@
 //! The discard binding `_` never carries a type.
 
 use super::expr::write_expr;
-use super::stmt::Callees;
-use crate::ir::{Block, Extent, Function, IterArg, StmtKind, Type, VarId};
+use crate::ir::{Block, Extent, Function, IterArg, Module, StmtKind, Type, VarId};
 use std::fmt::Write as _;
 
 /// The name of the discard binding.
@@ -27,7 +26,7 @@ static TASK_ID: Type = Type::TASK_ID;
 /// The type the right-hand side of a binding statement gives its result at
 /// `position` (`None` where it gives nothing known).
 fn expected_type<'ir>(
-    callees: &Callees<'ir>,
+    m: &'ir Module,
     f: &'ir Function,
     kind: &'ir StmtKind,
     position: usize,
@@ -43,7 +42,7 @@ fn expected_type<'ir>(
             }
         }
         StmtKind::Submit(s) => {
-            let callee = callees.function(&s.callee)?;
+            let callee = m.func(s.callee);
             match position.cmp(&callee.results.len()) {
                 std::cmp::Ordering::Less => callee.results.get(position),
                 std::cmp::Ordering::Equal => Some(&TASK_ID),
@@ -51,7 +50,7 @@ fn expected_type<'ir>(
             }
         }
         StmtKind::For { iter_args, .. } | StmtKind::While { iter_args, .. } => {
-            iter_args.get(position).map(|ia| &f.vars[ia.var].ty)
+            iter_args.get(position).map(|ia| f.var_ty(ia.var))
         }
         StmtKind::If {
             then_body,
@@ -101,17 +100,17 @@ pub fn is_writable(ty: &Type) -> bool {
 
 /// Appends one binding: `_`, `name` or `name: T`.
 fn write_binding(f: &Function, var: VarId, inferred: Option<&Type>, out: &mut String) {
-    let v = &f.vars[var];
+    let ty = f.var_ty(var);
     let name = f.var_name(var);
     out.push_str(name);
-    if name != DISCARD && needs_annotation(&v.ty, inferred) {
+    if name != DISCARD && needs_annotation(ty, inferred) {
         out.push_str(": ");
-        let _ = write!(out, "{}", v.ty);
+        let _ = write!(out, "{ty}");
     }
 }
 
 /// Appends `a, b: T = ` for the results of `kind` (nothing when it has none).
-pub fn write_bindings(callees: &Callees<'_>, f: &Function, kind: &StmtKind, out: &mut String) {
+pub fn write_bindings(m: &Module, f: &Function, kind: &StmtKind, out: &mut String) {
     let results = kind.results();
     if results.is_empty() {
         return;
@@ -120,14 +119,14 @@ pub fn write_bindings(callees: &Callees<'_>, f: &Function, kind: &StmtKind, out:
         if i > 0 {
             out.push_str(", ");
         }
-        let inferred = expected_type(callees, f, kind, i);
+        let inferred = expected_type(m, f, kind, i);
         write_binding(f, *var, inferred, out);
     }
     out.push_str(" = ");
 }
 
 /// Appends ` iter(x = init, y: T = init)` (nothing without iter-args).
-pub fn write_iter_args(f: &Function, iter_args: &[IterArg], out: &mut String) {
+pub fn write_iter_args(m: &Module, f: &Function, iter_args: &[IterArg], out: &mut String) {
     if iter_args.is_empty() {
         return;
     }
@@ -138,7 +137,7 @@ pub fn write_iter_args(f: &Function, iter_args: &[IterArg], out: &mut String) {
         }
         write_binding(f, ia.var, Some(f.ty(ia.init)), out);
         out.push_str(" = ");
-        write_expr(f, ia.init, out);
+        write_expr(m, f, ia.init, out);
     }
     out.push(')');
 }

@@ -12,7 +12,7 @@
 //! driver's large stack in linear time.
 
 use super::float::format_float;
-use crate::ir::{BinaryOp, Call, ExprId, ExprKind, Function, UnaryOp};
+use crate::ir::{BinaryOp, Call, ExprId, ExprKind, Function, Module, UnaryOp};
 use std::fmt::Write as _;
 
 const OR: u8 = 1;
@@ -51,12 +51,12 @@ fn prec(f: &Function, e: ExprId) -> u8 {
 }
 
 /// Appends `e` to `out` at the loosest level (no outer parentheses).
-pub fn write_expr(f: &Function, e: ExprId, out: &mut String) {
-    write_at(f, e, 0, out);
+pub fn write_expr(m: &Module, f: &Function, e: ExprId, out: &mut String) {
+    write_at(m, f, e, 0, out);
 }
 
 /// Appends `e` to `out`, parenthesised when it binds looser than `min`.
-fn write_at(f: &Function, e: ExprId, min: u8, out: &mut String) {
+fn write_at(m: &Module, f: &Function, e: ExprId, min: u8, out: &mut String) {
     let p = prec(f, e);
     let paren = p < min;
     if paren {
@@ -67,22 +67,22 @@ fn write_at(f: &Function, e: ExprId, min: u8, out: &mut String) {
             // Left-associative: the left operand may sit at the same level,
             // the right one must bind tighter; comparisons chain neither way.
             let left_min = if op.is_comparison() { p + 1 } else { p };
-            write_at(f, *l, left_min, out);
+            write_at(m, f, *l, left_min, out);
             out.push(' ');
             out.push_str(op.symbol());
             out.push(' ');
-            write_at(f, *r, p + 1, out);
+            write_at(m, f, *r, p + 1, out);
         }
         ExprKind::Unary(UnaryOp::Not, x) => {
             out.push_str("not ");
-            write_at(f, *x, NOT, out);
+            write_at(m, f, *x, NOT, out);
         }
         ExprKind::Unary(UnaryOp::Neg, x) => {
             out.push('-');
-            write_at(f, *x, NEG, out);
+            write_at(m, f, *x, NEG, out);
         }
-        ExprKind::Call(call) => write_call(f, call, out),
-        ExprKind::List(items) => write_list(f, items, out),
+        ExprKind::Call(call) => write_call(m, f, call, out),
+        ExprKind::List(items) => write_list(m, f, items, out),
         _ => write_leaf(f, e, out),
     }
     if paren {
@@ -106,50 +106,50 @@ fn write_leaf(f: &Function, e: ExprId, out: &mut String) {
 }
 
 /// `[a, b]`.
-pub fn write_list(f: &Function, items: &[ExprId], out: &mut String) {
+pub fn write_list(m: &Module, f: &Function, items: &[ExprId], out: &mut String) {
     out.push('[');
-    write_comma_separated(f, items, out);
+    write_comma_separated(m, f, items, out);
     out.push(']');
 }
 
 /// `a, b, c` (each at the loosest level).
-pub fn write_comma_separated(f: &Function, items: &[ExprId], out: &mut String) {
+pub fn write_comma_separated(m: &Module, f: &Function, items: &[ExprId], out: &mut String) {
     for (i, item) in items.iter().enumerate() {
         if i > 0 {
             out.push_str(", ");
         }
-        write_expr(f, *item, out);
+        write_expr(m, f, *item, out);
     }
 }
 
 /// `callee(args, deps=[...], kw=value)`: positional arguments, then the
 /// manual dependency edges of a `system.task_dummy` barrier (when it has
 /// any), then the other keyword arguments in their stored order.
-fn write_call(f: &Function, call: &Call, out: &mut String) {
-    out.push_str(call.callee.name());
+fn write_call(m: &Module, f: &Function, call: &Call, out: &mut String) {
+    out.push_str(call.callee.name(m));
     out.push('(');
     let mut sep = ArgSeparator::default();
     for arg in &call.args {
         sep.next(out);
-        write_expr(f, *arg, out);
+        write_expr(m, f, *arg, out);
     }
     if !call.manual_dep_edges.is_empty() {
         sep.next(out);
         out.push_str("deps=");
-        write_list(f, &call.manual_dep_edges, out);
+        write_list(m, f, &call.manual_dep_edges, out);
     }
     for (name, value) in &call.kwargs {
         sep.next(out);
-        write_kwarg(f, name, *value, out);
+        write_kwarg(m, f, name, *value, out);
     }
     out.push(')');
 }
 
 /// `name=value`.
-pub fn write_kwarg(f: &Function, name: &str, value: ExprId, out: &mut String) {
+pub fn write_kwarg(m: &Module, f: &Function, name: &str, value: ExprId, out: &mut String) {
     out.push_str(name);
     out.push('=');
-    write_expr(f, value, out);
+    write_expr(m, f, value, out);
 }
 
 /// Writes `, ` before every argument but the first.

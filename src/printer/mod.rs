@@ -19,7 +19,6 @@ use crate::ir::{Direction, ExprId, FuncKind, Function, Module};
 use render::TrimWriter;
 use std::fmt::Write as _;
 use std::io::{self, Write};
-use stmt::Callees;
 
 /// Prints `module` in canonical form: functions separated by one blank line,
 /// the whole ending with one newline; an empty module prints as nothing.
@@ -39,16 +38,15 @@ fn into_string(bytes: Vec<u8>) -> String {
 /// buffer: even a very large output (deep nesting indents quadratically) is
 /// never held in memory whole.
 pub fn write_module<W: Write>(module: &Module, out: W) -> io::Result<()> {
-    let callees = Callees::indexed(module);
     let mut w = TrimWriter::new(io::BufWriter::with_capacity(1 << 16, out));
-    for (i, f) in module.functions.iter().enumerate() {
+    for (i, f) in module.functions().iter().enumerate() {
         if i > 0 {
             w.newline()?;
             w.newline()?;
         }
-        write_function(&callees, f, &mut w)?;
+        write_function(module, f, &mut w)?;
     }
-    if !module.functions.is_empty() {
+    if !module.functions().is_empty() {
         w.newline()?;
     }
     w.finish()?;
@@ -60,15 +58,15 @@ pub fn write_module<W: Write>(module: &Module, out: W) -> io::Result<()> {
 pub fn print_function(module: &Module, f: &Function) -> String {
     let mut w = TrimWriter::new(Vec::new());
     // Writing to a `Vec` cannot fail.
-    let _ = write_function(&Callees::scanning(module), f, &mut w).and_then(|()| w.newline());
+    let _ = write_function(module, f, &mut w).and_then(|()| w.newline());
     into_string(w.finish().unwrap_or_default())
 }
 
 /// Prints one expression of `f` as it appears in the canonical form (no
 /// outer parentheses), e.g. for diagnostics.
-pub fn print_expr(f: &Function, e: ExprId) -> String {
+pub fn print_expr(m: &Module, f: &Function, e: ExprId) -> String {
     let mut out = String::new();
-    expr::write_expr(f, e, &mut out);
+    expr::write_expr(m, f, e, &mut out);
     out
 }
 
@@ -79,12 +77,8 @@ pub fn print_stmt_head(module: &Module, f: &Function, s: crate::ir::StmtId) -> S
 }
 
 /// `[kind ]func name(p: T, out q: T) -> R {` + body + `}` (no final newline).
-fn write_function<W: Write>(
-    callees: &Callees<'_>,
-    f: &Function,
-    out: &mut TrimWriter<W>,
-) -> io::Result<()> {
-    stmt::write_braced(callees, f, &function_head(f), &f.body, out)
+fn write_function<W: Write>(m: &Module, f: &Function, out: &mut TrimWriter<W>) -> io::Result<()> {
+    stmt::write_braced(m, f, &function_head(f), &f.body, out)
 }
 
 /// The header line of `f`, up to and including `{`.
@@ -105,7 +99,7 @@ pub(crate) fn function_head(f: &Function) -> String {
             out.push_str(p.direction.keyword());
             out.push(' ');
         }
-        let _ = write!(out, "{}: {}", f.var_name(p.var), f.vars[p.var].ty);
+        let _ = write!(out, "{}: {}", f.var_name(p.var), f.var_ty(p.var));
     }
     out.push(')');
     match f.results.as_slice() {
@@ -121,7 +115,5 @@ pub(crate) fn function_head(f: &Function) -> String {
     out
 }
 
-#[cfg(test)]
-pub(crate) mod test_ir;
 #[cfg(test)]
 mod tests;

@@ -15,43 +15,6 @@ use super::render::TrimWriter;
 use crate::ir::{Block, ExprId, ExprKind, Function, Module, StmtId, StmtKind, Submit};
 use std::io::{self, Write};
 
-/// Finds the functions that `submit`s launch: by name through a map built
-/// once per module (or a scan, for one-off printing of a single statement).
-pub struct Callees<'m> {
-    module: &'m Module,
-    by_name: Option<std::collections::HashMap<&'m str, &'m Function>>,
-}
-
-impl<'m> Callees<'m> {
-    /// A map of every function of `module` by name (the first of a name wins,
-    /// as with [`Module::function`]).
-    pub fn indexed(module: &'m Module) -> Callees<'m> {
-        let mut by_name = std::collections::HashMap::with_capacity(module.functions.len());
-        for f in &module.functions {
-            by_name.entry(f.name.as_str()).or_insert(f);
-        }
-        Callees {
-            module,
-            by_name: Some(by_name),
-        }
-    }
-
-    /// No map: each lookup scans the module.
-    pub fn scanning(module: &'m Module) -> Callees<'m> {
-        Callees {
-            module,
-            by_name: None,
-        }
-    }
-
-    pub fn function(&self, name: &str) -> Option<&'m Function> {
-        match &self.by_name {
-            Some(map) => map.get(name).copied(),
-            None => self.module.function(name),
-        }
-    }
-}
-
 /// One piece of work of the block walk.
 enum Work<'ir> {
     /// The statements of a block from position `next` on, at `depth`.
@@ -72,7 +35,7 @@ enum Work<'ir> {
 /// Writes `head`, the statements of `body` indented and a closing `}` at
 /// `depth`, each line ending with a newline except the last `}`.
 pub fn write_braced<W: Write>(
-    callees: &Callees<'_>,
+    m: &Module,
     f: &Function,
     head: &str,
     body: &Block,
@@ -99,7 +62,7 @@ pub fn write_braced<W: Write>(
                 line.clear();
                 line.push_str("} else ");
                 match next_if {
-                    Some(s) => write_if_head(f, s, &mut line),
+                    Some(s) => write_if_head(m, f, s, &mut line),
                     None => line.push('{'),
                 }
                 out.line(depth, &line)?;
@@ -115,7 +78,7 @@ pub fn write_braced<W: Write>(
                 });
                 out.newline()?;
                 line.clear();
-                stmt_head_into(callees, f, s, &mut line);
+                stmt_head_into(m, f, s, &mut line);
                 out.line(depth, &line)?;
                 match &f.stmts[s].kind {
                     StmtKind::If { .. } => push_if_chain(f, s, depth, &mut work),
@@ -192,10 +155,10 @@ fn else_if(f: &Function, else_body: &Block) -> Option<StmtId> {
 }
 
 /// Appends `if cond {` (without bindings).
-fn write_if_head(f: &Function, s: StmtId, out: &mut String) {
+fn write_if_head(m: &Module, f: &Function, s: StmtId, out: &mut String) {
     if let StmtKind::If { cond, .. } = &f.stmts[s].kind {
         out.push_str("if ");
-        write_expr(f, *cond, out);
+        write_expr(m, f, *cond, out);
         out.push_str(" {");
     }
 }
@@ -204,18 +167,18 @@ fn write_if_head(f: &Function, s: StmtId, out: &mut String) {
 /// block, else everything up to and including the opening `{`.
 pub fn stmt_head(m: &Module, f: &Function, s: StmtId) -> String {
     let mut out = String::new();
-    stmt_head_into(&Callees::scanning(m), f, s, &mut out);
+    stmt_head_into(m, f, s, &mut out);
     out
 }
 
 /// Appends the first line of statement `s` (see [`stmt_head`]) to `out`.
-pub fn stmt_head_into(callees: &Callees<'_>, f: &Function, s: StmtId, out: &mut String) {
+pub fn stmt_head_into(m: &Module, f: &Function, s: StmtId, out: &mut String) {
     let kind = &f.stmts[s].kind;
-    write_bindings(callees, f, kind, out);
+    write_bindings(m, f, kind, out);
     match kind {
-        StmtKind::Assign { value, .. } => write_expr(f, *value, out),
-        StmtKind::Submit(submit) => write_submit(f, submit, out),
-        StmtKind::Eval(e) => write_expr(f, *e, out),
+        StmtKind::Assign { value, .. } => write_expr(m, f, *value, out),
+        StmtKind::Submit(submit) => write_submit(m, f, submit, out),
+        StmtKind::Eval(e) => write_expr(m, f, *e, out),
         StmtKind::For {
             kind: loop_kind,
             var,
@@ -237,20 +200,20 @@ pub fn stmt_head_into(callees: &Callees<'_>, f: &Function, s: StmtId, out: &mut 
             } else {
                 &[*stop]
             };
-            write_comma_separated(f, bounds, out);
+            write_comma_separated(m, f, bounds, out);
             out.push(')');
-            write_iter_args(f, iter_args, out);
+            write_iter_args(m, f, iter_args, out);
             out.push_str(" {");
         }
         StmtKind::While {
             cond, iter_args, ..
         } => {
             out.push_str("while ");
-            write_expr(f, *cond, out);
-            write_iter_args(f, iter_args, out);
+            write_expr(m, f, *cond, out);
+            write_iter_args(m, f, iter_args, out);
             out.push_str(" {");
         }
-        StmtKind::If { .. } => write_if_head(f, s, out),
+        StmtKind::If { .. } => write_if_head(m, f, s, out),
         StmtKind::Scope { manual, name, .. } => {
             out.push_str(if *manual { "manual" } else { "auto" });
             if let Some(name) = name {
@@ -259,8 +222,8 @@ pub fn stmt_head_into(callees: &Callees<'_>, f: &Function, s: StmtId, out: &mut 
             }
             out.push_str(" {");
         }
-        StmtKind::Yield(values) => write_keyword_values("yield", f, values, out),
-        StmtKind::Return(values) => write_keyword_values("return", f, values, out),
+        StmtKind::Yield(values) => write_keyword_values("yield", m, f, values, out),
+        StmtKind::Return(values) => write_keyword_values("return", m, f, values, out),
         StmtKind::Break => out.push_str("break"),
         StmtKind::Continue => out.push_str("continue"),
     }
@@ -272,29 +235,35 @@ fn is_int(f: &Function, e: ExprId, value: i64) -> bool {
 }
 
 /// `yield a, b` / `yield`.
-fn write_keyword_values(keyword: &str, f: &Function, values: &[ExprId], out: &mut String) {
+fn write_keyword_values(
+    keyword: &str,
+    m: &Module,
+    f: &Function,
+    values: &[ExprId],
+    out: &mut String,
+) {
     out.push_str(keyword);
     if !values.is_empty() {
         out.push(' ');
-        write_comma_separated(f, values, out);
+        write_comma_separated(m, f, values, out);
     }
 }
 
 /// `submit callee(args, deps=[..], core_num=.., sync_start=..,
 /// allow_early_resolve=.., predicate=(..))`.
-fn write_submit(f: &Function, s: &Submit, out: &mut String) {
+fn write_submit(m: &Module, f: &Function, s: &Submit, out: &mut String) {
     out.push_str("submit ");
-    out.push_str(&s.callee);
+    out.push_str(m.func_name(s.callee));
     out.push('(');
     let mut sep = ArgSeparator::default();
     for arg in &s.args {
         sep.next(out);
-        write_expr(f, *arg, out);
+        write_expr(m, f, *arg, out);
     }
     if !s.deps.is_empty() {
         sep.next(out);
         out.push_str("deps=");
-        write_list(f, &s.deps, out);
+        write_list(m, f, &s.deps, out);
     }
     let optional = [
         ("core_num", s.core_num),
@@ -304,13 +273,13 @@ fn write_submit(f: &Function, s: &Submit, out: &mut String) {
     for (name, value) in optional {
         if let Some(value) = value {
             sep.next(out);
-            write_kwarg(f, name, value, out);
+            write_kwarg(m, f, name, value, out);
         }
     }
     if let Some(p) = s.predicate {
         sep.next(out);
         out.push_str("predicate=(");
-        write_expr(f, p, out);
+        write_expr(m, f, p, out);
         out.push(')');
     }
     out.push(')');

@@ -1,18 +1,18 @@
 //! Unit tests of the printer on IR built by hand.
 
-use super::test_ir::FnBuilder;
 use super::{print_expr, print_function, print_module};
+use crate::ir::builder::FunctionBuilder as FnBuilder;
 use crate::ir::{
     BinaryOp, Direction, Extent, FuncKind, IterArg, LoopKind, Module, ScalarType, StmtKind, Type,
     UnaryOp,
 };
 
 fn module(functions: Vec<crate::ir::Function>) -> Module {
-    Module {
-        functions,
-        ..Module::default()
-    }
+    Module::new(functions)
 }
+
+/// The callee of the tests' `submit`s: the first function of their module.
+const FIRST: crate::ir::FuncId = crate::ir::FuncId::from_u32(0);
 
 fn task_array(n: i64) -> Type {
     Type::Array {
@@ -48,8 +48,8 @@ fn spec_section_1_example_after_the_pass() {
         let tid = b.var(&format!("{name}_tid"), Type::TASK_ID);
         let res = b.var(name, Type::TASK_ID);
         let dep = b.v(barrier);
-        let mut s = b.submit(vec![res, tid], "kernel", vec![]);
-        s.deps = vec![dep];
+        let mut s = b.submit(vec![res, tid], FIRST, vec![]);
+        s.deps = crate::ir::smallvec![dep];
         body.push(b.stmt(StmtKind::Submit(s)));
     }
     let stop = b.int(4);
@@ -87,7 +87,7 @@ orchestration func main(n: i64) -> task_id {
 ";
     assert_eq!(print_module(&m), expected);
     assert_eq!(
-        print_function(&m, &m.functions[0]),
+        print_function(&m, &m.functions()[0]),
         "func kernel() -> task_id {\n  return system.task_invalid()\n}\n"
     );
 }
@@ -259,12 +259,12 @@ fn bindings_carry_types_only_when_they_differ() {
     let r1 = b.var("r1", Type::I64);
     let r2 = b.var("r2", Type::F32);
     let rt = b.var("rt", Type::TASK_ID);
-    let s = b.submit(vec![r1, r2, rt], "worker", vec![]);
+    let s = b.submit(vec![r1, r2, rt], FIRST, vec![]);
     stmts.push(b.stmt(StmtKind::Submit(s)));
     let r1 = b.var("r1", Type::Scalar(ScalarType::I16));
     let r2 = b.var("_", Type::F32);
     let rt = b.var("rt", Type::Unknown);
-    let s = b.submit(vec![r1, r2, rt], "worker", vec![]);
+    let s = b.submit(vec![r1, r2, rt], FIRST, vec![]);
     stmts.push(b.stmt(StmtKind::Submit(s)));
     // Loop results compare with iter-args; iter-args with their inits.
     let i = b.var("i", Type::INDEX);
@@ -309,13 +309,13 @@ fn bindings_carry_types_only_when_they_differ() {
     let y = b.yield_(vec![next]);
     let kr = b.var("kr", Type::I64);
     stmts.push(b.stmt(StmtKind::While {
-        results: vec![kr],
+        results: crate::ir::smallvec![kr],
         cond,
         iter_args: vec![IterArg {
             var: k,
             init: k_init,
         }],
-        body: super::test_ir::block(vec![y]),
+        body: crate::ir::builder::block(vec![y]),
     }));
     // If: compare with the then-branch's yield.
     let c = b.boolean(true);
@@ -372,16 +372,16 @@ fn submit_keyword_arguments_print_in_canonical_order() {
     let tid = b.var("t0", Type::TASK_ID);
     let a = b.v(x);
     let o = b.v(x);
-    let mut s = b.submit(vec![tid], "k", vec![a, o]);
+    let mut s = b.submit(vec![tid], FIRST, vec![a, o]);
     s.arg_directions = vec![Direction::In, Direction::Out];
     stmts.push(b.stmt(StmtKind::Submit(s)));
     let tid2 = b.var("t1", Type::TASK_ID);
     let a = b.v(x);
     let o = b.v(x);
-    let mut s = b.submit(vec![tid2], "k", vec![a, o]);
+    let mut s = b.submit(vec![tid2], FIRST, vec![a, o]);
     let d1 = b.v(ts);
     let d2 = b.v(tid);
-    s.deps = vec![d1, d2];
+    s.deps = crate::ir::smallvec![d1, d2];
     s.core_num = Some(b.int(4));
     s.sync_start = Some(b.boolean(true));
     s.allow_early_resolve = Some(b.boolean(true));
@@ -392,7 +392,7 @@ fn submit_keyword_arguments_print_in_canonical_order() {
     let tid3 = b.var("_", Type::TASK_ID);
     let a = b.v(x);
     let o = b.v(x);
-    let mut s = b.submit(vec![tid3], "k", vec![a, o]);
+    let mut s = b.submit(vec![tid3], FIRST, vec![a, o]);
     s.allow_early_resolve = Some(b.boolean(true));
     s.predicate = Some(b.v(x));
     stmts.push(b.stmt(StmtKind::Submit(s)));
@@ -525,7 +525,9 @@ fn exprs_printed(
     vars.extend(["p", "q"].map(|n| b.param(n, Type::BOOL, Direction::In)));
     let uses = [0, 1, 2, 3, 4, 5].map(|i| b.v(vars[i]));
     let es = make(&mut b, uses);
-    es.iter().map(|e| print_expr(&b.f, *e)).collect()
+    es.iter()
+        .map(|e| print_expr(&Module::default(), &b.f, *e))
+        .collect()
 }
 
 #[test]
@@ -694,7 +696,11 @@ fn deep_expressions_print_without_overflow() {
             right = b.bin(BinaryOp::Sub, xv, right);
             neg = b.un(UnaryOp::Neg, neg);
         }
-        format!("{}\n{}", print_expr(&b.f, right), print_expr(&b.f, neg))
+        format!(
+            "{}\n{}",
+            print_expr(&Module::default(), &b.f, right),
+            print_expr(&Module::default(), &b.f, neg)
+        )
     });
     let (right, neg) = text.split_once('\n').unwrap();
     assert_eq!(right.matches('(').count(), depth - 1);
@@ -765,7 +771,7 @@ fn equality_of_deep_nesting_uses_no_recursion() {
             let mut b = nested_loops(10_000);
             let same = crate::ir::equality::modules_equal(&a, &b);
             // Change the innermost `x + 1` to `x + 2`.
-            let f = &mut b.functions[0];
+            let f = &mut b.functions_mut()[0];
             let one = f
                 .exprs
                 .iter()

@@ -224,7 +224,7 @@ pub const UPDATE_CAPTURE_LIMIT: usize = 256 << 20;
 /// function (nor a `// -----` separator under `--split-input-file`): checks
 /// generated per function could not describe it, so hand-written checks
 /// are kept instead (`// RUN: echo hello | FileCheck %s`).
-fn unattributed_line(output: &str, split: bool) -> Option<String> {
+pub fn unattributed_line(output: &str, split: bool) -> Option<String> {
     let mut inside = false;
     for line in output.lines() {
         let trimmed = line.trim_end();

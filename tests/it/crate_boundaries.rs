@@ -145,3 +145,59 @@ fn an_indirect_dependency_on_pfir_is_found() {
     );
     assert_eq!(path_to(&edges, "regex", "pfir"), None);
 }
+
+/// Test-only code (`test-drop-deps`, `passes::synth`) is behind the
+/// `testkit` feature, which no default build turns on: it is not a default
+/// feature, and only a dev-dependency (what `cargo test` and `cargo bench`
+/// build) enables it.
+#[test]
+fn testkit_is_off_in_default_builds() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = Command::new(cargo)
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--offline",
+            "--locked",
+            "--no-deps",
+        ])
+        .current_dir(root)
+        .output()
+        .expect("running cargo metadata");
+    assert!(out.status.success());
+    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).expect("metadata is JSON");
+    let pfir = meta["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "pfir")
+        .expect("the pfir package");
+    assert!(
+        pfir["features"]["testkit"].is_array(),
+        "pfir has a testkit feature"
+    );
+    let default = pfir["features"]["default"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert!(
+        !default.iter().any(|f| f == "testkit"),
+        "testkit must not be a default feature: {default:?}"
+    );
+    for dep in pfir["dependencies"].as_array().unwrap() {
+        let enables = dep["features"]
+            .as_array()
+            .is_some_and(|fs| fs.iter().any(|f| f == "testkit"));
+        if dep["name"] == "pfir" || enables {
+            assert_eq!(
+                dep["kind"], "dev",
+                "only a dev-dependency may enable testkit: {dep}"
+            );
+        }
+    }
+    // This test binary is built by `cargo test`, so the feature is on and
+    // the testing pass is registered.
+    assert!(pfir::passes::known_passes().contains(&"test-drop-deps"));
+}

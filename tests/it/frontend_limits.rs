@@ -105,3 +105,52 @@ fn long_chains_below_the_limit_work() {
     );
     assert_eq!(first_error(&src), None);
 }
+
+/// The stack strategy (docs/decisions.md, "One stack strategy"): every walk
+/// may recurse once per nesting level, and `MAX_NESTING` levels fit the
+/// worker stack. The deepest input the lexer allows goes through the whole
+/// pipeline on it: read, the pass, printing, structural equality and the
+/// drops of the AST and the IR.
+#[test]
+fn the_deepest_allowed_nesting_goes_through_the_whole_pipeline() {
+    // Room for the function's own braces and the statement's level.
+    let depth = MAX_NESTING - 4;
+    let negations = format!(
+        "func f() -> i64 {{\n  x = {}1\n  return x\n}}\n",
+        "-".repeat(depth)
+    );
+    let sums = format!(
+        "func f() -> i64 {{\n  x = 1{}\n  return x\n}}\n",
+        " + 1".repeat(depth)
+    );
+    let parens = format!(
+        "func f() -> i64 {{\n  x = {}1{}\n  return x\n}}\n",
+        "(".repeat(depth),
+        ")".repeat(depth)
+    );
+    for src in [negations, sums, parens] {
+        with_large_stack(move || {
+            let (module, diags) = read_module(&src, 0);
+            let mut module = module.unwrap_or_else(|| panic!("{:?}", diags.first()));
+            let file = pfir::diagnostics::SourceFile::new("deep.pfir", &src);
+            let r = pfir::passes::run_passes(&mut module, &file, &["expand-manual-phase-fence"])
+                .expect("the pass exists");
+            assert!(!pfir::diagnostics::has_errors(&r.diagnostics));
+            let printed = pfir::printer::print_module(&module);
+            let (again, _) = read_module(&printed, 0);
+            let again = again.expect("the printed form reads back");
+            pfir::ir::equality::modules_equal(&module, &again).expect("a fixpoint");
+        });
+    }
+    // Loops: the nest is read, run through the pass and dropped (printing
+    // it writes about `depth`^2 bytes of indentation).
+    with_large_stack(|| {
+        let src = nested_loops(MAX_NESTING - 4);
+        let (module, diags) = read_module(&src, 0);
+        let mut module = module.unwrap_or_else(|| panic!("{:?}", diags.first()));
+        let file = pfir::diagnostics::SourceFile::new("deep.pfir", &src);
+        let r = pfir::passes::run_passes(&mut module, &file, &["expand-manual-phase-fence"])
+            .expect("the pass exists");
+        assert!(!pfir::diagnostics::has_errors(&r.diagnostics));
+    });
+}

@@ -29,7 +29,7 @@ fn var(f: &Function, name: &str) -> VarId {
 }
 
 fn ty(f: &Function, name: &str) -> Type {
-    f.vars[var(f, name)].ty.clone()
+    f.var_ty(var(f, name)).clone()
 }
 
 /// All `Assign` statements of `f` whose single result is named `name`: the
@@ -79,13 +79,13 @@ fn scopes_do_not_open_a_scope() {
     let m = read(
         "func f() {\n  manual {\n    x = 1\n    auto {\n      y = x\n    }\n  }\n  z = y + x\n}\n",
     );
-    assert_eq!(ty(&m.functions[0], "z"), Type::I64);
+    assert_eq!(ty(&m.functions()[0], "z"), Type::I64);
 }
 
 #[test]
 fn rebinding_creates_a_new_variable() {
     let m = read("func f() {\n  a = 1\n  b = a\n  a = true\n  c = a\n}\n");
-    let f = &m.functions[0];
+    let f = &m.functions()[0];
     assert_eq!(ty(f, "b"), Type::I64);
     assert_eq!(ty(f, "c"), Type::BOOL);
     let a_vars: Vec<VarId> = f
@@ -103,7 +103,7 @@ fn rebinding_creates_a_new_variable() {
 #[test]
 fn shadowing_inside_a_body_does_not_leak() {
     let m = read("func f() {\n  a = 1\n  for i in range(2) {\n    a = true\n  }\n  c = a\n}\n");
-    assert_eq!(ty(&m.functions[0], "c"), Type::I64);
+    assert_eq!(ty(&m.functions()[0], "c"), Type::I64);
 }
 
 #[test]
@@ -111,7 +111,7 @@ fn params_visible_everywhere_and_functions_callable_before_definition() {
     let m = read(
         "func f(n: i64) {\n  for i in range(n) {\n    x = g(n)\n  }\n}\nfunc g(x: i64) -> bool {\n  return true\n}\n",
     );
-    let f = &m.functions[0];
+    let f = &m.functions()[0];
     assert_eq!(ty(f, "x"), Type::BOOL);
 }
 
@@ -119,7 +119,7 @@ fn params_visible_everywhere_and_functions_callable_before_definition() {
 fn while_condition_sees_iter_args() {
     let m =
         read("func f() {\n  r = while a < 3 iter(a = 0) {\n    b = a + 1\n    yield b\n  }\n}\n");
-    assert_eq!(ty(&m.functions[0], "r"), Type::I64);
+    assert_eq!(ty(&m.functions()[0], "r"), Type::I64);
 }
 
 #[test]
@@ -134,7 +134,7 @@ fn type_inference_follows_section_6() {
            for it in range(3) {\n    z = it\n  }\n\
          }\n",
     );
-    let f = &m.functions[1];
+    let f = &m.functions()[1];
     let i32t = Type::Scalar(ScalarType::I32);
     assert_eq!(ty(f, "a"), Type::I64, "both literals: i64");
     assert_eq!(ty(f, "b"), i32t, "first non-literal operand");
@@ -196,7 +196,7 @@ fn directions_are_resolved_from_the_callee_signature() {
         "func k(a: i64, out b: i64, inout c: i64) -> task_id {\n  return none\n}\n\
          func f() {\n  x = k(1, 2, 3)\n  y, t = submit k(1, 2, 3)\n  z = tensor.op(1, 2)\n}\n",
     );
-    let f = &m.functions[1];
+    let f = &m.functions()[1];
     let want = vec![Direction::In, Direction::Out, Direction::InOut];
     let mut seen_call = false;
     let mut seen_submit = false;
@@ -227,7 +227,7 @@ fn none_is_dropped_from_deps_and_task_dummy_carries_attrs() {
          func f() {\n  tids = array.create(2, task_id)\n  a, t = submit k(deps=[tids, none])\n  \
          b, u = submit k(deps=[none])\n  bar = system.task_dummy(deps=[none, tids, t])\n}\n",
     );
-    let f = &m.functions[1];
+    let f = &m.functions()[1];
     let deps: Vec<usize> = f
         .stmts
         .iter()
@@ -257,7 +257,7 @@ fn submit_keyword_defaults_are_dropped() {
          func f() {\n  a, t = submit k(sync_start=false, allow_early_resolve=false, core_num=2)\n  \
          b, u = submit k(sync_start=true, predicate=(1 < 2))\n}\n",
     );
-    let subs: Vec<_> = m.functions[1]
+    let subs: Vec<_> = m.functions()[1]
         .stmts
         .iter()
         .filter_map(|(_, s)| {

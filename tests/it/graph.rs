@@ -89,12 +89,12 @@ fn graph_totals_agree_with_stats_and_edge_labels_add_up() {
         let (text, before) = read(&path);
         let after = after(&text, &before);
         for (module, side) in [(&before, Side::Before), (&after, Side::After)] {
-            for f in &module.functions {
+            for f in module.functions() {
                 if f.kind != FuncKind::Orchestration {
                     continue;
                 }
                 functions += 1;
-                let g = static_view(f, side, &pfir::analysis::Limits::default());
+                let g = static_view(module, f, side, &pfir::analysis::Limits::default());
                 let stats = static_edges(f);
                 assert_eq!(g.total_edges, stats, "{} {}", path.display(), f.name);
                 let labelled: u64 = g

@@ -22,6 +22,8 @@ mod ide;
 mod io_safety;
 mod lit_features;
 mod lit_runner;
+mod lsp;
+mod module_layers;
 mod pass_golden;
 mod pass_manager;
 mod pass_rules;

@@ -35,11 +35,14 @@ fn opts(args: &[&str]) -> PipelineOptions {
     #[derive(Parser)]
     struct Cli {
         #[command(flatten)]
-        p: PipelineOptions,
+        p: pfir::cli::opt::PipelineArgs,
     }
     let mut argv = vec!["pfir"];
     argv.extend(args);
-    Cli::try_parse_from(argv).expect("options parse").p
+    Cli::try_parse_from(argv)
+        .expect("options parse")
+        .p
+        .options()
 }
 
 fn main_fn(m: &Module) -> &pfir::ir::Function {
@@ -87,18 +90,20 @@ fn nested_call_is_reported_and_the_pass_does_not_run() {
 fn nested_call_inside_a_list_is_found() {
     let mut m = read(EXAMPLE);
     // Make `tids`' deps entry a list holding a call: [array.create(...)].
-    let f = m.functions.iter_mut().find(|f| f.name == "main").unwrap();
+    let f = m
+        .functions_mut()
+        .iter_mut()
+        .find(|f| f.name == "main")
+        .unwrap();
     let create = f
         .exprs
         .iter()
-        .find(|(_, e)| matches!(&e.kind, ExprKind::Call(c) if c.callee.name() == "array.create"))
+        .find(
+            |(_, e)| matches!(&e.kind, ExprKind::Call(c) if c.callee.op() == Some("array.create")),
+        )
         .map(|(id, _)| id)
         .unwrap();
-    let list = f.new_expr(
-        ExprKind::List(vec![create]),
-        pfir::ir::Type::Unknown,
-        Default::default(),
-    );
+    let list = pfir::ir::builder::Builder::edit(f).list(vec![create]);
     for (_, s) in f.stmts.iter() {
         let _ = s;
     }
@@ -125,7 +130,11 @@ fn call_directions_are_checked_against_the_callee() {
     let text = EXAMPLE.replace("func k(x: i64)", "func k(inout x: i64)");
     let mut m = read(&text);
     assert!(Property::CallDirectionsResolved.verify(&m).is_empty());
-    let f = m.functions.iter_mut().find(|f| f.name == "main").unwrap();
+    let f = m
+        .functions_mut()
+        .iter_mut()
+        .find(|f| f.name == "main")
+        .unwrap();
     let sub = f
         .stmts
         .iter()
@@ -139,7 +148,7 @@ fn call_directions_are_checked_against_the_callee() {
     assert_eq!(v.len(), 1, "{v:?}");
     assert!(v[0].message.contains("do not match"), "{}", v[0].message);
     if let StmtKind::Submit(s) = &mut m
-        .functions
+        .functions_mut()
         .iter_mut()
         .find(|f| f.name == "main")
         .unwrap()
@@ -167,17 +176,26 @@ fn statement_structure_violations() {
     let text = "func k() {\n}\n\norchestration func main() {\n  for i in range(2) {\n    a = submit k()\n    break\n  }\n  return\n}\n";
     let mut m = read(text);
     assert!(Property::NormalizedStmtStructure.verify(&m).is_empty());
-    let f = m.functions.iter_mut().find(|f| f.name == "main").unwrap();
+    let f = m
+        .functions_mut()
+        .iter_mut()
+        .find(|f| f.name == "main")
+        .unwrap();
     // Move the `return` before the loop: a statement after `return`.
     f.body.stmts.reverse();
     let v = Property::NormalizedStmtStructure.verify(&m);
     assert_eq!(v.len(), 1, "{v:?}");
     assert!(v[0].message.contains("after `return`"));
     // A `break` outside a loop, and a `yield` outside a body with results.
-    let f = m.functions.iter_mut().find(|f| f.name == "main").unwrap();
+    let f = m
+        .functions_mut()
+        .iter_mut()
+        .find(|f| f.name == "main")
+        .unwrap();
     f.body.stmts.reverse();
-    let brk = f.new_stmt(StmtKind::Break, Default::default());
-    let yld = f.new_stmt(StmtKind::Yield(vec![]), Default::default());
+    let mut b = pfir::ir::builder::Builder::edit(f);
+    let brk = b.stmt(StmtKind::Break);
+    let yld = b.yield_(vec![]);
     f.body.stmts.insert(0, brk);
     f.body.stmts.insert(1, yld);
     let msgs: Vec<String> = Property::NormalizedStmtStructure
@@ -192,7 +210,11 @@ fn statement_structure_violations() {
     );
     assert!(msgs.iter().any(|m| m.contains("after `break`")), "{msgs:?}");
     // A statement in two blocks.
-    let f = m.functions.iter_mut().find(|f| f.name == "main").unwrap();
+    let f = m
+        .functions_mut()
+        .iter_mut()
+        .find(|f| f.name == "main")
+        .unwrap();
     let first = f.body.stmts[2];
     f.body.stmts.push(first);
     let msgs: Vec<String> = Property::NormalizedStmtStructure
@@ -212,7 +234,7 @@ fn yields_must_close_bodies_with_results() {
         "orchestration func main() {\n  r = for i in range(2) iter(x = 1) {\n    yield x\n  }\n}\n";
     let mut m = read(text);
     assert!(Property::NormalizedStmtStructure.verify(&m).is_empty());
-    let f = &mut m.functions[0];
+    let f = &mut m.functions_mut()[0];
     let lp = f.body.stmts[0];
     if let StmtKind::For { body, .. } = &mut f.stmts[lp].kind {
         body.stmts.clear();
@@ -225,7 +247,11 @@ fn yields_must_close_bodies_with_results() {
 fn manual_deps_only_on_submit_and_barriers() {
     let mut m = read(EXAMPLE);
     assert!(Property::ManualDepsOnSubmitOnly.verify(&m).is_empty());
-    let f = m.functions.iter_mut().find(|f| f.name == "main").unwrap();
+    let f = m
+        .functions_mut()
+        .iter_mut()
+        .find(|f| f.name == "main")
+        .unwrap();
     let (id, dep) = {
         let (id, _) = f
             .exprs

@@ -43,7 +43,10 @@ fn main_fn(m: &Module) -> &Function {
 }
 
 fn main_mut(m: &mut Module) -> &mut Function {
-    m.functions.iter_mut().find(|f| f.name == "main").unwrap()
+    m.functions_mut()
+        .iter_mut()
+        .find(|f| f.name == "main")
+        .unwrap()
 }
 
 /// The statements of `f` in pre-order.
@@ -97,7 +100,7 @@ fn normalized_structure_violation_is_reported_at_the_code_and_the_pass_does_not_
         _ => panic!("manual scope first"),
     };
     let span = f.stmts[loop_].span;
-    let brk = f.new_stmt(StmtKind::Break, span);
+    let brk = pfir::ir::builder::Builder::edit_at(f, span).stmt(StmtKind::Break);
     f.body.stmts.push(brk);
     let error = refused(&mut m, "NormalizedStmtStructure");
     assert_eq!(error.primary.span, span);
@@ -183,7 +186,7 @@ fn barrier_attributes_and_consumers_in_the_ir() {
     assert_eq!(results.len(), 1);
     let barrier = results[0];
     assert_eq!(f.var_name(barrier), "phase_fence_barrier_0_tid");
-    assert_eq!(f.vars[barrier].ty, Type::TASK_ID);
+    assert_eq!(*f.var_ty(barrier), Type::TASK_ID);
     let ExprKind::Call(call) = &f.exprs[*value].kind else {
         panic!("the barrier is a call");
     };

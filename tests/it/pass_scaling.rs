@@ -6,7 +6,7 @@ use pfir::passes::expand_manual_phase_fence::run_on_function;
 use pfir::passes::synth;
 
 fn run(mut m: pfir::ir::Module) -> (u64, u64) {
-    let f = m.functions.last_mut().unwrap();
+    let f = m.functions_mut().last_mut().unwrap();
     let o = run_on_function(f, false);
     (o.barriers_inserted, o.consumers_rewritten)
 }
@@ -39,7 +39,7 @@ fn deep_nesting_with_updates_stays_direct() {
 #[test]
 fn deep_nesting_remarks_are_output_bound() {
     let mut m = synth::deep(20_000);
-    let f = m.functions.last_mut().unwrap();
+    let f = m.functions_mut().last_mut().unwrap();
     let o = run_on_function(f, true);
     assert_eq!(o.barriers_inserted, 1);
     // One remark: the top loop; every loop below sees no candidate.
@@ -55,15 +55,15 @@ fn idempotent_on_generated_shapes() {
         synth::many_arrays(7, 3),
     ] {
         let mut once = m.clone();
-        let f = once.functions.last_mut().unwrap();
+        let f = once.functions_mut().last_mut().unwrap();
         run_on_function(f, false);
         let mut twice = once.clone();
-        let f2 = twice.functions.last_mut().unwrap();
+        let f2 = twice.functions_mut().last_mut().unwrap();
         let o = run_on_function(f2, false);
         assert_eq!((o.barriers_inserted, o.consumers_rewritten), (0, 0));
         assert_eq!(
-            format!("{:?}", once.functions.last().unwrap().body),
-            format!("{:?}", twice.functions.last().unwrap().body)
+            format!("{:?}", once.functions().last().unwrap().body),
+            format!("{:?}", twice.functions().last().unwrap().body)
         );
     }
 }

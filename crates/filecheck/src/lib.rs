@@ -189,6 +189,45 @@ pub struct FileCheckOutcome {
     pub dump: Option<String>,
     /// With `verbose` (`-v`), a note for every successful match.
     pub remarks: String,
+    /// What happened to each directive that was tried, in matching order
+    /// (empty when the check file or the options were rejected): where it
+    /// matched in the input, or why not. Editors show these on the check
+    /// lines.
+    pub directives: Vec<DirectiveResult>,
+}
+
+/// How one directive fared.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum DirectiveStatus {
+    /// Matched `input`.
+    Matched,
+    /// Not found in the scanned region `input`.
+    NotFound,
+    /// A CHECK-NOT pattern found at `input`.
+    Excluded,
+    /// A NEXT / SAME / EMPTY match at `input` on the wrong line.
+    WrongLine,
+    /// The search could not be run (such as an undefined variable).
+    Error,
+}
+
+/// One directive's result (see [`FileCheckOutcome::directives`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DirectiveResult {
+    /// 1-based line of the directive in the check file; 0 for an
+    /// `--implicit-check-not` pattern.
+    pub check_line: usize,
+    /// The directive as written (`CHECK-NEXT`, `CHECK-COUNT-3`).
+    pub name: String,
+    /// For CHECK-COUNT, the 1-based repetition.
+    pub nth: usize,
+    pub status: DirectiveStatus,
+    /// Byte range in the original input: the match, or the scanned region.
+    pub input: std::ops::Range<usize>,
+    /// For `NotFound`: the "possible intended match" of the report.
+    pub candidate: Option<std::ops::Range<usize>>,
+    /// The error message of the report; empty for a match.
+    pub message: String,
 }
 
 /// Checks `input` against the directives in `check_text`. The names are
@@ -234,6 +273,7 @@ pub fn check_detailed(
         result: Err(result),
         dump: None,
         remarks: String::new(),
+        directives: Vec::new(),
     };
 
     let default_prefix = opts.check_prefixes.is_empty();
@@ -292,12 +332,14 @@ pub fn check_detailed(
     } else {
         String::new()
     };
+    let directives = ctx.directive_results(&m.events);
     if passed {
         let dump = (opts.dump_input == DumpInput::Always).then(|| ctx.dump(&m.events));
         return FileCheckOutcome {
             result: Ok(()),
             dump,
             remarks,
+            directives,
         };
     }
     let with_dump = matches!(opts.dump_input, DumpInput::Fail | DumpInput::Always);
@@ -305,6 +347,7 @@ pub fn check_detailed(
         result: Err(ctx.mismatch(&m.events, with_dump)),
         dump: None,
         remarks,
+        directives,
     }
 }
 
@@ -588,5 +631,38 @@ mod tests {
             f.errors[0].message,
             "IMPLICIT-CHECK-NOT: excluded string found in input"
         );
+    }
+
+    #[test]
+    fn directive_results_locate_matches_and_misses_in_the_original_input() {
+        let checks = "// CHECK: alpha\n// CHECK-NEXT: gamma\n// CHECK: omega\n";
+        let input = "x  alpha\nbeta\ngamma ray\n";
+        let outcome = check_detailed(checks, "c", input, "in", &FileCheckOptions::default());
+        assert!(outcome.result.is_err());
+        let d = &outcome.directives;
+        assert_eq!(d[0].check_line, 1);
+        assert_eq!(d[0].status, DirectiveStatus::Matched);
+        // Whitespace was canonicalized for matching; the range is the original's.
+        assert_eq!(&input[d[0].input.clone()], "alpha");
+        assert_eq!(d[1].check_line, 2);
+        assert_eq!(d[1].status, DirectiveStatus::WrongLine);
+        assert_eq!(&input[d[1].input.clone()], "gamma");
+        // Matching stops at the first failure, as in LLVM.
+        assert!(d.iter().all(|r| r.check_line != 3));
+    }
+
+    #[test]
+    fn directive_results_offer_the_closest_candidate() {
+        let outcome = check_detailed(
+            "// CHECK: call @foo(i32 1)\n",
+            "c",
+            "nothing\ncall @foo(i32 2)\n",
+            "in",
+            &FileCheckOptions::default(),
+        );
+        let r = &outcome.directives[0];
+        assert_eq!(r.status, DirectiveStatus::NotFound);
+        let input = "nothing\ncall @foo(i32 2)\n";
+        assert_eq!(&input[r.candidate.clone().unwrap()], "call @foo(i32 2)");
     }
 }

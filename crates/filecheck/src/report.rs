@@ -200,6 +200,48 @@ impl<'a> Context<'a> {
         )
     }
 
+    /// Every event as a [`DirectiveResult`], offsets in the original input.
+    pub fn directive_results(&self, events: &[Event<'_>]) -> Vec<crate::DirectiveResult> {
+        use crate::DirectiveStatus as S;
+        let canon = &self.input_canon.text;
+        events
+            .iter()
+            .map(|ev| {
+                let d = ev.dir;
+                let name = d.name();
+                let (status, message) = match &ev.kind {
+                    EventKind::Match => (S::Matched, String::new()),
+                    EventKind::NotFound => (
+                        S::NotFound,
+                        format!("{name}: expected string not found in input"),
+                    ),
+                    EventKind::Excluded => (
+                        S::Excluded,
+                        format!("{name}: excluded string found in input"),
+                    ),
+                    EventKind::WrongLine { message, .. } => (S::WrongLine, message.clone()),
+                    EventKind::Error(msg) => (S::Error, format!("{name}: {msg}")),
+                };
+                let candidate = (status == S::NotFound)
+                    .then(|| fuzzy_match(&d.pat.text, &canon[ev.start..ev.end]))
+                    .flatten()
+                    .map(|(s, e)| self.input_range(ev.start + s, ev.start + e));
+                crate::DirectiveResult {
+                    check_line: match d.source {
+                        Source::CheckFile => d.line,
+                        Source::ImplicitNot(_) => 0,
+                    },
+                    name,
+                    nth: ev.nth,
+                    status,
+                    input: self.input_range(ev.start, ev.end),
+                    candidate,
+                    message,
+                }
+            })
+            .collect()
+    }
+
     /// A failed match: one diagnostic per error event, then the dump.
     pub fn mismatch(&self, events: &[Event<'_>], with_dump: bool) -> FileCheckFailure {
         let files = self.files();

@@ -177,6 +177,22 @@ const outputProvider = {
   },
 };
 
+/** `pfir-explain:E0010`: the explanation of an error code, from the server. */
+/** @type {vscode.TextDocumentContentProvider} */
+const explainProvider = {
+  async provideTextDocumentContent(uri) {
+    const params = protocol.explainParams(uri.path);
+    if (!params) return `not an error code: ${uri.toString()}\n`;
+    if (!client) return `the pfir language server is not running; try \`pfir explain ${params.code}\`\n`;
+    try {
+      const result = await client.sendRequest(protocol.EXPLAIN_REQUEST, params);
+      return result && typeof result.text === 'string' ? result.text : '';
+    } catch (err) {
+      return `pfir/explain failed: ${err instanceof Error ? err.message : err}\n`;
+    }
+  },
+};
+
 /** @param {vscode.ExtensionContext} context */
 async function activate(context) {
   output = vscode.window.createOutputChannel('pfir');
@@ -184,6 +200,7 @@ async function activate(context) {
     output,
     outputChanged,
     vscode.workspace.registerTextDocumentContentProvider(protocol.OUTPUT_SCHEME, outputProvider),
+    vscode.workspace.registerTextDocumentContentProvider(protocol.EXPLAIN_SCHEME, explainProvider),
     vscode.commands.registerCommand('pfir.showPassOutput', showPassOutput),
     vscode.commands.registerCommand('pfir.runTests', () => runTests(false)),
     vscode.commands.registerCommand('pfir.updateChecks', () => runTests(true)),

@@ -14,12 +14,18 @@
  *   `pfir-output`, the source path plus `.out`, and the query
  *   `source=<encoded source URI>[&run=N]`; the server may hand out such URIs
  *   itself (go to definition on a CHECK line).
+ * - Error codes: a diagnostic's `codeDescription.href` is
+ *   `pfir-explain:<code>`; the request `pfir/explain` takes `{ code }` and
+ *   answers `{ text }` (what `pfir explain <code>` prints).
  */
 
 'use strict';
 
 const OUTPUT_SCHEME = 'pfir-output';
 const VIEW_OUTPUT_REQUEST = 'pfir/viewOutput';
+/** Diagnostics link their error code to `pfir-explain:E0010`. */
+const EXPLAIN_SCHEME = 'pfir-explain';
+const EXPLAIN_REQUEST = 'pfir/explain';
 
 /**
  * @param {{ get: (key: string) => unknown }} config the `pfir` section
@@ -111,6 +117,17 @@ function viewOutputText(result) {
 }
 
 /**
+ * The `pfir/explain` parameters of a `pfir-explain:` URI's path
+ * (`E0010`), or `undefined` when it is not an error code.
+ * @param {string} uriPath
+ * @returns {{ code: string } | undefined}
+ */
+function explainParams(uriPath) {
+  const code = uriPath.replace(/^\//, '');
+  return /^E[0-9]{4}$/.test(code) ? { code } : undefined;
+}
+
+/**
  * Arguments of the commands that shell out to `pfir` (no server needed).
  * @param {'test' | 'update' | 'output'} what
  * @param {string} file a path, or `-` for standard input
@@ -131,6 +148,9 @@ function cliArgs(what, file) {
 module.exports = {
   OUTPUT_SCHEME,
   VIEW_OUTPUT_REQUEST,
+  EXPLAIN_SCHEME,
+  EXPLAIN_REQUEST,
+  explainParams,
   serverSettings,
   serverCommand,
   outputUriParts,

@@ -6,41 +6,40 @@
 //! variable has at most one alias parent, and its class is its root. Built
 //! from every `for` and `while` loop of the function, wherever it stands.
 
-use crate::ir::{ArenaId, Function, VarId};
+use crate::ir::{Function, SecondaryMap, VarId};
 
 #[derive(Debug, Clone)]
 pub struct AliasForest {
-    parent: Vec<Option<VarId>>,
-    root: Vec<VarId>,
+    parent: SecondaryMap<VarId, Option<VarId>>,
+    root: SecondaryMap<VarId, VarId>,
 }
 
 impl AliasForest {
     /// A forest where every variable is its own class.
     pub fn new(f: &Function) -> AliasForest {
-        let n = f.vars.len();
         AliasForest {
-            parent: vec![None; n],
-            root: (0..n).map(VarId::from_index).collect(),
+            parent: f.vars.secondary(None),
+            root: SecondaryMap::from_fn(f.vars.len(), |v| v),
         }
     }
 
     /// Records that iter-arg `var` is initialised from `init`. Must be
     /// called after `init`'s own link (definitions come before uses).
     pub fn link(&mut self, var: VarId, init: VarId) {
-        if var == init || self.root[init.index()] == var {
+        if var == init || self.root[init] == var {
             return;
         }
-        self.parent[var.index()] = Some(init);
-        self.root[var.index()] = self.root[init.index()];
+        self.parent[var] = Some(init);
+        self.root[var] = self.root[init];
     }
 
     /// The class (root variable) of `v`.
     pub fn class(&self, v: VarId) -> VarId {
-        self.root[v.index()]
+        self.root[v]
     }
 
     pub fn parent(&self, v: VarId) -> Option<VarId> {
-        self.parent[v.index()]
+        self.parent[v]
     }
 
     /// The chain of variables from `v` up to its root, `v` first.
@@ -61,7 +60,7 @@ impl AliasForest {
         let up_from = self.chain(from);
         let up_to = self.chain(to);
         // The lowest common ancestor of the two chains.
-        let in_to: std::collections::HashSet<VarId> = up_to.iter().copied().collect();
+        let in_to: hashbrown::HashSet<VarId> = up_to.iter().copied().collect();
         let meet = up_from.iter().copied().find(|v| in_to.contains(v));
         let Some(meet) = meet else {
             return format!(

@@ -16,7 +16,7 @@
 
 use super::CAP;
 use crate::ir::VarId;
-use std::collections::HashMap;
+use hashbrown::HashMap;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
@@ -48,7 +48,7 @@ impl CountMap {
     pub fn add(&mut self, array: VarId, count: u64, first: u32, first_consumer: u32) {
         let count = count.min(CAP);
         match self.entries.entry(array) {
-            std::collections::hash_map::Entry::Occupied(mut o) => {
+            hashbrown::hash_map::Entry::Occupied(mut o) => {
                 let e = o.get_mut();
                 e.count = e.count.saturating_add(count).min(CAP);
                 if first < e.first {
@@ -56,7 +56,7 @@ impl CountMap {
                     e.first_consumer = first_consumer;
                 }
             }
-            std::collections::hash_map::Entry::Vacant(v) => {
+            hashbrown::hash_map::Entry::Vacant(v) => {
                 v.insert(Entry {
                     count,
                     first,

@@ -27,13 +27,19 @@
 
 use super::alias::AliasForest;
 use crate::ir::trip_count::trip_count;
-use crate::ir::{ArenaId, Callee, ExprKind, Function, LoopKind, StmtId, StmtKind, Type, VarId};
+use crate::ir::{
+    Arena, ArenaId, Callee, ExprKind, Function, LoopKind, SecondaryMap, StmtId, StmtKind, Type,
+    VarId,
+};
 use crate::passes::walk::{Site, for_each_expr, own_exprs, walk_stmts};
 use crate::span::Span;
-use std::collections::HashMap;
+use hashbrown::HashMap;
 
-/// No loop.
-pub const NONE: u32 = u32::MAX;
+crate::define_id!(
+    /// A `for` loop of the index, numbered in pre-order (a parent's id is
+    /// below its children's).
+    LoopId
+);
 
 /// The op that updates an array's storage.
 pub const UPDATE_ELEMENT: &str = "array.update_element";
@@ -44,8 +50,8 @@ pub struct LoopInfo {
     pub site: Site,
     pub num: u32,
     pub end: u32,
-    /// The innermost enclosing loop, or [`NONE`].
-    pub parent: u32,
+    /// The innermost enclosing loop.
+    pub parent: Option<LoopId>,
     /// The number of enclosing loops.
     pub depth: u32,
     pub kind: LoopKind,
@@ -56,7 +62,7 @@ pub struct LoopInfo {
     /// Consumers in this loop count for the parent loop.
     pub countable_edge: bool,
     /// The root of this loop's component.
-    pub comp_root: u32,
+    pub comp_root: LoopId,
     /// `for ... (...)`, up to the body's `{`.
     pub header: Span,
     /// The iter-args' variables.
@@ -102,8 +108,8 @@ pub struct Consumer {
     pub stmt: StmtId,
     pub array: VarId,
     pub num: u32,
-    /// The innermost enclosing loop, or [`NONE`].
-    pub loop_: u32,
+    /// The innermost enclosing loop.
+    pub loop_: Option<LoopId>,
 }
 
 /// How a statement writes an alias class's storage.
@@ -129,10 +135,10 @@ pub struct Update {
 
 #[derive(Debug)]
 pub struct FunctionIndex {
-    pub loops: Vec<LoopInfo>,
+    pub loops: Arena<LoopId, LoopInfo>,
     pub consumers: Vec<Consumer>,
     /// Per variable, the position of its definition.
-    pub def_pos: Vec<u64>,
+    pub def_pos: SecondaryMap<VarId, u64>,
     pub alias: AliasForest,
     pub updates: Vec<Update>,
     /// Per alias class (root variable), its updates' indices in position order.
@@ -144,9 +150,9 @@ pub struct FunctionIndex {
 impl FunctionIndex {
     pub fn build(f: &Function) -> FunctionIndex {
         let mut idx = FunctionIndex {
-            loops: Vec::new(),
+            loops: Arena::new(),
             consumers: Vec::new(),
-            def_pos: vec![0; f.vars.len()],
+            def_pos: f.vars.secondary(0),
             alias: AliasForest::new(f),
             updates: Vec::new(),
             updates_by_class: HashMap::new(),
@@ -155,7 +161,7 @@ impl FunctionIndex {
         let mut counter = 0u32;
         let mut last_num = 0u32;
         let mut manual_stack: Vec<bool> = Vec::new();
-        let mut loop_stack: Vec<u32> = Vec::new();
+        let mut loop_stack: Vec<LoopId> = Vec::new();
         let mut roots = Vec::new();
         let mut work = Vec::new();
         // `walk_stmts` takes two closures sharing this state.
@@ -172,7 +178,7 @@ impl FunctionIndex {
                 let pos = 2 * u64::from(num);
                 let stmt = &f.stmts[s];
                 for &r in stmt.kind.results() {
-                    idx.def_pos[r.index()] = pos;
+                    idx.def_pos[r] = pos;
                 }
                 // Storage updates among the statement's own expressions.
                 roots.clear();
@@ -198,10 +204,10 @@ impl FunctionIndex {
                 }
                 let link_iters = |idx: &mut FunctionIndex, iters: &[crate::ir::IterArg]| {
                     for it in iters {
-                        idx.def_pos[it.var.index()] = pos + 1;
-                        if f.vars[it.var].ty.is_task_id_array()
+                        idx.def_pos[it.var] = pos + 1;
+                        if f.var_ty(it.var).is_task_id_array()
                             && let ExprKind::Var(init) = f.exprs[it.init].kind
-                            && f.vars[init].ty.is_task_id_array()
+                            && f.var_ty(init).is_task_id_array()
                         {
                             idx.alias.link(it.var, init);
                         }
@@ -218,7 +224,7 @@ impl FunctionIndex {
                             _ => None,
                         });
                         for (it, &v) in iters.into_iter().flatten().zip(values) {
-                            if !f.vars[it.var].ty.is_task_id_array() {
+                            if !f.var_ty(it.var).is_task_id_array() {
                                 continue;
                             }
                             let class = idx.alias.class(it.var);
@@ -242,13 +248,13 @@ impl FunctionIndex {
                     StmtKind::Submit(sub) => {
                         if let [d] = sub.deps.as_slice()
                             && let ExprKind::Var(a) = f.exprs[*d].kind
-                            && f.vars[a].ty.is_task_id_array()
+                            && f.var_ty(a).is_task_id_array()
                         {
                             idx.consumers.push(Consumer {
                                 stmt: s,
                                 array: a,
                                 num,
-                                loop_: loop_stack.last().copied().unwrap_or(NONE),
+                                loop_: loop_stack.last().copied(),
                             });
                         }
                     }
@@ -264,18 +270,17 @@ impl FunctionIndex {
                         body,
                         ..
                     } => {
-                        idx.def_pos[var.index()] = pos + 1;
+                        idx.def_pos[*var] = pos + 1;
                         link_iters(idx, iter_args);
-                        let parent = loop_stack.last().copied().unwrap_or(NONE);
+                        let parent = loop_stack.last().copied();
                         let trip = trip_count(f, *start, *stop, *step);
-                        let me = idx.loops.len() as u32;
-                        let countable_edge = parent != NONE
-                            && idx.loops[parent as usize].kind == LoopKind::Range
-                            && matches!(trip, Some(t) if t > 0);
-                        let comp_root = if countable_edge {
-                            idx.loops[parent as usize].comp_root
-                        } else {
-                            me
+                        let me = LoopId::from_index(idx.loops.len());
+                        let countable_edge = parent.is_some_and(|p| {
+                            idx.loops[p].kind == LoopKind::Range && matches!(trip, Some(t) if t > 0)
+                        });
+                        let comp_root = match parent {
+                            Some(p) if countable_edge => idx.loops[p].comp_root,
+                            _ => me,
                         };
                         // `for ... {`: up to and including the body's brace.
                         let header_end = (body.span.start() + 1).max(stmt.span.start());
@@ -283,7 +288,7 @@ impl FunctionIndex {
                             stmt.span.start(),
                             header_end.min(stmt.span.end().max(stmt.span.start())),
                         );
-                        idx.loops.push(LoopInfo {
+                        idx.loops.alloc(LoopInfo {
                             stmt: s,
                             site,
                             num,
@@ -312,7 +317,7 @@ impl FunctionIndex {
                     }
                     StmtKind::For { .. } => {
                         let me = loop_stack.pop().expect("loop stack");
-                        idx.loops[me as usize].end = **last_num;
+                        idx.loops[me].end = **last_num;
                     }
                     _ => {}
                 }
@@ -324,21 +329,21 @@ impl FunctionIndex {
     }
 
     /// Whether `array` is an iter-arg of loop `l` (rule 1).
-    pub fn is_iter_arg_of(&self, l: u32, array: VarId) -> bool {
-        let lp = &self.loops[l as usize];
-        self.def_pos[array.index()] == 2 * u64::from(lp.num) + 1
+    pub fn is_iter_arg_of(&self, l: LoopId, array: VarId) -> bool {
+        let lp = &self.loops[l];
+        self.def_pos[array] == 2 * u64::from(lp.num) + 1
     }
 
     /// Whether `array` is defined inside loop `l`'s body, iter-args of `l`
     /// included (rules 1 and 2).
-    pub fn defined_in(&self, l: u32, array: VarId) -> bool {
-        self.loops[l as usize].body_contains(self.def_pos[array.index()])
+    pub fn defined_in(&self, l: LoopId, array: VarId) -> bool {
+        self.loops[l].body_contains(self.def_pos[array])
     }
 
     /// The first update of `array`'s alias class inside loop `l`'s body (rule 3).
-    pub fn first_update_in(&self, l: u32, array: VarId) -> Option<&Update> {
+    pub fn first_update_in(&self, l: LoopId, array: VarId) -> Option<&Update> {
         let list = self.updates_by_class.get(&self.alias.class(array))?;
-        let lp = &self.loops[l as usize];
+        let lp = &self.loops[l];
         let lo = 2 * u64::from(lp.num);
         let i = list.partition_point(|&u| self.updates[u as usize].pos <= lo);
         let u = &self.updates[*list.get(i)? as usize];
@@ -346,7 +351,7 @@ impl FunctionIndex {
     }
 
     /// Whether `array` may not be compressed for loop `l` (rules 1 to 3).
-    pub fn unsafe_for(&self, l: u32, array: VarId) -> bool {
+    pub fn unsafe_for(&self, l: LoopId, array: VarId) -> bool {
         self.defined_in(l, array) || self.first_update_in(l, array).is_some()
     }
 }

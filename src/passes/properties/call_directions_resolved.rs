@@ -7,24 +7,34 @@
 
 use super::Violation;
 use crate::diagnostics::count;
-use crate::ir::{Callee, Direction, ExprKind, Module};
+use crate::ir::{ArenaId, Callee, Direction, ExprKind, FuncId, Module};
 use crate::passes::walk::{for_each_expr, own_exprs, walk_stmts};
 use crate::span::Span;
-use std::collections::HashMap;
+
+/// What is checked, for messages: written only when there is a violation
+/// (no string per call or `submit` otherwise).
+enum What<'a> {
+    Submit(&'a str),
+    Call(&'a str),
+}
+
+impl std::fmt::Display for What<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            What::Submit(name) => write!(f, "submit of `{name}`"),
+            What::Call(name) => write!(f, "call of `{name}`"),
+        }
+    }
+}
 
 pub fn verify(module: &Module, out: &mut Vec<Violation>) {
-    let signatures: HashMap<&str, Vec<Direction>> = module
-        .functions
+    let signatures: Vec<Vec<Direction>> = module
+        .functions()
         .iter()
-        .map(|f| {
-            (
-                f.name.as_str(),
-                f.params.iter().map(|p| p.direction).collect(),
-            )
-        })
+        .map(|f| f.params.iter().map(|p| p.direction).collect())
         .collect();
-    let check = |what: &str,
-                 callee: Option<&str>,
+    let check = |what: What<'_>,
+                 callee: Option<FuncId>,
                  nargs: usize,
                  dirs: &[Direction],
                  span: Span,
@@ -45,16 +55,17 @@ pub fn verify(module: &Module, out: &mut Vec<Violation>) {
             return;
         }
         match callee {
-            Some(name) => match signatures.get(name) {
+            Some(id) => match signatures.get(id.index()) {
                 None => out.push(Violation::new(
                     span,
-                    format!("{what}: `{name}` is not a function of the module"),
+                    format!("{what}: {id:?} is not a function of the module"),
                 )),
                 Some(params) if params.as_slice() != dirs => out.push(Violation::new(
                     span,
                     format!(
-                        "{what}: argument directions ({}) do not match the parameters of `{name}` ({})",
+                        "{what}: argument directions ({}) do not match the parameters of `{}` ({})",
                         spell(dirs),
+                        module.func_name(id),
                         spell(params)
                     ),
                 )),
@@ -70,7 +81,7 @@ pub fn verify(module: &Module, out: &mut Vec<Violation>) {
             }
         }
     };
-    for f in &module.functions {
+    for f in module.functions() {
         let mut roots = Vec::new();
         let mut work = Vec::new();
         walk_stmts(
@@ -79,8 +90,8 @@ pub fn verify(module: &Module, out: &mut Vec<Violation>) {
                 let stmt = &f.stmts[s];
                 if let crate::ir::StmtKind::Submit(sub) = &stmt.kind {
                     check(
-                        &format!("submit of `{}`", sub.callee),
-                        Some(&sub.callee),
+                        What::Submit(module.func_name(sub.callee)),
+                        Some(sub.callee),
                         sub.args.len(),
                         &sub.arg_directions,
                         stmt.span,
@@ -94,11 +105,11 @@ pub fn verify(module: &Module, out: &mut Vec<Violation>) {
                         let node = &f.exprs[e];
                         if let ExprKind::Call(c) = &node.kind {
                             let callee = match &c.callee {
-                                Callee::Function(n) => Some(n.as_str()),
+                                Callee::Function(id) => Some(*id),
                                 Callee::Op(_) => None,
                             };
                             check(
-                                &format!("call of `{}`", c.callee.name()),
+                                What::Call(c.callee.name(module)),
                                 callee,
                                 c.args.len(),
                                 &c.arg_directions,

@@ -4,13 +4,13 @@
 //! barrier whose `dummy_task` attribute is set.
 
 use super::Violation;
-use crate::ir::{Callee, ExprKind, Function};
+use crate::ir::{Callee, ExprKind, Function, Module};
 use crate::passes::walk::{for_each_expr, own_exprs, walk_stmts};
 
 /// The op that submits a dependency-only barrier task.
 pub const TASK_DUMMY: &str = "system.task_dummy";
 
-pub fn verify(f: &Function, out: &mut Vec<Violation>) {
+pub fn verify(module: &Module, f: &Function, out: &mut Vec<Violation>) {
     let mut roots = Vec::new();
     let mut work = Vec::new();
     walk_stmts(
@@ -29,7 +29,7 @@ pub fn verify(f: &Function, out: &mut Vec<Violation>) {
                                 node.span,
                                 format!(
                                     "plain call to `{}` carries manual dependency edges; only `submit` and `system.task_dummy` barriers may",
-                                    c.callee.name()
+                                    c.callee.name(module)
                                 ),
                             ));
                         }

@@ -114,19 +114,19 @@ impl Property {
         match self {
             Property::CallDirectionsResolved => call_directions_resolved::verify(module, &mut out),
             _ => {
-                for f in &module.functions {
-                    self.verify_function(f, &mut out);
+                for f in module.functions() {
+                    self.verify_function(module, f, &mut out);
                 }
             }
         }
         out
     }
 
-    fn verify_function(self, f: &Function, out: &mut Vec<Violation>) {
+    fn verify_function(self, module: &Module, f: &Function, out: &mut Vec<Violation>) {
         match self {
-            Property::NoNestedCalls => no_nested_calls::verify(f, out),
+            Property::NoNestedCalls => no_nested_calls::verify(module, f, out),
             Property::NormalizedStmtStructure => normalized_stmt_structure::verify(f, out),
-            Property::ManualDepsOnSubmitOnly => manual_deps_on_submit_only::verify(f, out),
+            Property::ManualDepsOnSubmitOnly => manual_deps_on_submit_only::verify(module, f, out),
             Property::CallDirectionsResolved => unreachable!("module-level verifier"),
         }
     }

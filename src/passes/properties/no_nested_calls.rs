@@ -6,10 +6,10 @@
 //! a binding, as a statement, as an iter-arg's initial value, in a condition.
 
 use super::Violation;
-use crate::ir::{ExprId, ExprKind, Function, StmtKind};
+use crate::ir::{ExprId, ExprKind, Function, Module, StmtKind};
 use crate::passes::walk::{expr_children, own_exprs, walk_stmts};
 
-pub fn verify(f: &Function, out: &mut Vec<Violation>) {
+pub fn verify(module: &Module, f: &Function, out: &mut Vec<Violation>) {
     let mut roots = Vec::new();
     // (expression, name of the call or submit whose argument it is)
     let mut work: Vec<(ExprId, Option<&str>)> = Vec::new();
@@ -22,7 +22,7 @@ pub fn verify(f: &Function, out: &mut Vec<Violation>) {
             own_exprs(kind, &mut roots);
             work.clear();
             let submit = match kind {
-                StmtKind::Submit(sub) => Some(sub.callee.as_str()),
+                StmtKind::Submit(sub) => Some(module.func_name(sub.callee)),
                 _ => None,
             };
             let core_args = match kind {
@@ -40,13 +40,13 @@ pub fn verify(f: &Function, out: &mut Vec<Violation>) {
                             node.span,
                             format!(
                                 "call to `{}` nested in the arguments of `{outer}`",
-                                c.callee.name()
+                                c.callee.name(module)
                             ),
                         ));
                     }
                     kids.clear();
                     expr_children(&node.kind, &mut kids);
-                    let name = c.callee.name();
+                    let name = c.callee.name(module);
                     for &k in kids.iter().rev() {
                         work.push((k, Some(name)));
                     }

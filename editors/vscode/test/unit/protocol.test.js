@@ -64,3 +64,10 @@ test('CLI arguments of the shell-out commands', () => {
   assert.deepEqual(p.cliArgs('output', '-'), ['opt', '-', '--passes=expand-manual-phase-fence']);
   assert.throws(() => p.cliArgs('nope', 'x'), /unknown command/);
 });
+
+test('explainParams reads the error code of a pfir-explain: URI', () => {
+  assert.deepEqual(p.explainParams('E0010'), { code: 'E0010' });
+  assert.deepEqual(p.explainParams('/E0003'), { code: 'E0003' });
+  assert.equal(p.explainParams('E10'), undefined);
+  assert.equal(p.explainParams('rm -rf'), undefined);
+});

@@ -1,35 +1,84 @@
-//! Building IR by hand for unit tests (of the printer and of structural
-//! equality), without going through the parser and lowering.
+//! The one way to make IR nodes outside the arenas' own code: lowering's
+//! helpers, the passes (the barriers of `expand-manual-phase-fence`), the
+//! synthetic programs of `passes::synth` and the unit tests all build
+//! through [`Builder`], so a change of the IR's layout changes this file,
+//! not every producer.
+//!
+//! A builder works on an owned function ([`FunctionBuilder`], for new
+//! functions) or on a borrowed one (`Builder<&mut Function>`, for a pass
+//! adding nodes to a function of a module). Nodes get the builder's current
+//! span ([`Builder::at`]); the default span is empty.
 
 use crate::ir::{
-    BinaryOp, Block, Call, Callee, Direction, ExprId, ExprKind, FuncKind, Function, IterArg,
-    LoopKind, Param, ScalarType, Span, StmtId, StmtKind, Submit, Type, UnaryOp, VarId,
+    BinaryOp, Block, Call, Callee, Direction, ExprId, ExprKind, ExprList, Extent, FuncId, FuncKind,
+    Function, IterArg, LoopKind, Param, ScalarType, Span, StmtId, StmtKind, Submit, Type, UnaryOp,
+    VarId,
 };
+use std::borrow::BorrowMut;
 
-/// A function under construction.
-pub struct FnBuilder {
-    pub f: Function,
+/// Builds nodes of the function `F` (owned or `&mut`).
+pub struct Builder<F: BorrowMut<Function>> {
+    pub f: F,
+    span: Span,
 }
 
-impl FnBuilder {
-    pub fn new(name: &str, kind: FuncKind) -> FnBuilder {
-        FnBuilder {
+/// A builder of a new function it owns.
+pub type FunctionBuilder = Builder<Function>;
+
+impl Builder<Function> {
+    /// A new function `name` of `kind`, with no parameters or body yet.
+    pub fn new(name: &str, kind: FuncKind) -> FunctionBuilder {
+        Builder {
             f: Function::new(name, kind),
+            span: Span::default(),
         }
+    }
+
+    /// Sets the body and returns the function.
+    pub fn finish(mut self, body: Vec<StmtId>) -> Function {
+        self.f.body = block(body);
+        self.f
+    }
+}
+
+impl<'f> Builder<&'f mut Function> {
+    /// A builder adding nodes to an existing function.
+    pub fn edit(f: &'f mut Function) -> Self {
+        Self::edit_at(f, Span::default())
+    }
+
+    /// A builder adding nodes made for the code at `span` to `f`.
+    pub fn edit_at(f: &'f mut Function, span: Span) -> Self {
+        Builder { f, span }
+    }
+}
+
+impl<F: BorrowMut<Function>> Builder<F> {
+    /// The function built so far.
+    pub fn func(&mut self) -> &mut Function {
+        self.f.borrow_mut()
+    }
+
+    /// Nodes made from now on carry `span` (the code they are made for).
+    pub fn at(&mut self, span: Span) -> &mut Self {
+        self.span = span;
+        self
     }
 
     pub fn param(&mut self, name: &str, ty: Type, direction: Direction) -> VarId {
         let var = self.var(name, ty);
-        self.f.params.push(Param { var, direction });
+        self.func().params.push(Param { var, direction });
         var
     }
 
     pub fn var(&mut self, name: &str, ty: Type) -> VarId {
-        self.f.new_var(name, ty, Span::default())
+        let span = self.span;
+        self.func().new_var(name, ty, span)
     }
 
     pub fn expr(&mut self, kind: ExprKind, ty: Type) -> ExprId {
-        self.f.new_expr(kind, ty, Span::default())
+        let span = self.span;
+        self.func().new_expr(kind, ty, span)
     }
 
     pub fn int(&mut self, n: i64) -> ExprId {
@@ -54,7 +103,7 @@ impl FnBuilder {
 
     /// A use of `var`.
     pub fn v(&mut self, var: VarId) -> ExprId {
-        let ty = self.f.vars[var].ty.clone();
+        let ty = self.func().var_ty(var).clone();
         self.expr(ExprKind::Var(var), ty)
     }
 
@@ -63,7 +112,7 @@ impl FnBuilder {
         let ty = if logical {
             Type::BOOL
         } else {
-            self.f.ty(l).clone()
+            self.func().ty(l).clone()
         };
         self.expr(ExprKind::Binary(op, l, r), ty)
     }
@@ -71,7 +120,7 @@ impl FnBuilder {
     pub fn un(&mut self, op: UnaryOp, x: ExprId) -> ExprId {
         let ty = match op {
             UnaryOp::Not => Type::BOOL,
-            UnaryOp::Neg => self.f.ty(x).clone(),
+            UnaryOp::Neg => self.func().ty(x).clone(),
         };
         self.expr(ExprKind::Unary(op, x), ty)
     }
@@ -97,16 +146,20 @@ impl FnBuilder {
     }
 
     pub fn stmt(&mut self, kind: StmtKind) -> StmtId {
-        self.f.new_stmt(kind, Span::default())
+        let span = self.span;
+        self.func().new_stmt(kind, span)
     }
 
     pub fn assign(&mut self, results: Vec<VarId>, value: ExprId) -> StmtId {
-        self.stmt(StmtKind::Assign { results, value })
+        self.stmt(StmtKind::Assign {
+            results: results.into(),
+            value,
+        })
     }
 
     /// `name = value` with a new variable of the value's type.
     pub fn let_(&mut self, name: &str, value: ExprId) -> (VarId, StmtId) {
-        let ty = self.f.ty(value).clone();
+        let ty = self.func().ty(value).clone();
         let var = self.var(name, ty);
         (var, self.assign(vec![var], value))
     }
@@ -139,7 +192,7 @@ impl FnBuilder {
         let start = start.unwrap_or_else(|| self.int(0));
         let step = step.unwrap_or_else(|| self.int(1));
         self.stmt(StmtKind::For {
-            results,
+            results: results.into(),
             kind,
             var,
             start,
@@ -158,7 +211,7 @@ impl FnBuilder {
         else_body: Option<Vec<StmtId>>,
     ) -> StmtId {
         self.stmt(StmtKind::If {
-            results,
+            results: results.into(),
             cond,
             then_body: block(then_body),
             else_body: else_body.map(block),
@@ -173,15 +226,15 @@ impl FnBuilder {
         })
     }
 
-    /// A submit with positional arguments only (directions `In`).
-    pub fn submit(&mut self, results: Vec<VarId>, callee: &str, args: Vec<ExprId>) -> Submit {
+    /// A submit payload with positional arguments only (directions `In`).
+    pub fn submit(&mut self, results: Vec<VarId>, callee: FuncId, args: Vec<ExprId>) -> Submit {
         Submit {
-            results,
-            callee: callee.to_string(),
-            callee_span: Span::default(),
+            results: results.into(),
+            callee,
+            callee_span: self.span,
             arg_directions: vec![Direction::In; args.len()],
             args,
-            deps: Vec::new(),
+            deps: ExprList::new(),
             core_num: None,
             sync_start: None,
             allow_early_resolve: None,
@@ -189,13 +242,37 @@ impl FnBuilder {
         }
     }
 
-    /// Sets the body and returns the function.
-    pub fn finish(mut self, body: Vec<StmtId>) -> Function {
-        self.f.body = block(body);
-        self.f
+    /// `t = submit callee(deps=[deps...])` with a new task id `t`.
+    pub fn submit_after(&mut self, task: &str, callee: FuncId, deps: &[VarId]) -> StmtId {
+        let t = self.var(task, Type::TASK_ID);
+        let deps: ExprList = deps.iter().map(|&d| self.v(d)).collect();
+        let mut submit = self.submit(vec![t], callee, Vec::new());
+        submit.deps = deps;
+        self.stmt(StmtKind::Submit(submit))
+    }
+
+    /// `name = array.create(n, task_id)`: the statement and the array.
+    pub fn create_task_array(&mut self, name: &str, n: i64) -> (StmtId, VarId) {
+        let ty = Type::Array {
+            elem: ScalarType::TaskId,
+            extent: Extent::Const(n),
+        };
+        let (n, dtype) = (self.int(n), self.dtype(ScalarType::TaskId));
+        let value = self.op("array.create", vec![n, dtype], ty);
+        let (var, stmt) = self.let_(name, value);
+        (stmt, var)
+    }
+
+    /// `name = system.task_dummy(deps=[deps...])` (a barrier): the
+    /// statement and its task id.
+    pub fn barrier(&mut self, name: &str, deps: Vec<ExprId>) -> (StmtId, VarId) {
+        let value = self.task_dummy(deps);
+        let (var, stmt) = self.let_(name, value);
+        (stmt, var)
     }
 }
 
+/// A block of `stmts` with an empty span.
 pub fn block(stmts: Vec<StmtId>) -> Block {
     Block {
         stmts,

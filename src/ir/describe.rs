@@ -1,0 +1,173 @@
+//! Short descriptions of IR nodes for messages (structural-equality
+//! mismatches), written by the IR itself so that `ir` never calls the
+//! printer. The text reads like source but is not the canonical form:
+//! expressions are cut at [`MAX_DEPTH`] levels (`...`), blocks are left out.
+
+use super::{ExprId, ExprKind, Function, Module, StmtId, StmtKind};
+use std::fmt::Write as _;
+
+/// How many levels of an expression a description shows.
+pub const MAX_DEPTH: u32 = 3;
+
+/// `e` as short source-like text (`a + f(x, ...)`), at most [`MAX_DEPTH`]
+/// levels deep, fully parenthesised below the top.
+pub fn describe_expr(m: &Module, f: &Function, e: ExprId) -> String {
+    let mut out = String::new();
+    expr_into(m, f, e, 0, &mut out);
+    out
+}
+
+fn list_into(m: &Module, f: &Function, items: &[ExprId], depth: u32, out: &mut String) {
+    for (i, x) in items.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        expr_into(m, f, *x, depth, out);
+    }
+}
+
+fn expr_into(m: &Module, f: &Function, e: ExprId, depth: u32, out: &mut String) {
+    if depth > MAX_DEPTH {
+        out.push_str("...");
+        return;
+    }
+    let nested = |out: &mut String, x: ExprId| {
+        let compound = depth < MAX_DEPTH
+            && matches!(f.exprs[x].kind, ExprKind::Binary(..) | ExprKind::Unary(..));
+        if compound {
+            out.push('(');
+        }
+        expr_into(m, f, x, depth + 1, out);
+        if compound {
+            out.push(')');
+        }
+    };
+    match &f.exprs[e].kind {
+        ExprKind::Int(n) => {
+            let _ = write!(out, "{n}");
+        }
+        ExprKind::Float(x) => {
+            let _ = write!(out, "{x:?}");
+        }
+        ExprKind::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        ExprKind::None => out.push_str("none"),
+        ExprKind::Dtype(s) => out.push_str(s.name()),
+        ExprKind::Var(v) => out.push_str(f.var_name(*v)),
+        ExprKind::Unary(op, x) => {
+            out.push_str(match op {
+                super::UnaryOp::Not => "not ",
+                super::UnaryOp::Neg => "-",
+            });
+            nested(out, *x);
+        }
+        ExprKind::Binary(op, l, r) => {
+            nested(out, *l);
+            out.push(' ');
+            out.push_str(op.symbol());
+            out.push(' ');
+            nested(out, *r);
+        }
+        ExprKind::Call(call) => {
+            out.push_str(call.callee.name(m));
+            out.push('(');
+            list_into(m, f, &call.args, depth + 1, out);
+            out.push(')');
+        }
+        ExprKind::List(items) => {
+            out.push('[');
+            list_into(m, f, items, depth + 1, out);
+            out.push(']');
+        }
+    }
+}
+
+/// The first line of statement `s` as short source-like text: its bindings
+/// and what it does, up to the opening `{` of a block (`y = x`,
+/// `for i in parallel(4) {`).
+pub fn describe_stmt(m: &Module, f: &Function, s: StmtId) -> String {
+    let mut out = String::new();
+    let kind = &f.stmts[s].kind;
+    let results = kind.results();
+    for (i, v) in results.iter().enumerate() {
+        out.push_str(if i > 0 { ", " } else { "" });
+        out.push_str(f.var_name(*v));
+    }
+    if !results.is_empty() {
+        out.push_str(" = ");
+    }
+    match kind {
+        StmtKind::Assign { value: e, .. } | StmtKind::Eval(e) => expr_into(m, f, *e, 0, &mut out),
+        StmtKind::Submit(submit) => {
+            out.push_str("submit ");
+            out.push_str(m.func_name(submit.callee));
+            out.push('(');
+            list_into(m, f, &submit.args, 1, &mut out);
+            out.push(')');
+        }
+        StmtKind::For {
+            kind, var, stop, ..
+        } => {
+            let _ = write!(out, "for {} in {}(", f.var_name(*var), kind.keyword());
+            expr_into(m, f, *stop, 1, &mut out);
+            out.push_str(") {");
+        }
+        StmtKind::While { cond, .. } => {
+            out.push_str("while ");
+            expr_into(m, f, *cond, 0, &mut out);
+            out.push_str(" {");
+        }
+        StmtKind::If { cond, .. } => {
+            out.push_str("if ");
+            expr_into(m, f, *cond, 0, &mut out);
+            out.push_str(" {");
+        }
+        StmtKind::Scope { manual, name, .. } => {
+            out.push_str(if *manual { "manual" } else { "auto" });
+            if let Some(name) = name {
+                let _ = write!(out, " {name:?}");
+            }
+            out.push_str(" {");
+        }
+        StmtKind::Yield(values) | StmtKind::Return(values) => {
+            out.push_str(if matches!(kind, StmtKind::Yield(_)) {
+                "yield"
+            } else {
+                "return"
+            });
+            if !values.is_empty() {
+                out.push(' ');
+                list_into(m, f, values, 0, &mut out);
+            }
+        }
+        StmtKind::Break => out.push_str("break"),
+        StmtKind::Continue => out.push_str("continue"),
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{MAX_DEPTH, describe_expr};
+    use crate::ir::{BinaryOp, ExprKind, FuncKind, Function, Module, Span, Type};
+
+    /// A left-leaning chain `x + 1 + 1 + ...` deeper than the limit is cut
+    /// with `...`, and the description stays short.
+    #[test]
+    fn deep_expressions_are_cut() {
+        let mut f = Function::new("f", FuncKind::Opaque);
+        let x = f.new_var("x", Type::I64, Span::default());
+        let mut e = f.new_expr(ExprKind::Var(x), Type::I64, Span::default());
+        for _ in 0..1000 {
+            let one = f.new_expr(ExprKind::Int(1), Type::I64, Span::default());
+            e = f.new_expr(
+                ExprKind::Binary(BinaryOp::Add, e, one),
+                Type::I64,
+                Span::default(),
+            );
+        }
+        let text = describe_expr(&Module::default(), &f, e);
+        assert!(text.contains("..."), "{text}");
+        assert!(text.ends_with(" + 1"), "{text}");
+        assert_eq!(text.matches('(').count() as u32, MAX_DEPTH, "{text}");
+    }
+}

@@ -1,0 +1,104 @@
+//! The open documents: each one's text, version, line index and (built
+//! once per version, by a thread beside the worker's check or by the first
+//! request that needs it) its `pfir::ide` analysis.
+//!
+//! Sync is full-document: every change replaces the text. The analysis of
+//! the current version answers every request; `pfir::ide` builds it from
+//! whatever parses, so a document that does not parse still answers (from
+//! its functions that do, or with nothing). Documents are shared with the
+//! diagnostics worker as `Arc<str>`, never copied per request.
+
+use super::positions::{Encoding, LineIndex};
+use crate::ide::Analysis;
+use lsp_types::Url;
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
+
+/// One open document at one version.
+#[derive(Debug)]
+pub struct Document {
+    pub text: Arc<str>,
+    pub version: i32,
+    pub lines: LineIndex,
+    analysis: AnalysisCell,
+}
+
+/// Where a version's analysis is built once, by whichever thread asks
+/// first (the one the worker starts beside its check, or a request); a
+/// second asker waits for the first instead of building it again.
+pub type AnalysisCell = Arc<OnceLock<Arc<Analysis>>>;
+
+impl Document {
+    pub fn new(text: impl Into<Arc<str>>, version: i32, encoding: Encoding) -> Document {
+        let text = text.into();
+        Document {
+            lines: LineIndex::new(&text, encoding),
+            text,
+            version,
+            analysis: AnalysisCell::default(),
+        }
+    }
+
+    /// The analysis of this version (built on first use).
+    pub fn analysis(&self) -> Arc<Analysis> {
+        self.analysis
+            .get_or_init(|| Arc::new(Analysis::new(&self.text)))
+            .clone()
+    }
+
+    /// The cell the analysis of this version is built in (the worker has
+    /// it built beside its check, so that requests find it ready).
+    pub fn analysis_cell(&self) -> AnalysisCell {
+        self.analysis.clone()
+    }
+
+    /// The byte offset of an LSP position.
+    pub fn offset(&self, position: lsp_types::Position) -> usize {
+        self.lines.offset(&self.text, position)
+    }
+
+    /// The LSP range of a byte range.
+    pub fn range(&self, range: std::ops::Range<usize>) -> lsp_types::Range {
+        self.lines.range(&self.text, range)
+    }
+}
+
+/// The open documents by URI.
+#[derive(Debug, Default)]
+pub struct Documents {
+    open: HashMap<Url, Document>,
+    encoding: Encoding,
+}
+
+impl Documents {
+    pub fn new(encoding: Encoding) -> Documents {
+        Documents {
+            open: HashMap::new(),
+            encoding,
+        }
+    }
+
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
+    }
+
+    /// Opens `uri`, or replaces its text (a full-document change).
+    pub fn set(&mut self, uri: Url, text: String, version: i32) -> &Document {
+        let doc = Document::new(text, version, self.encoding);
+        self.open.insert(uri.clone(), doc);
+        &self.open[&uri]
+    }
+
+    pub fn close(&mut self, uri: &Url) {
+        self.open.remove(uri);
+    }
+
+    pub fn get(&self, uri: &Url) -> Option<&Document> {
+        self.open.get(uri)
+    }
+
+    /// Every open document, in no particular order.
+    pub fn iter(&self) -> impl Iterator<Item = (&Url, &Document)> {
+        self.open.iter()
+    }
+}

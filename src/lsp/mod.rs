@@ -1,0 +1,41 @@
+//! `pfir lsp`: the language server, over stdio, on `lsp-server` and
+//! `lsp-types` (rust-analyzer's synchronous crates).
+//!
+//! One concept per file: [`server`] (the main loop, lifecycle,
+//! cancellation, panic safety), [`requests`] (dispatch), [`capabilities`],
+//! [`documents`] (the store: text, version, line index, analysis),
+//! [`positions`] (byte offsets to and from UTF-8/16/32 positions),
+//! [`settings`], [`worker`] (debounced checking, tests on save,
+//! publishing), [`diagnostics`] (pfir's diagnostics as LSP's),
+//! [`code_actions`], [`formatting`], [`producer`] (RUN-line commands on
+//! the editor's text), [`tests_on_save`], [`output`] (`pfir/viewOutput`
+//! and `pfir-output:` documents) and [`features`] (the handlers that ask
+//! `pfir::ide`). User-facing behaviour: `docs/editors.md`.
+
+pub mod capabilities;
+pub mod code_actions;
+pub mod diagnostics;
+pub mod documents;
+pub mod features;
+pub mod formatting;
+pub mod output;
+pub mod positions;
+pub mod producer;
+pub mod requests;
+pub mod semantic_tokens;
+pub mod server;
+pub mod settings;
+pub mod tests_on_save;
+pub mod worker;
+
+pub use server::ServerOptions;
+
+/// Runs the server on stdin/stdout until `exit`; returns the exit status.
+pub fn run_stdio(options: ServerOptions) -> u8 {
+    let (connection, io_threads) = lsp_server::Connection::stdio();
+    let status = crate::driver::with_large_stack(move || server::run(connection, options));
+    if let Err(e) = io_threads.join() {
+        eprintln!("pfir lsp: {e}");
+    }
+    status
+}

@@ -1,0 +1,227 @@
+//! Running the commands of a document's RUN lines for the editor: the part
+//! of a RUN line before its FileCheck stage (the "producer"), on the text
+//! in the editor.
+//!
+//! A producer that is one `pfir opt ... %s` stage (the common case) runs
+//! in-process on the document's text, through the same driver and
+//! renderer as the `pfir opt` command, so unsaved text is seen. Any other
+//! command runs through the lit runner ([`lit::execute`], with
+//! [`crate::testing::lit_tools`]) on the file as saved.
+
+use crate::cli::{Cli, Command};
+use crate::diagnostics::{self, Diagnostic, SourceFile};
+use crate::driver::{self, OptOptions};
+use clap::Parser;
+use lit::Tools;
+use lit::run_line::{self, Pipeline, Stage, StderrTarget, StdoutTarget, Substitutions};
+use std::path::{Path, PathBuf};
+
+/// What a producer printed, and whether it did what its RUN line expects.
+#[derive(Clone, Debug, Default)]
+pub struct Produced {
+    pub stdout: String,
+    pub stderr: String,
+    /// The pipeline's status as lit judges it (`not` inverts).
+    pub passed: bool,
+    /// The command, substitutions applied (for messages).
+    pub command: String,
+}
+
+/// Names under which RUN lines call FileCheck.
+pub fn is_filecheck(program: &str) -> bool {
+    matches!(program, "FileCheck" | "filecheck" | "pfir-filecheck")
+}
+
+/// A RUN line with its pipelines, or why they do not parse.
+pub type ParsedRunLine = (run_line::RunLine, Result<Vec<Pipeline>, String>);
+
+/// The RUN lines of `text`, each parsed into pipelines with `subs`. A RUN
+/// line that does not parse is returned as its error.
+pub fn parsed_run_lines(text: &str, subs: &Substitutions) -> Result<Vec<ParsedRunLine>, String> {
+    Ok(run_line::find_run_lines(text)?
+        .into_iter()
+        .map(|r| {
+            let parsed = run_line::parse(&r.text, subs);
+            (r, parsed)
+        })
+        .collect())
+}
+
+/// The substitutions for the document at `source` (with the `lit.toml`
+/// substitutions of its directory when there is one) and a scratch path.
+pub fn substitutions(source: &Path, temp: PathBuf) -> Substitutions {
+    let custom = lit::config::LitConfig::for_test(source)
+        .map(|c| c.substitutions)
+        .unwrap_or_default();
+    Substitutions {
+        source: source.to_path_buf(),
+        temp,
+        custom,
+    }
+}
+
+/// The runner's tools: `pfir` is this executable.
+pub fn tools() -> Tools {
+    let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("pfir"));
+    crate::testing::lit_tools(exe)
+}
+
+/// Runs `stages` with the document `text` standing for the file `source`.
+pub fn run(stages: &[Stage], text: &str, source: &Path, tools: &Tools) -> Produced {
+    let command = Pipeline {
+        stages: stages.to_vec(),
+    }
+    .display();
+    if let [stage] = stages
+        && let Some(produced) = run_opt_in_process(stage, text, source)
+    {
+        return Produced {
+            command,
+            ..produced
+        };
+    }
+    let result = lit::execute::run_pipeline(
+        &Pipeline {
+            stages: stages.to_vec(),
+        },
+        tools,
+        None,
+    );
+    Produced {
+        stdout: String::from_utf8_lossy(&result.stdout).into_owned(),
+        stderr: result
+            .stages
+            .iter()
+            .map(|s| String::from_utf8_lossy(&s.stderr).into_owned())
+            .collect(),
+        passed: result.passed(),
+        command,
+    }
+}
+
+/// `pfir opt` on the document's text, when `stage` is a `pfir opt` reading
+/// `source` and writing to the pipe; `None` otherwise.
+fn run_opt_in_process(stage: &Stage, text: &str, source: &Path) -> Option<Produced> {
+    if stage.argv.first().map(String::as_str) != Some("pfir")
+        || stage.stdin.is_some()
+        || stage.stdout != StdoutTarget::Pipe
+        || !matches!(stage.stderr, StderrTarget::Capture | StderrTarget::ToStdout)
+    {
+        return None;
+    }
+    let Ok(Cli {
+        command: Command::Opt(args),
+    }) = Cli::try_parse_from(&stage.argv)
+    else {
+        return None;
+    };
+    if args.input.as_deref() != Some(source) || args.output.is_some() {
+        return None;
+    }
+    let pipeline = args.pipeline.options();
+    crate::passes::check_pipeline(&pipeline).ok()?;
+    let file = SourceFile::new(source.display().to_string(), text);
+    let options = OptOptions {
+        split_input_file: args.split_input_file,
+        keep_comments: args.keep_comments,
+        pipeline,
+    };
+    let outcome = driver::run_opt(&file, &options);
+    let format = args.diagnostics.diagnostic_format;
+    let (reported, failed) = if args.verify_diagnostics {
+        let report = crate::testing::verify_diagnostics::verify(&file, &outcome.diagnostics);
+        let failed = !report.is_empty();
+        (report, failed)
+    } else {
+        let failed = outcome.diagnostics.iter().any(Diagnostic::is_error);
+        (outcome.diagnostics.clone(), failed)
+    };
+    let mut stderr = diagnostics::render_all(&reported, &file, format, false);
+    stderr.push_str(&outcome.stderr);
+    let mut stdout = outcome.output();
+    if stage.stderr == StderrTarget::ToStdout {
+        stdout = stderr.clone() + &stdout;
+        stderr.clear();
+    }
+    Some(Produced {
+        stdout,
+        stderr,
+        passed: failed == stage.invert,
+        command: String::new(),
+    })
+}
+
+/// The pass pipeline's output for the document: the producer of its
+/// first RUN line that pipes `pfir opt` into FileCheck, or else `pfir opt
+/// --passes=expand-manual-phase-fence` (split into chunks when the document
+/// has `// -----` lines), run in-process on `text`.
+pub fn pipeline_output(text: &str, source: &Path) -> Produced {
+    // Only a `pfir opt` stage is used here, in process, so `%t` is never
+    // written; it still must expand to something.
+    let subs = substitutions(source, source.with_extension("pfir-lsp.tmp"));
+    if let Ok(Some(producer)) = crate::testing::update_checks::find_producer(text, &subs)
+        && let [stage] = producer.pipeline.stages.as_slice()
+        && let Some(produced) = run_opt_in_process(stage, text, source)
+    {
+        return Produced {
+            command: producer.pipeline.display(),
+            ..produced
+        };
+    }
+    let mut argv = vec![
+        "pfir".to_string(),
+        "opt".to_string(),
+        source.display().to_string(),
+        format!("--passes={}", super::diagnostics::EDITOR_PASSES.join(",")),
+    ];
+    if super::diagnostics::is_split(text) {
+        argv.push("--split-input-file".into());
+    }
+    let stage = Stage {
+        invert: false,
+        argv,
+        stdin: None,
+        stdout: StdoutTarget::Pipe,
+        stderr: StderrTarget::Capture,
+    };
+    let command = Pipeline {
+        stages: vec![stage.clone()],
+    }
+    .display();
+    let produced = run_opt_in_process(&stage, text, source).unwrap_or_default();
+    Produced {
+        command,
+        ..produced
+    }
+}
+
+/// The producer of RUN line `index` (0-based) of the document: its first
+/// pipeline up to the FileCheck stage (the whole pipeline when it has
+/// none), run on `text`.
+pub fn run_line_output(text: &str, source: &Path, index: usize) -> Result<Produced, String> {
+    let scratch = lit::ScratchDir::create(source)
+        .map_err(|e| format!("cannot create a temporary directory: {e}"))?;
+    let subs = substitutions(source, scratch.temp.clone());
+    let lines = parsed_run_lines(text, &subs)?;
+    let count = lines.len();
+    let (run_line, parsed) = lines.into_iter().nth(index).ok_or_else(|| {
+        format!("the document has {count} RUN line(s); there is no RUN line {index}")
+    })?;
+    let pipelines = parsed.map_err(|e| format!("line {}: {e}", run_line.line))?;
+    let pipeline = pipelines
+        .into_iter()
+        .next()
+        .ok_or_else(|| format!("line {}: the RUN line is empty", run_line.line))?;
+    let end = pipeline
+        .stages
+        .iter()
+        .position(|s| is_filecheck(&s.argv[0]))
+        .unwrap_or(pipeline.stages.len());
+    if end == 0 {
+        return Err(format!(
+            "line {}: FileCheck reads no command's output on this RUN line",
+            run_line.line
+        ));
+    }
+    Ok(run(&pipeline.stages[..end], text, source, &tools()))
+}

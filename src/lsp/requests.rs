@@ -1,0 +1,177 @@
+//! Request dispatch: the method name to its handler, parameters decoded
+//! from JSON and results encoded back. Handlers of the language features
+//! live in [`super::features`] (those that ask `pfir::ide`) and in the
+//! modules of their concern (formatting, code actions, output, tests).
+//!
+//! A request about a document that is not open answers an empty result
+//! (`null`), not an error: editors send requests while documents close.
+
+use super::output::{self, ViewOutputParams, ViewOutputResult};
+use super::server::Server;
+use super::{code_actions, features, formatting};
+use lsp_server::{ErrorCode, Request};
+use lsp_types::{
+    CodeActionParams, CodeActionTriggerKind, CodeLens, CodeLensParams, Command,
+    DocumentFormattingParams, DocumentRangeFormattingParams,
+};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+/// The method of the `pfir/explain` request: `{ code }` to `{ text }`, the
+/// explanation `pfir explain` prints (the target of the `pfir-explain:`
+/// links in diagnostics).
+pub const EXPLAIN: &str = "pfir/explain";
+
+/// The test-only request that panics (see [`super::server::ServerOptions`]).
+pub const TEST_PANIC: &str = "pfir/testPanic";
+
+/// The test-only request that keeps the main loop busy for `{ "ms": N }`
+/// milliseconds (at most one second), so that a test can queue requests
+/// behind it and cancel them.
+pub const TEST_BUSY: &str = "pfir/testBusy";
+
+/// An error answer.
+#[derive(Debug)]
+pub struct RequestError {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+impl RequestError {
+    pub fn failed(message: impl Into<String>) -> RequestError {
+        RequestError {
+            code: ErrorCode::RequestFailed,
+            message: message.into(),
+        }
+    }
+}
+
+pub type Answer = Result<Value, RequestError>;
+
+fn params<P: DeserializeOwned>(request: &Request) -> Result<P, RequestError> {
+    serde_json::from_value(request.params.clone()).map_err(|e| RequestError {
+        code: ErrorCode::InvalidParams,
+        message: format!("invalid parameters for `{}`: {e}", request.method),
+    })
+}
+
+fn json(value: impl Serialize) -> Answer {
+    serde_json::to_value(value).map_err(|e| RequestError {
+        code: ErrorCode::InternalError,
+        message: e.to_string(),
+    })
+}
+
+/// Answers `request`.
+pub fn handle(server: &mut Server, request: Request) -> Answer {
+    if let Some(answer) = features::handle(server, &request) {
+        return answer;
+    }
+    match request.method.as_str() {
+        "textDocument/formatting" => {
+            let p: DocumentFormattingParams = params(&request)?;
+            let Some(doc) = server.documents.get(&p.text_document.uri) else {
+                return Ok(Value::Null);
+            };
+            json(formatting::format_edits(doc, None).map_err(RequestError::failed)?)
+        }
+        "textDocument/rangeFormatting" => {
+            let p: DocumentRangeFormattingParams = params(&request)?;
+            let Some(doc) = server.documents.get(&p.text_document.uri) else {
+                return Ok(Value::Null);
+            };
+            let range = doc.lines.byte_range(&doc.text, p.range);
+            json(formatting::format_edits(doc, Some(range)).map_err(RequestError::failed)?)
+        }
+        "textDocument/codeAction" => {
+            let p: CodeActionParams = params(&request)?;
+            let Some(doc) = server.documents.get(&p.text_document.uri) else {
+                return Ok(Value::Null);
+            };
+            let range = doc.lines.byte_range(&doc.text, p.range);
+            let invoked = p.context.trigger_kind == Some(CodeActionTriggerKind::INVOKED);
+            json(code_actions::code_actions(
+                &p.text_document.uri,
+                doc,
+                range,
+                p.context.only.as_deref(),
+                invoked,
+            ))
+        }
+        "textDocument/codeLens" => {
+            let p: CodeLensParams = params(&request)?;
+            json(code_lenses(server, &p.text_document.uri))
+        }
+        output::VIEW_OUTPUT => {
+            let p: ViewOutputParams = params(&request)?;
+            let Some(doc) = server.documents.get(&p.text_document.uri) else {
+                return Err(RequestError::failed(format!(
+                    "{} is not open",
+                    p.text_document.uri
+                )));
+            };
+            let source = output::source_path(&p.text_document.uri);
+            let text =
+                output::view_output(&doc.text, &source, p.run).map_err(RequestError::failed)?;
+            json(ViewOutputResult { text })
+        }
+        EXPLAIN => {
+            let code = request
+                .params
+                .get("code")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            let code = crate::diagnostics::Code::parse(code)
+                .ok_or_else(|| RequestError::failed(format!("no error code `{code}`")))?;
+            json(serde_json::json!({ "text": crate::diagnostics::codes::explain(code) }))
+        }
+        TEST_PANIC if server.options.test_requests => {
+            panic!("pfir/testPanic: a handler panicked on purpose")
+        }
+        TEST_BUSY if server.options.test_requests => {
+            let ms = request
+                .params
+                .get("ms")
+                .and_then(Value::as_u64)
+                .unwrap_or(0);
+            std::thread::sleep(std::time::Duration::from_millis(ms.min(1000)));
+            Ok(Value::Null)
+        }
+        _ => Err(RequestError {
+            code: ErrorCode::MethodNotFound,
+            message: format!("unknown request `{}`", request.method),
+        }),
+    }
+}
+
+/// A lens above each CHECK line of the last test run of this version: the
+/// output line it matched (or why it did not).
+fn code_lenses(server: &Server, uri: &lsp_types::Url) -> Vec<CodeLens> {
+    let Some(doc) = server.documents.get(uri) else {
+        return Vec::new();
+    };
+    let Ok(reports) = server.reports.lock() else {
+        return Vec::new();
+    };
+    let Some(report) = reports.get(uri).filter(|r| r.version == doc.version) else {
+        return Vec::new();
+    };
+    report
+        .checks
+        .iter()
+        .filter_map(|check| {
+            let range = doc.lines.line_range(check.line)?;
+            let title = features::check_lens_title(check);
+            Some(CodeLens {
+                range: doc.range(range),
+                command: Some(Command {
+                    title,
+                    command: String::new(),
+                    arguments: None,
+                }),
+                data: None,
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,256 @@
+//! Tests on save: the document's RUN lines run as `pfir test` would run
+//! them, with the results put where they belong.
+//!
+//! Each RUN line's pipelines run in order. A pipeline that ends in
+//! FileCheck runs its producer ([`super::producer`]) and then FileCheck
+//! in-process (the `filecheck` crate, with the options parsed as `pfir
+//! filecheck` parses them), so that each directive's result is known: a
+//! CHECK line of this document that failed gets a problem on its line
+//! (FileCheck's message and the closest candidate), and every CHECK line
+//! that was tried remembers the output line it matched (code lenses,
+//! go to definition into the `pfir-output:` document). Other pipelines run
+//! through the lit runner; a failure is a problem on its RUN line.
+
+use super::producer::{self, Produced};
+use crate::cli::filecheck::parse_args;
+use filecheck::DirectiveStatus;
+use lit::run_line::Pipeline;
+use std::path::Path;
+
+/// One CHECK line of the document and what it matched.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckResult {
+    /// 0-based line of the directive in the document.
+    pub line: usize,
+    /// 0-based index of the RUN line whose output it was checked against.
+    pub run: usize,
+    pub status: DirectiveStatus,
+    /// 0-based line of the output where the match (or the closest
+    /// candidate of a miss) starts, and that line's text.
+    pub output_line: Option<(usize, String)>,
+}
+
+/// A failure to show on a line of the document.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// 0-based line.
+    pub line: usize,
+    pub message: String,
+}
+
+/// What one run of the document's tests found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TestReport {
+    /// The document version that was tested.
+    pub version: i32,
+    pub checks: Vec<CheckResult>,
+    pub problems: Vec<Problem>,
+    /// Whether every RUN line passed.
+    pub passed: bool,
+}
+
+impl TestReport {
+    /// The result for the CHECK directive on 0-based `line` (its last one,
+    /// for a CHECK-COUNT).
+    pub fn check_on_line(&self, line: usize) -> Option<&CheckResult> {
+        self.checks.iter().rev().find(|c| c.line == line)
+    }
+}
+
+/// Runs the RUN lines of `text` (the document at `source`, version `version`).
+pub fn run_tests(text: &str, source: &Path, version: i32) -> TestReport {
+    let mut report = TestReport {
+        version,
+        passed: true,
+        ..TestReport::default()
+    };
+    let scratch = match lit::ScratchDir::create(source) {
+        Ok(s) => s,
+        Err(e) => {
+            report.fail(0, format!("cannot create a temporary directory: {e}"));
+            return report;
+        }
+    };
+    let subs = producer::substitutions(source, scratch.temp.clone());
+    let lines = match producer::parsed_run_lines(text, &subs) {
+        Ok(lines) => lines,
+        Err(e) => {
+            report.fail(line_of_message(&e), e);
+            return report;
+        }
+    };
+    let tools = producer::tools();
+    for (index, (run, parsed)) in lines.into_iter().enumerate() {
+        let run_line = run.line.saturating_sub(1);
+        let pipelines = match parsed {
+            Ok(p) => p,
+            Err(e) => {
+                report.fail(run_line, format!("the RUN line does not parse: {e}"));
+                continue;
+            }
+        };
+        for pipeline in pipelines {
+            if !run_pipeline(
+                &mut report,
+                &pipeline,
+                index,
+                run_line,
+                text,
+                source,
+                &tools,
+            ) {
+                break;
+            }
+        }
+    }
+    report
+}
+
+/// The 0-based line a `line N: ...` message names (0 when it names none).
+fn line_of_message(message: &str) -> usize {
+    message
+        .strip_prefix("line ")
+        .and_then(|rest| rest.split(':').next())
+        .and_then(|n| n.trim().parse::<usize>().ok())
+        .map_or(0, |n| n.saturating_sub(1))
+}
+
+impl TestReport {
+    fn fail(&mut self, line: usize, message: String) {
+        self.passed = false;
+        self.problems.push(Problem { line, message });
+    }
+}
+
+/// Runs one pipeline of RUN line `index` (on 0-based `run_line`); returns
+/// whether it passed.
+fn run_pipeline(
+    report: &mut TestReport,
+    pipeline: &Pipeline,
+    index: usize,
+    run_line: usize,
+    text: &str,
+    source: &Path,
+    tools: &lit::Tools,
+) -> bool {
+    let fc = pipeline
+        .stages
+        .iter()
+        .position(|s| producer::is_filecheck(&s.argv[0]));
+    let Some(fc) = fc.filter(|&i| i > 0 && !pipeline.stages[i].invert) else {
+        let produced = producer::run(&pipeline.stages, text, source, tools);
+        if !produced.passed {
+            report.fail(run_line, failed_command(&produced));
+        }
+        return produced.passed;
+    };
+    let produced = producer::run(&pipeline.stages[..fc], text, source, tools);
+    if !produced.passed {
+        report.fail(run_line, failed_command(&produced));
+    }
+    let stage = &pipeline.stages[fc];
+    let parsed = match parse_args(&stage.argv[1..]) {
+        Ok(p) => p,
+        Err(e) => {
+            report.fail(run_line, format!("FileCheck: {}", e.0));
+            return false;
+        }
+    };
+    let Some(check_file) = parsed.check_file else {
+        report.fail(run_line, "FileCheck: no check file given".into());
+        return false;
+    };
+    let this_document = Path::new(&check_file) == source;
+    let check_text = if this_document {
+        text.to_string()
+    } else {
+        match std::fs::read_to_string(&check_file) {
+            Ok(t) => t,
+            Err(e) => {
+                report.fail(
+                    run_line,
+                    format!("cannot read check file '{check_file}': {e}"),
+                );
+                return false;
+            }
+        }
+    };
+    let input = match parsed.input_file {
+        Some(path) => std::fs::read_to_string(&path).unwrap_or_default(),
+        None => produced.stdout,
+    };
+    let mut opts = parsed.opts;
+    opts.color = false;
+    opts.dump_input = filecheck::DumpInput::Never;
+    let outcome = filecheck::check_detailed(&check_text, &check_file, &input, "<stdin>", &opts);
+    let line_starts: Vec<usize> = std::iter::once(0)
+        .chain(input.match_indices('\n').map(|(i, _)| i + 1))
+        .collect();
+    let output_line = |offset: usize| {
+        let line = line_starts.partition_point(|&s| s <= offset).max(1) - 1;
+        let start = line_starts[line];
+        let end = input[start..].find('\n').map_or(input.len(), |e| start + e);
+        (line, input[start..end].trim_end_matches('\r').to_string())
+    };
+    for d in &outcome.directives {
+        if !this_document || d.check_line == 0 {
+            continue;
+        }
+        let line = d.check_line - 1;
+        let at = match d.status {
+            DirectiveStatus::NotFound => d.candidate.as_ref().map(|c| c.start),
+            _ => Some(d.input.start),
+        };
+        let matched = at.map(output_line);
+        if d.status != DirectiveStatus::Matched {
+            let mut message = d.message.clone();
+            if let (DirectiveStatus::NotFound, Some((n, text))) = (d.status, &matched) {
+                message.push_str(&format!(
+                    "\nclosest candidate, output line {}: {}",
+                    n + 1,
+                    text.trim()
+                ));
+            }
+            report.fail(line, message);
+        }
+        report.checks.push(CheckResult {
+            line,
+            run: index,
+            status: d.status,
+            output_line: matched,
+        });
+    }
+    match outcome.result {
+        Ok(()) => produced.passed,
+        Err(failure) => {
+            // Failures not on a line of this document (usage, an empty
+            // input, another check file) go on the RUN line.
+            let located = this_document && failure.errors.iter().all(|e| e.line > 0);
+            if !located
+                || outcome
+                    .directives
+                    .iter()
+                    .all(|d| d.status == DirectiveStatus::Matched)
+            {
+                let first = failure
+                    .report()
+                    .lines()
+                    .next()
+                    .unwrap_or("FileCheck failed")
+                    .to_string();
+                report.fail(run_line, first);
+            }
+            false
+        }
+    }
+}
+
+fn failed_command(p: &Produced) -> String {
+    let mut message = format!("`{}` failed", p.command);
+    let stderr: Vec<&str> = p.stderr.lines().take(10).collect();
+    if !stderr.is_empty() {
+        message.push('\n');
+        message.push_str(&stderr.join("\n"));
+    }
+    message
+}

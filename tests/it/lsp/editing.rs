@@ -1,0 +1,226 @@
+//! Edits the server proposes: quick fixes from diagnostics, the
+//! `expected-error` comment, formatting (whole document and range, comments
+//! kept) and "Update CHECK lines".
+
+use super::client::{Client, position_of};
+use serde_json::{Value, json};
+
+const URI: &str = "file:///virtual/edit.pfir";
+
+/// Applies LSP `edits` (UTF-16 ranges) to `text`.
+fn apply(text: &str, edits: &[Value]) -> String {
+    let offset = |p: &Value| {
+        let line = p["line"].as_u64().unwrap() as usize;
+        let character = p["character"].as_u64().unwrap() as usize;
+        let start: usize = text.split_inclusive('\n').take(line).map(str::len).sum();
+        let mut units = 0;
+        for (i, ch) in text[start..].char_indices() {
+            if units >= character || ch == '\n' {
+                return start + i;
+            }
+            units += ch.len_utf16();
+        }
+        text.len()
+    };
+    let mut edits: Vec<(usize, usize, &str)> = edits
+        .iter()
+        .map(|e| {
+            (
+                offset(&e["range"]["start"]),
+                offset(&e["range"]["end"]),
+                e["newText"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    edits.sort_by_key(|e| std::cmp::Reverse(e.0));
+    let mut out = text.to_string();
+    for (a, b, new) in edits {
+        out.replace_range(a..b, new);
+    }
+    out
+}
+
+fn actions(
+    c: &mut Client,
+    uri: &str,
+    text: &str,
+    needle: &str,
+    only: Option<&[&str]>,
+) -> Vec<Value> {
+    let mut context = json!({ "diagnostics": [] });
+    if let Some(only) = only {
+        context["only"] = json!(only);
+    }
+    c.request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": { "uri": uri },
+            "range": { "start": position_of(text, needle, 0, 0), "end": position_of(text, needle, 0, 1) },
+            "context": context,
+        }),
+    )
+    .unwrap()
+    .as_array()
+    .cloned()
+    .unwrap_or_default()
+}
+
+#[test]
+fn a_did_you_mean_is_a_quick_fix() {
+    let text = "// \u{e9}\u{1F600}\nfunc k(x: i64) {\n  value = x\n  y = valu + 1\n}\n";
+    let mut c = Client::start(json!({}));
+    c.open(URI, text);
+    c.diagnostics(URI, 1);
+    let all = actions(&mut c, URI, text, "valu +", None);
+    let fix = all
+        .iter()
+        .find(|a| {
+            a["title"]
+                .as_str()
+                .unwrap()
+                .starts_with("Did you mean `value`")
+        })
+        .unwrap_or_else(|| panic!("{all:#?}"));
+    assert_eq!(fix["kind"], "quickfix");
+    assert_eq!(fix["diagnostics"][0]["code"], "E0010");
+    let fixed = apply(text, fix["edit"]["changes"][URI].as_array().unwrap());
+    assert_eq!(fixed, text.replace("valu +", "value +"));
+}
+
+#[test]
+fn a_machine_applicable_fix_is_preferred() {
+    let text = "func k(x: i64) {\n  y = x \u{ff0b} 1\n}\n";
+    let mut c = Client::start(json!({}));
+    c.open(URI, text);
+    c.diagnostics(URI, 1);
+    let all = actions(&mut c, URI, text, "\u{ff0b}", None);
+    let fix = all
+        .iter()
+        .find(|a| a["isPreferred"] == true)
+        .unwrap_or_else(|| panic!("{all:#?}"));
+    let fixed = apply(text, fix["edit"]["changes"][URI].as_array().unwrap());
+    assert_eq!(fixed, "func k(x: i64) {\n  y = x + 1\n}\n");
+}
+
+#[test]
+fn an_error_can_become_an_expected_error_comment() {
+    let text = "func k(x: i64) {\n  y = zz\n}\n";
+    let mut c = Client::start(json!({}));
+    c.open(URI, text);
+    c.diagnostics(URI, 1);
+    let all = actions(&mut c, URI, text, "zz", None);
+    let add = all
+        .iter()
+        .find(|a| a["title"] == "Add `expected-error` comment")
+        .unwrap_or_else(|| panic!("{all:#?}"));
+    let with_comment = apply(text, add["edit"]["changes"][URI].as_array().unwrap());
+    assert_eq!(
+        with_comment,
+        "func k(x: i64) {\n  // expected-error@+1 {{unknown variable `zz`}}\n  y = zz\n}\n"
+    );
+    // The file now passes `pfir opt --verify-diagnostics`.
+    let path = c.dir.path().join("v.pfir");
+    std::fs::write(&path, &with_comment).unwrap();
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_pfir"))
+        .arg("opt")
+        .arg(&path)
+        .arg("--verify-diagnostics")
+        .stdout(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+#[test]
+fn formatting_keeps_comments() {
+    let text =
+        "// h\u{e9}ader \u{1F600}\nfunc k(x: i64) {\n    // keep me\n  y =   x+1   // and me\n}\n";
+    let mut c = Client::start(json!({}));
+    c.open(URI, text);
+    let edits = c
+        .request(
+            "textDocument/formatting",
+            json!({ "textDocument": { "uri": URI }, "options": { "tabSize": 2, "insertSpaces": true } }),
+        )
+        .unwrap();
+    let formatted = apply(text, edits.as_array().unwrap());
+    assert_eq!(
+        formatted,
+        "// h\u{e9}ader \u{1F600}\nfunc k(x: i64) {\n  // keep me\n  y = x + 1 // and me\n}\n"
+    );
+    // Already formatted: no edits.
+    c.change(URI, 2, &formatted);
+    let none = c
+        .request(
+            "textDocument/formatting",
+            json!({ "textDocument": { "uri": URI }, "options": { "tabSize": 2, "insertSpaces": true } }),
+        )
+        .unwrap();
+    assert_eq!(none, json!([]));
+}
+
+#[test]
+fn range_formatting_touches_only_the_range() {
+    let text = "func a(x: i64) {\n  y =   x+1\n}\n\nfunc b(x: i64) {\n  z =   x+2\n}\n";
+    let mut c = Client::start(json!({}));
+    c.open(URI, text);
+    let edits = c
+        .request(
+            "textDocument/rangeFormatting",
+            json!({
+                "textDocument": { "uri": URI },
+                "range": { "start": position_of(text, "z =", 0, 0), "end": position_of(text, "x+2", 0, 3) },
+                "options": { "tabSize": 2, "insertSpaces": true },
+            }),
+        )
+        .unwrap();
+    let formatted = apply(text, edits.as_array().unwrap());
+    assert_eq!(
+        formatted,
+        "func a(x: i64) {\n  y =   x+1\n}\n\nfunc b(x: i64) {\n  z = x + 2\n}\n"
+    );
+}
+
+#[test]
+fn formatting_a_broken_document_fails_with_the_reason() {
+    let mut c = Client::start(json!({}));
+    c.open(URI, "func k( {\n");
+    let err = c
+        .request(
+            "textDocument/formatting",
+            json!({ "textDocument": { "uri": URI }, "options": { "tabSize": 2, "insertSpaces": true } }),
+        )
+        .unwrap_err();
+    assert!(
+        err["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("cannot format the document"),
+        "{err}"
+    );
+}
+
+#[test]
+fn update_check_lines_regenerates_them_from_the_editor_text() {
+    let text = "// RUN: pfir opt %s | FileCheck %s\n\n// CHECK-LABEL: func old() {\nfunc k(x:   i64) {\n  y = x\n}\n";
+    let mut c = Client::start(json!({}));
+    let (_, uri) = c.write_file("update.pfir", text);
+    c.open(&uri, text);
+    let all = actions(&mut c, &uri, text, "func k", Some(&["source"]));
+    let update = all
+        .iter()
+        .find(|a| a["title"] == "Update CHECK lines")
+        .unwrap_or_else(|| panic!("{all:#?}"));
+    assert_eq!(update["kind"], "source.updateChecks.pfir");
+    let updated = apply(
+        text,
+        update["edit"]["changes"][uri.as_str()].as_array().unwrap(),
+    );
+    assert_eq!(
+        updated,
+        "// RUN: pfir opt %s | FileCheck %s\n\n// CHECK-LABEL: func k(x: i64) {\n// CHECK-NEXT:   y = x\n// CHECK-NEXT: }\nfunc k(x:   i64) {\n  y = x\n}\n"
+    );
+    // Not offered while the cursor merely moves (no `only`, not invoked).
+    let automatic = actions(&mut c, &uri, text, "func k", None);
+    assert!(automatic.iter().all(|a| a["title"] != "Update CHECK lines"));
+}

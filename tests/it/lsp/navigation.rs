@@ -1,0 +1,312 @@
+//! The features `pfir::ide` answers, through the protocol: hover (types
+//! and the pass decision), definition, references, highlights, rename,
+//! outline, workspace symbols, folding, semantic tokens, inlay hints and
+//! completion, all in UTF-16 positions after non-ASCII text.
+
+use super::DOC;
+use super::client::{Client, position_of};
+use serde_json::{Value, json};
+
+const URI: &str = "file:///virtual/nav.pfir";
+
+fn opened() -> Client {
+    let mut c = Client::start(json!({}));
+    c.open(URI, DOC);
+    c.diagnostics(URI, 1);
+    c
+}
+
+fn at(needle: &str, nth: usize, delta: usize) -> Value {
+    json!({ "textDocument": { "uri": URI }, "position": position_of(DOC, needle, nth, delta) })
+}
+
+fn range_of(needle: &str, nth: usize) -> Value {
+    json!({
+        "start": position_of(DOC, needle, nth, 0),
+        "end": position_of(DOC, needle, nth, needle.encode_utf16().count()),
+    })
+}
+
+#[test]
+fn hover_shows_the_type_of_a_value() {
+    let mut c = opened();
+    let hover = c.request("textDocument/hover", at("tids]", 0, 1)).unwrap();
+    assert_eq!(hover["contents"]["kind"], "markdown");
+    let md = hover["contents"]["value"].as_str().unwrap();
+    assert!(md.contains("tids: array<task_id"), "{md}");
+    assert_eq!(hover["range"], range_of("tids", 1));
+}
+
+#[test]
+fn hover_on_a_manual_loop_shows_the_pass_decision() {
+    let mut c = opened();
+    let hover = c.request("textDocument/hover", at("for i", 0, 0)).unwrap();
+    let md = hover["contents"]["value"].as_str().unwrap();
+    assert!(md.contains("4 producers x 8 consumers"), "{md}");
+    assert!(md.contains("phase_fence_barrier_0_tid"), "{md}");
+}
+
+#[test]
+fn definition_jumps_to_the_binding_and_the_callee() {
+    let mut c = opened();
+    let def = c
+        .request("textDocument/definition", at("tids]", 1, 2))
+        .unwrap();
+    assert_eq!(def["uri"], URI);
+    assert_eq!(def["range"], range_of("tids", 0));
+    let callee = c
+        .request("textDocument/definition", at("k(deps", 1, 0))
+        .unwrap();
+    assert_eq!(callee["range"], range_of("k", 0));
+}
+
+#[test]
+fn references_and_highlights_find_every_use() {
+    let mut c = opened();
+    let refs = c
+        .request(
+            "textDocument/references",
+            json!({
+                "textDocument": { "uri": URI },
+                "position": position_of(DOC, "tids", 0, 1),
+                "context": { "includeDeclaration": true },
+            }),
+        )
+        .unwrap();
+    let ranges: Vec<&Value> = refs
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| &l["range"])
+        .collect();
+    assert_eq!(
+        ranges,
+        vec![
+            &range_of("tids", 0),
+            &range_of("tids", 1),
+            &range_of("tids", 2)
+        ]
+    );
+    let highlights = c
+        .request("textDocument/documentHighlight", at("tids", 2, 0))
+        .unwrap();
+    let kinds: Vec<&Value> = highlights
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| &h["kind"])
+        .collect();
+    // The definition is written, the uses are read.
+    assert_eq!(kinds, vec![&json!(3), &json!(2), &json!(2)]);
+}
+
+#[test]
+fn rename_edits_every_use_and_refuses_keywords() {
+    let mut c = opened();
+    let prepared = c
+        .request("textDocument/prepareRename", at("tids", 1, 0))
+        .unwrap();
+    assert_eq!(prepared, range_of("tids", 1));
+    let edit = c
+        .request(
+            "textDocument/rename",
+            json!({
+                "textDocument": { "uri": URI },
+                "position": position_of(DOC, "tids", 1, 0),
+                "newName": "ids",
+            }),
+        )
+        .unwrap();
+    let edits = edit["changes"][URI].as_array().unwrap();
+    assert_eq!(edits.len(), 3);
+    assert!(edits.iter().all(|e| e["newText"] == "ids"));
+    let refused = c
+        .request(
+            "textDocument/rename",
+            json!({
+                "textDocument": { "uri": URI },
+                "position": position_of(DOC, "tids", 1, 0),
+                "newName": "for",
+            }),
+        )
+        .unwrap_err();
+    assert_eq!(refused["code"], -32803);
+    assert!(
+        refused["message"].as_str().unwrap().contains("keyword"),
+        "{refused}"
+    );
+}
+
+#[test]
+fn outline_nests_functions_scopes_and_loops() {
+    let mut c = opened();
+    let symbols = c
+        .request(
+            "textDocument/documentSymbol",
+            json!({ "textDocument": { "uri": URI } }),
+        )
+        .unwrap();
+    let names: Vec<&str> = symbols
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, vec!["k", "main"]);
+    let main = &symbols[1];
+    assert_eq!(main["kind"], 12);
+    assert_eq!(main["selectionRange"], range_of("main", 0));
+    let scope = &main["children"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["kind"] == 3)
+        .unwrap();
+    assert!(
+        scope["name"].as_str().unwrap().contains("ph\u{e4}se"),
+        "{scope}"
+    );
+    let has_loop = scope["children"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|s| s["kind"] == 25);
+    assert!(has_loop, "{scope:#}");
+}
+
+#[test]
+fn workspace_symbols_search_every_open_document() {
+    let mut c = opened();
+    c.open("file:///virtual/other.pfir", "func kernel_two() {\n}\n");
+    let found = c
+        .request("workspace/symbol", json!({ "query": "krn" }))
+        .unwrap();
+    let found = found.as_array().unwrap();
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0]["name"], "kernel_two");
+    assert_eq!(found[0]["location"]["uri"], "file:///virtual/other.pfir");
+}
+
+#[test]
+fn folding_covers_functions_and_blocks() {
+    let mut c = opened();
+    let folds = c
+        .request(
+            "textDocument/foldingRange",
+            json!({ "textDocument": { "uri": URI } }),
+        )
+        .unwrap();
+    let lines: Vec<(u64, u64)> = folds
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["startLine"].as_u64().unwrap(),
+                f["endLine"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    // `main` (lines 4-12), the manual scope (5-11), the loop (7-10).
+    for expected in [(4, 12), (5, 11), (7, 10)] {
+        assert!(
+            lines
+                .iter()
+                .any(|&(s, e)| s == expected.0 && e >= expected.1 - 1),
+            "{expected:?} in {lines:?}"
+        );
+    }
+}
+
+/// Decodes the relative token stream into (line, start, length, type).
+fn decode(data: &[Value]) -> Vec<(u64, u64, u64, u64)> {
+    let mut out = Vec::new();
+    let (mut line, mut start) = (0, 0);
+    for t in data.chunks(5) {
+        let dl = t[0].as_u64().unwrap();
+        let ds = t[1].as_u64().unwrap();
+        line += dl;
+        start = if dl == 0 { start + ds } else { ds };
+        out.push((line, start, t[2].as_u64().unwrap(), t[3].as_u64().unwrap()));
+    }
+    out
+}
+
+#[test]
+fn semantic_tokens_use_the_legend_and_utf16_columns() {
+    let mut c = opened();
+    let legend =
+        c.initialized["capabilities"]["semanticTokensProvider"]["legend"]["tokenTypes"].clone();
+    let index_of = |name: &str| {
+        legend
+            .as_array()
+            .unwrap()
+            .iter()
+            .position(|t| t == name)
+            .unwrap() as u64
+    };
+    let tokens = c
+        .request(
+            "textDocument/semanticTokens/full",
+            json!({ "textDocument": { "uri": URI } }),
+        )
+        .unwrap();
+    let tokens = decode(tokens["data"].as_array().unwrap());
+    // The comment on line 0 is one token as long as its UTF-16 text.
+    let comment_len = DOC.lines().next().unwrap().encode_utf16().count() as u64;
+    assert!(
+        tokens.contains(&(0, 0, comment_len, index_of("comment"))),
+        "{tokens:?}"
+    );
+    // `func` is a keyword, `k` a function, `tids` a variable.
+    assert!(tokens.contains(&(1, 0, 4, index_of("keyword"))));
+    assert!(tokens.contains(&(1, 5, 1, index_of("function"))));
+    assert!(tokens.contains(&(6, 4, 4, index_of("variable"))));
+    // The string after the astral character is measured in UTF-16 units.
+    let string_len = "\"ph\u{e4}se \u{1F600}\"".encode_utf16().count() as u64;
+    assert!(
+        tokens.contains(&(5, 9, string_len, index_of("string"))),
+        "{tokens:?}"
+    );
+}
+
+#[test]
+fn inlay_hints_show_inferred_types() {
+    let mut c = opened();
+    let hints = c
+        .request(
+            "textDocument/inlayHint",
+            json!({
+                "textDocument": { "uri": URI },
+                "range": { "start": { "line": 0, "character": 0 }, "end": { "line": 13, "character": 0 } },
+            }),
+        )
+        .unwrap();
+    let hints = hints.as_array().unwrap();
+    let tids = hints
+        .iter()
+        .find(|h| h["position"] == position_of(DOC, " = array.create", 0, 0))
+        .unwrap_or_else(|| panic!("{hints:#?}"));
+    assert!(
+        tids["label"].as_str().unwrap().contains("array<task_id"),
+        "{tids}"
+    );
+}
+
+#[test]
+fn completion_offers_variables_in_scope() {
+    let mut c = opened();
+    let items = c
+        .request("textDocument/completion", at("tids]", 0, 0))
+        .unwrap();
+    let labels: Vec<&str> = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["label"].as_str().unwrap())
+        .collect();
+    assert!(
+        labels.contains(&"tids") && labels.contains(&"n"),
+        "{labels:?}"
+    );
+}

@@ -1,0 +1,223 @@
+//! Tests on save: the RUN lines run when the document is saved; a failing
+//! CHECK line gets a diagnostic with FileCheck's explanation and the
+//! closest candidate, each CHECK line a code lens with the output line it
+//! matched, go to definition on it opens that line in the `pfir-output:`
+//! document, and `pfir/viewOutput` serves those documents.
+
+use super::client::{Client, position_of};
+use serde_json::{Value, json};
+
+const TEST: &str = "// RUN: pfir opt %s --passes=expand-manual-phase-fence | FileCheck %s
+
+// CHECK-LABEL: orchestration func main(n: i64) {
+// CHECK: phase_fence_barrier_0_tid = system.task_dummy(deps=[tids])
+// CHECK: b = submit k(deps=[tids])
+func k() {
+}
+
+orchestration func main(n: i64) {
+  manual {
+    tids = array.create(4, task_id)
+    for i in parallel(4) {
+      a = submit k(deps=[tids])
+      b = submit k(deps=[tids])
+    }
+  }
+}
+";
+
+fn save(c: &mut Client, uri: &str) {
+    c.notify(
+        "textDocument/didSave",
+        json!({ "textDocument": { "uri": uri } }),
+    );
+}
+
+fn wait_for_test_run(c: &mut Client) {
+    c.wait_for(|m| m["method"] == "workspace/codeLens/refresh");
+}
+
+fn lenses(c: &mut Client, uri: &str) -> Vec<(u64, String)> {
+    let lenses = c
+        .request(
+            "textDocument/codeLens",
+            json!({ "textDocument": { "uri": uri } }),
+        )
+        .unwrap();
+    lenses
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            (
+                l["range"]["start"]["line"].as_u64().unwrap(),
+                l["command"]["title"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_failing_check_line_gets_a_diagnostic_and_the_passing_ones_a_lens() {
+    let mut c = Client::start(json!({}));
+    let (_, uri) = c.write_file("failing.pfir", TEST);
+    c.open(&uri, TEST);
+    save(&mut c, &uri);
+    let diags = c.diagnostics_from(&uri, "pfir test");
+    let failed: Vec<&Value> = diags
+        .iter()
+        .filter(|d| d["source"] == "pfir test")
+        .collect();
+    assert_eq!(failed.len(), 1, "{diags:#?}");
+    let d = failed[0];
+    assert_eq!(
+        d["range"]["start"],
+        position_of(TEST, "// CHECK: b =", 0, 0)
+    );
+    let message = d["message"].as_str().unwrap();
+    assert!(
+        message.contains("CHECK: expected string not found in input"),
+        "{message}"
+    );
+    assert!(
+        message.contains(
+            "closest candidate, output line 10: b = submit k(deps=[phase_fence_barrier_0_tid])"
+        ),
+        "{message}"
+    );
+    wait_for_test_run(&mut c);
+    let lenses = lenses(&mut c, &uri);
+    assert!(
+        lenses.contains(&(
+            3,
+            "✓ matched output line 7: phase_fence_barrier_0_tid = system.task_dummy(deps=[tids])"
+                .into()
+        )),
+        "{lenses:#?}"
+    );
+    assert!(
+        lenses
+            .iter()
+            .any(|(line, title)| *line == 4 && title.starts_with("✗ not found"))
+    );
+}
+
+#[test]
+fn a_passing_test_has_no_problems_and_definition_opens_the_output() {
+    let passing = TEST.replace(
+        "// CHECK: b = submit k(deps=[tids])",
+        "// CHECK: b = submit k(deps=[phase_fence_barrier_0_tid])",
+    );
+    let mut c = Client::start(json!({}));
+    let (_, uri) = c.write_file("passing.pfir", &passing);
+    c.open(&uri, &passing);
+    c.diagnostics(&uri, 1);
+    save(&mut c, &uri);
+    wait_for_test_run(&mut c);
+    let lenses = lenses(&mut c, &uri);
+    assert_eq!(lenses.len(), 3, "{lenses:#?}");
+    assert!(
+        lenses
+            .iter()
+            .all(|(_, t)| t.starts_with("✓ matched output line"))
+    );
+    // Go to definition on a CHECK line: the matched line of the output.
+    let def = c
+        .request(
+            "textDocument/definition",
+            json!({ "textDocument": { "uri": uri }, "position": position_of(&passing, "// CHECK: b", 0, 3) }),
+        )
+        .unwrap();
+    let target = def["uri"].as_str().unwrap();
+    assert!(target.starts_with("pfir-output:"), "{target}");
+    assert!(
+        target.contains("passing.pfir.out?source=file%3A%2F%2F"),
+        "{target}"
+    );
+    assert!(target.ends_with("&run=0"), "{target}");
+    let line = def["range"]["start"]["line"].as_u64().unwrap() as usize;
+    // The client answers the URI with pfir/viewOutput (run 0).
+    let output = c
+        .request(
+            "pfir/viewOutput",
+            json!({ "textDocument": { "uri": uri }, "run": 0 }),
+        )
+        .unwrap();
+    let text = output["text"].as_str().unwrap();
+    assert_eq!(
+        text.lines().nth(line).unwrap().trim(),
+        "b = submit k(deps=[phase_fence_barrier_0_tid])"
+    );
+}
+
+#[test]
+fn view_output_runs_the_pass_pipeline_on_the_unsaved_text() {
+    let mut c = Client::start(json!({}));
+    let (_, uri) = c.write_file("view.pfir", TEST);
+    c.open(&uri, TEST);
+    // Unsaved edit: the loop gains a third consumer.
+    let edited = TEST.replace(
+        "      b = submit k(deps=[tids])\n",
+        "      b = submit k(deps=[tids])\n      e = submit k(deps=[tids])\n",
+    );
+    c.change(&uri, 2, &edited);
+    let output = c
+        .request("pfir/viewOutput", json!({ "textDocument": { "uri": uri } }))
+        .unwrap();
+    let text = output["text"].as_str().unwrap();
+    assert!(
+        text.contains("e = submit k(deps=[phase_fence_barrier_0_tid])"),
+        "{text}"
+    );
+    let bad_run = c
+        .request(
+            "pfir/viewOutput",
+            json!({ "textDocument": { "uri": uri }, "run": 5 }),
+        )
+        .unwrap_err();
+    assert!(
+        bad_run["message"]
+            .as_str()
+            .unwrap()
+            .contains("no RUN line 5"),
+        "{bad_run}"
+    );
+}
+
+#[test]
+fn tests_on_save_can_be_turned_off() {
+    let mut c = Client::start(json!({ "testsOnSave": false }));
+    let (_, uri) = c.write_file("off.pfir", TEST);
+    c.open(&uri, TEST);
+    c.diagnostics(&uri, 1);
+    save(&mut c, &uri);
+    // Give a test run (were one started) time to finish; none is.
+    c.request("pfir/testBusy", json!({ "ms": 500 })).unwrap();
+    assert_eq!(lenses(&mut c, &uri), Vec::<(u64, String)>::new());
+    // Turned on, the next save runs the tests.
+    c.notify(
+        "workspace/didChangeConfiguration",
+        json!({ "settings": { "testsOnSave": true } }),
+    );
+    save(&mut c, &uri);
+    wait_for_test_run(&mut c);
+    assert_eq!(lenses(&mut c, &uri).len(), 3);
+}
+
+#[test]
+fn a_failing_run_line_without_filecheck_is_reported_on_the_run_line() {
+    let text = "// RUN: pfir opt %s --verify-diagnostics\nfunc k(x: i64) {\n  y = zz\n}\n";
+    let mut c = Client::start(json!({}));
+    let (_, uri) = c.write_file("verify.pfir", text);
+    c.open(&uri, text);
+    save(&mut c, &uri);
+    let diags = c.diagnostics_from(&uri, "pfir test");
+    let run = diags.iter().find(|d| d["source"] == "pfir test").unwrap();
+    assert_eq!(run["range"]["start"], json!({ "line": 0, "character": 0 }));
+    let message = run["message"].as_str().unwrap();
+    assert!(
+        message.contains("--verify-diagnostics` failed"),
+        "{message}"
+    );
+    assert!(message.contains("unexpected error"), "{message}");
+}
