@@ -161,33 +161,51 @@ pub struct CallArgs<'a> {
     pub misplaced: &'a [Span],
 }
 
+/// One argument as written, before [`CallArgs::from_items`] splits them.
+#[derive(Clone, Debug)]
 pub enum ArgItem<'a> {
     Positional(Expr<'a>),
     Keyword(Kwarg<'a>),
 }
 
 impl<'a> CallArgs<'a> {
-    pub fn from_items(items: ArenaVec<'a, ArgItem<'a>>, arena: &'a Arena) -> CallArgs<'a> {
-        let mut positional = ArenaVec::new_in(arena);
-        let mut keyword = ArenaVec::new_in(arena);
-        let mut misplaced = ArenaVec::new_in(arena);
-        for item in items {
-            match item {
-                ArgItem::Positional(e) => {
-                    if !keyword.is_empty() {
-                        misplaced.push(e.span);
-                    }
-                    positional.push(e);
-                }
-                ArgItem::Keyword(k) => keyword.push(k),
-            }
-        }
+    /// Splits the arguments as written into the three lists, each
+    /// allocated at its exact length.
+    pub fn from_items(items: &[ArgItem<'a>], arena: &'a Arena) -> CallArgs<'a> {
+        let positional = items.iter().filter_map(|item| match item {
+            ArgItem::Positional(e) => Some(e.clone()),
+            ArgItem::Keyword(_) => None,
+        });
+        let keyword = items.iter().filter_map(|item| match item {
+            ArgItem::Keyword(k) => Some(k.clone()),
+            ArgItem::Positional(_) => None,
+        });
+        let first_keyword = items
+            .iter()
+            .position(|item| matches!(item, ArgItem::Keyword(_)))
+            .unwrap_or(items.len());
+        let misplaced = items[first_keyword..].iter().filter_map(|item| match item {
+            ArgItem::Positional(e) => Some(e.span),
+            ArgItem::Keyword(_) => None,
+        });
         CallArgs {
-            positional: positional.into_bump_slice(),
-            keyword: keyword.into_bump_slice(),
-            misplaced: misplaced.into_bump_slice(),
+            positional: alloc_exact(arena, positional),
+            keyword: alloc_exact(arena, keyword),
+            misplaced: alloc_exact(arena, misplaced),
         }
     }
+}
+
+/// The items of `iter` as an arena slice of exactly their number (nothing
+/// allocated when there are none).
+fn alloc_exact<'a, T: Clone>(arena: &'a Arena, iter: impl Iterator<Item = T> + Clone) -> &'a [T] {
+    let len = iter.clone().count();
+    if len == 0 {
+        return &[];
+    }
+    let mut out = ArenaVec::with_capacity_in(len, arena);
+    out.extend(iter);
+    out.into_bump_slice()
 }
 
 #[derive(Clone, Debug)]
@@ -293,5 +311,80 @@ impl<'a> Expr<'a> {
 
     pub fn is_call(&self) -> bool {
         matches!(self.kind, ExprKind::Call(_))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The parser's stack holds these by value (and lists hold them back to
+    /// back), so they must stay small: anything large goes behind an arena
+    /// reference.
+    #[test]
+    fn nodes_stay_small() {
+        use std::mem::size_of;
+        assert!(
+            size_of::<Expr<'_>>() <= 40,
+            "Expr: {}",
+            size_of::<Expr<'_>>()
+        );
+        assert!(
+            size_of::<Stmt<'_>>() <= 48,
+            "Stmt: {}",
+            size_of::<Stmt<'_>>()
+        );
+        assert!(
+            size_of::<Binding<'_>>() <= 32,
+            "Binding: {}",
+            size_of::<Binding<'_>>()
+        );
+        assert!(
+            size_of::<CallArgs<'_>>() <= 48,
+            "CallArgs: {}",
+            size_of::<CallArgs<'_>>()
+        );
+        assert!(
+            size_of::<TypeExpr<'_>>() <= 48,
+            "TypeExpr: {}",
+            size_of::<TypeExpr<'_>>()
+        );
+        assert!(size_of::<Rhs<'_>>() <= 16, "Rhs: {}", size_of::<Rhs<'_>>());
+    }
+
+    #[test]
+    fn call_args_are_split_in_order_with_misplaced_positionals() {
+        let arena = Arena::new();
+        let e = |n: usize| Expr::leaf(ExprKind::Int("1"), Span::new(n, n + 1));
+        let k = |n: usize| Kwarg {
+            name: Ident {
+                name: "k",
+                span: Span::new(n, n + 1),
+            },
+            value: e(n),
+        };
+        let items = [
+            ArgItem::Positional(e(0)),
+            ArgItem::Keyword(k(2)),
+            ArgItem::Positional(e(4)),
+            ArgItem::Keyword(k(6)),
+            ArgItem::Positional(e(8)),
+        ];
+        let args = CallArgs::from_items(&items, &arena);
+        let starts = |es: &[Expr<'_>]| es.iter().map(|e| e.span.start()).collect::<Vec<_>>();
+        assert_eq!(starts(args.positional), [0, 4, 8]);
+        assert_eq!(
+            args.keyword
+                .iter()
+                .map(|k| k.name.span.start())
+                .collect::<Vec<_>>(),
+            [2, 6]
+        );
+        assert_eq!(
+            args.misplaced.iter().map(|s| s.start()).collect::<Vec<_>>(),
+            [4, 8]
+        );
+        let none = CallArgs::from_items(&[], &arena);
+        assert!(none.positional.is_empty() && none.keyword.is_empty() && none.misplaced.is_empty());
     }
 }

@@ -49,7 +49,10 @@ pub fn parse<'a>(
 }
 
 /// Parses a single expression (for tests and tools), in `arena`.
-pub fn parse_expr<'a>(text: &'a str, arena: &'a ast::Arena) -> Result<ast::Expr<'a>, Vec<Diagnostic>> {
+pub fn parse_expr<'a>(
+    text: &'a str,
+    arena: &'a ast::Arena,
+) -> Result<ast::Expr<'a>, Vec<Diagnostic>> {
     let tokens = lexer::tokens(text, 0);
     let mut recovered: Vec<ErrorRecovery<usize, Tok<'_>, SyntaxError>> = Vec::new();
     let result = grammar::ExprParser::new().parse(arena, &mut recovered, tokens);
