@@ -30,18 +30,51 @@ pub fn with_large_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
 /// Parses and lowers `text` (which starts at byte `base` of its file).
 /// Returns the module when there were no errors, and all diagnostics.
 pub fn read_module(text: &str, base: usize) -> (Option<Module>, Vec<Diagnostic>) {
-    let arena = crate::parser::ast::Arena::new();
-    let (ast, mut diags) = crate::parser::parse(text, base, &arena);
-    if has_errors(&diags) {
-        return (None, diags);
-    }
-    let (module, lower_diags) = crate::lower::lower(ast);
-    diags.extend(lower_diags);
+    let (module, diags) = read_module_anyway(text, base);
     if has_errors(&diags) {
         (None, diags)
     } else {
         (Some(module), diags)
     }
+}
+
+/// [`read_module`], returning the module even when there are errors (for
+/// tools that index a file being edited); it is only meaningful where no
+/// error points.
+///
+/// Functions are lowered even when another has a syntax error, so that
+/// their semantic errors are reported too; a function with a syntax error
+/// is reported for its syntax only (its semantic errors may be caused by
+/// the parser's repair).
+pub fn read_module_anyway(text: &str, base: usize) -> (Module, Vec<Diagnostic>) {
+    let arena = crate::parser::ast::Arena::new();
+    let parsed = crate::parser::parse(text, base, &arena);
+    let mut diags = parsed.diagnostics;
+    let broken = parsed.broken;
+    let lost = parsed.lost_functions;
+    let (module, lower_diags) = crate::lower::lower(parsed.module);
+    let in_broken = |d: &Diagnostic| {
+        let at = d.primary.span.start();
+        broken.iter().any(|r| r.start() <= at && at < r.end())
+    };
+    // A call of a function whose header could not be read (or of any
+    // function, when a lost header's name could not be read either).
+    let names_lost = |d: &Diagnostic| {
+        let range =
+            d.primary.span.start().saturating_sub(base)..d.primary.span.end().saturating_sub(base);
+        d.code == Some(crate::diagnostics::Code::UnknownFunction)
+            && d.message.starts_with("unknown function")
+            && (lost.contains(&None)
+                || text
+                    .get(range)
+                    .is_some_and(|name| lost.contains(&Some(name))))
+    };
+    diags.extend(
+        lower_diags
+            .into_iter()
+            .filter(|d| !in_broken(d) && !names_lost(d)),
+    );
+    (module, diags)
 }
 
 /// Parses, lowers and prints `text` (no passes): the canonical form.

@@ -11,10 +11,10 @@
 //! its diagnostics and left untouched; nothing is printed for it and the
 //! exit status is 1.
 
-use super::opt::{not_utf8_diagnostic, read_input};
-use crate::diagnostics::{self, Diagnostic, DiagnosticFormat, SourceFile};
+use super::opt::{DiagnosticArgs, io_error, read_input};
+use crate::diagnostics::{Code, Diagnostic};
 use clap::Args;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 #[derive(Args, Debug, Clone, Default)]
@@ -31,9 +31,8 @@ pub struct FmtArgs {
     #[arg(long = "check")]
     pub check: bool,
 
-    /// How diagnostics are written.
-    #[arg(long = "diagnostic-format", value_enum, default_value_t = DiagnosticFormat::Human)]
-    pub diagnostic_format: DiagnosticFormat,
+    #[command(flatten)]
+    pub diagnostics: DiagnosticArgs,
 }
 
 pub fn run(args: FmtArgs) -> u8 {
@@ -42,19 +41,20 @@ pub fn run(args: FmtArgs) -> u8 {
     } else {
         args.inputs.iter().cloned().map(Some).collect()
     };
+    let usage = |message: &str| {
+        let d = Diagnostic::error(message, crate::span::Span::default()).with_code(Code::Usage);
+        args.diagnostics.report_plain(&d, None);
+        2
+    };
     if !args.in_place && !args.check && inputs.len() > 1 {
-        eprintln!(
-            "error: printing to standard output takes one input; use -i or --check for several"
-        );
-        return 2;
+        return usage("printing to standard output takes one input; use -i or --check for several");
     }
     let stdin_count = inputs
         .iter()
         .filter(|p| p.as_ref().is_none_or(|p| p.as_os_str() == "-"))
         .count();
     if args.in_place && stdin_count > 0 {
-        eprintln!("error: -i cannot rewrite standard input");
-        return 2;
+        return usage("-i cannot rewrite standard input");
     }
     let mut status = 0;
     for input in &inputs {
@@ -65,31 +65,21 @@ pub fn run(args: FmtArgs) -> u8 {
     status
 }
 
-fn report(args: &FmtArgs, diags: &[Diagnostic], file: &SourceFile) {
-    let color =
-        args.diagnostic_format == DiagnosticFormat::Human && std::io::stderr().is_terminal();
-    let text = diagnostics::render_all(diags, file, args.diagnostic_format, color);
-    let _ = std::io::stderr().lock().write_all(text.as_bytes());
-}
-
 fn one(args: &FmtArgs, input: Option<&PathBuf>) -> u8 {
     let limit = crate::io::read::MAX_INPUT_BYTES.min(crate::span::MAX_SOURCE_BYTES as u64);
+    let report = &args.diagnostics;
     let (file, bad_byte) = match read_input(input, limit) {
         Ok(v) => v,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 1;
-        }
+        Err(e) => return report.report_read_error(e, input),
     };
     if let Some(offset) = bad_byte {
-        report(args, &[not_utf8_diagnostic(offset)], &file);
-        return 1;
+        return report.report_not_utf8(&file, offset);
     }
     let (name, text) = (file.name.clone(), file.text.as_str());
     let formatted = match crate::format::format_text(text) {
         Ok(f) => f,
         Err(diags) => {
-            report(args, &diags, &file);
+            report.report(&diags, &file);
             return 1;
         }
     };
@@ -108,7 +98,10 @@ fn one(args: &FmtArgs, input: Option<&PathBuf>) -> u8 {
         let Some(path) = input else { return 2 };
         // The project's atomic write keeps the file's permission bits.
         if let Err(e) = crate::io::write_atomically(path, formatted.as_bytes()) {
-            eprintln!("error: cannot write '{}': {e}", path.display());
+            report.report_plain(
+                &io_error(format!("cannot write '{}': {e}", path.display())),
+                None,
+            );
             return 1;
         }
         return 0;
@@ -119,7 +112,7 @@ fn one(args: &FmtArgs, input: Option<&PathBuf>) -> u8 {
         .and_then(|()| out.flush())
     {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-            eprintln!("error: cannot write the output: {e}");
+            report.report_plain(&io_error(format!("cannot write the output: {e}")), None);
             1
         }
         _ => 0,

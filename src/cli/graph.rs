@@ -3,14 +3,14 @@
 //! The drawing lives in `src/graph/`; the picture is described in
 //! `docs/graph.md`.
 
-use super::opt::{not_utf8_diagnostic, read_input};
-use crate::diagnostics::{self, Diagnostic, DiagnosticFormat, Severity, SourceFile};
+use super::opt::{DiagnosticArgs, io_error, read_input};
+use crate::diagnostics::{Code, Diagnostic, Severity, SourceFile};
 use crate::graph::html::Decision;
 use crate::graph::{self as picture, Options, Show};
 use crate::io::atomic_write::write_atomically;
 use crate::passes::PipelineOptions;
 use clap::{Args, ValueEnum};
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -75,9 +75,8 @@ pub struct GraphArgs {
           value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub max_nodes: u32,
 
-    /// How diagnostics are written.
-    #[arg(long = "diagnostic-format", value_enum, default_value_t = DiagnosticFormat::Human)]
-    pub diagnostic_format: DiagnosticFormat,
+    #[command(flatten)]
+    pub diagnostics: DiagnosticArgs,
 }
 
 impl GraphArgs {
@@ -108,53 +107,42 @@ impl GraphArgs {
     }
 }
 
-fn write_stderr(text: &str) {
-    let _ = std::io::stderr().lock().write_all(text.as_bytes());
-}
-
 pub fn run(args: GraphArgs) -> u8 {
+    let report = &args.diagnostics;
     let pipeline = PipelineOptions {
         remarks: Some(Vec::new()),
         ..PipelineOptions::with_passes(&args.passes.iter().map(String::as_str).collect::<Vec<_>>())
     };
     if let Err(message) = crate::passes::check_pipeline(&pipeline) {
-        eprintln!("error: {message}");
+        report.report_plain(
+            &Diagnostic::error(message, crate::span::Span::default())
+                .with_code(Code::UnknownPass)
+                .with_help("`pfir graph --help` lists the passes"),
+            None,
+        );
         return 2;
     }
-    let color =
-        args.diagnostic_format == DiagnosticFormat::Human && std::io::stderr().is_terminal();
     let (file, bad_byte) = match read_input(args.input.as_ref(), crate::io::read::MAX_INPUT_BYTES) {
         Ok(v) => v,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 1;
-        }
+        Err(e) => return report.report_read_error(e, args.input.as_ref()),
     };
     if let Some(offset) = bad_byte {
-        write_stderr(&diagnostics::render_all(
-            &[not_utf8_diagnostic(offset)],
-            &file,
-            args.diagnostic_format,
-            color,
-        ));
-        return 1;
+        return report.report_not_utf8(&file, offset);
     }
     let result = crate::driver::with_large_stack(|| draw(&file, &args, &pipeline));
     let (diags, output) = match result {
         Ok(v) => v,
         Err(Failure::Diagnostics(diags)) => (diags, None),
         Err(Failure::Message(message)) => {
-            eprintln!("error: {message}");
+            report.report_plain(
+                &Diagnostic::error(message, crate::span::Span::default()).with_code(Code::Usage),
+                Some(&file.name),
+            );
             return 1;
         }
     };
     let errors: Vec<Diagnostic> = diags.into_iter().filter(|d| d.is_error()).collect();
-    write_stderr(&diagnostics::render_all(
-        &errors,
-        &file,
-        args.diagnostic_format,
-        color,
-    ));
+    report.report(&errors, &file);
     let Some(output) = output else {
         return 1;
     };
@@ -164,7 +152,10 @@ pub fn run(args: GraphArgs) -> u8 {
     match &args.output {
         Some(path) => {
             if let Err(e) = write_atomically(path, output.as_bytes()) {
-                eprintln!("error: cannot write '{}': {e}", path.display());
+                report.report_plain(
+                    &io_error(format!("cannot write '{}': {e}", path.display())),
+                    None,
+                );
                 return 1;
             }
         }
@@ -173,7 +164,7 @@ pub fn run(args: GraphArgs) -> u8 {
             if let Err(e) = out.write_all(output.as_bytes()).and_then(|_| out.flush())
                 && e.kind() != std::io::ErrorKind::BrokenPipe
             {
-                eprintln!("error: cannot write the output: {e}");
+                report.report_plain(&io_error(format!("cannot write the output: {e}")), None);
                 return 1;
             }
         }
@@ -243,9 +234,12 @@ fn draw(file: &SourceFile, args: &GraphArgs, pipeline: &PipelineOptions) -> Resu
     }
     let p = picture::build(title, &before, after.as_ref(), &opts);
     if p.functions.is_empty() {
-        eprintln!(
-            "warning: {} has no orchestration function to draw",
-            file.name
+        args.diagnostics.report_plain(
+            &Diagnostic::warning(
+                format!("{} has no orchestration function to draw", file.name),
+                crate::span::Span::default(),
+            ),
+            Some(&file.name),
         );
     }
     let text = match args.format() {

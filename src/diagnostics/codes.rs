@@ -36,6 +36,8 @@ pub enum Code {
     Io,
     Usage,
     ExpectationMismatch,
+    UnclosedDelimiter,
+    MismatchedDelimiter,
 }
 
 /// An example input for [`CodeInfo`]: the file text and the `pfir opt`
@@ -90,10 +92,10 @@ impl std::fmt::Display for Code {
     }
 }
 
-const CODE_STRINGS: [&str; 26] = [
+const CODE_STRINGS: [&str; 28] = [
     "E0001", "E0002", "E0003", "E0004", "E0005", "E0006", "E0007", "E0008", "E0009", "E0010",
     "E0011", "E0012", "E0013", "E0014", "E0015", "E0016", "E0017", "E0018", "E0019", "E0020",
-    "E0021", "E0022", "E0023", "E0024", "E0025", "E0026",
+    "E0021", "E0022", "E0023", "E0024", "E0025", "E0026", "E0027", "E0028",
 ];
 
 const fn ex(text: &'static str) -> Option<Example> {
@@ -113,7 +115,7 @@ const fn ex_args(args: &'static [&'static str], text: &'static str) -> Option<Ex
 const PHASE_FENCE: &[&str] = &["--passes=expand-manual-phase-fence"];
 
 /// Every code, in order (`CODES[i].code as usize == i`).
-pub static CODES: [CodeInfo; 26] = [
+pub static CODES: [CodeInfo; 28] = [
     CodeInfo {
         code: Code::UnexpectedToken,
         title: "a token where the grammar does not allow it",
@@ -121,16 +123,17 @@ pub static CODES: [CodeInfo; 26] = [
 The note lists the tokens that could have come next. Common causes: a missing \
 bracket or comma, a Python habit such as `:` after a loop header, or a chained \
 comparison `a < b < c` (write `a < b and b < c`).",
-        wrong: ex("func main() {\n  x = (1 + 2\n}\n"),
-        right: ex("func main() {\n  x = (1 + 2)\n}\n"),
+        wrong: ex("func main() {\n  x = 1 +\n}\n"),
+        right: ex("func main() {\n  x = 1 + 2\n}\n"),
     },
     CodeInfo {
         code: Code::UnexpectedEof,
         title: "the file ends in the middle of a construct",
-        explanation: "The file ended while a function, block or expression was still open. \
-Usually a closing `}` or `)` is missing.",
-        wrong: ex("func main() {\n  x = 1\n"),
-        right: ex("func main() {\n  x = 1\n}\n"),
+        explanation: "The file ended in the middle of a construct that has no bracket \
+open, for example after a function's header, before its body. (A bracket left \
+open is reported as E0027, at the bracket.)",
+        wrong: ex("func main()\n"),
+        right: ex("func main() {\n}\n"),
     },
     CodeInfo {
         code: Code::UnexpectedCharacter,
@@ -381,6 +384,26 @@ every diagnostic must meet an expectation. Directives are spelled \
             &["--verify-diagnostics"],
             "func main() {\n  y = abd // expected-error {{unknown variable}}\n}\n",
         ),
+    },
+    CodeInfo {
+        code: Code::UnclosedDelimiter,
+        title: "a `(`, `[` or `{` that is never closed",
+        explanation: "Every bracket must be closed by its partner. pfir uses the \
+indentation to find the bracket that was left open: a `}` closes the `{` on the \
+line indented like it, and a line starting at or left of an open `(` ends it. \
+The error points at the bracket never closed and at the place where the \
+problem showed; the rest of the file is read as if the closer were there.",
+        wrong: ex("func main() {\n  for i in range(4) {\n    x = 1\n}\n"),
+        right: ex("func main() {\n  for i in range(4) {\n    x = 1\n  }\n}\n"),
+    },
+    CodeInfo {
+        code: Code::MismatchedDelimiter,
+        title: "a closing bracket that does not match the open one, or matches none",
+        explanation: "A `)`, `]` or `}` must close the innermost open bracket of its \
+kind. A closer of the wrong kind (`f(a}`) is read as the right one, and a closer \
+with nothing open is dropped, so that the rest of the file is still checked.",
+        wrong: ex("func main() {\n  x = (1 + 2}\n}\n"),
+        right: ex("func main() {\n  x = (1 + 2)\n}\n"),
     },
 ];
 

@@ -191,10 +191,7 @@ fn build_chunk(text: &str, base: usize, chunk: &str) -> Chunk {
         .into_iter()
         .map(|s| s.range())
         .collect();
-    let arena = crate::parser::ast::Arena::new();
-    let (ast, mut diags) = crate::parser::parse(chunk, base, &arena);
-    let (module, lower_diags) = crate::lower::lower(ast);
-    diags.extend(lower_diags);
+    let (module, diags) = crate::driver::read_module_anyway(chunk, base);
     let has_errors = has_errors(&diags);
     let index = index::build(text, &module);
     Chunk {

@@ -171,12 +171,16 @@ impl<'a> Lowerer<'a> {
         let mut d = Diagnostic::error(format!("unknown variable `{name}`"), span)
             .with_code(Code::UnknownVariable)
             .with_label("not defined in this scope");
-        if let Some((var, what)) = self.scopes.out_of_scope(name) {
+        if let Some((var, what, opened)) = self.scopes.out_of_scope(name) {
             // Defined in a body that has closed: say where, and why.
+            let at_line = self
+                .line_number(opened.start())
+                .map(|n| format!(" at line {n}"))
+                .unwrap_or_default();
             d = d
                 .with_secondary(
                     self.func.vars[var].span,
-                    format!("defined inside {what}; not visible after it"),
+                    format!("defined inside {what}{at_line}; not visible after it"),
                 )
                 .with_note(format!(
                     "a name defined inside {what} is visible only until its closing `}}`"
@@ -350,8 +354,15 @@ impl<'a> Lowerer<'a> {
                 .with_secondary(self.signatures[callee].span, "the callee's signature"),
             );
         } else {
-            for (id, (name, _, ty)) in ids.iter().zip(params) {
-                self.expect_type(*id, ty, &format!("argument `{name}`"));
+            for (i, (id, (name, _, ty))) in ids.iter().zip(params).enumerate() {
+                if !self.expect_type(*id, ty, &format!("argument `{name}`"))
+                    && let Some(&at) = self.signatures[callee].param_spans.get(i)
+                    && let Some(d) = self.diags.pop()
+                {
+                    self.error(
+                        d.with_secondary(at, format!("parameter `{name}` is declared here")),
+                    );
+                }
             }
         }
         let directions = (0..ids.len())
@@ -674,11 +685,13 @@ impl<'a> Lowerer<'a> {
                     s.callee.name
                 )),
             );
+            self.bind_unknown(bindings);
             return None;
         }
         let signatures = self.signatures;
         let Some(sig) = signatures.get(s.callee.name) else {
             self.not_a_function(&s.callee, "`submit`");
+            self.bind_unknown(bindings);
             return None;
         };
         let (args, arg_directions) =

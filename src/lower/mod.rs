@@ -28,7 +28,8 @@ use types::Signature;
 
 /// Lowers a parsed module. The AST stays in its arena until the caller
 /// drops the arena (in one go, after lowering).
-pub fn lower(module: ast::Module<'_>) -> (Module, Vec<Diagnostic>) {
+pub fn lower(mut module: ast::Module<'_>) -> (Module, Vec<Diagnostic>) {
+    let line_starts = std::mem::take(&mut module.line_starts);
     let mut diags = Vec::new();
     let mut signatures: HashMap<&str, Signature> = HashMap::new();
     let mut first_def: HashMap<&str, crate::span::Span> = HashMap::new();
@@ -86,6 +87,7 @@ pub fn lower(module: ast::Module<'_>) -> (Module, Vec<Diagnostic>) {
                 id,
                 kind: f.kind,
                 params,
+                param_spans: f.params.iter().map(|p| p.span).collect(),
                 results,
                 span,
             },
@@ -99,6 +101,7 @@ pub fn lower(module: ast::Module<'_>) -> (Module, Vec<Diagnostic>) {
             continue;
         }
         let mut lowerer = Lowerer::new(&signatures, &names, Function::new(f.name.name, f.kind));
+        lowerer.line_starts = &line_starts;
         lowerer.lower_function(f);
         diags.extend(lowerer.diags);
         out.push(lowerer.func);
@@ -131,6 +134,8 @@ pub(crate) struct Lowerer<'a> {
     loop_depth: usize,
     /// "Did you mean" searches made so far (see [`MAX_SUGGESTION_SEARCHES`]).
     suggestion_searches: usize,
+    /// Where the source's lines start (empty when not known).
+    line_starts: &'a [usize],
 }
 
 /// A "did you mean" search scans every visible name (or function); past this
@@ -152,6 +157,7 @@ impl<'a> Lowerer<'a> {
             scopes: Scopes::new(),
             loop_depth: 0,
             suggestion_searches: 0,
+            line_starts: &[],
         }
     }
 
@@ -159,6 +165,11 @@ impl<'a> Lowerer<'a> {
     pub(crate) fn may_search_suggestions(&mut self) -> bool {
         self.suggestion_searches += 1;
         self.suggestion_searches <= MAX_SUGGESTION_SEARCHES
+    }
+
+    /// The 1-based line of a file offset, when the source lines are known.
+    pub(crate) fn line_number(&self, offset: usize) -> Option<usize> {
+        (!self.line_starts.is_empty()).then(|| self.line_starts.partition_point(|&s| s <= offset))
     }
 
     /// Builds nodes of the function being lowered, made for the code at `span`.

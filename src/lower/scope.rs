@@ -7,6 +7,7 @@
 //! borrowed from the source text (no allocation per definition).
 
 use crate::ir::VarId;
+use crate::span::Span;
 use hashbrown::HashMap;
 
 struct Entry<'a> {
@@ -21,11 +22,12 @@ pub struct Scopes<'a> {
     names: HashMap<&'a str, u32>,
     entries: Vec<Entry<'a>>,
     /// For each open scope, the length of `entries` when it opened and
-    /// what the scope is (`the loop`, `the \`if\` branch`).
-    frames: Vec<(usize, &'static str)>,
+    /// what the scope is (`the loop`, `the \`if\` branch`) and the span of
+    /// the statement that opened it.
+    frames: Vec<(usize, &'static str, Span)>,
     /// Each name whose latest definition went out of scope: that
     /// definition and the scope it was in (for "not visible after it").
-    gone: HashMap<&'a str, (VarId, &'static str)>,
+    gone: HashMap<&'a str, (VarId, &'static str, Span)>,
 }
 
 impl<'a> Scopes<'a> {
@@ -38,18 +40,19 @@ impl<'a> Scopes<'a> {
         }
     }
 
-    /// Opens a scope; `what` names it in diagnostics (`the loop`).
-    pub fn push(&mut self, what: &'static str) {
-        self.frames.push((self.entries.len(), what));
+    /// Opens a scope; `what` names it in diagnostics (`the loop`), `span`
+    /// is the statement that opens it.
+    pub fn push(&mut self, what: &'static str, span: Span) {
+        self.frames.push((self.entries.len(), what, span));
     }
 
     pub fn pop(&mut self) {
-        let Some((mark, what)) = self.frames.pop() else {
+        let Some((mark, what, span)) = self.frames.pop() else {
             return;
         };
         while self.entries.len() > mark {
             let Some(e) = self.entries.pop() else { break };
-            self.gone.insert(e.name, (e.var, what));
+            self.gone.insert(e.name, (e.var, what, span));
             match e.shadowed {
                 Some(prev) => {
                     self.names.insert(e.name, prev);
@@ -83,8 +86,8 @@ impl<'a> Scopes<'a> {
 
     /// The definition of a name that is no longer visible because the scope
     /// that defined it closed (its latest such definition), with what that
-    /// scope was.
-    pub fn out_of_scope(&self, name: &str) -> Option<(VarId, &'static str)> {
+    /// scope was and the statement that opened it.
+    pub fn out_of_scope(&self, name: &str) -> Option<(VarId, &'static str, Span)> {
         self.gone.get(name).copied()
     }
 
@@ -104,7 +107,7 @@ mod tests {
         let v = |i| VarId::from_index(i);
         let mut s = Scopes::new();
         s.define("x", v(0));
-        s.push("the loop");
+        s.push("the loop", crate::span::Span::new(1, 2));
         s.define("x", v(1));
         s.define("y", v(2));
         s.define("x", v(3));
@@ -114,8 +117,14 @@ mod tests {
         let mut names: Vec<&str> = s.visible_names().collect();
         names.sort();
         assert_eq!(names, ["x"]);
-        assert_eq!(s.out_of_scope("y"), Some((v(2), "the loop")));
-        assert_eq!(s.out_of_scope("x"), Some((v(1), "the loop")));
+        assert_eq!(
+            s.out_of_scope("y"),
+            Some((v(2), "the loop", crate::span::Span::new(1, 2)))
+        );
+        assert_eq!(
+            s.out_of_scope("x"),
+            Some((v(1), "the loop", crate::span::Span::new(1, 2)))
+        );
         assert_eq!(s.out_of_scope("z"), None);
     }
 }

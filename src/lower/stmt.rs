@@ -134,6 +134,14 @@ impl<'a> Lowerer<'a> {
         self.bind_results_from(bindings, value_types.iter())
     }
 
+    /// Defines the variables of `bindings` with unknown types, after an
+    /// error on their value, so that later uses are not reported as unknown
+    /// variables too.
+    pub(super) fn bind_unknown(&mut self, bindings: &[ast::Binding<'a>]) {
+        let unknown = vec![Type::Unknown; bindings.len()];
+        self.bind_results(bindings, &unknown);
+    }
+
     /// [`Self::bind_results`] with the value types as an iterator (bindings
     /// past its end are not defined).
     pub(super) fn bind_results_from<'t>(
@@ -363,7 +371,7 @@ impl<'a> Lowerer<'a> {
             l.span.start_point().to(l.var.span),
             "loop",
         );
-        self.scopes.push("the loop");
+        self.scopes.push("the loop", l.span);
         let var = self.define_var(l.var.name, Type::INDEX, l.var.span);
         let iter_args = self.define_iter_args(&l.iters, inits);
         self.loop_depth += 1;
@@ -443,7 +451,7 @@ impl<'a> Lowerer<'a> {
             w.span.start_point().to(w.cond.span),
             "while",
         );
-        self.scopes.push("the loop");
+        self.scopes.push("the loop", w.span);
         let iter_args = self.define_iter_args(&w.iters, inits);
         let cond = self.lower_expr(&w.cond);
         self.expect_bool(cond, "`while` condition");
@@ -465,7 +473,7 @@ impl<'a> Lowerer<'a> {
         let cond = self.lower_expr(&i.cond);
         self.expect_bool(cond, "`if` condition");
         let n = bindings.len();
-        self.scopes.push("the `if` branch");
+        self.scopes.push("the `if` branch", i.span);
         let then_body = self.lower_block(&i.then_body, super::BodyKind::Yields(n));
         self.scopes.pop();
         let else_body = match &i.else_body {
@@ -487,7 +495,7 @@ impl<'a> Lowerer<'a> {
                 None
             }
             Some(ast::Else::Block(b)) => {
-                self.scopes.push("the `else` branch");
+                self.scopes.push("the `else` branch", i.span);
                 let b = self.lower_block(b, super::BodyKind::Yields(n));
                 self.scopes.pop();
                 Some(b)
@@ -504,7 +512,7 @@ impl<'a> Lowerer<'a> {
                         .with_help("write `else { x = if ... { ... } else { ... }  yield x }`"),
                     );
                 }
-                self.scopes.push("the `else` branch");
+                self.scopes.push("the `else` branch", i.span);
                 let span = nested.span;
                 let stmt = self.lower_if(nested, &[]).map(|k| self.build(span).stmt(k));
                 self.scopes.pop();

@@ -14,6 +14,8 @@ pub struct Signature {
     pub id: FuncId,
     pub kind: FuncKind,
     pub params: Vec<(String, Direction, Type)>,
+    /// Where each parameter is declared (for labels on wrong arguments).
+    pub param_spans: Vec<Span>,
     pub results: Vec<Type>,
     /// The span of the function's header (name to `{`).
     pub span: Span,

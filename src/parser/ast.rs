@@ -36,6 +36,10 @@ pub struct Ident<'a> {
 #[derive(Clone, Debug, Default)]
 pub struct Module<'a> {
     pub functions: Vec<&'a Function<'a>>,
+    /// The file offsets where the source's lines start (empty when not
+    /// known), for messages that name a line ("defined inside the loop at
+    /// line 4").
+    pub line_starts: Vec<usize>,
 }
 
 #[derive(Clone, Debug)]

@@ -89,7 +89,11 @@ pub fn unescape_in<'input>(arena: &'input Arena, token: &'input str) -> &'input 
 
 /// The value of a string literal token (with its quotes).
 pub fn unescape(token: &str) -> String {
-    let inner = &token[1..token.len() - 1];
+    // The quotes are `"`, or curly quotes that recovery read as a string.
+    let mut quoted = token.chars();
+    quoted.next();
+    quoted.next_back();
+    let inner = quoted.as_str();
     let mut out = String::with_capacity(inner.len());
     let mut chars = inner.chars();
     while let Some(c) = chars.next() {

@@ -59,6 +59,27 @@ fn fullwidth_ascii(c: char) -> Option<char> {
         .flatten()
 }
 
+/// The ASCII text the unexpected character `c` stands for (`""`: it should
+/// simply go), when pfir knows it; `;` goes too.
+pub fn ascii_replacement(c: char) -> Option<String> {
+    if c == ';' {
+        return Some(String::new());
+    }
+    let k = lookup(c)?;
+    Some(match fullwidth_ascii(c) {
+        Some(ascii) => ascii.to_string(),
+        None => k.replacement.to_string(),
+    })
+}
+
+/// Whether `c` is a curly quotation mark (one that `"` replaces).
+pub fn is_curly_quote(c: char) -> bool {
+    matches!(
+        c,
+        '\u{201C}' | '\u{201D}' | '\u{201E}' | '\u{2018}' | '\u{2019}'
+    )
+}
+
 /// The diagnostic for the unexpected character at `span` (file offsets);
 /// `text` is the parsed text, which starts at byte `base` of the file.
 pub fn unexpected_character(

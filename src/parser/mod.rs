@@ -9,6 +9,10 @@
 pub mod ast;
 pub mod build;
 pub mod chars;
+mod delimiters;
+pub mod layout;
+pub mod recovery;
+mod tidy;
 
 use crate::diagnostics::Diagnostic;
 use crate::diagnostics::{Applicability, Code};
@@ -23,29 +27,11 @@ lalrpop_util::lalrpop_mod!(
     "/pfir.rs"
 );
 
-/// Parses `text`, which starts at byte `base` of its file, building the
-/// tree in `arena`.
-pub fn parse<'a>(
-    text: &'a str,
-    base: usize,
-    arena: &'a ast::Arena,
-) -> (ast::Module<'a>, Vec<Diagnostic>) {
-    let tokens = lexer::tokens(text, base);
-    let eof = base + text.len();
-    let mut recovered = Vec::new();
-    let result = grammar::ModuleParser::new().parse(arena, &mut recovered, tokens);
-    let mut diags: Vec<Diagnostic> = recovered
-        .into_iter()
-        .map(|r| parse_error_diagnostic(r.error, eof, text, base))
-        .collect();
-    let module = match result {
-        Ok(module) => module,
-        Err(e) => {
-            diags.push(parse_error_diagnostic(e, eof, text, base));
-            ast::Module::default()
-        }
-    };
-    (module, diags)
+/// Parses `text`, which starts at byte `base` of its file: the module it
+/// could read, with every syntax error reported once and recovered from
+/// (see [`recovery`]). The tree is built in `arena`.
+pub fn parse<'a>(text: &'a str, base: usize, arena: &'a ast::Arena) -> recovery::Parsed<'a> {
+    recovery::parse_module(text, base, arena)
 }
 
 /// Parses a single expression (for tests and tools), in `arena`.

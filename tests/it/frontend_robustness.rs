@@ -182,3 +182,152 @@ proptest! {
         check(&src)?;
     }
 }
+
+/// Every valid chunk of the examples and the `.pfir` tests (those that read
+/// without an error), as `(file, chunk text)`.
+fn valid_chunks() -> Vec<(String, String)> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    let mut dirs = vec![root.join("examples"), root.join("tests")];
+    while let Some(dir) = dirs.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "pfir") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    let mut out = Vec::new();
+    for f in files {
+        let Ok(text) = std::fs::read_to_string(&f) else {
+            continue;
+        };
+        for (_, chunk) in pfir::driver::split_chunks(&text) {
+            if let (Some(_), _) = pfir::driver::read_module(chunk, 0) {
+                out.push((f.display().to_string(), chunk.to_string()));
+            }
+        }
+    }
+    out
+}
+
+/// Replacement texts for the "replace with another token kind" mutation:
+/// one of each kind of token.
+const REPLACEMENTS: &[&str] = &[
+    "func",
+    "for",
+    "in",
+    "range",
+    "if",
+    "else",
+    "yield",
+    "return",
+    "submit",
+    "manual",
+    "i64",
+    "array",
+    "(",
+    ")",
+    "{",
+    "}",
+    "[",
+    "]",
+    "<",
+    ">",
+    ",",
+    ":",
+    "=",
+    "->",
+    ".",
+    "+",
+    "==",
+    "x",
+    "_",
+    "4",
+    "1.5",
+    "\"s\"",
+    "array.create",
+];
+
+/// Single-token mutations (delete, duplicate, replace with another kind of
+/// token) of every valid file: at most 2 errors in at least 95% of them.
+/// Every token of every valid chunk is mutated when there are few; past
+/// `BUDGET` mutations of one kind, tokens are taken at a regular stride.
+#[test]
+fn single_token_mutations_give_at_most_two_errors() {
+    const BUDGET: usize = 1500;
+    let chunks = valid_chunks();
+    assert!(chunks.len() >= 20, "only {} valid chunks", chunks.len());
+    let tokens: Vec<(usize, usize, usize)> = chunks
+        .iter()
+        .enumerate()
+        .flat_map(|(c, (_, text))| {
+            pfir::lexer::lex(text, 0)
+                .unwrap_or_default()
+                .into_iter()
+                .map(move |(l, _, r)| (c, l, r))
+        })
+        .collect();
+    let stride = tokens.len().div_ceil(BUDGET).max(1);
+    let mut total = 0usize;
+    let mut good = 0usize;
+    let mut worst: Vec<(usize, String)> = Vec::new();
+    let mut by_kind = [(0usize, 0usize); 3];
+    for (n, &(c, l, r)) in tokens.iter().enumerate().step_by(stride) {
+        let text = &chunks[c].1;
+        let tok = &text[l..r];
+        let replacement = REPLACEMENTS
+            .iter()
+            .cycle()
+            .skip(n % REPLACEMENTS.len())
+            .find(|t| **t != tok)
+            .copied()
+            .unwrap_or("x");
+        let mutants = [
+            format!("{}{}", &text[..l], &text[r..]),
+            format!("{} {}{}", &text[..r], tok, &text[r..]),
+            format!("{}{}{}", &text[..l], replacement, &text[r..]),
+        ];
+        for (kind, src) in mutants.iter().enumerate() {
+            let (_, diags) = pfir::driver::read_module(src, 0);
+            let errors = diags.iter().filter(|d| d.is_error()).count();
+            total += 1;
+            by_kind[kind].0 += 1;
+            if errors <= 2 {
+                good += 1;
+                by_kind[kind].1 += 1;
+            } else if worst.len() < 10 {
+                let what = match kind {
+                    0 => format!("delete `{tok}`"),
+                    1 => format!("duplicate `{tok}`"),
+                    _ => format!("replace `{tok}` with `{replacement}`"),
+                };
+                worst.push((errors, format!("{} {what} at byte {l}", chunks[c].0)));
+            }
+        }
+    }
+    let percent = |g: usize, t: usize| 100.0 * g as f64 / t.max(1) as f64;
+    println!(
+        "single-token mutations: {good} of {total} ({:.1}%) give at most 2 errors \
+         (delete {:.1}%, duplicate {:.1}%, replace {:.1}%; {} tokens of {} valid chunks, stride {stride})",
+        percent(good, total),
+        percent(by_kind[0].1, by_kind[0].0),
+        percent(by_kind[1].1, by_kind[1].0),
+        percent(by_kind[2].1, by_kind[2].0),
+        tokens.len(),
+        chunks.len(),
+    );
+    for (errors, what) in &worst {
+        println!("  {errors} errors: {what}");
+    }
+    assert!(
+        good * 100 >= total * 95,
+        "only {good} of {total} mutations give at most 2 errors"
+    );
+}

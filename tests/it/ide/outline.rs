@@ -198,5 +198,7 @@ fn folding_works_on_documents_that_do_not_parse() {
     let src = "func f( {\n  x = = 1\n  for {\n  }\n}\n";
     let a = Analysis::new(src);
     let kinds: Vec<FoldKind> = a.folding_ranges().into_iter().map(|f| f.kind).collect();
-    assert_eq!(kinds, [FoldKind::Block, FoldKind::Block]);
+    // Syntax-error recovery still reads `f` as a function (its `(` is
+    // closed at the `{`); the broken `for` folds as a plain block.
+    assert_eq!(kinds, [FoldKind::Function, FoldKind::Block]);
 }

@@ -1,0 +1,752 @@
+//! Syntax-error recovery that resynchronises: one mistake, one error.
+//!
+//! The file is read in stages, each repairing what it understands so that
+//! the next one sees the text as its author meant it:
+//!
+//! 1. `tidy`: characters whose intent is clear (`#` comments, curly quotes,
+//!    look-alikes, `;`) are reported and replaced;
+//! 2. `delimiters`: brackets are matched, using indentation to find the one
+//!    left open, and repaired;
+//! 3. the balanced tokens are cut into *items* at every `}` that closes a
+//!    top-level block, and each item is parsed on its own, so a mistake in
+//!    one function never disturbs the next;
+//! 4. an item that does not parse is repaired and parsed again (at most
+//!    [`MAX_REPAIRS`] times): where the intent is clear the fix is applied
+//!    and the error says so (a misspelt keyword, `=` in a condition, `:`
+//!    opening an indented block, `elif`, `def`); otherwise the statement
+//!    holding the error is dropped, whole, at its bracket depth: the logical
+//!    line (a line, plus the lines its brackets span), never past the `}`
+//!    of the enclosing block.
+//!
+//! A function with a syntax error is reported for its syntax only: its
+//! semantic errors, which the repair may have caused, are not
+//! ([`Parsed::broken`]).
+
+use super::ast;
+use super::build::SyntaxError;
+use super::layout::Layout;
+use super::{closest_expected_word, delimiters, grammar, parse_error_diagnostic, tidy};
+use crate::diagnostics::{Applicability, Diagnostic};
+use crate::lexer::{self, Spanned, Tok};
+use crate::span::Span;
+use lalrpop_util::ParseError;
+use logos::Logos;
+
+/// How many times one item is repaired and parsed again; past it, the
+/// item's remaining errors are not reported (this keeps parsing linear).
+pub const MAX_REPAIRS: usize = 8;
+
+/// The result of parsing a file (or a `// -----` chunk of it).
+#[derive(Debug, Default)]
+pub struct Parsed<'input> {
+    pub module: ast::Module<'input>,
+    /// The syntax errors, in file order.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The file ranges of the items (functions) that had a syntax error.
+    pub broken: Vec<Span>,
+    /// Functions whose header could not be read, so that they are not in
+    /// `module` (`None`: the name could not be read either): calls to them
+    /// are not reported as unknown.
+    pub lost_functions: Vec<Option<&'input str>>,
+}
+
+/// Parses `text`, which starts at byte `base` of its file, building the
+/// tree in `arena`.
+///
+/// A file without syntax errors (the common case) is parsed in one pass,
+/// the parser pulling tokens from the lexer as it goes ([`parse_clean`]);
+/// only a file with a syntax error is read again through the stages above,
+/// which hold its tokens in memory.
+pub fn parse_module<'i>(text: &'i str, base: usize, arena: &'i ast::Arena) -> Parsed<'i> {
+    if let Some(module) = parse_clean(text, base, arena) {
+        return module;
+    }
+    let tokens = match lexer::lex(text, base) {
+        Ok(tokens) => tokens,
+        Err(too_deep) => {
+            return Parsed {
+                diagnostics: vec![too_deep],
+                broken: vec![Span::new(base, base + text.len())],
+                ..Parsed::default()
+            };
+        }
+    };
+    let layout = Layout::new(text, base);
+    let eof = base + text.len();
+    let (tokens, char_diags) = tidy::fix_characters(tokens, text, base, &layout);
+    let (tokens, delimiter_diags) = delimiters::balance(tokens, &layout);
+    let ctx = Ctx {
+        text,
+        base,
+        eof,
+        layout: &layout,
+        arena,
+    };
+    let mut parsed = Parsed::default();
+    let mut start = base;
+    // The character and bracket errors, in file order, handed out to the
+    // items they fall in (each list is walked once).
+    let by_start = |mut v: Vec<Diagnostic>| {
+        v.sort_by_key(|d| d.primary.span.start());
+        v.into_iter().peekable()
+    };
+    let mut char_diags = by_start(char_diags);
+    let mut delimiter_diags = by_start(delimiter_diags);
+    let items = items(&tokens);
+    let count = items.len();
+    for (i, item) in items.into_iter().enumerate() {
+        let last = i + 1 == count;
+        let end = if last {
+            usize::MAX
+        } else {
+            item.last().map_or(start, |t| t.2)
+        };
+        let range = Span::new(start, end.min(eof));
+        start = end;
+        let take = |diags: &mut std::iter::Peekable<std::vec::IntoIter<Diagnostic>>| {
+            let mut out = Vec::new();
+            while let Some(d) = diags.next_if(|d| d.primary.span.start() < end) {
+                out.push(d);
+            }
+            out
+        };
+        let char_errors = take(&mut char_diags);
+        let delimiter_errors = take(&mut delimiter_diags);
+        let outcome = parse_item(item.to_vec(), &ctx);
+        let broken = !outcome.diagnostics.is_empty()
+            || !delimiter_errors.is_empty()
+            || !char_errors.is_empty()
+            || !outcome.lost.is_empty();
+        if broken {
+            parsed.broken.push(range);
+        }
+        parsed.diagnostics.extend(char_errors);
+        // After a bracket repair, the parser's errors are most likely its
+        // consequences: the bracket error is the one reported.
+        if delimiter_errors.is_empty() {
+            parsed.diagnostics.extend(outcome.diagnostics);
+        } else {
+            parsed.diagnostics.extend(delimiter_errors);
+        }
+        parsed.lost_functions.extend(outcome.lost);
+        parsed.module.functions.extend(outcome.module.functions);
+    }
+    parsed.module.line_starts = layout.line_starts();
+    parsed
+        .diagnostics
+        .sort_by_key(|d| (d.primary.span.start(), d.primary.span.end()));
+    parsed
+}
+
+/// The whole of `text` parsed in one pass, streaming tokens from the lexer;
+/// `None` when it has a syntax error (or brackets nested too deeply).
+///
+/// On such input the stages of [`parse_module`] change nothing: no token is
+/// an error token (the grammar has no production for one), so `tidy` keeps
+/// every token; the brackets match and no `func` header starts inside one,
+/// so `delimiters` keeps them; and the items, each a whole function, parse
+/// to the functions the whole file parses to. The result is the same
+/// module with no diagnostic.
+fn parse_clean<'i>(text: &'i str, base: usize, arena: &'i ast::Arena) -> Option<Parsed<'i>> {
+    let mut recovered = Vec::new();
+    let mut module = grammar::ModuleParser::new()
+        .parse(arena, &mut recovered, lexer::tokens(text, base))
+        .ok()?;
+    if !recovered.is_empty() {
+        return None;
+    }
+    module.line_starts = Layout::new(text, base).line_starts();
+    Some(Parsed {
+        module,
+        ..Parsed::default()
+    })
+}
+
+/// Everything the repairs read besides the tokens.
+struct Ctx<'a, 't> {
+    text: &'t str,
+    base: usize,
+    eof: usize,
+    layout: &'a Layout<'t>,
+    /// Where the items' trees are built.
+    arena: &'t ast::Arena,
+}
+
+/// The items of a balanced token stream: each ends with a `}` that brings
+/// the bracket depth back to 0 (what follows the last one is an item too).
+fn items<'s, 'i>(tokens: &'s [Spanned<'i>]) -> Vec<&'s [Spanned<'i>]> {
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut start = 0;
+    for (i, (_, t, _)) in tokens.iter().enumerate() {
+        match t {
+            Tok::LParen | Tok::LBracket | Tok::LBrace => depth += 1,
+            Tok::RParen | Tok::RBracket => depth = depth.saturating_sub(1),
+            Tok::RBrace => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    out.push(&tokens[start..=i]);
+                    start = i + 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    if start < tokens.len() || out.is_empty() {
+        out.push(&tokens[start..]);
+    }
+    out
+}
+
+struct ItemOutcome<'i> {
+    module: ast::Module<'i>,
+    diagnostics: Vec<Diagnostic>,
+    lost: Vec<Option<&'i str>>,
+}
+
+type Error<'i> = ParseError<usize, Tok<'i>, SyntaxError>;
+
+/// Parses one item, repairing it after each error.
+fn parse_item<'i>(mut tokens: Vec<Spanned<'i>>, ctx: &Ctx<'_, 'i>) -> ItemOutcome<'i> {
+    let mut outcome = ItemOutcome {
+        module: ast::Module::default(),
+        diagnostics: Vec::new(),
+        lost: Vec::new(),
+    };
+    for round in 0..=MAX_REPAIRS {
+        let mut recovered = Vec::new();
+        let result = grammar::ModuleParser::new().parse(
+            ctx.arena,
+            &mut recovered,
+            tokens.iter().cloned().map(Ok),
+        );
+        let (first, module) = match (recovered.into_iter().next(), result) {
+            (None, Ok(module)) => {
+                outcome.module = module;
+                return outcome;
+            }
+            (Some(r), result) => (r.error, result.ok()),
+            (None, Err(e)) => (e, None),
+        };
+        outcome.module = module.unwrap_or_default();
+        if round == MAX_REPAIRS {
+            break;
+        }
+        let (diag, repaired) = repair(first, &mut tokens, ctx, &mut outcome.lost);
+        // A repair that did not move the error on: report it once.
+        if outcome
+            .diagnostics
+            .last()
+            .is_some_and(|d| d.primary.span == diag.primary.span && d.message == diag.message)
+        {
+            break;
+        }
+        outcome.diagnostics.push(diag);
+        if !repaired {
+            break;
+        }
+    }
+    outcome
+}
+
+/// Reports `error` and repairs `tokens` so that parsing can go on past it;
+/// `false` (after which the item is given up) when no repair applies.
+fn repair<'i>(
+    error: Error<'i>,
+    tokens: &mut Vec<Spanned<'i>>,
+    ctx: &Ctx<'_, 'i>,
+    lost: &mut Vec<Option<&'i str>>,
+) -> (Diagnostic, bool) {
+    let mut diag = None;
+    let repaired = repair_into(error, tokens, ctx, lost, &mut diag);
+    (
+        diag.unwrap_or_else(|| Diagnostic::error("syntax error", Span::default())),
+        repaired.is_some(),
+    )
+}
+
+/// [`repair`]'s body: sets `out` to the diagnostic, and returns `None` when
+/// no repair applies.
+fn repair_into<'i>(
+    error: Error<'i>,
+    tokens: &mut Vec<Spanned<'i>>,
+    ctx: &Ctx<'_, 'i>,
+    lost: &mut Vec<Option<&'i str>>,
+    out: &mut Option<Diagnostic>,
+) -> Option<()> {
+    let diag = parse_error_diagnostic(error.clone(), ctx.eof, ctx.text, ctx.base);
+    *out = Some(diag.clone());
+    let (at, tok, expected) = match &error {
+        ParseError::UnrecognizedToken {
+            token: (l, tok, r),
+            expected,
+        } => (
+            find(tokens, *l, tok, *r)?,
+            Some(tok.clone()),
+            expected.as_slice(),
+        ),
+        ParseError::UnrecognizedEof { expected, .. } => (tokens.len(), None, expected.as_slice()),
+        ParseError::ExtraToken { token: (l, tok, r) } => {
+            (find(tokens, *l, tok, *r)?, Some(tok.clone()), &[][..])
+        }
+        ParseError::InvalidToken { .. } | ParseError::User { .. } => return None,
+    };
+    let expects = |t: &str| expected.iter().any(|e| e.trim_matches('"') == t);
+    let span = tok.as_ref().map(|_| Span::new(tokens[at].0, tokens[at].2));
+    match (&tok, span) {
+        (Some(Tok::BadEscapeStr(s)), _) => {
+            tokens[at].1 = Tok::Str(s);
+            *out = Some(diag);
+            return Some(());
+        }
+        (Some(Tok::Ident("def" | "fn" | "function" | "fun")), Some(span)) if expects("func") => {
+            tokens[at].1 = Tok::Func;
+            let word = ctx.layout.slice(span.start(), span.end());
+            return set(
+                out,
+                Diagnostic::error(
+                    format!("functions are declared with `func`, not `{word}`"),
+                    span,
+                )
+                .with_code(crate::diagnostics::Code::UnexpectedToken)
+                .with_label("not a keyword of .pfir")
+                .with_suggestion(
+                    span,
+                    "func",
+                    "write `func`",
+                    Applicability::MachineApplicable,
+                )
+                .with_note("read as `func`"),
+            );
+        }
+        (Some(Tok::Ident(name)), Some(span))
+            if expects("func") && matches!(tokens.get(at + 1), Some((_, Tok::LParen, _))) =>
+        {
+            let (l, _, _) = tokens[at];
+            tokens.insert(at, (l, Tok::Func, l));
+            let here = Span::new(l, l);
+            return set(
+                out,
+                Diagnostic::error(format!("missing `func` before `{name}`"), span)
+                    .with_code(crate::diagnostics::Code::UnexpectedToken)
+                    .with_label("a function starts with `func`")
+                    .with_suggestion(here, "func ", "add `func`", Applicability::MaybeIncorrect)
+                    .with_note(format!("read as `func {name}`")),
+            );
+        }
+        (Some(Tok::Ident(word)), Some(_)) => {
+            if let Some(k) = closest_expected_word(word, expected)
+                && let Some(t) = keyword_token(&k)
+            {
+                tokens[at].1 = t;
+                *out = Some(diag.with_note(format!("read as `{k}`")));
+                return Some(());
+            }
+        }
+        (Some(Tok::Assign), Some(span)) if expects("==") && in_condition(tokens, at, ctx) => {
+            tokens[at].1 = Tok::EqEq;
+            return set(
+                out,
+                Diagnostic::error("`=` in a condition", span)
+                    .with_code(crate::diagnostics::Code::UnexpectedToken)
+                    .with_label("this would assign; comparison is `==`")
+                    .with_suggestion(
+                        span,
+                        "==",
+                        "compare with `==`",
+                        Applicability::MachineApplicable,
+                    )
+                    .with_note("read as `==`"),
+            );
+        }
+        (Some(Tok::Colon), Some(span)) if expects("{") => {
+            *out = Some(colon_block(tokens, at, span, ctx));
+            return Some(());
+        }
+        _ => {}
+    }
+    // Python's `elif`: the error is on the token after it.
+    if at >= 2
+        && matches!(tokens[at - 1].1, Tok::Ident("elif"))
+        && matches!(tokens[at - 2].1, Tok::RBrace)
+    {
+        let (l, _, r) = tokens[at - 1];
+        let span = Span::new(l, r);
+        tokens.splice(at - 1..at, [(l, Tok::Else, r), (l, Tok::If, r)]);
+        return set(
+            out,
+            Diagnostic::error("`elif` is written `else if`", span)
+                .with_code(crate::diagnostics::Code::UnexpectedToken)
+                .with_label("not a keyword of .pfir")
+                .with_suggestion(
+                    span,
+                    "else if",
+                    "write `else if`",
+                    Applicability::MachineApplicable,
+                )
+                .with_note("read as `else if`"),
+        );
+    }
+    // A misspelt statement keyword (`retrun x`, `fro i in ...`): a name
+    // first on its line that the next token cannot follow.
+    if at >= 1
+        && let Tok::Ident(word) = tokens[at - 1].1
+        && first_on_line(tokens, at - 1, ctx)
+        && !first_on_line(tokens, at, ctx)
+        && let Some(k) = crate::lower::suggest::closest(word, STATEMENT_KEYWORDS.into_iter())
+        && let Some(t) = keyword_token(k)
+    {
+        let (l, _, r) = tokens[at - 1];
+        let span = Span::new(l, r);
+        tokens[at - 1].1 = t;
+        return set(
+            out,
+            Diagnostic::error(format!("unknown statement `{word}`"), span)
+                .with_code(crate::diagnostics::Code::UnexpectedToken)
+                .with_label("not a keyword")
+                .with_suggestion(
+                    span,
+                    k,
+                    format!("did you mean `{k}`?"),
+                    Applicability::MaybeIncorrect,
+                )
+                .with_note(format!("read as `{k}`")),
+        );
+    }
+    let diag = match (&tok, span) {
+        (Some(Tok::LBrace), Some(_)) if first_on_line(tokens, at, ctx) => diag.with_help(
+            "a `{` opens a block only after `for`, `while`, `if`, `else`, `manual` or `auto`",
+        ),
+        _ => diag,
+    };
+    *out = Some(diag);
+    let (from, to, item_level) = culprit(tokens, at, ctx)?;
+    let dropped = &tokens[from..to];
+    if item_level && dropped.iter().any(|t| matches!(t.1, Tok::LBrace)) {
+        lost.push(function_name(dropped));
+    }
+    tokens.drain(from..to);
+    Some(())
+}
+
+/// Sets the diagnostic of a repair that applied.
+fn set(out: &mut Option<Diagnostic>, d: Diagnostic) -> Option<()> {
+    *out = Some(d);
+    Some(())
+}
+
+/// The index of the token `(l, tok, r)` in `tokens` (sorted by start).
+fn find(tokens: &[Spanned<'_>], l: usize, tok: &Tok<'_>, r: usize) -> Option<usize> {
+    let from = tokens.partition_point(|t| t.0 < l);
+    (from..tokens.len())
+        .take_while(|&i| tokens[i].0 == l)
+        .find(|&i| tokens[i].2 == r && &tokens[i].1 == tok)
+}
+
+/// The keyword or type token spelt `word` (not a plain name).
+fn keyword_token(word: &str) -> Option<Tok<'static>> {
+    let word: &'static str = KEYWORDS.iter().find(|k| **k == word)?;
+    let mut lexer = Tok::lexer(word);
+    match (lexer.next(), lexer.next()) {
+        (Some(Ok(t)), None) if !matches!(t, Tok::Ident(_)) => Some(t),
+        _ => None,
+    }
+}
+
+/// The keywords a statement starts with.
+const STATEMENT_KEYWORDS: [&str; 9] = [
+    "for", "while", "if", "manual", "auto", "yield", "return", "break", "continue",
+];
+
+/// The words a misspelling can be read as.
+const KEYWORDS: [&str; 48] = [
+    "func",
+    "orchestration",
+    "incore",
+    "aic",
+    "aiv",
+    "group",
+    "opaque",
+    "in",
+    "out",
+    "inout",
+    "for",
+    "range",
+    "parallel",
+    "unroll",
+    "iter",
+    "while",
+    "if",
+    "else",
+    "manual",
+    "auto",
+    "yield",
+    "return",
+    "break",
+    "continue",
+    "submit",
+    "true",
+    "false",
+    "none",
+    "and",
+    "or",
+    "not",
+    "array",
+    "tensor",
+    "i1",
+    "i8",
+    "i16",
+    "i32",
+    "i64",
+    "u8",
+    "u16",
+    "u32",
+    "u64",
+    "f16",
+    "bf16",
+    "f32",
+    "f64",
+    "index",
+    "task_id",
+];
+
+fn first_on_line(tokens: &[Spanned<'_>], i: usize, ctx: &Ctx<'_, '_>) -> bool {
+    i == 0 || i >= tokens.len() || ctx.layout.line(tokens[i - 1].2) != ctx.layout.line(tokens[i].0)
+}
+
+/// Whether the token at `at` follows an `if` or `while` on its line.
+fn in_condition(tokens: &[Spanned<'_>], at: usize, ctx: &Ctx<'_, '_>) -> bool {
+    let line = ctx.layout.line(tokens[at].0);
+    tokens[..at]
+        .iter()
+        .rev()
+        .take_while(|t| ctx.layout.line(t.0) == line)
+        .any(|t| matches!(t.1, Tok::If | Tok::While))
+}
+
+/// `:` where a block's `{` was expected. Followed by `{`, the `:` is
+/// dropped; otherwise it opens a Python-style block: read as `{`, with a
+/// `}` after the lines indented deeper than the header.
+fn colon_block(
+    tokens: &mut Vec<Spanned<'_>>,
+    at: usize,
+    span: Span,
+    ctx: &Ctx<'_, '_>,
+) -> Diagnostic {
+    let d = Diagnostic::error("unexpected `:`", span)
+        .with_code(crate::diagnostics::Code::UnexpectedToken);
+    if matches!(tokens.get(at + 1), Some((_, Tok::LBrace, _))) {
+        tokens.remove(at);
+        return d
+            .with_label("a block starts with `{` alone")
+            .with_suggestion(span, "", "remove the `:`", Applicability::MachineApplicable);
+    }
+    let header_indent = ctx.layout.indent_at(span.start());
+    let mut depth = 0usize;
+    let mut end = tokens.len();
+    for j in at + 1..tokens.len() {
+        let t = &tokens[j].1;
+        if depth == 0
+            && first_on_line(tokens, j, ctx)
+            && ctx.layout.indent_at(tokens[j].0) <= header_indent
+        {
+            end = j;
+            break;
+        }
+        match t {
+            Tok::LParen | Tok::LBracket | Tok::LBrace => depth += 1,
+            Tok::RParen | Tok::RBracket | Tok::RBrace => {
+                if depth == 0 {
+                    end = j;
+                    break;
+                }
+                depth -= 1;
+            }
+            _ => {}
+        }
+    }
+    let close_at = if end > at + 1 {
+        tokens[end - 1].2
+    } else {
+        span.end()
+    };
+    tokens[at].1 = Tok::LBrace;
+    tokens.insert(end, (close_at, Tok::RBrace, close_at));
+    d.with_label("blocks are written in braces, not after `:`")
+        .with_suggestion(
+            span,
+            "{",
+            "write `{` here, and a `}` after the indented lines",
+            Applicability::MaybeIncorrect,
+        )
+        .with_note("read as if the indented lines below were in braces")
+}
+
+/// The partner of every bracket (`usize::MAX` for other tokens and for
+/// unmatched brackets).
+fn partners(tokens: &[Spanned<'_>]) -> Vec<usize> {
+    let mut out = vec![usize::MAX; tokens.len()];
+    let mut stack = Vec::new();
+    for (i, (_, t, _)) in tokens.iter().enumerate() {
+        match t {
+            Tok::LParen | Tok::LBracket | Tok::LBrace => stack.push(i),
+            Tok::RParen | Tok::RBracket | Tok::RBrace => {
+                if let Some(o) = stack.pop() {
+                    out[o] = i;
+                    out[i] = o;
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The end (exclusive) of the logical line starting at `head`: up to the
+/// next token that starts a line outside the brackets opened since `head`
+/// (an `else` after a block continues it), or the closer of the enclosing
+/// block.
+fn logical_line_end(
+    tokens: &[Spanned<'_>],
+    partner: &[usize],
+    head: usize,
+    ctx: &Ctx<'_, '_>,
+) -> usize {
+    let mut i = head;
+    while i < tokens.len() {
+        let t = &tokens[i].1;
+        if matches!(t, Tok::RParen | Tok::RBracket | Tok::RBrace) {
+            return i;
+        }
+        if matches!(t, Tok::LParen | Tok::LBracket | Tok::LBrace) && partner[i] != usize::MAX {
+            i = partner[i] + 1;
+        } else {
+            i += 1;
+        }
+        if i < tokens.len() && first_on_line(tokens, i, ctx) && !matches!(tokens[i].1, Tok::Else) {
+            return i;
+        }
+    }
+    tokens.len()
+}
+
+/// Tokens that cannot end a statement: a line ending with one continues on
+/// the next.
+fn continues(t: &Tok<'_>) -> bool {
+    matches!(
+        t,
+        Tok::Assign
+            | Tok::Comma
+            | Tok::Dot
+            | Tok::Plus
+            | Tok::Minus
+            | Tok::Star
+            | Tok::Slash
+            | Tok::Percent
+            | Tok::EqEq
+            | Tok::NotEq
+            | Tok::Lt
+            | Tok::Le
+            | Tok::Ge
+            | Tok::And
+            | Tok::Or
+            | Tok::Not
+            | Tok::Arrow
+            | Tok::Colon
+            | Tok::In
+            | Tok::For
+            | Tok::While
+            | Tok::If
+            | Tok::Else
+            | Tok::Submit
+            | Tok::Func
+    )
+}
+
+/// Tokens a statement (or the `}` of its block) can start with.
+fn starts_statement(t: &Tok<'_>) -> bool {
+    matches!(
+        t,
+        Tok::Ident(_)
+            | Tok::OpName(_)
+            | Tok::Underscore
+            | Tok::For
+            | Tok::While
+            | Tok::If
+            | Tok::Manual
+            | Tok::Auto
+            | Tok::Yield
+            | Tok::Return
+            | Tok::Break
+            | Tok::Continue
+            | Tok::RBrace
+            | Tok::Func
+            | Tok::Orchestration
+            | Tok::InCore
+            | Tok::Aic
+            | Tok::Aiv
+            | Tok::Group
+            | Tok::Opaque
+    )
+}
+
+/// The token range to drop for an error at `at`: the logical line holding
+/// it; the one before when the error is on the first token of a line that
+/// could start a statement (the line before was left incomplete); extended
+/// back over lines that end in a token that cannot end a statement.
+/// Also says whether the range is at item level (outside every block).
+fn culprit(tokens: &[Spanned<'_>], at: usize, ctx: &Ctx<'_, '_>) -> Option<(usize, usize, bool)> {
+    let partner = partners(tokens);
+    // The innermost `{` holding `at` (a `}` belongs to the block it closes).
+    let mut braces = Vec::new();
+    for (i, (_, t, _)) in tokens.iter().enumerate().take(at) {
+        match t {
+            Tok::LBrace => braces.push(i),
+            Tok::RBrace => {
+                braces.pop();
+            }
+            _ => {}
+        }
+    }
+    let block_start = braces.last().map_or(0, |&o| o + 1);
+    let mut lines: Vec<(usize, usize)> = Vec::new();
+    let mut i = block_start;
+    let mut holding = None;
+    while i < tokens.len() {
+        if matches!(tokens[i].1, Tok::RParen | Tok::RBracket | Tok::RBrace) {
+            break;
+        }
+        let end = logical_line_end(tokens, &partner, i, ctx).max(i + 1);
+        lines.push((i, end));
+        if at < end {
+            holding = Some(lines.len() - 1);
+            break;
+        }
+        i = end;
+    }
+    let mut first = match holding {
+        Some(h) if at == lines[h].0 && h > 0 && starts_statement(&tokens[at].1) => h - 1,
+        Some(h) => h,
+        None => lines.len().checked_sub(1)?,
+    };
+    let last = first;
+    while first > 0 && continues(&tokens[lines[first - 1].1 - 1].1) {
+        first -= 1;
+    }
+    Some((lines[first].0, lines[last].1, braces.is_empty()))
+}
+
+/// The name of the function a dropped item-level range declares: the name
+/// after `func`, or else the first name followed by `(`.
+fn function_name<'i>(tokens: &[Spanned<'i>]) -> Option<&'i str> {
+    let after_func = tokens.windows(2).find_map(|w| match (&w[0].1, &w[1].1) {
+        (Tok::Func, Tok::Ident(name)) => Some(*name),
+        _ => None,
+    });
+    after_func.or_else(|| {
+        tokens.windows(2).find_map(|w| match (&w[0].1, &w[1].1) {
+            (Tok::Ident(name), Tok::LParen) => Some(*name),
+            _ => None,
+        })
+    })
+}
