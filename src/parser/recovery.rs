@@ -58,9 +58,14 @@ pub struct Parsed<'input> {
 /// only a file with a syntax error is read again through the stages above,
 /// which hold its tokens in memory.
 pub fn parse_module<'i>(text: &'i str, base: usize, arena: &'i ast::Arena) -> Parsed<'i> {
-    if let Some(module) = parse_clean(text, base, arena) {
-        return module;
+    match parse_clean(text, base, arena) {
+        Some(parsed) => parsed,
+        None => parse_in_stages(text, base, arena),
     }
+}
+
+/// [`parse_module`] through the recovery stages, whatever the input.
+fn parse_in_stages<'i>(text: &'i str, base: usize, arena: &'i ast::Arena) -> Parsed<'i> {
     let tokens = match lexer::lex(text, base) {
         Ok(tokens) => tokens,
         Err(too_deep) => {
@@ -749,4 +754,66 @@ fn function_name<'i>(tokens: &[Spanned<'i>]) -> Option<&'i str> {
             _ => None,
         })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{parse_clean, parse_in_stages};
+    use crate::parser::ast::Arena;
+    use std::path::Path;
+
+    /// Every valid chunk of the examples and round-trip tests.
+    fn valid_chunks() -> Vec<String> {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut files = Vec::new();
+        for dir in ["examples", "tests/lit/frontend", "tests/passes"] {
+            let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
+                continue;
+            };
+            for e in entries.flatten() {
+                if e.path().extension().is_some_and(|x| x == "pfir") {
+                    files.push(e.path());
+                }
+            }
+        }
+        files.sort();
+        let mut chunks = Vec::new();
+        for f in files {
+            let text = std::fs::read_to_string(&f).expect("reading a test input");
+            for (_, chunk) in crate::driver::split_chunks(&text) {
+                chunks.push(chunk.to_string());
+            }
+        }
+        chunks
+    }
+
+    #[test]
+    fn the_one_pass_parse_equals_the_staged_parse_on_valid_input() {
+        let mut clean = 0;
+        for chunk in valid_chunks() {
+            let (a, b) = (Arena::new(), Arena::new());
+            let Some(fast) = parse_clean(&chunk, 7, &a) else {
+                continue;
+            };
+            clean += 1;
+            let staged = parse_in_stages(&chunk, 7, &b);
+            assert_eq!(format!("{fast:?}"), format!("{staged:?}"), "{chunk}");
+            assert!(fast.diagnostics.is_empty() && fast.broken.is_empty());
+        }
+        assert!(clean > 50, "only {clean} valid chunks were compared");
+    }
+
+    #[test]
+    fn the_one_pass_parse_gives_way_on_a_syntax_error() {
+        let arena = Arena::new();
+        for text in [
+            "func f( {\n}\n",
+            "func f() {\n  x = 1 +\n}\n",
+            "func f() {\n  x = #1\n}\n",
+            "func f() {\n  s = \"a\\q\"\n}\n",
+        ] {
+            assert!(parse_clean(text, 0, &arena).is_none(), "{text}");
+            assert!(!super::parse_module(text, 0, &arena).diagnostics.is_empty());
+        }
+    }
 }
