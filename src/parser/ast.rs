@@ -165,51 +165,52 @@ pub struct CallArgs<'a> {
     pub misplaced: &'a [Span],
 }
 
-/// One argument as written, before [`CallArgs::from_items`] splits them.
+/// One argument as written.
 #[derive(Clone, Debug)]
 pub enum ArgItem<'a> {
     Positional(Expr<'a>),
     Keyword(Kwarg<'a>),
 }
 
-impl<'a> CallArgs<'a> {
-    /// Splits the arguments as written into the three lists, each
-    /// allocated at its exact length.
-    pub fn from_items(items: &[ArgItem<'a>], arena: &'a Arena) -> CallArgs<'a> {
-        let positional = items.iter().filter_map(|item| match item {
-            ArgItem::Positional(e) => Some(e.clone()),
-            ArgItem::Keyword(_) => None,
-        });
-        let keyword = items.iter().filter_map(|item| match item {
-            ArgItem::Keyword(k) => Some(k.clone()),
-            ArgItem::Positional(_) => None,
-        });
-        let first_keyword = items
-            .iter()
-            .position(|item| matches!(item, ArgItem::Keyword(_)))
-            .unwrap_or(items.len());
-        let misplaced = items[first_keyword..].iter().filter_map(|item| match item {
-            ArgItem::Positional(e) => Some(e.span),
-            ArgItem::Keyword(_) => None,
-        });
-        CallArgs {
-            positional: alloc_exact(arena, positional),
-            keyword: alloc_exact(arena, keyword),
-            misplaced: alloc_exact(arena, misplaced),
-        }
-    }
+/// The arguments of a call while the parser reads them: each argument goes
+/// to its list as it is read, so no list of all the arguments is built.
+pub struct CallArgsBuilder<'a> {
+    positional: ArenaVec<'a, Expr<'a>>,
+    keyword: ArenaVec<'a, Kwarg<'a>>,
+    misplaced: ArenaVec<'a, Span>,
 }
 
-/// The items of `iter` as an arena slice of exactly their number (nothing
-/// allocated when there are none).
-fn alloc_exact<'a, T: Clone>(arena: &'a Arena, iter: impl Iterator<Item = T> + Clone) -> &'a [T] {
-    let len = iter.clone().count();
-    if len == 0 {
-        return &[];
+impl<'a> CallArgsBuilder<'a> {
+    pub fn new(arena: &'a Arena) -> CallArgsBuilder<'a> {
+        CallArgsBuilder {
+            positional: ArenaVec::new_in(arena),
+            keyword: ArenaVec::new_in(arena),
+            misplaced: ArenaVec::new_in(arena),
+        }
     }
-    let mut out = ArenaVec::with_capacity_in(len, arena);
-    out.extend(iter);
-    out.into_bump_slice()
+
+    /// Adds the next argument; a positional one after a keyword argument is
+    /// also recorded as misplaced.
+    pub fn push(mut self, item: ArgItem<'a>) -> CallArgsBuilder<'a> {
+        match item {
+            ArgItem::Positional(e) => {
+                if !self.keyword.is_empty() {
+                    self.misplaced.push(e.span);
+                }
+                self.positional.push(e);
+            }
+            ArgItem::Keyword(k) => self.keyword.push(k),
+        }
+        self
+    }
+
+    pub fn finish(self) -> CallArgs<'a> {
+        CallArgs {
+            positional: self.positional.into_bump_slice(),
+            keyword: self.keyword.into_bump_slice(),
+            misplaced: self.misplaced.into_bump_slice(),
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -374,7 +375,10 @@ mod tests {
             ArgItem::Keyword(k(6)),
             ArgItem::Positional(e(8)),
         ];
-        let args = CallArgs::from_items(&items, &arena);
+        let args = items
+            .into_iter()
+            .fold(CallArgsBuilder::new(&arena), CallArgsBuilder::push)
+            .finish();
         let starts = |es: &[Expr<'_>]| es.iter().map(|e| e.span.start()).collect::<Vec<_>>();
         assert_eq!(starts(args.positional), [0, 4, 8]);
         assert_eq!(
@@ -388,7 +392,7 @@ mod tests {
             args.misplaced.iter().map(|s| s.start()).collect::<Vec<_>>(),
             [4, 8]
         );
-        let none = CallArgs::from_items(&[], &arena);
+        let none = CallArgsBuilder::new(&arena).finish();
         assert!(none.positional.is_empty() && none.keyword.is_empty() && none.misplaced.is_empty());
     }
 }
