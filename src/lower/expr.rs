@@ -434,7 +434,7 @@ impl<'a> Lowerer<'a> {
                     }
                 }
                 let (ids, directions) =
-                    self.lower_args_against(&args.positional, &sig.params, name.name, span);
+                    self.lower_args_against(args.positional, &sig.params, name.name, span);
                 let mut call = Call::new(Callee::Function(sig.id));
                 call.args = ids;
                 call.arg_directions = directions;
@@ -695,7 +695,7 @@ impl<'a> Lowerer<'a> {
             return None;
         };
         let (args, arg_directions) =
-            self.lower_args_against(&s.args.positional, &sig.params, s.callee.name, s.span);
+            self.lower_args_against(s.args.positional, &sig.params, s.callee.name, s.span);
         let mut submit = Submit {
             results: VarList::new(),
             callee: sig.id,

@@ -174,10 +174,13 @@ pub enum ArgItem<'a> {
 
 /// The arguments of a call while the parser reads them: each argument goes
 /// to its list as it is read, so no list of all the arguments is built.
+/// (It sits on the parser's stack: kept smaller than LALRPOP's own error
+/// value.)
 pub struct CallArgsBuilder<'a> {
     positional: ArenaVec<'a, Expr<'a>>,
     keyword: ArenaVec<'a, Kwarg<'a>>,
-    misplaced: ArenaVec<'a, Span>,
+    /// How many positional arguments came before the first keyword one.
+    before_keywords: Option<usize>,
 }
 
 impl<'a> CallArgsBuilder<'a> {
@@ -185,30 +188,37 @@ impl<'a> CallArgsBuilder<'a> {
         CallArgsBuilder {
             positional: ArenaVec::new_in(arena),
             keyword: ArenaVec::new_in(arena),
-            misplaced: ArenaVec::new_in(arena),
+            before_keywords: None,
         }
     }
 
-    /// Adds the next argument; a positional one after a keyword argument is
-    /// also recorded as misplaced.
+    /// Adds the next argument.
     pub fn push(mut self, item: ArgItem<'a>) -> CallArgsBuilder<'a> {
         match item {
-            ArgItem::Positional(e) => {
-                if !self.keyword.is_empty() {
-                    self.misplaced.push(e.span);
-                }
-                self.positional.push(e);
+            ArgItem::Positional(e) => self.positional.push(e),
+            ArgItem::Keyword(k) => {
+                self.before_keywords.get_or_insert(self.positional.len());
+                self.keyword.push(k);
             }
-            ArgItem::Keyword(k) => self.keyword.push(k),
         }
         self
     }
 
+    /// The lists; the positional arguments written after a keyword argument
+    /// are also listed as misplaced.
     pub fn finish(self) -> CallArgs<'a> {
+        let arena = self.positional.bump();
+        let positional = self.positional.into_bump_slice();
+        let after = &positional[self.before_keywords.unwrap_or(positional.len())..];
+        let misplaced: &[Span] = if after.is_empty() {
+            &[]
+        } else {
+            arena.alloc_slice_fill_iter(after.iter().map(|e| e.span))
+        };
         CallArgs {
-            positional: self.positional.into_bump_slice(),
+            positional,
             keyword: self.keyword.into_bump_slice(),
-            misplaced: self.misplaced.into_bump_slice(),
+            misplaced,
         }
     }
 }
@@ -355,6 +365,16 @@ mod tests {
             size_of::<TypeExpr<'_>>()
         );
         assert!(size_of::<Rhs<'_>>() <= 16, "Rhs: {}", size_of::<Rhs<'_>>());
+        // The largest value on the parser's stack is LALRPOP's own error
+        // value (the `!` productions'); no AST value may outgrow it.
+        type Recovery<'a> =
+            lalrpop_util::ErrorRecovery<usize, crate::lexer::Tok<'a>, crate::lexer::TooDeep>;
+        let limit = size_of::<Recovery<'_>>();
+        assert!(
+            size_of::<CallArgsBuilder<'_>>() <= limit,
+            "CallArgsBuilder: {} > {limit}",
+            size_of::<CallArgsBuilder<'_>>()
+        );
     }
 
     #[test]
