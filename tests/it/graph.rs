@@ -334,13 +334,14 @@ fn output_format_follows_the_extension_and_html_lists_the_decisions() {
     // A failed run leaves an existing output alone.
     let keep = dir.path().join("keep.svg");
     std::fs::write(&keep, "old").unwrap();
-    let st = pfir()
+    let out = pfir()
         .args(["graph", "--function", "nope", "-o"])
         .arg(&keep)
         .arg(&example)
-        .status()
+        .output()
         .unwrap();
-    assert_eq!(st.code(), Some(1));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no function named `nope`"));
     assert_eq!(std::fs::read_to_string(&keep).unwrap(), "old");
 }
 
