@@ -17,8 +17,9 @@ fn generate(lines: usize) -> String {
          func kernel(x: index) -> task_id {\n  return system.task_invalid()\n}\n\n",
     );
     let mut i = 0;
-    while s.lines().count() < lines {
-        s.push_str(&format!(
+    let mut count = s.lines().count();
+    while count < lines {
+        let function = format!(
             "// CHECK-LABEL: orchestration func phase{i}
 // Ünïcödé comment before the function.
 orchestration func phase{i}(n: i64) -> task_id {{
@@ -40,7 +41,9 @@ orchestration func phase{i}(n: i64) -> task_id {{
 }}
 
 "
-        ));
+        );
+        count += function.matches('\n').count();
+        s.push_str(&function);
         i += 1;
     }
     s
@@ -59,8 +62,10 @@ fn time<T>(runs: usize, mut f: impl FnMut() -> T) -> Duration {
         (0..runs)
             .map(|_| {
                 let t = Instant::now();
-                std::hint::black_box(f());
-                t.elapsed()
+                let result = std::hint::black_box(f());
+                let elapsed = t.elapsed();
+                drop(result);
+                elapsed
             })
             .collect(),
     )

@@ -2,9 +2,12 @@
 //! --passes=expand-manual-phase-fence --remarks` reports it.
 //!
 //! The pass runs through the pass manager (its requirements verified first)
-//! on a chunk that lowered without error, the first time a decision is
-//! asked for (hover on a loop, inlay hints), not while the document is
-//! read: navigation, completion and colouring never wait for it. Each
+//! on a chunk that lowered without error, once, the first time a decision
+//! or the document's diagnostics are asked for (the language server asks
+//! for the diagnostics right after reading each version), not while the
+//! document is read: navigation, completion and colouring never wait for
+//! it. Everything the pass reports is kept: it is the pass's part of the
+//! document's diagnostics ([`crate::ide::Analysis::diagnostics`]). Each
 //! remark is attached to the
 //! loop it is about (its primary span, or the secondary label that points
 //! at the loop header, starts where the loop statement starts). A remark
@@ -55,6 +58,10 @@ pub struct Decisions {
     pub status: PassStatus,
     /// One per loop of the chunk's index, in its order.
     pub per_loop: Vec<Option<LoopDecision>>,
+    /// Everything the pipeline reported (remarks included): what `pfir
+    /// opt --passes=expand-manual-phase-fence --remarks` adds to the front
+    /// end's diagnostics for the chunk. Empty when the pass did not run.
+    pub diagnostics: Vec<Diagnostic>,
 }
 
 impl Decisions {
@@ -62,6 +69,7 @@ impl Decisions {
         Decisions {
             status: PassStatus::NotRun(why.into()),
             per_loop: Vec::new(),
+            diagnostics: Vec::new(),
         }
     }
 
@@ -75,8 +83,8 @@ impl Decisions {
 /// `inserted_remark`).
 const INSERTED: &str = "inserted phase fence barrier `";
 
-/// Runs the pass over `module` (it is rewritten) and attaches its remarks
-/// to `loops`.
+/// Runs the pass over `module` (it is rewritten), attaches its remarks to
+/// `loops` and keeps everything it reported.
 pub fn run(module: &mut Module, loops: &[LoopInfo]) -> Decisions {
     let opts = PipelineOptions {
         passes: vec![NAME.to_string()],
@@ -93,7 +101,10 @@ pub fn run(module: &mut Module, loops: &[LoopInfo]) -> Decisions {
             .find(|d| d.severity == Severity::Error)
             .map(|d| d.message.clone())
             .unwrap_or_default();
-        return Decisions::not_run(format!("the pass's requirements do not hold: {why}"));
+        return Decisions {
+            diagnostics: result.diagnostics,
+            ..Decisions::not_run(format!("the pass's requirements do not hold: {why}"))
+        };
     }
     let by_start: HashMap<usize, usize> = loops
         .iter()
@@ -122,6 +133,7 @@ pub fn run(module: &mut Module, loops: &[LoopInfo]) -> Decisions {
     Decisions {
         status: PassStatus::Ran,
         per_loop,
+        diagnostics: result.diagnostics,
     }
 }
 

@@ -10,7 +10,7 @@
 //! be started it runs on the caller's, and if it fails the document is
 //! treated as empty rather than letting the failure reach the caller.
 
-use crate::diagnostics::has_errors;
+use crate::diagnostics::{Diagnostic, has_errors};
 use crate::driver::{LARGE_STACK_BYTES, split_chunks};
 use crate::ide::decisions::{self, Decisions};
 use crate::ide::directives;
@@ -56,6 +56,10 @@ pub struct Chunk {
     /// Every `// ...` comment, from `//` to the end of its line.
     pub comments: Vec<Range<usize>>,
     pub index: ChunkIndex,
+    /// What `pfir opt`'s front end ([`crate::driver::read_module`]) reports
+    /// for this chunk (the module is kept for the index even when there
+    /// are errors: [`crate::driver::read_module_anyway`]).
+    pub front_end: Vec<Diagnostic>,
     /// Whether the front end reported an error in this chunk.
     pub has_errors: bool,
     /// The IR, kept (when there is no error) until the pass takes it.
@@ -191,14 +195,15 @@ fn build_chunk(text: &str, base: usize, chunk: &str) -> Chunk {
         .into_iter()
         .map(|s| s.range())
         .collect();
-    let (module, diags) = crate::driver::read_module_anyway(chunk, base);
-    let has_errors = has_errors(&diags);
+    let (module, front_end) = crate::driver::read_module_anyway(chunk, base);
+    let has_errors = has_errors(&front_end);
     let index = index::build(text, &module);
     Chunk {
         range: base..base + chunk.len(),
         tokens,
         comments,
         index,
+        front_end,
         has_errors,
         module: Mutex::new((!has_errors).then_some(module)),
         decisions: OnceLock::new(),

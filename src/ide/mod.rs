@@ -5,7 +5,8 @@
 //! own front end on each chunk (lexer, parser, lowering to the IR) and, when
 //! a chunk has no error and a decision is first asked for, the
 //! `expand-manual-phase-fence` pass through the pass manager with remarks
-//! on, so the editor and `pfir opt` never disagree. Everything it learns is flattened into tables of byte ranges
+//! on, so the editor and `pfir opt` never disagree: the diagnostics
+//! ([`Analysis::diagnostics`]) come from that same reading. Everything it learns is flattened into tables of byte ranges
 //! ([`index`]); each query then reads those tables without recursion.
 //!
 //! Every range is a `Range<usize>` of byte offsets into the whole document
@@ -32,6 +33,7 @@ pub mod navigate;
 pub mod outline;
 pub mod tokens;
 
+use crate::diagnostics::Diagnostic;
 use std::ops::Range;
 
 pub use completion::{Completion, CompletionKind};
@@ -53,6 +55,24 @@ impl Analysis {
         Analysis {
             doc: document::Document::build(text),
         }
+    }
+
+    /// Every diagnostic `pfir opt --passes=expand-manual-phase-fence
+    /// --remarks` reports for the document (`--split-input-file` when it
+    /// has `// -----` lines), in the same order: per chunk, the front
+    /// end's, then, when it read without error, the pass pipeline's. The
+    /// front end ran when the analysis was built; the pass runs here on the
+    /// chunks that have not run it yet (once per chunk, shared with the
+    /// decisions hover and inlay hints show).
+    pub fn diagnostics(&self) -> Vec<Diagnostic> {
+        let mut all = Vec::new();
+        for chunk in &self.doc.chunks {
+            all.extend(chunk.front_end.iter().cloned());
+            if !chunk.has_errors {
+                all.extend(chunk.decisions().diagnostics.iter().cloned());
+            }
+        }
+        all
     }
 
     /// The document text this analysis was built from.
@@ -125,6 +145,13 @@ impl Analysis {
     /// Every token worth colouring, sorted and non-overlapping.
     pub fn semantic_tokens(&self) -> Vec<SemanticToken> {
         tokens::semantic_tokens(&self.doc)
+    }
+
+    /// The tokens of [`Analysis::semantic_tokens`] that overlap `range`
+    /// (for a client that colours what it shows first), at a cost
+    /// proportional to what the range holds.
+    pub fn semantic_tokens_in(&self, range: Range<usize>) -> Vec<SemanticToken> {
+        tokens::semantic_tokens_in(&self.doc, range)
     }
 
     /// Functions and named scopes whose names match `query` (every

@@ -8,7 +8,7 @@
 
 use crate::ide::directives::{PieceKind, scan_comment};
 use crate::ide::document::{Chunk, Document, LexClass};
-use crate::ide::index::{Target, VarKind};
+use crate::ide::index::{Occurrence, Target, VarKind};
 use std::ops::Range;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -111,17 +111,36 @@ fn token(range: Range<usize>, kind: TokenKind) -> SemanticToken {
 }
 
 pub fn semantic_tokens(doc: &Document) -> Vec<SemanticToken> {
+    semantic_tokens_in(doc, 0..doc.text.len())
+}
+
+/// The tokens that overlap `range` (each whole, even where it crosses an
+/// end of the range). Only that part of the token, comment and occurrence
+/// tables is walked (a binary search finds where it starts), so a range
+/// costs what is in it, not the whole document.
+pub fn semantic_tokens_in(doc: &Document, range: Range<usize>) -> Vec<SemanticToken> {
+    let overlaps = |r: &Range<usize>| r.end > range.start && r.start < range.end;
     let mut out = Vec::new();
-    for chunk in &doc.chunks {
-        code_tokens(doc, chunk, &mut out);
-        for c in &chunk.comments {
-            comment_tokens(doc, c.clone(), &mut out);
+    // Chunks, their comments and the markers between them come in document
+    // order: the tokens are produced sorted, without a sort.
+    for (i, chunk) in doc.chunks.iter().enumerate() {
+        if chunk.range.end >= range.start && chunk.range.start < range.end {
+            code_tokens(doc, chunk, &range, &mut out);
+        }
+        if let Some(m) = doc.markers.get(i).filter(|m| overlaps(m)) {
+            out.push(token(m.clone(), TokenKind::Directive));
         }
     }
-    for m in &doc.markers {
-        out.push(token(m.clone(), TokenKind::Directive));
+    for m in doc.markers.iter().skip(doc.chunks.len()) {
+        if overlaps(m) {
+            out.push(token(m.clone(), TokenKind::Directive));
+        }
     }
-    out.sort_by_key(|t| t.range.start);
+    // A comment overlapping the range gave all its parts.
+    out.retain(|t| overlaps(&t.range));
+    if !out.is_sorted_by_key(|t| t.range.start) {
+        out.sort_by_key(|t| t.range.start);
+    }
     // Defensive: drop anything overlapping what precedes it.
     let mut end = 0;
     out.retain(|t| {
@@ -134,10 +153,29 @@ pub fn semantic_tokens(doc: &Document) -> Vec<SemanticToken> {
     out
 }
 
-fn code_tokens(doc: &Document, chunk: &Chunk, out: &mut Vec<SemanticToken>) {
+/// The tokens of the chunk's code and comments, in order. Tokens,
+/// comments and occurrences are all sorted by position, so cursors walk
+/// the comments and the occurrences beside the tokens: linear, where a
+/// search per name and a sort of the result cost a logarithm of (mostly
+/// cache-missing) steps per token on a large document.
+fn code_tokens(doc: &Document, chunk: &Chunk, range: &Range<usize>, out: &mut Vec<SemanticToken>) {
     let text = doc.text.as_str();
-    let ix = &chunk.index;
-    for (i, t) in chunk.tokens.iter().enumerate() {
+    let occurrences = &chunk.index.occurrences;
+    let mut next_occurrence = occurrences.partition_point(|o| o.range.end <= range.start);
+    let first_comment = chunk.comments.partition_point(|c| c.end <= range.start);
+    let mut comments = chunk.comments[first_comment..]
+        .iter()
+        .take_while(|c| c.start < range.end)
+        .peekable();
+    let first_token = chunk.tokens.partition_point(|t| t.range.end <= range.start);
+    let in_range = chunk.tokens[first_token..]
+        .iter()
+        .take_while(|t| t.range.start < range.end);
+    for (i, t) in in_range.enumerate() {
+        let i = first_token + i;
+        while let Some(c) = comments.next_if(|c| c.start < t.range.start) {
+            comment_tokens(doc, c.clone(), out);
+        }
         let kind = match t.class {
             LexClass::Keyword => TokenKind::Keyword,
             LexClass::Type => TokenKind::Type,
@@ -153,22 +191,32 @@ fn code_tokens(doc: &Document, chunk: &Chunk, out: &mut Vec<SemanticToken>) {
                 continue;
             }
             LexClass::Ident => {
-                out.push(name_token(text, chunk, i));
+                while occurrences
+                    .get(next_occurrence)
+                    .is_some_and(|o| o.range.start < t.range.start)
+                {
+                    next_occurrence += 1;
+                }
+                let occurrence = occurrences
+                    .get(next_occurrence)
+                    .filter(|o| o.range == t.range);
+                out.push(name_token(text, chunk, i, occurrence));
                 continue;
             }
             _ => continue,
         };
         out.push(token(t.range.clone(), kind));
     }
-    let _ = ix;
+    for c in comments {
+        comment_tokens(doc, c.clone(), out);
+    }
 }
 
-fn name_token(text: &str, chunk: &Chunk, i: usize) -> SemanticToken {
+/// The token of the name `chunk.tokens[i]`, whose occurrence in the index
+/// (same range) is `occ`, if it has one.
+fn name_token(text: &str, chunk: &Chunk, i: usize, occ: Option<&Occurrence>) -> SemanticToken {
     let t = &chunk.tokens[i];
     let ix = &chunk.index;
-    let occ = ix
-        .occurrence_at(t.range.start)
-        .filter(|o| o.range == t.range);
     if let Some(o) = occ {
         let kind = match o.target {
             Target::Function(_) => TokenKind::Function,

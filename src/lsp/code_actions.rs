@@ -42,7 +42,7 @@ pub fn code_actions(
     let mut actions = Vec::new();
     if wants(&CodeActionKind::QUICKFIX) {
         let text = &*doc.text;
-        for d in check_document(text, false) {
+        for d in check_document(&doc.analysis(), false) {
             let span = d.primary.span.range();
             let touches = span.start <= range.end && range.start <= span.end;
             if !touches {

@@ -1,5 +1,6 @@
 //! Diagnostics for the editor: the document checked by the same front end
-//! and pass pipeline as `pfir opt` ([`check_document`]), and pfir's
+//! and pass pipeline as `pfir opt` ([`check_document`], from the
+//! document's `pfir::ide` analysis), and pfir's
 //! [`Diagnostic`]s as LSP diagnostics ([`to_lsp`]).
 //!
 //! A document with `// -----` lines is checked chunk by chunk, as `pfir opt
@@ -13,9 +14,9 @@
 //! only produced when the remarks setting is on).
 
 use super::positions::LineIndex;
-use crate::diagnostics::{Diagnostic, Severity, SourceFile};
-use crate::driver::{OptOptions, SPLIT_MARKER, run_opt};
-use crate::passes::PipelineOptions;
+use crate::diagnostics::{Diagnostic, Severity};
+use crate::driver::SPLIT_MARKER;
+use crate::ide::Analysis;
 use lsp_types::{
     CodeDescription, DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString,
     Url,
@@ -33,20 +34,14 @@ pub fn is_split(text: &str) -> bool {
     text.lines().any(|l| l.trim_end() == SPLIT_MARKER)
 }
 
-/// Every diagnostic of `text`: the front end's (with its recovery) and, for
-/// the chunks that read without error, the pass pipeline's; remarks only
-/// when `remarks`.
-pub fn check_document(text: &str, remarks: bool) -> Vec<Diagnostic> {
-    let file = SourceFile::new("document", text);
-    let options = OptOptions {
-        split_input_file: is_split(text),
-        keep_comments: false,
-        pipeline: PipelineOptions {
-            remarks: remarks.then(Vec::new),
-            ..PipelineOptions::with_passes(EDITOR_PASSES)
-        },
-    };
-    let mut diags = run_opt(&file, &options).diagnostics;
+/// Every diagnostic of the document `analysis` read, as `pfir opt
+/// --passes=expand-manual-phase-fence` reports them: the front end's (with
+/// its recovery) and, for the chunks that read without error, the pass
+/// pipeline's; remarks only when `remarks`. The front end is the one the
+/// analysis already ran (one reading per document version serves both the
+/// diagnostics and every request).
+pub fn check_document(analysis: &Analysis, remarks: bool) -> Vec<Diagnostic> {
+    let mut diags = analysis.diagnostics();
     if !remarks {
         diags.retain(|d| d.severity != Severity::Remark);
     }

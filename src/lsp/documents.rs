@@ -1,6 +1,7 @@
 //! The open documents: each one's text, version, line index and (built
-//! once per version, by a thread beside the worker's check or by the first
-//! request that needs it) its `pfir::ide` analysis.
+//! once per version, by the worker's check or by a request that comes
+//! first) its `pfir::ide` analysis, which the version's diagnostics also
+//! come from.
 //!
 //! Sync is full-document: every change replaces the text. The analysis of
 //! the current version answers every request; `pfir::ide` builds it from
@@ -24,7 +25,7 @@ pub struct Document {
 }
 
 /// Where a version's analysis is built once, by whichever thread asks
-/// first (the one the worker starts beside its check, or a request); a
+/// first (the worker checking the version, or a request); a
 /// second asker waits for the first instead of building it again.
 pub type AnalysisCell = Arc<OnceLock<Arc<Analysis>>>;
 
@@ -46,8 +47,8 @@ impl Document {
             .clone()
     }
 
-    /// The cell the analysis of this version is built in (the worker has
-    /// it built beside its check, so that requests find it ready).
+    /// The cell the analysis of this version is built in (the worker's
+    /// check builds it there, so that requests find it ready).
     pub fn analysis_cell(&self) -> AnalysisCell {
         self.analysis.clone()
     }

@@ -22,9 +22,10 @@ use lsp_types::{
     HoverParams, HoverProviderCapability, InlayHint, InlayHintLabel, InlayHintParams,
     InsertTextFormat, Location, MarkupContent, MarkupKind, OneOf, Position, PrepareRenameResponse,
     Range, ReferenceParams, RenameOptions, RenameParams, SemanticTokens, SemanticTokensFullOptions,
-    SemanticTokensOptions, SemanticTokensParams, SemanticTokensServerCapabilities,
-    ServerCapabilities, SymbolInformation, TextDocumentPositionParams, TextEdit, Url,
-    WorkDoneProgressOptions, WorkspaceEdit, WorkspaceSymbolParams,
+    SemanticTokensOptions, SemanticTokensParams, SemanticTokensRangeParams,
+    SemanticTokensServerCapabilities, ServerCapabilities, SymbolInformation,
+    TextDocumentPositionParams, TextEdit, Url, WorkDoneProgressOptions, WorkspaceEdit,
+    WorkspaceSymbolParams,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -45,6 +46,7 @@ pub fn handle(server: &mut Server, request: &Request) -> Option<Answer> {
         "textDocument/inlayHint" => inlay_hints(server, request),
         "textDocument/completion" => completion(server, request),
         "textDocument/semanticTokens/full" => semantic_tokens_full(server, request),
+        "textDocument/semanticTokens/range" => semantic_tokens_range(server, request),
         _ => return None,
     };
     Some(answer)
@@ -349,6 +351,19 @@ fn semantic_tokens_full(server: &Server, request: &Request) -> Answer {
     })
 }
 
+fn semantic_tokens_range(server: &Server, request: &Request) -> Answer {
+    let p: SemanticTokensRangeParams = params(request)?;
+    let Some(doc) = server.documents.get(&p.text_document.uri) else {
+        return Ok(serde_json::Value::Null);
+    };
+    let range = doc.offset(p.range.start)..doc.offset(p.range.end);
+    let tokens = doc.analysis().semantic_tokens_in(range);
+    json(SemanticTokens {
+        result_id: None,
+        data: semantic_tokens::encode(doc, &tokens),
+    })
+}
+
 /// Announces the features of this module.
 pub fn add_capabilities(caps: &mut ServerCapabilities) {
     caps.definition_provider = Some(OneOf::Left(true));
@@ -371,7 +386,7 @@ pub fn add_capabilities(caps: &mut ServerCapabilities) {
         SemanticTokensOptions {
             legend: semantic_tokens::legend(),
             full: Some(SemanticTokensFullOptions::Bool(true)),
-            range: None,
+            range: Some(true),
             work_done_progress_options: WorkDoneProgressOptions::default(),
         },
     ));

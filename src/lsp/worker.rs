@@ -6,9 +6,10 @@
 //! [`MAX_DELAY`]), keeps only the newest check of each document, then
 //! checks each one once; so a burst of keystrokes costs one analysis. A
 //! document's published diagnostics are its check's plus the problems of
-//! its last test run when that run saw the same version. While it checks
-//! a version, a thread beside it builds the version's `pfir::ide` analysis,
-//! so that the requests that follow find it ready. The worker runs
+//! its last test run when that run saw the same version. A check reads the
+//! version once: it builds the version's `pfir::ide` analysis (unless a
+//! request already did), which requests answer from as soon as it is
+//! built, then runs the pass on it for the diagnostics. The worker runs
 //! on a thread with pfir's large stack, and a panic while handling a job
 //! is caught (that document keeps its previous diagnostics).
 
@@ -38,7 +39,8 @@ pub enum Job {
         version: i32,
         text: Arc<str>,
         remarks: bool,
-        /// Built after publishing, so that requests find it ready.
+        /// Where the version's analysis is built (or was, by a request):
+        /// the diagnostics come from it.
         analysis: AnalysisCell,
     },
     /// Run the document's RUN lines (it was saved at this version).
@@ -148,9 +150,13 @@ fn handle(
             remarks,
             analysis,
         } => {
-            build_analysis_beside(analysis, text.clone());
+            // Once in the cell, requests answer from the analysis while the
+            // pass runs for the diagnostics.
+            let analysis = analysis
+                .get_or_init(|| Arc::new(crate::ide::Analysis::new(&text)))
+                .clone();
             let lines = LineIndex::new(&text, cx.encoding);
-            let diagnostics = check_document(&text, remarks)
+            let diagnostics = check_document(&analysis, remarks)
                 .iter()
                 .map(|d| to_lsp(d, &uri, &text, &lines))
                 .collect();
@@ -189,29 +195,6 @@ fn handle(
             let params = PublishDiagnosticsParams::new(uri, Vec::new(), None);
             send_diagnostics(cx, params);
         }
-    }
-}
-
-/// Builds the analysis of a version on a thread of its own (with pfir's
-/// large stack), beside the check, so that on two cores both are ready at
-/// about the same time. A request that needs the analysis first waits for
-/// this build (the cell lets one builder run); if the thread cannot be
-/// started, the first request builds it.
-fn build_analysis_beside(cell: AnalysisCell, text: Arc<str>) {
-    if cell.get().is_some() {
-        return;
-    }
-    let spawned = std::thread::Builder::new()
-        .name("pfir-lsp-analysis".into())
-        .stack_size(crate::driver::LARGE_STACK_BYTES)
-        .spawn(move || {
-            // A panic leaves the cell empty: the first request builds it.
-            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                cell.get_or_init(|| Arc::new(crate::ide::Analysis::new(&text)));
-            }));
-        });
-    if let Err(e) = spawned {
-        eprintln!("pfir lsp: cannot start an analysis thread: {e}");
     }
 }
 

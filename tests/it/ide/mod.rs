@@ -3,6 +3,7 @@
 //! test reads as "at this text, the editor says that".
 
 mod completion;
+mod diagnostics;
 mod hover;
 mod navigation;
 mod outline;

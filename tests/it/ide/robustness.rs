@@ -8,7 +8,7 @@ use proptest::prelude::*;
 use std::ops::Range;
 
 /// Every `.pfir` file of `examples/` and `tests/passes/`.
-fn seeds() -> &'static [String] {
+pub(super) fn seeds() -> &'static [String] {
     static SEEDS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
     SEEDS.get_or_init(|| {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -31,7 +31,7 @@ fn seeds() -> &'static [String] {
     })
 }
 
-const PIECES: &[&str] = &[
+pub(super) const PIECES: &[&str] = &[
     "",
     "é",
     "✓",

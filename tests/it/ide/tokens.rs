@@ -136,3 +136,74 @@ fn legends_list_every_kind_and_modifier_in_index_order() {
         assert_eq!(m.0, 1 << i);
     }
 }
+
+/// On every example and test file: every byte of every comment is
+/// coloured (as a comment or one of its directive parts), and every name
+/// coloured as resolved has a definition, its own range when it is marked
+/// as one (tokens, comments and the index's occurrences are merged in one
+/// walk; nothing is lost or paired with the wrong occurrence).
+#[test]
+fn every_comment_is_coloured_and_every_resolved_name_has_its_definition() {
+    for src in super::robustness::seeds() {
+        let a = Analysis::new(src);
+        let tokens = a.semantic_tokens();
+        sorted_and_disjoint(src, &tokens);
+        let covered = |offset: usize| {
+            let i = tokens.partition_point(|t| t.range.end <= offset);
+            tokens.get(i).is_some_and(|t| t.range.start <= offset)
+        };
+        for c in pfir::lexer::comments(src, 0) {
+            for offset in c.range() {
+                assert!(
+                    covered(offset),
+                    "byte {offset} of a comment is not coloured"
+                );
+            }
+        }
+        for t in &tokens {
+            let named = matches!(
+                t.kind,
+                TokenKind::Variable | TokenKind::Parameter | TokenKind::Function
+            );
+            if !named
+                || t.modifiers.contains(TokenModifiers::UNRESOLVED)
+                || t.modifiers.contains(TokenModifiers::DEFAULT_LIBRARY)
+                || &src[t.range.clone()] == "_"
+            {
+                continue;
+            }
+            let definition = a.definition(t.range.start);
+            if t.modifiers.contains(TokenModifiers::DECLARATION) && t.kind != TokenKind::Function {
+                assert_eq!(definition, Some(t.range.clone()), "{t:?}");
+            } else if t.kind != TokenKind::Function {
+                assert!(definition.is_some(), "{t:?} has no definition");
+            }
+        }
+    }
+}
+
+/// A range gets exactly the tokens of the whole document that overlap it,
+/// on every example and test file, for ranges that start and end anywhere
+/// (inside tokens, comments, `// -----` lines, or past the end).
+#[test]
+fn a_range_gets_the_whole_documents_tokens_that_overlap_it() {
+    let mut compared = 0;
+    for src in super::robustness::seeds() {
+        let a = Analysis::new(src);
+        let all = a.semantic_tokens();
+        let step = (src.len() / 7).max(1);
+        for start in (0..src.len()).step_by(step) {
+            for len in [0, 1, 17, step, src.len()] {
+                let range = start..start + len;
+                let expected: Vec<SemanticToken> = all
+                    .iter()
+                    .filter(|t| t.range.end > range.start && t.range.start < range.end)
+                    .cloned()
+                    .collect();
+                assert_eq!(a.semantic_tokens_in(range.clone()), expected, "{range:?}");
+                compared += expected.len();
+            }
+        }
+    }
+    assert!(compared > 1000, "only {compared} tokens compared");
+}

@@ -271,6 +271,41 @@ fn semantic_tokens_use_the_legend_and_utf16_columns() {
 }
 
 #[test]
+fn semantic_tokens_of_a_range_are_those_of_its_lines() {
+    let mut c = opened();
+    let full = c
+        .request(
+            "textDocument/semanticTokens/full",
+            json!({ "textDocument": { "uri": URI } }),
+        )
+        .unwrap();
+    let full = decode(full["data"].as_array().unwrap());
+    assert_eq!(
+        c.initialized["capabilities"]["semanticTokensProvider"]["range"],
+        true
+    );
+    let range = c
+        .request(
+            "textDocument/semanticTokens/range",
+            json!({
+                "textDocument": { "uri": URI },
+                "range": { "start": { "line": 5, "character": 0 }, "end": { "line": 7, "character": 0 } },
+            }),
+        )
+        .unwrap();
+    // Decoded to absolute positions: the first token is relative to the
+    // document's start, as in a full answer.
+    let range = decode(range["data"].as_array().unwrap());
+    let lines_5_and_6: Vec<_> = full
+        .iter()
+        .filter(|t| t.0 == 5 || t.0 == 6)
+        .cloned()
+        .collect();
+    assert!(!lines_5_and_6.is_empty());
+    assert_eq!(range, lines_5_and_6);
+}
+
+#[test]
 fn inlay_hints_show_inferred_types() {
     let mut c = opened();
     let hints = c
