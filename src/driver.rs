@@ -47,7 +47,8 @@ pub fn read_module(text: &str, base: usize) -> (Option<Module>, Vec<Diagnostic>)
 /// is reported for its syntax only (its semantic errors may be caused by
 /// the parser's repair).
 pub fn read_module_anyway(text: &str, base: usize) -> (Module, Vec<Diagnostic>) {
-    let parsed = crate::parser::parse(text, base);
+    let arena = crate::parser::ast::Arena::new();
+    let parsed = crate::parser::parse(text, base, &arena);
     let mut diags = parsed.diagnostics;
     let broken = parsed.broken;
     let lost = parsed.lost_functions;

@@ -258,7 +258,7 @@ impl<'a> Lowerer<'a> {
     }
 
     fn report_misplaced(&mut self, args: &ast::CallArgs<'a>) {
-        for span in &args.misplaced {
+        for span in args.misplaced {
             self.error(
                 Diagnostic::error("positional argument after keyword arguments", *span)
                     .with_code(Code::KeywordArgument)
@@ -307,7 +307,7 @@ impl<'a> Lowerer<'a> {
             return ExprList::new();
         };
         let mut out = ExprList::new();
-        for item in items {
+        for item in *items {
             if matches!(item.kind, ast::ExprKind::None) {
                 continue;
             }
@@ -411,12 +411,12 @@ impl<'a> Lowerer<'a> {
                 let signatures = self.signatures;
                 let Some(sig) = signatures.get(name.name) else {
                     self.not_a_function(name, "a call");
-                    for a in &args.positional {
+                    for a in args.positional {
                         self.lower_expr(a);
                     }
                     return self.build(span).expr(ExprKind::None, Type::Unknown);
                 };
-                for kw in &args.keyword {
+                for kw in args.keyword {
                     if kw.name.name == "deps" {
                         self.deps_on_plain_call(kw, name.name, Some(name.span));
                     } else {
@@ -434,7 +434,7 @@ impl<'a> Lowerer<'a> {
                     }
                 }
                 let (ids, directions) =
-                    self.lower_args_against(&args.positional, &sig.params, name.name, span);
+                    self.lower_args_against(args.positional, &sig.params, name.name, span);
                 let mut call = Call::new(Callee::Function(sig.id));
                 call.args = ids;
                 call.arg_directions = directions;
@@ -464,7 +464,7 @@ impl<'a> Lowerer<'a> {
         let name = op.name;
         let mut call = Call::new(Callee::Op(op.name.to_string()));
         if name == "system.task_dummy" {
-            for a in &args.positional {
+            for a in args.positional {
                 self.lower_expr(a);
                 self.error(
                     Diagnostic::error("`system.task_dummy` takes only `deps=`", a.span)
@@ -473,7 +473,7 @@ impl<'a> Lowerer<'a> {
                 );
             }
             let mut seen_deps = false;
-            for kw in &args.keyword {
+            for kw in args.keyword {
                 if kw.name.name == "deps" && !seen_deps {
                     seen_deps = true;
                     call.manual_dep_edges = self.lower_deps(&kw.value).into_vec();
@@ -499,7 +499,7 @@ impl<'a> Lowerer<'a> {
 
         call.args = args.positional.iter().map(|a| self.lower_expr(a)).collect();
         call.arg_directions = vec![Direction::In; call.args.len()];
-        for kw in &args.keyword {
+        for kw in args.keyword {
             if kw.name.name == "deps" {
                 self.deps_on_plain_call(kw, name, None);
                 continue;
@@ -695,7 +695,7 @@ impl<'a> Lowerer<'a> {
             return None;
         };
         let (args, arg_directions) =
-            self.lower_args_against(&s.args.positional, &sig.params, s.callee.name, s.span);
+            self.lower_args_against(s.args.positional, &sig.params, s.callee.name, s.span);
         let mut submit = Submit {
             results: VarList::new(),
             callee: sig.id,
@@ -710,7 +710,7 @@ impl<'a> Lowerer<'a> {
         };
         // Which of SUBMIT_KWARGS were given (no list is built).
         let mut seen = [false; SUBMIT_KWARGS.len()];
-        for kw in &s.args.keyword {
+        for kw in s.args.keyword {
             let key = kw.name.name;
             let Some(slot) = SUBMIT_KWARGS.iter().position(|k| *k == key) else {
                 self.error(

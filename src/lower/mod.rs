@@ -26,8 +26,8 @@ use hashbrown::HashMap;
 use scope::Scopes;
 use types::Signature;
 
-/// Lowers a parsed module. Each function's AST is dropped as soon as it is
-/// lowered, so the AST and the IR of the whole file are never held at once.
+/// Lowers a parsed module. The AST stays in its arena until the caller
+/// drops the arena (in one go, after lowering).
 pub fn lower(mut module: ast::Module<'_>) -> (Module, Vec<Diagnostic>) {
     let line_starts = std::mem::take(&mut module.line_starts);
     let mut diags = Vec::new();
@@ -102,8 +102,7 @@ pub fn lower(mut module: ast::Module<'_>) -> (Module, Vec<Diagnostic>) {
         }
         let mut lowerer = Lowerer::new(&signatures, &names, Function::new(f.name.name, f.kind));
         lowerer.line_starts = &line_starts;
-        lowerer.lower_function(&f);
-        drop(f);
+        lowerer.lower_function(f);
         diags.extend(lowerer.diags);
         out.push(lowerer.func);
     }

@@ -5,6 +5,10 @@
 //! entries start, so that closing it restores exactly the names it defined.
 //! Lookup and definition are O(1) whatever the nesting depth, and names are
 //! borrowed from the source text (no allocation per definition).
+//!
+//! Definitions whose scope closed are only logged: the index by name that
+//! "not visible after the loop" messages need is built by the first such
+//! query (an error path), so a valid program never hashes them.
 
 use crate::ir::VarId;
 use crate::span::Span;
@@ -25,9 +29,14 @@ pub struct Scopes<'a> {
     /// what the scope is (`the loop`, `the \`if\` branch`) and the span of
     /// the statement that opened it.
     frames: Vec<(usize, &'static str, Span)>,
-    /// Each name whose latest definition went out of scope: that
-    /// definition and the scope it was in (for "not visible after it").
-    gone: HashMap<&'a str, (VarId, &'static str, Span)>,
+    /// Every definition whose scope closed, in closing order, with the
+    /// index of that scope in `closed`.
+    gone: Vec<(&'a str, VarId, u32)>,
+    /// Each closed scope: what it was and the statement that opened it.
+    closed: Vec<(&'static str, Span)>,
+    /// `gone` by name (each name's latest entry): built by the first
+    /// [`Scopes::out_of_scope`] query, kept up to date after it.
+    gone_index: Option<HashMap<&'a str, u32>>,
 }
 
 impl<'a> Scopes<'a> {
@@ -36,7 +45,9 @@ impl<'a> Scopes<'a> {
             names: HashMap::new(),
             entries: Vec::new(),
             frames: Vec::new(),
-            gone: HashMap::new(),
+            gone: Vec::new(),
+            closed: Vec::new(),
+            gone_index: None,
         }
     }
 
@@ -50,9 +61,15 @@ impl<'a> Scopes<'a> {
         let Some((mark, what, span)) = self.frames.pop() else {
             return;
         };
+        // Saturating like `define`: no source file has u32::MAX scopes.
+        let scope = u32::try_from(self.closed.len()).unwrap_or(u32::MAX);
+        self.closed.push((what, span));
         while self.entries.len() > mark {
             let Some(e) = self.entries.pop() else { break };
-            self.gone.insert(e.name, (e.var, what, span));
+            if let Some(index) = &mut self.gone_index {
+                index.insert(e.name, u32::try_from(self.gone.len()).unwrap_or(u32::MAX));
+            }
+            self.gone.push((e.name, e.var, scope));
             match e.shadowed {
                 Some(prev) => {
                     self.names.insert(e.name, prev);
@@ -87,8 +104,18 @@ impl<'a> Scopes<'a> {
     /// The definition of a name that is no longer visible because the scope
     /// that defined it closed (its latest such definition), with what that
     /// scope was and the statement that opened it.
-    pub fn out_of_scope(&self, name: &str) -> Option<(VarId, &'static str, Span)> {
-        self.gone.get(name).copied()
+    pub fn out_of_scope(&mut self, name: &str) -> Option<(VarId, &'static str, Span)> {
+        let gone = &self.gone;
+        let index = self.gone_index.get_or_insert_with(|| {
+            let mut index = HashMap::with_capacity(gone.len());
+            for (i, (name, _, _)) in gone.iter().enumerate() {
+                index.insert(*name, u32::try_from(i).unwrap_or(u32::MAX));
+            }
+            index
+        });
+        let &(_, var, scope) = gone.get(*index.get(name)? as usize)?;
+        let &(what, span) = self.closed.get(scope as usize)?;
+        Some((var, what, span))
     }
 
     /// Every name currently visible (for "did you mean" suggestions).
@@ -126,5 +153,28 @@ mod tests {
             Some((v(1), "the loop", crate::span::Span::new(1, 2)))
         );
         assert_eq!(s.out_of_scope("z"), None);
+    }
+
+    #[test]
+    fn the_out_of_scope_index_follows_scopes_closed_after_the_first_query() {
+        let v = |i| VarId::from_index(i);
+        let (loop_span, if_span) = (crate::span::Span::new(1, 2), crate::span::Span::new(5, 6));
+        let mut s = Scopes::new();
+        s.push("the loop", loop_span);
+        s.define("a", v(0));
+        s.pop();
+        assert_eq!(s.out_of_scope("a"), Some((v(0), "the loop", loop_span)));
+        s.push("the `if` branch", if_span);
+        s.define("a", v(1));
+        s.define("b", v(2));
+        s.pop();
+        assert_eq!(
+            s.out_of_scope("a"),
+            Some((v(1), "the `if` branch", if_span))
+        );
+        assert_eq!(
+            s.out_of_scope("b"),
+            Some((v(2), "the `if` branch", if_span))
+        );
     }
 }

@@ -22,10 +22,10 @@ impl<'a> Lowerer<'a> {
             ast::StmtKind::For(l) => self.lower_for(l, &[])?,
             ast::StmtKind::While(w) => self.lower_while(w, &[])?,
             ast::StmtKind::If(i) => self.lower_if(i, &[])?,
-            ast::StmtKind::Scope { manual, name, body } => StmtKind::Scope {
-                manual: *manual,
-                name: name.as_ref().map(|(n, _)| n.clone()),
-                body: self.lower_block(body, BodyKind::Scope),
+            ast::StmtKind::Scope(scope) => StmtKind::Scope {
+                manual: scope.manual,
+                name: scope.name.map(|(n, _)| n.to_string()),
+                body: self.lower_block(&scope.body, BodyKind::Scope),
             },
             ast::StmtKind::Yield(values) => {
                 let ids: Vec<ExprId> = values.iter().map(|v| self.lower_expr(v)).collect();
@@ -364,7 +364,7 @@ impl<'a> Lowerer<'a> {
             [start, stop, step, ..] => (*start, *stop, *step),
             [] => return None,
         };
-        let inits = self.lower_iter_inits(&l.iters);
+        let inits = self.lower_iter_inits(l.iters);
         let bindings_ok = self.check_loop_bindings(
             bindings,
             l.iters.len(),
@@ -373,7 +373,7 @@ impl<'a> Lowerer<'a> {
         );
         self.scopes.push("the loop", l.span);
         let var = self.define_var(l.var.name, Type::INDEX, l.var.span);
-        let iter_args = self.define_iter_args(&l.iters, inits);
+        let iter_args = self.define_iter_args(l.iters, inits);
         self.loop_depth += 1;
         let body = self.lower_block(&l.body, super::BodyKind::Yields(l.iters.len()));
         self.loop_depth -= 1;
@@ -444,7 +444,7 @@ impl<'a> Lowerer<'a> {
         w: &ast::WhileLoop<'a>,
         bindings: &[ast::Binding<'a>],
     ) -> Option<StmtKind> {
-        let inits = self.lower_iter_inits(&w.iters);
+        let inits = self.lower_iter_inits(w.iters);
         let bindings_ok = self.check_loop_bindings(
             bindings,
             w.iters.len(),
@@ -452,7 +452,7 @@ impl<'a> Lowerer<'a> {
             "while",
         );
         self.scopes.push("the loop", w.span);
-        let iter_args = self.define_iter_args(&w.iters, inits);
+        let iter_args = self.define_iter_args(w.iters, inits);
         let cond = self.lower_expr(&w.cond);
         self.expect_bool(cond, "`while` condition");
         self.loop_depth += 1;

@@ -1,7 +1,7 @@
 //! Helpers the grammar's actions call: depth-checked node construction and
 //! string unescaping.
 
-use super::ast::{Else, Expr, ExprKind, IfStmt};
+use super::ast::{Arena, Else, Expr, ExprKind, IfStmt};
 use crate::lexer::{MAX_NESTING, Tok};
 use crate::span::Span;
 use crate::vocab::{BinaryOp, UnaryOp};
@@ -24,6 +24,7 @@ fn check_depth<'input>(depth: usize, span: Span) -> Result<'input, ()> {
 }
 
 pub fn binary<'input>(
+    arena: &'input Arena,
     a: Expr<'input>,
     op: BinaryOp,
     b: Expr<'input>,
@@ -32,37 +33,58 @@ pub fn binary<'input>(
     let depth = 1 + a.depth.max(b.depth);
     check_depth(depth, span)?;
     Ok(Expr {
-        kind: ExprKind::Binary(op, Box::new(a), Box::new(b)),
+        kind: ExprKind::Binary(op, arena.alloc(a), arena.alloc(b)),
         span,
         depth,
     })
 }
 
-pub fn unary<'input>(op: UnaryOp, e: Expr<'input>, span: Span) -> Result<'input, Expr<'input>> {
+pub fn unary<'input>(
+    arena: &'input Arena,
+    op: UnaryOp,
+    e: Expr<'input>,
+    span: Span,
+) -> Result<'input, Expr<'input>> {
     let depth = 1 + e.depth;
     check_depth(depth, span)?;
     Ok(Expr {
-        kind: ExprKind::Unary(op, Box::new(e)),
+        kind: ExprKind::Unary(op, arena.alloc(e)),
         span,
         depth,
     })
 }
 
 pub fn else_if<'input>(
+    arena: &'input Arena,
     cond: Expr<'input>,
     then_body: super::ast::Block<'input>,
-    else_if: Box<IfStmt<'input>>,
+    else_if: &'input IfStmt<'input>,
     span: Span,
-) -> Result<'input, Box<IfStmt<'input>>> {
+) -> Result<'input, &'input IfStmt<'input>> {
     let depth = 1 + else_if.depth;
     check_depth(depth, span)?;
-    Ok(Box::new(IfStmt {
+    Ok(arena.alloc(IfStmt {
         cond,
         then_body,
         else_body: Some(Else::If(else_if)),
         span,
         depth,
     }))
+}
+
+/// The value of a string literal token (with its quotes), in the arena
+/// (the token's own text when it has no escape).
+pub fn unescape_in<'input>(arena: &'input Arena, token: &'input str) -> &'input str {
+    // Without its first and last characters (its quotes).
+    let mut quoted = token.chars();
+    quoted.next();
+    quoted.next_back();
+    let inner = quoted.as_str();
+    if inner.contains('\\') {
+        arena.alloc_str(&unescape(token))
+    } else {
+        inner
+    }
 }
 
 /// The value of a string literal token (with its quotes).

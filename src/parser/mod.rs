@@ -29,16 +29,19 @@ lalrpop_util::lalrpop_mod!(
 
 /// Parses `text`, which starts at byte `base` of its file: the module it
 /// could read, with every syntax error reported once and recovered from
-/// (see [`recovery`]).
-pub fn parse(text: &str, base: usize) -> recovery::Parsed<'_> {
-    recovery::parse_module(text, base)
+/// (see [`recovery`]). The tree is built in `arena`.
+pub fn parse<'a>(text: &'a str, base: usize, arena: &'a ast::Arena) -> recovery::Parsed<'a> {
+    recovery::parse_module(text, base, arena)
 }
 
-/// Parses a single expression (for tests and tools).
-pub fn parse_expr(text: &str) -> Result<ast::Expr<'_>, Vec<Diagnostic>> {
+/// Parses a single expression (for tests and tools), in `arena`.
+pub fn parse_expr<'a>(
+    text: &'a str,
+    arena: &'a ast::Arena,
+) -> Result<ast::Expr<'a>, Vec<Diagnostic>> {
     let tokens = lexer::tokens(text, 0);
     let mut recovered: Vec<ErrorRecovery<usize, Tok<'_>, SyntaxError>> = Vec::new();
-    let result = grammar::ExprParser::new().parse(&mut recovered, tokens);
+    let result = grammar::ExprParser::new().parse(arena, &mut recovered, tokens);
     let mut diags: Vec<Diagnostic> = recovered
         .into_iter()
         .map(|r| parse_error_diagnostic(r.error, text.len(), text, 0))

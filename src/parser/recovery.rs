@@ -50,8 +50,22 @@ pub struct Parsed<'input> {
     pub lost_functions: Vec<Option<&'input str>>,
 }
 
-/// Parses `text`, which starts at byte `base` of its file.
-pub fn parse_module(text: &str, base: usize) -> Parsed<'_> {
+/// Parses `text`, which starts at byte `base` of its file, building the
+/// tree in `arena`.
+///
+/// A file without syntax errors (the common case) is parsed in one pass,
+/// the parser pulling tokens from the lexer as it goes ([`parse_clean`]);
+/// only a file with a syntax error is read again through the stages above,
+/// which hold its tokens in memory.
+pub fn parse_module<'i>(text: &'i str, base: usize, arena: &'i ast::Arena) -> Parsed<'i> {
+    match parse_clean(text, base, arena) {
+        Some(parsed) => parsed,
+        None => parse_in_stages(text, base, arena),
+    }
+}
+
+/// [`parse_module`] through the recovery stages, whatever the input.
+fn parse_in_stages<'i>(text: &'i str, base: usize, arena: &'i ast::Arena) -> Parsed<'i> {
     let tokens = match lexer::lex(text, base) {
         Ok(tokens) => tokens,
         Err(too_deep) => {
@@ -71,6 +85,7 @@ pub fn parse_module(text: &str, base: usize) -> Parsed<'_> {
         base,
         eof,
         layout: &layout,
+        arena,
     };
     let mut parsed = Parsed::default();
     let mut start = base;
@@ -128,12 +143,38 @@ pub fn parse_module(text: &str, base: usize) -> Parsed<'_> {
     parsed
 }
 
+/// The whole of `text` parsed in one pass, streaming tokens from the lexer;
+/// `None` when it has a syntax error (or brackets nested too deeply).
+///
+/// On such input the stages of [`parse_module`] change nothing: no token is
+/// an error token (the grammar has no production for one), so `tidy` keeps
+/// every token; the brackets match and no `func` header starts inside one,
+/// so `delimiters` keeps them; and the items, each a whole function, parse
+/// to the functions the whole file parses to. The result is the same
+/// module with no diagnostic.
+fn parse_clean<'i>(text: &'i str, base: usize, arena: &'i ast::Arena) -> Option<Parsed<'i>> {
+    let mut recovered = Vec::new();
+    let mut module = grammar::ModuleParser::new()
+        .parse(arena, &mut recovered, lexer::tokens(text, base))
+        .ok()?;
+    if !recovered.is_empty() {
+        return None;
+    }
+    module.line_starts = Layout::new(text, base).line_starts();
+    Some(Parsed {
+        module,
+        ..Parsed::default()
+    })
+}
+
 /// Everything the repairs read besides the tokens.
 struct Ctx<'a, 't> {
     text: &'t str,
     base: usize,
     eof: usize,
     layout: &'a Layout<'t>,
+    /// Where the items' trees are built.
+    arena: &'t ast::Arena,
 }
 
 /// The items of a balanced token stream: each ends with a `}` that brings
@@ -179,8 +220,11 @@ fn parse_item<'i>(mut tokens: Vec<Spanned<'i>>, ctx: &Ctx<'_, 'i>) -> ItemOutcom
     };
     for round in 0..=MAX_REPAIRS {
         let mut recovered = Vec::new();
-        let result =
-            grammar::ModuleParser::new().parse(&mut recovered, tokens.iter().cloned().map(Ok));
+        let result = grammar::ModuleParser::new().parse(
+            ctx.arena,
+            &mut recovered,
+            tokens.iter().cloned().map(Ok),
+        );
         let (first, module) = match (recovered.into_iter().next(), result) {
             (None, Ok(module)) => {
                 outcome.module = module;
@@ -658,4 +702,66 @@ fn function_name<'i>(tokens: &[Spanned<'i>]) -> Option<&'i str> {
             _ => None,
         })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{parse_clean, parse_in_stages};
+    use crate::parser::ast::Arena;
+    use std::path::Path;
+
+    /// Every valid chunk of the examples and round-trip tests.
+    fn valid_chunks() -> Vec<String> {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut files = Vec::new();
+        for dir in ["examples", "tests/lit/frontend", "tests/passes"] {
+            let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
+                continue;
+            };
+            for e in entries.flatten() {
+                if e.path().extension().is_some_and(|x| x == "pfir") {
+                    files.push(e.path());
+                }
+            }
+        }
+        files.sort();
+        let mut chunks = Vec::new();
+        for f in files {
+            let text = std::fs::read_to_string(&f).expect("reading a test input");
+            for (_, chunk) in crate::driver::split_chunks(&text) {
+                chunks.push(chunk.to_string());
+            }
+        }
+        chunks
+    }
+
+    #[test]
+    fn the_one_pass_parse_equals_the_staged_parse_on_valid_input() {
+        let mut clean = 0;
+        for chunk in valid_chunks() {
+            let (a, b) = (Arena::new(), Arena::new());
+            let Some(fast) = parse_clean(&chunk, 7, &a) else {
+                continue;
+            };
+            clean += 1;
+            let staged = parse_in_stages(&chunk, 7, &b);
+            assert_eq!(format!("{fast:?}"), format!("{staged:?}"), "{chunk}");
+            assert!(fast.diagnostics.is_empty() && fast.broken.is_empty());
+        }
+        assert!(clean > 50, "only {clean} valid chunks were compared");
+    }
+
+    #[test]
+    fn the_one_pass_parse_gives_way_on_a_syntax_error() {
+        let arena = Arena::new();
+        for text in [
+            "func f( {\n}\n",
+            "func f() {\n  x = 1 +\n}\n",
+            "func f() {\n  x = #1\n}\n",
+            "func f() {\n  s = \"a\\q\"\n}\n",
+        ] {
+            assert!(parse_clean(text, 0, &arena).is_none(), "{text}");
+            assert!(!super::parse_module(text, 0, &arena).diagnostics.is_empty());
+        }
+    }
 }
