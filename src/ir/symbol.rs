@@ -19,9 +19,17 @@ pub struct Interner {
     text: String,
     /// `(start, end)` of each symbol's string in `text`.
     ranges: Vec<(u32, u32)>,
-    /// Symbols by the hash of their string.
-    table: HashTable<Symbol>,
+    /// Each symbol with the hash of its string, computed once: growing the
+    /// table moves entries by their stored hash and never reads a string.
+    table: HashTable<(Symbol, u32)>,
     hasher: hashbrown::DefaultHashBuilder,
+}
+
+/// The table hash of a stored 32-bit string hash: the multiply spreads its
+/// bits over the low bits (which pick a bucket) and the top 7 bits (which
+/// filter a probe group), so the table needs nothing but the stored hash.
+fn spread(hash: u32) -> u64 {
+    u64::from(hash).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 impl Interner {
@@ -29,15 +37,30 @@ impl Interner {
         Interner::default()
     }
 
+    /// An interner sized for the names of `source_bytes` of source text
+    /// (a cheap estimate: about one distinct name per 32 bytes), so that
+    /// interning a large function does not grow the table many times.
+    pub fn for_source_bytes(source_bytes: usize) -> Interner {
+        let names = source_bytes / 32;
+        Interner {
+            text: String::with_capacity(names * 4),
+            ranges: Vec::with_capacity(names),
+            table: HashTable::with_capacity(names),
+            hasher: hashbrown::DefaultHashBuilder::default(),
+        }
+    }
+
+    /// The 32-bit hash of `name` that the table stores.
+    fn hash(&self, name: &str) -> u32 {
+        // The high half of the 64-bit hash (the better mixed half of a
+        // multiply-based hasher).
+        (self.hasher.hash_one(name) >> 32) as u32
+    }
+
     /// The symbol of `name`, adding it when it is new.
     pub fn intern(&mut self, name: &str) -> Symbol {
-        let hash = self.hasher.hash_one(name);
-        let (text, ranges) = (&self.text, &self.ranges);
-        let get = |s: Symbol| {
-            let (a, b) = ranges[s.0 as usize];
-            &text[a as usize..b as usize]
-        };
-        if let Some(&s) = self.table.find(hash, |&s| get(s) == name) {
+        let hash = self.hash(name);
+        if let Some(s) = self.find(hash, name) {
             return s;
         }
         // A function's names come from a source file of at most 4 GiB (or
@@ -48,18 +71,21 @@ impl Interner {
         let end = u32::try_from(self.text.len()).unwrap_or(u32::MAX);
         let symbol = Symbol(u32::try_from(self.ranges.len()).unwrap_or(u32::MAX));
         self.ranges.push((start, end));
-        let (text, ranges, hasher) = (&self.text, &self.ranges, &self.hasher);
-        self.table.insert_unique(hash, symbol, |&s| {
-            let (a, b) = ranges[s.0 as usize];
-            hasher.hash_one(&text[a as usize..b as usize])
-        });
+        self.table
+            .insert_unique(spread(hash), (symbol, hash), |&(_, h)| spread(h));
         symbol
+    }
+
+    /// The symbol whose string is `name`, whose hash is `hash`.
+    fn find(&self, hash: u32, name: &str) -> Option<Symbol> {
+        self.table
+            .find(spread(hash), |&(s, h)| h == hash && self.get(s) == name)
+            .map(|&(s, _)| s)
     }
 
     /// The symbol of `name` if it was interned.
     pub fn lookup(&self, name: &str) -> Option<Symbol> {
-        let hash = self.hasher.hash_one(name);
-        self.table.find(hash, |&s| self.get(s) == name).copied()
+        self.find(self.hash(name), name)
     }
 
     /// The string of `symbol` (empty for a symbol of another interner that
@@ -106,5 +132,21 @@ mod tests {
         assert_eq!(i.len(), 2);
         let empty = i.intern("");
         assert_eq!(i.get(empty), "");
+    }
+
+    #[test]
+    fn names_survive_the_table_growing_past_its_estimate() {
+        // Sized for 64 bytes of source (two names), then given thousands:
+        // the table grows many times by its stored hashes.
+        let mut i = Interner::for_source_bytes(64);
+        let names: Vec<String> = (0..5000).map(|k| format!("a{k}_{}", k % 8)).collect();
+        let symbols: Vec<_> = names.iter().map(|n| i.intern(n)).collect();
+        assert_eq!(i.len(), 5000);
+        for (n, &s) in names.iter().zip(&symbols) {
+            assert_eq!(i.get(s), n);
+            assert_eq!(i.lookup(n), Some(s));
+            assert_eq!(i.intern(n), s);
+        }
+        assert_eq!(i.lookup("a5000_0"), None);
     }
 }
