@@ -31,7 +31,7 @@ pub use arena::{Arena, ArenaId, SecondaryMap};
 pub use comments::{Anchor, Attached, Comment, CommentTable};
 use hashbrown::HashMap;
 pub use smallvec::{SmallVec, smallvec};
-pub use symbol::{Interner, Symbol};
+pub use symbol::{NameTable, Symbol};
 pub use types::{Category, Extent, ScalarType, Type, TypeId, TypeTable};
 
 crate::define_id!(
@@ -152,7 +152,7 @@ pub struct Function {
     pub exprs: Arena<ExprId, Expr>,
     pub stmts: Arena<StmtId, Stmt>,
     /// The names of the variables.
-    pub names: Interner,
+    pub names: NameTable,
     /// The types of the variables and expressions.
     pub types: TypeTable,
     /// Source comments attached to its lines (metadata, ignored by
@@ -178,7 +178,7 @@ impl Function {
             vars: Arena::new(),
             exprs: Arena::new(),
             stmts: Arena::new(),
-            names: Interner::new(),
+            names: NameTable::new(),
             types: TypeTable::default(),
             comments: CommentTable::default(),
             extent_uses: Vec::new(),
@@ -186,7 +186,7 @@ impl Function {
     }
 
     pub fn new_var(&mut self, name: impl AsRef<str>, ty: Type, span: Span) -> VarId {
-        let name = self.names.intern(name.as_ref());
+        let name = self.names.add(name.as_ref());
         let ty = self.types.intern(ty);
         self.vars.alloc(Var { name, ty, span })
     }
@@ -217,9 +217,9 @@ impl Function {
 
     /// Whether any variable of this function is named `name`.
     pub fn uses_name(&self, name: &str) -> bool {
-        self.names
-            .lookup(name)
-            .is_some_and(|s| self.vars.iter().any(|(_, v)| v.name == s))
+        self.vars
+            .iter()
+            .any(|(_, v)| self.names.get(v.name) == name)
     }
 }
 

@@ -1,68 +1,46 @@
-//! Interned names: a [`Symbol`] is a `u32` handle to a string of a
-//! function's [`Interner`].
+//! Variable names: a [`Symbol`] is a `u32` handle to a string of a
+//! function's [`NameTable`].
 //!
-//! The strings of an interner live back to back in one buffer, so naming a
-//! variable allocates nothing once the buffer has grown, and equal names get
-//! the same symbol (a name is stored once however many variables share it).
+//! The strings of a table live back to back in one buffer, so naming a
+//! variable allocates nothing once the buffer has grown. Names are not
+//! deduplicated: each variable gets its own symbol, even when it repeats an
+//! earlier name. A hash table over every name of a large function (17
+//! million distinct names in the 10x benchmark) costs a cache miss per name,
+//! which made lowering superlinear in practice, while nothing compares
+//! symbols for equality: names are compared as strings
+//! ([`crate::ir::Function::var_name`]).
 
-use hashbrown::HashTable;
-use std::hash::BuildHasher;
-
-/// A name of one function's [`Interner`].
+/// A name of one function's [`NameTable`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Symbol(u32);
 
-/// The strings of one function, each stored once.
+/// The names of one function's variables, in the order they were added.
 #[derive(Clone, Default)]
-pub struct Interner {
+pub struct NameTable {
     /// Every string, back to back.
     text: String,
     /// `(start, end)` of each symbol's string in `text`.
     ranges: Vec<(u32, u32)>,
-    /// Each symbol with the hash of its string, computed once: growing the
-    /// table moves entries by their stored hash and never reads a string.
-    table: HashTable<(Symbol, u32)>,
-    hasher: hashbrown::DefaultHashBuilder,
 }
 
-/// The table hash of a stored 32-bit string hash: the multiply spreads its
-/// bits over the low bits (which pick a bucket) and the top 7 bits (which
-/// filter a probe group), so the table needs nothing but the stored hash.
-fn spread(hash: u32) -> u64 {
-    u64::from(hash).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-}
-
-impl Interner {
-    pub fn new() -> Interner {
-        Interner::default()
+impl NameTable {
+    pub fn new() -> NameTable {
+        NameTable::default()
     }
 
-    /// An interner sized for the names of `source_bytes` of source text
-    /// (a cheap estimate: about one distinct name per 32 bytes), so that
-    /// interning a large function does not grow the table many times.
-    pub fn for_source_bytes(source_bytes: usize) -> Interner {
+    /// A table sized for the names of `source_bytes` of source text (a
+    /// cheap estimate: about one name of 4 bytes per 32 bytes of source),
+    /// so that naming the variables of a large function grows it rarely.
+    pub fn for_source_bytes(source_bytes: usize) -> NameTable {
         let names = source_bytes / 32;
-        Interner {
+        NameTable {
             text: String::with_capacity(names * 4),
             ranges: Vec::with_capacity(names),
-            table: HashTable::with_capacity(names),
-            hasher: hashbrown::DefaultHashBuilder::default(),
         }
     }
 
-    /// The 32-bit hash of `name` that the table stores.
-    fn hash(&self, name: &str) -> u32 {
-        // The high half of the 64-bit hash (the better mixed half of a
-        // multiply-based hasher).
-        (self.hasher.hash_one(name) >> 32) as u32
-    }
-
-    /// The symbol of `name`, adding it when it is new.
-    pub fn intern(&mut self, name: &str) -> Symbol {
-        let hash = self.hash(name);
-        if let Some(s) = self.find(hash, name) {
-            return s;
-        }
+    /// A new symbol for `name`.
+    pub fn add(&mut self, name: &str) -> Symbol {
         // A function's names come from a source file of at most 4 GiB (or
         // from passes naming a few values each), so they fit in `u32`s;
         // saturate rather than wrap if they ever did not.
@@ -71,25 +49,11 @@ impl Interner {
         let end = u32::try_from(self.text.len()).unwrap_or(u32::MAX);
         let symbol = Symbol(u32::try_from(self.ranges.len()).unwrap_or(u32::MAX));
         self.ranges.push((start, end));
-        self.table
-            .insert_unique(spread(hash), (symbol, hash), |&(_, h)| spread(h));
         symbol
     }
 
-    /// The symbol whose string is `name`, whose hash is `hash`.
-    fn find(&self, hash: u32, name: &str) -> Option<Symbol> {
-        self.table
-            .find(spread(hash), |&(s, h)| h == hash && self.get(s) == name)
-            .map(|&(s, _)| s)
-    }
-
-    /// The symbol of `name` if it was interned.
-    pub fn lookup(&self, name: &str) -> Option<Symbol> {
-        self.find(self.hash(name), name)
-    }
-
-    /// The string of `symbol` (empty for a symbol of another interner that
-    /// is out of range).
+    /// The string of `symbol` (empty for a symbol of another table that is
+    /// out of range).
     pub fn get(&self, symbol: Symbol) -> &str {
         self.ranges
             .get(symbol.0 as usize)
@@ -97,7 +61,7 @@ impl Interner {
             .unwrap_or("")
     }
 
-    /// How many distinct strings are interned.
+    /// How many names were added.
     pub fn len(&self) -> usize {
         self.ranges.len()
     }
@@ -107,7 +71,7 @@ impl Interner {
     }
 }
 
-impl std::fmt::Debug for Interner {
+impl std::fmt::Debug for NameTable {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_list()
             .entries((0..self.ranges.len()).map(|i| self.get(Symbol(i as u32))))
@@ -117,36 +81,32 @@ impl std::fmt::Debug for Interner {
 
 #[cfg(test)]
 mod tests {
-    use super::Interner;
+    use super::NameTable;
 
     #[test]
-    fn equal_names_share_a_symbol() {
-        let mut i = Interner::new();
-        let a = i.intern("tids");
-        let b = i.intern("a0_0");
-        assert_ne!(a, b);
-        assert_eq!(i.intern("tids"), a);
-        assert_eq!((i.get(a), i.get(b)), ("tids", "a0_0"));
-        assert_eq!(i.lookup("a0_0"), Some(b));
-        assert_eq!(i.lookup("nope"), None);
-        assert_eq!(i.len(), 2);
-        let empty = i.intern("");
-        assert_eq!(i.get(empty), "");
+    fn each_added_name_reads_back() {
+        let mut t = NameTable::new();
+        let a = t.add("tids");
+        let b = t.add("a0_0");
+        let again = t.add("tids");
+        let empty = t.add("");
+        assert_eq!(t.len(), 4);
+        assert_ne!(a, again);
+        assert_eq!(
+            (t.get(a), t.get(b), t.get(again), t.get(empty)),
+            ("tids", "a0_0", "tids", "")
+        );
     }
 
     #[test]
     fn names_survive_the_table_growing_past_its_estimate() {
-        // Sized for 64 bytes of source (two names), then given thousands:
-        // the table grows many times by its stored hashes.
-        let mut i = Interner::for_source_bytes(64);
+        // Sized for 64 bytes of source (two names), then given thousands.
+        let mut t = NameTable::for_source_bytes(64);
         let names: Vec<String> = (0..5000).map(|k| format!("a{k}_{}", k % 8)).collect();
-        let symbols: Vec<_> = names.iter().map(|n| i.intern(n)).collect();
-        assert_eq!(i.len(), 5000);
+        let symbols: Vec<_> = names.iter().map(|n| t.add(n)).collect();
+        assert_eq!(t.len(), 5000);
         for (n, &s) in names.iter().zip(&symbols) {
-            assert_eq!(i.get(s), n);
-            assert_eq!(i.lookup(n), Some(s));
-            assert_eq!(i.intern(n), s);
+            assert_eq!(t.get(s), n);
         }
-        assert_eq!(i.lookup("a5000_0"), None);
     }
 }
