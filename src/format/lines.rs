@@ -7,6 +7,7 @@
 //! source it was read from, so comments can be attached to it by position
 //! ([`super::attach`]) and `expected-*@+N` offsets mapped ([`super::offsets`]).
 
+use crate::ir::if_chain::{ElseArm, if_chain};
 use crate::ir::{Anchor, Block, Function, StmtId, StmtKind};
 
 /// One printed line.
@@ -29,17 +30,7 @@ enum Work<'ir> {
     Line(Line),
 }
 
-/// The `if` of an `else` branch that prints as `} else if` (as the printer
-/// decides: the branch holds exactly one `if` without results).
-pub fn else_if(f: &Function, else_body: &Block) -> Option<StmtId> {
-    match else_body.stmts.as_slice() {
-        [only] => match &f.stmts[*only].kind {
-            StmtKind::If { results, .. } if results.is_empty() => Some(*only),
-            _ => None,
-        },
-        _ => None,
-    }
-}
+pub use crate::ir::if_chain::else_if;
 
 /// The byte just past a block's `{`, and the offset of its `}`.
 fn open_end(b: &Block) -> usize {
@@ -131,50 +122,43 @@ pub fn walk(f: &Function, mut visit: impl FnMut(Line)) {
 /// visited): `then` bodies, `} else` lines, the final block and `}`.
 fn push_if_chain<'ir>(f: &'ir Function, s: StmtId, depth: usize, work: &mut Vec<Work<'ir>>) {
     let mut items = Vec::new();
-    let mut current = s;
     let mut last_close = None;
-    while let StmtKind::If {
-        then_body,
-        else_body,
-        ..
-    } = &f.stmts[current].kind
-    {
+    for link in if_chain(f, s) {
+        let then_body = link.then_body;
         items.push(Work::Block {
             stmts: &then_body.stmts,
             next: 0,
             depth: depth + 1,
         });
-        let Some(else_body) = else_body else {
-            last_close = Some(then_body);
-            break;
-        };
         let start = close_start(then_body);
-        if let Some(next) = else_if(f, else_body) {
-            let end = match &f.stmts[next].kind {
-                StmtKind::If { then_body, .. } => open_end(then_body),
-                _ => else_body.span.start(),
-            };
-            items.push(Work::Line(Line {
-                anchor: Anchor::Else(current),
-                depth,
-                start,
-                end: end.max(start),
-            }));
-            current = next;
-        } else {
-            items.push(Work::Line(Line {
-                anchor: Anchor::Else(current),
-                depth,
-                start,
-                end: open_end(else_body).max(start),
-            }));
-            items.push(Work::Block {
-                stmts: &else_body.stmts,
-                next: 0,
-                depth: depth + 1,
-            });
-            last_close = Some(else_body);
-            break;
+        match link.else_arm {
+            ElseArm::None => last_close = Some(then_body),
+            ElseArm::ElseIf(next) => {
+                let end = match &f.stmts[next].kind {
+                    StmtKind::If { then_body, .. } => open_end(then_body),
+                    _ => start,
+                };
+                items.push(Work::Line(Line {
+                    anchor: Anchor::Else(link.stmt),
+                    depth,
+                    start,
+                    end: end.max(start),
+                }));
+            }
+            ElseArm::Else(else_body) => {
+                items.push(Work::Line(Line {
+                    anchor: Anchor::Else(link.stmt),
+                    depth,
+                    start,
+                    end: open_end(else_body).max(start),
+                }));
+                items.push(Work::Block {
+                    stmts: &else_body.stmts,
+                    next: 0,
+                    depth: depth + 1,
+                });
+                last_close = Some(else_body);
+            }
         }
     }
     let (start, end) = last_close.map_or((0, 0), |b| (close_start(b), b.span.end()));

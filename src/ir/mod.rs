@@ -21,6 +21,7 @@ pub mod builder;
 pub mod comments;
 pub mod describe;
 pub mod equality;
+pub mod if_chain;
 pub mod symbol;
 pub mod trip_count;
 pub mod types;

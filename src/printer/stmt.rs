@@ -12,6 +12,7 @@
 use super::binding::{write_bindings, write_iter_args};
 use super::expr::{ArgSeparator, write_comma_separated, write_expr, write_kwarg, write_list};
 use super::render::TrimWriter;
+use crate::ir::if_chain::{ElseArm, if_chain};
 use crate::ir::{Block, ExprId, ExprKind, Function, Module, StmtId, StmtKind, Submit};
 use std::io::{self, Write};
 
@@ -104,54 +105,33 @@ pub fn write_braced<W: Write>(
 /// written): `then` bodies, `} else if` lines, the final `else` and `}`.
 fn push_if_chain<'ir>(f: &'ir Function, s: StmtId, depth: usize, work: &mut Vec<Work<'ir>>) {
     let mut items = Vec::new();
-    let mut current = s;
-    while let StmtKind::If {
-        then_body,
-        else_body,
-        ..
-    } = &f.stmts[current].kind
-    {
+    for link in if_chain(f, s) {
         items.push(Work::Block {
-            stmts: &then_body.stmts,
+            stmts: &link.then_body.stmts,
             next: 0,
             depth: depth + 1,
         });
-        let Some(else_body) = else_body else {
-            break;
-        };
-        if let Some(next) = else_if(f, else_body) {
-            items.push(Work::Else {
+        match link.else_arm {
+            ElseArm::None => {}
+            ElseArm::ElseIf(next) => items.push(Work::Else {
                 depth,
                 next_if: Some(next),
-            });
-            current = next;
-        } else {
-            items.push(Work::Else {
-                depth,
-                next_if: None,
-            });
-            items.push(Work::Block {
-                stmts: &else_body.stmts,
-                next: 0,
-                depth: depth + 1,
-            });
-            break;
+            }),
+            ElseArm::Else(else_body) => {
+                items.push(Work::Else {
+                    depth,
+                    next_if: None,
+                });
+                items.push(Work::Block {
+                    stmts: &else_body.stmts,
+                    next: 0,
+                    depth: depth + 1,
+                });
+            }
         }
     }
     items.push(Work::Close(depth));
     work.extend(items.into_iter().rev());
-}
-
-/// The `if` of an `else` branch that prints as `} else if`: the branch holds
-/// exactly one statement, an `if` without results.
-fn else_if(f: &Function, else_body: &Block) -> Option<StmtId> {
-    match else_body.stmts.as_slice() {
-        [only] => match &f.stmts[*only].kind {
-            StmtKind::If { results, .. } if results.is_empty() => Some(*only),
-            _ => None,
-        },
-        _ => None,
-    }
 }
 
 /// Appends `if cond {` (without bindings).
