@@ -27,7 +27,7 @@ pub fn rewrite(output: String, tracking: &Tracking) -> String {
         let Some(line) = lines.get(d.out_line) else {
             continue;
         };
-        let Some(start) = comment_start(line) else {
+        let Some(start) = crate::lexer::line_comment_start(line) else {
             continue;
         };
         let (code, comment) = line.split_at(start);
@@ -37,24 +37,6 @@ pub fn rewrite(output: String, tracking: &Tracking) -> String {
         }
     }
     lines.join("\n")
-}
-
-/// Where the comment of a printed line starts (the first `//` outside a
-/// string literal).
-fn comment_start(line: &str) -> Option<usize> {
-    let bytes = line.as_bytes();
-    let mut in_string = false;
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\\' if in_string => i += 1,
-            b'"' => in_string = !in_string,
-            b'/' if !in_string && bytes.get(i + 1) == Some(&b'/') => return Some(i),
-            _ => {}
-        }
-        i += 1;
-    }
-    None
 }
 
 /// The directives of `comment` (read from `source_line`, printed on

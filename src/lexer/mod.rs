@@ -114,6 +114,26 @@ pub fn comments(text: &str, base: usize) -> Vec<Span> {
     out
 }
 
+/// Where the `//` comment of one line starts: its first `//` outside a
+/// string literal. A quick line-local scan for the test-directive readers
+/// (`expected-*` comments), which look at one line at a time and must also
+/// read lines that do not lex.
+pub fn line_comment_start(line: &str) -> Option<usize> {
+    let bytes = line.as_bytes();
+    let mut in_string = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' if in_string => i += 1,
+            b'"' => in_string = !in_string,
+            b'/' if !in_string && bytes.get(i + 1) == Some(&b'/') => return Some(i),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
 /// Appends the comments of `text[start..end]`, a gap between tokens.
 fn comments_in_gap(text: &str, start: usize, end: usize, base: usize, out: &mut Vec<Span>) {
     let bytes = text.as_bytes();
@@ -139,7 +159,16 @@ fn comments_in_gap(text: &str, start: usize, end: usize, base: usize, out: &mut 
 
 #[cfg(test)]
 mod comment_tests {
-    use super::comments;
+    use super::{comments, line_comment_start};
+
+    #[test]
+    fn a_line_comment_starts_at_the_first_slashes_outside_strings() {
+        assert_eq!(line_comment_start("x = 1 // a // b"), Some(6));
+        assert_eq!(line_comment_start(r#"m "a//b\"//" // c"#), Some(13));
+        assert_eq!(line_comment_start(r#"m "a\" // c"#), None);
+        assert_eq!(line_comment_start("x = 1 / 2"), None);
+        assert_eq!(line_comment_start(r#"m "// open"#), None);
+    }
 
     fn texts(src: &str) -> Vec<&str> {
         comments(src, 0)

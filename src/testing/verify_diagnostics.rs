@@ -58,22 +58,9 @@ fn severity(word: &str) -> Severity {
     }
 }
 
-/// The comment part of a line (from its first `//` that is not inside a
-/// string literal), with its byte offset in the line.
+/// The comment part of a line, with its byte offset in the line.
 fn comment_of(line: &str) -> Option<(usize, &str)> {
-    let bytes = line.as_bytes();
-    let mut in_string = false;
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\\' if in_string => i += 1,
-            b'"' => in_string = !in_string,
-            b'/' if !in_string && bytes.get(i + 1) == Some(&b'/') => return Some((i, &line[i..])),
-            _ => {}
-        }
-        i += 1;
-    }
-    None
+    crate::lexer::line_comment_start(line).map(|i| (i, &line[i..]))
 }
 
 /// Reads the expectations of `file`. Malformed ones are returned as error
