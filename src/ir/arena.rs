@@ -60,6 +60,12 @@ impl<I: ArenaId, T> Arena<I, T> {
         }
     }
 
+    /// Makes room for `additional` more items (for a caller that knows
+    /// how many it will store: lowering, from the parser's counts).
+    pub fn reserve(&mut self, additional: usize) {
+        self.items.reserve_exact(additional);
+    }
+
     /// Stores `value` and returns its id.
     pub fn alloc(&mut self, value: T) -> I {
         let id = I::from_index(self.items.len());

@@ -171,7 +171,8 @@ impl<'a> Lowerer<'a> {
         let mut d = Diagnostic::error(format!("unknown variable `{name}`"), span)
             .with_code(Code::UnknownVariable)
             .with_label("not defined in this scope");
-        if let Some((var, what, opened)) = self.scopes.out_of_scope(name) {
+        let func = &self.func;
+        if let Some((var, what, opened)) = self.scopes.out_of_scope(name, |v| func.var_name(v)) {
             // Defined in a body that has closed: say where, and why.
             let at_line = self
                 .line_number(opened.start())

@@ -105,7 +105,13 @@ pub fn lower(mut module: ast::Module<'_>) -> (Module, Vec<Diagnostic>) {
             continue;
         }
         let mut func = Function::new(name, f.kind);
-        func.names = NameTable::for_source_bytes(f.span.range().len());
+        // Sized from the parser's counts, so that the tables do not grow by
+        // doubling (no copies, no unused half).
+        let counts = f.counts;
+        func.names = NameTable::with_capacity(counts.vars as usize, counts.name_bytes as usize);
+        func.vars.reserve(counts.vars as usize);
+        func.exprs.reserve(counts.exprs as usize);
+        func.stmts.reserve(counts.stmts as usize);
         let mut lowerer = Lowerer::new(&signatures, &names, src, func);
         lowerer.line_starts = &line_starts;
         lowerer.lower_function(f);

@@ -113,18 +113,25 @@ pub struct Function<'a> {
     pub results: Option<TypeExpr<'a>>,
     pub body: Block<'a>,
     pub span: Span,
-    /// How many nodes the parser built for this function (an estimate:
-    /// statements, expressions, bindings), for sizing its IR up front.
+    /// How many nodes the parser built for this function, for sizing its
+    /// IR up front.
     pub counts: NodeCounts,
 }
 
 /// Node counts of a function, as the parser saw them (see
-/// [`Function::counts`]).
+/// [`Function::counts`]): estimates of what its IR holds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct NodeCounts {
     pub stmts: u32,
+    /// Expressions, with the two literals a one-bound `for` gets and
+    /// without the lists of keyword arguments (`deps=[...]` lowers to its
+    /// entries only).
     pub exprs: u32,
-    pub bindings: u32,
+    /// Variables: bindings (`_` too), parameters, loop variables and
+    /// iter-args.
+    pub vars: u32,
+    /// The bytes of the variables' names.
+    pub name_bytes: u32,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -571,15 +578,25 @@ impl<'a> Scratch<'a> {
         self.counted.stmts = self.counted.stmts.saturating_add(1);
     }
 
-    /// Counts an expression for [`Function::counts`].
-    pub fn count_expr(&mut self) {
-        self.counted.exprs = self.counted.exprs.saturating_add(1);
+    /// Counts expressions for [`Function::counts`].
+    pub fn count_exprs(&mut self, n: u32) {
+        self.counted.exprs = self.counted.exprs.saturating_add(n);
     }
 
-    /// Counts bindings (and other variable definitions) for
-    /// [`Function::counts`].
-    pub fn count_bindings(&mut self, n: usize) {
-        self.counted.bindings = self.counted.bindings.saturating_add(narrow(n));
+    /// Takes back the count of an expression that lowers to no IR
+    /// expression of its own (the list of a keyword argument).
+    pub fn uncount_expr(&mut self) {
+        self.counted.exprs = self.counted.exprs.saturating_sub(1);
+    }
+
+    /// Counts a variable definition named by `span` (a binding, parameter,
+    /// loop variable or iter-arg) for [`Function::counts`].
+    pub fn count_var(&mut self, span: Span) {
+        self.counted.vars = self.counted.vars.saturating_add(1);
+        self.counted.name_bytes = self
+            .counted
+            .name_bytes
+            .saturating_add(narrow(span.range().len()));
     }
 
     /// The nodes counted since the last call (the function just read;
@@ -590,7 +607,8 @@ impl<'a> Scratch<'a> {
         NodeCounts {
             stmts: now.stmts.saturating_sub(last.stmts),
             exprs: now.exprs.saturating_sub(last.exprs),
-            bindings: now.bindings.saturating_sub(last.bindings),
+            vars: now.vars.saturating_sub(last.vars),
+            name_bytes: now.name_bytes.saturating_sub(last.name_bytes),
         }
     }
 }

@@ -34,7 +34,7 @@ pub fn leaf<'input>(
     kind: ExprKind<'input>,
     span: Span,
 ) -> Expr<'input> {
-    scratch.count_expr();
+    scratch.count_exprs(1);
     Expr::leaf(kind, span)
 }
 
@@ -62,7 +62,7 @@ pub fn binary<'input>(
 ) -> Result<'input, Expr<'input>> {
     let depth = 1 + lhs.depth().max(rhs.depth());
     check_depth(depth, span)?;
-    scratch.count_expr();
+    scratch.count_exprs(1);
     Ok(Expr {
         kind: ExprKind::Binary(arena.alloc(BinaryExpr {
             op,
@@ -83,7 +83,7 @@ pub fn unary<'input>(
 ) -> Result<'input, Expr<'input>> {
     let depth = 1 + operand.depth();
     check_depth(depth, span)?;
-    scratch.count_expr();
+    scratch.count_exprs(1);
     Ok(Expr {
         kind: ExprKind::Unary(arena.alloc(UnaryExpr { op, operand, depth })),
         span,
