@@ -14,6 +14,19 @@
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Symbol(u32);
 
+impl Symbol {
+    /// The symbol's position in its table.
+    pub const fn as_u32(self) -> u32 {
+        self.0
+    }
+
+    /// The symbol at position `n` (for pooled lists, which store a `u32`
+    /// in an item's place).
+    pub(crate) const fn from_u32(n: u32) -> Symbol {
+        Symbol(n)
+    }
+}
+
 /// The names of one function's variables, in the order they were added.
 #[derive(Clone, Default)]
 pub struct NameTable {

@@ -138,6 +138,8 @@ pub(crate) struct Lowerer<'a> {
     suggestion_searches: usize,
     /// Where the source's lines start (empty when not known).
     line_starts: &'a [usize],
+    /// The statements of the blocks being lowered (see `lower_block`).
+    block_scratch: Vec<ir::StmtId>,
 }
 
 /// A "did you mean" search scans every visible name (or function); past this
@@ -160,6 +162,7 @@ impl<'a> Lowerer<'a> {
             loop_depth: 0,
             suggestion_searches: 0,
             line_starts: &[],
+            block_scratch: Vec::new(),
         }
     }
 
@@ -250,13 +253,18 @@ impl<'a> Lowerer<'a> {
     }
 
     fn lower_block(&mut self, b: &ast::Block<'a>, kind: BodyKind) -> Block {
-        let mut stmts = Vec::with_capacity(b.stmts.len());
+        // The block's statements go on the shared scratch stack (nested
+        // blocks push above them and take theirs off first), then into the
+        // function's list pool in one piece.
+        let base = self.block_scratch.len();
         let last = b.stmts.len().wrapping_sub(1);
         for (i, s) in b.stmts.iter().enumerate() {
             if let Some(id) = self.lower_stmt(s, kind, i == last) {
-                stmts.push(id);
+                self.block_scratch.push(id);
             }
         }
+        let stmts = self.func.new_list(&self.block_scratch[base..]);
+        self.block_scratch.truncate(base);
         if let BodyKind::Yields(n) = kind {
             let ends_in_yield = matches!(
                 b.stmts.last().map(|s| &s.kind),
