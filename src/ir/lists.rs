@@ -153,8 +153,10 @@ pub struct Lists {
 }
 
 impl Lists {
-    /// Pools with room for about `stmts` statements' lists (a statement
-    /// usually has a result list, a `deps` list and a place in a block).
+    /// Pools with room for about `stmts` statements' lists: a statement
+    /// usually has a result list of one or two variables (a block of 2 or
+    /// 4 slots), a one-entry `deps` or argument list (2 slots) and a place
+    /// in a block (blocks round up to a power of two: up to 2 slots each).
     pub fn with_estimate(stmts: usize) -> Lists {
         Lists {
             vars: ListPool::with_capacity(stmts * 4),

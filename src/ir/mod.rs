@@ -235,15 +235,21 @@ impl Function {
         }
     }
 
-    /// Sizes the arenas and pools for about `stmts` statements (a cheap
-    /// estimate made before lowering a function), so that a large function
-    /// grows them rarely.
-    pub fn reserve_for(&mut self, stmts: usize) {
+    /// Sizes the arenas and pools for the function written in
+    /// `source_bytes` of source (a cheap estimate made before lowering it:
+    /// about one statement per 48 bytes, each binding two variables, using
+    /// one or two expressions and holding a result list and a one-entry
+    /// `deps`), so that a large function grows them rarely. An estimate that
+    /// is too high reserves memory that is never touched (not resident); one
+    /// that is too low costs the growth it would have cost anyway.
+    pub fn reserve_for_source_bytes(&mut self, source_bytes: usize) {
+        let stmts = source_bytes / 48;
         self.vars.reserve(stmts * 2);
-        self.exprs.reserve(stmts);
+        self.exprs.reserve(stmts + stmts / 2);
         self.stmts.reserve(stmts);
         self.submits.reserve(stmts);
         self.lists = Lists::with_estimate(stmts);
+        self.names = NameTable::for_source_bytes(source_bytes);
     }
 
     pub fn new_var(&mut self, name: impl AsRef<str>, ty: Type, span: Span) -> VarId {

@@ -42,12 +42,13 @@ impl NameTable {
     }
 
     /// A table sized for the names of `source_bytes` of source text (a
-    /// cheap estimate: about one name of 4 bytes per 32 bytes of source),
-    /// so that naming the variables of a large function grows it rarely.
+    /// cheap estimate: about one name of up to 8 bytes per 24 bytes of
+    /// source, as in a file of `a, a_tid = submit k(...)` lines), so that
+    /// naming the variables of a large function grows it rarely.
     pub fn for_source_bytes(source_bytes: usize) -> NameTable {
-        let names = source_bytes / 32;
+        let names = source_bytes / 24;
         NameTable {
-            text: String::with_capacity(names * 4),
+            text: String::with_capacity(names * 8),
             ranges: Vec::with_capacity(names),
         }
     }

@@ -19,7 +19,7 @@ pub mod types;
 use crate::diagnostics::Code;
 use crate::diagnostics::Diagnostic;
 use crate::ir::builder::Builder;
-use crate::ir::{self, ArenaId, Block, FuncId, Function, Module, NameTable, Type, VarId};
+use crate::ir::{self, ArenaId, Block, FuncId, Function, Module, Type, VarId};
 use crate::parser::ast;
 use crate::span::Span;
 use hashbrown::HashMap;
@@ -101,7 +101,7 @@ pub fn lower(mut module: ast::Module<'_>) -> (Module, Vec<Diagnostic>) {
             continue;
         }
         let mut func = Function::new(f.name.name, f.kind);
-        func.names = NameTable::for_source_bytes(f.span.range().len());
+        func.reserve_for_source_bytes(f.span.range().len());
         let mut lowerer = Lowerer::new(&signatures, &names, func);
         lowerer.line_starts = &line_starts;
         lowerer.lower_function(f);
