@@ -306,7 +306,7 @@ fn has_tasks(f: &Function) -> bool {
     f.stmts.iter().any(|(_, s)| matches!(s.kind, StmtKind::Submit(_)))
         || f.exprs
             .iter()
-            .any(|(_, e)| matches!(&e.kind, ExprKind::Call(c) if c.dummy_task || matches!(&c.callee, crate::ir::Callee::Op(n) if n == "system.task_dummy")))
+            .any(|(_, e)| matches!(e.kind, ExprKind::Call(c) if f.calls[c].dummy_task || f.op_name(f.calls[c].callee) == Some("system.task_dummy")))
 }
 
 /// Turns a difference into a diagnostic about `after` (`ga` is its graph).

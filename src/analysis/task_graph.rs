@@ -459,12 +459,14 @@ struct Evaluator<'a> {
 
 impl Evaluator<'_> {
     fn number_submits(&mut self, b: &Block, n: &mut u32) {
-        for &s in &b.stmts {
-            let kind = &self.f.stmts[s].kind;
+        let f = self.f;
+        for &s in f.block_stmts(b) {
+            let kind = &f.stmts[s].kind;
             if let StmtKind::Submit(sub) = kind {
+                let sub = &f.submits[*sub];
                 self.submit_ordinals.insert(s, *n);
                 *n += 1;
-                let tid = sub.results.last().map(|v| self.f.var_name(*v));
+                let tid = f.list(sub.results).last().map(|v| f.var_name(*v));
                 self.graph.labels.insert(
                     s,
                     format!(
@@ -474,7 +476,7 @@ impl Evaluator<'_> {
                     ),
                 );
             }
-            for inner in kind.blocks() {
+            for inner in f.blocks(kind) {
                 self.number_submits(inner, n);
             }
         }
@@ -789,13 +791,14 @@ impl Evaluator<'_> {
                 binary(op, a, b)
             }
             ExprKind::Call(call) => {
-                let name = match &call.callee {
-                    Callee::Op(n) => n.as_str(),
+                let call = &f.calls[*call];
+                let name = match call.callee {
+                    Callee::Op(n) => f.names.get(n),
                     Callee::Function(_) => "",
                 };
                 if call.dummy_task || name == "system.task_dummy" {
                     let mut preds = Set::new();
-                    for (k, &d) in call.manual_dep_edges.iter().enumerate() {
+                    for (k, &d) in f.list(call.manual_dep_edges).iter().enumerate() {
                         let v = self.expr(d, stmt, st);
                         preds.extend(self.entry_of(stmt, k, &v, st));
                     }
@@ -805,7 +808,7 @@ impl Evaluator<'_> {
                         iterations: self.iterations.clone(),
                     };
                     if !self.graph.labels.contains_key(&stmt) {
-                        let label = match self.f.stmts[stmt].kind.results().first() {
+                        let label = match f.results(&f.stmts[stmt].kind).first() {
                             Some(v) => format!("`{} = system.task_dummy`", self.f.var_name(*v)),
                             None => "`system.task_dummy`".to_string(),
                         };
@@ -814,7 +817,7 @@ impl Evaluator<'_> {
                     let i = self.add_node(key, stmt, preds);
                     return Val::Task(Some(i));
                 }
-                match (name, call.args.as_slice()) {
+                match (name, f.list(call.args)) {
                     ("array.create", [n, _]) => {
                         let n = match self.expr(*n, stmt, st) {
                             Val::Int(n) => n,
@@ -905,7 +908,7 @@ impl Evaluator<'_> {
 
     fn block(&mut self, b: &Block, mut st: State) -> Flow {
         let mut flow = Flow::default();
-        for &s in &b.stmts {
+        for &s in self.f.block_stmts(b) {
             if self.stopped {
                 return Flow::default();
             }
@@ -928,13 +931,14 @@ impl Evaluator<'_> {
     fn scoped_block(&mut self, b: &Block, st: State) -> Flow {
         let mut flow = self.block(b, st);
         let mut defs = Vec::new();
+        let f = self.f;
         let mut blocks = vec![b];
         while let Some(b) = blocks.pop() {
-            for &s in &b.stmts {
-                let kind = &self.f.stmts[s].kind;
-                defs.extend_from_slice(kind.results());
-                if let StmtKind::Scope { body, .. } = kind {
-                    blocks.push(body);
+            for &s in f.block_stmts(b) {
+                let kind = &f.stmts[s].kind;
+                defs.extend_from_slice(f.results(kind));
+                if let StmtKind::Scope(sc) = kind {
+                    blocks.push(&f.scopes[*sc].body);
                 }
             }
         }
@@ -962,6 +966,7 @@ impl Evaluator<'_> {
         let span = f.stmts[s].span;
         match &f.stmts[s].kind {
             StmtKind::Assign { results, value } => {
+                let results = f.list(*results);
                 let v = self.expr(*value, s, &mut st);
                 if results.len() == 1 {
                     let v = match (&f.exprs[*value].kind, v) {
@@ -982,6 +987,7 @@ impl Evaluator<'_> {
                 Self::normal(st)
             }
             StmtKind::Submit(sub) => {
+                let sub = &f.submits[*sub];
                 self.tasks += 1;
                 if self.tasks > self.limits.max_tasks {
                     self.stop(Budget::Tasks(self.limits.max_tasks));
@@ -991,7 +997,7 @@ impl Evaluator<'_> {
                     return Flow::default();
                 }
                 let mut preds = Set::new();
-                for (k, &d) in sub.deps.iter().enumerate() {
+                for (k, &d) in f.list(sub.deps).iter().enumerate() {
                     let v = self.expr(d, s, &mut st);
                     preds.extend(self.entry_of(s, k, &v, &mut st));
                 }
@@ -1001,7 +1007,7 @@ impl Evaluator<'_> {
                     iterations: self.iterations.clone(),
                 };
                 let node = self.add_node(key, s, preds);
-                if let Some((tid, rest)) = sub.results.split_last() {
+                if let Some((tid, rest)) = f.list(sub.results).split_last() {
                     for &r in rest {
                         let v = self.default_value(f.var_ty(r), &mut st);
                         st.env.insert(r, v);
@@ -1014,9 +1020,13 @@ impl Evaluator<'_> {
                 self.expr(*e, s, &mut st);
                 Self::normal(st)
             }
-            StmtKind::Scope { body, .. } => self.block(body, st),
+            StmtKind::Scope(sc) => self.block(&f.scopes[*sc].body, st),
             StmtKind::Yield(values) => {
-                let vals: Vec<Val> = values.iter().map(|&v| self.expr(v, s, &mut st)).collect();
+                let vals: Vec<Val> = f
+                    .list(*values)
+                    .iter()
+                    .map(|&v| self.expr(v, s, &mut st))
+                    .collect();
                 let snaps = vals.iter().map(|v| self.snap(v, &st)).collect();
                 st.yielded = Some(snaps);
                 Self::normal(st)
@@ -1030,12 +1040,14 @@ impl Evaluator<'_> {
                 continues: Some(st),
                 ..Flow::default()
             },
-            StmtKind::If {
-                results,
-                cond,
-                then_body,
-                else_body,
-            } => {
+            StmtKind::If(i) => {
+                let crate::ir::IfStmt {
+                    results,
+                    cond,
+                    then_body,
+                    else_body,
+                } = &f.ifs[*i];
+                let results = f.list(*results);
                 let c = self.cond(*cond, s, &mut st);
                 if c.is_none() {
                     self.approx(
@@ -1085,16 +1097,18 @@ impl Evaluator<'_> {
                 }
                 out
             }
-            StmtKind::For {
-                results,
-                var,
-                start,
-                stop,
-                step,
-                iter_args,
-                body,
-                ..
-            } => {
+            StmtKind::For(l) => {
+                let crate::ir::ForLoop {
+                    results,
+                    var,
+                    start,
+                    stop,
+                    step,
+                    iter_args,
+                    body,
+                    ..
+                } = &f.fors[*l];
+                let (results, iter_args) = (f.list(*results), f.list(*iter_args));
                 let bounds = [*start, *stop, *step].map(|e| match self.expr(e, s, &mut st) {
                     Val::Int(n) => n,
                     _ => None,
@@ -1127,12 +1141,14 @@ impl Evaluator<'_> {
                     }
                 })
             }
-            StmtKind::While {
-                results,
-                cond,
-                iter_args,
-                body,
-            } => {
+            StmtKind::While(w) => {
+                let crate::ir::WhileLoop {
+                    results,
+                    cond,
+                    iter_args,
+                    body,
+                } = &f.whiles[*w];
+                let (results, iter_args) = (f.list(*results), f.list(*iter_args));
                 let inits: Vec<(VarId, ExprId)> =
                     iter_args.iter().map(|ia| (ia.var, ia.init)).collect();
                 let cond = *cond;
@@ -1253,8 +1269,8 @@ impl Evaluator<'_> {
         }
         // The induction variable and iter-args are visible in the body only.
         let mut head_vars: Vec<VarId> = inits.iter().map(|&(v, _)| v).collect();
-        if let StmtKind::For { var, .. } = &f.stmts[s].kind {
-            head_vars.push(*var);
+        if let StmtKind::For(l) = f.stmts[s].kind {
+            head_vars.push(f.fors[l].var);
         }
         for v in head_vars {
             out.env.remove(&v);

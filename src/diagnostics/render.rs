@@ -502,6 +502,8 @@ pub fn render_all(
     color: bool,
 ) -> String {
     match format {
+        // No diagnostics, no scan of the file for characters to escape.
+        DiagnosticFormat::Human if diags.is_empty() => String::new(),
         DiagnosticFormat::Human => {
             let prepared = Prepared::new(file);
             diags

@@ -56,7 +56,7 @@ pub fn walk(f: &Function, mut visit: impl FnMut(Line)) {
             end: f.body.span.end(),
         }),
         Work::Block {
-            stmts: &f.body.stmts,
+            stmts: f.block_stmts(&f.body),
             next: 0,
             depth: 1,
         },
@@ -76,18 +76,17 @@ pub fn walk(f: &Function, mut visit: impl FnMut(Line)) {
                 let stmt = &f.stmts[s];
                 let start = stmt.span.start();
                 match &stmt.kind {
-                    StmtKind::If { then_body, .. } => {
+                    StmtKind::If(i) => {
                         visit(Line {
                             anchor: Anchor::Stmt(s),
                             depth,
                             start,
-                            end: open_end(then_body).max(start),
+                            end: open_end(&f.ifs[*i].then_body).max(start),
                         });
                         push_if_chain(f, s, depth, &mut work);
                     }
-                    StmtKind::For { body, .. }
-                    | StmtKind::While { body, .. }
-                    | StmtKind::Scope { body, .. } => {
+                    kind @ (StmtKind::For(_) | StmtKind::While(_) | StmtKind::Scope(_)) => {
+                        let body = f.nested_block(kind, 0).expect("a loop or scope has a body");
                         visit(Line {
                             anchor: Anchor::Stmt(s),
                             depth,
@@ -101,7 +100,7 @@ pub fn walk(f: &Function, mut visit: impl FnMut(Line)) {
                             end: body.span.end(),
                         }));
                         work.push(Work::Block {
-                            stmts: &body.stmts,
+                            stmts: f.block_stmts(body),
                             next: 0,
                             depth: depth + 1,
                         });
@@ -126,7 +125,7 @@ fn push_if_chain<'ir>(f: &'ir Function, s: StmtId, depth: usize, work: &mut Vec<
     for link in if_chain(f, s) {
         let then_body = link.then_body;
         items.push(Work::Block {
-            stmts: &then_body.stmts,
+            stmts: f.block_stmts(then_body),
             next: 0,
             depth: depth + 1,
         });
@@ -135,7 +134,7 @@ fn push_if_chain<'ir>(f: &'ir Function, s: StmtId, depth: usize, work: &mut Vec<
             ElseArm::None => last_close = Some(then_body),
             ElseArm::ElseIf(next) => {
                 let end = match &f.stmts[next].kind {
-                    StmtKind::If { then_body, .. } => open_end(then_body),
+                    StmtKind::If(i) => open_end(&f.ifs[*i].then_body),
                     _ => start,
                 };
                 items.push(Work::Line(Line {
@@ -153,7 +152,7 @@ fn push_if_chain<'ir>(f: &'ir Function, s: StmtId, depth: usize, work: &mut Vec<
                     end: open_end(else_body).max(start),
                 }));
                 items.push(Work::Block {
-                    stmts: &else_body.stmts,
+                    stmts: f.block_stmts(else_body),
                     next: 0,
                     depth: depth + 1,
                 });

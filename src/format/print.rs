@@ -215,16 +215,14 @@ fn line_text(m: &Module, f: &Function, line: &Line, out: &mut String) {
         Anchor::Close(_) => out.push('}'),
         Anchor::Else(s) => {
             out.push_str("} else ");
-            let next = match &f.stmts[s].kind {
-                StmtKind::If {
-                    else_body: Some(b), ..
-                } => else_if(f, b),
+            let next = match f.stmts[s].kind {
+                StmtKind::If(i) => f.ifs[i].else_body.as_ref().and_then(|b| else_if(f, b)),
                 _ => None,
             };
-            match next.map(|n| &f.stmts[n].kind) {
-                Some(StmtKind::If { cond, .. }) => {
+            match next.map(|n| f.stmts[n].kind) {
+                Some(StmtKind::If(i)) => {
                     out.push_str("if ");
-                    crate::printer::expr::write_expr(m, f, *cond, out);
+                    crate::printer::expr::write_expr(m, f, f.ifs[i].cond, out);
                     out.push_str(" {");
                 }
                 _ => out.push('{'),

@@ -166,8 +166,8 @@ struct Structure {
 /// The `deps` of a barrier statement (`x = system.task_dummy(deps=[..])`).
 fn barrier_deps(f: &Function, s: StmtId) -> Option<&[ExprId]> {
     match &f.stmts[s].kind {
-        StmtKind::Assign { value, .. } | StmtKind::Eval(value) => match &f.exprs[*value].kind {
-            ExprKind::Call(c) if c.dummy_task => Some(&c.manual_dep_edges),
+        StmtKind::Assign { value, .. } | StmtKind::Eval(value) => match f.call(*value) {
+            Some(c) if c.dummy_task => Some(f.list(c.manual_dep_edges)),
             _ => None,
         },
         _ => None,
@@ -176,14 +176,9 @@ fn barrier_deps(f: &Function, s: StmtId) -> Option<&[ExprId]> {
 
 fn loop_label(m: &Module, f: &Function, s: StmtId) -> String {
     match &f.stmts[s].kind {
-        StmtKind::For {
-            kind,
-            var,
-            start,
-            stop,
-            step,
-            ..
-        } => {
+        StmtKind::For(l) => {
+            let l = &f.fors[*l];
+            let (kind, var, start, stop, step) = (&l.kind, &l.var, &l.start, &l.stop, &l.step);
             let is = |e: ExprId, v: i64| matches!(f.exprs[e].kind, ExprKind::Int(n) if n == v);
             let bounds: Vec<String> = if !is(*step, 1) {
                 vec![
@@ -203,7 +198,7 @@ fn loop_label(m: &Module, f: &Function, s: StmtId) -> String {
                 bounds.join(", ")
             )
         }
-        StmtKind::While { cond, .. } => format!("while {}", print_expr(m, f, *cond)),
+        StmtKind::While(w) => format!("while {}", print_expr(m, f, f.whiles[*w].cond)),
         _ => String::new(),
     }
 }
@@ -230,10 +225,9 @@ fn structure(m: &Module, f: &Function) -> Structure {
             }
             let kind = &f.stmts[s].kind;
             let new_cluster = match kind {
-                StmtKind::For {
-                    start, stop, step, ..
-                } => {
-                    let trip = trip_count(f, *start, *stop, *step);
+                StmtKind::For(l) => {
+                    let l = &f.fors[*l];
+                    let trip = trip_count(f, l.start, l.stop, l.step);
                     let label = match trip {
                         Some(n) => format!("{}  (x{n})", loop_label(m, f, s)),
                         None => format!("{}  (x?)", loop_label(m, f, s)),
@@ -245,13 +239,14 @@ fn structure(m: &Module, f: &Function) -> Structure {
                     format!("{}  (x?)", loop_label(m, f, s)),
                     None,
                 )),
-                StmtKind::Scope { manual, name, .. } => {
-                    let word = if *manual { "manual" } else { "auto" };
-                    let label = match name {
-                        Some(n) => format!("{word} \"{n}\""),
+                StmtKind::Scope(sc) => {
+                    let manual = f.scopes[*sc].manual;
+                    let word = if manual { "manual" } else { "auto" };
+                    let label = match f.scopes[*sc].name {
+                        Some(n) => format!("{word} \"{}\"", f.names.get(n)),
                         None => word.to_string(),
                     };
-                    let kind = if *manual {
+                    let kind = if manual {
                         ClusterKind::Manual
                     } else {
                         ClusterKind::Auto
@@ -277,7 +272,7 @@ fn structure(m: &Module, f: &Function) -> Structure {
                 return;
             }
             let site = match kind {
-                StmtKind::Submit(sub) => Some((false, sub.deps.to_vec())),
+                StmtKind::Submit(sub) => Some((false, f.list(f.submits[*sub].deps).to_vec())),
                 _ => barrier_deps(f, s).map(|d| (true, d.to_vec())),
             };
             if let Some((barrier, deps)) = site {
@@ -306,10 +301,11 @@ fn site_title(m: &Module, f: &Function, site: &Site) -> String {
     let kind = &f.stmts[site.stmt].kind;
     match kind {
         StmtKind::Submit(sub) => {
-            let tid = sub.results.last().map_or("_", |v| f.var_name(*v));
+            let sub = &f.submits[*sub];
+            let tid = f.list(sub.results).last().map_or("_", |v| f.var_name(*v));
             format!("{tid} = submit {}", m.func_name(sub.callee))
         }
-        _ => match kind.results().first() {
+        _ => match f.results(kind).first() {
             Some(v) => format!("{} = system.task_dummy", f.var_name(*v)),
             None => "system.task_dummy".to_string(),
         },

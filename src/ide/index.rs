@@ -321,27 +321,30 @@ fn index_function(
 
     // Which variable uses are writes.
     let mut written: Vec<bool> = vec![false; f.exprs.len()];
-    let mut mark = |args: &[crate::ir::ExprId], dirs: &[Direction]| {
+    let mut mark = |args: &[crate::ir::ExprId], dirs: &mut dyn Iterator<Item = Direction>| {
         for (a, d) in args.iter().zip(dirs) {
-            if *d != Direction::In
+            if d != Direction::In
                 && let Some(w) = written.get_mut(a.index())
             {
                 *w = true;
             }
         }
     };
-    for (_, e) in f.exprs.iter() {
-        if let ExprKind::Call(c) = &e.kind {
-            mark(&c.args, &c.arg_directions);
-            if matches!(&c.callee, Callee::Op(op) if op == "array.update_element") {
-                mark(&c.args[..c.args.len().min(1)], &[Direction::InOut]);
-            }
+    for (_, c) in f.calls.iter() {
+        let args = f.list(c.args);
+        mark(args, &mut f.directions(c.arg_directions).iter());
+        if f.op_name(c.callee) == Some("array.update_element") {
+            mark(
+                &args[..args.len().min(1)],
+                &mut std::iter::once(Direction::InOut),
+            );
         }
     }
-    for (_, s) in f.stmts.iter() {
-        if let StmtKind::Submit(sub) = &s.kind {
-            mark(&sub.args, &sub.arg_directions);
-        }
+    for (_, sub) in f.submits.iter() {
+        mark(
+            f.list(sub.args),
+            &mut f.directions(sub.arg_directions).iter(),
+        );
     }
 
     // Uses of variables and calls of functions.
@@ -361,7 +364,7 @@ fn index_function(
                 }
             }
             ExprKind::Call(c) => {
-                if let Callee::Function(id) = &c.callee
+                if let Callee::Function(id) = &f.calls[*c].callee
                     && let Some(len) = ix
                         .functions
                         .get(id.index())
@@ -393,9 +396,8 @@ fn index_function(
             });
         }
     }
-    for (_, s) in f.stmts.iter() {
-        if let StmtKind::Submit(sub) = &s.kind
-            && let Some(info) = ix.functions.get(sub.callee.index())
+    for (_, sub) in f.submits.iter() {
+        if let Some(info) = ix.functions.get(sub.callee.index())
             && text.get(sub.callee_span.range()) == Some(info.name.as_str())
         {
             let callee = sub.callee.index() as u32;
@@ -462,10 +464,10 @@ fn index_function(
         depth: 1,
     }];
     while let Some(fr) = stack.pop() {
-        for &sid in &fr.block.stmts {
+        for &sid in f.block_stmts(fr.block) {
             let st = &f.stmts[sid];
             let after = st.span.end()..fr.scope_end.max(st.span.end());
-            for &r in st.kind.results() {
+            for &r in f.results(&st.kind) {
                 ix.vars[var_of(r) as usize].visible = after.clone();
                 defined(ix, r, fr.parent, SymbolKind::Variable);
             }
@@ -489,13 +491,15 @@ fn index_function(
                 ix.symbols.len() as u32 - 1
             };
             match &st.kind {
-                StmtKind::For {
-                    kind,
-                    var,
-                    iter_args,
-                    body,
-                    ..
-                } => {
+                StmtKind::For(l) => {
+                    let crate::ir::ForLoop {
+                        kind,
+                        var,
+                        iter_args,
+                        body,
+                        ..
+                    } = &f.fors[*l];
+                    let iter_args = f.list(*iter_args);
                     let label = format!("for {} in {}", f.var_name(*var), kind.keyword());
                     let header = header_of(st.span, body.span);
                     let loop_symbol =
@@ -526,12 +530,14 @@ fn index_function(
                         depth: fr.depth + 1,
                     });
                 }
-                StmtKind::While {
-                    cond,
-                    iter_args,
-                    body,
-                    ..
-                } => {
+                StmtKind::While(w) => {
+                    let crate::ir::WhileLoop {
+                        cond,
+                        iter_args,
+                        body,
+                        ..
+                    } = &f.whiles[*w];
+                    let iter_args = f.list(*iter_args);
                     let header = header_of(st.span, body.span);
                     let loop_symbol =
                         symbol(ix, "while".into(), None, SymbolKind::Loop, header.clone());
@@ -558,11 +564,12 @@ fn index_function(
                         depth: fr.depth + 1,
                     });
                 }
-                StmtKind::If {
-                    then_body,
-                    else_body,
-                    ..
-                } => {
+                StmtKind::If(i) => {
+                    let crate::ir::IfStmt {
+                        then_body,
+                        else_body,
+                        ..
+                    } = &f.ifs[*i];
                     for b in std::iter::once(then_body).chain(else_body.iter()) {
                         stack.push(Frame {
                             block: b,
@@ -573,10 +580,11 @@ fn index_function(
                         });
                     }
                 }
-                StmtKind::Scope { manual, name, body } => {
+                StmtKind::Scope(sc) => {
+                    let crate::ir::ScopeStmt { manual, name, body } = &f.scopes[*sc];
                     let word = if *manual { "manual" } else { "auto" };
                     let label = match name {
-                        Some(n) => format!("{word} \"{n}\""),
+                        Some(n) => format!("{word} \"{}\"", f.names.get(*n)),
                         None => word.to_string(),
                     };
                     let header = header_of(st.span, body.span);

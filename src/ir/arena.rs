@@ -13,33 +13,57 @@ pub trait ArenaId: Copy + Eq + std::hash::Hash + fmt::Debug {
     fn index(self) -> usize;
 }
 
-/// Declares a `u32` newtype id implementing [`ArenaId`].
+/// Declares a 4-byte id implementing [`ArenaId`]. The id of the `i`-th node
+/// stores `i + 1` in a `NonZeroU32`, so `Option<Id>` is 4 bytes too (the
+/// niche is the "no id" value) and optional ids cost no more than ids.
+/// Ids also implement [`ListItem`](crate::ir::list_pool::ListItem), so they
+/// can be pooled in lists.
 #[macro_export]
 macro_rules! define_id {
     ($(#[$meta:meta])* $name:ident) => {
         $(#[$meta])*
         #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub struct $name(u32);
+        pub struct $name(std::num::NonZeroU32);
 
         impl $name {
-            /// The id of the `index`-th node.
+            /// The id of the `index`-th node (`index` below `u32::MAX`).
             pub const fn from_u32(index: u32) -> Self {
-                $name(index)
+                match std::num::NonZeroU32::new(index.wrapping_add(1)) {
+                    Some(n) => $name(n),
+                    None => panic!("arena holds more than u32::MAX - 1 nodes"),
+                }
+            }
+
+            /// The node's position in its arena.
+            pub const fn as_u32(self) -> u32 {
+                self.0.get() - 1
             }
         }
 
         impl $crate::ir::arena::ArenaId for $name {
             fn from_index(index: usize) -> Self {
-                $name(u32::try_from(index).expect("arena holds more than u32::MAX nodes"))
+                match u32::try_from(index) {
+                    Ok(i) if i < u32::MAX => $name::from_u32(i),
+                    _ => panic!("arena holds more than u32::MAX - 1 nodes"),
+                }
             }
             fn index(self) -> usize {
-                self.0 as usize
+                self.as_u32() as usize
+            }
+        }
+
+        impl $crate::ir::list_pool::ListItem for $name {
+            fn from_u32(n: u32) -> Self {
+                $name::from_u32(n)
+            }
+            fn to_u32(self) -> u32 {
+                self.as_u32()
             }
         }
 
         impl std::fmt::Debug for $name {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                write!(f, "{}{}", stringify!($name), self.0)
+                write!(f, "{}{}", stringify!($name), self.as_u32())
             }
         }
     };
@@ -60,12 +84,6 @@ impl<I: ArenaId, T> Arena<I, T> {
         }
     }
 
-    /// Makes room for `additional` more items (for a caller that knows
-    /// how many it will store: lowering, from the parser's counts).
-    pub fn reserve(&mut self, additional: usize) {
-        self.items.reserve_exact(additional);
-    }
-
     /// Stores `value` and returns its id.
     pub fn alloc(&mut self, value: T) -> I {
         let id = I::from_index(self.items.len());
@@ -79,6 +97,11 @@ impl<I: ArenaId, T> Arena<I, T> {
 
     pub fn is_empty(&self) -> bool {
         self.items.is_empty()
+    }
+
+    /// Reserves room for `additional` more nodes.
+    pub fn reserve(&mut self, additional: usize) {
+        self.items.reserve(additional);
     }
 
     /// All `(id, node)` pairs in allocation order.

@@ -10,9 +10,9 @@
 //! span ([`Builder::at`]); the default span is empty.
 
 use crate::ir::{
-    BinaryOp, Block, Call, Callee, Direction, ExprId, ExprKind, ExprList, Extent, FuncId, FuncKind,
-    Function, IterArg, LoopKind, Param, ScalarType, Span, StmtId, StmtKind, Submit, Type, UnaryOp,
-    VarId,
+    BinaryOp, Block, Call, Callee, DirList, Direction, ExprId, ExprKind, ExprList, Extent, FuncId,
+    FuncKind, Function, IfStmt, IterArg, Kwarg, LoopKind, Param, ScalarType, ScopeStmt, Span,
+    StmtId, StmtKind, Submit, Type, UnaryOp, VarId, WhileLoop,
 };
 use std::borrow::BorrowMut;
 
@@ -35,8 +35,8 @@ impl Builder<Function> {
     }
 
     /// Sets the body and returns the function.
-    pub fn finish(mut self, body: Vec<StmtId>) -> Function {
-        self.f.body = block(body);
+    pub fn finish(mut self, body: impl AsRef<[StmtId]>) -> Function {
+        self.f.body = self.block(body);
         self.f
     }
 }
@@ -125,24 +125,64 @@ impl<F: BorrowMut<Function>> Builder<F> {
         self.expr(ExprKind::Unary(op, x), ty)
     }
 
-    pub fn list(&mut self, items: Vec<ExprId>) -> ExprId {
+    /// A pooled list of `items` in the function.
+    pub fn exprs(&mut self, items: impl AsRef<[ExprId]>) -> ExprList {
+        self.func().new_list(items.as_ref())
+    }
+
+    /// Argument directions.
+    pub fn directions(&mut self, dirs: impl IntoIterator<Item = Direction>) -> DirList {
+        self.func().new_directions(dirs)
+    }
+
+    /// A statement block (empty span).
+    pub fn block(&mut self, stmts: impl AsRef<[StmtId]>) -> Block {
+        Block {
+            stmts: self.func().new_list(stmts.as_ref()),
+            span: Span::default(),
+        }
+    }
+
+    /// `[items...]`.
+    pub fn list(&mut self, items: impl AsRef<[ExprId]>) -> ExprId {
+        let items = self.exprs(items);
         self.expr(ExprKind::List(items), Type::Unknown)
     }
 
+    /// An op callee named `name`.
+    pub fn op_callee(&mut self, name: &str) -> Callee {
+        Callee::Op(self.func().names.add(name))
+    }
+
+    /// A call expression of type `ty` (the payload goes to the calls arena).
+    pub fn call(&mut self, call: Call, ty: Type) -> ExprId {
+        let id = self.func().calls.alloc(call);
+        self.expr(ExprKind::Call(id), ty)
+    }
+
+    /// A keyword argument `name=value` of an op call.
+    pub fn kwarg(&mut self, name: &str, value: ExprId) -> Kwarg {
+        Kwarg {
+            name: self.func().names.add(name),
+            value,
+        }
+    }
+
     /// A call of an op with positional arguments (direction `In`).
-    pub fn op(&mut self, name: &str, args: Vec<ExprId>, ty: Type) -> ExprId {
-        let mut call = Call::new(Callee::Op(name.to_string()));
-        call.arg_directions = vec![Direction::In; args.len()];
-        call.args = args;
-        self.expr(ExprKind::Call(Box::new(call)), ty)
+    pub fn op(&mut self, name: &str, args: impl AsRef<[ExprId]>, ty: Type) -> ExprId {
+        let args = args.as_ref();
+        let mut call = Call::new(self.op_callee(name));
+        call.arg_directions = self.directions(vec![Direction::In; args.len()]);
+        call.args = self.exprs(args);
+        self.call(call, ty)
     }
 
     /// `system.task_dummy(deps=[..])`.
-    pub fn task_dummy(&mut self, deps: Vec<ExprId>) -> ExprId {
-        let mut call = Call::new(Callee::Op("system.task_dummy".to_string()));
+    pub fn task_dummy(&mut self, deps: impl AsRef<[ExprId]>) -> ExprId {
+        let mut call = Call::new(self.op_callee("system.task_dummy"));
         call.dummy_task = true;
-        call.manual_dep_edges = deps;
-        self.expr(ExprKind::Call(Box::new(call)), Type::TASK_ID)
+        call.manual_dep_edges = self.exprs(deps);
+        self.call(call, Type::TASK_ID)
     }
 
     pub fn stmt(&mut self, kind: StmtKind) -> StmtId {
@@ -150,29 +190,29 @@ impl<F: BorrowMut<Function>> Builder<F> {
         self.func().new_stmt(kind, span)
     }
 
-    pub fn assign(&mut self, results: Vec<VarId>, value: ExprId) -> StmtId {
-        self.stmt(StmtKind::Assign {
-            results: results.into(),
-            value,
-        })
+    pub fn assign(&mut self, results: impl AsRef<[VarId]>, value: ExprId) -> StmtId {
+        let results = self.func().new_list(results.as_ref());
+        self.stmt(StmtKind::Assign { results, value })
     }
 
     /// `name = value` with a new variable of the value's type.
     pub fn let_(&mut self, name: &str, value: ExprId) -> (VarId, StmtId) {
         let ty = self.func().ty(value).clone();
         let var = self.var(name, ty);
-        (var, self.assign(vec![var], value))
+        (var, self.assign([var], value))
     }
 
     pub fn eval(&mut self, call: ExprId) -> StmtId {
         self.stmt(StmtKind::Eval(call))
     }
 
-    pub fn ret(&mut self, values: Vec<ExprId>) -> StmtId {
+    pub fn ret(&mut self, values: impl AsRef<[ExprId]>) -> StmtId {
+        let values = self.exprs(values);
         self.stmt(StmtKind::Return(values))
     }
 
-    pub fn yield_(&mut self, values: Vec<ExprId>) -> StmtId {
+    pub fn yield_(&mut self, values: impl AsRef<[ExprId]>) -> StmtId {
+        let values = self.exprs(values);
         self.stmt(StmtKind::Yield(values))
     }
 
@@ -180,60 +220,103 @@ impl<F: BorrowMut<Function>> Builder<F> {
     #[allow(clippy::too_many_arguments)]
     pub fn for_(
         &mut self,
-        results: Vec<VarId>,
+        results: impl AsRef<[VarId]>,
         kind: LoopKind,
         var: VarId,
         start: Option<ExprId>,
         stop: ExprId,
         step: Option<ExprId>,
-        iter_args: Vec<IterArg>,
-        body: Vec<StmtId>,
+        iter_args: impl AsRef<[IterArg]>,
+        body: impl AsRef<[StmtId]>,
     ) -> StmtId {
         let start = start.unwrap_or_else(|| self.int(0));
         let step = step.unwrap_or_else(|| self.int(1));
-        self.stmt(StmtKind::For {
-            results: results.into(),
+        let f = self.func();
+        let l = crate::ir::ForLoop {
+            results: f.new_list(results.as_ref()),
             kind,
             var,
             start,
             stop,
             step,
-            iter_args,
-            body: block(body),
-        })
+            iter_args: f.new_list(iter_args.as_ref()),
+            body: Block {
+                stmts: f.new_list(body.as_ref()),
+                span: Span::default(),
+            },
+        };
+        let id = f.fors.alloc(l);
+        self.stmt(StmtKind::For(id))
+    }
+
+    /// A `while` loop.
+    pub fn while_(
+        &mut self,
+        results: impl AsRef<[VarId]>,
+        cond: ExprId,
+        iter_args: impl AsRef<[IterArg]>,
+        body: impl AsRef<[StmtId]>,
+    ) -> StmtId {
+        let f = self.func();
+        let w = WhileLoop {
+            results: f.new_list(results.as_ref()),
+            cond,
+            iter_args: f.new_list(iter_args.as_ref()),
+            body: Block {
+                stmts: f.new_list(body.as_ref()),
+                span: Span::default(),
+            },
+        };
+        let id = f.whiles.alloc(w);
+        self.stmt(StmtKind::While(id))
     }
 
     pub fn if_(
         &mut self,
-        results: Vec<VarId>,
+        results: impl AsRef<[VarId]>,
         cond: ExprId,
-        then_body: Vec<StmtId>,
+        then_body: impl AsRef<[StmtId]>,
         else_body: Option<Vec<StmtId>>,
     ) -> StmtId {
-        self.stmt(StmtKind::If {
-            results: results.into(),
+        let results = self.func().new_list(results.as_ref());
+        let then_body = self.block(then_body);
+        let else_body = else_body.map(|b| self.block(b));
+        let id = self.func().ifs.alloc(IfStmt {
+            results,
             cond,
-            then_body: block(then_body),
-            else_body: else_body.map(block),
-        })
+            then_body,
+            else_body,
+        });
+        self.stmt(StmtKind::If(id))
     }
 
-    pub fn scope(&mut self, manual: bool, name: Option<&str>, body: Vec<StmtId>) -> StmtId {
-        self.stmt(StmtKind::Scope {
-            manual,
-            name: name.map(str::to_string),
-            body: block(body),
-        })
+    pub fn scope(
+        &mut self,
+        manual: bool,
+        name: Option<&str>,
+        body: impl AsRef<[StmtId]>,
+    ) -> StmtId {
+        let name = name.map(|n| self.func().names.add(n));
+        let body = self.block(body);
+        let id = self.func().scopes.alloc(ScopeStmt { manual, name, body });
+        self.stmt(StmtKind::Scope(id))
     }
 
-    /// A submit payload with positional arguments only (directions `In`).
-    pub fn submit(&mut self, results: Vec<VarId>, callee: FuncId, args: Vec<ExprId>) -> Submit {
+    /// A submit payload with positional arguments only (directions `In`);
+    /// make it a statement with [`Builder::submit_stmt`].
+    pub fn submit(
+        &mut self,
+        results: impl AsRef<[VarId]>,
+        callee: FuncId,
+        args: impl AsRef<[ExprId]>,
+    ) -> Submit {
+        let args = args.as_ref();
         Submit {
-            results: results.into(),
+            results: self.func().new_list(results.as_ref()),
             callee,
             callee_span: self.span,
-            arg_directions: vec![Direction::In; args.len()],
-            args,
+            arg_directions: self.directions(vec![Direction::In; args.len()]),
+            args: self.exprs(args),
             deps: ExprList::new(),
             core_num: None,
             sync_start: None,
@@ -242,13 +325,19 @@ impl<F: BorrowMut<Function>> Builder<F> {
         }
     }
 
+    /// The statement of a submit payload.
+    pub fn submit_stmt(&mut self, submit: Submit) -> StmtId {
+        let id = self.func().submits.alloc(submit);
+        self.stmt(StmtKind::Submit(id))
+    }
+
     /// `t = submit callee(deps=[deps...])` with a new task id `t`.
     pub fn submit_after(&mut self, task: &str, callee: FuncId, deps: &[VarId]) -> StmtId {
         let t = self.var(task, Type::TASK_ID);
-        let deps: ExprList = deps.iter().map(|&d| self.v(d)).collect();
-        let mut submit = self.submit(vec![t], callee, Vec::new());
-        submit.deps = deps;
-        self.stmt(StmtKind::Submit(submit))
+        let deps: Vec<ExprId> = deps.iter().map(|&d| self.v(d)).collect();
+        let mut submit = self.submit([t], callee, []);
+        submit.deps = self.exprs(deps);
+        self.submit_stmt(submit)
     }
 
     /// `name = array.create(n, task_id)`: the statement and the array.
@@ -258,24 +347,16 @@ impl<F: BorrowMut<Function>> Builder<F> {
             extent: Extent::Const(n),
         };
         let (n, dtype) = (self.int(n), self.dtype(ScalarType::TaskId));
-        let value = self.op("array.create", vec![n, dtype], ty);
+        let value = self.op("array.create", [n, dtype], ty);
         let (var, stmt) = self.let_(name, value);
         (stmt, var)
     }
 
     /// `name = system.task_dummy(deps=[deps...])` (a barrier): the
     /// statement and its task id.
-    pub fn barrier(&mut self, name: &str, deps: Vec<ExprId>) -> (StmtId, VarId) {
+    pub fn barrier(&mut self, name: &str, deps: impl AsRef<[ExprId]>) -> (StmtId, VarId) {
         let value = self.task_dummy(deps);
         let (var, stmt) = self.let_(name, value);
         (stmt, var)
-    }
-}
-
-/// A block of `stmts` with an empty span.
-pub fn block(stmts: Vec<StmtId>) -> Block {
-    Block {
-        stmts,
-        span: Span::default(),
     }
 }

@@ -68,14 +68,15 @@ fn expr_into(m: &Module, f: &Function, e: ExprId, depth: u32, out: &mut String) 
             nested(out, *r);
         }
         ExprKind::Call(call) => {
-            out.push_str(call.callee.name(m));
+            let call = &f.calls[*call];
+            out.push_str(f.callee_name(m, call.callee));
             out.push('(');
-            list_into(m, f, &call.args, depth + 1, out);
+            list_into(m, f, f.list(call.args), depth + 1, out);
             out.push(')');
         }
         ExprKind::List(items) => {
             out.push('[');
-            list_into(m, f, items, depth + 1, out);
+            list_into(m, f, f.list(*items), depth + 1, out);
             out.push(']');
         }
     }
@@ -87,7 +88,7 @@ fn expr_into(m: &Module, f: &Function, e: ExprId, depth: u32, out: &mut String) 
 pub fn describe_stmt(m: &Module, f: &Function, s: StmtId) -> String {
     let mut out = String::new();
     let kind = &f.stmts[s].kind;
-    let results = kind.results();
+    let results = f.results(kind);
     for (i, v) in results.iter().enumerate() {
         out.push_str(if i > 0 { ", " } else { "" });
         out.push_str(f.var_name(*v));
@@ -98,33 +99,34 @@ pub fn describe_stmt(m: &Module, f: &Function, s: StmtId) -> String {
     match kind {
         StmtKind::Assign { value: e, .. } | StmtKind::Eval(e) => expr_into(m, f, *e, 0, &mut out),
         StmtKind::Submit(submit) => {
+            let submit = &f.submits[*submit];
             out.push_str("submit ");
             out.push_str(m.func_name(submit.callee));
             out.push('(');
-            list_into(m, f, &submit.args, 1, &mut out);
+            list_into(m, f, f.list(submit.args), 1, &mut out);
             out.push(')');
         }
-        StmtKind::For {
-            kind, var, stop, ..
-        } => {
-            let _ = write!(out, "for {} in {}(", f.var_name(*var), kind.keyword());
-            expr_into(m, f, *stop, 1, &mut out);
+        StmtKind::For(l) => {
+            let l = &f.fors[*l];
+            let _ = write!(out, "for {} in {}(", f.var_name(l.var), l.kind.keyword());
+            expr_into(m, f, l.stop, 1, &mut out);
             out.push_str(") {");
         }
-        StmtKind::While { cond, .. } => {
+        StmtKind::While(w) => {
             out.push_str("while ");
-            expr_into(m, f, *cond, 0, &mut out);
+            expr_into(m, f, f.whiles[*w].cond, 0, &mut out);
             out.push_str(" {");
         }
-        StmtKind::If { cond, .. } => {
+        StmtKind::If(i) => {
             out.push_str("if ");
-            expr_into(m, f, *cond, 0, &mut out);
+            expr_into(m, f, f.ifs[*i].cond, 0, &mut out);
             out.push_str(" {");
         }
-        StmtKind::Scope { manual, name, .. } => {
-            out.push_str(if *manual { "manual" } else { "auto" });
-            if let Some(name) = name {
-                let _ = write!(out, " {name:?}");
+        StmtKind::Scope(sc) => {
+            let sc = &f.scopes[*sc];
+            out.push_str(if sc.manual { "manual" } else { "auto" });
+            if let Some(name) = sc.name {
+                let _ = write!(out, " {:?}", f.names.get(name));
             }
             out.push_str(" {");
         }
@@ -136,7 +138,7 @@ pub fn describe_stmt(m: &Module, f: &Function, s: StmtId) -> String {
             });
             if !values.is_empty() {
                 out.push(' ');
-                list_into(m, f, values, 0, &mut out);
+                list_into(m, f, f.list(*values), 0, &mut out);
             }
         }
         StmtKind::Break => out.push_str("break"),

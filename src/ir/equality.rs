@@ -15,8 +15,8 @@
 //! few levels), never with the printer.
 
 use super::{
-    Block, Call, Callee, Expr, ExprId, ExprKind, Function, IterArg, Module, StmtId, StmtKind,
-    Submit, Type, VarId,
+    Block, Call, Callee, Expr, ExprId, ExprKind, ForLoop, Function, IfStmt, IterArg, Module,
+    ScopeStmt, StmtId, StmtKind, Submit, Type, VarId, WhileLoop,
 };
 use crate::ir::arena::SecondaryMap;
 
@@ -212,24 +212,21 @@ impl<'x> FnCmp<'x> {
         parent: Option<(StmtId, StmtId)>,
         work: &mut Vec<Work<'x>>,
     ) -> Result<(), String> {
-        if a.stmts.len() != b.stmts.len() {
-            let first = match (a.stmts.first(), b.stmts.first()) {
+        let (a, b) = (self.a.block_stmts(a), self.b.block_stmts(b));
+        if a.len() != b.len() {
+            let first = match (a.first(), b.first()) {
                 (Some(s), _) => format!(" (the first: `{}`)", self.head_a(*s)),
                 (None, Some(s)) => format!(" (the second's first: `{}`)", self.head_b(*s)),
                 (None, None) => String::new(),
             };
-            let message = format!(
-                "a block has {} vs {} statements{first}",
-                a.stmts.len(),
-                b.stmts.len(),
-            );
+            let message = format!("a block has {} vs {} statements{first}", a.len(), b.len(),);
             return Err(match parent {
                 Some((sa, sb)) => self.in_stmt(sa, sb, message),
                 None => format!("in the body: {message}"),
             });
         }
         // Reversed: the stack then visits them in order.
-        for (sa, sb) in a.stmts.iter().zip(&b.stmts).rev() {
+        for (sa, sb) in a.iter().zip(b).rev() {
             work.push(Work::Stmt(*sa, *sb));
         }
         Ok(())
@@ -249,7 +246,7 @@ impl<'x> FnCmp<'x> {
         let (fa, fb): (&'x Function, &'x Function) = (self.a, self.b);
         let (ka, kb) = (&fa.stmts[sa].kind, &fb.stmts[sb].kind);
         let here = Some((sa, sb));
-        match (ka, kb) {
+        match (*ka, *kb) {
             (
                 StmtKind::Assign {
                     results: ra,
@@ -260,89 +257,59 @@ impl<'x> FnCmp<'x> {
                     value: vb,
                 },
             ) => {
-                self.expr(*va, *vb)?;
-                self.define_all(ra, rb, "results")
+                self.expr(va, vb)?;
+                self.define_all(fa.list(ra), fb.list(rb), "results")
             }
-            (StmtKind::Submit(x), StmtKind::Submit(y)) => self.submit(x, y),
-            (StmtKind::Eval(x), StmtKind::Eval(y)) => self.expr(*x, *y),
-            (
-                StmtKind::For {
-                    results: ra,
-                    kind: ka,
-                    var: va,
-                    start: s1,
-                    stop: t1,
-                    step: p1,
-                    iter_args: ia,
-                    body: ba,
-                },
-                StmtKind::For {
-                    results: rb,
-                    kind: kb,
-                    var: vb,
-                    start: s2,
-                    stop: t2,
-                    step: p2,
-                    iter_args: ib,
-                    body: bb,
-                },
-            ) => {
-                if ka != kb {
+            (StmtKind::Submit(x), StmtKind::Submit(y)) => {
+                self.submit(&fa.submits[x], &fb.submits[y])
+            }
+            (StmtKind::Eval(x), StmtKind::Eval(y)) => self.expr(x, y),
+            (StmtKind::For(x), StmtKind::For(y)) => {
+                let (x, y): (&'x ForLoop, &'x ForLoop) = (&fa.fors[x], &fb.fors[y]);
+                if x.kind != y.kind {
                     return fail(format!(
                         "loop kinds differ: {} vs {}",
-                        ka.keyword(),
-                        kb.keyword()
+                        x.kind.keyword(),
+                        y.kind.keyword()
                     ));
                 }
-                self.expr(*s1, *s2)?;
-                self.expr(*t1, *t2)?;
-                self.expr(*p1, *p2)?;
-                self.iter_args(ia, ib)?;
-                self.define(*va, *vb)?;
-                work.push(Work::Results(ra, rb, (sa, sb)));
-                work.push(Work::Block(ba, bb, here));
+                self.expr(x.start, y.start)?;
+                self.expr(x.stop, y.stop)?;
+                self.expr(x.step, y.step)?;
+                self.iter_args(fa.list(x.iter_args), fb.list(y.iter_args))?;
+                self.define(x.var, y.var)?;
+                work.push(Work::Results(
+                    fa.list(x.results),
+                    fb.list(y.results),
+                    (sa, sb),
+                ));
+                work.push(Work::Block(&x.body, &y.body, here));
                 Ok(())
             }
-            (
-                StmtKind::While {
-                    results: ra,
-                    cond: ca,
-                    iter_args: ia,
-                    body: ba,
-                },
-                StmtKind::While {
-                    results: rb,
-                    cond: cb,
-                    iter_args: ib,
-                    body: bb,
-                },
-            ) => {
-                self.iter_args(ia, ib)?;
-                self.expr(*ca, *cb)?;
-                work.push(Work::Results(ra, rb, (sa, sb)));
-                work.push(Work::Block(ba, bb, here));
+            (StmtKind::While(x), StmtKind::While(y)) => {
+                let (x, y): (&'x WhileLoop, &'x WhileLoop) = (&fa.whiles[x], &fb.whiles[y]);
+                self.iter_args(fa.list(x.iter_args), fb.list(y.iter_args))?;
+                self.expr(x.cond, y.cond)?;
+                work.push(Work::Results(
+                    fa.list(x.results),
+                    fb.list(y.results),
+                    (sa, sb),
+                ));
+                work.push(Work::Block(&x.body, &y.body, here));
                 Ok(())
             }
-            (
-                StmtKind::If {
-                    results: ra,
-                    cond: ca,
-                    then_body: ta,
-                    else_body: ea,
-                },
-                StmtKind::If {
-                    results: rb,
-                    cond: cb,
-                    then_body: tb,
-                    else_body: eb,
-                },
-            ) => {
-                self.expr(*ca, *cb)?;
-                work.push(Work::Results(ra, rb, (sa, sb)));
-                match (ea, eb) {
+            (StmtKind::If(x), StmtKind::If(y)) => {
+                let (x, y): (&'x IfStmt, &'x IfStmt) = (&fa.ifs[x], &fb.ifs[y]);
+                self.expr(x.cond, y.cond)?;
+                work.push(Work::Results(
+                    fa.list(x.results),
+                    fb.list(y.results),
+                    (sa, sb),
+                ));
+                match (&x.else_body, &y.else_body) {
                     (None, None) => {}
-                    (Some(x), Some(y)) => work.push(Work::Block(x, y, here)),
-                    _ => {
+                    (Some(p), Some(q)) => work.push(Work::Block(p, q, here)),
+                    (ea, eb) => {
                         return fail(format!(
                             "one `if` has an else branch and the other not ({} vs {})",
                             ea.is_some(),
@@ -350,31 +317,26 @@ impl<'x> FnCmp<'x> {
                         ));
                     }
                 }
-                work.push(Work::Block(ta, tb, here));
+                work.push(Work::Block(&x.then_body, &y.then_body, here));
                 Ok(())
             }
-            (
-                StmtKind::Scope {
-                    manual: ma,
-                    name: na,
-                    body: ba,
-                },
-                StmtKind::Scope {
-                    manual: mb,
-                    name: nb,
-                    body: bb,
-                },
-            ) => {
-                if ma != mb || na != nb {
+            (StmtKind::Scope(x), StmtKind::Scope(y)) => {
+                let (x, y): (&'x ScopeStmt, &'x ScopeStmt) = (&fa.scopes[x], &fb.scopes[y]);
+                let na = x.name.map(|n| fa.names.get(n));
+                let nb = y.name.map(|n| fb.names.get(n));
+                if x.manual != y.manual || na != nb {
                     return fail(format!(
-                        "scopes differ: manual={ma} name={na:?} vs manual={mb} name={nb:?}"
+                        "scopes differ: manual={} name={na:?} vs manual={} name={nb:?}",
+                        x.manual, y.manual
                     ));
                 }
-                work.push(Work::Block(ba, bb, here));
+                work.push(Work::Block(&x.body, &y.body, here));
                 Ok(())
             }
             (StmtKind::Yield(x), StmtKind::Yield(y))
-            | (StmtKind::Return(x), StmtKind::Return(y)) => self.exprs(x, y, "values"),
+            | (StmtKind::Return(x), StmtKind::Return(y)) => {
+                self.exprs(fa.list(x), fb.list(y), "values")
+            }
             (StmtKind::Break, StmtKind::Break) | (StmtKind::Continue, StmtKind::Continue) => Ok(()),
             _ => fail(format!(
                 "statement kinds differ: {} vs {}",
@@ -399,18 +361,20 @@ impl<'x> FnCmp<'x> {
     }
 
     fn submit(&mut self, x: &Submit, y: &Submit) -> Res {
+        let (fa, fb): (&'x Function, &'x Function) = (self.a, self.b);
         let (cx, cy) = (self.ma.func_name(x.callee), self.mb.func_name(y.callee));
         if cx != cy {
             return fail(format!("submitted functions differ: `{cx}` vs `{cy}`"));
         }
-        self.exprs(&x.args, &y.args, "arguments")?;
-        if x.arg_directions != y.arg_directions {
-            return fail(format!(
-                "argument directions differ: {:?} vs {:?}",
-                x.arg_directions, y.arg_directions
-            ));
+        self.exprs(fa.list(x.args), fb.list(y.args), "arguments")?;
+        let (dx, dy) = (
+            fa.directions(x.arg_directions),
+            fb.directions(y.arg_directions),
+        );
+        if dx != dy {
+            return fail(format!("argument directions differ: {dx:?} vs {dy:?}"));
         }
-        self.exprs(&x.deps, &y.deps, "deps")?;
+        self.exprs(fa.list(x.deps), fb.list(y.deps), "deps")?;
         let optional = [
             ("core_num", x.core_num, y.core_num),
             ("sync_start", x.sync_start, y.sync_start),
@@ -434,7 +398,7 @@ impl<'x> FnCmp<'x> {
                 }
             }
         }
-        self.define_all(&x.results, &y.results, "results")
+        self.define_all(fa.list(x.results), fb.list(y.results), "results")
     }
 
     fn exprs(&mut self, a: &[ExprId], b: &[ExprId], what: &str) -> Res {
@@ -464,7 +428,8 @@ impl<'x> FnCmp<'x> {
 
     /// Compares one node pair and queues their children.
     fn expr_node(&mut self, ea: ExprId, eb: ExprId, work: &mut Vec<(ExprId, ExprId)>) -> Res {
-        let (x, y): (&Expr, &Expr) = (&self.a.exprs[ea], &self.b.exprs[eb]);
+        let (fa, fb): (&'x Function, &'x Function) = (self.a, self.b);
+        let (x, y): (&Expr, &Expr) = (&fa.exprs[ea], &fb.exprs[eb]);
         let (tx, ty) = (&self.a.types[x.ty], &self.b.types[y.ty]);
         if tx != ty {
             return fail(format!("types differ: {tx} vs {ty}"));
@@ -489,15 +454,21 @@ impl<'x> FnCmp<'x> {
                 op1 == op2
             }
             (ExprKind::Call(p), ExprKind::Call(q)) => {
-                call_attrs_equal(self.ma, p, self.mb, q)?;
-                push_pairs(&p.args, &q.args, work);
-                push_pairs(&p.manual_dep_edges, &q.manual_dep_edges, work);
-                for ((_, v1), (_, v2)) in p.kwargs.iter().zip(&q.kwargs) {
-                    work.push((*v1, *v2));
+                let (p, q) = (&fa.calls[*p], &fb.calls[*q]);
+                call_attrs_equal((self.ma, fa, p), (self.mb, fb, q))?;
+                push_pairs(fa.list(p.args), fb.list(q.args), work);
+                push_pairs(
+                    fa.list(p.manual_dep_edges),
+                    fb.list(q.manual_dep_edges),
+                    work,
+                );
+                for (k1, k2) in fa.list(p.kwargs).iter().zip(fb.list(q.kwargs)) {
+                    work.push((k1.value, k2.value));
                 }
                 true
             }
             (ExprKind::List(p), ExprKind::List(q)) => {
+                let (p, q) = (fa.list(*p), fb.list(*q));
                 if p.len() != q.len() {
                     return fail(format!("lists of {} vs {} items", p.len(), q.len()));
                 }
@@ -515,27 +486,32 @@ impl<'x> FnCmp<'x> {
 }
 
 /// Everything of two calls but their operand expressions.
-fn call_attrs_equal(mp: &Module, p: &Call, mq: &Module, q: &Call) -> Res {
-    let same_callee = match (&p.callee, &q.callee) {
-        (Callee::Op(x), Callee::Op(y)) => x == y,
-        (Callee::Function(x), Callee::Function(y)) => mp.func_name(*x) == mq.func_name(*y),
+fn call_attrs_equal(
+    (mp, fp, p): (&Module, &Function, &Call),
+    (mq, fq, q): (&Module, &Function, &Call),
+) -> Res {
+    let same_callee = match (p.callee, q.callee) {
+        (Callee::Op(x), Callee::Op(y)) => fp.names.get(x) == fq.names.get(y),
+        (Callee::Function(x), Callee::Function(y)) => mp.func_name(x) == mq.func_name(y),
         _ => false,
     };
     if !same_callee {
         return fail(format!(
             "callees differ: `{}` vs `{}`",
-            p.callee.name(mp),
-            q.callee.name(mq)
+            fp.callee_name(mp, p.callee),
+            fq.callee_name(mq, q.callee)
         ));
     }
-    if p.args.len() != q.args.len() {
-        return fail(format!("{} vs {} arguments", p.args.len(), q.args.len()));
+    let (pa, qa) = (fp.list(p.args), fq.list(q.args));
+    if pa.len() != qa.len() {
+        return fail(format!("{} vs {} arguments", pa.len(), qa.len()));
     }
-    if p.arg_directions != q.arg_directions {
-        return fail(format!(
-            "argument directions differ: {:?} vs {:?}",
-            p.arg_directions, q.arg_directions
-        ));
+    let (dp, dq) = (
+        fp.directions(p.arg_directions),
+        fq.directions(q.arg_directions),
+    );
+    if dp != dq {
+        return fail(format!("argument directions differ: {dp:?} vs {dq:?}"));
     }
     if p.dummy_task != q.dummy_task {
         return fail(format!(
@@ -543,15 +519,24 @@ fn call_attrs_equal(mp: &Module, p: &Call, mq: &Module, q: &Call) -> Res {
             p.dummy_task, q.dummy_task
         ));
     }
-    if p.manual_dep_edges.len() != q.manual_dep_edges.len() {
+    let (ep, eq) = (fp.list(p.manual_dep_edges), fq.list(q.manual_dep_edges));
+    if ep.len() != eq.len() {
         return fail(format!(
             "{} vs {} manual dependency edges",
-            p.manual_dep_edges.len(),
-            q.manual_dep_edges.len()
+            ep.len(),
+            eq.len()
         ));
     }
-    let names_p: Vec<&str> = p.kwargs.iter().map(|(n, _)| n.as_str()).collect();
-    let names_q: Vec<&str> = q.kwargs.iter().map(|(n, _)| n.as_str()).collect();
+    let names_p: Vec<&str> = fp
+        .list(p.kwargs)
+        .iter()
+        .map(|k| fp.names.get(k.name))
+        .collect();
+    let names_q: Vec<&str> = fq
+        .list(q.kwargs)
+        .iter()
+        .map(|k| fq.names.get(k.name))
+        .collect();
     if names_p != names_q {
         return fail(format!(
             "keyword arguments differ: {names_p:?} vs {names_q:?}"
@@ -751,15 +736,18 @@ mod tests {
         } else {
             b.int(2)
         };
-        if let ExprKind::Call(c) = &mut b.f.exprs[call].kind {
+        if let ExprKind::Call(c) = b.f.exprs[call].kind {
             let kw_name = if is(Change::KwargName) {
                 "level"
             } else {
                 "mode"
             };
-            c.kwargs.push((kw_name.into(), kw));
+            let kw = b.kwarg(kw_name, kw);
+            let mut kwargs = b.f.calls[c].kwargs;
+            b.f.push_list(&mut kwargs, kw);
+            b.f.calls[c].kwargs = kwargs;
             if is(Change::ArgDirection) {
-                c.arg_directions = vec![Direction::Out];
+                b.f.calls[c].arg_directions = b.directions([Direction::Out]);
             }
         }
         stmts.push(b.eval(call));
@@ -775,9 +763,9 @@ mod tests {
         }
         let dummy = b.task_dummy(deps);
         if is(Change::DummyTask)
-            && let ExprKind::Call(c) = &mut b.f.exprs[dummy].kind
+            && let ExprKind::Call(c) = b.f.exprs[dummy].kind
         {
-            c.dummy_task = false;
+            b.f.calls[c].dummy_task = false;
         }
         let (barrier, s) = b.let_("bar", dummy);
         stmts.push(s);
@@ -794,12 +782,13 @@ mod tests {
         let av = b.v(acc);
         let mut sub = b.submit(vec![r, tid], crate::ir::FuncId::from_u32(0), vec![av]);
         if !is(Change::SubmitDeps) {
-            sub.deps = crate::ir::smallvec![b.v(barrier)];
+            let bv = b.v(barrier);
+            sub.deps = b.exprs([bv]);
         }
         if is(Change::SubmitKwarg) {
             sub.sync_start = Some(b.boolean(true));
         }
-        let sub = b.stmt(StmtKind::Submit(sub));
+        let sub = b.submit_stmt(sub);
         let scope = b.scope(
             true,
             if is(Change::ScopeName) {
@@ -842,7 +831,7 @@ mod tests {
         } else {
             None
         };
-        stmts.push(b.if_(vec![], cond, vec![brk], else_body));
+        stmts.push(b.if_([], cond, [brk], else_body));
         if !is(Change::StatementCount) {
             let call = b.op("tensor.flush", vec![], Type::Unknown);
             stmts.push(b.eval(call));
@@ -858,7 +847,8 @@ mod tests {
         main.results = vec![Type::I64];
         if is(Change::StatementKind) {
             // A `continue` replaces the `tensor.flush()` call.
-            let last = main.body.stmts[main.body.stmts.len() - 2];
+            let body = main.block_stmts(&main.body);
+            let last = body[body.len() - 2];
             main.stmts[last].kind = StmtKind::Continue;
         }
         let mut functions = vec![kernel, main];

@@ -2,14 +2,14 @@
 //! `if a { } else if b { } else { }`: the rule the printer, the formatter
 //! and anything else that walks printed lines must agree on.
 
-use super::{Block, Function, StmtId, StmtKind};
+use super::{Block, Function, IfStmt, StmtId, StmtKind};
 
 /// The `if` of an `else` branch that prints as `} else if`: the branch holds
 /// exactly one statement, an `if` without results.
 pub fn else_if(f: &Function, else_body: &Block) -> Option<StmtId> {
-    match else_body.stmts.as_slice() {
+    match f.block_stmts(else_body) {
         [only] => match &f.stmts[*only].kind {
-            StmtKind::If { results, .. } if results.is_empty() => Some(*only),
+            StmtKind::If(i) if f.ifs[*i].results.is_empty() => Some(*only),
             _ => None,
         },
         _ => None,
@@ -39,14 +39,14 @@ pub fn if_chain(f: &Function, s: StmtId) -> impl Iterator<Item = IfLink<'_>> {
     let mut current = Some(s);
     std::iter::from_fn(move || {
         let stmt = current.take()?;
-        let StmtKind::If {
+        let StmtKind::If(i) = f.stmts[stmt].kind else {
+            return None;
+        };
+        let IfStmt {
             then_body,
             else_body,
             ..
-        } = &f.stmts[stmt].kind
-        else {
-            return None;
-        };
+        } = &f.ifs[i];
         let else_arm = match else_body {
             None => ElseArm::None,
             Some(b) => match else_if(f, b) {

@@ -14,6 +14,19 @@
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Symbol(u32);
 
+impl Symbol {
+    /// The symbol's position in its table.
+    pub const fn as_u32(self) -> u32 {
+        self.0
+    }
+
+    /// The symbol at position `n` (for pooled lists, which store a `u32`
+    /// in an item's place).
+    pub(crate) const fn from_u32(n: u32) -> Symbol {
+        Symbol(n)
+    }
+}
+
 /// The names of one function's variables, in the order they were added.
 #[derive(Clone, Default)]
 pub struct NameTable {
@@ -28,10 +41,23 @@ impl NameTable {
         NameTable::default()
     }
 
-    /// A table with room for `names` names of `bytes` bytes in all.
+    /// A table with room for `names` names of `bytes` bytes in all (what
+    /// the parser counted for a function).
     pub fn with_capacity(names: usize, bytes: usize) -> NameTable {
         NameTable {
             text: String::with_capacity(bytes),
+            ranges: Vec::with_capacity(names),
+        }
+    }
+
+    /// A table sized for the names of `source_bytes` of source text (a
+    /// cheap estimate: about one name of up to 8 bytes per 24 bytes of
+    /// source, as in a file of `a, a_tid = submit k(...)` lines), so that
+    /// naming the variables of a large function grows it rarely.
+    pub fn for_source_bytes(source_bytes: usize) -> NameTable {
+        let names = source_bytes / 24;
+        NameTable {
+            text: String::with_capacity(names * 8),
             ranges: Vec::with_capacity(names),
         }
     }

@@ -4,8 +4,8 @@ use super::{Lowerer, plural, suggest};
 use crate::diagnostics::Diagnostic;
 use crate::diagnostics::{Applicability, Code};
 use crate::ir::{
-    BinaryOp, Call, Callee, Category, Direction, ExprId, ExprKind, ExprList, Extent, ScalarType,
-    StmtKind, Submit, Type, UnaryOp, VarList,
+    BinaryOp, Call, Callee, Category, Direction, ExprId, ExprKind, ExprList, Extent, Kwarg,
+    ScalarType, SmallVec, StmtKind, Submit, Type, UnaryOp, VarList,
 };
 use crate::parser::ast;
 use crate::span::Span;
@@ -160,8 +160,9 @@ impl<'a> Lowerer<'a> {
             }
             ast::ExprKind::Call(call) => return self.lower_call(&call.callee, &call.args, span),
             ast::ExprKind::List(list) => {
-                let ids = list.items.iter().map(|i| self.lower_expr(i)).collect();
-                (ExprKind::List(ids), Type::Unknown)
+                let ids: SmallVec<[ExprId; 4]> =
+                    list.items.iter().map(|i| self.lower_expr(i)).collect();
+                (ExprKind::List(self.func.new_list(&ids)), Type::Unknown)
             }
         };
         self.build(span).expr(kind, ty)
@@ -312,7 +313,7 @@ impl<'a> Lowerer<'a> {
             );
             return ExprList::new();
         };
-        let mut out = ExprList::new();
+        let mut out: SmallVec<[ExprId; 4]> = SmallVec::new();
         for item in list.items {
             if matches!(item.kind, ast::ExprKind::None) {
                 continue;
@@ -329,7 +330,7 @@ impl<'a> Lowerer<'a> {
             }
             out.push(id);
         }
-        out
+        self.func.new_list(&out)
     }
 
     fn lower_args_against(
@@ -439,10 +440,9 @@ impl<'a> Lowerer<'a> {
                 let (ids, directions) =
                     self.lower_args_against(args.positional(), &sig.params, name, span);
                 let mut call = Call::new(Callee::Function(sig.id));
-                call.args = ids;
-                call.arg_directions = directions;
-                self.build(span)
-                    .expr(ExprKind::Call(Box::new(call)), sig.call_type())
+                call.args = self.func.new_list(&ids);
+                call.arg_directions = self.func.new_directions(directions);
+                self.build(span).call(call, sig.call_type())
             }
             ast::CalleeName::Op(op) => self.lower_op(op, args, span),
         }
@@ -465,7 +465,7 @@ impl<'a> Lowerer<'a> {
 
     fn lower_op(&mut self, op: ast::Ident, args: &ast::CallArgs<'a>, span: Span) -> ExprId {
         let name = self.text(op);
-        let mut call = Call::new(Callee::Op(name.to_string()));
+        let mut call = Call::new(Callee::Op(self.func.names.add(name)));
         if name == "system.task_dummy" {
             for a in args.positional() {
                 self.lower_expr(a);
@@ -480,7 +480,7 @@ impl<'a> Lowerer<'a> {
                 let key_name = self.text(key);
                 if key_name == "deps" && !seen_deps {
                     seen_deps = true;
-                    call.manual_dep_edges = self.lower_deps(value).into_vec();
+                    call.manual_dep_edges = self.lower_deps(value);
                 } else {
                     self.error(
                         Diagnostic::error(
@@ -495,29 +495,31 @@ impl<'a> Lowerer<'a> {
                 }
             }
             call.dummy_task = true;
-            return self
-                .build(span)
-                .expr(ExprKind::Call(Box::new(call)), Type::TASK_ID);
+            return self.build(span).call(call, Type::TASK_ID);
         }
 
-        call.args = args.positional().map(|a| self.lower_expr(a)).collect();
-        call.arg_directions = vec![Direction::In; call.args.len()];
+        let a: SmallVec<[ExprId; 4]> = args.positional().map(|a| self.lower_expr(a)).collect();
+        call.args = self.func.new_list(&a);
+        call.arg_directions = self.func.new_directions(a.iter().map(|_| Direction::In));
+        let mut kwargs: SmallVec<[Kwarg; 2]> = SmallVec::new();
         for kw in args.keyword() {
             let key = self.text(kw.0);
             if key == "deps" {
                 self.deps_on_plain_call(kw, name, None);
                 continue;
             }
-            if call.kwargs.iter().any(|(k, _)| *k == key) {
+            if kwargs.iter().any(|k| self.func.names.get(k.name) == key) {
                 self.error(
                     Diagnostic::error(format!("keyword argument `{key}` given twice"), kw.0.span())
                         .with_code(Code::KeywordArgument),
                 );
                 continue;
             }
-            let v = self.lower_expr(kw.1);
-            call.kwargs.push((key.to_string(), v));
+            let value = self.lower_expr(kw.1);
+            let name = self.func.names.add(key);
+            kwargs.push(Kwarg { name, value });
         }
+        call.kwargs = self.func.new_list(&kwargs);
         let builtin_no_kwargs = matches!(
             name,
             "array.create" | "array.get_element" | "array.update_element" | "system.task_invalid"
@@ -531,7 +533,6 @@ impl<'a> Lowerer<'a> {
                     .with_label("unexpected keyword argument"),
             );
         }
-        let a = call.args.clone();
         let ty = match name {
             "array.create" => {
                 if a.len() != 2 {
@@ -645,7 +646,7 @@ impl<'a> Lowerer<'a> {
             }
             _ => Type::Unknown,
         };
-        self.build(span).expr(ExprKind::Call(Box::new(call)), ty)
+        self.build(span).call(call, ty)
     }
 
     /// The element type of the array `a`, reporting a non-array.
@@ -701,8 +702,8 @@ impl<'a> Lowerer<'a> {
             results: VarList::new(),
             callee: sig.id,
             callee_span: s.callee.span(),
-            args,
-            arg_directions,
+            args: self.func.new_list(&args),
+            arg_directions: self.func.new_directions(arg_directions),
             deps: ExprList::new(),
             core_num: None,
             sync_start: None,
@@ -790,6 +791,6 @@ impl<'a> Lowerer<'a> {
             .chain(std::iter::once(TASK_ID))
             .chain(std::iter::repeat(&Type::Unknown));
         submit.results = self.bind_results_from(bindings, types);
-        Some(StmtKind::Submit(submit))
+        Some(StmtKind::Submit(self.func.submits.alloc(submit)))
     }
 }

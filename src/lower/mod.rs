@@ -19,7 +19,7 @@ pub mod types;
 use crate::diagnostics::Code;
 use crate::diagnostics::Diagnostic;
 use crate::ir::builder::Builder;
-use crate::ir::{self, ArenaId, Block, FuncId, Function, Module, NameTable, Type, VarId};
+use crate::ir::{self, ArenaId, Block, FuncId, Function, Module, Type, VarId};
 use crate::parser::ast;
 use crate::span::Span;
 use hashbrown::HashMap;
@@ -108,10 +108,12 @@ pub fn lower(mut module: ast::Module<'_>) -> (Module, Vec<Diagnostic>) {
         // Sized from the parser's counts, so that the tables do not grow by
         // doubling (no copies, no unused half).
         let counts = f.counts;
-        func.names = NameTable::with_capacity(counts.vars as usize, counts.name_bytes as usize);
-        func.vars.reserve(counts.vars as usize);
-        func.exprs.reserve(counts.exprs as usize);
-        func.stmts.reserve(counts.stmts as usize);
+        func.reserve_for_counts(
+            counts.stmts as usize,
+            counts.exprs as usize,
+            counts.vars as usize,
+            counts.name_bytes as usize,
+        );
         let mut lowerer = Lowerer::new(&signatures, &names, src, func);
         lowerer.line_starts = &line_starts;
         lowerer.lower_function(f);
@@ -150,6 +152,8 @@ pub(crate) struct Lowerer<'a> {
     suggestion_searches: usize,
     /// Where the source's lines start (empty when not known).
     line_starts: &'a [usize],
+    /// The statements of the blocks being lowered (see `lower_block`).
+    block_scratch: Vec<ir::StmtId>,
 }
 
 /// A "did you mean" search scans every visible name (or function); past this
@@ -174,6 +178,7 @@ impl<'a> Lowerer<'a> {
             loop_depth: 0,
             suggestion_searches: 0,
             line_starts: &[],
+            block_scratch: Vec::new(),
         }
     }
 
@@ -272,13 +277,18 @@ impl<'a> Lowerer<'a> {
     }
 
     fn lower_block(&mut self, b: &ast::Block<'a>, kind: BodyKind) -> Block {
-        let mut stmts = Vec::with_capacity(b.stmts.len());
+        // The block's statements go on the shared scratch stack (nested
+        // blocks push above them and take theirs off first), then into the
+        // function's list pool in one piece.
+        let base = self.block_scratch.len();
         let last = b.stmts.len().wrapping_sub(1);
         for (i, s) in b.stmts.iter().enumerate() {
             if let Some(id) = self.lower_stmt(s, kind, i == last) {
-                stmts.push(id);
+                self.block_scratch.push(id);
             }
         }
+        let stmts = self.func.new_list(&self.block_scratch[base..]);
+        self.block_scratch.truncate(base);
         if let BodyKind::Yields(n) = kind {
             let ends_in_yield = matches!(
                 b.stmts.last().map(|s| &s.kind),

@@ -4,7 +4,10 @@
 use super::{BodyKind, Lowerer, plural};
 use crate::diagnostics::Code;
 use crate::diagnostics::Diagnostic;
-use crate::ir::{ArenaId, ExprId, ExprKind, IterArg, LoopKind, StmtId, StmtKind, Type, VarList};
+use crate::ir::{
+    ArenaId, ExprId, ForLoop, IfStmt, IterArg, LoopKind, ScopeStmt, SmallVec, StmtId, StmtKind,
+    Type, VarId, VarList, WhileLoop,
+};
 use crate::parser::ast;
 use crate::span::Span;
 
@@ -23,11 +26,15 @@ impl<'a> Lowerer<'a> {
             ast::StmtKind::For(l) => self.lower_for(l, l.bindings)?,
             ast::StmtKind::While(w) => self.lower_while(w, w.bindings)?,
             ast::StmtKind::If(i) => self.lower_if(i, i.bindings)?,
-            ast::StmtKind::Scope(scope) => StmtKind::Scope {
-                manual: scope.manual,
-                name: scope.name.map(|(n, _)| n.to_string()),
-                body: self.lower_block(&scope.body, BodyKind::Scope),
-            },
+            ast::StmtKind::Scope(scope) => {
+                let name = scope.name.map(|(n, _)| self.func.names.add(n));
+                let body = self.lower_block(&scope.body, BodyKind::Scope);
+                StmtKind::Scope(self.func.scopes.alloc(ScopeStmt {
+                    manual: scope.manual,
+                    name,
+                    body,
+                }))
+            }
             ast::StmtKind::Yield(values) => {
                 let ids: Vec<ExprId> = values.items.iter().map(|v| self.lower_expr(v)).collect();
                 match body {
@@ -71,7 +78,7 @@ impl<'a> Lowerer<'a> {
                         );
                     }
                 }
-                StmtKind::Yield(ids)
+                StmtKind::Yield(self.func.new_list(&ids))
             }
             ast::StmtKind::Return(values) => {
                 let ids: Vec<ExprId> = values.items.iter().map(|v| self.lower_expr(v)).collect();
@@ -100,7 +107,7 @@ impl<'a> Lowerer<'a> {
                         self.expect_type(*id, ty, "returned value");
                     }
                 }
-                StmtKind::Return(ids)
+                StmtKind::Return(self.func.new_list(&ids))
             }
             ast::StmtKind::Break | ast::StmtKind::Continue => {
                 let word = if matches!(s.kind, ast::StmtKind::Break) {
@@ -150,7 +157,7 @@ impl<'a> Lowerer<'a> {
         bindings: &[ast::Binding<'a>],
         value_types: impl Iterator<Item = &'t Type>,
     ) -> VarList {
-        let mut vars = VarList::with_capacity(bindings.len());
+        let mut vars: SmallVec<[VarId; 4]> = SmallVec::with_capacity(bindings.len());
         for (b, vt) in bindings.iter().zip(value_types) {
             let var = match b.name() {
                 None => self.build(b.span()).var("_", vt.clone()),
@@ -178,7 +185,7 @@ impl<'a> Lowerer<'a> {
             };
             vars.push(var);
         }
-        vars
+        self.func.new_list(&vars)
     }
 
     fn binding_count_error(&mut self, bindings: &[ast::Binding<'a>], expected: usize, what: &str) {
@@ -208,14 +215,14 @@ impl<'a> Lowerer<'a> {
         let ty = self.func.ty(value).clone();
         // "`k` returns 1 value" for a call of a function, else
         // "the right-hand side is 1 value".
-        let what = match &self.func.exprs[value].kind {
-            ExprKind::Call(c) => match &c.callee {
-                crate::ir::Callee::Function(id) => {
-                    format!("`{}` returns", self.function_names[id.index()])
-                }
-                crate::ir::Callee::Op(name) => format!("`{name}` returns"),
-            },
-            _ => "the right-hand side is".to_string(),
+        let what = match self.func.call(value).map(|c| c.callee) {
+            Some(crate::ir::Callee::Function(id)) => {
+                format!("`{}` returns", self.function_names[id.index()])
+            }
+            Some(crate::ir::Callee::Op(name)) => {
+                format!("`{}` returns", self.func.names.get(name))
+            }
+            None => "the right-hand side is".to_string(),
         };
         let types: Vec<Type> = match &ty {
             Type::Tuple(ts) => {
@@ -372,7 +379,8 @@ impl<'a> Lowerer<'a> {
         self.check_loop_yield(&body, &iter_args);
         let results = self.loop_results(bindings, &iter_args, bindings_ok);
         let _ = span;
-        Some(StmtKind::For {
+        let iter_args = self.func.new_list(&iter_args);
+        Some(StmtKind::For(self.func.fors.alloc(ForLoop {
             results,
             kind: l.kind,
             var,
@@ -381,7 +389,7 @@ impl<'a> Lowerer<'a> {
             step,
             iter_args,
             body,
-        })
+        })))
     }
 
     /// Checks the values a loop body's final `yield` passes to the next
@@ -398,16 +406,16 @@ impl<'a> Lowerer<'a> {
     /// Checks the final `yield` of `body` against `expected`, value by value;
     /// a wrong count was already reported while lowering the body.
     fn check_yield(&mut self, body: &crate::ir::Block, expected: &[Type]) {
-        let Some(&last) = body.stmts.last() else {
+        let Some(&last) = self.func.block_stmts(body).last() else {
             return;
         };
-        let StmtKind::Yield(values) = &self.func.stmts[last].kind else {
+        let StmtKind::Yield(values) = self.func.stmts[last].kind else {
             return;
         };
+        let values: SmallVec<[ExprId; 4]> = self.func.list(values).into();
         if values.len() != expected.len() {
             return;
         }
-        let values = values.clone();
         for (v, ty) in values.into_iter().zip(expected) {
             self.expect_type(v, ty, "yielded value");
         }
@@ -452,12 +460,13 @@ impl<'a> Lowerer<'a> {
         self.scopes.pop();
         self.check_loop_yield(&body, &iter_args);
         let results = self.loop_results(bindings, &iter_args, bindings_ok);
-        Some(StmtKind::While {
+        let iter_args = self.func.new_list(&iter_args);
+        Some(StmtKind::While(self.func.whiles.alloc(WhileLoop {
             results,
             cond,
             iter_args,
             body,
-        })
+        })))
     }
 
     fn lower_if(&mut self, i: &ast::IfStmt<'a>, bindings: &[ast::Binding<'a>]) -> Option<StmtKind> {
@@ -507,16 +516,21 @@ impl<'a> Lowerer<'a> {
                 let span = nested.span;
                 let stmt = self.lower_if(nested, &[]).map(|k| self.build(span).stmt(k));
                 self.scopes.pop();
+                let stmts: Vec<StmtId> = stmt.into_iter().collect();
                 Some(crate::ir::Block {
-                    stmts: stmt.into_iter().collect(),
+                    stmts: self.func.new_list(&stmts),
                     span,
                 })
             }
         };
-        let types: Vec<Type> = match then_body.stmts.last().map(|s| &self.func.stmts[*s].kind) {
-            Some(StmtKind::Yield(values)) if values.len() == n => {
-                values.iter().map(|v| self.func.ty(*v).clone()).collect()
-            }
+        let last = self.func.block_stmts(&then_body).last();
+        let types: Vec<Type> = match last.map(|s| self.func.stmts[*s].kind) {
+            Some(StmtKind::Yield(values)) if self.func.list(values).len() == n => self
+                .func
+                .list(values)
+                .iter()
+                .map(|v| self.func.ty(*v).clone())
+                .collect(),
             _ => vec![Type::Unknown; n],
         };
         // The `else` branch must yield values of the categories the `then`
@@ -525,12 +539,12 @@ impl<'a> Lowerer<'a> {
             self.check_yield(b, &types);
         }
         let results = self.bind_results(bindings, &types);
-        Some(StmtKind::If {
+        Some(StmtKind::If(self.func.ifs.alloc(IfStmt {
             results,
             cond,
             then_body,
             else_body,
-        })
+        })))
     }
 }
 

@@ -75,7 +75,7 @@ use super::{Pass, PassContext, Property};
 use crate::diagnostics::Diagnostic;
 use crate::ir::builder::Builder;
 use crate::ir::{ArenaId, SecondaryMap};
-use crate::ir::{ExprKind, Extent, FuncKind, Function, Module, StmtId, StmtKind, Type, VarId};
+use crate::ir::{Extent, FuncKind, Function, Module, StmtId, StmtKind, Type, VarId};
 use hashbrown::{HashMap, HashSet};
 
 /// The pass, for the registry.
@@ -305,7 +305,7 @@ pub fn run_on_function(f: &mut Function, remarks: bool) -> FunctionOutcome {
             let mut b = Builder::edit(f);
             b.at(span);
             let dep = b.v(array);
-            let (stmt, var) = b.barrier(&name, vec![dep]);
+            let (stmt, var) = b.barrier(&name, [dep]);
             let Site {
                 owner,
                 block,
@@ -326,25 +326,25 @@ pub fn run_on_function(f: &mut Function, remarks: bool) -> FunctionOutcome {
             let Some(barrier) = slots[s as usize].barrier else {
                 continue;
             };
-            let old = match &f.stmts[c.stmt].kind {
-                StmtKind::Submit(sub) => sub.deps[0],
-                _ => unreachable!("consumers are submits"),
+            let StmtKind::Submit(sub) = f.stmts[c.stmt].kind else {
+                unreachable!("consumers are submits")
             };
+            let deps = f.submits[sub].deps;
+            let old = f.list(deps)[0];
             let span = f.exprs[old].span;
             let dep = Builder::edit(f).at(span).v(barrier);
-            if let StmtKind::Submit(sub) = &mut f.stmts[c.stmt].kind {
-                sub.deps = crate::ir::smallvec![dep];
-            }
+            // A consumer has exactly one dependency: replaced in place.
+            deps.as_mut_slice(&mut f.lists.exprs)[0] = dep;
             outcome.consumers_rewritten += 1;
         }
         // Blocks, each rebuilt once. Barriers of one loop keep creation order.
         for ((owner, which), mut list) in insertions {
             list.sort_by_key(|&(i, _)| i); // stable: creation order within a loop
-            let block = block_of_mut(f, owner, which);
-            let old = std::mem::take(&mut block.stmts);
+            let handle = block_of_mut(f, owner, which).stmts;
+            let old = f.list(handle);
             let mut new = Vec::with_capacity(old.len() + list.len());
             let mut it = list.into_iter().peekable();
-            for (i, s) in old.into_iter().enumerate() {
+            for (i, &s) in old.iter().enumerate() {
                 while let Some(&(j, b)) = it.peek() {
                     if j != i {
                         break;
@@ -354,7 +354,9 @@ pub fn run_on_function(f: &mut Function, remarks: bool) -> FunctionOutcome {
                 }
                 new.push(s);
             }
-            block.stmts = new;
+            // The block's list rebuilt once: O(its length).
+            let rebuilt = f.replace_list(handle, &new);
+            block_of_mut(f, owner, which).stmts = rebuilt;
         }
     }
 
@@ -599,18 +601,17 @@ pub fn static_dep_weights(f: &Function) -> Vec<DepWeight> {
                 }
             };
             match &f.stmts[s].kind {
-                StmtKind::Submit(sub) => add(&sub.deps),
+                StmtKind::Submit(sub) => add(f.list(f.submits[*sub].deps)),
                 StmtKind::Assign { value, .. } | StmtKind::Eval(value) => {
-                    if let ExprKind::Call(c) = &f.exprs[*value].kind
+                    if let Some(c) = f.call(*value)
                         && c.dummy_task
                     {
-                        add(&c.manual_dep_edges);
+                        add(f.list(c.manual_dep_edges));
                     }
                 }
-                StmtKind::For {
-                    start, stop, step, ..
-                } => {
-                    let trip = trip_count(f, *start, *stop, *step).unwrap_or(1);
+                StmtKind::For(l) => {
+                    let l = &f.fors[*l];
+                    let trip = trip_count(f, l.start, l.stop, l.step).unwrap_or(1);
                     scale
                         .borrow_mut()
                         .push(factor.saturating_mul(trip).min(cap));

@@ -5,8 +5,8 @@
 //! whose body is one `manual` scope holding `tids = array.create(4, task_id)`
 //! (or several arrays) and the loops of the shape.
 
-use crate::ir::builder::{FunctionBuilder, block};
-use crate::ir::{FuncId, FuncKind, Function, LoopKind, Module, StmtId, StmtKind, Type, VarId};
+use crate::ir::builder::FunctionBuilder;
+use crate::ir::{FuncId, FuncKind, Function, LoopKind, Module, StmtId, Type, VarId};
 
 /// The kernel `k`: the first function of every program.
 const KERNEL: FuncId = FuncId::from_u32(0);
@@ -52,9 +52,8 @@ impl Builder {
 
     /// The task id bound by a `submit` statement.
     pub fn task_of(&self, s: StmtId) -> VarId {
-        *self.b.f.stmts[s]
-            .kind
-            .results()
+        let f = &self.b.f;
+        *f.results(&f.stmts[s].kind)
             .last()
             .expect("submit binds a task id")
     }
@@ -63,19 +62,14 @@ impl Builder {
     pub fn for_loop(&mut self, kind: LoopKind, stop: i64, body: Vec<StmtId>) -> StmtId {
         let i = self.b.var("i", Type::INDEX);
         let stop = self.b.int(stop);
-        self.b
-            .for_(Vec::new(), kind, i, None, stop, None, Vec::new(), body)
+        self.b.for_([], kind, i, None, stop, None, [], body)
     }
 
     /// Wraps `stmts` in `manual { }` as the function body; returns the module
     /// with the kernel.
     pub fn finish(mut self, stmts: Vec<StmtId>) -> Module {
-        let scope = self.b.stmt(StmtKind::Scope {
-            manual: true,
-            name: None,
-            body: block(stmts),
-        });
-        let main = self.b.finish(vec![scope]);
+        let scope = self.b.scope(true, None, stmts);
+        let main = self.b.finish([scope]);
         let kernel = Function::new("k", FuncKind::Opaque);
         Module::new(vec![kernel, main])
     }

@@ -28,10 +28,11 @@ impl Pass for TestDropDeps {
             if f.kind != FuncKind::Orchestration {
                 continue;
             }
-            let ids: Vec<_> = f.stmts.iter().map(|(id, _)| id).collect();
-            for id in ids {
-                if let StmtKind::Submit(s) = &mut f.stmts[id].kind {
-                    s.deps.clear();
+            for (_, s) in f.stmts.iter() {
+                if let StmtKind::Submit(s) = s.kind {
+                    let mut deps = f.submits[s].deps;
+                    deps.clear(&mut f.lists.exprs);
+                    f.submits[s].deps = deps;
                 }
             }
         }

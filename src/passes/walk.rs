@@ -21,7 +21,7 @@ pub struct Site {
 pub fn block_of(f: &Function, owner: Option<StmtId>, which: u8) -> &Block {
     match owner {
         None => &f.body,
-        Some(s) => nested_block(&f.stmts[s].kind, which).expect("site names a block"),
+        Some(s) => nested_block(f, &f.stmts[s].kind, which).expect("site names a block"),
     }
 }
 
@@ -29,38 +29,17 @@ pub fn block_of(f: &Function, owner: Option<StmtId>, which: u8) -> &Block {
 pub fn block_of_mut(f: &mut Function, owner: Option<StmtId>, which: u8) -> &mut Block {
     match owner {
         None => &mut f.body,
-        Some(s) => match (&mut f.stmts[s].kind, which) {
-            (
-                StmtKind::For { body, .. }
-                | StmtKind::While { body, .. }
-                | StmtKind::Scope { body, .. },
-                0,
-            ) => body,
-            (StmtKind::If { then_body, .. }, 0) => then_body,
-            (
-                StmtKind::If {
-                    else_body: Some(b), ..
-                },
-                1,
-            ) => b,
-            _ => panic!("site names no block"),
-        },
+        Some(s) => {
+            let kind = f.stmts[s].kind;
+            f.nested_block_mut(&kind, which)
+                .expect("site names a block")
+        }
     }
 }
 
 /// Block number `which` of a statement (see [`Site::block`]).
-pub fn nested_block(kind: &StmtKind, which: u8) -> Option<&Block> {
-    match (kind, which) {
-        (
-            StmtKind::For { body, .. }
-            | StmtKind::While { body, .. }
-            | StmtKind::Scope { body, .. },
-            0,
-        ) => Some(body),
-        (StmtKind::If { then_body, .. }, 0) => Some(then_body),
-        (StmtKind::If { else_body, .. }, 1) => else_body.as_ref(),
-        _ => None,
-    }
+pub fn nested_block<'f>(f: &'f Function, kind: &StmtKind, which: u8) -> Option<&'f Block> {
+    f.nested_block(kind, which)
 }
 
 enum Frame<'a> {
@@ -84,7 +63,7 @@ pub fn walk_stmts<'a>(
     let mut stack = vec![Frame::Block {
         owner: None,
         which: 0,
-        stmts: &f.body.stmts,
+        stmts: f.block_stmts(&f.body),
         next: 0,
     }];
     while let Some(top) = stack.last_mut() {
@@ -113,11 +92,11 @@ pub fn walk_stmts<'a>(
                 }
                 let kind: &'a StmtKind = &f.stmts[s].kind;
                 for which in [1u8, 0] {
-                    if let Some(b) = nested_block(kind, which) {
+                    if let Some(b) = nested_block(f, kind, which) {
                         stack.push(Frame::Block {
                             owner: Some(s),
                             which,
-                            stmts: &b.stmts,
+                            stmts: f.block_stmts(b),
                             next: 0,
                         });
                     }
@@ -134,51 +113,47 @@ pub fn walk_stmts<'a>(
 
 /// The expressions a statement holds itself (not those of nested statements),
 /// in source order.
-pub fn own_exprs(kind: &StmtKind, out: &mut Vec<ExprId>) {
-    match kind {
-        StmtKind::Assign { value, .. } => out.push(*value),
+pub fn own_exprs(f: &Function, kind: &StmtKind, out: &mut Vec<ExprId>) {
+    match *kind {
+        StmtKind::Assign { value, .. } => out.push(value),
         StmtKind::Submit(s) => {
-            out.extend(&s.args);
-            out.extend(&s.deps);
+            let s = &f.submits[s];
+            out.extend(f.list(s.args));
+            out.extend(f.list(s.deps));
             out.extend(s.core_num);
             out.extend(s.sync_start);
             out.extend(s.allow_early_resolve);
             out.extend(s.predicate);
         }
-        StmtKind::Eval(e) => out.push(*e),
-        StmtKind::For {
-            start,
-            stop,
-            step,
-            iter_args,
-            ..
-        } => {
-            out.extend([*start, *stop, *step]);
-            out.extend(iter_args.iter().map(|a| a.init));
+        StmtKind::Eval(e) => out.push(e),
+        StmtKind::For(l) => {
+            let l = &f.fors[l];
+            out.extend([l.start, l.stop, l.step]);
+            out.extend(f.list(l.iter_args).iter().map(|a| a.init));
         }
-        StmtKind::While {
-            cond, iter_args, ..
-        } => {
-            out.extend(iter_args.iter().map(|a| a.init));
-            out.push(*cond);
+        StmtKind::While(w) => {
+            let w = &f.whiles[w];
+            out.extend(f.list(w.iter_args).iter().map(|a| a.init));
+            out.push(w.cond);
         }
-        StmtKind::If { cond, .. } => out.push(*cond),
-        StmtKind::Yield(es) | StmtKind::Return(es) => out.extend(es),
-        StmtKind::Scope { .. } | StmtKind::Break | StmtKind::Continue => {}
+        StmtKind::If(i) => out.push(f.ifs[i].cond),
+        StmtKind::Yield(es) | StmtKind::Return(es) => out.extend(f.list(es)),
+        StmtKind::Scope(_) | StmtKind::Break | StmtKind::Continue => {}
     }
 }
 
 /// The direct operands of an expression node.
-pub fn expr_children(kind: &ExprKind, out: &mut Vec<ExprId>) {
-    match kind {
-        ExprKind::Unary(_, a) => out.push(*a),
-        ExprKind::Binary(_, a, b) => out.extend([*a, *b]),
+pub fn expr_children(f: &Function, kind: &ExprKind, out: &mut Vec<ExprId>) {
+    match *kind {
+        ExprKind::Unary(_, a) => out.push(a),
+        ExprKind::Binary(_, a, b) => out.extend([a, b]),
         ExprKind::Call(c) => {
-            out.extend(&c.args);
-            out.extend(c.kwargs.iter().map(|(_, e)| *e));
-            out.extend(&c.manual_dep_edges);
+            let c = &f.calls[c];
+            out.extend(f.list(c.args));
+            out.extend(f.list(c.kwargs).iter().map(|k| k.value));
+            out.extend(f.list(c.manual_dep_edges));
         }
-        ExprKind::List(es) => out.extend(es),
+        ExprKind::List(es) => out.extend(f.list(es)),
         ExprKind::Int(_)
         | ExprKind::Float(_)
         | ExprKind::Bool(_)
@@ -201,7 +176,7 @@ pub fn for_each_expr(
     while let Some(e) = work.pop() {
         visit(e);
         let before = work.len();
-        expr_children(&f.exprs[e].kind, work);
+        expr_children(f, &f.exprs[e].kind, work);
         work[before..].reverse();
     }
 }

@@ -14,7 +14,7 @@
 //! The discard binding `_` never carries a type.
 
 use super::expr::write_expr;
-use crate::ir::{Block, Extent, Function, IterArg, Module, StmtKind, Type, VarId};
+use crate::ir::{Block, Extent, Function, IfStmt, IterArg, Module, StmtKind, Type, VarId};
 use std::fmt::Write as _;
 
 /// The name of the discard binding.
@@ -33,6 +33,7 @@ fn expected_type<'ir>(
 ) -> Option<&'ir Type> {
     match kind {
         StmtKind::Assign { results, value } => {
+            let results = f.list(*results);
             let ty = f.ty(*value);
             match ty {
                 Type::Tuple(parts) if results.len() != 1 => parts.get(position),
@@ -42,21 +43,22 @@ fn expected_type<'ir>(
             }
         }
         StmtKind::Submit(s) => {
-            let callee = m.func(s.callee);
+            let callee = m.func(f.submits[*s].callee);
             match position.cmp(&callee.results.len()) {
                 std::cmp::Ordering::Less => callee.results.get(position),
                 std::cmp::Ordering::Equal => Some(&TASK_ID),
                 std::cmp::Ordering::Greater => None,
             }
         }
-        StmtKind::For { iter_args, .. } | StmtKind::While { iter_args, .. } => {
-            iter_args.get(position).map(|ia| f.var_ty(ia.var))
+        StmtKind::For(_) | StmtKind::While(_) => {
+            f.iter_args(kind).get(position).map(|ia| f.var_ty(ia.var))
         }
-        StmtKind::If {
-            then_body,
-            else_body,
-            ..
-        } => {
+        StmtKind::If(i) => {
+            let IfStmt {
+                then_body,
+                else_body,
+                ..
+            } = &f.ifs[*i];
             // The then-branch's final `yield`, or the else-branch's when the
             // then-branch yields nothing.
             let from_then = final_yield(f, then_body);
@@ -73,8 +75,8 @@ fn expected_type<'ir>(
 
 /// The values a block's final `yield` yields (none without one).
 fn final_yield<'ir>(f: &'ir Function, block: &Block) -> &'ir [crate::ir::ExprId] {
-    match block.stmts.last().map(|s| &f.stmts[*s].kind) {
-        Some(StmtKind::Yield(values)) => values,
+    match f.block_stmts(block).last().map(|s| &f.stmts[*s].kind) {
+        Some(StmtKind::Yield(values)) => f.list(*values),
         _ => &[],
     }
 }
@@ -111,7 +113,7 @@ fn write_binding(f: &Function, var: VarId, inferred: Option<&Type>, out: &mut St
 
 /// Appends `a, b: T = ` for the results of `kind` (nothing when it has none).
 pub fn write_bindings(m: &Module, f: &Function, kind: &StmtKind, out: &mut String) {
-    let results = kind.results();
+    let results = f.results(kind);
     if results.is_empty() {
         return;
     }

@@ -81,8 +81,8 @@ fn write_at(m: &Module, f: &Function, e: ExprId, min: u8, out: &mut String) {
             out.push('-');
             write_at(m, f, *x, NEG, out);
         }
-        ExprKind::Call(call) => write_call(m, f, call, out),
-        ExprKind::List(items) => write_list(m, f, items, out),
+        ExprKind::Call(call) => write_call(m, f, &f.calls[*call], out),
+        ExprKind::List(items) => write_list(m, f, f.list(*items), out),
         _ => write_leaf(f, e, out),
     }
     if paren {
@@ -126,21 +126,21 @@ pub fn write_comma_separated(m: &Module, f: &Function, items: &[ExprId], out: &m
 /// manual dependency edges of a `system.task_dummy` barrier (when it has
 /// any), then the other keyword arguments in their stored order.
 fn write_call(m: &Module, f: &Function, call: &Call, out: &mut String) {
-    out.push_str(call.callee.name(m));
+    out.push_str(f.callee_name(m, call.callee));
     out.push('(');
     let mut sep = ArgSeparator::default();
-    for arg in &call.args {
+    for arg in f.list(call.args) {
         sep.next(out);
         write_expr(m, f, *arg, out);
     }
     if !call.manual_dep_edges.is_empty() {
         sep.next(out);
         out.push_str("deps=");
-        write_list(m, f, &call.manual_dep_edges, out);
+        write_list(m, f, f.list(call.manual_dep_edges), out);
     }
-    for (name, value) in &call.kwargs {
+    for kw in f.list(call.kwargs) {
         sep.next(out);
-        write_kwarg(m, f, name, *value, out);
+        write_kwarg(m, f, f.names.get(kw.name), kw.value, out);
     }
     out.push(')');
 }

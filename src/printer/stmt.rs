@@ -47,7 +47,7 @@ pub fn write_braced<W: Write>(
     let mut work = vec![
         Work::Close(0),
         Work::Block {
-            stmts: &body.stmts,
+            stmts: f.block_stmts(body),
             next: 0,
             depth: 1,
         },
@@ -81,14 +81,14 @@ pub fn write_braced<W: Write>(
                 line.clear();
                 stmt_head_into(m, f, s, &mut line);
                 out.line(depth, &line)?;
-                match &f.stmts[s].kind {
-                    StmtKind::If { .. } => push_if_chain(f, s, depth, &mut work),
-                    StmtKind::For { body, .. }
-                    | StmtKind::While { body, .. }
-                    | StmtKind::Scope { body, .. } => {
+                let kind = &f.stmts[s].kind;
+                match kind {
+                    StmtKind::If(_) => push_if_chain(f, s, depth, &mut work),
+                    StmtKind::For(_) | StmtKind::While(_) | StmtKind::Scope(_) => {
+                        let body = f.nested_block(kind, 0).expect("a loop or scope has a body");
                         work.push(Work::Close(depth));
                         work.push(Work::Block {
-                            stmts: &body.stmts,
+                            stmts: f.block_stmts(body),
                             next: 0,
                             depth: depth + 1,
                         });
@@ -107,7 +107,7 @@ fn push_if_chain<'ir>(f: &'ir Function, s: StmtId, depth: usize, work: &mut Vec<
     let mut items = Vec::new();
     for link in if_chain(f, s) {
         items.push(Work::Block {
-            stmts: &link.then_body.stmts,
+            stmts: f.block_stmts(link.then_body),
             next: 0,
             depth: depth + 1,
         });
@@ -123,7 +123,7 @@ fn push_if_chain<'ir>(f: &'ir Function, s: StmtId, depth: usize, work: &mut Vec<
                     next_if: None,
                 });
                 items.push(Work::Block {
-                    stmts: &else_body.stmts,
+                    stmts: f.block_stmts(else_body),
                     next: 0,
                     depth: depth + 1,
                 });
@@ -136,9 +136,9 @@ fn push_if_chain<'ir>(f: &'ir Function, s: StmtId, depth: usize, work: &mut Vec<
 
 /// Appends `if cond {` (without bindings).
 fn write_if_head(m: &Module, f: &Function, s: StmtId, out: &mut String) {
-    if let StmtKind::If { cond, .. } = &f.stmts[s].kind {
+    if let StmtKind::If(i) = f.stmts[s].kind {
         out.push_str("if ");
-        write_expr(m, f, *cond, out);
+        write_expr(m, f, f.ifs[i].cond, out);
         out.push_str(" {");
     }
 }
@@ -157,53 +157,47 @@ pub fn stmt_head_into(m: &Module, f: &Function, s: StmtId, out: &mut String) {
     write_bindings(m, f, kind, out);
     match kind {
         StmtKind::Assign { value, .. } => write_expr(m, f, *value, out),
-        StmtKind::Submit(submit) => write_submit(m, f, submit, out),
+        StmtKind::Submit(submit) => write_submit(m, f, &f.submits[*submit], out),
         StmtKind::Eval(e) => write_expr(m, f, *e, out),
-        StmtKind::For {
-            kind: loop_kind,
-            var,
-            start,
-            stop,
-            step,
-            iter_args,
-            ..
-        } => {
+        StmtKind::For(l) => {
+            let l = &f.fors[*l];
+            let (start, stop, step) = (l.start, l.stop, l.step);
             out.push_str("for ");
-            out.push_str(f.var_name(*var));
+            out.push_str(f.var_name(l.var));
             out.push_str(" in ");
-            out.push_str(loop_kind.keyword());
+            out.push_str(l.kind.keyword());
             out.push('(');
-            let bounds: &[ExprId] = if !is_int(f, *step, 1) {
-                &[*start, *stop, *step]
-            } else if !is_int(f, *start, 0) {
-                &[*start, *stop]
+            let bounds: &[ExprId] = if !is_int(f, step, 1) {
+                &[start, stop, step]
+            } else if !is_int(f, start, 0) {
+                &[start, stop]
             } else {
-                &[*stop]
+                &[stop]
             };
             write_comma_separated(m, f, bounds, out);
             out.push(')');
-            write_iter_args(m, f, iter_args, out);
+            write_iter_args(m, f, f.list(l.iter_args), out);
             out.push_str(" {");
         }
-        StmtKind::While {
-            cond, iter_args, ..
-        } => {
+        StmtKind::While(w) => {
+            let w = &f.whiles[*w];
             out.push_str("while ");
-            write_expr(m, f, *cond, out);
-            write_iter_args(m, f, iter_args, out);
+            write_expr(m, f, w.cond, out);
+            write_iter_args(m, f, f.list(w.iter_args), out);
             out.push_str(" {");
         }
-        StmtKind::If { .. } => write_if_head(m, f, s, out),
-        StmtKind::Scope { manual, name, .. } => {
-            out.push_str(if *manual { "manual" } else { "auto" });
-            if let Some(name) = name {
+        StmtKind::If(_) => write_if_head(m, f, s, out),
+        StmtKind::Scope(sc) => {
+            let sc = &f.scopes[*sc];
+            out.push_str(if sc.manual { "manual" } else { "auto" });
+            if let Some(name) = sc.name {
                 out.push(' ');
-                write_string(name, out);
+                write_string(f.names.get(name), out);
             }
             out.push_str(" {");
         }
-        StmtKind::Yield(values) => write_keyword_values("yield", m, f, values, out),
-        StmtKind::Return(values) => write_keyword_values("return", m, f, values, out),
+        StmtKind::Yield(values) => write_keyword_values("yield", m, f, f.list(*values), out),
+        StmtKind::Return(values) => write_keyword_values("return", m, f, f.list(*values), out),
         StmtKind::Break => out.push_str("break"),
         StmtKind::Continue => out.push_str("continue"),
     }
@@ -236,14 +230,14 @@ fn write_submit(m: &Module, f: &Function, s: &Submit, out: &mut String) {
     out.push_str(m.func_name(s.callee));
     out.push('(');
     let mut sep = ArgSeparator::default();
-    for arg in &s.args {
+    for arg in f.list(s.args) {
         sep.next(out);
         write_expr(m, f, *arg, out);
     }
     if !s.deps.is_empty() {
         sep.next(out);
         out.push_str("deps=");
-        write_list(m, f, &s.deps, out);
+        write_list(m, f, f.list(s.deps), out);
     }
     let optional = [
         ("core_num", s.core_num),

@@ -49,8 +49,8 @@ fn spec_section_1_example_after_the_pass() {
         let res = b.var(name, Type::TASK_ID);
         let dep = b.v(barrier);
         let mut s = b.submit(vec![res, tid], FIRST, vec![]);
-        s.deps = crate::ir::smallvec![dep];
-        body.push(b.stmt(StmtKind::Submit(s)));
+        s.deps = b.exprs([dep]);
+        body.push(b.submit_stmt(s));
     }
     let stop = b.int(4);
     let l = b.for_(
@@ -260,12 +260,12 @@ fn bindings_carry_types_only_when_they_differ() {
     let r2 = b.var("r2", Type::F32);
     let rt = b.var("rt", Type::TASK_ID);
     let s = b.submit(vec![r1, r2, rt], FIRST, vec![]);
-    stmts.push(b.stmt(StmtKind::Submit(s)));
+    stmts.push(b.submit_stmt(s));
     let r1 = b.var("r1", Type::Scalar(ScalarType::I16));
     let r2 = b.var("_", Type::F32);
     let rt = b.var("rt", Type::Unknown);
     let s = b.submit(vec![r1, r2, rt], FIRST, vec![]);
-    stmts.push(b.stmt(StmtKind::Submit(s)));
+    stmts.push(b.submit_stmt(s));
     // Loop results compare with iter-args; iter-args with their inits.
     let i = b.var("i", Type::INDEX);
     let acc = b.var("acc", Type::I64);
@@ -308,15 +308,15 @@ fn bindings_carry_types_only_when_they_differ() {
     let next = b.bin(BinaryOp::Add, k_use, one);
     let y = b.yield_(vec![next]);
     let kr = b.var("kr", Type::I64);
-    stmts.push(b.stmt(StmtKind::While {
-        results: crate::ir::smallvec![kr],
+    stmts.push(b.while_(
+        [kr],
         cond,
-        iter_args: vec![IterArg {
+        [IterArg {
             var: k,
             init: k_init,
         }],
-        body: crate::ir::builder::block(vec![y]),
-    }));
+        [y],
+    ));
     // If: compare with the then-branch's yield.
     let c = b.boolean(true);
     let a1 = b.float(1.5);
@@ -373,38 +373,39 @@ fn submit_keyword_arguments_print_in_canonical_order() {
     let a = b.v(x);
     let o = b.v(x);
     let mut s = b.submit(vec![tid], FIRST, vec![a, o]);
-    s.arg_directions = vec![Direction::In, Direction::Out];
-    stmts.push(b.stmt(StmtKind::Submit(s)));
+    s.arg_directions = b.directions([Direction::In, Direction::Out]);
+    stmts.push(b.submit_stmt(s));
     let tid2 = b.var("t1", Type::TASK_ID);
     let a = b.v(x);
     let o = b.v(x);
     let mut s = b.submit(vec![tid2], FIRST, vec![a, o]);
     let d1 = b.v(ts);
     let d2 = b.v(tid);
-    s.deps = crate::ir::smallvec![d1, d2];
+    s.deps = b.exprs([d1, d2]);
     s.core_num = Some(b.int(4));
     s.sync_start = Some(b.boolean(true));
     s.allow_early_resolve = Some(b.boolean(true));
     let xv = b.v(x);
     let zero = b.int(0);
     s.predicate = Some(b.bin(BinaryOp::Gt, xv, zero));
-    stmts.push(b.stmt(StmtKind::Submit(s)));
+    stmts.push(b.submit_stmt(s));
     let tid3 = b.var("_", Type::TASK_ID);
     let a = b.v(x);
     let o = b.v(x);
     let mut s = b.submit(vec![tid3], FIRST, vec![a, o]);
     s.allow_early_resolve = Some(b.boolean(true));
     s.predicate = Some(b.v(x));
-    stmts.push(b.stmt(StmtKind::Submit(s)));
+    stmts.push(b.submit_stmt(s));
     // Other op calls: positional arguments, then keyword arguments as stored.
     let xv = b.v(x);
-    let mut call = crate::ir::Call::new(crate::ir::Callee::Op("tensor.foo".into()));
-    call.args = vec![xv];
-    call.arg_directions = vec![Direction::In];
+    let mut call = crate::ir::Call::new(b.op_callee("tensor.foo"));
+    call.args = b.exprs([xv]);
+    call.arg_directions = b.directions([Direction::In]);
     let one = b.int(1);
     let t = b.boolean(false);
-    call.kwargs = vec![("mode".into(), one), ("fast".into(), t)];
-    let call = b.expr(crate::ir::ExprKind::Call(Box::new(call)), Type::Unknown);
+    let kwargs = [b.kwarg("mode", one), b.kwarg("fast", t)];
+    call.kwargs = b.f.new_list(&kwargs);
+    let call = b.call(call, Type::Unknown);
     stmts.push(b.eval(call));
     let empty = b.task_dummy(vec![]);
     stmts.push(b.let_("bar", empty).1);

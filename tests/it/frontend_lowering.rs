@@ -38,7 +38,7 @@ fn value_of<'f>(f: &'f Function, name: &str) -> &'f ExprKind {
     let v = var(f, name);
     for (_, s) in f.stmts.iter() {
         if let StmtKind::Assign { results, value } = &s.kind
-            && results.contains(&v)
+            && f.list(*results).contains(&v)
         {
             return &f.exprs[*value].kind;
         }
@@ -201,19 +201,21 @@ fn directions_are_resolved_from_the_callee_signature() {
     let mut seen_call = false;
     let mut seen_submit = false;
     for (_, e) in f.exprs.iter() {
-        if let ExprKind::Call(c) = &e.kind {
+        if let ExprKind::Call(c) = e.kind {
+            let c = &f.calls[c];
+            let dirs = f.directions(c.arg_directions).to_vec();
             match &c.callee {
                 Callee::Function(_) => {
-                    assert_eq!(c.arg_directions, want);
+                    assert_eq!(dirs, want);
                     seen_call = true;
                 }
-                Callee::Op(_) => assert_eq!(c.arg_directions, vec![Direction::In; 2]),
+                Callee::Op(_) => assert_eq!(dirs, vec![Direction::In; 2]),
             }
         }
     }
     for (_, s) in f.stmts.iter() {
-        if let StmtKind::Submit(s) = &s.kind {
-            assert_eq!(s.arg_directions, want);
+        if let StmtKind::Submit(s) = s.kind {
+            assert_eq!(f.directions(f.submits[s].arg_directions).to_vec(), want);
             seen_submit = true;
         }
     }
@@ -232,20 +234,21 @@ fn none_is_dropped_from_deps_and_task_dummy_carries_attrs() {
         .stmts
         .iter()
         .filter_map(|(_, s)| {
-            if let StmtKind::Submit(s) = &s.kind {
-                Some(s.deps.len())
+            if let StmtKind::Submit(s) = s.kind {
+                Some(f.list(f.submits[s].deps).len())
             } else {
                 None
             }
         })
         .collect();
     assert_eq!(deps, vec![1, 0]);
-    let ExprKind::Call(c) = value_of(f, "bar") else {
+    let ExprKind::Call(c) = *value_of(f, "bar") else {
         panic!("not a call")
     };
+    let c = &f.calls[c];
     assert!(c.dummy_task);
-    assert_eq!(c.callee, Callee::Op("system.task_dummy".into()));
-    assert_eq!(c.manual_dep_edges.len(), 2);
+    assert_eq!(f.op_name(c.callee), Some("system.task_dummy"));
+    assert_eq!(f.list(c.manual_dep_edges).len(), 2);
     assert!(c.args.is_empty());
     assert_eq!(ty(f, "bar"), Type::TASK_ID);
 }
@@ -257,12 +260,13 @@ fn submit_keyword_defaults_are_dropped() {
          func f() {\n  a, t = submit k(sync_start=false, allow_early_resolve=false, core_num=2)\n  \
          b, u = submit k(sync_start=true, predicate=(1 < 2))\n}\n",
     );
-    let subs: Vec<_> = m.functions()[1]
+    let f = &m.functions()[1];
+    let subs: Vec<_> = f
         .stmts
         .iter()
         .filter_map(|(_, s)| {
-            if let StmtKind::Submit(s) = &s.kind {
-                Some(s.clone())
+            if let StmtKind::Submit(s) = s.kind {
+                Some(f.submits[s].clone())
             } else {
                 None
             }

@@ -501,7 +501,9 @@ fn the_evaluator_records_what_each_deps_entry_may_hold() {
         (0..f.stmts.len())
             .map(<pfir::ir::StmtId as pfir::ir::ArenaId>::from_index)
             .find(|&s| match &f.stmts[s].kind {
-                StmtKind::Submit(sub) => f.var_name(*sub.results.last().unwrap()) == tid,
+                StmtKind::Submit(sub) => {
+                    f.var_name(*f.list(f.submits[*sub].results).last().unwrap()) == tid
+                }
                 _ => false,
             })
             .unwrap()

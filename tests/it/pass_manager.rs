@@ -99,7 +99,7 @@ fn nested_call_inside_a_list_is_found() {
         .exprs
         .iter()
         .find(
-            |(_, e)| matches!(&e.kind, ExprKind::Call(c) if c.callee.op() == Some("array.create")),
+            |(_, e)| matches!(e.kind, ExprKind::Call(c) if f.op_name(f.calls[c].callee) == Some("array.create")),
         )
         .map(|(id, _)| id)
         .unwrap();
@@ -113,9 +113,13 @@ fn nested_call_inside_a_list_is_found() {
         .find(|(_, s)| matches!(s.kind, StmtKind::Submit(_)))
         .map(|(id, _)| id)
         .unwrap();
-    if let StmtKind::Submit(s) = &mut f.stmts[sub].kind {
-        s.args.push(list);
-        s.arg_directions.push(Direction::In);
+    if let StmtKind::Submit(s) = f.stmts[sub].kind {
+        let mut args = f.list(f.submits[s].args).to_vec();
+        args.push(list);
+        let mut dirs = f.directions(f.submits[s].arg_directions).to_vec();
+        dirs.push(Direction::In);
+        f.submits[s].args = f.replace_list(f.submits[s].args, &args);
+        f.submits[s].arg_directions = f.new_directions(dirs);
     }
     let v = Property::NoNestedCalls.verify(&m);
     assert_eq!(v.len(), 1, "{v:?}");
@@ -141,21 +145,19 @@ fn call_directions_are_checked_against_the_callee() {
         .find(|(_, s)| matches!(s.kind, StmtKind::Submit(_)))
         .map(|(id, _)| id)
         .unwrap();
-    if let StmtKind::Submit(s) = &mut f.stmts[sub].kind {
-        s.arg_directions = vec![Direction::In];
+    if let StmtKind::Submit(s) = f.stmts[sub].kind {
+        f.submits[s].arg_directions = f.new_directions([Direction::In]);
     }
     let v = Property::CallDirectionsResolved.verify(&m);
     assert_eq!(v.len(), 1, "{v:?}");
     assert!(v[0].message.contains("do not match"), "{}", v[0].message);
-    if let StmtKind::Submit(s) = &mut m
+    let f = m
         .functions_mut()
         .iter_mut()
         .find(|f| f.name == "main")
-        .unwrap()
-        .stmts[sub]
-        .kind
-    {
-        s.arg_directions.clear();
+        .unwrap();
+    if let StmtKind::Submit(s) = f.stmts[sub].kind {
+        f.submits[s].arg_directions = f.new_directions([]);
     }
     let v = Property::CallDirectionsResolved.verify(&m);
     assert!(
@@ -182,7 +184,7 @@ fn statement_structure_violations() {
         .find(|f| f.name == "main")
         .unwrap();
     // Move the `return` before the loop: a statement after `return`.
-    f.body.stmts.reverse();
+    edit_body(f, |b| b.reverse());
     let v = Property::NormalizedStmtStructure.verify(&m);
     assert_eq!(v.len(), 1, "{v:?}");
     assert!(v[0].message.contains("after `return`"));
@@ -192,12 +194,14 @@ fn statement_structure_violations() {
         .iter_mut()
         .find(|f| f.name == "main")
         .unwrap();
-    f.body.stmts.reverse();
+    edit_body(f, |b| b.reverse());
     let mut b = pfir::ir::builder::Builder::edit(f);
     let brk = b.stmt(StmtKind::Break);
-    let yld = b.yield_(vec![]);
-    f.body.stmts.insert(0, brk);
-    f.body.stmts.insert(1, yld);
+    let yld = b.yield_([]);
+    edit_body(f, |b| {
+        b.insert(0, brk);
+        b.insert(1, yld);
+    });
     let msgs: Vec<String> = Property::NormalizedStmtStructure
         .verify(&m)
         .into_iter()
@@ -215,8 +219,7 @@ fn statement_structure_violations() {
         .iter_mut()
         .find(|f| f.name == "main")
         .unwrap();
-    let first = f.body.stmts[2];
-    f.body.stmts.push(first);
+    edit_body(f, |b| b.push(b[2]));
     let msgs: Vec<String> = Property::NormalizedStmtStructure
         .verify(&m)
         .into_iter()
@@ -235,9 +238,9 @@ fn yields_must_close_bodies_with_results() {
     let mut m = read(text);
     assert!(Property::NormalizedStmtStructure.verify(&m).is_empty());
     let f = &mut m.functions_mut()[0];
-    let lp = f.body.stmts[0];
-    if let StmtKind::For { body, .. } = &mut f.stmts[lp].kind {
-        body.stmts.clear();
+    let lp = f.block_stmts(&f.body)[0];
+    if let StmtKind::For(l) = f.stmts[lp].kind {
+        f.fors[l].body.stmts = f.replace_list(f.fors[l].body.stmts, &[]);
     }
     let v = Property::NormalizedStmtStructure.verify(&m);
     assert!(v[0].message.contains("must end with a `yield`"), "{v:?}");
@@ -256,7 +259,7 @@ fn manual_deps_only_on_submit_and_barriers() {
         let (id, _) = f
             .exprs
             .iter()
-            .find(|(_, e)| matches!(&e.kind, ExprKind::Call(c) if c.callee == Callee::Op("array.create".into())))
+            .find(|(_, e)| matches!(e.kind, ExprKind::Call(c) if matches!(f.calls[c].callee, Callee::Op(_)) && f.op_name(f.calls[c].callee) == Some("array.create")))
             .unwrap();
         let dep = f
             .exprs
@@ -266,8 +269,10 @@ fn manual_deps_only_on_submit_and_barriers() {
             .0;
         (id, dep)
     };
-    if let ExprKind::Call(c) = &mut f.exprs[id].kind {
-        c.manual_dep_edges.push(dep);
+    if let ExprKind::Call(c) = f.exprs[id].kind {
+        let mut edges = f.calls[c].manual_dep_edges;
+        f.push_list(&mut edges, dep);
+        f.calls[c].manual_dep_edges = edges;
     }
     let v = Property::ManualDepsOnSubmitOnly.verify(&m);
     assert_eq!(v.len(), 1);
@@ -371,8 +376,14 @@ fn running_twice_in_one_pipeline_equals_once() {
         pfir::printer::print_module(&twice)
     );
     assert_eq!(
-        format!("{:?}", main_fn(&once).body.stmts.len()),
-        format!("{:?}", main_fn(&twice).body.stmts.len())
+        format!(
+            "{:?}",
+            main_fn(&once).block_stmts(&main_fn(&once).body).len()
+        ),
+        format!(
+            "{:?}",
+            main_fn(&twice).block_stmts(&main_fn(&twice).body).len()
+        )
     );
 }
 
@@ -386,4 +397,11 @@ fn ir_dumps_are_cut_at_a_limit() {
     let cut = pfir::passes::manager::dump_ir(&m, 8);
     assert!(cut.ends_with("// ... IR dump cut after 8 bytes\n"), "{cut}");
     assert!(cut.len() < src.len() + 40);
+}
+
+/// Rewrites the statement list of `f`'s body through a `Vec`.
+fn edit_body(f: &mut pfir::ir::Function, edit: impl FnOnce(&mut Vec<pfir::ir::StmtId>)) {
+    let mut stmts = f.block_stmts(&f.body).to_vec();
+    edit(&mut stmts);
+    f.body.stmts = f.replace_list(f.body.stmts, &stmts);
 }

@@ -52,11 +52,11 @@ fn main_mut(m: &mut Module) -> &mut Function {
 /// The statements of `f` in pre-order.
 fn all_stmts(f: &Function) -> Vec<StmtId> {
     let mut out = Vec::new();
-    let mut stack: Vec<StmtId> = f.body.stmts.iter().rev().copied().collect();
+    let mut stack: Vec<StmtId> = f.block_stmts(&f.body).iter().rev().copied().collect();
     while let Some(s) = stack.pop() {
         out.push(s);
-        for b in f.stmts[s].kind.blocks().into_iter().rev() {
-            stack.extend(b.stmts.iter().rev().copied());
+        for b in f.blocks(&f.stmts[s].kind).into_iter().rev() {
+            stack.extend(f.block_stmts(b).iter().rev().copied());
         }
     }
     out
@@ -94,14 +94,16 @@ fn declared_properties_match_the_spec_table() {
 fn normalized_structure_violation_is_reported_at_the_code_and_the_pass_does_not_run() {
     let mut m = read(EXAMPLE);
     let f = main_mut(&mut m);
-    let scope = f.body.stmts[0];
-    let loop_ = match &f.stmts[scope].kind {
-        StmtKind::Scope { body, .. } => body.stmts[1],
+    let scope = f.block_stmts(&f.body)[0];
+    let loop_ = match f.stmts[scope].kind {
+        StmtKind::Scope(sc) => f.block_stmts(&f.scopes[sc].body)[1],
         _ => panic!("manual scope first"),
     };
     let span = f.stmts[loop_].span;
     let brk = pfir::ir::builder::Builder::edit_at(f, span).stmt(StmtKind::Break);
-    f.body.stmts.push(brk);
+    let mut body = f.body.stmts;
+    f.push_list(&mut body, brk);
+    f.body.stmts = body;
     let error = refused(&mut m, "NormalizedStmtStructure");
     assert_eq!(error.primary.span, span);
 }
@@ -115,8 +117,8 @@ fn call_directions_violation_is_reported_at_the_code_and_the_pass_does_not_run()
     let f = main_mut(&mut m);
     let first = submits(f)[0];
     let span = f.stmts[first].span;
-    if let StmtKind::Submit(s) = &mut f.stmts[first].kind {
-        s.arg_directions.clear();
+    if let StmtKind::Submit(s) = f.stmts[first].kind {
+        f.submits[s].arg_directions = f.new_directions([]);
     }
     let error = refused(&mut m, "CallDirectionsResolved");
     assert!(
@@ -167,34 +169,33 @@ fn barrier_attributes_and_consumers_in_the_ir() {
     );
     assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
     let (f, f0) = (main_fn(&m), main_fn(&original));
-    let scope = match &f.stmts[f.body.stmts[0]].kind {
-        StmtKind::Scope { body, .. } => body,
+    let scope = match f.stmts[f.block_stmts(&f.body)[0]].kind {
+        StmtKind::Scope(sc) => f.block_stmts(&f.scopes[sc].body),
         _ => panic!("manual scope first"),
     };
-    assert_eq!(scope.stmts.len(), 3, "tids, barrier, loop");
-    let barrier_stmt = scope.stmts[1];
+    assert_eq!(scope.len(), 3, "tids, barrier, loop");
+    let barrier_stmt = scope[1];
     assert!(matches!(
-        f.stmts[scope.stmts[2]].kind,
-        StmtKind::For {
-            kind: LoopKind::Range,
-            ..
-        }
+        f.stmts[scope[2]].kind,
+        StmtKind::For(l) if f.fors[l].kind == LoopKind::Range
     ));
-    let StmtKind::Assign { results, value } = &f.stmts[barrier_stmt].kind else {
+    let StmtKind::Assign { results, value } = f.stmts[barrier_stmt].kind else {
         panic!("the barrier is a binding");
     };
+    let results = f.list(results);
     assert_eq!(results.len(), 1);
     let barrier = results[0];
     assert_eq!(f.var_name(barrier), "phase_fence_barrier_0_tid");
     assert_eq!(*f.var_ty(barrier), Type::TASK_ID);
-    let ExprKind::Call(call) = &f.exprs[*value].kind else {
+    let Some(call) = f.call(value) else {
         panic!("the barrier is a call");
     };
-    assert_eq!(call.callee, Callee::Op("system.task_dummy".into()));
+    assert_eq!(f.op_name(call.callee), Some("system.task_dummy"));
+    assert!(matches!(call.callee, Callee::Op(_)));
     assert!(call.dummy_task);
     assert!(call.args.is_empty() && call.kwargs.is_empty());
-    assert_eq!(call.manual_dep_edges.len(), 1);
-    let ExprKind::Var(dep) = f.exprs[call.manual_dep_edges[0]].kind else {
+    assert_eq!(f.list(call.manual_dep_edges).len(), 1);
+    let ExprKind::Var(dep) = f.exprs[f.list(call.manual_dep_edges)[0]].kind else {
         panic!("the barrier depends on a variable");
     };
     assert_eq!(f.var_name(dep), "tids");
@@ -203,16 +204,21 @@ fn barrier_attributes_and_consumers_in_the_ir() {
     let (now, was) = (submits(f), submits(f0));
     assert_eq!(now.len(), 2);
     for (&s, &s0) in now.iter().zip(&was) {
-        let (StmtKind::Submit(a), StmtKind::Submit(b)) = (&f.stmts[s].kind, &f0.stmts[s0].kind)
+        let (StmtKind::Submit(a), StmtKind::Submit(b)) = (f.stmts[s].kind, f0.stmts[s0].kind)
         else {
             unreachable!()
         };
-        assert_eq!(a.deps.len(), 1);
-        assert!(matches!(f.exprs[a.deps[0]].kind, ExprKind::Var(v) if v == barrier));
+        let (a, b) = (&f.submits[a], &f0.submits[b]);
+        let deps = f.list(a.deps);
+        assert_eq!(deps.len(), 1);
+        assert!(matches!(f.exprs[deps[0]].kind, ExprKind::Var(v) if v == barrier));
         assert_eq!(a.callee, b.callee);
-        assert_eq!(a.results, b.results);
-        assert_eq!(a.args, b.args);
-        assert_eq!(a.arg_directions, b.arg_directions);
+        assert_eq!(f.list(a.results), f0.list(b.results));
+        assert_eq!(f.list(a.args), f0.list(b.args));
+        assert_eq!(
+            f.directions(a.arg_directions),
+            f0.directions(b.arg_directions)
+        );
         assert_eq!(a.core_num, b.core_num);
         assert_eq!(a.sync_start, b.sync_start);
         assert_eq!(a.allow_early_resolve, b.allow_early_resolve);

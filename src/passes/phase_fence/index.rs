@@ -28,8 +28,7 @@
 use super::alias::AliasForest;
 use crate::ir::trip_count::trip_count;
 use crate::ir::{
-    Arena, ArenaId, Callee, ExprKind, Function, LoopKind, SecondaryMap, StmtId, StmtKind, Type,
-    VarId,
+    Arena, ArenaId, ExprKind, Function, LoopKind, SecondaryMap, StmtId, StmtKind, Type, VarId,
 };
 use crate::passes::walk::{Site, for_each_expr, own_exprs, walk_stmts};
 use crate::span::Span;
@@ -177,17 +176,17 @@ impl FunctionIndex {
                 let num = counter;
                 let pos = 2 * u64::from(num);
                 let stmt = &f.stmts[s];
-                for &r in stmt.kind.results() {
+                for &r in f.results(&stmt.kind) {
                     idx.def_pos[r] = pos;
                 }
                 // Storage updates among the statement's own expressions.
                 roots.clear();
-                own_exprs(&stmt.kind, &mut roots);
+                own_exprs(f, &stmt.kind, &mut roots);
                 for &r in &roots {
                     for_each_expr(f, r, &mut work, |e| {
-                        if let ExprKind::Call(c) = &f.exprs[e].kind
-                            && matches!(&c.callee, Callee::Op(n) if n == UPDATE_ELEMENT)
-                            && let Some(&a) = c.args.first()
+                        if let Some(c) = f.call(e)
+                            && f.op_name(c.callee) == Some(UPDATE_ELEMENT)
+                            && let Some(&a) = f.list(c.args).first()
                             && let ExprKind::Var(target) = f.exprs[a].kind
                         {
                             let class = idx.alias.class(target);
@@ -217,13 +216,10 @@ impl FunctionIndex {
                     StmtKind::Yield(values) => {
                         // Rule 3, second half: a loop's yield writes its
                         // values into the iter-args' storage.
-                        let iters = site.owner.and_then(|o| match &f.stmts[o].kind {
-                            StmtKind::For { iter_args, .. } | StmtKind::While { iter_args, .. } => {
-                                Some(iter_args)
-                            }
-                            _ => None,
-                        });
-                        for (it, &v) in iters.into_iter().flatten().zip(values) {
+                        let iters = site
+                            .owner
+                            .map_or(&[][..], |o| f.iter_args(&f.stmts[o].kind));
+                        for (it, &v) in iters.iter().zip(f.list(*values)) {
                             if !f.var_ty(it.var).is_task_id_array() {
                                 continue;
                             }
@@ -246,7 +242,7 @@ impl FunctionIndex {
                         }
                     }
                     StmtKind::Submit(sub) => {
-                        if let [d] = sub.deps.as_slice()
+                        if let [d] = f.list(f.submits[*sub].deps)
                             && let ExprKind::Var(a) = f.exprs[*d].kind
                             && f.var_ty(a).is_task_id_array()
                         {
@@ -258,22 +254,16 @@ impl FunctionIndex {
                             });
                         }
                     }
-                    StmtKind::Scope { manual, .. } => manual_stack.push(*manual),
-                    StmtKind::While { iter_args, .. } => link_iters(idx, iter_args),
-                    StmtKind::For {
-                        kind,
-                        var,
-                        start,
-                        stop,
-                        step,
-                        iter_args,
-                        body,
-                        ..
-                    } => {
-                        idx.def_pos[*var] = pos + 1;
+                    StmtKind::Scope(sc) => manual_stack.push(f.scopes[*sc].manual),
+                    StmtKind::While(w) => link_iters(idx, f.list(f.whiles[*w].iter_args)),
+                    StmtKind::For(l) => {
+                        let l = &f.fors[*l];
+                        let (kind, body) = (l.kind, &l.body);
+                        let iter_args = f.list(l.iter_args);
+                        idx.def_pos[l.var] = pos + 1;
                         link_iters(idx, iter_args);
                         let parent = loop_stack.last().copied();
-                        let trip = trip_count(f, *start, *stop, *step);
+                        let trip = trip_count(f, l.start, l.stop, l.step);
                         let me = LoopId::from_index(idx.loops.len());
                         let countable_edge = parent.is_some_and(|p| {
                             idx.loops[p].kind == LoopKind::Range && matches!(trip, Some(t) if t > 0)
@@ -295,7 +285,7 @@ impl FunctionIndex {
                             end: num,
                             parent,
                             depth: loop_stack.len() as u32,
-                            kind: *kind,
+                            kind,
                             trip,
                             manual: manual_stack.last().copied().unwrap_or(false),
                             countable_edge,

@@ -7,7 +7,7 @@
 
 use super::Violation;
 use crate::diagnostics::count;
-use crate::ir::{ArenaId, Callee, Direction, ExprKind, FuncId, Module};
+use crate::ir::{ArenaId, Callee, Direction, Directions, FuncId, Module};
 use crate::passes::walk::{for_each_expr, own_exprs, walk_stmts};
 use crate::span::Span;
 
@@ -36,7 +36,7 @@ pub fn verify(module: &Module, out: &mut Vec<Violation>) {
     let check = |what: What<'_>,
                  callee: Option<FuncId>,
                  nargs: usize,
-                 dirs: &[Direction],
+                 dirs: Directions<'_>,
                  span: Span,
                  out: &mut Vec<Violation>| {
         if dirs.len() != nargs {
@@ -60,19 +60,19 @@ pub fn verify(module: &Module, out: &mut Vec<Violation>) {
                     span,
                     format!("{what}: {id:?} is not a function of the module"),
                 )),
-                Some(params) if params.as_slice() != dirs => out.push(Violation::new(
+                Some(params) if !dirs.iter().eq(params.iter().copied()) => out.push(Violation::new(
                     span,
                     format!(
                         "{what}: argument directions ({}) do not match the parameters of `{}` ({})",
-                        spell(dirs),
+                        spell(dirs.iter()),
                         module.func_name(id),
-                        spell(params)
+                        spell(params.iter().copied())
                     ),
                 )),
                 Some(_) => {}
             },
             None => {
-                if let Some(d) = dirs.iter().find(|d| **d != Direction::In) {
+                if let Some(d) = dirs.iter().find(|d| *d != Direction::In) {
                     out.push(Violation::new(
                         span,
                         format!("{what}: an op argument has direction `{}`", d.keyword()),
@@ -88,31 +88,32 @@ pub fn verify(module: &Module, out: &mut Vec<Violation>) {
             f,
             |s, _| {
                 let stmt = &f.stmts[s];
-                if let crate::ir::StmtKind::Submit(sub) = &stmt.kind {
+                if let crate::ir::StmtKind::Submit(sub) = stmt.kind {
+                    let sub = &f.submits[sub];
                     check(
                         What::Submit(module.func_name(sub.callee)),
                         Some(sub.callee),
-                        sub.args.len(),
-                        &sub.arg_directions,
+                        f.list(sub.args).len(),
+                        f.directions(sub.arg_directions),
                         stmt.span,
                         out,
                     );
                 }
                 roots.clear();
-                own_exprs(&stmt.kind, &mut roots);
+                own_exprs(f, &stmt.kind, &mut roots);
                 for &r in &roots {
                     for_each_expr(f, r, &mut work, |e| {
                         let node = &f.exprs[e];
-                        if let ExprKind::Call(c) = &node.kind {
-                            let callee = match &c.callee {
-                                Callee::Function(id) => Some(*id),
+                        if let Some(c) = f.call(e) {
+                            let callee = match c.callee {
+                                Callee::Function(id) => Some(id),
                                 Callee::Op(_) => None,
                             };
                             check(
-                                What::Call(c.callee.name(module)),
+                                What::Call(f.callee_name(module, c.callee)),
                                 callee,
-                                c.args.len(),
-                                &c.arg_directions,
+                                f.list(c.args).len(),
+                                f.directions(c.arg_directions),
                                 node.span,
                                 out,
                             );
@@ -125,12 +126,10 @@ pub fn verify(module: &Module, out: &mut Vec<Violation>) {
     }
 }
 
-fn spell(dirs: &[Direction]) -> String {
-    if dirs.is_empty() {
+fn spell(dirs: impl Iterator<Item = Direction>) -> String {
+    let words: Vec<&str> = dirs.map(|d| d.keyword()).collect();
+    if words.is_empty() {
         return "none".into();
     }
-    dirs.iter()
-        .map(|d| d.keyword())
-        .collect::<Vec<_>>()
-        .join(", ")
+    words.join(", ")
 }

@@ -4,7 +4,7 @@
 //! barrier whose `dummy_task` attribute is set.
 
 use super::Violation;
-use crate::ir::{Callee, ExprKind, Function, Module};
+use crate::ir::{Function, Module};
 use crate::passes::walk::{for_each_expr, own_exprs, walk_stmts};
 
 /// The op that submits a dependency-only barrier task.
@@ -17,19 +17,18 @@ pub fn verify(module: &Module, f: &Function, out: &mut Vec<Violation>) {
         f,
         |s, _| {
             roots.clear();
-            own_exprs(&f.stmts[s].kind, &mut roots);
+            own_exprs(f, &f.stmts[s].kind, &mut roots);
             for &r in &roots {
                 for_each_expr(f, r, &mut work, |e| {
                     let node = &f.exprs[e];
-                    if let ExprKind::Call(c) = &node.kind {
-                        let barrier =
-                            c.dummy_task && matches!(&c.callee, Callee::Op(n) if n == TASK_DUMMY);
+                    if let Some(c) = f.call(e) {
+                        let barrier = c.dummy_task && f.op_name(c.callee) == Some(TASK_DUMMY);
                         if !c.manual_dep_edges.is_empty() && !barrier {
                             out.push(Violation::new(
                                 node.span,
                                 format!(
                                     "plain call to `{}` carries manual dependency edges; only `submit` and `system.task_dummy` barriers may",
-                                    c.callee.name(module)
+                                    f.callee_name(module, c.callee)
                                 ),
                             ));
                         }

@@ -19,10 +19,10 @@ pub fn verify(module: &Module, f: &Function, out: &mut Vec<Violation>) {
         |s, _| {
             let kind = &f.stmts[s].kind;
             roots.clear();
-            own_exprs(kind, &mut roots);
+            own_exprs(f, kind, &mut roots);
             work.clear();
             let submit = match kind {
-                StmtKind::Submit(sub) => Some(module.func_name(sub.callee)),
+                StmtKind::Submit(sub) => Some(module.func_name(f.submits[*sub].callee)),
                 _ => None,
             };
             let core_args = match kind {
@@ -34,25 +34,26 @@ pub fn verify(module: &Module, f: &Function, out: &mut Vec<Violation>) {
             }
             while let Some((e, inside)) = work.pop() {
                 let node = &f.exprs[e];
-                if let ExprKind::Call(c) = &node.kind {
+                if let ExprKind::Call(c) = node.kind {
+                    let c = &f.calls[c];
                     if let Some(outer) = inside {
                         out.push(Violation::new(
                             node.span,
                             format!(
                                 "call to `{}` nested in the arguments of `{outer}`",
-                                c.callee.name(module)
+                                f.callee_name(module, c.callee)
                             ),
                         ));
                     }
                     kids.clear();
-                    expr_children(&node.kind, &mut kids);
-                    let name = c.callee.name(module);
+                    expr_children(f, &node.kind, &mut kids);
+                    let name = f.callee_name(module, c.callee);
                     for &k in kids.iter().rev() {
                         work.push((k, Some(name)));
                     }
                 } else {
                     kids.clear();
-                    expr_children(&node.kind, &mut kids);
+                    expr_children(f, &node.kind, &mut kids);
                     for &k in kids.iter().rev() {
                         work.push((k, inside));
                     }

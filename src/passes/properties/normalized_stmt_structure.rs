@@ -23,14 +23,11 @@ use crate::ir::{ArenaId, Function, StmtId, StmtKind};
 use crate::passes::walk::{block_of, walk_stmts};
 
 /// How many values the body `which` of `kind` must yield (`None`: it yields nothing).
-fn expected_yield(kind: &StmtKind) -> Option<usize> {
+fn expected_yield(f: &Function, kind: &StmtKind) -> Option<usize> {
     match kind {
-        StmtKind::For { results, .. }
-        | StmtKind::While { results, .. }
-        | StmtKind::If { results, .. }
-            if !results.is_empty() =>
-        {
-            Some(results.len())
+        StmtKind::For(_) | StmtKind::While(_) | StmtKind::If(_) => {
+            let n = f.results(kind).len();
+            (n > 0).then_some(n)
         }
         _ => None,
     }
@@ -43,7 +40,7 @@ pub fn verify(f: &Function, out: &mut Vec<Violation>) {
     // Bodies that must end with a yield, checked when entered.
     let check_body = |owner: StmtId, which: u8, want: usize, out: &mut Vec<Violation>| {
         let block = block_of(f, Some(owner), which);
-        match block.stmts.last().map(|&s| &f.stmts[s].kind) {
+        match f.block_stmts(block).last().map(|&s| &f.stmts[s].kind) {
             Some(StmtKind::Yield(_)) => {}
             _ => out.push(Violation::new(
                 block.span,
@@ -70,7 +67,8 @@ pub fn verify(f: &Function, out: &mut Vec<Violation>) {
                 ));
             }
             let block = block_of(f, site.owner, site.block);
-            let is_last = site.index + 1 == block.stmts.len();
+            let block = f.block_stmts(block);
+            let is_last = site.index + 1 == block.len();
             let terminator = match &stmt.kind {
                 StmtKind::Return(_) => Some("return"),
                 StmtKind::Yield(_) => Some("yield"),
@@ -81,7 +79,7 @@ pub fn verify(f: &Function, out: &mut Vec<Violation>) {
             if let Some(word) = terminator
                 && !is_last
             {
-                let next = block.stmts[site.index + 1];
+                let next = block[site.index + 1];
                 let span = if next.index() < nstmts {
                     f.stmts[next].span
                 } else {
@@ -94,10 +92,11 @@ pub fn verify(f: &Function, out: &mut Vec<Violation>) {
             }
             match &stmt.kind {
                 StmtKind::Yield(values) => {
+                    let values = f.list(*values);
                     let owner_kind = site.owner.map(|o| &f.stmts[o].kind);
                     let want = owner_kind.and_then(|k| match k {
                         StmtKind::Scope { .. } => None,
-                        k => expected_yield(k),
+                        k => expected_yield(f, k),
                     });
                     match want {
                         None => out.push(Violation::new(
@@ -118,12 +117,8 @@ pub fn verify(f: &Function, out: &mut Vec<Violation>) {
                 StmtKind::Break | StmtKind::Continue if loop_depth.get() == 0 => {
                     out.push(Violation::new(stmt.span, "jump outside a loop"));
                 }
-                StmtKind::For {
-                    results, iter_args, ..
-                }
-                | StmtKind::While {
-                    results, iter_args, ..
-                } => {
+                StmtKind::For(_) | StmtKind::While(_) => {
+                    let (results, iter_args) = (f.results(&stmt.kind), f.iter_args(&stmt.kind));
                     if results.len() != iter_args.len() {
                         out.push(Violation::new(
                             stmt.span,
@@ -138,9 +133,9 @@ pub fn verify(f: &Function, out: &mut Vec<Violation>) {
                         check_body(s, 0, results.len(), out);
                     }
                 }
-                StmtKind::If {
-                    results, else_body, ..
-                } if !results.is_empty() => {
+                StmtKind::If(i) if !f.results(&stmt.kind).is_empty() => {
+                    let results = f.results(&stmt.kind);
+                    let else_body = &f.ifs[*i].else_body;
                     check_body(s, 0, results.len(), out);
                     if else_body.is_none() {
                         out.push(Violation::new(

@@ -24,9 +24,10 @@ pub fn graph(m: &Module) -> TaskGraph {
 pub fn name(m: &Module, g: &TaskGraph, i: usize) -> String {
     let f = m.function(&g.function).unwrap();
     let n = &g.nodes[i];
-    let var = match &f.stmts[n.stmt].kind {
-        StmtKind::Submit(s) => s.results.last().copied(),
-        k => k.results().first().copied(),
+    let kind = &f.stmts[n.stmt].kind;
+    let var = match kind {
+        StmtKind::Submit(_) => f.results(kind).last().copied(),
+        k => f.results(k).first().copied(),
     };
     let base = var
         .map(|v| f.var_name(v).to_string())
