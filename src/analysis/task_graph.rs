@@ -762,7 +762,7 @@ impl Evaluator<'_> {
         let f = self.f;
         let ex = &f.exprs[e];
         match &ex.kind {
-            ExprKind::Int(n) => Val::Int(Some(*n)),
+            ExprKind::Int(n) => Val::Int(Some(n.get())),
             ExprKind::Bool(b) => Val::Bool(Some(*b)),
             ExprKind::None => Val::Task(None),
             ExprKind::Float(_) | ExprKind::Dtype(_) | ExprKind::List(_) => Val::Other,

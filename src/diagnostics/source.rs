@@ -7,7 +7,10 @@ pub struct SourceFile {
     /// The name diagnostics show (`-` reads as `<stdin>`).
     pub name: String,
     pub text: String,
-    line_starts: Vec<usize>,
+    /// Where each line of `text` starts: indexed by the first query (a
+    /// diagnostic to render), so a file read without one never pays for
+    /// it (8 bytes a line).
+    line_starts: std::sync::OnceLock<Vec<usize>>,
     /// For text decoded lossily from bytes that were not UTF-8: where each
     /// U+FFFD stands for an invalid byte sequence, as (offset in `text`,
     /// total bytes the text has gained up to and including it). Empty for
@@ -17,14 +20,10 @@ pub struct SourceFile {
 
 impl SourceFile {
     pub fn new(name: impl Into<String>, text: impl Into<String>) -> SourceFile {
-        let text = text.into();
-        let line_starts = std::iter::once(0)
-            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
-            .collect();
         SourceFile {
             name: name.into(),
-            text,
-            line_starts,
+            text: text.into(),
+            line_starts: std::sync::OnceLock::new(),
             replacements: Vec::new(),
         }
     }
@@ -76,10 +75,19 @@ impl SourceFile {
         self.file_offset(self.text.len())
     }
 
+    /// Where each line starts (built on first use).
+    fn line_starts(&self) -> &[usize] {
+        self.line_starts.get_or_init(|| {
+            std::iter::once(0)
+                .chain(self.text.match_indices('\n').map(|(i, _)| i + 1))
+                .collect()
+        })
+    }
+
     /// 0-based line index of a byte offset (clamped to the text).
     pub fn line_index(&self, offset: usize) -> usize {
         let offset = offset.min(self.text.len());
-        match self.line_starts.binary_search(&offset) {
+        match self.line_starts().binary_search(&offset) {
             Ok(i) => i,
             Err(i) => i - 1,
         }
@@ -93,21 +101,21 @@ impl SourceFile {
             offset -= 1;
         }
         let line = self.line_index(offset);
-        let start = self.line_starts[line];
+        let start = self.line_starts()[line];
         let col = self.text[start..offset].chars().count() + 1;
         (line + 1, col)
     }
 
     /// The byte offset where 0-based line `line` starts.
     pub fn line_start(&self, line: usize) -> usize {
-        self.line_starts
+        self.line_starts()
             .get(line)
             .copied()
             .unwrap_or(self.text.len())
     }
 
     pub fn line_count(&self) -> usize {
-        self.line_starts.len()
+        self.line_starts().len()
     }
 
     /// The text a span covers (clamped to the file).
@@ -140,7 +148,7 @@ impl<'a> codespan_reporting::files::Files<'a> for SourceFile {
         byte_index: usize,
     ) -> Result<usize, codespan_reporting::files::Error> {
         Ok(self
-            .line_starts
+            .line_starts()
             .binary_search(&byte_index)
             .unwrap_or_else(|next_line| next_line - 1))
     }
@@ -150,12 +158,12 @@ impl<'a> codespan_reporting::files::Files<'a> for SourceFile {
         (): (),
         line_index: usize,
     ) -> Result<std::ops::Range<usize>, codespan_reporting::files::Error> {
-        let start = |i: usize| match i.cmp(&self.line_starts.len()) {
-            std::cmp::Ordering::Less => Ok(self.line_starts[i]),
+        let start = |i: usize| match i.cmp(&self.line_starts().len()) {
+            std::cmp::Ordering::Less => Ok(self.line_starts()[i]),
             std::cmp::Ordering::Equal => Ok(self.text.len()),
             std::cmp::Ordering::Greater => Err(codespan_reporting::files::Error::LineTooLarge {
                 given: i,
-                max: self.line_starts.len() - 1,
+                max: self.line_starts().len() - 1,
             }),
         };
         Ok(start(line_index)?..start(line_index + 1)?)

@@ -82,11 +82,11 @@ impl<F: BorrowMut<Function>> Builder<F> {
     }
 
     pub fn int(&mut self, n: i64) -> ExprId {
-        self.expr(ExprKind::Int(n), Type::I64)
+        self.expr(ExprKind::Int(n.into()), Type::I64)
     }
 
     pub fn float(&mut self, x: f64) -> ExprId {
-        self.expr(ExprKind::Float(x), Type::F32)
+        self.expr(ExprKind::Float(x.into()), Type::F32)
     }
 
     pub fn boolean(&mut self, b: bool) -> ExprId {

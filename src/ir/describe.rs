@@ -47,7 +47,7 @@ fn expr_into(m: &Module, f: &Function, e: ExprId, depth: u32, out: &mut String) 
             let _ = write!(out, "{n}");
         }
         ExprKind::Float(x) => {
-            let _ = write!(out, "{x:?}");
+            let _ = write!(out, "{:?}", x.get());
         }
         ExprKind::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         ExprKind::None => out.push_str("none"),
@@ -160,7 +160,7 @@ mod tests {
         let x = f.new_var("x", Type::I64, Span::default());
         let mut e = f.new_expr(ExprKind::Var(x), Type::I64, Span::default());
         for _ in 0..1000 {
-            let one = f.new_expr(ExprKind::Int(1), Type::I64, Span::default());
+            let one = f.new_expr(ExprKind::Int(1.into()), Type::I64, Span::default());
             e = f.new_expr(
                 ExprKind::Binary(BinaryOp::Add, e, one),
                 Type::I64,

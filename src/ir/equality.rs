@@ -436,7 +436,7 @@ impl<'x> FnCmp<'x> {
         }
         let same = match (&x.kind, &y.kind) {
             (ExprKind::Int(p), ExprKind::Int(q)) => p == q,
-            (ExprKind::Float(p), ExprKind::Float(q)) => p.to_bits() == q.to_bits(),
+            (ExprKind::Float(p), ExprKind::Float(q)) => p.get().to_bits() == q.get().to_bits(),
             (ExprKind::Bool(p), ExprKind::Bool(q)) => p == q,
             (ExprKind::None, ExprKind::None) => true,
             (ExprKind::Dtype(p), ExprKind::Dtype(q)) => p == q,

@@ -160,6 +160,17 @@ impl Module {
     }
 }
 
+/// How many nodes a function will hold, for [`Function::reserve_for_counts`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ReserveCounts {
+    pub stmts: usize,
+    pub submits: usize,
+    pub exprs: usize,
+    pub vars: usize,
+    /// The bytes of the variables' names.
+    pub name_bytes: usize,
+}
+
 #[derive(Clone, Debug)]
 pub struct Param {
     pub var: VarId,
@@ -235,40 +246,20 @@ impl Function {
         }
     }
 
-    /// Sizes the arenas and pools for the function written in
-    /// `source_bytes` of source (a cheap estimate made before lowering it:
-    /// about one statement per 48 bytes, each binding two variables, using
-    /// one or two expressions and holding a result list and a one-entry
-    /// `deps`), so that a large function grows them rarely. An estimate that
-    /// is too high reserves memory that is never touched (not resident); one
-    /// that is too low costs the growth it would have cost anyway.
-    pub fn reserve_for_source_bytes(&mut self, source_bytes: usize) {
-        let stmts = source_bytes / 48;
-        self.vars.reserve(stmts * 2);
-        self.exprs.reserve(stmts + stmts / 2);
-        self.stmts.reserve(stmts);
-        self.submits.reserve(stmts);
-        self.lists = Lists::with_estimate(stmts);
-        self.names = NameTable::for_source_bytes(source_bytes);
-    }
-
-    /// Sizes the arenas and pools from what the parser counted in the
-    /// function's source (statements, expressions, variables and the bytes
-    /// of their names), as [`Function::reserve_for_source_bytes`] does from
-    /// an estimate: lowering then fills them without growing them.
-    pub fn reserve_for_counts(
-        &mut self,
-        stmts: usize,
-        exprs: usize,
-        vars: usize,
-        name_bytes: usize,
-    ) {
-        self.vars.reserve(vars);
-        self.exprs.reserve(exprs);
-        self.stmts.reserve(stmts);
-        self.submits.reserve(stmts);
-        self.lists = Lists::with_estimate(stmts);
-        self.names = NameTable::with_capacity(vars, name_bytes);
+    /// Sizes the arenas, pools and name table from what the parser counted
+    /// in the function's source (statements, `submit`s among them,
+    /// expressions, variables and the bytes of their names), so that
+    /// lowering fills them without growing them (no copies, no unused
+    /// half). Counts that are too high reserve memory that is never
+    /// touched (not resident); too low, and the tables grow as they would
+    /// have anyway.
+    pub fn reserve_for_counts(&mut self, counts: ReserveCounts) {
+        self.vars.reserve(counts.vars);
+        self.exprs.reserve(counts.exprs);
+        self.stmts.reserve(counts.stmts);
+        self.submits.reserve(counts.submits);
+        self.lists = Lists::with_estimate(counts.stmts);
+        self.names = NameTable::with_capacity(counts.vars, counts.name_bytes);
     }
 
     pub fn new_var(&mut self, name: impl AsRef<str>, ty: Type, span: Span) -> VarId {
@@ -451,10 +442,74 @@ pub struct Expr {
     pub span: Span,
 }
 
+/// An `i64` literal stored as two 4-byte halves, so that [`ExprKind`] is
+/// 4-byte aligned and an [`Expr`] takes 24 bytes instead of 32.
+#[derive(Copy, Clone, PartialEq, Eq, Hash)]
+pub struct I64([u32; 2]);
+
+impl I64 {
+    pub const fn new(v: i64) -> I64 {
+        let bits = v as u64;
+        I64([bits as u32, (bits >> 32) as u32])
+    }
+
+    pub const fn get(self) -> i64 {
+        ((self.0[1] as u64) << 32 | self.0[0] as u64) as i64
+    }
+}
+
+impl From<i64> for I64 {
+    fn from(v: i64) -> I64 {
+        I64::new(v)
+    }
+}
+
+impl std::fmt::Debug for I64 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&self.get(), f)
+    }
+}
+
+impl std::fmt::Display for I64 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(&self.get(), f)
+    }
+}
+
+/// An `f64` literal stored as two 4-byte halves of its bits (see [`I64`]);
+/// equal when the bits are.
+#[derive(Copy, Clone, PartialEq, Eq, Hash)]
+pub struct F64([u32; 2]);
+
+impl F64 {
+    pub fn new(v: f64) -> F64 {
+        let bits = v.to_bits();
+        F64([bits as u32, (bits >> 32) as u32])
+    }
+
+    pub fn get(self) -> f64 {
+        f64::from_bits((self.0[1] as u64) << 32 | self.0[0] as u64)
+    }
+}
+
+impl From<f64> for F64 {
+    fn from(v: f64) -> F64 {
+        F64::new(v)
+    }
+}
+
+impl std::fmt::Debug for F64 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&self.get(), f)
+    }
+}
+
 #[derive(Copy, Clone, Debug)]
 pub enum ExprKind {
-    Int(i64),
-    Float(f64),
+    /// Read with [`I64::get`].
+    Int(I64),
+    /// Read with [`F64::get`].
+    Float(F64),
     Bool(bool),
     /// `none`: the invalid task id.
     None,
@@ -614,9 +669,9 @@ mod tests {
             "StmtKind: {}",
             size_of::<StmtKind>()
         );
-        assert!(size_of::<Expr>() <= 32, "Expr: {}", size_of::<Expr>());
+        assert!(size_of::<Expr>() <= 24, "Expr: {}", size_of::<Expr>());
         assert!(
-            size_of::<ExprKind>() <= 16,
+            size_of::<ExprKind>() <= 12,
             "ExprKind: {}",
             size_of::<ExprKind>()
         );

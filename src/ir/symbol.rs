@@ -32,8 +32,9 @@ impl Symbol {
 pub struct NameTable {
     /// Every string, back to back.
     text: String,
-    /// `(start, end)` of each symbol's string in `text`.
-    ranges: Vec<(u32, u32)>,
+    /// Where each symbol's string ends in `text` (it starts where the
+    /// previous one ends): 4 bytes a name.
+    ends: Vec<u32>,
 }
 
 impl NameTable {
@@ -46,19 +47,7 @@ impl NameTable {
     pub fn with_capacity(names: usize, bytes: usize) -> NameTable {
         NameTable {
             text: String::with_capacity(bytes),
-            ranges: Vec::with_capacity(names),
-        }
-    }
-
-    /// A table sized for the names of `source_bytes` of source text (a
-    /// cheap estimate: about one name of up to 8 bytes per 24 bytes of
-    /// source, as in a file of `a, a_tid = submit k(...)` lines), so that
-    /// naming the variables of a large function grows it rarely.
-    pub fn for_source_bytes(source_bytes: usize) -> NameTable {
-        let names = source_bytes / 24;
-        NameTable {
-            text: String::with_capacity(names * 8),
-            ranges: Vec::with_capacity(names),
+            ends: Vec::with_capacity(names),
         }
     }
 
@@ -67,37 +56,41 @@ impl NameTable {
         // A function's names come from a source file of at most 4 GiB (or
         // from passes naming a few values each), so they fit in `u32`s;
         // saturate rather than wrap if they ever did not.
-        let start = u32::try_from(self.text.len()).unwrap_or(u32::MAX);
         self.text.push_str(name);
         let end = u32::try_from(self.text.len()).unwrap_or(u32::MAX);
-        let symbol = Symbol(u32::try_from(self.ranges.len()).unwrap_or(u32::MAX));
-        self.ranges.push((start, end));
+        let symbol = Symbol(u32::try_from(self.ends.len()).unwrap_or(u32::MAX));
+        self.ends.push(end);
         symbol
     }
 
     /// The string of `symbol` (empty for a symbol of another table that is
     /// out of range).
     pub fn get(&self, symbol: Symbol) -> &str {
-        self.ranges
-            .get(symbol.0 as usize)
-            .and_then(|&(a, b)| self.text.get(a as usize..b as usize))
-            .unwrap_or("")
+        let i = symbol.0 as usize;
+        let Some(&end) = self.ends.get(i) else {
+            return "";
+        };
+        let start = match i.checked_sub(1) {
+            Some(prev) => self.ends[prev],
+            None => 0,
+        };
+        self.text.get(start as usize..end as usize).unwrap_or("")
     }
 
     /// How many names were added.
     pub fn len(&self) -> usize {
-        self.ranges.len()
+        self.ends.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.ranges.is_empty()
+        self.ends.is_empty()
     }
 }
 
 impl std::fmt::Debug for NameTable {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_list()
-            .entries((0..self.ranges.len()).map(|i| self.get(Symbol(i as u32))))
+            .entries((0..self.ends.len()).map(|i| self.get(Symbol(i as u32))))
             .finish()
     }
 }

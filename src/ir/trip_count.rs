@@ -11,9 +11,9 @@ pub const CAP: u64 = i64::MAX as u64;
 /// The value of a constant bound: an integer literal or `-` applied to one.
 pub fn const_int(f: &Function, e: ExprId) -> Option<i64> {
     match &f.exprs[e].kind {
-        ExprKind::Int(v) => Some(*v),
+        ExprKind::Int(v) => Some(v.get()),
         ExprKind::Unary(UnaryOp::Neg, inner) => match &f.exprs[*inner].kind {
-            ExprKind::Int(v) => v.checked_neg(),
+            ExprKind::Int(v) => v.get().checked_neg(),
             _ => None,
         },
         _ => None,

@@ -21,7 +21,7 @@ const SUBMIT_KWARGS: [&str; 5] = [
 
 impl<'a> Lowerer<'a> {
     pub(super) fn int_literal(&mut self, value: i64, span: Span) -> ExprId {
-        self.build(span).expr(ExprKind::Int(value), Type::I64)
+        self.build(span).expr(ExprKind::Int(value.into()), Type::I64)
     }
 
     fn describe(&self, e: ExprId) -> String {
@@ -91,24 +91,24 @@ impl<'a> Lowerer<'a> {
     pub(super) fn lower_expr(&mut self, e: &ast::Expr<'a>) -> ExprId {
         let span = e.span;
         let (kind, ty) = match &e.kind {
-            ast::ExprKind::Int(v) => (ExprKind::Int(*v), Type::I64),
+            ast::ExprKind::Int(v) => (ExprKind::Int((*v).into()), Type::I64),
             ast::ExprKind::IntOutOfRange => {
                 self.error(
                     Diagnostic::error("integer literal out of range", span)
                         .with_code(Code::LiteralOutOfRange)
                         .with_label(format!("does not fit in i64 (at most {})", i64::MAX)),
                 );
-                (ExprKind::Int(0), Type::I64)
+                (ExprKind::Int(0.into()), Type::I64)
             }
             ast::ExprKind::Float(v) => match *v {
-                v if v.is_finite() => (ExprKind::Float(v), Type::F32),
+                v if v.is_finite() => (ExprKind::Float(v.into()), Type::F32),
                 _ => {
                     self.error(
                         Diagnostic::error("float literal out of range", span)
                             .with_code(Code::LiteralOutOfRange)
                             .with_label("too large for f64"),
                     );
-                    (ExprKind::Float(0.0), Type::F32)
+                    (ExprKind::Float(0.0.into()), Type::F32)
                 }
             },
             ast::ExprKind::Bool(b) => (ExprKind::Bool(*b), Type::BOOL),
@@ -586,10 +586,10 @@ impl<'a> Lowerer<'a> {
                     // A literal extent below zero (`-4`, or a negative
                     // literal) can never be a size.
                     let negative = match &self.func.exprs[a[0]].kind {
-                        ExprKind::Int(n) => (*n < 0).then(|| n.to_string()),
+                        ExprKind::Int(n) => (n.get() < 0).then(|| n.to_string()),
                         ExprKind::Unary(UnaryOp::Neg, inner) => {
                             match &self.func.exprs[*inner].kind {
-                                ExprKind::Int(n) if *n > 0 => Some(format!("-{n}")),
+                                ExprKind::Int(n) if n.get() > 0 => Some(format!("-{n}")),
                                 _ => None,
                             }
                         }
@@ -607,7 +607,7 @@ impl<'a> Lowerer<'a> {
                     }
                     let extent = match &self.func.exprs[a[0]].kind {
                         _ if negative.is_some() => Extent::Const(0),
-                        ExprKind::Int(n) => Extent::Const(*n),
+                        ExprKind::Int(n) => Extent::Const(n.get()),
                         ExprKind::Var(v) => {
                             Extent::Dynamic(Some(self.func.var_name(*v).to_string()))
                         }

@@ -24,13 +24,16 @@ use crate::parser::ast;
 use crate::span::Span;
 use hashbrown::HashMap;
 use scope::Scopes;
+use std::cell::OnceCell;
 use types::Signature;
 
 /// Lowers a parsed module. The AST stays in its arena until the caller
 /// drops the arena (in one go, after lowering).
-pub fn lower(mut module: ast::Module<'_>) -> (Module, Vec<Diagnostic>) {
-    let line_starts = std::mem::take(&mut module.line_starts);
+pub fn lower(module: ast::Module<'_>) -> (Module, Vec<Diagnostic>) {
     let src = module.source;
+    // Built by the first diagnostic that names a line (an error path), so
+    // a valid program never indexes its lines.
+    let line_starts = OnceCell::new();
     let text = |id: ast::Ident| src.text(id);
     let mut diags = Vec::new();
     let mut signatures: HashMap<&str, Signature> = HashMap::new();
@@ -108,14 +111,15 @@ pub fn lower(mut module: ast::Module<'_>) -> (Module, Vec<Diagnostic>) {
         // Sized from the parser's counts, so that the tables do not grow by
         // doubling (no copies, no unused half).
         let counts = f.counts;
-        func.reserve_for_counts(
-            counts.stmts as usize,
-            counts.exprs as usize,
-            counts.vars as usize,
-            counts.name_bytes as usize,
-        );
+        func.reserve_for_counts(ir::ReserveCounts {
+            stmts: counts.stmts as usize,
+            submits: counts.submits as usize,
+            exprs: counts.exprs as usize,
+            vars: counts.vars as usize,
+            name_bytes: counts.name_bytes as usize,
+        });
         let mut lowerer = Lowerer::new(&signatures, &names, src, func);
-        lowerer.line_starts = &line_starts;
+        lowerer.line_starts = Some(&line_starts);
         lowerer.lower_function(f);
         diags.extend(lowerer.diags);
         out.push(lowerer.func);
@@ -150,8 +154,8 @@ pub(crate) struct Lowerer<'a> {
     loop_depth: usize,
     /// "Did you mean" searches made so far (see [`MAX_SUGGESTION_SEARCHES`]).
     suggestion_searches: usize,
-    /// Where the source's lines start (empty when not known).
-    line_starts: &'a [usize],
+    /// Where the source's lines start (file offsets), indexed on first use.
+    line_starts: Option<&'a OnceCell<Vec<usize>>>,
     /// The statements of the blocks being lowered (see `lower_block`).
     block_scratch: Vec<ir::StmtId>,
 }
@@ -177,7 +181,7 @@ impl<'a> Lowerer<'a> {
             scopes: Scopes::new(),
             loop_depth: 0,
             suggestion_searches: 0,
-            line_starts: &[],
+            line_starts: None,
             block_scratch: Vec::new(),
         }
     }
@@ -193,9 +197,16 @@ impl<'a> Lowerer<'a> {
         self.suggestion_searches <= MAX_SUGGESTION_SEARCHES
     }
 
-    /// The 1-based line of a file offset, when the source lines are known.
+    /// The 1-based line of a file offset (counted from the start of the
+    /// parsed text), when the source lines are known.
     pub(crate) fn line_number(&self, offset: usize) -> Option<usize> {
-        (!self.line_starts.is_empty()).then(|| self.line_starts.partition_point(|&s| s <= offset))
+        let src = self.src;
+        let starts = self.line_starts?.get_or_init(|| {
+            std::iter::once(src.base)
+                .chain(src.text.match_indices('\n').map(|(i, _)| src.base + i + 1))
+                .collect()
+        });
+        Some(starts.partition_point(|&s| s <= offset))
     }
 
     /// Builds nodes of the function being lowered, made for the code at `span`.

@@ -6,8 +6,10 @@
 //! Lookup and definition are O(1) whatever the nesting depth, and names are
 //! borrowed from the source text (no allocation per definition).
 //!
-//! Definitions whose scope closed are only logged, as the variable and its
-//! scope (8 bytes each, no name: the IR has it): the index by name that
+//! Definitions whose scope closed are only logged, as the variable (4
+//! bytes each, no name: the IR has it; each closed scope records where its
+//! part of the log ends, so the scope of an entry is a binary search
+//! away): the index by name that
 //! "not visible after the loop" messages need is built by the first such
 //! query (an error path), so a valid program never hashes them.
 
@@ -30,11 +32,12 @@ pub struct Scopes<'a> {
     /// what the scope is (`the loop`, `the \`if\` branch`) and the span of
     /// the statement that opened it.
     frames: Vec<(usize, &'static str, Span)>,
-    /// Every definition whose scope closed, in closing order, with the
-    /// index of that scope in `closed`.
-    gone: Vec<(VarId, u32)>,
-    /// Each closed scope: what it was and the statement that opened it.
-    closed: Vec<(&'static str, Span)>,
+    /// Every definition whose scope closed, in closing order.
+    gone: Vec<VarId>,
+    /// Each closed scope, in closing order: what it was, the statement that
+    /// opened it, and the length of `gone` once its definitions were logged
+    /// (so the definitions of scope `k` are `gone[closed[k-1].2..closed[k].2]`).
+    closed: Vec<(&'static str, Span, u32)>,
     /// `gone` by name (each name's latest entry): built by the first
     /// [`Scopes::out_of_scope`] query, kept up to date after it.
     gone_index: Option<HashMap<Box<str>, u32>>,
@@ -62,9 +65,6 @@ impl<'a> Scopes<'a> {
         let Some((mark, what, span)) = self.frames.pop() else {
             return;
         };
-        // Saturating like `define`: no source file has u32::MAX scopes.
-        let scope = u32::try_from(self.closed.len()).unwrap_or(u32::MAX);
-        self.closed.push((what, span));
         while self.entries.len() > mark {
             let Some(e) = self.entries.pop() else { break };
             if let Some(index) = &mut self.gone_index {
@@ -73,7 +73,7 @@ impl<'a> Scopes<'a> {
                     u32::try_from(self.gone.len()).unwrap_or(u32::MAX),
                 );
             }
-            self.gone.push((e.var, scope));
+            self.gone.push(e.var);
             match e.shadowed {
                 Some(prev) => {
                     self.names.insert(e.name, prev);
@@ -83,6 +83,9 @@ impl<'a> Scopes<'a> {
                 }
             }
         }
+        // Saturating like `define`: no source file has u32::MAX definitions.
+        let end = u32::try_from(self.gone.len()).unwrap_or(u32::MAX);
+        self.closed.push((what, span, end));
     }
 
     /// Makes `name` refer to `var` until the current scope closes.
@@ -117,13 +120,15 @@ impl<'a> Scopes<'a> {
         let gone = &self.gone;
         let index = self.gone_index.get_or_insert_with(|| {
             let mut index = HashMap::with_capacity(gone.len());
-            for (i, &(var, _)) in gone.iter().enumerate() {
+            for (i, &var) in gone.iter().enumerate() {
                 index.insert(var_name(var).into(), u32::try_from(i).unwrap_or(u32::MAX));
             }
             index
         });
-        let &(var, scope) = gone.get(*index.get(name)? as usize)?;
-        let &(what, span) = self.closed.get(scope as usize)?;
+        let at = *index.get(name)?;
+        let var = *gone.get(at as usize)?;
+        let scope = self.closed.partition_point(|&(_, _, end)| end <= at);
+        let &(what, span, _) = self.closed.get(scope)?;
         Some((var, what, span))
     }
 

@@ -97,10 +97,6 @@ impl Ident {
 #[derive(Clone, Debug, Default)]
 pub struct Module<'a> {
     pub functions: Vec<&'a Function<'a>>,
-    /// The file offsets where the source's lines start (empty when not
-    /// known), for messages that name a line ("defined inside the loop at
-    /// line 4").
-    pub line_starts: Vec<usize>,
     /// The text the identifiers point into.
     pub source: Source<'a>,
 }
@@ -123,6 +119,8 @@ pub struct Function<'a> {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct NodeCounts {
     pub stmts: u32,
+    /// The `submit` statements among `stmts`.
+    pub submits: u32,
     /// Expressions, with the two literals a one-bound `for` gets and
     /// without the lists of keyword arguments (`deps=[...]` lowers to its
     /// entries only).
@@ -578,6 +576,12 @@ impl<'a> Scratch<'a> {
         self.counted.stmts = self.counted.stmts.saturating_add(1);
     }
 
+    /// Counts a `submit` (also counted as a statement) for
+    /// [`Function::counts`].
+    pub fn count_submit(&mut self) {
+        self.counted.submits = self.counted.submits.saturating_add(1);
+    }
+
     /// Counts expressions for [`Function::counts`].
     pub fn count_exprs(&mut self, n: u32) {
         self.counted.exprs = self.counted.exprs.saturating_add(n);
@@ -606,6 +610,7 @@ impl<'a> Scratch<'a> {
         self.at_last_function = now;
         NodeCounts {
             stmts: now.stmts.saturating_sub(last.stmts),
+            submits: now.submits.saturating_sub(last.submits),
             exprs: now.exprs.saturating_sub(last.exprs),
             vars: now.vars.saturating_sub(last.vars),
             name_bytes: now.name_bytes.saturating_sub(last.name_bytes),

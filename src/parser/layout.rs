@@ -31,11 +31,6 @@ impl<'a> Layout<'a> {
         }
     }
 
-    /// The file offsets where the lines start.
-    pub fn line_starts(&self) -> Vec<usize> {
-        self.line_starts.iter().map(|s| s + self.base).collect()
-    }
-
     /// The 0-based line of the file offset `offset`.
     pub fn line(&self, offset: usize) -> usize {
         let at = offset.saturating_sub(self.base);

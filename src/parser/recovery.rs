@@ -136,7 +136,6 @@ fn parse_in_stages<'i>(text: &'i str, base: usize, arena: &'i ast::Arena) -> Par
         parsed.lost_functions.extend(outcome.lost);
         parsed.module.functions.extend(outcome.module.functions);
     }
-    parsed.module.line_starts = layout.line_starts();
     parsed.module.source = ast::Source { text, base };
     parsed
         .diagnostics
@@ -167,7 +166,6 @@ fn parse_clean<'i>(text: &'i str, base: usize, arena: &'i ast::Arena) -> Option<
     if !recovered.is_empty() {
         return None;
     }
-    module.line_starts = Layout::new(text, base).line_starts();
     module.source = ast::Source { text, base };
     Some(Parsed {
         module,

@@ -44,8 +44,8 @@ fn prec(f: &Function, e: ExprId) -> u8 {
         ExprKind::Unary(UnaryOp::Neg, _) => NEG,
         // A negative literal prints with a leading `-` (lowering never makes
         // one, but a pass might): treat it like a negation.
-        ExprKind::Int(n) if *n < 0 => NEG,
-        ExprKind::Float(x) if x.is_sign_negative() && !x.is_nan() => NEG,
+        ExprKind::Int(n) if n.get() < 0 => NEG,
+        ExprKind::Float(x) if x.get().is_sign_negative() && !x.get().is_nan() => NEG,
         _ => ATOM,
     }
 }
@@ -96,7 +96,7 @@ fn write_leaf(f: &Function, e: ExprId, out: &mut String) {
         ExprKind::Int(n) => {
             let _ = write!(out, "{n}");
         }
-        ExprKind::Float(x) => out.push_str(&format_float(*x)),
+        ExprKind::Float(x) => out.push_str(&format_float(x.get())),
         ExprKind::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         ExprKind::None => out.push_str("none"),
         ExprKind::Dtype(s) => out.push_str(s.name()),

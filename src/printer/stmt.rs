@@ -205,7 +205,7 @@ pub fn stmt_head_into(m: &Module, f: &Function, s: StmtId, out: &mut String) {
 
 /// Whether `e` is the integer literal `value`.
 fn is_int(f: &Function, e: ExprId, value: i64) -> bool {
-    matches!(f.exprs[e].kind, ExprKind::Int(n) if n == value)
+    matches!(f.exprs[e].kind, ExprKind::Int(n) if n.get() == value)
 }
 
 /// `yield a, b` / `yield`.

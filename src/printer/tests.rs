@@ -776,10 +776,10 @@ fn equality_of_deep_nesting_uses_no_recursion() {
             let one = f
                 .exprs
                 .iter()
-                .find(|(_, e)| matches!(e.kind, crate::ir::ExprKind::Int(1)))
+                .find(|(_, e)| matches!(e.kind, crate::ir::ExprKind::Int(n) if n.get() == 1))
                 .map(|(id, _)| id)
                 .unwrap();
-            f.exprs[one].kind = crate::ir::ExprKind::Int(2);
+            f.exprs[one].kind = crate::ir::ExprKind::Int(2.into());
             (same, crate::ir::equality::modules_equal(&a, &b))
         })
         .unwrap()

@@ -264,7 +264,7 @@ fn manual_deps_only_on_submit_and_barriers() {
         let dep = f
             .exprs
             .iter()
-            .find(|(_, e)| matches!(e.kind, ExprKind::Int(4)))
+            .find(|(_, e)| matches!(e.kind, ExprKind::Int(n) if n.get() == 4))
             .unwrap()
             .0;
         (id, dep)
