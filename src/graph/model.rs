@@ -179,7 +179,8 @@ fn loop_label(m: &Module, f: &Function, s: StmtId) -> String {
         StmtKind::For(l) => {
             let l = &f.fors[*l];
             let (kind, var, start, stop, step) = (&l.kind, &l.var, &l.start, &l.stop, &l.step);
-            let is = |e: ExprId, v: i64| matches!(f.exprs[e].kind, ExprKind::Int(n) if n.get() == v);
+            let is =
+                |e: ExprId, v: i64| matches!(f.exprs[e].kind, ExprKind::Int(n) if n.get() == v);
             let bounds: Vec<String> = if !is(*step, 1) {
                 vec![
                     print_expr(m, f, *start),

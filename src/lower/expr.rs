@@ -21,7 +21,8 @@ const SUBMIT_KWARGS: [&str; 5] = [
 
 impl<'a> Lowerer<'a> {
     pub(super) fn int_literal(&mut self, value: i64, span: Span) -> ExprId {
-        self.build(span).expr(ExprKind::Int(value.into()), Type::I64)
+        self.build(span)
+            .expr(ExprKind::Int(value.into()), Type::I64)
     }
 
     fn describe(&self, e: ExprId) -> String {
@@ -159,9 +160,9 @@ impl<'a> Lowerer<'a> {
                 (ExprKind::Binary(op, x, y), ty)
             }
             ast::ExprKind::Call(call) => return self.lower_call(&call.callee, &call.args, span),
-            ast::ExprKind::List(list) => {
-                let ids: SmallVec<[ExprId; 4]> =
-                    list.items.iter().map(|i| self.lower_expr(i)).collect();
+            ast::ExprKind::List(_) | ast::ExprKind::ListOfOne(_) => {
+                let items = e.list_items().unwrap_or_default();
+                let ids: SmallVec<[ExprId; 4]> = items.iter().map(|i| self.lower_expr(i)).collect();
                 (ExprKind::List(self.func.new_list(&ids)), Type::Unknown)
             }
         };
@@ -302,7 +303,7 @@ impl<'a> Lowerer<'a> {
     /// Lowers a `deps=[...]` list: each entry a `task_id`, an
     /// `array<task_id, N>`, or `none` (dropped).
     fn lower_deps(&mut self, value: &ast::Expr<'a>) -> ExprList {
-        let ast::ExprKind::List(list) = &value.kind else {
+        let Some(items) = value.list_items() else {
             let id = self.lower_expr(value);
             let found = self.describe(id);
             self.error(
@@ -314,7 +315,7 @@ impl<'a> Lowerer<'a> {
             return ExprList::new();
         };
         let mut out: SmallVec<[ExprId; 4]> = SmallVec::new();
-        for item in list.items {
+        for item in items {
             if matches!(item.kind, ast::ExprKind::None) {
                 continue;
             }
@@ -677,7 +678,8 @@ impl<'a> Lowerer<'a> {
     ) -> Option<StmtKind> {
         self.report_misplaced(&s.args);
         let callee = self.text(s.callee);
-        if s.callee_is_op {
+        // An op name (`array.create`) has a `.`; a function's name never.
+        if callee.contains('.') {
             self.error(
                 Diagnostic::error(
                     format!("`{callee}` is an op, not a function"),

@@ -305,8 +305,10 @@ impl<'a> Lowerer<'a> {
                 b.stmts.last().map(|s| &s.kind),
                 Some(ast::StmtKind::Yield(_))
             );
-            let ended_in_error =
-                matches!(b.stmts.last().map(|s| &s.kind), Some(ast::StmtKind::Error));
+            let ended_in_error = matches!(
+                b.stmts.last().map(|s| &s.kind),
+                Some(ast::StmtKind::Error(_))
+            );
             if n > 0 && !ends_in_yield && !ended_in_error {
                 let close = crate::span::Span::new(b.span.end().saturating_sub(1), b.span.end());
                 self.error(

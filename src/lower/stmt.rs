@@ -19,7 +19,7 @@ impl<'a> Lowerer<'a> {
         is_last: bool,
     ) -> Option<StmtId> {
         let kind = match &s.kind {
-            ast::StmtKind::Error => return None,
+            ast::StmtKind::Error(_) => return None,
             ast::StmtKind::Assign(a) => self.lower_bind(a.bindings, &a.value)?,
             ast::StmtKind::Submit(sub) => self.lower_submit(sub.bindings, sub)?,
             ast::StmtKind::Call(e) => StmtKind::Eval(self.lower_expr(e)),
@@ -43,7 +43,7 @@ impl<'a> Lowerer<'a> {
                         self.error(
                             Diagnostic::error(
                                 "`yield` must be the last statement of its body",
-                                s.span,
+                                s.span(),
                             )
                             .with_code(Code::MisplacedControl)
                             .with_label("statements follow this `yield`"),
@@ -57,7 +57,7 @@ impl<'a> Lowerer<'a> {
                                     plural(n),
                                     ids.len()
                                 ),
-                                s.span,
+                                s.span(),
                             )
                             .with_code(Code::ValueCount)
                             .with_label(format!("expected {n} value{}", plural(n))),
@@ -68,7 +68,7 @@ impl<'a> Lowerer<'a> {
                         self.error(
                             Diagnostic::error(
                                 "`yield` outside a loop, `while` or `if` body",
-                                s.span,
+                                s.span(),
                             )
                             .with_code(Code::MisplacedControl)
                             .with_label("nothing receives these values")
@@ -93,7 +93,7 @@ impl<'a> Lowerer<'a> {
                                 plural(expected.len()),
                                 ids.len()
                             ),
-                            s.span,
+                            s.span(),
                         )
                         .with_code(Code::ValueCount)
                         .with_label(format!(
@@ -109,15 +109,15 @@ impl<'a> Lowerer<'a> {
                 }
                 StmtKind::Return(self.func.new_list(&ids))
             }
-            ast::StmtKind::Break | ast::StmtKind::Continue => {
-                let word = if matches!(s.kind, ast::StmtKind::Break) {
+            ast::StmtKind::Break(_) | ast::StmtKind::Continue(_) => {
+                let word = if matches!(s.kind, ast::StmtKind::Break(_)) {
                     "break"
                 } else {
                     "continue"
                 };
                 if self.loop_depth == 0 {
                     self.error(
-                        Diagnostic::error(format!("`{word}` outside a loop"), s.span)
+                        Diagnostic::error(format!("`{word}` outside a loop"), s.span())
                             .with_code(Code::MisplacedControl)
                             .with_label("not inside a `for` or `while` body"),
                     );
@@ -129,7 +129,7 @@ impl<'a> Lowerer<'a> {
                 }
             }
         };
-        Some(self.build(s.span).stmt(kind))
+        Some(self.build(s.span()).stmt(kind))
     }
 
     /// Defines the variables of `bindings` with the types `value_types`

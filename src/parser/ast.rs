@@ -31,15 +31,19 @@ use std::num::NonZeroU32;
 pub type Arena = bumpalo::Bump;
 
 /// The arena for parsing `source_len` bytes: its first chunk is sized from
-/// the source (about what a program of `submit` statements needs), so that
-/// a large file does not grow the arena through a series of doubling chunks
-/// whose last one is mostly empty.
+/// the source (about what a program of `submit` statements needs, with a
+/// fifth to spare), so that a large file does not grow the arena through a
+/// series of doubling chunks whose last one is mostly empty. A denser
+/// program gets a second chunk; its untouched part is not resident.
 pub fn arena_for(source_len: usize) -> Arena {
-    Arena::with_capacity(source_len.saturating_mul(ARENA_BYTES_PER_SOURCE_BYTE))
+    Arena::with_capacity(source_len.saturating_mul(ARENA_BYTES_PER_KIB_OF_SOURCE) / 1024)
 }
 
-/// The first chunk of [`arena_for`], per source byte.
-pub const ARENA_BYTES_PER_SOURCE_BYTE: usize = 4;
+/// The first chunk of [`arena_for`], per KiB of source: 3.5 bytes per
+/// source byte. A file of `a, t = submit k(deps=[d])` statements (about 50
+/// bytes of source each, with their indentation) uses about 2.9 (about 150
+/// bytes of nodes per statement: see `tests::nodes_stay_small`).
+pub const ARENA_BYTES_PER_KIB_OF_SOURCE: usize = 3584;
 
 /// The text a module was parsed from: the tree's identifiers are spans
 /// into it.
@@ -167,14 +171,42 @@ pub struct Block<'a> {
     pub span: Span,
 }
 
+/// A statement: 16 bytes. Its span ([`Stmt::span`]) is kept in its node or
+/// derived from it, not stored beside the node.
 #[derive(Clone, Copy, Debug)]
 pub struct Stmt<'a> {
     pub kind: StmtKind<'a>,
-    pub span: Span,
+}
+
+impl<'a> Stmt<'a> {
+    /// From the statement's first token to its last.
+    pub fn span(&self) -> Span {
+        match self.kind {
+            StmtKind::Assign(a) => a.span,
+            StmtKind::Submit(s) => bound(s.bindings, s.span),
+            StmtKind::Call(e) => e.span,
+            StmtKind::For(l) => bound(l.bindings, l.span),
+            StmtKind::While(w) => bound(w.bindings, w.span),
+            StmtKind::If(i) => bound(i.bindings, i.span),
+            StmtKind::Scope(s) => s.span,
+            StmtKind::Yield(v) | StmtKind::Return(v) => v.span,
+            StmtKind::Break(s) | StmtKind::Continue(s) | StmtKind::Error(s) => s,
+        }
+    }
+}
+
+/// The span of a statement binding `bindings` to a right-hand side that
+/// spans `rhs`: from its first binding (the statement's first token).
+fn bound(bindings: &[Binding<'_>], rhs: Span) -> Span {
+    match bindings.first() {
+        Some(b) => b.span().to(rhs),
+        None => rhs,
+    }
 }
 
 /// A statement. Those that may bind values (`a, b = ...`) keep their
-/// bindings in their node (empty when nothing is bound).
+/// bindings in their node (empty when nothing is bound). Nodes without a
+/// span of their own that covers the statement keep the statement's.
 #[derive(Clone, Copy, Debug)]
 pub enum StmtKind<'a> {
     /// `a, b = expr`.
@@ -187,29 +219,39 @@ pub enum StmtKind<'a> {
     While(&'a WhileLoop<'a>),
     If(&'a IfStmt<'a>),
     Scope(&'a ScopeStmt<'a>),
-    Yield(&'a Exprs<'a>),
-    Return(&'a Exprs<'a>),
-    Break,
-    Continue,
-    /// A statement the parser could not read; its error is already reported.
-    Error,
+    Yield(&'a Values<'a>),
+    Return(&'a Values<'a>),
+    /// `break`, with its span.
+    Break(Span),
+    /// `continue`, with its span.
+    Continue(Span),
+    /// A statement the parser could not read (its span); its error is
+    /// already reported.
+    Error(Span),
 }
 
-/// A list of expressions behind one reference (`[a, b]`, `yield a, b`), so
-/// that the node holding it stays small.
+/// The items of a list literal of other than one item (`[a, b]`, `[]`)
+/// behind one reference, so that the expression holding it stays small.
 #[derive(Clone, Copy, Debug)]
 pub struct Exprs<'a> {
     pub items: &'a [Expr<'a>],
 }
 
-/// The empty list (`yield` and `return` without values).
-pub static NO_EXPRS: Exprs<'static> = Exprs { items: &[] };
+/// The values of `yield` or `return` (none for a bare one), with the
+/// statement's span.
+#[derive(Clone, Copy, Debug)]
+pub struct Values<'a> {
+    pub items: &'a [Expr<'a>],
+    pub span: Span,
+}
 
 /// `a, b = expr`.
 #[derive(Clone, Copy, Debug)]
 pub struct Assign<'a> {
     pub bindings: &'a [Binding<'a>],
     pub value: Expr<'a>,
+    /// The whole statement.
+    pub span: Span,
 }
 
 /// `manual { ... }` or `auto "name" { ... }`.
@@ -219,6 +261,8 @@ pub struct ScopeStmt<'a> {
     /// The name's value (unescaped) and the span of its literal.
     pub name: Option<(&'a str, Span)>,
     pub body: Block<'a>,
+    /// The whole statement.
+    pub span: Span,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -305,17 +349,16 @@ impl<'a> CallArgs<'a> {
     }
 }
 
-/// `bindings = submit callee(args)`.
+/// `bindings = submit callee(args)` (a `submit` always binds).
 #[derive(Clone, Copy, Debug)]
 pub struct SubmitStmt<'a> {
     pub bindings: &'a [Binding<'a>],
     pub args: CallArgs<'a>,
+    /// A function name, or an op name (`submit array.create(...)`, which
+    /// lowering rejects; an op name has a `.`, an identifier never).
     pub callee: Ident,
     /// From `submit` to the closing `)`.
     pub span: Span,
-    /// The callee was written as an op name (`submit array.create(...)`),
-    /// which lowering rejects.
-    pub callee_is_op: bool,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -400,7 +443,11 @@ pub enum ExprKind<'a> {
     Unary(&'a UnaryExpr<'a>),
     Binary(&'a BinaryExpr<'a>),
     Call(&'a CallExpr<'a>),
+    /// A list literal of other than one item; see [`Expr::list_items`].
     List(&'a Exprs<'a>),
+    /// A list literal of one item (`deps=[t]`, the common case), without
+    /// an [`Exprs`] node; see [`Expr::list_items`].
+    ListOfOne(&'a Expr<'a>),
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -443,6 +490,15 @@ impl<'a> Expr<'a> {
 
     pub fn is_call(&self) -> bool {
         matches!(self.kind, ExprKind::Call(_))
+    }
+
+    /// The items of a list literal; `None` for any other expression.
+    pub fn list_items(&self) -> Option<&'a [Expr<'a>]> {
+        match self.kind {
+            ExprKind::List(list) => Some(list.items),
+            ExprKind::ListOfOne(item) => Some(std::slice::from_ref(item)),
+            _ => None,
+        }
     }
 }
 
@@ -632,12 +688,12 @@ mod tests {
             ("Ident", size_of::<Ident>(), 8),
             ("Option<Ident>", size_of::<Option<Ident>>(), 8),
             ("Expr", size_of::<Expr<'_>>(), 24),
-            ("Stmt", size_of::<Stmt<'_>>(), 24),
+            ("Stmt", size_of::<Stmt<'_>>(), 16),
             ("Binding", size_of::<Binding<'_>>(), 16),
             ("CallArg", size_of::<CallArg<'_>>(), 32),
             ("CallArgs", size_of::<CallArgs<'_>>(), 16),
-            ("SubmitStmt", size_of::<SubmitStmt<'_>>(), 56),
-            ("Assign", size_of::<Assign<'_>>(), 40),
+            ("SubmitStmt", size_of::<SubmitStmt<'_>>(), 48),
+            ("Assign", size_of::<Assign<'_>>(), 48),
             ("CallExpr", size_of::<CallExpr<'_>>(), 32),
             ("TypeExpr", size_of::<TypeExpr<'_>>(), 40),
             ("Building", size_of::<Building<Stmt<'_>>>(), 8),

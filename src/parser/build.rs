@@ -3,8 +3,8 @@
 //! unescaping.
 
 use super::ast::{
-    Arena, Assign, BinaryExpr, Binding, Else, Expr, ExprKind, ForLoop, IfStmt, Scratch, StmtKind,
-    SubmitStmt, UnaryExpr, WhileLoop,
+    Arena, Assign, BinaryExpr, Binding, Block, Else, Expr, ExprKind, ForLoop, IfStmt, ScopeStmt,
+    Scratch, Stmt, StmtKind, SubmitStmt, UnaryExpr, Values, WhileLoop,
 };
 use crate::lexer::{MAX_NESTING, Tok};
 use crate::span::Span;
@@ -121,13 +121,9 @@ pub enum Rhs<'input> {
 
 impl<'input> Rhs<'input> {
     /// The statement that binds `bindings` to this right-hand side.
-    pub fn bind(
-        self,
-        arena: &'input Arena,
-        bindings: &'input [Binding<'input>],
-    ) -> StmtKind<'input> {
-        match self {
-            Rhs::Expr(value) => StmtKind::Assign(arena.alloc(Assign { bindings, value })),
+    pub fn bind(self, bindings: &'input [Binding<'input>]) -> Pending<'input> {
+        Pending::Kind(match self {
+            Rhs::Expr(value) => return Pending::Assign(bindings, value),
             Rhs::Submit(s) => {
                 s.bindings = bindings;
                 StmtKind::Submit(s)
@@ -144,7 +140,61 @@ impl<'input> Rhs<'input> {
                 i.bindings = bindings;
                 StmtKind::If(i)
             }
-        }
+        })
+    }
+}
+
+/// A statement as its rule read it, before the statement's span is known:
+/// the nodes that keep that span (see [`Stmt::span`]) are made by
+/// [`Pending::finish`].
+pub enum Pending<'input> {
+    /// A statement whose span its node gives.
+    Kind(StmtKind<'input>),
+    Assign(&'input [Binding<'input>], Expr<'input>),
+    Scope {
+        manual: bool,
+        name: Option<(&'input str, Span)>,
+        body: Block<'input>,
+    },
+    Yield(&'input [Expr<'input>]),
+    Return(&'input [Expr<'input>]),
+    Break,
+    Continue,
+}
+
+impl<'input> Pending<'input> {
+    /// The statement, which spans `span`.
+    pub fn finish(self, arena: &'input Arena, span: Span) -> Stmt<'input> {
+        let kind = match self {
+            Pending::Kind(kind) => kind,
+            Pending::Assign(bindings, value) => StmtKind::Assign(arena.alloc(Assign {
+                bindings,
+                value,
+                span,
+            })),
+            Pending::Scope { manual, name, body } => StmtKind::Scope(arena.alloc(ScopeStmt {
+                manual,
+                name,
+                body,
+                span,
+            })),
+            Pending::Yield(items) => StmtKind::Yield(arena.alloc(Values { items, span })),
+            Pending::Return(items) => StmtKind::Return(arena.alloc(Values { items, span })),
+            Pending::Break => StmtKind::Break(span),
+            Pending::Continue => StmtKind::Continue(span),
+        };
+        let stmt = Stmt { kind };
+        debug_assert_eq!(stmt.span(), span, "a statement's node gives its span");
+        stmt
+    }
+}
+
+/// A list literal of `items`: one item is held without an
+/// [`super::ast::Exprs`] node.
+pub fn list<'input>(arena: &'input Arena, items: &'input [Expr<'input>]) -> ExprKind<'input> {
+    match items {
+        [one] => ExprKind::ListOfOne(one),
+        _ => ExprKind::List(arena.alloc(super::ast::Exprs { items })),
     }
 }
 
