@@ -75,6 +75,15 @@ impl NameTable {
             .unwrap_or("")
     }
 
+    /// The length in bytes of `symbol`'s name, read from the table's
+    /// ranges only (the name's bytes are not touched); 0 for a symbol
+    /// out of range.
+    pub fn byte_len(&self, symbol: Symbol) -> usize {
+        self.ranges
+            .get(symbol.0 as usize)
+            .map_or(0, |&(a, b)| b.saturating_sub(a) as usize)
+    }
+
     /// How many names were added.
     pub fn len(&self) -> usize {
         self.ranges.len()
