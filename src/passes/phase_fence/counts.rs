@@ -39,10 +39,11 @@ const INLINE: usize = 2;
 #[derive(Debug, Default, Clone)]
 pub struct CountMap {
     /// The entries while there are at most [`INLINE`] of them (no heap
-    /// allocation), searched linearly; empty once `large` is used.
+    /// allocation), searched linearly; empty once `large` is `Some`.
     small: SmallVec<[(VarId, Entry); INLINE]>,
-    /// All entries once there are more than [`INLINE`].
-    large: HashMap<VarId, Entry>,
+    /// All entries once there are more than [`INLINE`] (boxed and
+    /// optional: most maps never need it, and the pass keeps a map per loop).
+    large: Option<Box<HashMap<VarId, Entry>>>,
     /// Keys whose count may be below [`CAP`] (may hold stale keys).
     unsaturated: SmallVec<[VarId; INLINE]>,
 }
@@ -50,19 +51,18 @@ pub struct CountMap {
 /// The entry of `array`, in whichever of the two stores holds it.
 fn entry_mut<'a>(
     small: &'a mut SmallVec<[(VarId, Entry); INLINE]>,
-    large: &'a mut HashMap<VarId, Entry>,
+    large: &'a mut Option<Box<HashMap<VarId, Entry>>>,
     array: VarId,
 ) -> Option<&'a mut Entry> {
-    if large.is_empty() {
-        small.iter_mut().find(|(k, _)| *k == array).map(|(_, e)| e)
-    } else {
-        large.get_mut(&array)
+    match large {
+        None => small.iter_mut().find(|(k, _)| *k == array).map(|(_, e)| e),
+        Some(large) => large.get_mut(&array),
     }
 }
 
 impl CountMap {
     pub fn len(&self) -> usize {
-        self.small.len() + self.large.len()
+        self.small.len() + self.large.as_ref().map_or(0, |l| l.len())
     }
 
     pub fn is_empty(&self) -> bool {
@@ -85,14 +85,17 @@ impl CountMap {
             first,
             first_consumer,
         };
-        if self.large.is_empty() && self.small.len() < INLINE {
-            self.small.push((array, entry));
-        } else {
-            if self.large.is_empty() {
-                self.large.reserve(2 * INLINE + 1);
-                self.large.extend(self.small.drain(..));
+        match &mut self.large {
+            None if self.small.len() < INLINE => self.small.push((array, entry)),
+            Some(large) => {
+                large.insert(array, entry);
             }
-            self.large.insert(array, entry);
+            None => {
+                let mut large = HashMap::with_capacity(2 * INLINE + 1);
+                large.extend(self.small.drain(..));
+                large.insert(array, entry);
+                self.large = Some(Box::new(large));
+            }
         }
         if count < CAP {
             self.unsaturated.push(array);
@@ -100,19 +103,19 @@ impl CountMap {
     }
 
     pub fn get(&self, array: VarId) -> Option<&Entry> {
-        if self.large.is_empty() {
-            self.small.iter().find(|(k, _)| *k == array).map(|(_, e)| e)
-        } else {
-            self.large.get(&array)
+        match &self.large {
+            None => self.small.iter().find(|(k, _)| *k == array).map(|(_, e)| e),
+            Some(large) => large.get(&array),
         }
     }
 
     pub fn remove(&mut self, array: VarId) -> Option<Entry> {
-        if self.large.is_empty() {
-            let i = self.small.iter().position(|(k, _)| *k == array)?;
-            Some(self.small.swap_remove(i).1)
-        } else {
-            self.large.remove(&array)
+        match &mut self.large {
+            None => {
+                let i = self.small.iter().position(|(k, _)| *k == array)?;
+                Some(self.small.swap_remove(i).1)
+            }
+            Some(large) => large.remove(&array),
         }
     }
 
@@ -138,17 +141,19 @@ impl CountMap {
         if other.len() > self.len() {
             std::mem::swap(self, &mut other);
         }
-        for (k, e) in other.small.into_iter().chain(other.large) {
+        let large = other.large.map(|l| *l).unwrap_or_default();
+        for (k, e) in other.small.into_iter().chain(large) {
             self.add(k, e.count, e.first, e.first_consumer);
         }
     }
 
     /// All entries, in no particular order.
     pub fn iter(&self) -> impl Iterator<Item = (VarId, &Entry)> {
-        self.small
-            .iter()
-            .map(|(k, e)| (*k, e))
-            .chain(self.large.iter().map(|(k, e)| (*k, e)))
+        self.small.iter().map(|(k, e)| (*k, e)).chain(
+            self.large
+                .iter()
+                .flat_map(|l| l.iter().map(|(k, e)| (*k, e))),
+        )
     }
 }
 
