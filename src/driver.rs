@@ -47,7 +47,7 @@ pub fn read_module(text: &str, base: usize) -> (Option<Module>, Vec<Diagnostic>)
 /// is reported for its syntax only (its semantic errors may be caused by
 /// the parser's repair).
 pub fn read_module_anyway(text: &str, base: usize) -> (Module, Vec<Diagnostic>) {
-    let arena = crate::parser::ast::Arena::new();
+    let arena = crate::parser::ast::arena_for(text.len());
     let parsed = crate::parser::parse(text, base, &arena);
     let mut diags = parsed.diagnostics;
     let broken = parsed.broken;

@@ -252,6 +252,25 @@ impl Function {
         self.names = NameTable::for_source_bytes(source_bytes);
     }
 
+    /// Sizes the arenas and pools from what the parser counted in the
+    /// function's source (statements, expressions, variables and the bytes
+    /// of their names), as [`Function::reserve_for_source_bytes`] does from
+    /// an estimate: lowering then fills them without growing them.
+    pub fn reserve_for_counts(
+        &mut self,
+        stmts: usize,
+        exprs: usize,
+        vars: usize,
+        name_bytes: usize,
+    ) {
+        self.vars.reserve(vars);
+        self.exprs.reserve(exprs);
+        self.stmts.reserve(stmts);
+        self.submits.reserve(stmts);
+        self.lists = Lists::with_estimate(stmts);
+        self.names = NameTable::with_capacity(vars, name_bytes);
+    }
+
     pub fn new_var(&mut self, name: impl AsRef<str>, ty: Type, span: Span) -> VarId {
         let ty = self.types.intern(ty);
         self.new_var_of_type(name, ty, span)

@@ -91,19 +91,17 @@ impl<'a> Lowerer<'a> {
     pub(super) fn lower_expr(&mut self, e: &ast::Expr<'a>) -> ExprId {
         let span = e.span;
         let (kind, ty) = match &e.kind {
-            ast::ExprKind::Int(text) => match text.parse::<i64>() {
-                Ok(v) => (ExprKind::Int(v), Type::I64),
-                Err(_) => {
-                    self.error(
-                        Diagnostic::error("integer literal out of range", span)
-                            .with_code(Code::LiteralOutOfRange)
-                            .with_label(format!("does not fit in i64 (at most {})", i64::MAX)),
-                    );
-                    (ExprKind::Int(0), Type::I64)
-                }
-            },
-            ast::ExprKind::Float(text) => match text.parse::<f64>() {
-                Ok(v) if v.is_finite() => (ExprKind::Float(v), Type::F32),
+            ast::ExprKind::Int(v) => (ExprKind::Int(*v), Type::I64),
+            ast::ExprKind::IntOutOfRange => {
+                self.error(
+                    Diagnostic::error("integer literal out of range", span)
+                        .with_code(Code::LiteralOutOfRange)
+                        .with_label(format!("does not fit in i64 (at most {})", i64::MAX)),
+                );
+                (ExprKind::Int(0), Type::I64)
+            }
+            ast::ExprKind::Float(v) => match *v {
+                v if v.is_finite() => (ExprKind::Float(v), Type::F32),
                 _ => {
                     self.error(
                         Diagnostic::error("float literal out of range", span)
@@ -116,15 +114,16 @@ impl<'a> Lowerer<'a> {
             ast::ExprKind::Bool(b) => (ExprKind::Bool(*b), Type::BOOL),
             ast::ExprKind::None => (ExprKind::None, Type::TASK_ID),
             ast::ExprKind::Dtype(s) => (ExprKind::Dtype(*s), Type::Dtype),
-            ast::ExprKind::Name(name) => match self.scopes.lookup(name) {
+            ast::ExprKind::Name(name) => match self.scopes.lookup(self.text(*name)) {
                 Some(v) => (ExprKind::Var(v), self.func.var_ty(v).clone()),
                 None => {
-                    self.unknown_variable(name, span);
+                    self.unknown_variable(self.text(*name), span);
                     return self.build(span).expr(ExprKind::None, Type::Unknown);
                 }
             },
-            ast::ExprKind::Unary(op, inner) => {
-                let x = self.lower_expr(inner);
+            ast::ExprKind::Unary(u) => {
+                let op = u.op;
+                let x = self.lower_expr(&u.operand);
                 let ty = match op {
                     UnaryOp::Neg => {
                         let t = self.func.ty(x).clone();
@@ -150,17 +149,19 @@ impl<'a> Lowerer<'a> {
                         Type::BOOL
                     }
                 };
-                (ExprKind::Unary(*op, x), ty)
+                (ExprKind::Unary(op, x), ty)
             }
-            ast::ExprKind::Binary(op, a, b) => {
-                let x = self.lower_expr(a);
-                let y = self.lower_expr(b);
-                let ty = self.binary_type(*op, x, y);
-                (ExprKind::Binary(*op, x, y), ty)
+            ast::ExprKind::Binary(b) => {
+                let op = b.op;
+                let x = self.lower_expr(&b.lhs);
+                let y = self.lower_expr(&b.rhs);
+                let ty = self.binary_type(op, x, y);
+                (ExprKind::Binary(op, x, y), ty)
             }
             ast::ExprKind::Call(call) => return self.lower_call(&call.callee, &call.args, span),
-            ast::ExprKind::List(items) => {
-                let ids: SmallVec<[ExprId; 4]> = items.iter().map(|i| self.lower_expr(i)).collect();
+            ast::ExprKind::List(list) => {
+                let ids: SmallVec<[ExprId; 4]> =
+                    list.items.iter().map(|i| self.lower_expr(i)).collect();
                 (ExprKind::List(self.func.new_list(&ids)), Type::Unknown)
             }
         };
@@ -171,7 +172,8 @@ impl<'a> Lowerer<'a> {
         let mut d = Diagnostic::error(format!("unknown variable `{name}`"), span)
             .with_code(Code::UnknownVariable)
             .with_label("not defined in this scope");
-        if let Some((var, what, opened)) = self.scopes.out_of_scope(name) {
+        let func = &self.func;
+        if let Some((var, what, opened)) = self.scopes.out_of_scope(name, |v| func.var_name(v)) {
             // Defined in a body that has closed: say where, and why.
             let at_line = self
                 .line_number(opened.start())
@@ -258,9 +260,9 @@ impl<'a> Lowerer<'a> {
     }
 
     fn report_misplaced(&mut self, args: &ast::CallArgs<'a>) {
-        for span in args.misplaced {
+        for span in args.misplaced() {
             self.error(
-                Diagnostic::error("positional argument after keyword arguments", *span)
+                Diagnostic::error("positional argument after keyword arguments", span)
                     .with_code(Code::KeywordArgument)
                     .with_label("move this before the keyword arguments"),
             );
@@ -269,10 +271,15 @@ impl<'a> Lowerer<'a> {
 
     /// `callee_span` is the callee's name when it is a function (which
     /// `submit` could launch), `None` for an op.
-    fn deps_on_plain_call(&mut self, kw: &ast::Kwarg<'a>, callee: &str, callee_span: Option<Span>) {
+    fn deps_on_plain_call(
+        &mut self,
+        (key, value): (ast::Ident, &ast::Expr<'a>),
+        callee: &str,
+        callee_span: Option<Span>,
+    ) {
         let mut d = Diagnostic::error(
             format!("`deps=` is not allowed on a plain call of `{callee}`"),
-            kw.name.span.to(kw.value.span),
+            key.span().to(value.span),
         )
         .with_code(Code::DepsMisuse)
         .with_label("manual dependency edges belong to a task launch");
@@ -295,7 +302,7 @@ impl<'a> Lowerer<'a> {
     /// Lowers a `deps=[...]` list: each entry a `task_id`, an
     /// `array<task_id, N>`, or `none` (dropped).
     fn lower_deps(&mut self, value: &ast::Expr<'a>) -> ExprList {
-        let ast::ExprKind::List(items) = &value.kind else {
+        let ast::ExprKind::List(list) = &value.kind else {
             let id = self.lower_expr(value);
             let found = self.describe(id);
             self.error(
@@ -307,7 +314,7 @@ impl<'a> Lowerer<'a> {
             return ExprList::new();
         };
         let mut out: SmallVec<[ExprId; 4]> = SmallVec::new();
-        for item in *items {
+        for item in list.items {
             if matches!(item.kind, ast::ExprKind::None) {
                 continue;
             }
@@ -328,12 +335,12 @@ impl<'a> Lowerer<'a> {
 
     fn lower_args_against(
         &mut self,
-        args: &[ast::Expr<'a>],
+        args: impl Iterator<Item = &'a ast::Expr<'a>>,
         params: &[(String, Direction, Type)],
         callee: &str,
         span: Span,
     ) -> (Vec<ExprId>, Vec<Direction>) {
-        let ids: Vec<ExprId> = args.iter().map(|a| self.lower_expr(a)).collect();
+        let ids: Vec<ExprId> = args.map(|a| self.lower_expr(a)).collect();
         if ids.len() != params.len() {
             self.error(
                 Diagnostic::error(
@@ -371,25 +378,23 @@ impl<'a> Lowerer<'a> {
         (ids, directions)
     }
 
-    fn not_a_function(&mut self, name: &ast::Ident<'a>, what: &str) {
-        let mut d = Diagnostic::error(format!("unknown function `{}`", name.name), name.span)
+    fn not_a_function(&mut self, id: ast::Ident, what: &str) {
+        let (name, span) = (self.text(id), id.span());
+        let mut d = Diagnostic::error(format!("unknown function `{name}`"), span)
             .with_code(Code::UnknownFunction);
-        if self.scopes.lookup(name.name).is_some() {
-            d = Diagnostic::error(
-                format!("`{}` is a variable, not a function", name.name),
-                name.span,
-            )
-            .with_code(Code::UnknownFunction)
-            .with_label(format!("{what} needs a function of the module"));
+        if self.scopes.lookup(name).is_some() {
+            d = Diagnostic::error(format!("`{name}` is a variable, not a function"), span)
+                .with_code(Code::UnknownFunction)
+                .with_label(format!("{what} needs a function of the module"));
         } else {
             d = d.with_label("no function of this name in the module");
             if let Some(s) = self
                 .may_search_suggestions()
-                .then(|| suggest::closest(name.name, self.signatures.keys().copied()))
+                .then(|| suggest::closest(name, self.signatures.keys().copied()))
                 .flatten()
             {
                 d = d.with_suggestion(
-                    name.span,
+                    span,
                     s,
                     format!("did you mean `{s}`?"),
                     Applicability::MaybeIncorrect,
@@ -401,32 +406,31 @@ impl<'a> Lowerer<'a> {
 
     fn lower_call(
         &mut self,
-        callee: &ast::CalleeName<'a>,
+        callee: &ast::CalleeName,
         args: &ast::CallArgs<'a>,
         span: Span,
     ) -> ExprId {
         self.report_misplaced(args);
-        match callee {
-            ast::CalleeName::Function(name) => {
+        match *callee {
+            ast::CalleeName::Function(id) => {
+                let name = self.text(id);
                 let signatures = self.signatures;
-                let Some(sig) = signatures.get(name.name) else {
-                    self.not_a_function(name, "a call");
-                    for a in args.positional {
+                let Some(sig) = signatures.get(name) else {
+                    self.not_a_function(id, "a call");
+                    for a in args.positional() {
                         self.lower_expr(a);
                     }
                     return self.build(span).expr(ExprKind::None, Type::Unknown);
                 };
-                for kw in args.keyword {
-                    if kw.name.name == "deps" {
-                        self.deps_on_plain_call(kw, name.name, Some(name.span));
+                for kw in args.keyword() {
+                    let key = self.text(kw.0);
+                    if key == "deps" {
+                        self.deps_on_plain_call(kw, name, Some(id.span()));
                     } else {
                         self.error(
                             Diagnostic::error(
-                                format!(
-                                    "unknown keyword argument `{}` for a function call",
-                                    kw.name.name
-                                ),
-                                kw.name.span,
+                                format!("unknown keyword argument `{key}` for a function call"),
+                                kw.0.span(),
                             )
                             .with_code(Code::KeywordArgument)
                             .with_label("function calls take positional arguments only"),
@@ -434,7 +438,7 @@ impl<'a> Lowerer<'a> {
                     }
                 }
                 let (ids, directions) =
-                    self.lower_args_against(args.positional, &sig.params, name.name, span);
+                    self.lower_args_against(args.positional(), &sig.params, name, span);
                 let mut call = Call::new(Callee::Function(sig.id));
                 call.args = self.func.new_list(&ids);
                 call.arg_directions = self.func.new_directions(directions);
@@ -459,11 +463,11 @@ impl<'a> Lowerer<'a> {
         );
     }
 
-    fn lower_op(&mut self, op: &ast::Ident<'a>, args: &ast::CallArgs<'a>, span: Span) -> ExprId {
-        let name = op.name;
-        let mut call = Call::new(Callee::Op(self.func.names.add(op.name)));
+    fn lower_op(&mut self, op: ast::Ident, args: &ast::CallArgs<'a>, span: Span) -> ExprId {
+        let name = self.text(op);
+        let mut call = Call::new(Callee::Op(self.func.names.add(name)));
         if name == "system.task_dummy" {
-            for a in args.positional {
+            for a in args.positional() {
                 self.lower_expr(a);
                 self.error(
                     Diagnostic::error("`system.task_dummy` takes only `deps=`", a.span)
@@ -472,18 +476,18 @@ impl<'a> Lowerer<'a> {
                 );
             }
             let mut seen_deps = false;
-            for kw in args.keyword {
-                if kw.name.name == "deps" && !seen_deps {
+            for (key, value) in args.keyword() {
+                let key_name = self.text(key);
+                if key_name == "deps" && !seen_deps {
                     seen_deps = true;
-                    call.manual_dep_edges = self.lower_deps(&kw.value);
+                    call.manual_dep_edges = self.lower_deps(value);
                 } else {
                     self.error(
                         Diagnostic::error(
                             format!(
-                                "unexpected keyword argument `{}` for `system.task_dummy`",
-                                kw.name.name
+                                "unexpected keyword argument `{key_name}` for `system.task_dummy`"
                             ),
-                            kw.name.span,
+                            key.span(),
                         )
                         .with_code(Code::KeywordArgument)
                         .with_label("`system.task_dummy` takes only one `deps=`"),
@@ -494,30 +498,25 @@ impl<'a> Lowerer<'a> {
             return self.build(span).call(call, Type::TASK_ID);
         }
 
-        let a: SmallVec<[ExprId; 4]> = args.positional.iter().map(|a| self.lower_expr(a)).collect();
+        let a: SmallVec<[ExprId; 4]> = args.positional().map(|a| self.lower_expr(a)).collect();
         call.args = self.func.new_list(&a);
         call.arg_directions = self.func.new_directions(a.iter().map(|_| Direction::In));
         let mut kwargs: SmallVec<[Kwarg; 2]> = SmallVec::new();
-        for kw in args.keyword {
-            if kw.name.name == "deps" {
+        for kw in args.keyword() {
+            let key = self.text(kw.0);
+            if key == "deps" {
                 self.deps_on_plain_call(kw, name, None);
                 continue;
             }
-            if kwargs
-                .iter()
-                .any(|k| self.func.names.get(k.name) == kw.name.name)
-            {
+            if kwargs.iter().any(|k| self.func.names.get(k.name) == key) {
                 self.error(
-                    Diagnostic::error(
-                        format!("keyword argument `{}` given twice", kw.name.name),
-                        kw.name.span,
-                    )
-                    .with_code(Code::KeywordArgument),
+                    Diagnostic::error(format!("keyword argument `{key}` given twice"), kw.0.span())
+                        .with_code(Code::KeywordArgument),
                 );
                 continue;
             }
-            let value = self.lower_expr(&kw.value);
-            let name = self.func.names.add(kw.name.name);
+            let value = self.lower_expr(kw.1);
+            let name = self.func.names.add(key);
             kwargs.push(Kwarg { name, value });
         }
         call.kwargs = self.func.new_list(&kwargs);
@@ -525,9 +524,11 @@ impl<'a> Lowerer<'a> {
             name,
             "array.create" | "array.get_element" | "array.update_element" | "system.task_invalid"
         );
-        if builtin_no_kwargs && let Some(kw) = args.keyword.iter().find(|k| k.name.name != "deps") {
+        if builtin_no_kwargs
+            && let Some((key, _)) = args.keyword().find(|(k, _)| self.text(*k) != "deps")
+        {
             self.error(
-                Diagnostic::error(format!("`{name}` takes no keyword arguments"), kw.name.span)
+                Diagnostic::error(format!("`{name}` takes no keyword arguments"), key.span())
                     .with_code(Code::KeywordArgument)
                     .with_label("unexpected keyword argument"),
             );
@@ -672,37 +673,35 @@ impl<'a> Lowerer<'a> {
     pub(super) fn lower_submit(
         &mut self,
         bindings: &[ast::Binding<'a>],
-        s: &ast::SubmitExpr<'a>,
+        s: &ast::SubmitStmt<'a>,
     ) -> Option<StmtKind> {
         self.report_misplaced(&s.args);
+        let callee = self.text(s.callee);
         if s.callee_is_op {
             self.error(
                 Diagnostic::error(
-                    format!("`{}` is an op, not a function", s.callee.name),
-                    s.callee.span,
+                    format!("`{callee}` is an op, not a function"),
+                    s.callee.span(),
                 )
                 .with_code(Code::UnknownFunction)
                 .with_label("`submit` launches a function of the module")
-                .with_help(format!(
-                    "call the op directly: `x = {}(...)`",
-                    s.callee.name
-                )),
+                .with_help(format!("call the op directly: `x = {callee}(...)`")),
             );
             self.bind_unknown(bindings);
             return None;
         }
         let signatures = self.signatures;
-        let Some(sig) = signatures.get(s.callee.name) else {
-            self.not_a_function(&s.callee, "`submit`");
+        let Some(sig) = signatures.get(callee) else {
+            self.not_a_function(s.callee, "`submit`");
             self.bind_unknown(bindings);
             return None;
         };
         let (args, arg_directions) =
-            self.lower_args_against(s.args.positional, &sig.params, s.callee.name, s.span);
+            self.lower_args_against(s.args.positional(), &sig.params, callee, s.span);
         let mut submit = Submit {
             results: VarList::new(),
             callee: sig.id,
-            callee_span: s.callee.span,
+            callee_span: s.callee.span(),
             args: self.func.new_list(&args),
             arg_directions: self.func.new_directions(arg_directions),
             deps: ExprList::new(),
@@ -713,13 +712,13 @@ impl<'a> Lowerer<'a> {
         };
         // Which of SUBMIT_KWARGS were given (no list is built).
         let mut seen = [false; SUBMIT_KWARGS.len()];
-        for kw in s.args.keyword {
-            let key = kw.name.name;
+        for (key_id, value) in s.args.keyword() {
+            let key = self.text(key_id);
             let Some(slot) = SUBMIT_KWARGS.iter().position(|k| *k == key) else {
                 self.error(
                     Diagnostic::error(
                         format!("unknown keyword argument `{key}` for `submit`"),
-                        kw.name.span,
+                        key_id.span(),
                     )
                     .with_code(Code::KeywordArgument)
                     .with_label("not a `submit` option")
@@ -734,7 +733,7 @@ impl<'a> Lowerer<'a> {
                 self.error(
                     Diagnostic::error(
                         format!("keyword argument `{key}` given twice"),
-                        kw.name.span,
+                        key_id.span(),
                     )
                     .with_code(Code::KeywordArgument)
                     .with_label("each keyword argument may appear at most once"),
@@ -743,14 +742,14 @@ impl<'a> Lowerer<'a> {
             }
             seen[slot] = true;
             match key {
-                "deps" => submit.deps = self.lower_deps(&kw.value),
+                "deps" => submit.deps = self.lower_deps(value),
                 "core_num" => {
-                    let v = self.lower_expr(&kw.value);
+                    let v = self.lower_expr(value);
                     self.expect_integer(v, "`core_num`");
                     submit.core_num = Some(v);
                 }
                 "sync_start" | "allow_early_resolve" => {
-                    let v = self.lower_expr(&kw.value);
+                    let v = self.lower_expr(value);
                     self.expect_bool(v, &format!("`{key}`"));
                     let is_default = matches!(self.func.exprs[v].kind, ExprKind::Bool(false));
                     let slot = if key == "sync_start" {
@@ -760,7 +759,7 @@ impl<'a> Lowerer<'a> {
                     };
                     *slot = if is_default { None } else { Some(v) };
                 }
-                _ => submit.predicate = Some(self.lower_expr(&kw.value)),
+                _ => submit.predicate = Some(self.lower_expr(value)),
             }
         }
         // The callee's results and the task id, borrowed (no list is built).
@@ -770,7 +769,7 @@ impl<'a> Lowerer<'a> {
                 Diagnostic::error(
                     format!(
                         "`submit {}` produces {} value{} ({} result{} and the task id), but {} binding{} given",
-                        s.callee.name,
+                        callee,
                         produced,
                         plural(produced),
                         sig.results.len(),

@@ -30,6 +30,8 @@ use types::Signature;
 /// drops the arena (in one go, after lowering).
 pub fn lower(mut module: ast::Module<'_>) -> (Module, Vec<Diagnostic>) {
     let line_starts = std::mem::take(&mut module.line_starts);
+    let src = module.source;
+    let text = |id: ast::Ident| src.text(id);
     let mut diags = Vec::new();
     let mut signatures: HashMap<&str, Signature> = HashMap::new();
     let mut first_def: HashMap<&str, crate::span::Span> = HashMap::new();
@@ -38,9 +40,10 @@ pub fn lower(mut module: ast::Module<'_>) -> (Module, Vec<Diagnostic>) {
 
     // Signatures first: functions may be called before they are defined.
     for f in &module.functions {
-        if let Some(prev) = first_def.get(f.name.name) {
+        let name = text(f.name);
+        if let Some(prev) = first_def.get(name) {
             diags.push(
-                Diagnostic::error(format!("duplicate function `{}`", f.name.name), f.name.span)
+                Diagnostic::error(format!("duplicate function `{name}`"), f.name.span())
                     .with_code(Code::DuplicateFunction)
                     .with_label("defined again here")
                     .with_secondary(*prev, "first defined here")
@@ -48,19 +51,19 @@ pub fn lower(mut module: ast::Module<'_>) -> (Module, Vec<Diagnostic>) {
             );
             continue;
         }
-        first_def.insert(f.name.name, f.name.span);
+        first_def.insert(name, f.name.span());
         let id = FuncId::from_index(names.len());
-        names.push(f.name.name);
+        names.push(name);
         // Types of a signature name no function: no signatures are needed.
         let no_signatures = HashMap::new();
-        let mut lowerer = Lowerer::new(&no_signatures, &[], Function::new(f.name.name, f.kind));
+        let mut lowerer = Lowerer::new(&no_signatures, &[], src, Function::new(name, f.kind));
         // A dynamic extent in a signature must name an integer parameter
         // (spec section 4: "an integer value in scope"), not just any one.
         let int_params: Vec<&str> = f
             .params
             .iter()
             .filter(|p| matches!(&p.ty.kind, ast::TypeExprKind::Scalar(s) if s.is_integer()))
-            .map(|p| p.name.name)
+            .map(|p| text(p.name))
             .collect();
         let mut is_param = |n: &str| int_params.contains(&n);
         let params = f
@@ -68,7 +71,7 @@ pub fn lower(mut module: ast::Module<'_>) -> (Module, Vec<Diagnostic>) {
             .iter()
             .map(|p| {
                 (
-                    p.name.name.to_string(),
+                    text(p.name).to_string(),
                     p.direction,
                     lowerer.lower_type(&p.ty, &mut is_param),
                 )
@@ -82,7 +85,7 @@ pub fn lower(mut module: ast::Module<'_>) -> (Module, Vec<Diagnostic>) {
         diags.extend(lowerer.diags);
         let span = f.span.start_point().to(f.body.span.start_point());
         signatures.insert(
-            f.name.name,
+            name,
             Signature {
                 id,
                 kind: f.kind,
@@ -97,12 +100,21 @@ pub fn lower(mut module: ast::Module<'_>) -> (Module, Vec<Diagnostic>) {
     let mut out = Module::default();
     let mut seen = hashbrown::HashSet::new();
     for f in module.functions {
-        if !seen.insert(f.name.name) {
+        let name = text(f.name);
+        if !seen.insert(name) {
             continue;
         }
-        let mut func = Function::new(f.name.name, f.kind);
-        func.reserve_for_source_bytes(f.span.range().len());
-        let mut lowerer = Lowerer::new(&signatures, &names, func);
+        let mut func = Function::new(name, f.kind);
+        // Sized from the parser's counts, so that the tables do not grow by
+        // doubling (no copies, no unused half).
+        let counts = f.counts;
+        func.reserve_for_counts(
+            counts.stmts as usize,
+            counts.exprs as usize,
+            counts.vars as usize,
+            counts.name_bytes as usize,
+        );
+        let mut lowerer = Lowerer::new(&signatures, &names, src, func);
         lowerer.line_starts = &line_starts;
         lowerer.lower_function(f);
         diags.extend(lowerer.diags);
@@ -129,6 +141,8 @@ pub(crate) struct Lowerer<'a> {
     signatures: &'a HashMap<&'a str, Signature>,
     /// Every function's name by [`FuncId`].
     function_names: &'a [&'a str],
+    /// The source the AST's identifiers point into.
+    src: ast::Source<'a>,
     pub(crate) func: Function,
     pub(crate) diags: Vec<Diagnostic>,
     scopes: Scopes<'a>,
@@ -151,11 +165,13 @@ impl<'a> Lowerer<'a> {
     fn new(
         signatures: &'a HashMap<&'a str, Signature>,
         function_names: &'a [&'a str],
+        src: ast::Source<'a>,
         func: Function,
     ) -> Lowerer<'a> {
         Lowerer {
             signatures,
             function_names,
+            src,
             func,
             diags: Vec::new(),
             scopes: Scopes::new(),
@@ -164,6 +180,11 @@ impl<'a> Lowerer<'a> {
             line_starts: &[],
             block_scratch: Vec::new(),
         }
+    }
+
+    /// The text of an identifier of the AST.
+    pub(crate) fn text(&self, id: ast::Ident) -> &'a str {
+        self.src.text(id)
     }
 
     /// Whether another "did you mean" search may run in this function.
@@ -187,19 +208,20 @@ impl<'a> Lowerer<'a> {
     }
 
     fn lower_function(&mut self, f: &ast::Function<'a>) {
-        self.func.name_span = f.name.span;
+        self.func.name_span = f.name.span();
         self.func.span = f.span;
         let signatures = self.signatures;
-        let Some(sig) = signatures.get(f.name.name) else {
+        let Some(sig) = signatures.get(self.text(f.name)) else {
             return;
         };
         for (p, (_, direction, ty)) in f.params.iter().zip(&sig.params) {
-            let var = self.build(p.span).var(p.name.name, ty.clone());
+            let name = self.text(p.name);
+            let var = self.build(p.span).var(name, ty.clone());
             self.func.params.push(ir::Param {
                 var,
                 direction: *direction,
             });
-            self.scopes.define(p.name.name, var);
+            self.scopes.define(name, var);
         }
         // Extents in the signature name integer parameters.
         for t in f.params.iter().map(|p| &p.ty).chain(f.results.iter()) {
@@ -223,10 +245,11 @@ impl<'a> Lowerer<'a> {
     /// refers to (an integer value in scope), with the name's span.
     fn record_extent_uses(&mut self, t: &ast::TypeExpr<'_>) {
         for id in extent_idents(t) {
-            if self.is_integer_in_scope(id.name)
-                && let Some(v) = self.scopes.lookup(id.name)
+            let name = self.text(id);
+            if self.is_integer_in_scope(name)
+                && let Some(v) = self.scopes.lookup(name)
             {
-                self.func.extent_uses.push((id.span, v));
+                self.func.extent_uses.push((id.span(), v));
             }
         }
     }
@@ -241,9 +264,10 @@ impl<'a> Lowerer<'a> {
 
     fn lower_type_in_scope(&mut self, t: &ast::TypeExpr<'_>) -> Type {
         self.record_extent_uses(t);
-        let known: Vec<(&str, bool)> = collect_extent_names(t)
+        let known: Vec<(&str, bool)> = extent_idents(t)
             .into_iter()
-            .map(|n| {
+            .map(|id| {
+                let n = self.text(id);
                 let ok = self.is_integer_in_scope(n);
                 (n, ok)
             })
@@ -304,16 +328,12 @@ fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
-fn collect_extent_names<'a>(t: &ast::TypeExpr<'a>) -> Vec<&'a str> {
-    extent_idents(t).into_iter().map(|id| id.name).collect()
-}
-
-/// The names written as dynamic extents in `t`, with their spans.
-fn extent_idents<'t, 'a>(t: &'t ast::TypeExpr<'a>) -> Vec<&'t ast::Ident<'a>> {
+/// The names written as dynamic extents in `t`.
+fn extent_idents(t: &ast::TypeExpr<'_>) -> Vec<ast::Ident> {
     let mut stack = vec![t];
     let mut out = Vec::new();
     while let Some(t) = stack.pop() {
-        let extents: &[ast::ExtentExpr<'a>] = match &t.kind {
+        let extents: &[ast::ExtentExpr<'_>] = match &t.kind {
             ast::TypeExprKind::Scalar(_) => &[],
             ast::TypeExprKind::Array(_, e) => std::slice::from_ref(e),
             ast::TypeExprKind::Tensor(ds, _) => ds,
@@ -324,7 +344,7 @@ fn extent_idents<'t, 'a>(t: &'t ast::TypeExpr<'a>) -> Vec<&'t ast::Ident<'a>> {
         };
         for e in extents {
             if let ast::ExtentExpr::Name(id) = e {
-                out.push(id);
+                out.push(*id);
             }
         }
     }

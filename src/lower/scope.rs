@@ -6,7 +6,8 @@
 //! Lookup and definition are O(1) whatever the nesting depth, and names are
 //! borrowed from the source text (no allocation per definition).
 //!
-//! Definitions whose scope closed are only logged: the index by name that
+//! Definitions whose scope closed are only logged, as the variable and its
+//! scope (8 bytes each, no name: the IR has it): the index by name that
 //! "not visible after the loop" messages need is built by the first such
 //! query (an error path), so a valid program never hashes them.
 
@@ -31,12 +32,12 @@ pub struct Scopes<'a> {
     frames: Vec<(usize, &'static str, Span)>,
     /// Every definition whose scope closed, in closing order, with the
     /// index of that scope in `closed`.
-    gone: Vec<(&'a str, VarId, u32)>,
+    gone: Vec<(VarId, u32)>,
     /// Each closed scope: what it was and the statement that opened it.
     closed: Vec<(&'static str, Span)>,
     /// `gone` by name (each name's latest entry): built by the first
     /// [`Scopes::out_of_scope`] query, kept up to date after it.
-    gone_index: Option<HashMap<&'a str, u32>>,
+    gone_index: Option<HashMap<Box<str>, u32>>,
 }
 
 impl<'a> Scopes<'a> {
@@ -67,9 +68,12 @@ impl<'a> Scopes<'a> {
         while self.entries.len() > mark {
             let Some(e) = self.entries.pop() else { break };
             if let Some(index) = &mut self.gone_index {
-                index.insert(e.name, u32::try_from(self.gone.len()).unwrap_or(u32::MAX));
+                index.insert(
+                    e.name.into(),
+                    u32::try_from(self.gone.len()).unwrap_or(u32::MAX),
+                );
             }
-            self.gone.push((e.name, e.var, scope));
+            self.gone.push((e.var, scope));
             match e.shadowed {
                 Some(prev) => {
                     self.names.insert(e.name, prev);
@@ -103,17 +107,22 @@ impl<'a> Scopes<'a> {
 
     /// The definition of a name that is no longer visible because the scope
     /// that defined it closed (its latest such definition), with what that
-    /// scope was and the statement that opened it.
-    pub fn out_of_scope(&mut self, name: &str) -> Option<(VarId, &'static str, Span)> {
+    /// scope was and the statement that opened it. `var_name` names a
+    /// variable (the first query indexes every closed definition by name).
+    pub fn out_of_scope<'n>(
+        &mut self,
+        name: &str,
+        var_name: impl Fn(VarId) -> &'n str,
+    ) -> Option<(VarId, &'static str, Span)> {
         let gone = &self.gone;
         let index = self.gone_index.get_or_insert_with(|| {
             let mut index = HashMap::with_capacity(gone.len());
-            for (i, (name, _, _)) in gone.iter().enumerate() {
-                index.insert(*name, u32::try_from(i).unwrap_or(u32::MAX));
+            for (i, &(var, _)) in gone.iter().enumerate() {
+                index.insert(var_name(var).into(), u32::try_from(i).unwrap_or(u32::MAX));
             }
             index
         });
-        let &(_, var, scope) = gone.get(*index.get(name)? as usize)?;
+        let &(var, scope) = gone.get(*index.get(name)? as usize)?;
         let &(what, span) = self.closed.get(scope as usize)?;
         Some((var, what, span))
     }
@@ -128,6 +137,13 @@ impl<'a> Scopes<'a> {
 mod tests {
     use super::Scopes;
     use crate::ir::{ArenaId, VarId};
+
+    /// The names of the tests' variables, by index.
+    const NAMES: [&str; 4] = ["x", "x", "y", "x"];
+
+    fn name(v: VarId) -> &'static str {
+        NAMES[v.index()]
+    }
 
     #[test]
     fn closing_a_scope_restores_shadowed_names() {
@@ -145,35 +161,39 @@ mod tests {
         names.sort();
         assert_eq!(names, ["x"]);
         assert_eq!(
-            s.out_of_scope("y"),
+            s.out_of_scope("y", name),
             Some((v(2), "the loop", crate::span::Span::new(1, 2)))
         );
         assert_eq!(
-            s.out_of_scope("x"),
+            s.out_of_scope("x", name),
             Some((v(1), "the loop", crate::span::Span::new(1, 2)))
         );
-        assert_eq!(s.out_of_scope("z"), None);
+        assert_eq!(s.out_of_scope("z", name), None);
     }
 
     #[test]
     fn the_out_of_scope_index_follows_scopes_closed_after_the_first_query() {
         let v = |i| VarId::from_index(i);
+        let name = |v: VarId| ["a", "a", "b"][v.index()];
         let (loop_span, if_span) = (crate::span::Span::new(1, 2), crate::span::Span::new(5, 6));
         let mut s = Scopes::new();
         s.push("the loop", loop_span);
         s.define("a", v(0));
         s.pop();
-        assert_eq!(s.out_of_scope("a"), Some((v(0), "the loop", loop_span)));
+        assert_eq!(
+            s.out_of_scope("a", name),
+            Some((v(0), "the loop", loop_span))
+        );
         s.push("the `if` branch", if_span);
         s.define("a", v(1));
         s.define("b", v(2));
         s.pop();
         assert_eq!(
-            s.out_of_scope("a"),
+            s.out_of_scope("a", name),
             Some((v(1), "the `if` branch", if_span))
         );
         assert_eq!(
-            s.out_of_scope("b"),
+            s.out_of_scope("b", name),
             Some((v(2), "the `if` branch", if_span))
         );
     }

@@ -20,11 +20,12 @@ impl<'a> Lowerer<'a> {
     ) -> Option<StmtId> {
         let kind = match &s.kind {
             ast::StmtKind::Error => return None,
-            ast::StmtKind::Bind { bindings, rhs } => self.lower_bind(bindings, rhs)?,
+            ast::StmtKind::Assign(a) => self.lower_bind(a.bindings, &a.value)?,
+            ast::StmtKind::Submit(sub) => self.lower_submit(sub.bindings, sub)?,
             ast::StmtKind::Call(e) => StmtKind::Eval(self.lower_expr(e)),
-            ast::StmtKind::For(l) => self.lower_for(l, &[])?,
-            ast::StmtKind::While(w) => self.lower_while(w, &[])?,
-            ast::StmtKind::If(i) => self.lower_if(i, &[])?,
+            ast::StmtKind::For(l) => self.lower_for(l, l.bindings)?,
+            ast::StmtKind::While(w) => self.lower_while(w, w.bindings)?,
+            ast::StmtKind::If(i) => self.lower_if(i, i.bindings)?,
             ast::StmtKind::Scope(scope) => {
                 let name = scope.name.map(|(n, _)| self.func.names.add(n));
                 let body = self.lower_block(&scope.body, BodyKind::Scope);
@@ -35,7 +36,7 @@ impl<'a> Lowerer<'a> {
                 }))
             }
             ast::StmtKind::Yield(values) => {
-                let ids: Vec<ExprId> = values.iter().map(|v| self.lower_expr(v)).collect();
+                let ids: Vec<ExprId> = values.items.iter().map(|v| self.lower_expr(v)).collect();
                 match body {
                     BodyKind::Yields(n) if !is_last => {
                         let _ = n;
@@ -80,7 +81,7 @@ impl<'a> Lowerer<'a> {
                 StmtKind::Yield(self.func.new_list(&ids))
             }
             ast::StmtKind::Return(values) => {
-                let ids: Vec<ExprId> = values.iter().map(|v| self.lower_expr(v)).collect();
+                let ids: Vec<ExprId> = values.items.iter().map(|v| self.lower_expr(v)).collect();
                 let expected = self.func.results.clone();
                 if expected.len() != ids.len() {
                     self.error(
@@ -158,16 +159,17 @@ impl<'a> Lowerer<'a> {
     ) -> VarList {
         let mut vars: SmallVec<[VarId; 4]> = SmallVec::with_capacity(bindings.len());
         for (b, vt) in bindings.iter().zip(value_types) {
-            let var = match b {
-                ast::Binding::Discard(span) => self.build(*span).var("_", vt.clone()),
-                ast::Binding::Name { name, ty } => {
+            let var = match b.name() {
+                None => self.build(b.span()).var("_", vt.clone()),
+                Some((name, ty)) => {
+                    let name = self.text(name);
                     let ty = match ty {
                         Some(t) => {
                             let annotated = self.lower_type_in_scope(t);
                             if !vt.accepts(&annotated) {
                                 self.error(
                                     Diagnostic::error(
-                                        format!("type mismatch: `{}` is annotated `{annotated}` but the value is `{vt}`", name.name),
+                                        format!("type mismatch: `{name}` is annotated `{annotated}` but the value is `{vt}`"),
                                         t.span,
                                     )
 .with_code(Code::TypeMismatch)
@@ -178,7 +180,7 @@ impl<'a> Lowerer<'a> {
                         }
                         None => vt.clone(),
                     };
-                    self.define_var(name.name, ty, b.span())
+                    self.define_var(name, ty, b.span())
                 }
             };
             vars.push(var);
@@ -207,51 +209,40 @@ impl<'a> Lowerer<'a> {
         );
     }
 
-    fn lower_bind(
-        &mut self,
-        bindings: &[ast::Binding<'a>],
-        rhs: &ast::Rhs<'a>,
-    ) -> Option<StmtKind> {
-        match rhs {
-            ast::Rhs::Expr(e) => {
-                let value = self.lower_expr(e);
-                let ty = self.func.ty(value).clone();
-                // "`k` returns 1 value" for a call of a function, else
-                // "the right-hand side is 1 value".
-                let what = match self.func.call(value).map(|c| c.callee) {
-                    Some(crate::ir::Callee::Function(id)) => {
-                        format!("`{}` returns", self.function_names[id.index()])
-                    }
-                    Some(crate::ir::Callee::Op(name)) => {
-                        format!("`{}` returns", self.func.names.get(name))
-                    }
-                    None => "the right-hand side is".to_string(),
-                };
-                let types: Vec<Type> = match &ty {
-                    Type::Tuple(ts) => {
-                        if ts.len() != bindings.len() {
-                            self.binding_count_error(bindings, ts.len(), &what);
-                        }
-                        ts.clone()
-                    }
-                    Type::Unknown => vec![Type::Unknown; bindings.len()],
-                    other => {
-                        if bindings.len() != 1 {
-                            self.binding_count_error(bindings, 1, &what);
-                        }
-                        vec![other.clone()]
-                    }
-                };
-                let mut types = types;
-                types.resize(bindings.len(), Type::Unknown);
-                let results = self.bind_results(bindings, &types);
-                Some(StmtKind::Assign { results, value })
+    /// `bindings = e`.
+    fn lower_bind(&mut self, bindings: &[ast::Binding<'a>], e: &ast::Expr<'a>) -> Option<StmtKind> {
+        let value = self.lower_expr(e);
+        let ty = self.func.ty(value).clone();
+        // "`k` returns 1 value" for a call of a function, else
+        // "the right-hand side is 1 value".
+        let what = match self.func.call(value).map(|c| c.callee) {
+            Some(crate::ir::Callee::Function(id)) => {
+                format!("`{}` returns", self.function_names[id.index()])
             }
-            ast::Rhs::Submit(s) => self.lower_submit(bindings, s),
-            ast::Rhs::For(l) => self.lower_for(l, bindings),
-            ast::Rhs::While(w) => self.lower_while(w, bindings),
-            ast::Rhs::If(i) => self.lower_if(i, bindings),
-        }
+            Some(crate::ir::Callee::Op(name)) => {
+                format!("`{}` returns", self.func.names.get(name))
+            }
+            None => "the right-hand side is".to_string(),
+        };
+        let types: Vec<Type> = match &ty {
+            Type::Tuple(ts) => {
+                if ts.len() != bindings.len() {
+                    self.binding_count_error(bindings, ts.len(), &what);
+                }
+                ts.clone()
+            }
+            Type::Unknown => vec![Type::Unknown; bindings.len()],
+            other => {
+                if bindings.len() != 1 {
+                    self.binding_count_error(bindings, 1, &what);
+                }
+                vec![other.clone()]
+            }
+        };
+        let mut types = types;
+        types.resize(bindings.len(), Type::Unknown);
+        let results = self.bind_results(bindings, &types);
+        Some(StmtKind::Assign { results, value })
     }
 
     /// Lowers `iter(...)` initial values (in the enclosing scope) and returns
@@ -270,7 +261,7 @@ impl<'a> Lowerer<'a> {
                                 Diagnostic::error(
                                     format!(
                                         "type mismatch: iter-arg `{}` is annotated `{annotated}` but its initial value is `{init_ty}`",
-                                        it.name.name
+                                        self.text(it.name)
                                     ),
                                     t.span,
                                 )
@@ -296,9 +287,9 @@ impl<'a> Lowerer<'a> {
             .iter()
             .zip(inits)
             .map(|(it, (ty, init))| {
-                let span = it.name.span.to(it.init.span);
+                let span = it.name.span().to(it.init.span);
                 IterArg {
-                    var: self.define_var(it.name.name, ty, span),
+                    var: self.define_var(self.text(it.name), ty, span),
                     init,
                 }
             })
@@ -375,11 +366,11 @@ impl<'a> Lowerer<'a> {
         let bindings_ok = self.check_loop_bindings(
             bindings,
             l.iters.len(),
-            l.span.start_point().to(l.var.span),
+            l.span.start_point().to(l.var.span()),
             "loop",
         );
         self.scopes.push("the loop", l.span);
-        let var = self.define_var(l.var.name, Type::INDEX, l.var.span);
+        let var = self.define_var(self.text(l.var), Type::INDEX, l.var.span());
         let iter_args = self.define_iter_args(l.iters, inits);
         self.loop_depth += 1;
         let body = self.lower_block(&l.body, super::BodyKind::Yields(l.iters.len()));

@@ -59,20 +59,18 @@ impl Lowerer<'_> {
                 }
             },
             ExtentExpr::Name(id) => {
-                if !check_name(id.name) {
+                let name = self.text(*id);
+                if !check_name(name) {
                     self.error(
                         Diagnostic::error(
-                            format!(
-                                "dynamic extent `{}` is not an integer value in scope",
-                                id.name
-                            ),
-                            id.span,
+                            format!("dynamic extent `{name}` is not an integer value in scope"),
+                            id.span(),
                         )
                         .with_code(Code::TypeMismatch)
                         .with_label("not an integer value in scope"),
                     );
                 }
-                Extent::Dynamic(Some(id.name.to_string()))
+                Extent::Dynamic(Some(name.to_string()))
             }
         }
     }

@@ -1,7 +1,11 @@
-//! Helpers the grammar's actions call: depth-checked node construction and
-//! string unescaping.
+//! Helpers the grammar's actions call: depth-checked node construction,
+//! literal values, the right-hand side of a binding statement, and string
+//! unescaping.
 
-use super::ast::{Arena, Else, Expr, ExprKind, IfStmt};
+use super::ast::{
+    Arena, Assign, BinaryExpr, Binding, Else, Expr, ExprKind, ForLoop, IfStmt, Scratch, StmtKind,
+    SubmitStmt, UnaryExpr, WhileLoop,
+};
 use crate::lexer::{MAX_NESTING, Tok};
 use crate::span::Span;
 use crate::vocab::{BinaryOp, UnaryOp};
@@ -13,8 +17,8 @@ pub type SyntaxError = crate::lexer::TooDeep;
 
 type Result<'input, T> = std::result::Result<T, ParseError<usize, Tok<'input>, SyntaxError>>;
 
-fn check_depth<'input>(depth: usize, span: Span) -> Result<'input, ()> {
-    if depth > MAX_NESTING {
+fn check_depth<'input>(depth: u32, span: Span) -> Result<'input, ()> {
+    if depth as usize > MAX_NESTING {
         Err(ParseError::User {
             error: SyntaxError { span },
         })
@@ -23,34 +27,66 @@ fn check_depth<'input>(depth: usize, span: Span) -> Result<'input, ()> {
     }
 }
 
+/// A leaf (or call, or list) expression, counted for
+/// [`super::ast::Function::counts`].
+pub fn leaf<'input>(
+    scratch: &mut Scratch<'input>,
+    kind: ExprKind<'input>,
+    span: Span,
+) -> Expr<'input> {
+    scratch.count_exprs(1);
+    Expr::leaf(kind, span)
+}
+
+/// An integer literal's value (lowering reports one that does not fit).
+pub fn int_literal<'input>(text: &str) -> ExprKind<'input> {
+    match text.parse::<i64>() {
+        Ok(v) => ExprKind::Int(v),
+        Err(_) => ExprKind::IntOutOfRange,
+    }
+}
+
+/// A float literal's value: infinite when it does not fit in `f64` (which
+/// lowering reports).
+pub fn float_literal<'input>(text: &str) -> ExprKind<'input> {
+    ExprKind::Float(text.parse::<f64>().unwrap_or(f64::INFINITY))
+}
+
 pub fn binary<'input>(
     arena: &'input Arena,
-    a: Expr<'input>,
+    scratch: &mut Scratch<'input>,
+    lhs: Expr<'input>,
     op: BinaryOp,
-    b: Expr<'input>,
+    rhs: Expr<'input>,
     span: Span,
 ) -> Result<'input, Expr<'input>> {
-    let depth = 1 + a.depth.max(b.depth);
+    let depth = 1 + lhs.depth().max(rhs.depth());
     check_depth(depth, span)?;
+    scratch.count_exprs(1);
     Ok(Expr {
-        kind: ExprKind::Binary(op, arena.alloc(a), arena.alloc(b)),
+        kind: ExprKind::Binary(arena.alloc(BinaryExpr {
+            op,
+            lhs,
+            rhs,
+            depth,
+        })),
         span,
-        depth,
     })
 }
 
 pub fn unary<'input>(
     arena: &'input Arena,
+    scratch: &mut Scratch<'input>,
     op: UnaryOp,
-    e: Expr<'input>,
+    operand: Expr<'input>,
     span: Span,
 ) -> Result<'input, Expr<'input>> {
-    let depth = 1 + e.depth;
+    let depth = 1 + operand.depth();
     check_depth(depth, span)?;
+    scratch.count_exprs(1);
     Ok(Expr {
-        kind: ExprKind::Unary(op, arena.alloc(e)),
+        kind: ExprKind::Unary(arena.alloc(UnaryExpr { op, operand, depth })),
         span,
-        depth,
     })
 }
 
@@ -60,16 +96,56 @@ pub fn else_if<'input>(
     then_body: super::ast::Block<'input>,
     else_if: &'input IfStmt<'input>,
     span: Span,
-) -> Result<'input, &'input IfStmt<'input>> {
+) -> Result<'input, &'input mut IfStmt<'input>> {
     let depth = 1 + else_if.depth;
     check_depth(depth, span)?;
     Ok(arena.alloc(IfStmt {
+        bindings: &[],
         cond,
         then_body,
         else_body: Some(Else::If(else_if)),
         span,
         depth,
     }))
+}
+
+/// The right-hand side of `bindings = ...` while the parser reads it: its
+/// node, still open so that it can take the bindings.
+pub enum Rhs<'input> {
+    Expr(Expr<'input>),
+    Submit(&'input mut SubmitStmt<'input>),
+    For(&'input mut ForLoop<'input>),
+    While(&'input mut WhileLoop<'input>),
+    If(&'input mut IfStmt<'input>),
+}
+
+impl<'input> Rhs<'input> {
+    /// The statement that binds `bindings` to this right-hand side.
+    pub fn bind(
+        self,
+        arena: &'input Arena,
+        bindings: &'input [Binding<'input>],
+    ) -> StmtKind<'input> {
+        match self {
+            Rhs::Expr(value) => StmtKind::Assign(arena.alloc(Assign { bindings, value })),
+            Rhs::Submit(s) => {
+                s.bindings = bindings;
+                StmtKind::Submit(s)
+            }
+            Rhs::For(l) => {
+                l.bindings = bindings;
+                StmtKind::For(l)
+            }
+            Rhs::While(w) => {
+                w.bindings = bindings;
+                StmtKind::While(w)
+            }
+            Rhs::If(i) => {
+                i.bindings = bindings;
+                StmtKind::If(i)
+            }
+        }
+    }
 }
 
 /// The value of a string literal token (with its quotes), in the arena

@@ -41,7 +41,8 @@ pub fn parse_expr<'a>(
 ) -> Result<ast::Expr<'a>, Vec<Diagnostic>> {
     let tokens = lexer::tokens(text, 0);
     let mut recovered: Vec<ErrorRecovery<usize, Tok<'_>, SyntaxError>> = Vec::new();
-    let result = grammar::ExprParser::new().parse(arena, &mut recovered, tokens);
+    let mut scratch = ast::Scratch::default();
+    let result = grammar::ExprParser::new().parse(arena, &mut scratch, &mut recovered, tokens);
     let mut diags: Vec<Diagnostic> = recovered
         .into_iter()
         .map(|r| parse_error_diagnostic(r.error, text.len(), text, 0))

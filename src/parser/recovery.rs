@@ -137,6 +137,7 @@ fn parse_in_stages<'i>(text: &'i str, base: usize, arena: &'i ast::Arena) -> Par
         parsed.module.functions.extend(outcome.module.functions);
     }
     parsed.module.line_starts = layout.line_starts();
+    parsed.module.source = ast::Source { text, base };
     parsed
         .diagnostics
         .sort_by_key(|d| (d.primary.span.start(), d.primary.span.end()));
@@ -154,13 +155,20 @@ fn parse_in_stages<'i>(text: &'i str, base: usize, arena: &'i ast::Arena) -> Par
 /// module with no diagnostic.
 fn parse_clean<'i>(text: &'i str, base: usize, arena: &'i ast::Arena) -> Option<Parsed<'i>> {
     let mut recovered = Vec::new();
+    let mut scratch = ast::Scratch::default();
     let mut module = grammar::ModuleParser::new()
-        .parse(arena, &mut recovered, lexer::tokens(text, base))
+        .parse(
+            arena,
+            &mut scratch,
+            &mut recovered,
+            lexer::tokens(text, base),
+        )
         .ok()?;
     if !recovered.is_empty() {
         return None;
     }
     module.line_starts = Layout::new(text, base).line_starts();
+    module.source = ast::Source { text, base };
     Some(Parsed {
         module,
         ..Parsed::default()
@@ -218,10 +226,12 @@ fn parse_item<'i>(mut tokens: Vec<Spanned<'i>>, ctx: &Ctx<'_, 'i>) -> ItemOutcom
         diagnostics: Vec::new(),
         lost: Vec::new(),
     };
+    let mut scratch = ast::Scratch::default();
     for round in 0..=MAX_REPAIRS {
         let mut recovered = Vec::new();
         let result = grammar::ModuleParser::new().parse(
             ctx.arena,
+            &mut scratch,
             &mut recovered,
             tokens.iter().cloned().map(Ok),
         );
