@@ -103,8 +103,10 @@ impl<F: BorrowMut<Function>> Builder<F> {
 
     /// A use of `var`.
     pub fn v(&mut self, var: VarId) -> ExprId {
-        let ty = self.func().var_ty(var).clone();
-        self.expr(ExprKind::Var(var), ty)
+        let span = self.span;
+        let f = self.func();
+        let ty = f.vars[var].ty;
+        f.new_expr_of_type(ExprKind::Var(var), ty, span)
     }
 
     pub fn bin(&mut self, op: BinaryOp, l: ExprId, r: ExprId) -> ExprId {
@@ -197,8 +199,10 @@ impl<F: BorrowMut<Function>> Builder<F> {
 
     /// `name = value` with a new variable of the value's type.
     pub fn let_(&mut self, name: &str, value: ExprId) -> (VarId, StmtId) {
-        let ty = self.func().ty(value).clone();
-        let var = self.var(name, ty);
+        let span = self.span;
+        let f = self.func();
+        let ty = f.exprs[value].ty;
+        let var = f.new_var_of_type(name, ty, span);
         (var, self.assign([var], value))
     }
 

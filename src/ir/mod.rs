@@ -263,13 +263,24 @@ impl Function {
     }
 
     pub fn new_var(&mut self, name: impl AsRef<str>, ty: Type, span: Span) -> VarId {
-        let name = self.names.add(name.as_ref());
         let ty = self.types.intern(ty);
+        self.new_var_of_type(name, ty, span)
+    }
+
+    /// [`Function::new_var`] with a type already in this function's table.
+    pub fn new_var_of_type(&mut self, name: impl AsRef<str>, ty: TypeId, span: Span) -> VarId {
+        let name = self.names.add(name.as_ref());
         self.vars.alloc(Var { name, ty, span })
     }
 
     pub fn new_expr(&mut self, kind: ExprKind, ty: Type, span: Span) -> ExprId {
         let ty = self.types.intern(ty);
+        self.new_expr_of_type(kind, ty, span)
+    }
+
+    /// [`Function::new_expr`] with a type already in this function's
+    /// table (no hashing: a use of a variable takes the variable's `TypeId`).
+    pub fn new_expr_of_type(&mut self, kind: ExprKind, ty: TypeId, span: Span) -> ExprId {
         self.exprs.alloc(Expr { kind, ty, span })
     }
 

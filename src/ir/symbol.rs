@@ -63,18 +63,31 @@ impl NameTable {
         symbol
     }
 
-    /// The string of `symbol` (empty for a symbol of another table that is
-    /// out of range).
-    pub fn get(&self, symbol: Symbol) -> &str {
+    /// Where `symbol`'s string lies in `text`; `None` out of range.
+    fn range(&self, symbol: Symbol) -> Option<(u32, u32)> {
         let i = symbol.0 as usize;
-        let Some(&end) = self.ends.get(i) else {
-            return "";
-        };
+        let end = *self.ends.get(i)?;
         let start = match i.checked_sub(1) {
             Some(prev) => self.ends[prev],
             None => 0,
         };
-        self.text.get(start as usize..end as usize).unwrap_or("")
+        Some((start, end))
+    }
+
+    /// The string of `symbol` (empty for a symbol of another table that is
+    /// out of range).
+    pub fn get(&self, symbol: Symbol) -> &str {
+        self.range(symbol)
+            .and_then(|(a, b)| self.text.get(a as usize..b as usize))
+            .unwrap_or("")
+    }
+
+    /// The length in bytes of `symbol`'s name, read from the table's
+    /// ends only (the name's bytes are not touched); 0 for a symbol
+    /// out of range.
+    pub fn byte_len(&self, symbol: Symbol) -> usize {
+        self.range(symbol)
+            .map_or(0, |(a, b)| b.saturating_sub(a) as usize)
     }
 
     /// How many names were added.

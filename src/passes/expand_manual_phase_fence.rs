@@ -173,6 +173,7 @@ pub fn run_on_function(f: &mut Function, remarks: bool) -> FunctionOutcome {
         // Positions in `path` of its eligible loops, increasing.
         let mut eligible: Vec<u32> = Vec::new();
         let mut next_loop = 0usize;
+        let mut last_slot: Option<((LoopId, VarId), u32)> = None;
         for (ci, c) in idx.consumers.iter().enumerate() {
             let Some(c_loop) = c.loop_ else {
                 continue;
@@ -217,6 +218,13 @@ pub fn run_on_function(f: &mut Function, remarks: bool) -> FunctionOutcome {
             let e = eligible.partition_point(|&p| (p as usize) < safe_from);
             let Some(&p) = eligible.get(e) else { continue };
             let g = path[p as usize];
+            // Neighbouring consumers mostly share their slot: no lookup.
+            if let Some((key, s)) = last_slot
+                && key == (g, c.array)
+            {
+                consumer_slot[ci] = Some(s);
+                continue;
+            }
             let next = slots.len() as u32;
             let s = *slot_of.entry((g, c.array)).or_insert_with(|| {
                 slots.push(Slot {
@@ -229,30 +237,37 @@ pub fn run_on_function(f: &mut Function, remarks: bool) -> FunctionOutcome {
                 });
                 next
             });
+            last_slot = Some(((g, c.array), s));
             consumer_slot[ci] = Some(s);
         }
     }
 
     // 3. M(G, A), bottom-up.
     if !slots.is_empty() {
-        let mut at_loop: SecondaryMap<LoopId, Vec<u32>> = idx.loops.secondary(Vec::new());
+        // The slots of each loop, in creation order: loop `l`'s are
+        // `by_loop[start[l]..start[l + 1]]` (a counting sort, no list per loop).
+        let mut start = vec![0u32; idx.loops.len() + 1];
+        for slot in &slots {
+            start[slot.loop_.index() + 1] += 1;
+        }
+        for i in 1..start.len() {
+            start[i] += start[i - 1];
+        }
+        let mut by_loop = vec![0u32; slots.len()];
+        let mut fill = start.clone();
         for (s, slot) in slots.iter().enumerate() {
-            at_loop[slot.loop_].push(s as u32);
+            let at = &mut fill[slot.loop_.index()];
+            by_loop[*at as usize] = s as u32;
+            *at += 1;
         }
-        let mut maps: SecondaryMap<LoopId, Option<CountMap>> = idx.loops.secondary(None);
-        for (ci, c) in idx.consumers.iter().enumerate() {
-            if let (Some(_), Some(l)) = (consumer_slot[ci], c.loop_) {
-                maps[l]
-                    .get_or_insert_with(CountMap::default)
-                    .add(c.array, 1, c.num, ci as u32);
-            }
-        }
+        let mut maps = direct_counts(&idx, |ci| consumer_slot[ci].is_some());
         for l in idx.loops.ids().rev() {
             let Some(mut map) = maps[l].take() else {
                 continue;
             };
             let lp = &idx.loops[l];
-            for &s in &at_loop[l] {
+            let mine = start[l.index()] as usize..start[l.index() + 1] as usize;
+            for &s in &by_loop[mine] {
                 let slot = &mut slots[s as usize];
                 let entry = map.remove(slot.array).expect("slot has consumers");
                 slot.consumers = entry
@@ -287,9 +302,11 @@ pub fn run_on_function(f: &mut Function, remarks: bool) -> FunctionOutcome {
     let mut insertions: Insertions = HashMap::new();
     if !order.is_empty() {
         // The K of every variable already named `phase_fence_barrier_K_tid`.
+        // (Names too short to be one are skipped without reading them.)
         let used: HashSet<u64> = f
             .vars
             .iter()
+            .filter(|(_, v)| f.names.byte_len(v.name) >= BARRIER_NAME_MIN_LEN)
             .filter_map(|(_, v)| barrier_number(f.names.get(v.name)))
             .collect();
         let mut k = 0u64;
@@ -366,6 +383,44 @@ pub fn run_on_function(f: &mut Function, remarks: bool) -> FunctionOutcome {
     outcome
 }
 
+/// The length of the shortest barrier name, `phase_fence_barrier_0_tid`.
+const BARRIER_NAME_MIN_LEN: usize = "phase_fence_barrier_0_tid".len();
+
+/// Per loop, the consumers directly in it that `keep` accepts (by index),
+/// counted per array (`None` for a loop with none). A run of neighbouring
+/// consumers of one array in one loop enters its loop's map once, with
+/// its length as the count and its first consumer as the first.
+fn direct_counts(
+    idx: &FunctionIndex,
+    keep: impl Fn(usize) -> bool,
+) -> SecondaryMap<LoopId, Option<CountMap>> {
+    let mut maps: SecondaryMap<LoopId, Option<CountMap>> = idx.loops.secondary(None);
+    // (loop, array, count, first statement number, first consumer)
+    let mut run: Option<(LoopId, VarId, u64, u32, u32)> = None;
+    let flush = |maps: &mut SecondaryMap<LoopId, Option<CountMap>>, run| {
+        if let Some((l, array, count, first, first_consumer)) = run {
+            maps[l]
+                .get_or_insert_with(CountMap::default)
+                .add(array, count, first, first_consumer);
+        }
+    };
+    for (ci, c) in idx.consumers.iter().enumerate() {
+        let Some(l) = c.loop_ else { continue };
+        if !keep(ci) {
+            continue;
+        }
+        match &mut run {
+            Some((rl, ra, count, _, _)) if *rl == l && *ra == c.array => *count += 1,
+            _ => {
+                flush(&mut maps, run.take());
+                run = Some((l, c.array, 1, c.num, ci as u32));
+            }
+        }
+    }
+    flush(&mut maps, run);
+    maps
+}
+
 /// K when `name` is `phase_fence_barrier_K_tid` spelled canonically.
 fn barrier_number(name: &str) -> Option<u64> {
     let digits = name
@@ -385,14 +440,7 @@ fn remarks_for(
     consumer_slot: &[Option<u32>],
 ) -> Vec<Diagnostic> {
     // Full counts, bottom-up, for every consumer inside a loop.
-    let mut maps: SecondaryMap<LoopId, Option<CountMap>> = idx.loops.secondary(None);
-    for (ci, c) in idx.consumers.iter().enumerate() {
-        if let Some(l) = c.loop_ {
-            maps[l]
-                .get_or_insert_with(CountMap::default)
-                .add(c.array, 1, c.num, ci as u32);
-        }
-    }
+    let mut maps = direct_counts(idx, |_| true);
     // (loop num, first appearance, diagnostic)
     let mut out: Vec<(u32, u32, Diagnostic)> = Vec::new();
     for l in idx.loops.ids().rev() {

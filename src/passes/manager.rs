@@ -3,7 +3,8 @@
 //! For each pass, in order:
 //!
 //! 1. its required properties are verified (except those a previous,
-//!    verified pass established and no pass invalidated since). Every
+//!    verified pass established and no pass invalidated since), all in one
+//!    walk of each function ([`verify_all`]). Every
 //!    violation becomes an error diagnostic at the offending code,
 //!    "`<pass>` needs <what the property demands>" (in the user's words,
 //!    with what to do as help), and the pipeline stops: the pass
@@ -12,7 +13,7 @@
 //!    `--remarks`/`--remarks=NAME` and statistics under `--stats`;
 //! 3. under `--verify-each` (the default) the properties it claims to
 //!    produce, and the module-wide invariant ManualDepsOnSubmitOnly, are
-//!    verified; a violation is an error diagnostic ("after `<pass>`, the code
+//!    verified (again in one walk); a violation is an error diagnostic ("after `<pass>`, the code
 //!    no longer has ... (a bug in the pass)") and the pipeline stops;
 //! 4. under `--print-ir-after-all` / `--print-ir-after=NAME` the IR is
 //!    printed to stderr after a header
@@ -21,7 +22,7 @@
 //! After the pipeline, `--timing` writes a wall-time report and `--stats`
 //! a statistics report (both to stderr).
 
-use super::properties::{Property, Violation};
+use super::properties::{Property, Violation, verify_all};
 use super::{PassContext, PipelineOptions, Statistic, registry};
 use crate::diagnostics::Code;
 use crate::diagnostics::{Diagnostic, SourceFile};
@@ -127,11 +128,15 @@ pub fn run_pipeline(
         };
         // 1. Required properties.
         let mut failed = false;
-        for &prop in pass.required() {
-            if established.contains(&prop) {
-                continue;
-            }
-            let violations = prop.verify(module);
+        // Everything still to check, in one walk.
+        let to_check: Vec<Property> = pass
+            .required()
+            .iter()
+            .copied()
+            .filter(|p| !established.contains(p))
+            .collect();
+        let found = verify_all(&to_check, module);
+        for (prop, violations) in to_check.into_iter().zip(found) {
             if violations.is_empty() {
                 established.insert(prop);
             } else {
@@ -167,8 +172,8 @@ pub fn run_pipeline(
             if !to_check.contains(&Property::ManualDepsOnSubmitOnly) {
                 to_check.push(Property::ManualDepsOnSubmitOnly);
             }
-            for prop in to_check {
-                let violations = prop.verify(module);
+            let found = verify_all(&to_check, module);
+            for (prop, violations) in to_check.into_iter().zip(found) {
                 if violations.is_empty() {
                     established.insert(prop);
                 } else {

@@ -85,14 +85,21 @@ pub fn walk_stmts<'a>(
                 };
                 *next += 1;
                 enter(s, site);
-                stack.push(Frame::Exit(s));
                 if s.index() >= f.stmts.len() {
                     // A dangling id (only hand-built IR has them): nothing to descend into.
+                    exit(s);
                     continue;
                 }
                 let kind: &'a StmtKind = &f.stmts[s].kind;
-                for which in [1u8, 0] {
-                    if let Some(b) = nested_block(f, kind, which) {
+                let (then_body, else_body) = (nested_block(f, kind, 0), nested_block(f, kind, 1));
+                if then_body.is_none() && else_body.is_none() {
+                    // Nothing nested (most statements): no frame to push.
+                    exit(s);
+                    continue;
+                }
+                stack.push(Frame::Exit(s));
+                for (which, b) in [(1u8, else_body), (0, then_body)] {
+                    if let Some(b) = b {
                         stack.push(Frame::Block {
                             owner: Some(s),
                             which,
@@ -114,46 +121,67 @@ pub fn walk_stmts<'a>(
 /// The expressions a statement holds itself (not those of nested statements),
 /// in source order.
 pub fn own_exprs(f: &Function, kind: &StmtKind, out: &mut Vec<ExprId>) {
+    for_each_own_expr(f, kind, |e| out.push(e));
+}
+
+/// Calls `visit` on each expression a statement holds itself, in source
+/// order (the order of [`own_exprs`], without collecting them).
+#[inline]
+pub fn for_each_own_expr(f: &Function, kind: &StmtKind, mut visit: impl FnMut(ExprId)) {
     match *kind {
-        StmtKind::Assign { value, .. } => out.push(value),
+        StmtKind::Assign { value, .. } => visit(value),
         StmtKind::Submit(s) => {
             let s = &f.submits[s];
-            out.extend(f.list(s.args));
-            out.extend(f.list(s.deps));
-            out.extend(s.core_num);
-            out.extend(s.sync_start);
-            out.extend(s.allow_early_resolve);
-            out.extend(s.predicate);
+            f.list(s.args).iter().for_each(|&e| visit(e));
+            f.list(s.deps).iter().for_each(|&e| visit(e));
+            for e in [s.core_num, s.sync_start, s.allow_early_resolve, s.predicate]
+                .into_iter()
+                .flatten()
+            {
+                visit(e);
+            }
         }
-        StmtKind::Eval(e) => out.push(e),
+        StmtKind::Eval(e) => visit(e),
         StmtKind::For(l) => {
             let l = &f.fors[l];
-            out.extend([l.start, l.stop, l.step]);
-            out.extend(f.list(l.iter_args).iter().map(|a| a.init));
+            visit(l.start);
+            visit(l.stop);
+            visit(l.step);
+            f.list(l.iter_args).iter().for_each(|a| visit(a.init));
         }
         StmtKind::While(w) => {
             let w = &f.whiles[w];
-            out.extend(f.list(w.iter_args).iter().map(|a| a.init));
-            out.push(w.cond);
+            f.list(w.iter_args).iter().for_each(|a| visit(a.init));
+            visit(w.cond);
         }
-        StmtKind::If(i) => out.push(f.ifs[i].cond),
-        StmtKind::Yield(es) | StmtKind::Return(es) => out.extend(f.list(es)),
+        StmtKind::If(i) => visit(f.ifs[i].cond),
+        StmtKind::Yield(es) | StmtKind::Return(es) => f.list(es).iter().for_each(|&e| visit(e)),
         StmtKind::Scope(_) | StmtKind::Break | StmtKind::Continue => {}
     }
 }
 
 /// The direct operands of an expression node.
 pub fn expr_children(f: &Function, kind: &ExprKind, out: &mut Vec<ExprId>) {
+    for_each_child(f, kind, |e| out.push(e));
+}
+
+/// Calls `visit` on each direct operand of an expression node, in the
+/// order of [`expr_children`].
+#[inline]
+pub fn for_each_child(f: &Function, kind: &ExprKind, mut visit: impl FnMut(ExprId)) {
     match *kind {
-        ExprKind::Unary(_, a) => out.push(a),
-        ExprKind::Binary(_, a, b) => out.extend([a, b]),
+        ExprKind::Unary(_, a) => visit(a),
+        ExprKind::Binary(_, a, b) => {
+            visit(a);
+            visit(b);
+        }
         ExprKind::Call(c) => {
             let c = &f.calls[c];
-            out.extend(f.list(c.args));
-            out.extend(f.list(c.kwargs).iter().map(|k| k.value));
-            out.extend(f.list(c.manual_dep_edges));
+            f.list(c.args).iter().for_each(|&e| visit(e));
+            f.list(c.kwargs).iter().for_each(|k| visit(k.value));
+            f.list(c.manual_dep_edges).iter().for_each(|&e| visit(e));
         }
-        ExprKind::List(es) => out.extend(f.list(es)),
+        ExprKind::List(es) => f.list(es).iter().for_each(|&e| visit(e)),
         ExprKind::Int(_)
         | ExprKind::Float(_)
         | ExprKind::Bool(_)
@@ -161,6 +189,15 @@ pub fn expr_children(f: &Function, kind: &ExprKind, out: &mut Vec<ExprId>) {
         | ExprKind::Dtype(_)
         | ExprKind::Var(_) => {}
     }
+}
+
+/// Whether an expression node has no operands (a literal or a variable).
+#[inline]
+pub fn is_leaf(kind: &ExprKind) -> bool {
+    !matches!(
+        kind,
+        ExprKind::Unary(..) | ExprKind::Binary(..) | ExprKind::Call(_) | ExprKind::List(_)
+    )
 }
 
 /// Visits every node of the expression tree under `root` (pre-order).
@@ -175,8 +212,12 @@ pub fn for_each_expr(
     work.push(root);
     while let Some(e) = work.pop() {
         visit(e);
+        let kind = &f.exprs[e].kind;
+        if is_leaf(kind) {
+            continue;
+        }
         let before = work.len();
-        expr_children(f, &f.exprs[e].kind, work);
+        for_each_child(f, kind, |k| work.push(k));
         work[before..].reverse();
     }
 }

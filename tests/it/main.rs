@@ -29,6 +29,7 @@ mod pass_manager;
 mod pass_rules;
 mod pass_scaling;
 mod printer_roundtrip;
+mod property_walk;
 mod roundtrip_corpus;
 
 mod tooling_robustness;

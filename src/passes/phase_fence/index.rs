@@ -30,7 +30,7 @@ use crate::ir::trip_count::trip_count;
 use crate::ir::{
     Arena, ArenaId, ExprKind, Function, LoopKind, SecondaryMap, StmtId, StmtKind, Type, VarId,
 };
-use crate::passes::walk::{Site, for_each_expr, own_exprs, walk_stmts};
+use crate::passes::walk::{Site, for_each_expr, for_each_own_expr, is_leaf, walk_stmts};
 use crate::span::Span;
 use hashbrown::HashMap;
 
@@ -161,8 +161,11 @@ impl FunctionIndex {
         let mut last_num = 0u32;
         let mut manual_stack: Vec<bool> = Vec::new();
         let mut loop_stack: Vec<LoopId> = Vec::new();
-        let mut roots = Vec::new();
         let mut work = Vec::new();
+        // Room for every `for` loop and every `submit` (each at most one
+        // consumer), so neither list grows (and copies itself) on the way.
+        idx.loops.reserve(f.fors.len());
+        idx.consumers.reserve(f.submits.len());
         // `walk_stmts` takes two closures sharing this state.
         let state =
             std::cell::RefCell::new((&mut idx, &mut manual_stack, &mut loop_stack, &mut last_num));
@@ -179,10 +182,12 @@ impl FunctionIndex {
                 for &r in f.results(&stmt.kind) {
                     idx.def_pos[r] = pos;
                 }
-                // Storage updates among the statement's own expressions.
-                roots.clear();
-                own_exprs(f, &stmt.kind, &mut roots);
-                for &r in &roots {
+                // Storage updates among the statement's own expressions
+                // (a variable or a literal holds none: not walked).
+                for_each_own_expr(f, &stmt.kind, |r| {
+                    if is_leaf(&f.exprs[r].kind) {
+                        return;
+                    }
                     for_each_expr(f, r, &mut work, |e| {
                         if let Some(c) = f.call(e)
                             && f.op_name(c.callee) == Some(UPDATE_ELEMENT)
@@ -200,7 +205,7 @@ impl FunctionIndex {
                             idx.updates_by_class.entry(class).or_default().push(i);
                         }
                     });
-                }
+                });
                 let link_iters = |idx: &mut FunctionIndex, iters: &[crate::ir::IterArg]| {
                     for it in iters {
                         idx.def_pos[it.var] = pos + 1;

@@ -7,8 +7,7 @@
 
 use super::Violation;
 use crate::diagnostics::count;
-use crate::ir::{ArenaId, Callee, Direction, Directions, FuncId, Module};
-use crate::passes::walk::{for_each_expr, own_exprs, walk_stmts};
+use crate::ir::{ArenaId, Call, Callee, Direction, Directions, FuncId, Function, Module, Submit};
 use crate::span::Span;
 
 /// What is checked, for messages: written only when there is a violation
@@ -27,18 +26,78 @@ impl std::fmt::Display for What<'_> {
     }
 }
 
-pub fn verify(module: &Module, out: &mut Vec<Violation>) {
-    let signatures: Vec<Vec<Direction>> = module
-        .functions()
-        .iter()
-        .map(|f| f.params.iter().map(|p| p.direction).collect())
-        .collect();
-    let check = |what: What<'_>,
-                 callee: Option<FuncId>,
-                 nargs: usize,
-                 dirs: Directions<'_>,
-                 span: Span,
-                 out: &mut Vec<Violation>| {
+/// The property's checks, fed by the verifiers' shared walk
+/// ([`super::verify_all`]): [`Checker::submit`] on each `submit`
+/// statement, [`Checker::call`] on each call expression.
+pub(super) struct Checker<'m> {
+    module: &'m Module,
+    /// Per function of the module, its parameters' directions.
+    signatures: Vec<Vec<Direction>>,
+}
+
+impl<'m> Checker<'m> {
+    pub(super) fn new(module: &'m Module) -> Self {
+        Checker {
+            module,
+            signatures: module
+                .functions()
+                .iter()
+                .map(|f| f.params.iter().map(|p| p.direction).collect())
+                .collect(),
+        }
+    }
+
+    /// A `submit` statement of `f`.
+    pub(super) fn submit(&self, f: &Function, sub: &Submit, span: Span, out: &mut Vec<Violation>) {
+        let nargs = f.list(sub.args).len();
+        let dirs = f.directions(sub.arg_directions);
+        if self.fits(Some(sub.callee), nargs, dirs) {
+            return;
+        }
+        let what = What::Submit(self.module.func_name(sub.callee));
+        self.report(what, Some(sub.callee), nargs, dirs, span, out);
+    }
+
+    /// A call expression of `f`.
+    pub(super) fn call(&self, f: &Function, call: &Call, span: Span, out: &mut Vec<Violation>) {
+        let callee = match call.callee {
+            Callee::Function(id) => Some(id),
+            Callee::Op(_) => None,
+        };
+        let nargs = f.list(call.args).len();
+        let dirs = f.directions(call.arg_directions);
+        if self.fits(callee, nargs, dirs) {
+            return;
+        }
+        let what = What::Call(f.callee_name(self.module, call.callee));
+        self.report(what, callee, nargs, dirs, span, out);
+    }
+
+    /// Whether the directions are right (the common case, checked without
+    /// formatting anything).
+    fn fits(&self, callee: Option<FuncId>, nargs: usize, dirs: Directions<'_>) -> bool {
+        if dirs.len() != nargs {
+            return false;
+        }
+        match callee {
+            Some(id) => self
+                .signatures
+                .get(id.index())
+                .is_some_and(|params| dirs.iter().eq(params.iter().copied())),
+            None => dirs.iter().all(|d| d == Direction::In),
+        }
+    }
+
+    /// The violation of a call or `submit` that does not [`fit`](Self::fits).
+    fn report(
+        &self,
+        what: What<'_>,
+        callee: Option<FuncId>,
+        nargs: usize,
+        dirs: Directions<'_>,
+        span: Span,
+        out: &mut Vec<Violation>,
+    ) {
         if dirs.len() != nargs {
             out.push(Violation::new(
                 span,
@@ -55,7 +114,7 @@ pub fn verify(module: &Module, out: &mut Vec<Violation>) {
             return;
         }
         match callee {
-            Some(id) => match signatures.get(id.index()) {
+            Some(id) => match self.signatures.get(id.index()) {
                 None => out.push(Violation::new(
                     span,
                     format!("{what}: {id:?} is not a function of the module"),
@@ -65,7 +124,7 @@ pub fn verify(module: &Module, out: &mut Vec<Violation>) {
                     format!(
                         "{what}: argument directions ({}) do not match the parameters of `{}` ({})",
                         spell(dirs.iter()),
-                        module.func_name(id),
+                        self.module.func_name(id),
                         spell(params.iter().copied())
                     ),
                 )),
@@ -80,49 +139,6 @@ pub fn verify(module: &Module, out: &mut Vec<Violation>) {
                 }
             }
         }
-    };
-    for f in module.functions() {
-        let mut roots = Vec::new();
-        let mut work = Vec::new();
-        walk_stmts(
-            f,
-            |s, _| {
-                let stmt = &f.stmts[s];
-                if let crate::ir::StmtKind::Submit(sub) = stmt.kind {
-                    let sub = &f.submits[sub];
-                    check(
-                        What::Submit(module.func_name(sub.callee)),
-                        Some(sub.callee),
-                        f.list(sub.args).len(),
-                        f.directions(sub.arg_directions),
-                        stmt.span,
-                        out,
-                    );
-                }
-                roots.clear();
-                own_exprs(f, &stmt.kind, &mut roots);
-                for &r in &roots {
-                    for_each_expr(f, r, &mut work, |e| {
-                        let node = &f.exprs[e];
-                        if let Some(c) = f.call(e) {
-                            let callee = match c.callee {
-                                Callee::Function(id) => Some(id),
-                                Callee::Op(_) => None,
-                            };
-                            check(
-                                What::Call(f.callee_name(module, c.callee)),
-                                callee,
-                                f.list(c.args).len(),
-                                f.directions(c.arg_directions),
-                                node.span,
-                                out,
-                            );
-                        }
-                    });
-                }
-            },
-            |_| {},
-        );
     }
 }
 

@@ -10,14 +10,26 @@
 //!
 //! A verifier returns one [`Violation`] per offending piece of code, pointing
 //! at it; the pass manager turns them into error diagnostics.
+//!
+//! **One walk for several properties.** [`verify_all`] checks any set of
+//! properties in one statement walk of each function, with one expression
+//! walk per statement: each property module supplies its checks on a
+//! statement or a call (its `Checker` or `check_call`), and the walk feeds
+//! them. Each property's violations come out in the order, and with the
+//! messages, it reports when checked alone ([`Property::verify`], the same
+//! walk with one property on), so the manager can check everything a
+//! pass requires, or everything it claims, at the cost of one walk.
 
 pub mod call_directions_resolved;
 pub mod manual_deps_on_submit_only;
 pub mod no_nested_calls;
 pub mod normalized_stmt_structure;
 
-use crate::ir::{Function, Module};
+use crate::ir::{ArenaId, ExprId, ExprKind, Module, StmtKind};
+use crate::passes::walk::{for_each_child, for_each_own_expr, is_leaf, walk_stmts};
 use crate::span::Span;
+use no_nested_calls::Outer;
+use std::cell::RefCell;
 use std::fmt;
 
 /// A property of the IR that a pass may require, produce or invalidate.
@@ -110,26 +122,108 @@ impl Property {
 
     /// Checks the property over every function of `module`.
     pub fn verify(self, module: &Module) -> Vec<Violation> {
-        let mut out = Vec::new();
-        match self {
-            Property::CallDirectionsResolved => call_directions_resolved::verify(module, &mut out),
-            _ => {
-                for f in module.functions() {
-                    self.verify_function(module, f, &mut out);
-                }
-            }
-        }
-        out
+        verify_all(&[self], module)
+            .pop()
+            .expect("one list per property")
     }
 
-    fn verify_function(self, module: &Module, f: &Function, out: &mut Vec<Violation>) {
-        match self {
-            Property::NoNestedCalls => no_nested_calls::verify(module, f, out),
-            Property::NormalizedStmtStructure => normalized_stmt_structure::verify(f, out),
-            Property::ManualDepsOnSubmitOnly => manual_deps_on_submit_only::verify(module, f, out),
-            Property::CallDirectionsResolved => unreachable!("module-level verifier"),
+    /// The position of the property in [`Property::ALL`].
+    fn slot(self) -> usize {
+        self as usize
+    }
+}
+
+/// Checks every property of `props` over every function of `module`, in
+/// one walk of each function. Returns one list of violations per entry of
+/// `props`, in order: the list [`Property::verify`] returns for it alone.
+pub fn verify_all(props: &[Property], module: &Module) -> Vec<Vec<Violation>> {
+    let on = |p: Property| props.contains(&p);
+    let (nested, structure, directions, manual) = (
+        on(Property::NoNestedCalls),
+        on(Property::NormalizedStmtStructure),
+        on(Property::CallDirectionsResolved),
+        on(Property::ManualDepsOnSubmitOnly),
+    );
+    let mut out: [Vec<Violation>; 4] = Default::default();
+    let [nested_out, structure_out, directions_out, manual_out] = &mut out;
+    let directions = directions.then(|| call_directions_resolved::Checker::new(module));
+    let exprs = nested || directions.is_some() || manual;
+    // The expression walk's work list: (expression, the call or `submit`
+    // it is an argument of), reused for every statement.
+    let mut work: Vec<(ExprId, Outer)> = Vec::new();
+    for f in module.functions() {
+        if !structure && !exprs {
+            break;
+        }
+        let checker = RefCell::new(structure.then(|| normalized_stmt_structure::Checker::new(f)));
+        walk_stmts(
+            f,
+            |s, site| {
+                if let Some(c) = checker.borrow_mut().as_mut() {
+                    if !c.enter(s, site, structure_out) {
+                        return;
+                    }
+                } else if s.index() >= f.stmts.len() {
+                    return;
+                }
+                if !exprs {
+                    return;
+                }
+                let stmt = &f.stmts[s];
+                let outer = match stmt.kind {
+                    StmtKind::Submit(sub) => {
+                        let sub = &f.submits[sub];
+                        if let Some(d) = &directions {
+                            d.submit(f, sub, stmt.span, directions_out);
+                        }
+                        Outer::Submit(sub.callee)
+                    }
+                    _ => Outer::None,
+                };
+                // Pre-order, in source order: roots and children are pushed
+                // reversed onto the stack.
+                work.clear();
+                for_each_own_expr(f, &stmt.kind, |e| work.push((e, outer)));
+                work.reverse();
+                while let Some((e, outer)) = work.pop() {
+                    let node = &f.exprs[e];
+                    let inner = match node.kind {
+                        ExprKind::Call(c) => {
+                            let call = &f.calls[c];
+                            if nested {
+                                no_nested_calls::check_call(
+                                    module, f, c, outer, node.span, nested_out,
+                                );
+                            }
+                            if let Some(d) = &directions {
+                                d.call(f, call, node.span, directions_out);
+                            }
+                            if manual {
+                                manual_deps_on_submit_only::check_call(
+                                    module, f, call, node.span, manual_out,
+                                );
+                            }
+                            Outer::Call(c)
+                        }
+                        ref k if is_leaf(k) => continue,
+                        _ => outer,
+                    };
+                    let before = work.len();
+                    for_each_child(f, &node.kind, |k| work.push((k, inner)));
+                    work[before..].reverse();
+                }
+            },
+            |s| {
+                if let Some(c) = checker.borrow_mut().as_mut() {
+                    c.exit(s);
+                }
+            },
+        );
+        if let Some(c) = checker.into_inner() {
+            c.finish(structure_out);
         }
     }
+    props.iter().map(|p| out[p.slot()].clone()).collect()
 }
 
 impl fmt::Display for Property {

@@ -6,60 +6,41 @@
 //! a binding, as a statement, as an iter-arg's initial value, in a condition.
 
 use super::Violation;
-use crate::ir::{ExprId, ExprKind, Function, Module, StmtKind};
-use crate::passes::walk::{expr_children, own_exprs, walk_stmts};
+use crate::ir::{CallId, FuncId, Function, Module};
+use crate::span::Span;
 
-pub fn verify(module: &Module, f: &Function, out: &mut Vec<Violation>) {
-    let mut roots = Vec::new();
-    // (expression, name of the call or submit whose argument it is)
-    let mut work: Vec<(ExprId, Option<&str>)> = Vec::new();
-    let mut kids = Vec::new();
-    walk_stmts(
-        f,
-        |s, _| {
-            let kind = &f.stmts[s].kind;
-            roots.clear();
-            own_exprs(f, kind, &mut roots);
-            work.clear();
-            let submit = match kind {
-                StmtKind::Submit(sub) => Some(module.func_name(f.submits[*sub].callee)),
-                _ => None,
-            };
-            let core_args = match kind {
-                StmtKind::Submit(_) => roots.len(),
-                _ => 0,
-            };
-            for (i, &r) in roots.iter().enumerate().rev() {
-                work.push((r, if i < core_args { submit } else { None }));
-            }
-            while let Some((e, inside)) = work.pop() {
-                let node = &f.exprs[e];
-                if let ExprKind::Call(c) = node.kind {
-                    let c = &f.calls[c];
-                    if let Some(outer) = inside {
-                        out.push(Violation::new(
-                            node.span,
-                            format!(
-                                "call to `{}` nested in the arguments of `{outer}`",
-                                f.callee_name(module, c.callee)
-                            ),
-                        ));
-                    }
-                    kids.clear();
-                    expr_children(f, &node.kind, &mut kids);
-                    let name = f.callee_name(module, c.callee);
-                    for &k in kids.iter().rev() {
-                        work.push((k, Some(name)));
-                    }
-                } else {
-                    kids.clear();
-                    expr_children(f, &node.kind, &mut kids);
-                    for &k in kids.iter().rev() {
-                        work.push((k, inside));
-                    }
-                }
-            }
-        },
-        |_| {},
-    );
+/// The call or `submit` an expression is an argument of (at any depth),
+/// as the verifiers' shared walk ([`super::verify_all`]) tracks it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) enum Outer {
+    /// Not inside any call's or `submit`'s arguments.
+    None,
+    /// Among the arguments, `deps` or options of a `submit` of this function.
+    Submit(FuncId),
+    /// Among the arguments, keyword arguments or manual edges of this call.
+    Call(CallId),
+}
+
+/// The property's check on the call `call` of `f` at `span`, found where
+/// `outer` says.
+pub(super) fn check_call(
+    module: &Module,
+    f: &Function,
+    call: CallId,
+    outer: Outer,
+    span: Span,
+    out: &mut Vec<Violation>,
+) {
+    let outer = match outer {
+        Outer::None => return,
+        Outer::Submit(id) => module.func_name(id),
+        Outer::Call(c) => f.callee_name(module, f.calls[c].callee),
+    };
+    out.push(Violation::new(
+        span,
+        format!(
+            "call to `{}` nested in the arguments of `{outer}`",
+            f.callee_name(module, f.calls[call].callee)
+        ),
+    ));
 }
