@@ -7,7 +7,7 @@ use pfir::format::format_text;
 use pfir::ir::equality::modules_equal;
 use proptest::prelude::*;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 const PFIR: &str = env!("CARGO_BIN_EXE_pfir");
@@ -266,18 +266,7 @@ proptest! {
     }
 }
 
-fn pfir_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for p in entries.flatten().map(|e| e.path()) {
-        if p.is_dir() {
-            pfir_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "pfir") {
-            out.push(p);
-        }
-    }
-}
+use crate::support::pfir_files;
 
 /// Every `.pfir` test under `tests/`, formatted (when it reads), passes or
 /// fails exactly as it did before (run by the lit runner from copies of the

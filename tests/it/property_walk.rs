@@ -13,7 +13,7 @@ use pfir::ir::{ArenaId, Direction, ExprId, ExprKind, Module, StmtId, StmtKind};
 use pfir::passes::properties::{Property, Violation, verify_all};
 use pfir::passes::walk::{block_of_mut, for_each_expr, walk_stmts};
 use proptest::prelude::*;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The verifiers with a walk each, as they were before `verify_all`.
 mod oracle {
@@ -441,20 +441,7 @@ fn agree(m: &Module, what: &str) -> usize {
     expected.iter().map(Vec::len).sum()
 }
 
-fn pfir_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            pfir_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "pfir") {
-            out.push(p);
-        }
-    }
-}
+use crate::support::pfir_files;
 
 /// Every valid module of the repository's `.pfir` files (examples and tests).
 fn corpus() -> Vec<(String, Module)> {

@@ -2,22 +2,9 @@
 //! fixpoint: `print(parse(print(parse(x)))) == print(parse(x))` byte for
 //! byte, and the re-read IR is structurally equal to the first.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-fn pfir_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            pfir_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "pfir") {
-            out.push(p);
-        }
-    }
-}
+use crate::support::pfir_files;
 
 #[test]
 fn every_valid_input_prints_to_a_fixpoint() {

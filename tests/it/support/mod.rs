@@ -1,4 +1,5 @@
-//! Helpers shared by the `deps_*` tests: reading modules and naming tasks.
+//! Helpers shared by the integration tests: reading modules, naming tasks,
+//! finding the repository's `.pfir` files.
 
 pub mod generator;
 
@@ -86,5 +87,21 @@ pub fn run_pass(m: &mut Module, src: &str) -> Result<(), Vec<pfir::diagnostics::
         Err(r.diagnostics)
     } else {
         Ok(())
+    }
+}
+
+/// Every `.pfir` file under `dir`, recursively, in sorted order.
+pub fn pfir_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            pfir_files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "pfir") {
+            out.push(p);
+        }
     }
 }
