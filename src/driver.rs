@@ -47,6 +47,52 @@ pub fn read_module(text: &str, base: usize) -> (Option<Module>, Vec<Diagnostic>)
 /// is reported for its syntax only (its semantic errors may be caused by
 /// the parser's repair).
 pub fn read_module_anyway(text: &str, base: usize) -> (Module, Vec<Diagnostic>) {
+    if let Some(hole) = crate::parser::split::plan(text, base)
+        && let Some(read) = read_module_split(text, base, hole)
+    {
+        return read;
+    }
+    read_module_on_one_thread(text, base)
+}
+
+/// [`read_module_anyway`] with the text cut at `hole` and read on two
+/// threads (`crate::parser::split`): this thread parses the chunk while a
+/// second one parses the rest and then lowers the module. `None` when the
+/// split parse does not apply (a syntax error, or a cut the checks refuse):
+/// the caller reads the text on one thread, which reports the errors. The
+/// module and diagnostics are exactly those of
+/// [`read_module_on_one_thread`].
+pub fn read_module_split(
+    text: &str,
+    base: usize,
+    hole: crate::lexer::Hole,
+) -> Option<(Module, Vec<Diagnostic>)> {
+    use crate::parser::{ast, split};
+    let chunk_len = hole.span.range().len().min(text.len());
+    let chunk_arena = ast::arena_for(chunk_len);
+    std::thread::scope(|s| {
+        let (send, receive) = std::sync::mpsc::sync_channel(1);
+        let rest = std::thread::Builder::new()
+            .name("pfir-parse".into())
+            .stack_size(LARGE_STACK_BYTES)
+            .spawn_scoped(s, move || {
+                let arena = ast::arena_for(text.len() - chunk_len);
+                let chunk = move || receive.recv().ok().flatten();
+                let module = split::parse_around(text, base, &arena, hole, chunk)?;
+                Some(crate::lower::lower(module))
+            })
+            .ok()?;
+        // The other thread may have given up already: then nobody receives.
+        let _ = send.send(split::parse_chunk(text, base, &chunk_arena, hole));
+        match rest.join() {
+            Ok(read) => read,
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    })
+}
+
+/// [`read_module_anyway`] on the calling thread alone.
+pub fn read_module_on_one_thread(text: &str, base: usize) -> (Module, Vec<Diagnostic>) {
     let arena = crate::parser::ast::arena_for(text.len());
     let parsed = crate::parser::parse(text, base, &arena);
     let mut diags = parsed.diagnostics;

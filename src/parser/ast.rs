@@ -528,6 +528,24 @@ pub struct Scratch<'a> {
     counted: NodeCounts,
     /// `counted` when the last function was finished.
     at_last_function: NodeCounts,
+    /// Where the parts of the file read by another thread come from, for
+    /// the stream's [`crate::lexer::Tok::Spliced`] token (see
+    /// `crate::parser::split`); waits for that thread.
+    spliced: Option<Box<dyn FnOnce() -> Option<Spliced<'a>> + 'a>>,
+}
+
+/// What another thread read for a [`crate::lexer::Tok::Spliced`] token.
+#[derive(Debug)]
+pub enum Spliced<'a> {
+    /// A run of whole statements of one block, with the nodes counted
+    /// while reading them (they belong to the enclosing function's
+    /// [`Function::counts`]).
+    Stmts {
+        stmts: &'a [Stmt<'a>],
+        counts: NodeCounts,
+    },
+    /// A run of whole functions.
+    Functions(Vec<&'a Function<'a>>),
 }
 
 /// A list being built on a [`Scratch`] stack: where its elements start and
@@ -657,6 +675,40 @@ impl<'a> Scratch<'a> {
             .counted
             .name_bytes
             .saturating_add(narrow(span.range().len()));
+    }
+
+    /// The nodes counted so far (by a parse of part of a function, which
+    /// finishes none).
+    pub fn counted(&self) -> NodeCounts {
+        self.counted
+    }
+
+    /// Sets where the stream's [`crate::lexer::Tok::Spliced`] token gets its
+    /// contents: `source` is called once, when the parser reaches it.
+    pub fn splice_from(&mut self, source: impl FnOnce() -> Option<Spliced<'a>> + 'a) {
+        self.spliced = Some(Box::new(source));
+    }
+
+    /// The contents of the stream's [`crate::lexer::Tok::Spliced`] token
+    /// (`None`: there is none, or the other thread could not read it).
+    pub fn take_spliced(&mut self) -> Option<Spliced<'a>> {
+        self.spliced.take()?()
+    }
+
+    /// Whether [`Scratch::splice_from`] set contents that the parser never
+    /// took.
+    pub fn splice_pending(&self) -> bool {
+        self.spliced.is_some()
+    }
+
+    /// Adds the nodes another thread counted to this function's.
+    pub fn add_counts(&mut self, n: NodeCounts) {
+        let c = &mut self.counted;
+        c.stmts = c.stmts.saturating_add(n.stmts);
+        c.submits = c.submits.saturating_add(n.submits);
+        c.exprs = c.exprs.saturating_add(n.exprs);
+        c.vars = c.vars.saturating_add(n.vars);
+        c.name_bytes = c.name_bytes.saturating_add(n.name_bytes);
     }
 
     /// The nodes counted since the last call (the function just read;

@@ -3,8 +3,8 @@
 //! unescaping.
 
 use super::ast::{
-    Arena, Assign, BinaryExpr, Binding, Block, Else, Expr, ExprKind, ForLoop, IfStmt, ScopeStmt,
-    Scratch, Stmt, StmtKind, SubmitStmt, UnaryExpr, Values, WhileLoop,
+    Arena, Assign, BinaryExpr, Binding, Block, Building, Else, Expr, ExprKind, ForLoop, Function,
+    IfStmt, ScopeStmt, Scratch, Spliced, Stmt, StmtKind, SubmitStmt, UnaryExpr, Values, WhileLoop,
 };
 use crate::lexer::{MAX_NESTING, Tok};
 use crate::span::Span;
@@ -24,6 +24,44 @@ fn check_depth<'input>(depth: u32, span: Span) -> Result<'input, ()> {
         })
     } else {
         Ok(())
+    }
+}
+
+/// The parse fails at the [`Tok::Spliced`] token at `span`: its contents
+/// could not be had, or are not what the grammar accepts there.
+fn unfilled<'input, T>(span: Span) -> Result<'input, T> {
+    Err(ParseError::UnrecognizedToken {
+        token: (span.start(), Tok::Spliced, span.end()),
+        expected: Vec::new(),
+    })
+}
+
+/// `list`, followed by the statements another thread read for the
+/// [`Tok::Spliced`] token at `span`.
+pub fn splice_stmts<'input>(
+    scratch: &mut Scratch<'input>,
+    mut list: Building<Stmt<'input>>,
+    span: Span,
+) -> Result<'input, Building<Stmt<'input>>> {
+    let Some(Spliced::Stmts { stmts, counts }) = scratch.take_spliced() else {
+        return unfilled(span);
+    };
+    scratch.add_counts(counts);
+    for &s in stmts {
+        list = scratch.push(list, s);
+    }
+    Ok(list)
+}
+
+/// The functions another thread read for the [`Tok::Spliced`] token at
+/// `span`.
+pub fn spliced_functions<'input>(
+    scratch: &mut Scratch<'input>,
+    span: Span,
+) -> Result<'input, Vec<&'input Function<'input>>> {
+    match scratch.take_spliced() {
+        Some(Spliced::Functions(f)) => Ok(f),
+        _ => unfilled(span),
     }
 }
 

@@ -17,6 +17,7 @@ mod frontend_errors;
 mod frontend_limits;
 mod frontend_lowering;
 mod frontend_robustness;
+mod frontend_split;
 mod graph;
 mod ide;
 mod io_safety;
