@@ -56,9 +56,12 @@ pub fn read_module_anyway(text: &str, base: usize) -> (Module, Vec<Diagnostic>) 
 }
 
 /// [`read_module_anyway`] with the text cut at `hole` and read on two
-/// threads (`crate::parser::split`): this thread parses the chunk while a
-/// second one parses the rest and then lowers the module. `None` when the
-/// split parse does not apply (a syntax error, or a cut the checks refuse):
+/// threads (`crate::parser::split`): this thread reads the chunk while a
+/// second one parses the rest and lowers the module. A chunk of statements
+/// (a hole at depth 1 or more) is handed over in pieces and lowered as they
+/// come, so that lowering overlaps the reading; a chunk of functions (depth
+/// 0) is handed over whole, when the parser reaches it. `None` when the
+/// split read does not apply (a syntax error, or a cut the checks refuse):
 /// the caller reads the text on one thread, which reports the errors. The
 /// module and diagnostics are exactly those of
 /// [`read_module_on_one_thread`].
@@ -67,28 +70,96 @@ pub fn read_module_split(
     base: usize,
     hole: crate::lexer::Hole,
 ) -> Option<(Module, Vec<Diagnostic>)> {
-    use crate::parser::{ast, split};
+    use crate::parser::ast::{self, Spliced, Streamed};
+    use crate::parser::split;
     let chunk_len = hole.span.range().len().min(text.len());
     let chunk_arena = ast::arena_for(chunk_len);
-    std::thread::scope(|s| {
-        let (send, receive) = std::sync::mpsc::sync_channel(1);
-        let rest = std::thread::Builder::new()
-            .name("pfir-parse".into())
-            .stack_size(LARGE_STACK_BYTES)
-            .spawn_scoped(s, move || {
-                let arena = ast::arena_for(text.len() - chunk_len);
-                let chunk = move || receive.recv().ok().flatten();
-                let module = split::parse_around(text, base, &arena, hole, chunk)?;
-                Some(crate::lower::lower(module))
-            })
-            .ok()?;
-        // The other thread may have given up already: then nobody receives.
-        let _ = send.send(split::parse_chunk(text, base, &chunk_arena, hole));
+    let rest_len = text.len() - chunk_len;
+    let read = std::thread::scope(|s| {
+        let spawn = |f| {
+            std::thread::Builder::new()
+                .name("pfir-parse".into())
+                .stack_size(LARGE_STACK_BYTES)
+                .spawn_scoped(s, f)
+                .ok()
+        };
+        let rest = if hole.depth == 0 {
+            let (send, receive) = std::sync::mpsc::sync_channel(1);
+            let rest = spawn(Box::new(move || {
+                let arena = ast::arena_for(rest_len);
+                let functions = move || receive.recv().ok().flatten();
+                let read = split::parse_around(text, base, &arena, hole, functions)
+                    .map(crate::lower::lower);
+                drop_in_background(arena);
+                read
+            }) as Box<dyn FnOnce() -> _ + Send + '_>)?;
+            // The other thread may have given up already: then nobody receives.
+            let _ = send.send(split::parse_functions(text, base, &chunk_arena, hole));
+            rest
+        } else {
+            let (send, receive) = std::sync::mpsc::channel();
+            let rest = spawn(Box::new(move || {
+                let pieces = Pieces {
+                    receive: std::sync::Mutex::new(receive),
+                    done: std::sync::atomic::AtomicBool::new(false),
+                };
+                let arena = ast::arena_for(rest_len);
+                let run: &Streamed<'_> = arena.alloc(Streamed {
+                    source: &pieces,
+                    span: hole.span,
+                });
+                let statements = move || Some(Spliced::Streamed(run));
+                let read = split::parse_around(text, base, &arena, hole, statements)
+                    .map(crate::lower::lower)
+                    .filter(|_| pieces.done.load(std::sync::atomic::Ordering::Relaxed));
+                drop_in_background(arena);
+                read
+            }) as Box<dyn FnOnce() -> _ + Send + '_>)?;
+            split::stream_statements(text, base, &chunk_arena, hole, |piece| {
+                // The other thread may have given up already.
+                let _ = send.send(piece);
+            });
+            rest
+        };
         match rest.join() {
             Ok(read) => read,
             Err(panic) => std::panic::resume_unwind(panic),
         }
-    })
+    });
+    drop_in_background(chunk_arena);
+    read
+}
+
+/// The pieces of a streamed chunk as lowering takes them: lowering has
+/// them all only when the last one says the run is done.
+struct Pieces<'m> {
+    receive: std::sync::Mutex<std::sync::mpsc::Receiver<crate::parser::ast::Piece<'m>>>,
+    done: std::sync::atomic::AtomicBool,
+}
+
+impl crate::parser::ast::PieceSource for Pieces<'_> {
+    fn next_piece(&self) -> crate::parser::ast::Piece<'_> {
+        use crate::parser::ast::Piece;
+        let piece = match self.receive.lock() {
+            Ok(receive) => receive.recv().unwrap_or(Piece::Failed),
+            Err(_) => Piece::Failed,
+        };
+        self.done.store(
+            matches!(piece, Piece::Done),
+            std::sync::atomic::Ordering::Relaxed,
+        );
+        piece
+    }
+}
+
+/// Drops `value` on a thread of its own: returning the memory of a large
+/// file's arenas to the system takes tens of milliseconds that the caller
+/// need not wait for. When no thread can be started, `spawn` drops the
+/// closure, and `value` with it, here.
+fn drop_in_background<T: Send + 'static>(value: T) {
+    let _ = std::thread::Builder::new()
+        .name("pfir-free".into())
+        .spawn(move || drop(value));
 }
 
 /// [`read_module_anyway`] on the calling thread alone.

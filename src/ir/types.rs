@@ -178,13 +178,29 @@ crate::define_id!(
 pub struct TypeTable {
     types: Vec<Type>,
     ids: hashbrown::HashMap<Type, TypeId>,
+    /// The ids of the scalar types interned so far, by
+    /// [`ScalarType::ALL`] position: most types are scalars, and these
+    /// are found without hashing.
+    scalars: [Option<TypeId>; ScalarType::ALL.len()],
 }
 
 impl TypeTable {
     /// The id of `ty`, adding it when it is new.
     pub fn intern(&mut self, ty: Type) -> TypeId {
+        let scalar = match ty {
+            Type::Scalar(s) => Some(s as usize),
+            _ => None,
+        };
+        if let Some(i) = scalar
+            && let Some(id) = self.scalars[i]
+        {
+            return id;
+        }
         if let Some(&id) = self.ids.get(&ty) {
             return id;
+        }
+        if let Some(i) = scalar {
+            self.scalars[i] = Some(<TypeId as crate::ir::ArenaId>::from_index(self.types.len()));
         }
         let id = <TypeId as crate::ir::ArenaId>::from_index(self.types.len());
         self.types.push(ty.clone());
@@ -228,5 +244,29 @@ mod tests {
         assert_eq!(t.len(), 2);
         assert_eq!(t[a], array());
         assert_eq!(t[b], Type::TASK_ID);
+    }
+
+    #[test]
+    fn scalars_are_interned_like_other_types() {
+        // The scalar shortcut indexes by declaration order.
+        for (i, s) in ScalarType::ALL.into_iter().enumerate() {
+            assert_eq!(s as usize, i);
+        }
+        let array = || Type::Array {
+            elem: ScalarType::TaskId,
+            extent: Extent::Const(4),
+        };
+        let mut t = TypeTable::default();
+        let a = t.intern(array());
+        let ids: Vec<_> = ScalarType::ALL
+            .into_iter()
+            .map(|s| t.intern(Type::Scalar(s)))
+            .collect();
+        for (s, id) in ScalarType::ALL.into_iter().zip(&ids) {
+            assert_eq!(t.intern(Type::Scalar(s)), *id);
+            assert_eq!(t[*id], Type::Scalar(s));
+        }
+        assert_eq!(t.intern(array()), a);
+        assert_eq!(t.len(), 1 + ScalarType::ALL.len());
     }
 }

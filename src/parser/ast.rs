@@ -191,6 +191,7 @@ impl<'a> Stmt<'a> {
             StmtKind::Scope(s) => s.span,
             StmtKind::Yield(v) | StmtKind::Return(v) => v.span,
             StmtKind::Break(s) | StmtKind::Continue(s) | StmtKind::Error(s) => s,
+            StmtKind::Streamed(run) => run.span,
         }
     }
 }
@@ -228,6 +229,44 @@ pub enum StmtKind<'a> {
     /// A statement the parser could not read (its span); its error is
     /// already reported.
     Error(Span),
+    /// A run of whole statements that another thread is reading, handed
+    /// over in pieces as it goes (`crate::parser::split`); lowering takes
+    /// them in their place. The run ends with a statement that ends with
+    /// `}` (never a `yield`, `return` or error).
+    Streamed(&'a Streamed<'a>),
+}
+
+/// The statements of a [`StmtKind::Streamed`] run, as the thread reading
+/// them hands them over.
+pub struct Streamed<'a> {
+    pub source: &'a (dyn PieceSource + 'a),
+    /// The run's file range.
+    pub span: Span,
+}
+
+/// Where the pieces of a [`Streamed`] run come from.
+pub trait PieceSource: Sync {
+    /// The next piece; waits for the thread reading them.
+    fn next_piece(&self) -> Piece<'_>;
+}
+
+impl std::fmt::Debug for Streamed<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Streamed({:?})", self.span)
+    }
+}
+
+/// One step of a [`Streamed`] run.
+#[derive(Clone, Copy, Debug)]
+pub enum Piece<'a> {
+    /// The next statements, in order.
+    Stmts(&'a [Stmt<'a>]),
+    /// The run is over: every statement was handed over.
+    Done,
+    /// The run could not be read (a syntax error, or it is not the run of
+    /// statements the cut was planned for): what was built from it is
+    /// thrown away, and the file is read on one thread.
+    Failed,
 }
 
 /// The items of a list literal of other than one item (`[a, b]`, `[]`)
@@ -537,13 +576,8 @@ pub struct Scratch<'a> {
 /// What another thread read for a [`crate::lexer::Tok::Spliced`] token.
 #[derive(Debug)]
 pub enum Spliced<'a> {
-    /// A run of whole statements of one block, with the nodes counted
-    /// while reading them (they belong to the enclosing function's
-    /// [`Function::counts`]).
-    Stmts {
-        stmts: &'a [Stmt<'a>],
-        counts: NodeCounts,
-    },
+    /// A run of whole statements of one block, still being read.
+    Streamed(&'a Streamed<'a>),
     /// A run of whole functions.
     Functions(Vec<&'a Function<'a>>),
 }
@@ -701,14 +735,27 @@ impl<'a> Scratch<'a> {
         self.spliced.is_some()
     }
 
-    /// Adds the nodes another thread counted to this function's.
-    pub fn add_counts(&mut self, n: NodeCounts) {
+    /// Counts, for a run of `run_bytes` of source that another thread
+    /// reads, the nodes the `read_bytes` read so far hold for as many
+    /// bytes: an estimate, for sizing the IR (see [`Function::counts`]).
+    pub fn count_like_so_far(&mut self, run_bytes: usize, read_bytes: usize) {
+        let scale = |n: u32| {
+            let n = u64::from(n) * run_bytes as u64 / read_bytes.max(1) as u64;
+            u32::try_from(n).unwrap_or(u32::MAX)
+        };
         let c = &mut self.counted;
-        c.stmts = c.stmts.saturating_add(n.stmts);
-        c.submits = c.submits.saturating_add(n.submits);
-        c.exprs = c.exprs.saturating_add(n.exprs);
-        c.vars = c.vars.saturating_add(n.vars);
-        c.name_bytes = c.name_bytes.saturating_add(n.name_bytes);
+        let add = NodeCounts {
+            stmts: scale(c.stmts),
+            submits: scale(c.submits),
+            exprs: scale(c.exprs),
+            vars: scale(c.vars),
+            name_bytes: scale(c.name_bytes),
+        };
+        c.stmts = c.stmts.saturating_add(add.stmts);
+        c.submits = c.submits.saturating_add(add.submits);
+        c.exprs = c.exprs.saturating_add(add.exprs);
+        c.vars = c.vars.saturating_add(add.vars);
+        c.name_bytes = c.name_bytes.saturating_add(add.name_bytes);
     }
 
     /// The nodes counted since the last call (the function just read;

@@ -36,21 +36,25 @@ fn unfilled<'input, T>(span: Span) -> Result<'input, T> {
     })
 }
 
-/// `list`, followed by the statements another thread read for the
-/// [`Tok::Spliced`] token at `span`.
+/// `list`, followed by the run of statements another thread is reading
+/// for the [`Tok::Spliced`] token at `span` (one [`StmtKind::Streamed`]
+/// statement). Its nodes are not known yet: they are counted as though the
+/// run held as many per byte as the file before it.
 pub fn splice_stmts<'input>(
     scratch: &mut Scratch<'input>,
-    mut list: Building<Stmt<'input>>,
+    list: Building<Stmt<'input>>,
     span: Span,
 ) -> Result<'input, Building<Stmt<'input>>> {
-    let Some(Spliced::Stmts { stmts, counts }) = scratch.take_spliced() else {
+    let Some(Spliced::Streamed(run)) = scratch.take_spliced() else {
         return unfilled(span);
     };
-    scratch.add_counts(counts);
-    for &s in stmts {
-        list = scratch.push(list, s);
-    }
-    Ok(list)
+    scratch.count_like_so_far(span.range().len(), span.start());
+    Ok(scratch.push(
+        list,
+        Stmt {
+            kind: StmtKind::Streamed(run),
+        },
+    ))
 }
 
 /// The functions another thread read for the [`Tok::Spliced`] token at

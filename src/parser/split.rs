@@ -5,7 +5,7 @@
 //! from about the middle of the file, and the rest. One thread reads the
 //! chunk ([`parse_chunk`]) while another reads the rest ([`parse_around`]):
 //! the rest's token stream ([`crate::lexer::tokens_around`]) holds one
-//! [`Tok::Spliced`] token where the chunk is, and when the grammar reduces
+//! [`crate::lexer::Tok::Spliced`] token where the chunk is, and when the grammar reduces
 //! it (`Stmts` or `Items`), it takes the chunk's statements or functions,
 //! waiting for the other thread if it has not finished.
 //!
@@ -14,10 +14,11 @@
 //!
 //! - **The tokens are the file's.** The rest's lexer checks that a token
 //!   starts exactly where the chunk starts, at the bracket depth the cut
-//!   was planned for; the chunk's lexer, started there, checks that its
-//!   last token is the `}` that ends the chunk. No token can extend past a
-//!   `}` that ends a token stream (a string or comment that did would not
-//!   have ended with it), so both streams together are the file's stream.
+//!   was planned for; the chunk's last statement (or function) must end
+//!   exactly where the chunk does, with its `}` (no other token ends with
+//!   that character). No token can extend past a `}` that ends a token
+//!   stream (a string or comment that did would not have ended with it), so
+//!   both streams together are the file's stream.
 //! - **The tree is the file's.** Each side must parse without a syntax
 //!   error, and the rest must take the spliced token in a list of
 //!   statements (or of functions). Replacing the token by the chunk's
@@ -32,9 +33,9 @@
 //! finds the cut with a byte scan that has to be right only to be useful,
 //! never to be correct.
 
-use super::ast::{self, Arena, Scratch, Spliced};
+use super::ast::{self, Arena, Piece, Scratch, Spliced};
 use super::grammar;
-use crate::lexer::{self, Hole, Tok};
+use crate::lexer::{self, Hole};
 use crate::span::Span;
 
 /// Files shorter than this are read by one thread: starting a second one
@@ -54,7 +55,10 @@ pub fn plan(text: &str, base: usize) -> Option<Hole> {
     if text.len() < MIN_SPLIT_BYTES {
         return None;
     }
-    let hole = plan_at(text, base, text.len() / 2)?;
+    let mut hole = plan_at(text, base, text.len() / 4)?;
+    if hole.depth == 0 {
+        hole = plan_at(text, base, text.len() / 2)?;
+    }
     (hole.span.range().len() >= text.len() / MIN_CHUNK_PART).then_some(hole)
 }
 
@@ -134,20 +138,15 @@ fn skip_trivia(bytes: &[u8], mut at: usize) -> usize {
     loop {
         match bytes.get(at) {
             Some(b' ' | b'\t' | b'\r' | b'\n' | b'\x0c') => at += 1,
-            Some(b'/') if bytes.get(at + 1) == Some(&b'/') => {
-                at = memchr_newline(bytes, at);
-            }
+            Some(b'/') if bytes.get(at + 1) == Some(&b'/') => at = line_end(bytes, at),
             _ => return at,
         }
     }
 }
 
 /// The offset of the next `\n` at or after `at` (the end when there is none).
-fn memchr_newline(bytes: &[u8], at: usize) -> usize {
-    bytes[at..]
-        .iter()
-        .position(|&c| c == b'\n')
-        .map_or(bytes.len(), |i| at + i)
+fn line_end(bytes: &[u8], at: usize) -> usize {
+    memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i)
 }
 
 /// A brace found by [`Scan`]: an opening one, or a closing one with the
@@ -157,8 +156,11 @@ enum Brace {
     Close(usize),
 }
 
-/// A byte scan for the braces of a text outside its `//` comments and
-/// string literals, keeping the brace depth.
+/// A fast byte scan for the braces of a text outside its `//` comments,
+/// keeping the brace depth. String literals are not recognised (they are
+/// rare, and only name hints): a brace or `//` in one misleads the scan,
+/// which then plans a cut that the checks refuse or none at all, so the
+/// file is read on one thread.
 struct Scan<'b> {
     bytes: &'b [u8],
     at: usize,
@@ -179,9 +181,10 @@ impl<'b> Scan<'b> {
 
     fn next_brace(&mut self) -> Option<Brace> {
         let bytes = self.bytes;
-        while let Some(&c) = bytes.get(self.at) {
-            self.at += 1;
-            match c {
+        while let Some(i) = memchr::memchr3(b'{', b'}', b'/', bytes.get(self.at..)?) {
+            let at = self.at + i;
+            self.at = at + 1;
+            match bytes[at] {
                 b'{' => {
                     self.depth += 1;
                     return Some(Brace::Open);
@@ -191,33 +194,20 @@ impl<'b> Scan<'b> {
                     self.depth = self.depth.saturating_sub(1);
                     return Some(Brace::Close(self.at));
                 }
-                b'/' if bytes.get(self.at) == Some(&b'/') => {
-                    self.at = memchr_newline(bytes, self.at);
-                }
-                b'"' => {
-                    // To the closing quote; `\"` and `\\` do not close it.
-                    while let Some(&s) = bytes.get(self.at) {
-                        self.at += 1;
-                        match s {
-                            b'"' => break,
-                            b'\\' => self.at += 1,
-                            _ => {}
-                        }
-                    }
-                }
+                _ if bytes.get(self.at) == Some(&b'/') => self.at = line_end(bytes, self.at),
                 _ => {}
             }
         }
+        self.at = bytes.len();
         None
     }
 }
 
 /// Reads the chunk of `text` (a file or `// -----` chunk starting at byte
-/// `base`) that `hole` covers, in `arena`: the statements it holds (for a
-/// hole at depth 0, the functions), or `None` when it is not a run of whole
-/// statements (or functions) without a syntax error that ends with the `}`
-/// at the hole's end.
-pub fn parse_chunk<'i>(
+/// `base`) that a `hole` at depth 0 covers, in `arena`: the functions it
+/// holds, or `None` when it is not a run of whole functions without a
+/// syntax error that ends with the `}` at the hole's end.
+pub fn parse_functions<'i>(
     text: &'i str,
     base: usize,
     arena: &'i Arena,
@@ -225,29 +215,95 @@ pub fn parse_chunk<'i>(
 ) -> Option<Spliced<'i>> {
     let (start, end) = (hole.span.start(), hole.span.end());
     let chunk = text.get(start.checked_sub(base)?..end.checked_sub(base)?)?;
-    let mut last = None;
-    let tokens = lexer::tokens_at_depth(chunk, start, hole.depth).inspect(|t| {
-        if let Ok((_, tok, r)) = t {
-            last = Some((matches!(tok, Tok::RBrace), *r));
-        }
-    });
+    let tokens = lexer::tokens_at_depth(chunk, start, 0);
     let mut scratch = Scratch::default();
     let mut recovered = Vec::new();
-    let spliced = if hole.depth == 0 {
-        let module = grammar::ModuleParser::new()
-            .parse(arena, &mut scratch, &mut recovered, tokens)
-            .ok()?;
-        Spliced::Functions(module.functions)
-    } else {
+    let module = grammar::ModuleParser::new()
+        .parse(arena, &mut scratch, &mut recovered, tokens)
+        .ok()?;
+    // The last token must end where the chunk does: then it is the `}`
+    // there (no other token ends with that character), not a comment.
+    let last_end = module.functions.last().map(|f| f.span.end());
+    (recovered.is_empty() && last_end == Some(end)).then_some(Spliced::Functions(module.functions))
+}
+
+/// Statements of a streamed chunk are read and handed over in pieces of
+/// about this many bytes of source.
+const PIECE_BYTES: usize = 1 << 16;
+
+/// Reads the statements of the chunk of `text` (a file or `// -----` chunk
+/// starting at byte `base`) that a `hole` at depth 1 or more covers, in
+/// `arena`, handing them to `send` as they are read: a piece of whole
+/// statements (parsed on its own) every [`PIECE_BYTES`] or so, then
+/// [`Piece::Done`]; or [`Piece::Failed`] as soon as a piece does not parse
+/// without a syntax error or does not end with the `}` it was cut at (the
+/// pieces sent before it are then worthless).
+pub fn stream_statements<'i>(
+    text: &'i str,
+    base: usize,
+    arena: &'i Arena,
+    hole: Hole,
+    mut send: impl FnMut(Piece<'i>),
+) {
+    let last = match stream_pieces(text, base, arena, hole, &mut send) {
+        Some(()) => Piece::Done,
+        None => Piece::Failed,
+    };
+    send(last);
+}
+
+fn stream_pieces<'i>(
+    text: &'i str,
+    base: usize,
+    arena: &'i Arena,
+    hole: Hole,
+    send: &mut impl FnMut(Piece<'i>),
+) -> Option<()> {
+    let (mut start, end) = (hole.span.start(), hole.span.end());
+    let mut scratch = Scratch::default();
+    let mut recovered = Vec::new();
+    while start < end {
+        let stop = piece_end(text.as_bytes(), start - base, end - base, hole.depth)? + base;
+        let piece = text.get(start.checked_sub(base)?..stop.checked_sub(base)?)?;
+        let tokens = lexer::tokens_at_depth(piece, start, hole.depth);
         let list = grammar::StmtsParser::new()
             .parse(arena, &mut scratch, &mut recovered, tokens)
             .ok()?;
-        Spliced::Stmts {
-            stmts: scratch.finish(arena, list),
-            counts: scratch.counted(),
+        let stmts = scratch.finish(arena, list);
+        // The last token must end where the piece does: then it is the `}`
+        // there (no other token ends with that character), not a comment.
+        if !recovered.is_empty() || stmts.last().map(|s| s.span().end()) != Some(stop) {
+            return None;
         }
-    };
-    (recovered.is_empty() && last == Some((true, end))).then_some(spliced)
+        send(Piece::Stmts(stmts));
+        start = stop;
+    }
+    Some(())
+}
+
+/// Where the piece of a chunk that starts at `start` (offsets into
+/// `bytes`, at brace depth `depth`) ends: at the first statement end (a
+/// `}` back at `depth`, not followed by `else`) [`PIECE_BYTES`] or more
+/// after `start`, or at the chunk's `end`.
+fn piece_end(bytes: &[u8], start: usize, end: usize, depth: usize) -> Option<usize> {
+    let mut scan = Scan::new(bytes);
+    scan.at = start;
+    scan.depth = depth;
+    while let Some(event) = scan.next_brace() {
+        let Brace::Close(after) = event else {
+            continue;
+        };
+        if after >= end || scan.depth < depth {
+            break;
+        }
+        if scan.depth == depth
+            && after >= start + PIECE_BYTES
+            && statement_after(bytes, after).is_some()
+        {
+            return Some(after);
+        }
+    }
+    (start < end).then_some(end)
 }
 
 /// Reads `text` (a file or `// -----` chunk starting at byte `base`) but
