@@ -153,10 +153,10 @@ impl crate::parser::ast::PieceSource for Pieces<'_> {
 }
 
 /// Drops `value` on a thread of its own: returning the memory of a large
-/// file's arenas to the system takes tens of milliseconds that the caller
-/// need not wait for. When no thread can be started, `spawn` drops the
-/// closure, and `value` with it, here.
-fn drop_in_background<T: Send + 'static>(value: T) {
+/// file's arenas or module to the system takes tens of milliseconds that
+/// the caller need not wait for. When no thread can be started, `spawn`
+/// drops the closure, and `value` with it, here.
+pub fn drop_in_background<T: Send + 'static>(value: T) {
     let _ = std::thread::Builder::new()
         .name("pfir-free".into())
         .spawn(move || drop(value));

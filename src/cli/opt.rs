@@ -325,5 +325,7 @@ fn report_and_print(file: &SourceFile, args: &OptArgs, outcome: driver::OptOutco
             }
         }
     }
+    // Freeing a large module takes tens of milliseconds nobody waits for.
+    driver::drop_in_background(outcome);
     status
 }

@@ -55,7 +55,7 @@ pub fn plan(text: &str, base: usize) -> Option<Hole> {
     if text.len() < MIN_SPLIT_BYTES {
         return None;
     }
-    let mut hole = plan_at(text, base, text.len() / 4)?;
+    let mut hole = plan_at(text, base, text.len() * 3 / 10)?;
     if hole.depth == 0 {
         hole = plan_at(text, base, text.len() / 2)?;
     }

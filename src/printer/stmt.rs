@@ -43,15 +43,35 @@ pub fn write_braced<W: Write>(
     out: &mut TrimWriter<W>,
 ) -> io::Result<()> {
     out.line(0, head)?;
+    write_stmts(m, f, f.block_stmts(body), 1, true, out)?;
+    out.newline()?;
+    out.line(0, "}")
+}
+
+/// A block of at least this many statements is printed in two halves on
+/// two threads (the second into a buffer), once per function.
+pub const SPLIT_PRINT_STMTS: usize = 1 << 15;
+
+/// Writes `stmts` at `depth`, each on a line of its own that starts with a
+/// newline, with the blocks they hold. With `may_split`, the first block
+/// of [`SPLIT_PRINT_STMTS`] statements or more is printed in two halves at
+/// once: the second on another thread, into a buffer written after the
+/// first. The text is the same: every line starts with a newline, which
+/// drops the spaces a line before it held back (see [`TrimWriter`]).
+fn write_stmts<W: Write>(
+    m: &Module,
+    f: &Function,
+    stmts: &[StmtId],
+    depth: usize,
+    mut may_split: bool,
+    out: &mut TrimWriter<W>,
+) -> io::Result<()> {
     let mut line = String::new();
-    let mut work = vec![
-        Work::Close(0),
-        Work::Block {
-            stmts: f.block_stmts(body),
-            next: 0,
-            depth: 1,
-        },
-    ];
+    let mut work = vec![Work::Block {
+        stmts,
+        next: 0,
+        depth,
+    }];
     while let Some(item) = work.pop() {
         match item {
             Work::Close(depth) => {
@@ -67,6 +87,14 @@ pub fn write_braced<W: Write>(
                     None => line.push('{'),
                 }
                 out.line(depth, &line)?;
+            }
+            Work::Block {
+                stmts,
+                next: 0,
+                depth,
+            } if may_split && stmts.len() >= SPLIT_PRINT_STMTS => {
+                may_split = false;
+                write_halves(m, f, stmts, depth, out)?;
             }
             Work::Block { stmts, next, depth } => {
                 let Some(&s) = stmts.get(next) else {
@@ -99,6 +127,38 @@ pub fn write_braced<W: Write>(
         }
     }
     Ok(())
+}
+
+/// [`write_stmts`] for a long run of statements: the second half is
+/// printed on another thread while this one prints the first (on one
+/// thread when no thread can be started).
+fn write_halves<W: Write>(
+    m: &Module,
+    f: &Function,
+    stmts: &[StmtId],
+    depth: usize,
+    out: &mut TrimWriter<W>,
+) -> io::Result<()> {
+    let (first, second) = stmts.split_at(stmts.len() / 2);
+    std::thread::scope(|s| {
+        let printer = std::thread::Builder::new()
+            .name("pfir-print".into())
+            .stack_size(crate::driver::LARGE_STACK_BYTES)
+            .spawn_scoped(s, || {
+                let mut buffer = TrimWriter::new(Vec::new());
+                write_stmts(m, f, second, depth, false, &mut buffer)?;
+                buffer.finish()
+            });
+        let Ok(printer) = printer else {
+            return write_stmts(m, f, stmts, depth, false, out);
+        };
+        write_stmts(m, f, first, depth, false, out)?;
+        let lines = match printer.join() {
+            Ok(lines) => lines?,
+            Err(panic) => std::panic::resume_unwind(panic),
+        };
+        out.lines(&lines)
+    })
 }
 
 /// Queues the bodies of the `if` chain starting at `s` (whose head is

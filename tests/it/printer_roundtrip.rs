@@ -600,3 +600,46 @@ mod random_expressions {
         }
     }
 }
+
+/// A block long enough to be printed in two halves on two threads
+/// (`printer::stmt::SPLIT_PRINT_STMTS`) prints exactly as written when
+/// written canonically: the halves meet at a statement whose line starts
+/// where the first half ends, whatever the statements around the cut
+/// (nested loops, `if`/`else if`/`else` chains, a string with spaces
+/// that are held back at a line's end).
+#[test]
+fn a_block_printed_in_two_halves_prints_as_one() {
+    use pfir::printer::stmt::SPLIT_PRINT_STMTS;
+    let mut text = String::from(
+        "func k(x: i64) -> task_id {\n  return system.task_invalid()\n}\n\n\
+         orchestration func main(n: i64) -> task_id {\n  manual \"a  \" {\n",
+    );
+    let count = SPLIT_PRINT_STMTS + 7;
+    for i in 0..count {
+        let line = match i % 4 {
+            0 => format!("    a{i}, t{i} = submit k({i})\n"),
+            1 => {
+                format!("    for p{i} in parallel(4) {{\n      b{i}, c{i} = submit k(n)\n    }}\n")
+            }
+            2 => format!(
+                "    if n > {i} {{\n      d{i} = n\n    }} else if n < 0 {{\n      e{i} = n\n    }} else {{\n      f{i} = n\n    }}\n"
+            ),
+            _ => format!("    g{i} = n + {i}\n"),
+        };
+        text.push_str(&line);
+    }
+    text.push_str("  }\n  return system.task_invalid()\n}\n");
+    let printed = with_large_stack(|| print_module(&read(&text)));
+    if printed != text {
+        let at = printed
+            .bytes()
+            .zip(text.bytes())
+            .position(|(a, b)| a != b)
+            .unwrap_or(printed.len().min(text.len()));
+        panic!(
+            "printed differs at byte {at}: {:?} against {:?}",
+            &printed[at.saturating_sub(80)..(at + 80).min(printed.len())],
+            &text[at.saturating_sub(80)..(at + 80).min(text.len())]
+        );
+    }
+}
