@@ -10,7 +10,7 @@ use crate::ir::Module;
 
 /// Stack size for the worker thread: enough for [`crate::lexer::MAX_NESTING`]
 /// levels in every recursive walk. Only the pages touched are committed.
-pub const LARGE_STACK_BYTES: usize = 4 << 30;
+pub const LARGE_STACK_BYTES: usize = crate::lexer::NESTING_STACK_BYTES;
 
 /// Runs `f` on a thread with a [`LARGE_STACK_BYTES`] stack and returns its result.
 pub fn with_large_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {

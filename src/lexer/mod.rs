@@ -22,6 +22,13 @@ pub use token::{LexError, Tok};
 /// Deeper input is rejected with a diagnostic instead of exhausting the stack.
 pub const MAX_NESTING: usize = 200_000;
 
+/// A stack that holds every recursive walk of input nested
+/// [`MAX_NESTING`] deep: about 20 KiB per level, reserved (only the pages
+/// a walk touches are committed). The threads that walk a module get it
+/// (`crate::driver::with_large_stack`, and the helper threads of the
+/// front end and the printer).
+pub const NESTING_STACK_BYTES: usize = 4 << 30;
+
 /// One lexed token with its byte range.
 pub type Spanned<'input> = (usize, Tok<'input>, usize);
 

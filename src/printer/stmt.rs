@@ -143,7 +143,7 @@ fn write_halves<W: Write>(
     std::thread::scope(|s| {
         let printer = std::thread::Builder::new()
             .name("pfir-print".into())
-            .stack_size(crate::driver::LARGE_STACK_BYTES)
+            .stack_size(crate::lexer::NESTING_STACK_BYTES)
             .spawn_scoped(s, || {
                 let mut buffer = TrimWriter::new(Vec::new());
                 write_stmts(m, f, second, depth, false, &mut buffer)?;
