@@ -11,7 +11,8 @@
 //!
 //! then runs the `pfir` binary (`pfir opt FILE --passes=... > /dev/null`)
 //! and, when `mlir-opt-16` is on `PATH`, `mlir-opt-16` on the MLIR twin of
-//! the same shape, one after the other, with wall time and peak RSS (from
+//! the same shape, taking turns (`--runs N`: N pairs; the best of each and
+//! the median of the pairs' ratios), with wall time and peak RSS (from
 //! `/usr/bin/time` when it is installed). Without `mlir-opt-16` it reports
 //! pfir alone. Install it on Debian/Ubuntu with
 //! `apt-get install mlir-16-tools`.
@@ -386,19 +387,32 @@ fn main() {
         return;
     }
 
-    println!("processes, one after the other (stdout to /dev/null, best of {runs}):");
+    println!(
+        "processes, taking turns (stdout to /dev/null, best of {runs}; with mlir-opt-16, one run of each per pair):"
+    );
     let pfir_bin = Path::new(env!("CARGO_BIN_EXE_pfir"));
     let pfir_args = [
         "opt",
         pfir_path.to_str().expect("UTF-8 path"),
         "--passes=expand-manual-phase-fence",
     ];
-    let pfir = run_process(pfir_bin, &pfir_args, runs);
+    let mlir_opt = find_on_path("mlir-opt-16");
+    let mlir_args = [mlir_path.to_str().expect("UTF-8 path")];
+    // Taking turns, so that a slow spell of a shared machine slows both.
+    let (mut pfir_runs, mut mlir_runs) = (Vec::new(), Vec::new());
+    for _ in 0..runs.max(1) {
+        pfir_runs.push(run_process(pfir_bin, &pfir_args, 1));
+        if let Some(mlir_opt) = &mlir_opt {
+            mlir_runs.push(run_process(mlir_opt, &mlir_args, 1));
+        }
+    }
+    let best = |v: &[Option<Run>]| v.iter().flatten().min_by_key(|r| r.wall).copied();
+    let pfir = best(&pfir_runs);
     report_process("pfir", bytes, pfir);
-    match find_on_path("mlir-opt-16") {
-        Some(mlir_opt) => {
+    match mlir_opt {
+        Some(_) => {
             let mlir_bytes = std::fs::metadata(&mlir_path).map_or(0, |m| m.len() as usize);
-            let mlir = run_process(&mlir_opt, &[mlir_path.to_str().expect("UTF-8 path")], runs);
+            let mlir = best(&mlir_runs);
             report_process("mlir-opt", mlir_bytes, mlir);
             if let (Some(p), Some(m)) = (pfir, mlir) {
                 let cpu_ratio = match (p.cpu, m.cpu) {
@@ -408,7 +422,7 @@ fn main() {
                     _ => String::new(),
                 };
                 println!(
-                    "  pfir is {:.2}x faster than mlir-opt-16 in wall time{cpu_ratio}{}",
+                    "  pfir is {:.2}x faster than mlir-opt-16 in wall time, best against best{cpu_ratio}{}",
                     m.wall.as_secs_f64() / p.wall.as_secs_f64(),
                     match (p.rss, m.rss) {
                         (Some(a), Some(b)) => {
@@ -416,6 +430,23 @@ fn main() {
                         }
                         _ => String::new(),
                     }
+                );
+            }
+            let mut pairs: Vec<f64> = pfir_runs
+                .iter()
+                .zip(&mlir_runs)
+                .filter_map(|(p, m)| {
+                    Some(m.as_ref()?.wall.as_secs_f64() / p.as_ref()?.wall.as_secs_f64())
+                })
+                .collect();
+            pairs.sort_by(f64::total_cmp);
+            if pairs.len() > 1 {
+                println!(
+                    "  per pair: median {:.2}x, lowest {:.2}x, highest {:.2}x ({} pairs)",
+                    pairs[pairs.len() / 2],
+                    pairs[0],
+                    pairs[pairs.len() - 1],
+                    pairs.len()
                 );
             }
         }
