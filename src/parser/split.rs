@@ -1,26 +1,33 @@
 //! Parsing a large file on two threads.
 //!
 //! A file of [`MIN_SPLIT_BYTES`] or more is cut in two ([`plan`]): a
-//! *chunk*, a run of whole statements of one block (or of whole functions)
-//! from about the middle of the file, and the rest. One thread reads the
-//! chunk ([`parse_chunk`]) while another reads the rest ([`parse_around`]):
-//! the rest's token stream ([`crate::lexer::tokens_around`]) holds one
-//! [`crate::lexer::Tok::Spliced`] token where the chunk is, and when the grammar reduces
-//! it (`Stmts` or `Items`), it takes the chunk's statements or functions,
-//! waiting for the other thread if it has not finished.
+//! *chunk*, a run of whole statements of one block from about 3/10 of the
+//! file on (or, between functions, a run of whole functions from about
+//! the middle), and the rest. The calling thread reads the chunk while
+//! another reads the rest ([`parse_around`]): the rest's token stream
+//! ([`crate::lexer::tokens_around`]) holds one
+//! [`crate::lexer::Tok::Spliced`] token where the chunk is, which the
+//! grammar takes in `Stmts` or `Items`. A chunk of statements is read in
+//! pieces of about [`PIECE_BYTES`] ([`stream_statements`]), each handed
+//! over as soon as it is read: the rest holds one
+//! [`ast::StmtKind::Streamed`] statement for them, and lowering lowers the
+//! pieces in their place as they come, so that it overlaps the reading. A
+//! chunk of functions is read whole ([`parse_functions`]) and the parser
+//! of the rest waits for it (lowering needs every signature first).
 //!
 //! The result is the module that parsing the whole file in one go gives,
-//! node for node and count for count, or nothing:
+//! node for node, or nothing (only the node counts that size the IR are
+//! estimated for a streamed chunk, see [`Scratch::count_like_so_far`]):
 //!
 //! - **The tokens are the file's.** The rest's lexer checks that a token
 //!   starts exactly where the chunk starts, at the bracket depth the cut
-//!   was planned for; the chunk's last statement (or function) must end
-//!   exactly where the chunk does, with its `}` (no other token ends with
-//!   that character). No token can extend past a `}` that ends a token
+//!   was planned for; the last statement (or function) of the chunk, and
+//!   of each piece, must end exactly where it does, with its `}` (no other
+//!   token ends with that character). No token can extend past a `}` that ends a token
 //!   stream (a string or comment that did would not have ended with it), so
 //!   both streams together are the file's stream.
-//! - **The tree is the file's.** Each side must parse without a syntax
-//!   error, and the rest must take the spliced token in a list of
+//! - **The tree is the file's.** Each side (each piece) must parse without
+//!   a syntax error, and the rest must take the spliced token in a list of
 //!   statements (or of functions). Replacing the token by the chunk's
 //!   derivation then gives a derivation of the file's tokens, and the
 //!   grammar is LR(1), hence unambiguous: it is the one the whole-file
@@ -47,10 +54,13 @@ pub const MIN_SPLIT_BYTES: usize = 1 << 20;
 const MIN_CHUNK_PART: usize = 8;
 
 /// Where to cut `text` (a file, or a `// -----` chunk of one, starting at
-/// byte `base`): the chunk for the second thread, from a statement (or
-/// function) that starts at or after the middle of the text to the end of
-/// the last statement of its block that ends with a `}`. `None` for a
-/// short text, or when no such run is large enough.
+/// byte `base`): the chunk, from a statement that starts at or after 3/10
+/// of the text (a function at or after the middle, when the shallowest
+/// start there is between functions) to the end of the last statement of
+/// its block that ends with a `}`. `None` for a short text, or when no
+/// such run is an eighth of the text. Why 3/10: the other thread parses
+/// what comes before and then lowers everything; lowering costs about
+/// two thirds of parsing, so both threads finish together near there.
 pub fn plan(text: &str, base: usize) -> Option<Hole> {
     if text.len() < MIN_SPLIT_BYTES {
         return None;
@@ -229,7 +239,7 @@ pub fn parse_functions<'i>(
 
 /// Statements of a streamed chunk are read and handed over in pieces of
 /// about this many bytes of source.
-const PIECE_BYTES: usize = 1 << 16;
+pub const PIECE_BYTES: usize = 1 << 16;
 
 /// Reads the statements of the chunk of `text` (a file or `// -----` chunk
 /// starting at byte `base`) that a `hole` at depth 1 or more covers, in
@@ -309,7 +319,8 @@ fn piece_end(bytes: &[u8], start: usize, end: usize, depth: usize) -> Option<usi
 /// Reads `text` (a file or `// -----` chunk starting at byte `base`) but
 /// for the part `hole` covers, in `arena`; what the hole holds comes from
 /// `chunk`, called once when the parser reaches it (so it may wait for the
-/// thread running [`parse_chunk`]). `None` when the text has a syntax
+/// thread running [`parse_functions`]; for a streamed run it gives the
+/// [`ast::Streamed`] at once). `None` when the text has a syntax
 /// error, the hole is not where a run of statements (or functions) can
 /// stand, or `chunk` gives nothing.
 pub fn parse_around<'i>(
