@@ -60,7 +60,7 @@ const MIN_CHUNK_PART: usize = 8;
 /// its block that ends with a `}`. `None` for a short text, or when no
 /// such run is an eighth of the text. Why 3/10: the other thread parses
 /// what comes before and then lowers everything; lowering costs about
-/// two thirds of parsing, so both threads finish together near there.
+/// two fifths of parsing, so both threads finish together near there.
 pub fn plan(text: &str, base: usize) -> Option<Hole> {
     if text.len() < MIN_SPLIT_BYTES {
         return None;
