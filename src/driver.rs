@@ -76,29 +76,22 @@ pub fn read_module_split(
     let chunk_arena = ast::arena_for(chunk_len);
     let rest_len = text.len() - chunk_len;
     let read = std::thread::scope(|s| {
-        let spawn = |f| {
-            std::thread::Builder::new()
-                .name("pfir-parse".into())
-                .stack_size(LARGE_STACK_BYTES)
-                .spawn_scoped(s, f)
-                .ok()
-        };
         let rest = if hole.depth == 0 {
             let (send, receive) = std::sync::mpsc::sync_channel(1);
-            let rest = spawn(Box::new(move || {
+            let rest = spawn_parser(s, move || {
                 let arena = ast::arena_for(rest_len);
                 let functions = move || receive.recv().ok().flatten();
                 let read = split::parse_around(text, base, &arena, hole, functions)
                     .map(crate::lower::lower);
                 drop_in_background(arena);
                 read
-            }) as Box<dyn FnOnce() -> _ + Send + '_>)?;
+            })?;
             // The other thread may have given up already: then nobody receives.
             let _ = send.send(split::parse_functions(text, base, &chunk_arena, hole));
             rest
         } else {
             let (send, receive) = std::sync::mpsc::channel();
-            let rest = spawn(Box::new(move || {
+            let rest = spawn_parser(s, move || {
                 let pieces = Pieces {
                     receive: std::sync::Mutex::new(receive),
                     done: std::sync::atomic::AtomicBool::new(false),
@@ -114,7 +107,7 @@ pub fn read_module_split(
                     .filter(|_| pieces.done.load(std::sync::atomic::Ordering::Relaxed));
                 drop_in_background(arena);
                 read
-            }) as Box<dyn FnOnce() -> _ + Send + '_>)?;
+            })?;
             split::stream_statements(text, base, &chunk_arena, hole, |piece| {
                 // The other thread may have given up already.
                 let _ = send.send(piece);
@@ -128,6 +121,19 @@ pub fn read_module_split(
     });
     drop_in_background(chunk_arena);
     read
+}
+
+/// Starts the thread of [`read_module_split`] that parses the rest and
+/// lowers, with the stack every walk needs; `None` when it cannot start.
+fn spawn_parser<'scope, T: Send + 'scope>(
+    s: &'scope std::thread::Scope<'scope, '_>,
+    f: impl FnOnce() -> T + Send + 'scope,
+) -> Option<std::thread::ScopedJoinHandle<'scope, T>> {
+    std::thread::Builder::new()
+        .name("pfir-parse".into())
+        .stack_size(LARGE_STACK_BYTES)
+        .spawn_scoped(s, f)
+        .ok()
 }
 
 /// The pieces of a streamed chunk as lowering takes them: lowering has
