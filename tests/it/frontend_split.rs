@@ -5,8 +5,6 @@
 //! a token, at the wrong depth, past the end), and on large files with and
 //! without errors through `read_module_anyway`, which cuts them by itself.
 
-use std::path::Path;
-
 use pfir::driver::{read_module_anyway, read_module_on_one_thread, read_module_split};
 use pfir::lexer::Hole;
 use pfir::parser::split::{MIN_SPLIT_BYTES, plan, plan_at};
@@ -14,7 +12,7 @@ use pfir::span::Span;
 use proptest::prelude::*;
 
 use crate::support::generator::{program, render};
-use crate::support::pfir_files;
+use crate::support::repository_pfir_files;
 
 /// The module (its whole `Debug` form: every node, id, type and span) and
 /// the diagnostics of a read. Hash maps are left out: they are indexes of
@@ -77,10 +75,7 @@ fn agrees(what: &str, text: &str, base: usize, hole: Hole) -> Option<bool> {
 
 #[test]
 fn every_cut_of_every_file_reads_as_one_thread_does() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = Vec::new();
-    pfir_files(&root.join("examples"), &mut files);
-    pfir_files(&root.join("tests"), &mut files);
+    let files = repository_pfir_files();
     let (mut split, mut refused, mut at_functions) = (0, 0, 0);
     for path in &files {
         let text = std::fs::read_to_string(path).unwrap();

@@ -13,7 +13,6 @@ use pfir::ir::{ArenaId, Direction, ExprId, ExprKind, Module, StmtId, StmtKind};
 use pfir::passes::properties::{Property, Violation, verify_all};
 use pfir::passes::walk::{block_of_mut, for_each_expr, walk_stmts};
 use proptest::prelude::*;
-use std::path::Path;
 
 /// The verifiers with a walk each, as they were before `verify_all`.
 mod oracle {
@@ -441,14 +440,11 @@ fn agree(m: &Module, what: &str) -> usize {
     expected.iter().map(Vec::len).sum()
 }
 
-use crate::support::pfir_files;
+use crate::support::repository_pfir_files;
 
 /// Every valid module of the repository's `.pfir` files (examples and tests).
 fn corpus() -> Vec<(String, Module)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = Vec::new();
-    pfir_files(&root.join("examples"), &mut files);
-    pfir_files(&root.join("tests"), &mut files);
+    let files = repository_pfir_files();
     let mut out = Vec::new();
     for path in &files {
         let text = std::fs::read_to_string(path).unwrap();

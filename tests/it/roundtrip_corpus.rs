@@ -2,16 +2,11 @@
 //! fixpoint: `print(parse(print(parse(x)))) == print(parse(x))` byte for
 //! byte, and the re-read IR is structurally equal to the first.
 
-use std::path::Path;
-
-use crate::support::pfir_files;
+use crate::support::repository_pfir_files;
 
 #[test]
 fn every_valid_input_prints_to_a_fixpoint() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = Vec::new();
-    pfir_files(&root.join("examples"), &mut files);
-    pfir_files(&root.join("tests"), &mut files);
+    let files = repository_pfir_files();
     let mut checked = 0;
     let mut failures = Vec::new();
     for path in &files {

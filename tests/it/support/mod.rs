@@ -90,6 +90,16 @@ pub fn run_pass(m: &mut Module, src: &str) -> Result<(), Vec<pfir::diagnostics::
     }
 }
 
+/// Every `.pfir` file of the repository's `examples/` and `tests/`, in
+/// that order, each directory sorted.
+pub fn repository_pfir_files() -> Vec<std::path::PathBuf> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    pfir_files(&root.join("examples"), &mut files);
+    pfir_files(&root.join("tests"), &mut files);
+    files
+}
+
 /// Every `.pfir` file under `dir`, recursively, in sorted order.
 pub fn pfir_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
