@@ -47,28 +47,9 @@ pub const MAX_IR_DUMP_BYTES: usize = 256 << 20;
 
 /// Prints `module` for an IR dump, cut after `limit` bytes (with a note).
 pub fn dump_ir(module: &Module, limit: usize) -> String {
-    struct Capped {
-        out: Vec<u8>,
-        limit: usize,
-    }
-    impl std::io::Write for Capped {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            if self.out.len() + buf.len() > self.limit {
-                return Err(std::io::Error::other("IR dump limit reached"));
-            }
-            self.out.extend_from_slice(buf);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut sink = Capped {
-        out: Vec::new(),
-        limit,
-    };
+    let mut sink = crate::printer::render::BoundedBuffer::new(limit);
     let complete = crate::printer::write_module(module, &mut sink).is_ok();
-    let mut text = String::from_utf8_lossy(&sink.out).into_owned();
+    let mut text = String::from_utf8_lossy(&sink.into_bytes()).into_owned();
     if !complete {
         if !text.ends_with('\n') {
             text.push('\n');

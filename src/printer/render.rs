@@ -7,6 +7,43 @@
 
 use std::io::{self, Write};
 
+/// Bytes written into memory, at most `limit` of them: a write that would
+/// pass the limit fails and writes nothing. For printed text that must not
+/// grow without bound in memory (deeply nested code prints quadratically):
+/// IR dumps, and the half of a block the printer renders ahead.
+pub struct BoundedBuffer {
+    bytes: Vec<u8>,
+    limit: usize,
+}
+
+impl BoundedBuffer {
+    pub fn new(limit: usize) -> BoundedBuffer {
+        BoundedBuffer {
+            bytes: Vec::new(),
+            limit,
+        }
+    }
+
+    /// What was written.
+    pub fn into_bytes(self) -> Vec<u8> {
+        self.bytes
+    }
+}
+
+impl Write for BoundedBuffer {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if buf.len() > self.limit - self.bytes.len() {
+            return Err(io::Error::other("printed text over its memory limit"));
+        }
+        self.bytes.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
 /// A writer of lines that drops spaces at the end of lines (and of the text).
 pub struct TrimWriter<W: Write> {
     out: W,
@@ -87,7 +124,18 @@ impl<W: Write> TrimWriter<W> {
 
 #[cfg(test)]
 mod tests {
-    use super::TrimWriter;
+    use super::{BoundedBuffer, TrimWriter};
+    use std::io::Write;
+
+    #[test]
+    fn a_bounded_buffer_refuses_what_passes_its_limit() {
+        let mut b = BoundedBuffer::new(5);
+        b.write_all(b"abc").unwrap();
+        assert!(b.write_all(b"def").is_err());
+        b.write_all(b"de").unwrap();
+        assert!(b.write_all(b"f").is_err());
+        assert_eq!(b.into_bytes(), b"abcde");
+    }
 
     #[test]
     fn drops_trailing_spaces_only() {

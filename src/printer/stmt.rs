@@ -11,9 +11,9 @@
 
 use super::binding::{write_bindings, write_iter_args};
 use super::expr::{ArgSeparator, write_comma_separated, write_expr, write_kwarg, write_list};
-use super::render::TrimWriter;
+use super::render::{BoundedBuffer, TrimWriter};
 use crate::ir::if_chain::{ElseArm, if_chain};
-use crate::ir::{Block, ExprId, ExprKind, Function, Module, StmtId, StmtKind, Submit};
+use crate::ir::{ArenaId, Block, ExprId, ExprKind, Function, Module, StmtId, StmtKind, Submit};
 use std::io::{self, Write};
 
 /// One piece of work of the block walk.
@@ -132,6 +132,13 @@ fn write_stmts<W: Write>(
 /// [`write_stmts`] for a long run of statements: the second half is
 /// printed on another thread while this one prints the first (on one
 /// thread when no thread can be started).
+///
+/// The second half is held in memory until the first is written, so it
+/// is rendered into a [`BoundedBuffer`] of twice its source's size plus
+/// [`AHEAD_SLACK_BYTES`]: canonical text is about as long as its source,
+/// except for deep nesting, whose indentation grows quadratically. When
+/// the buffer fills, this thread prints the second half itself after the
+/// first, streamed like everything else.
 fn write_halves<W: Write>(
     m: &Module,
     f: &Function,
@@ -140,25 +147,41 @@ fn write_halves<W: Write>(
     out: &mut TrimWriter<W>,
 ) -> io::Result<()> {
     let (first, second) = stmts.split_at(stmts.len() / 2);
+    let limit = ahead_limit(f, second);
     std::thread::scope(|s| {
         let printer = std::thread::Builder::new()
             .name("pfir-print".into())
             .stack_size(crate::lexer::NESTING_STACK_BYTES)
             .spawn_scoped(s, || {
-                let mut buffer = TrimWriter::new(Vec::new());
+                let mut buffer = TrimWriter::new(BoundedBuffer::new(limit));
                 write_stmts(m, f, second, depth, false, &mut buffer)?;
-                buffer.finish()
+                Ok::<_, io::Error>(buffer.finish()?.into_bytes())
             });
         let Ok(printer) = printer else {
             return write_stmts(m, f, stmts, depth, false, out);
         };
         write_stmts(m, f, first, depth, false, out)?;
-        let lines = match printer.join() {
-            Ok(lines) => lines?,
+        match printer.join() {
+            Ok(Ok(lines)) => out.lines(&lines),
+            // Only the limit fails a write into memory.
+            Ok(Err(_)) => write_stmts(m, f, second, depth, false, out),
             Err(panic) => std::panic::resume_unwind(panic),
-        };
-        out.lines(&lines)
+        }
     })
+}
+
+/// What the buffer of [`write_halves`] may hold beyond twice the source.
+pub const AHEAD_SLACK_BYTES: usize = 1 << 20;
+
+/// The memory limit for rendering `stmts` ahead: twice the bytes of source
+/// they span, plus [`AHEAD_SLACK_BYTES`].
+pub fn ahead_limit(f: &Function, stmts: &[StmtId]) -> usize {
+    let span = |s: &StmtId| (s.index() < f.stmts.len()).then(|| f.stmts[*s].span.range());
+    let source = match (stmts.first().and_then(span), stmts.last().and_then(span)) {
+        (Some(a), Some(b)) => b.end.saturating_sub(a.start),
+        _ => 0,
+    };
+    source.saturating_mul(2).saturating_add(AHEAD_SLACK_BYTES)
 }
 
 /// Queues the bodies of the `if` chain starting at `s` (whose head is

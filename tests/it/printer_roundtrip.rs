@@ -643,3 +643,60 @@ fn a_block_printed_in_two_halves_prints_as_one() {
         );
     }
 }
+
+/// The second half of a long block is rendered ahead into memory only up
+/// to a limit of about twice its source (`printer::stmt::ahead_limit`):
+/// here it ends with a loop nest written without indentation, whose
+/// canonical text is several times larger than that, so the printer writes
+/// that half itself after the first (streamed, not held), and the text is
+/// still exactly the canonical one. Without the limit, such a nest at the
+/// nesting limit would have been held whole: tens of gigabytes.
+#[test]
+fn a_half_too_large_to_hold_is_printed_streamed_and_the_same() {
+    use pfir::printer::stmt::{SPLIT_PRINT_STMTS, ahead_limit};
+    let mut canonical = String::from(
+        "func k() -> task_id {\n  return system.task_invalid()\n}\n\n\
+         orchestration func main(n: i64) -> task_id {\n",
+    );
+    for i in 0..SPLIT_PRINT_STMTS + 3 {
+        canonical.push_str(&format!("  g{i} = n + {i}\n"));
+    }
+    let mut source = canonical.clone();
+    let depth = 1500;
+    let nest_start = canonical.len();
+    for d in 0..depth {
+        let line = format!("for v{d} in range(1) {{\n");
+        canonical.push_str(&"  ".repeat(d + 1));
+        canonical.push_str(&line);
+        source.push_str(&line);
+    }
+    canonical.push_str(&format!("{}x = n\n", "  ".repeat(depth + 1)));
+    source.push_str("x = n\n");
+    for d in (0..depth).rev() {
+        canonical.push_str(&format!("{}}}\n", "  ".repeat(d + 1)));
+        source.push_str("}\n");
+    }
+    let nest_len = canonical.len() - nest_start;
+    let end = "  return system.task_invalid()\n}\n";
+    canonical.push_str(end);
+    source.push_str(end);
+    let (limit, printed) = with_large_stack(|| {
+        let module = read(&source);
+        let f = module.functions().last().expect("main");
+        let stmts = f.block_stmts(&f.body);
+        assert!(stmts.len() >= SPLIT_PRINT_STMTS, "the block is split");
+        (
+            ahead_limit(f, &stmts[stmts.len() / 2..]),
+            print_module(&module),
+        )
+    });
+    // The nest alone prints to more than the second half may hold.
+    assert!(
+        nest_len > limit,
+        "the second half fits its buffer ({nest_len} <= {limit}): the test does not reach the limit"
+    );
+    assert!(
+        printed == canonical,
+        "printed text differs from the canonical text"
+    );
+}
