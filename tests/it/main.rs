@@ -34,3 +34,4 @@ mod property_walk;
 mod roundtrip_corpus;
 
 mod tooling_robustness;
+mod tree_sitter_grammar;
