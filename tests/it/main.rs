@@ -11,6 +11,7 @@ mod deps_random;
 mod deps_verify;
 mod diagnostics;
 mod editor_grammar;
+mod editor_setups;
 mod filecheck_agreement;
 mod fmt;
 mod frontend_errors;
