@@ -337,3 +337,19 @@ fn highlights_mark_test_directives_and_code() {
         );
     }
 }
+
+/// Every reserved word of docs/language.md is a token of the grammar, so
+/// that the highlights can mark it: an anonymous node (`func`), or a named
+/// node that is only that word (`true`; `break` is `break_statement`).
+#[test]
+fn every_reserved_word_is_a_keyword_of_the_grammar() {
+    let lang = language();
+    let words = super::editor_grammar::reserved_words();
+    assert_eq!(words.len(), 48, "{words:?}");
+    for w in &words {
+        let known = lang.id_for_node_kind(w, false) != 0
+            || lang.id_for_node_kind(w, true) != 0
+            || lang.id_for_node_kind(&format!("{w}_statement"), true) != 0;
+        assert!(known, "`{w}` is not a keyword of the tree-sitter grammar");
+    }
+}
