@@ -262,9 +262,15 @@ one to three bounds.",
         explanation: "A binding names one variable per value: a call binds the callee's \
 results, `submit` binds the results and then the task id, a loop or `if` binds \
 its iter-args or yielded values. `return` and `yield` give exactly as many values \
-as the function or body produces.",
-        wrong: ex("func k() -> i64 {\n  return 1\n}\nfunc main() {\n  y, z = k()\n}\n"),
-        right: ex("func k() -> i64 {\n  return 1\n}\nfunc main() {\n  y = k()\n}\n"),
+as the function or body produces. A `submit` that binds only the callee's \
+results misses the task id; the fix adds a binding for it \
+(`a, a_tid = submit kernel(...)`), which `pfir fix` applies.",
+        wrong: ex(
+            "func kernel() -> task_id {\n  return system.task_invalid()\n}\nfunc main() {\n  a = submit kernel()\n}\n",
+        ),
+        right: ex(
+            "func kernel() -> task_id {\n  return system.task_invalid()\n}\nfunc main() {\n  a, a_tid = submit kernel()\n}\n",
+        ),
     },
     CodeInfo {
         code: Code::MisplacedControl,

@@ -458,71 +458,232 @@ fn write_side(out: &mut String, function: &str, g: &SideGraph, l: &Layout, dx: f
     out.push_str("</g>\n");
 }
 
-const LEGEND_H: f64 = 40.0;
+/// One convention of the picture, as the legend explains it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Convention {
+    Task,
+    Barrier,
+    InsertedBarrier,
+    Outside,
+    Join,
+    Summary,
+    InsertedSummary,
+    Replaced,
+    Added,
+    Counts,
+}
 
-fn write_legend(out: &mut String, y: f64) {
+impl Convention {
+    /// The `class` of its legend entry (`legend-item join`).
+    fn class(self) -> &'static str {
+        match self {
+            Convention::Task => "task",
+            Convention::Barrier => "barrier",
+            Convention::InsertedBarrier => "inserted-barrier",
+            Convention::Outside => "outside",
+            Convention::Join => "join",
+            Convention::Summary => "summary",
+            Convention::InsertedSummary => "inserted-summary",
+            Convention::Replaced => "replaced",
+            Convention::Added => "added",
+            Convention::Counts => "counts",
+        }
+    }
+
+    fn text(self) -> &'static str {
+        match self {
+            Convention::Task => "submit",
+            Convention::Barrier => "barrier",
+            Convention::InsertedBarrier => "barrier inserted by the passes",
+            Convention::Outside => "task ids from outside the function",
+            Convention::Join => {
+                "join point: the dependency may hold the tasks of any dashed source"
+            }
+            Convention::Summary => "collapsed cluster",
+            Convention::InsertedSummary => "collapsed cluster with an inserted barrier",
+            Convention::Replaced => "dependency the passes replaced",
+            Convention::Added => "dependency the passes added",
+            Convention::Counts => "numbers: runtime edges each dependency stands for",
+        }
+    }
+
+    /// Edge conventions go on the legend's second row.
+    fn is_edge(self) -> bool {
+        matches!(
+            self,
+            Convention::Replaced | Convention::Added | Convention::Counts
+        )
+    }
+}
+
+/// The conventions `p` uses, in legend order: exactly those of its nodes
+/// and edges, so the legend never explains what the picture does not show.
+fn conventions(p: &Picture) -> Vec<Convention> {
+    let mut used = [false; 10];
+    let mut mark = |c: Convention| used[c as usize] = true;
+    for g in p.functions.iter().flat_map(|f| &f.sides) {
+        for n in &g.nodes {
+            mark(match (n.kind, n.highlight) {
+                (NodeKind::Task, _) => Convention::Task,
+                (NodeKind::Barrier, false) => Convention::Barrier,
+                (NodeKind::Barrier, true) => Convention::InsertedBarrier,
+                (NodeKind::Outside, _) => Convention::Outside,
+                (NodeKind::Join, _) => Convention::Join,
+                (NodeKind::Summary, false) => Convention::Summary,
+                (NodeKind::Summary, true) => Convention::InsertedSummary,
+            });
+        }
+        for e in &g.edges {
+            match e.style {
+                EdgeStyle::Replaced => mark(Convention::Replaced),
+                EdgeStyle::Added => mark(Convention::Added),
+                // Drawn with the join point they lead into.
+                EdgeStyle::Feed | EdgeStyle::Normal => {}
+            }
+            if e.label.is_some() {
+                mark(Convention::Counts);
+            }
+        }
+    }
+    const ALL: [Convention; 10] = [
+        Convention::Task,
+        Convention::Barrier,
+        Convention::InsertedBarrier,
+        Convention::Outside,
+        Convention::Join,
+        Convention::Summary,
+        Convention::InsertedSummary,
+        Convention::Replaced,
+        Convention::Added,
+        Convention::Counts,
+    ];
+    ALL.into_iter().filter(|c| used[*c as usize]).collect()
+}
+
+const LEGEND_ROW: f64 = 18.0;
+
+/// The legend's rows (node conventions, then edge conventions; an empty
+/// row is left out), its height and its width.
+fn legend_rows(items: &[Convention]) -> (Vec<Vec<Convention>>, f64, f64) {
+    let (edges, nodes): (Vec<Convention>, Vec<Convention>) =
+        items.iter().partition(|c| c.is_edge());
+    let rows: Vec<Vec<Convention>> = [nodes, edges]
+        .into_iter()
+        .filter(|r| !r.is_empty())
+        .collect();
+    let width = rows
+        .iter()
+        .map(|r| r.iter().map(|c| legend_item_w(*c)).sum::<f64>())
+        .fold(0.0, f64::max);
+    let height = if rows.is_empty() {
+        0.0
+    } else {
+        LEGEND_ROW * rows.len() as f64 + 4.0
+    };
+    (rows, height, width)
+}
+
+/// The width of a legend entry: its symbol, its text and the gap after it.
+fn legend_item_w(c: Convention) -> f64 {
+    let symbol = match c {
+        Convention::Counts => 0.0,
+        c if c.is_edge() => 34.0,
+        _ => 20.0,
+    };
+    symbol + text_w(c.text(), true) + 18.0
+}
+
+fn write_legend(out: &mut String, rows: &[Vec<Convention>], y: f64) {
+    if rows.is_empty() {
+        return;
+    }
     let _ = writeln!(
         out,
         r#"<g class="legend" transform="translate({},{})">"#,
         f(MARGIN),
         f(y)
     );
-    let items: [(&str, &str, &str, &str); 4] = [
-        ("#dbe9f6", "#4a7ab5", "", "submit"),
-        ("#fde3c4", "#b36b00", "", "barrier"),
-        ("#ffb347", "#b34700", "", "barrier inserted by the passes"),
-        (
-            "#ffffff",
-            "#777777",
-            "4 3",
-            "task ids from outside the function",
-        ),
-    ];
-    let mut x = 0.0;
-    for (fill, stroke, dash, text) in items {
-        let _ = write!(
-            out,
-            r##"<rect x="{}" y="4" width="14" height="12" rx="2" fill="{fill}" stroke="{stroke}"{}/><text x="{}" y="14" font-size="11" fill="#333333">{}</text>"##,
-            f(x),
-            if dash.is_empty() {
-                String::new()
+    for (k, row) in rows.iter().enumerate() {
+        let top = LEGEND_ROW * k as f64;
+        let mut x = 0.0;
+        for &c in row {
+            let _ = write!(out, r#"<g class="legend-item {}">"#, c.class());
+            let text_x = match c {
+                Convention::Join => {
+                    let (stroke, width, dash, _) = edge_color(EdgeStyle::Feed);
+                    let _ = write!(
+                        out,
+                        r##"<path d="M{} {} H{}" stroke="{stroke}" stroke-width="{width}" stroke-dasharray="{dash}"/><circle cx="{}" cy="{}" r="{}" fill="#888888"/>"##,
+                        f(x),
+                        f(top + 10.0),
+                        f(x + 8.0),
+                        f(x + 14.0 - JOIN_R),
+                        f(top + 10.0),
+                        f(JOIN_R)
+                    );
+                    x + 20.0
+                }
+                Convention::Replaced | Convention::Added => {
+                    let style = if c == Convention::Replaced {
+                        EdgeStyle::Replaced
+                    } else {
+                        EdgeStyle::Added
+                    };
+                    let (stroke, width, dash, marker) = edge_color(style);
+                    let _ = write!(
+                        out,
+                        r##"<path d="M{} {} H{}" stroke="{stroke}" stroke-width="{width}"{} marker-end="url(#{marker})"/>"##,
+                        f(x),
+                        f(top + 10.0),
+                        f(x + 26.0),
+                        if dash.is_empty() {
+                            String::new()
+                        } else {
+                            format!(r#" stroke-dasharray="{dash}""#)
+                        },
+                    );
+                    x + 34.0
+                }
+                Convention::Counts => x,
+                _ => {
+                    let (fill, stroke, dash) = match c {
+                        Convention::Task => ("#dbe9f6", "#4a7ab5", ""),
+                        Convention::Barrier => ("#fde3c4", "#b36b00", ""),
+                        Convention::InsertedBarrier => ("#ffb347", "#b34700", ""),
+                        Convention::Outside => ("#ffffff", "#777777", "4 3"),
+                        Convention::Summary => ("#eeeeee", "#555555", ""),
+                        _ => ("#ffd9a8", "#b34700", ""),
+                    };
+                    let _ = write!(
+                        out,
+                        r#"<rect x="{}" y="{}" width="14" height="12" rx="2" fill="{fill}" stroke="{stroke}"{}/>"#,
+                        f(x),
+                        f(top + 4.0),
+                        if dash.is_empty() {
+                            String::new()
+                        } else {
+                            format!(r#" stroke-dasharray="{dash}""#)
+                        },
+                    );
+                    x + 20.0
+                }
+            };
+            let color = if c == Convention::Counts {
+                "#555555"
             } else {
-                format!(r#" stroke-dasharray="{dash}""#)
-            },
-            f(x + 20.0),
-            escape(text)
-        );
-        x += 20.0 + text_w(text, true) + 18.0;
+                "#333333"
+            };
+            let _ = writeln!(
+                out,
+                r#"<text x="{}" y="{}" font-size="11" fill="{color}">{}</text></g>"#,
+                f(text_x),
+                f(top + 14.0),
+                escape(c.text())
+            );
+            x += legend_item_w(c);
+        }
     }
-    let edges: [(EdgeStyle, &str); 2] = [
-        (EdgeStyle::Replaced, "dependency the passes replaced"),
-        (EdgeStyle::Added, "dependency the passes added"),
-    ];
-    let mut x2 = 0.0;
-    for (style, text) in edges {
-        let (stroke, width, dash, marker) = edge_color(style);
-        let _ = write!(
-            out,
-            r##"<path d="M{} 28 H{}" stroke="{stroke}" stroke-width="{width}"{} marker-end="url(#{marker})"/><text x="{}" y="32" font-size="11" fill="#333333">{}</text>"##,
-            f(x2),
-            f(x2 + 26.0),
-            if dash.is_empty() {
-                String::new()
-            } else {
-                format!(r#" stroke-dasharray="{dash}""#)
-            },
-            f(x2 + 34.0),
-            escape(text)
-        );
-        x2 += 34.0 + text_w(text, true) + 18.0;
-    }
-    let _ = writeln!(
-        out,
-        r##"<text x="{}" y="32" font-size="11" fill="#555555">numbers: runtime edges each dependency stands for</text>"##,
-        f(x2)
-    );
     out.push_str("</g>\n");
-    let _ = x;
 }
 
 /// The SVG document of `p`.
@@ -542,7 +703,9 @@ pub fn write_svg(p: &Picture) -> String {
     if p.functions.is_empty() {
         height += 30.0;
     }
-    height += LEGEND_H;
+    let (legend, legend_h, legend_w) = legend_rows(&conventions(p));
+    height += legend_h;
+    width = width.max(legend_w + 2.0 * MARGIN);
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -594,7 +757,7 @@ pub fn write_svg(p: &Picture) -> String {
         }
         y += ls.iter().map(|l| l.height).fold(0.0, f64::max);
     }
-    write_legend(&mut out, y);
+    write_legend(&mut out, &legend, y);
     out.push_str("</svg>\n");
     out
 }

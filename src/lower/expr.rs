@@ -767,8 +767,8 @@ impl<'a> Lowerer<'a> {
         // The callee's results and the task id, borrowed (no list is built).
         let produced = sig.results.len() + 1;
         if bindings.len() != produced {
-            self.error(
-                Diagnostic::error(
+            let fix = self.missing_submit_bindings(bindings, callee, sig.results.len());
+            let mut d = Diagnostic::error(
                     format!(
                         "`submit {}` produces {} value{} ({} result{} and the task id), but {} binding{} given",
                         callee,
@@ -781,10 +781,13 @@ impl<'a> Lowerer<'a> {
                     ),
                     bindings.first().map(|b| b.span()).unwrap_or(s.span).to(bindings.last().map(|b| b.span()).unwrap_or(s.span)),
                 )
-.with_code(Code::ValueCount)
+                .with_code(Code::ValueCount)
                 .with_label(format!("expected {} binding{}", produced, plural(produced)))
-                .with_secondary(sig.span, "the callee's signature"),
-            );
+                .with_secondary(sig.span, "the callee's signature");
+            if let Some((span, replacement, message, applicability)) = fix {
+                d = d.with_suggestion(span, replacement, message, applicability);
+            }
+            self.error(d);
         }
         const TASK_ID: &Type = &Type::TASK_ID;
         let types = sig
@@ -794,5 +797,63 @@ impl<'a> Lowerer<'a> {
             .chain(std::iter::repeat(&Type::Unknown));
         submit.results = self.bind_results_from(bindings, types);
         Some(StmtKind::Submit(self.func.submits.alloc(submit)))
+    }
+
+    /// The fix for a `submit` that binds fewer values than it produces
+    /// (`results` results and the task id): the bindings to add after the
+    /// last one. When only the task id is missing, the fix is certain: the
+    /// given bindings keep their values and the task id gets a name that
+    /// nothing in scope (no variable, binding of this statement or
+    /// function) uses, so no later use changes meaning. When results are
+    /// missing too, which value each given binding was meant for is a
+    /// guess, and the results get placeholders.
+    fn missing_submit_bindings(
+        &self,
+        bindings: &[ast::Binding<'a>],
+        callee: &str,
+        results: usize,
+    ) -> Option<(Span, String, String, Applicability)> {
+        let last = bindings.last()?;
+        if bindings.len() > results {
+            return None;
+        }
+        let stem = match last.name() {
+            Some((name, _)) if bindings.len() == results => self.text(name),
+            _ => callee,
+        };
+        let taken = |name: &str| {
+            self.scopes.lookup(name).is_some()
+                || self.signatures.contains_key(name)
+                || bindings
+                    .iter()
+                    .any(|b| b.name().is_some_and(|(n, _)| self.text(n) == name))
+        };
+        let task_id = std::iter::once(format!("{stem}_tid"))
+            .chain((2..100).map(|i| format!("{stem}_tid{i}")))
+            .find(|name| !taken(name))?;
+        let mut added = String::new();
+        for _ in bindings.len()..results {
+            added.push_str(", <result>");
+        }
+        added.push_str(", ");
+        added.push_str(&task_id);
+        let (message, applicability) = if bindings.len() == results {
+            let given: Vec<&str> = bindings
+                .iter()
+                .map(|b| b.name().map_or("_", |(n, _)| self.text(n)))
+                .collect();
+            let given = given.join(", ");
+            (
+                format!("bind the task id too: `{given}{added} = submit {callee}(...)`"),
+                Applicability::MachineApplicable,
+            )
+        } else {
+            (
+                "bind every result, then the task id".to_string(),
+                Applicability::HasPlaceholders,
+            )
+        };
+        let end = last.span().end();
+        Some((Span::new(end, end), added, message, applicability))
     }
 }

@@ -10,7 +10,7 @@ use std::path::Path;
 use std::process::Command;
 
 /// The crates that must never reach the `pfir` package.
-const TOOLING: [&str; 3] = ["filecheck", "lit", "fsutil"];
+const TOOLING: [&str; 4] = ["filecheck", "lit", "fsutil", "tree-sitter-pfir"];
 
 /// Member name -> the members it depends on (every kind), and name -> key
 /// for the workspace's own packages.

@@ -21,7 +21,7 @@ fn npm_unavailable(dir: &Path) -> Option<String> {
             _ => return Some(format!("`{tool}` is not installed")),
         }
     }
-    for bin in ["vscode-tmgrammar-test", "vscode-tmgrammar-snap"] {
+    for bin in ["vscode-tmgrammar-test", "vscode-tmgrammar-snap", "esbuild"] {
         if !dir.join("node_modules/.bin").join(bin).exists() {
             return Some(format!(
                 "{bin} is not installed (run `npm ci` in editors/vscode)"
@@ -59,6 +59,11 @@ fn grammar_and_extension_npm_tests_pass() {
     ] {
         assert!(stdout.contains(file), "{file} was not run:\n{stdout}");
     }
+    // The bundle's tests ran on the bundle `npm run bundle` just wrote.
+    assert!(
+        stdout.contains("the bundle loads and exports activate and deactivate"),
+        "the bundle tests did not run:\n{stdout}"
+    );
 }
 
 /// The reserved words of `docs/language.md` (the table under "Reserved

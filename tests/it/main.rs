@@ -11,6 +11,7 @@ mod deps_random;
 mod deps_verify;
 mod diagnostics;
 mod editor_grammar;
+mod editor_setups;
 mod filecheck_agreement;
 mod fmt;
 mod frontend_errors;
@@ -34,3 +35,4 @@ mod property_walk;
 mod roundtrip_corpus;
 
 mod tooling_robustness;
+mod tree_sitter_grammar;

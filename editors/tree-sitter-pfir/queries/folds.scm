@@ -1,0 +1,3 @@
+; Every function and every `{ }` body folds.
+(function_definition) @fold
+(block) @fold
