@@ -118,7 +118,7 @@ impl PipelineArgs {
 
 /// How diagnostics are written: the options every command that reads
 /// `.pfir` files shares.
-#[derive(Args, Debug, Clone, Copy, Default)]
+#[derive(Args, Debug, Clone, Copy)]
 pub struct DiagnosticArgs {
     /// How diagnostics are written: `human` (source snippets), `short`
     /// (`file:line:col: error[E0010]: message`) or `json` (one object per line).
@@ -129,6 +129,21 @@ pub struct DiagnosticArgs {
     /// is set), `always` or `never`.
     #[arg(long = "color", value_enum, default_value_t = diagnostics::ColorChoice::Auto)]
     pub color: diagnostics::ColorChoice,
+
+    /// Show at most this many errors per file (then a note counts the
+    /// rest); 0 shows them all.
+    #[arg(long = "error-limit", value_name = "N", default_value_t = diagnostics::render::DEFAULT_ERROR_LIMIT)]
+    pub error_limit: usize,
+}
+
+impl Default for DiagnosticArgs {
+    fn default() -> DiagnosticArgs {
+        DiagnosticArgs {
+            diagnostic_format: DiagnosticFormat::default(),
+            color: diagnostics::ColorChoice::default(),
+            error_limit: diagnostics::render::DEFAULT_ERROR_LIMIT,
+        }
+    }
 }
 
 impl DiagnosticArgs {
@@ -136,14 +151,22 @@ impl DiagnosticArgs {
         diagnostics::stderr_color(self.color, self.diagnostic_format)
     }
 
-    /// Writes `diags` (about `file`) to stderr.
+    /// `--error-limit` (0: none).
+    pub fn error_limit(&self) -> Option<usize> {
+        (self.error_limit > 0).then_some(self.error_limit)
+    }
+
+    /// Writes `diags` (about `file`) to stderr, each as it is rendered, up
+    /// to `--error-limit` errors.
     pub fn report(&self, diags: &[Diagnostic], file: &SourceFile) {
-        write_stderr(&diagnostics::render_all(
+        let _ = diagnostics::render::write_all(
+            &mut std::io::stderr().lock(),
             diags,
             file,
             self.diagnostic_format,
             self.color(),
-        ));
+            self.error_limit(),
+        );
     }
 
     /// Writes a diagnostic that points into no text (I/O, usage) to stderr.
