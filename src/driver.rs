@@ -309,5 +309,10 @@ pub fn run_opt(file: &SourceFile, args: &OptOptions) -> OptOutcome {
             outcome.modules.push(module);
         }
     }
+    // Nothing is printed when the output would pass its bound.
+    if let Err(d) = crate::printer::check_output_size(&outcome.modules) {
+        outcome.diagnostics.push(d);
+        outcome.modules.clear();
+    }
     outcome
 }

@@ -78,3 +78,66 @@ fn diagnostics_of_a_small_file_stay_small() {
     assert_eq!(stderr.matches(": error[").count(), 30_001);
     assert!(!stderr.contains("not shown"));
 }
+
+/// `depth` nested `if true {` written without indentation.
+fn nested_ifs(depth: usize) -> String {
+    format!(
+        "func f() -> i64 {{\n{}{}  return 0\n}}\n",
+        "if true {\n".repeat(depth),
+        "}\n".repeat(depth)
+    )
+}
+
+/// Runs pfir and counts its stdout without holding it.
+fn stdout_bytes(args: &[&str]) -> (Option<i32>, u64, String) {
+    use std::io::Read;
+    let mut child = Command::new(PFIR)
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("running pfir");
+    let mut stderr = child.stderr.take().unwrap();
+    let errors = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = stderr.read_to_string(&mut s);
+        s
+    });
+    let n = std::io::copy(&mut child.stdout.take().unwrap(), &mut std::io::sink()).unwrap();
+    let status = child.wait().unwrap();
+    (status.code(), n, errors.join().unwrap())
+}
+
+/// 30,000 nested `if`s (360 KB) would print 1.8 GB of indentation (100,000:
+/// 20 GB): `opt`
+/// (to stdout or `-o`) and `fmt` refuse before writing a byte; 10,000
+/// levels still print, whole.
+#[test]
+fn output_quadratic_in_nesting_is_refused_before_writing() {
+    let dir = tempfile::tempdir().unwrap();
+    let deep = write(dir.path(), "deep.pfir", &nested_ifs(30_000));
+    let out = dir.path().join("out.pfir");
+    let out = out.to_str().unwrap();
+    for args in [
+        vec!["opt", &deep],
+        vec!["opt", &deep, "-o", out],
+        vec!["fmt", &deep],
+    ] {
+        let (status, written, stderr) = stdout_bytes(&args);
+        assert_eq!(status, Some(1), "{args:?}: {stderr}");
+        assert_eq!(written, 0, "{args:?}");
+        assert!(stderr.contains("too deeply nested to print"), "{stderr}");
+        assert!(stderr.contains("error[E0006]"), "{stderr}");
+    }
+    assert!(!Path::new(out).exists());
+    let fine = write(dir.path(), "fine.pfir", &nested_ifs(10_000));
+    let (status, written, stderr) = stdout_bytes(&["opt", &fine]);
+    assert_eq!(status, Some(0), "{stderr}");
+    // Each level: `if true {` and `}` indented 2 * level, plus the rest.
+    let indentation: u64 = (1..=10_000u64).map(|d| 4 * d).sum();
+    let lines: u64 = (1..=10_000u64).map(|_| "if true {\n}\n".len() as u64).sum();
+    assert_eq!(
+        written,
+        indentation + lines + "func f() -> i64 {\n  return 0\n}\n".len() as u64
+    );
+}
