@@ -287,6 +287,12 @@ pub fn run(args: OptArgs) -> u8 {
     let limit = args
         .input_size_limit
         .min(crate::span::MAX_SOURCE_BYTES as u64);
+    // What the input was when read, for `-o` onto the input itself.
+    let read = args
+        .input
+        .as_ref()
+        .filter(|p| p.as_os_str() != "-")
+        .and_then(|p| crate::io::Snapshot::of(p));
     let (file, bad_byte) = match read_input(args.input.as_ref(), limit) {
         Ok(v) => v,
         Err(e) => return args.diagnostics.report_read_error(e, args.input.as_ref()),
@@ -301,7 +307,9 @@ pub fn run(args: OptArgs) -> u8 {
         keep_comments: args.keep_comments,
         pipeline,
     };
-    driver::with_large_stack(|| report_and_print(&file, &args, driver::run_opt(&file, &options)))
+    driver::with_large_stack(|| {
+        report_and_print(&file, &args, read, driver::run_opt(&file, &options))
+    })
 }
 
 /// Writes to stderr, ignoring failure (a closed stderr must not panic).
@@ -309,7 +317,12 @@ pub fn write_stderr(text: &str) {
     let _ = std::io::stderr().lock().write_all(text.as_bytes());
 }
 
-fn report_and_print(file: &SourceFile, args: &OptArgs, outcome: driver::OptOutcome) -> u8 {
+fn report_and_print(
+    file: &SourceFile,
+    args: &OptArgs,
+    read: Option<crate::io::Snapshot>,
+    outcome: driver::OptOutcome,
+) -> u8 {
     let mut status = 0u8;
     if args.verify_diagnostics {
         let report = crate::testing::verify_diagnostics::verify(file, &outcome.diagnostics);
@@ -328,7 +341,12 @@ fn report_and_print(file: &SourceFile, args: &OptArgs, outcome: driver::OptOutco
         // Like mlir-opt, a failed run leaves the output file as it was.
         Some(_) if status != 0 => {}
         Some(path) => {
-            if let Err(e) = crate::io::write_atomically_with(path, |f| outcome.write_output(f)) {
+            // `-o` onto the input: refused if the input changed meanwhile.
+            let same =
+                read.filter(|r| crate::io::Snapshot::of(path).is_some_and(|now| now.same_file(r)));
+            if let Err(e) = crate::io::write_atomically_checked(path, same.as_ref(), |f| {
+                outcome.write_output(f)
+            }) {
                 args.diagnostics.report_plain(
                     &io_error(format!("cannot write '{}': {e}", path.display())),
                     Some(&path.display().to_string()),

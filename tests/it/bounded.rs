@@ -245,3 +245,75 @@ fn every_command_works_in_4_gib_of_address_space() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert_eq!(ran, 5);
 }
+
+/// `fmt -i` keeps a byte order mark; refuses `/dev/stdin` and a FIFO at
+/// once (no hang, no `/proc/self/fd/...` name); rewrites a file whose name
+/// leaves no room for `.NAME.XXXXXX.pfir-tmp` within NAME_MAX.
+#[test]
+fn in_place_rewrites_are_safe() {
+    let dir = tempfile::tempdir().unwrap();
+    let bom = write(dir.path(), "bom.pfir", "\u{feff}func f() {\n    }\n");
+    let out = pfir(&["fmt", "-i", &bom]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&bom).unwrap(),
+        "\u{feff}func f() {\n}\n"
+    );
+    let out = pfir(&["fmt", "--check", &bom]);
+    assert_eq!(out.status.code(), Some(0), "formatted, BOM and all");
+    // A pipe as stdin: refused before reading, named as given.
+    let mut child = Command::new(PFIR)
+        .args(["fmt", "-i", "/dev/stdin"])
+        .stdin(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdin = child.stdin.take();
+    let out = child.wait_with_output().unwrap();
+    drop(stdin);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("cannot rewrite '/dev/stdin': it is a pipe"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("/proc/"), "{stderr}");
+    let fifo = dir.path().join("fifo");
+    if Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        for cmd in ["fmt", "fix"] {
+            let out = pfir(&[cmd, "-i", fifo.to_str().unwrap()]);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{stderr}");
+            assert!(
+                stderr.contains("it is a pipe, not a regular file"),
+                "{stderr}"
+            );
+        }
+    } else {
+        println!("skipped: no mkfifo for the FIFO case");
+    }
+    let long = write(
+        dir.path(),
+        &format!("{}.pfir", "n".repeat(245)),
+        "func f() {\n    }\n",
+    );
+    for args in [vec!["fmt", "-i", &long], vec!["opt", &long, "-o", &long]] {
+        let out = pfir(&args);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(std::fs::read_to_string(&long).unwrap(), "func f() {\n}\n");
+    }
+}
