@@ -317,3 +317,86 @@ fn in_place_rewrites_are_safe() {
         assert_eq!(std::fs::read_to_string(&long).unwrap(), "func f() {\n}\n");
     }
 }
+
+/// `n` orchestration functions, each a nest of `depth` loops of unknown
+/// trip count around a `submit` (issue 25: 100 x 20, each reaching its own
+/// budget, cost 100 times one function's budget).
+fn unknown_loop_nests(n: usize, depth: usize) -> String {
+    let mut s = String::from("func k() {\n}\n\n");
+    for i in 0..n {
+        s += &format!(
+            "orchestration func main{i}(m: i64) {{\n  manual {{\n    tids = array.create(4, task_id)\n"
+        );
+        for d in 0..depth {
+            s += &format!("for v{d} in range(m) {{\n");
+        }
+        s += "t = submit k(deps=[tids])\n";
+        s += &"}\n".repeat(depth);
+        s += "  }\n}\n\n";
+    }
+    s
+}
+
+/// `--verify-deps` and `pfir graph` spend one work budget for the whole
+/// run: 100 nests that each exhaust a function's budget spend the run's
+/// budget once (plus the step that passed it), and the functions left out
+/// are named in one warning. Small budgets keep the test quick; the
+/// defaults are the same code.
+#[test]
+fn dependency_budgets_are_per_run() {
+    use pfir::analysis::{Limits, RunBudget, verify_dependencies_within};
+    let src = unknown_loop_nests(100, 20);
+    let before = crate::support::module(&src);
+    let mut after = before.clone();
+    crate::support::run_pass(&mut after, &src).expect("the pass runs");
+    let per = Limits {
+        max_work: 20_000,
+        ..Limits::default()
+    };
+    let run = RunBudget::new(100_000);
+    let warnings = verify_dependencies_within(&before, &after, &per, &run).expect("no lost edge");
+    // Overshoot: the last step of the evaluation that passed the budget.
+    assert!(
+        run.spent() <= run.max_work() + 1_000,
+        "spent {}",
+        run.spent()
+    );
+    assert!(
+        run.spent() >= run.max_work(),
+        "the run's budget was used up"
+    );
+    let last = warnings.last().expect("a warning");
+    assert!(
+        last.message
+            .contains("the run's work budget (100000 units, shared by every function) ran out"),
+        "{}",
+        last.message
+    );
+    assert!(
+        last.message.contains("functions were not checked"),
+        "{}",
+        last.message
+    );
+    // Every function exhausts its own budget: 100_000 / (2 x 20_000) of
+    // them, give or take one, are checked; one warning each, plus one.
+    assert!(warnings.len() <= 5, "{}", warnings.len());
+
+    let run = RunBudget::new(100_000);
+    let opts = pfir::graph::Options {
+        show: pfir::graph::Show::Both,
+        expand: false,
+        max_nodes: pfir::graph::DEFAULT_MAX_NODES,
+        function: None,
+    };
+    let picture = pfir::graph::build_within("t".into(), &before, Some(&after), &opts, &run);
+    assert_eq!(picture.functions.len(), 100, "every function is drawn");
+    assert!(
+        run.spent() <= run.max_work() + 1_000,
+        "spent {}",
+        run.spent()
+    );
+    assert!(
+        run.spent() >= run.max_work(),
+        "the run's budget was used up"
+    );
+}
