@@ -21,7 +21,7 @@
 //! 32,000. The sets built are bounded by [`MAX_SET_ELEMENTS`]; past it the
 //! comparison stops short and says so.
 
-use super::task_graph::{Limits, NodeKey, NodeKind, TaskGraph, function_task_graph};
+use super::task_graph::{Limits, NodeKey, NodeKind, RunBudget, TaskGraph, function_task_graph};
 use crate::diagnostics::Code;
 use crate::diagnostics::Diagnostic;
 use crate::ir::{Function, Module};
@@ -227,6 +227,17 @@ pub fn verify_dependencies(
     after: &Module,
     limits: &Limits,
 ) -> Result<Vec<Diagnostic>, Diagnostic> {
+    verify_dependencies_within(before, after, limits, &RunBudget::default())
+}
+
+/// [`verify_dependencies`] within the run budget `run`: once it is spent,
+/// the remaining functions are not evaluated, and one warning names them.
+pub fn verify_dependencies_within(
+    before: &Module,
+    after: &Module,
+    limits: &Limits,
+    run: &RunBudget,
+) -> Result<Vec<Diagnostic>, Diagnostic> {
     let by_name: HashMap<&str, &Function> = before
         .functions()
         .iter()
@@ -235,6 +246,7 @@ pub fn verify_dependencies(
     let after_names: std::collections::HashSet<&str> =
         after.functions().iter().map(|f| f.name.as_str()).collect();
     let mut warnings = Vec::new();
+    let mut unchecked: Vec<&Function> = Vec::new();
     for f in after.functions() {
         let Some(&b) = by_name.get(f.name.as_str()) else {
             return Err(Diagnostic::error(
@@ -244,7 +256,39 @@ pub fn verify_dependencies(
             .with_code(Code::DependencyChanged)
             .with_label("no counterpart to compare its dependencies with"));
         };
-        warnings.extend(verify_function(before, b, after, f, limits)?);
+        if run.exhausted() && (has_tasks(b) || has_tasks(f)) {
+            unchecked.push(f);
+            continue;
+        }
+        warnings.extend(verify_function_within(before, b, after, f, limits, run)?);
+    }
+    if let Some(first) = unchecked.first() {
+        let names: Vec<String> = unchecked
+            .iter()
+            .take(5)
+            .map(|f| format!("`{}`", f.name))
+            .collect();
+        let more = unchecked.len().saturating_sub(names.len());
+        let names = if more > 0 {
+            format!("{} and {more} more", names.join(", "))
+        } else {
+            names.join(", ")
+        };
+        warnings.push(
+            Diagnostic::warning(
+                format!(
+                    "--verify-deps stopped short: the run's work budget ({} units, shared by every function) ran out; {} not checked: {names}",
+                    run.max_work(),
+                    crate::diagnostics::count(unchecked.len() as u64, "function was", "functions were"),
+                ),
+                first.name_span,
+            )
+            .with_label("dependencies not checked from here on")
+            .with_note(
+                "no lost or added dependency was found in the functions checked \
+                 (see docs/dependency-evaluator.md, Budgets)",
+            ),
+        );
     }
     if let Some(b) = before
         .functions()
@@ -269,16 +313,38 @@ pub fn verify_function(
     after: &Function,
     limits: &Limits,
 ) -> Result<Vec<Diagnostic>, Diagnostic> {
+    let run = RunBudget::new(u64::MAX);
+    verify_function_within(before_module, before, after_module, after, limits, &run)
+}
+
+/// [`verify_function`], each side's evaluation within what is left of
+/// `run` (and spending from it).
+fn verify_function_within(
+    before_module: &Module,
+    before: &Function,
+    after_module: &Module,
+    after: &Function,
+    limits: &Limits,
+    run: &RunBudget,
+) -> Result<Vec<Diagnostic>, Diagnostic> {
     if !has_tasks(before) && !has_tasks(after) {
         return Ok(Vec::new());
     }
-    let gb = function_task_graph(before_module, before, limits);
-    let ga = function_task_graph(after_module, after, limits);
+    let gb = function_task_graph(before_module, before, &run.limits(limits));
+    run.spend(&gb);
+    let ga = function_task_graph(after_module, after, &run.limits(limits));
+    run.spend(&ga);
     let c = compare_graphs(&gb, &ga);
     if let Some(d) = c.difference {
         return Err(diagnose(&d, &gb, &ga, after));
     }
     let why = match (gb.stopped_by.or(ga.stopped_by), c.complete) {
+        // A work budget cut to what was left of the run's.
+        (Some(super::Budget::Work(n)), _) if n < limits.max_work => format!(
+            "the run's work budget ({} units, shared by every function) ran out after {} of its tasks",
+            run.max_work(),
+            gb.task_count().min(ga.task_count())
+        ),
         (Some(b), _) => format!(
             "{b} ran out after {} of its tasks",
             gb.task_count().min(ga.task_count())

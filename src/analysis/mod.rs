@@ -14,10 +14,11 @@ pub mod compare;
 pub mod task_graph;
 
 pub use compare::{
-    Comparison, Difference, compare_graphs, first_difference, verify_dependencies, verify_function,
-    verify_same_dependencies, verify_same_dependencies_with,
+    Comparison, Difference, compare_graphs, first_difference, verify_dependencies,
+    verify_dependencies_within, verify_function, verify_same_dependencies,
+    verify_same_dependencies_with,
 };
 pub use task_graph::{
-    Approximation, Budget, EntrySources, Limits, Node, NodeKey, NodeKind, TaskGraph,
+    Approximation, Budget, EntrySources, Limits, Node, NodeKey, NodeKind, RunBudget, TaskGraph,
     function_task_graph, task_graph,
 };

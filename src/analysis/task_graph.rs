@@ -208,6 +208,9 @@ pub struct TaskGraph {
     pub truncated: bool,
     /// Which budget ran out, when `truncated`.
     pub stopped_by: Option<Budget>,
+    /// The work the evaluation spent (see [`Limits::max_work`]), which a
+    /// [`RunBudget`] adds up over a run.
+    pub work: u64,
     /// Where joins or bounded exploration were used, in source order.
     pub approximations: BTreeSet<Approximation>,
     index: HashMap<NodeKey, usize>,
@@ -374,7 +377,70 @@ pub fn function_task_graph(module: &Module, f: &Function, limits: &Limits) -> Ta
         st.env.insert(p.var, v);
     }
     let _ = ev.block(&f.body, st);
+    ev.graph.work = ev.work;
     ev.graph
+}
+
+/// The work budget of one run over all its evaluations (`--verify-deps`:
+/// two per function; `pfir graph`: one per function and side). [`Limits`]
+/// bound one evaluation; this bounds their sum, so that a file of many
+/// functions that each reach their own budget (100 functions of 20 nested
+/// loops of unknown trip count) costs what two such evaluations cost, not
+/// a hundred times more. Each evaluation gets the smaller of its own work
+/// budget and what is left of the run's ([`RunBudget::limits`]).
+#[derive(Debug)]
+pub struct RunBudget {
+    max_work: u64,
+    spent: std::cell::Cell<u64>,
+}
+
+impl RunBudget {
+    /// Twice [`Limits`]' default work budget: one function's two sides
+    /// evaluated to their budget.
+    pub const DEFAULT_MAX_WORK: u64 = 8_000_000;
+
+    pub fn new(max_work: u64) -> RunBudget {
+        RunBudget {
+            max_work,
+            spent: std::cell::Cell::new(0),
+        }
+    }
+
+    /// The limits of the next evaluation: `per`, its work budget cut to
+    /// what is left of the run's.
+    pub fn limits(&self, per: &Limits) -> Limits {
+        Limits {
+            max_work: per.max_work.min(self.remaining()),
+            ..per.clone()
+        }
+    }
+
+    /// Counts the work `graph`'s evaluation spent.
+    pub fn spend(&self, graph: &TaskGraph) {
+        self.spent.set(self.spent.get().saturating_add(graph.work));
+    }
+
+    pub fn remaining(&self) -> u64 {
+        self.max_work.saturating_sub(self.spent.get())
+    }
+
+    pub fn exhausted(&self) -> bool {
+        self.remaining() == 0
+    }
+
+    pub fn spent(&self) -> u64 {
+        self.spent.get()
+    }
+
+    pub fn max_work(&self) -> u64 {
+        self.max_work
+    }
+}
+
+impl Default for RunBudget {
+    fn default() -> RunBudget {
+        RunBudget::new(RunBudget::DEFAULT_MAX_WORK)
+    }
 }
 
 type Set = BTreeSet<usize>;

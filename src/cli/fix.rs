@@ -10,7 +10,7 @@
 use super::opt::{DiagnosticArgs, io_error, read_input};
 use crate::diagnostics::{Applicability, Code, Diagnostic, SourceFile, Suggestion, has_errors};
 use crate::driver;
-use crate::io::write_atomically;
+use crate::io::write_atomically_checked;
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
@@ -94,6 +94,22 @@ pub fn run(args: FixArgs) -> u8 {
         );
         return 2;
     }
+    // `-i` rewrites regular files only (reading a pipe would block or
+    // consume it), and not one changed since it was read.
+    let read = match args.in_place {
+        true => match crate::io::Snapshot::of_regular_file(&args.input) {
+            Ok(s) => Some(s),
+            Err(e) => {
+                let name = args.input.display().to_string();
+                args.diagnostics.report_plain(
+                    &io_error(format!("cannot rewrite '{name}': {e}")),
+                    Some(&name),
+                );
+                return 1;
+            }
+        },
+        false => None,
+    };
     let (name, text) = match read_input(Some(&args.input), crate::io::read::MAX_INPUT_BYTES) {
         Ok((file, None)) => (file.name, file.text),
         Ok((file, Some(offset))) => return args.diagnostics.report_not_utf8(&file, offset),
@@ -104,7 +120,9 @@ pub fn run(args: FixArgs) -> u8 {
     args.diagnostics.report(&diags, &file);
     if args.in_place {
         if applied > 0
-            && let Err(e) = write_atomically(&args.input, file.text.as_bytes())
+            && let Err(e) = write_atomically_checked(&args.input, read.as_ref(), |f| {
+                f.write_all(file.text.as_bytes())
+            })
         {
             args.diagnostics.report_plain(
                 &io_error(format!("cannot write '{name}': {e}")),

@@ -68,6 +68,22 @@ pub fn run(args: FmtArgs) -> u8 {
 fn one(args: &FmtArgs, input: Option<&PathBuf>) -> u8 {
     let limit = crate::io::read::MAX_INPUT_BYTES.min(crate::span::MAX_SOURCE_BYTES as u64);
     let report = &args.diagnostics;
+    // `-i` rewrites regular files only (`/dev/stdin` or a FIFO would block
+    // or be consumed), and not one changed since it was read.
+    let read = match (args.in_place, input) {
+        (true, Some(path)) => match crate::io::Snapshot::of_regular_file(path) {
+            Ok(s) => Some(s),
+            Err(e) => {
+                let name = path.display().to_string();
+                report.report_plain(
+                    &io_error(format!("cannot rewrite '{name}': {e}")),
+                    Some(&name),
+                );
+                return 1;
+            }
+        },
+        _ => None,
+    };
     let (file, bad_byte) = match read_input(input, limit) {
         Ok(v) => v,
         Err(e) => return report.report_read_error(e, input),
@@ -77,6 +93,10 @@ fn one(args: &FmtArgs, input: Option<&PathBuf>) -> u8 {
     }
     let (name, text) = (file.name.clone(), file.text.as_str());
     let formatted = match crate::format::format_text(text) {
+        // A byte order mark is kept (the lexer skips it).
+        Ok(f) if text.starts_with('\u{feff}') && !f.starts_with('\u{feff}') => {
+            format!("\u{feff}{f}")
+        }
         Ok(f) => f,
         Err(diags) => {
             report.report(&diags, &file);
@@ -97,7 +117,9 @@ fn one(args: &FmtArgs, input: Option<&PathBuf>) -> u8 {
         }
         let Some(path) = input else { return 2 };
         // The project's atomic write keeps the file's permission bits.
-        if let Err(e) = crate::io::write_atomically(path, formatted.as_bytes()) {
+        if let Err(e) = crate::io::write_atomically_checked(path, read.as_ref(), |f| {
+            f.write_all(formatted.as_bytes())
+        }) {
             report.report_plain(
                 &io_error(format!("cannot write '{}': {e}", path.display())),
                 None,

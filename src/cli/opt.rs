@@ -118,7 +118,7 @@ impl PipelineArgs {
 
 /// How diagnostics are written: the options every command that reads
 /// `.pfir` files shares.
-#[derive(Args, Debug, Clone, Copy, Default)]
+#[derive(Args, Debug, Clone, Copy)]
 pub struct DiagnosticArgs {
     /// How diagnostics are written: `human` (source snippets), `short`
     /// (`file:line:col: error[E0010]: message`) or `json` (one object per line).
@@ -129,6 +129,21 @@ pub struct DiagnosticArgs {
     /// is set), `always` or `never`.
     #[arg(long = "color", value_enum, default_value_t = diagnostics::ColorChoice::Auto)]
     pub color: diagnostics::ColorChoice,
+
+    /// Show at most this many errors per file (then a note counts the
+    /// rest); 0 shows them all.
+    #[arg(long = "error-limit", value_name = "N", default_value_t = diagnostics::render::DEFAULT_ERROR_LIMIT)]
+    pub error_limit: usize,
+}
+
+impl Default for DiagnosticArgs {
+    fn default() -> DiagnosticArgs {
+        DiagnosticArgs {
+            diagnostic_format: DiagnosticFormat::default(),
+            color: diagnostics::ColorChoice::default(),
+            error_limit: diagnostics::render::DEFAULT_ERROR_LIMIT,
+        }
+    }
 }
 
 impl DiagnosticArgs {
@@ -136,14 +151,22 @@ impl DiagnosticArgs {
         diagnostics::stderr_color(self.color, self.diagnostic_format)
     }
 
-    /// Writes `diags` (about `file`) to stderr.
+    /// `--error-limit` (0: none).
+    pub fn error_limit(&self) -> Option<usize> {
+        (self.error_limit > 0).then_some(self.error_limit)
+    }
+
+    /// Writes `diags` (about `file`) to stderr, each as it is rendered, up
+    /// to `--error-limit` errors.
     pub fn report(&self, diags: &[Diagnostic], file: &SourceFile) {
-        write_stderr(&diagnostics::render_all(
+        let _ = diagnostics::render::write_all(
+            &mut std::io::stderr().lock(),
             diags,
             file,
             self.diagnostic_format,
             self.color(),
-        ));
+            self.error_limit(),
+        );
     }
 
     /// Writes a diagnostic that points into no text (I/O, usage) to stderr.
@@ -264,6 +287,12 @@ pub fn run(args: OptArgs) -> u8 {
     let limit = args
         .input_size_limit
         .min(crate::span::MAX_SOURCE_BYTES as u64);
+    // What the input was when read, for `-o` onto the input itself.
+    let read = args
+        .input
+        .as_ref()
+        .filter(|p| p.as_os_str() != "-")
+        .and_then(|p| crate::io::Snapshot::of(p));
     let (file, bad_byte) = match read_input(args.input.as_ref(), limit) {
         Ok(v) => v,
         Err(e) => return args.diagnostics.report_read_error(e, args.input.as_ref()),
@@ -278,7 +307,9 @@ pub fn run(args: OptArgs) -> u8 {
         keep_comments: args.keep_comments,
         pipeline,
     };
-    driver::with_large_stack(|| report_and_print(&file, &args, driver::run_opt(&file, &options)))
+    driver::with_large_stack(|| {
+        report_and_print(&file, &args, read, driver::run_opt(&file, &options))
+    })
 }
 
 /// Writes to stderr, ignoring failure (a closed stderr must not panic).
@@ -286,7 +317,12 @@ pub fn write_stderr(text: &str) {
     let _ = std::io::stderr().lock().write_all(text.as_bytes());
 }
 
-fn report_and_print(file: &SourceFile, args: &OptArgs, outcome: driver::OptOutcome) -> u8 {
+fn report_and_print(
+    file: &SourceFile,
+    args: &OptArgs,
+    read: Option<crate::io::Snapshot>,
+    outcome: driver::OptOutcome,
+) -> u8 {
     let mut status = 0u8;
     if args.verify_diagnostics {
         let report = crate::testing::verify_diagnostics::verify(file, &outcome.diagnostics);
@@ -305,7 +341,12 @@ fn report_and_print(file: &SourceFile, args: &OptArgs, outcome: driver::OptOutco
         // Like mlir-opt, a failed run leaves the output file as it was.
         Some(_) if status != 0 => {}
         Some(path) => {
-            if let Err(e) = crate::io::write_atomically_with(path, |f| outcome.write_output(f)) {
+            // `-o` onto the input: refused if the input changed meanwhile.
+            let same =
+                read.filter(|r| crate::io::Snapshot::of(path).is_some_and(|now| now.same_file(r)));
+            if let Err(e) = crate::io::write_atomically_checked(path, same.as_ref(), |f| {
+                outcome.write_output(f)
+            }) {
                 args.diagnostics.report_plain(
                     &io_error(format!("cannot write '{}': {e}", path.display())),
                     Some(&path.display().to_string()),

@@ -168,7 +168,10 @@ two escapes: `\\\"` for a quote and `\\\\` for a backslash.",
         title: "brackets, operators or `else if` chains nested too deeply",
         explanation: "pfir bounds the nesting of brackets, operator chains and `else if` \
 chains (at most 200 000 levels) so that no input can exhaust its stack. Split the expression into several \
-bindings, or the chain into several `if` statements.",
+bindings, or the chain into several `if` statements. The canonical form indents every line two spaces \
+per level, so its size grows with the square of the nesting: `pfir opt` and `pfir fmt` refuse, before \
+writing anything, output that would hold more than 512 MiB of indentation (10 000 nested blocks print \
+200 MB); move the deepest blocks into functions of their own.",
         // 200 001 brackets do not belong in the binary; the test builds them.
         wrong: None,
         right: ex("func main() {\n  x = ((1))\n}\n"),

@@ -35,71 +35,207 @@ pub fn escape_for_terminal(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// A source file as the human renderer shows it: characters of
-/// [`needs_escape`] written visibly (`\u{1b}`), so that carets stay under
-/// the text they point at, while the `file:line:col` header still gives the
-/// position in the real file.
-struct EscapedFile<'a> {
+/// Source lines longer than this many bytes are shown cut to windows around
+/// the labels on them (rustc does the same), so that a diagnostic on a
+/// 200 KB line is not 200 KB long.
+pub const MAX_SHOWN_LINE: usize = 160;
+/// Bytes shown on each side of a label's start and end on a cut line.
+const LINE_WINDOW: usize = 40;
+/// Lines kept on each side of a label's first and last line: codespan shows
+/// up to three lines after a multi-line label's start and one before its
+/// end, and a single line between two shown ones.
+const SNIPPET_LINES: usize = 4;
+/// What stands for the text left out of a cut line.
+const ELLIPSIS: &str = "...";
+
+/// One stretch of [`SnippetView`]'s text and the original text it shows:
+/// the same bytes, or an escaped character or an elided run shown as
+/// something else.
+#[derive(Clone, Copy, Debug)]
+struct Piece {
+    orig: (usize, usize),
+    shown: (usize, usize),
+    verbatim: bool,
+}
+
+/// The lines one diagnostic shows, as codespan reads them: only the lines
+/// around its labels, each cut to windows around the labels when it is
+/// long, and characters of [`needs_escape`] written visibly (`\u{1b}`), so
+/// that carets stay under the text they point at. Line numbers and the
+/// `file:line:col` header are the real file's. Building it costs the shown
+/// lines, not the file.
+struct SnippetView<'a> {
     original: &'a SourceFile,
     text: String,
-    line_starts: Vec<usize>,
-    /// Per escaped character: (its offset in the original, in `text`, its
-    /// length in the original, in `text`).
-    escapes: Vec<(usize, usize, usize, usize)>,
+    /// Per shown line: its 0-based line in the file and where it starts in
+    /// `text`, in file order.
+    lines: Vec<(usize, usize)>,
+    /// In file order; together they cover `text`.
+    pieces: Vec<Piece>,
 }
 
-impl<'a> EscapedFile<'a> {
-    /// `None` when nothing needs escaping.
-    fn new(original: &'a SourceFile) -> Option<EscapedFile<'a>> {
-        let source = original.text.as_str();
-        if !source.chars().any(needs_escape) {
-            return None;
-        }
-        let mut text = String::with_capacity(source.len() + 16);
-        let mut escapes = Vec::new();
-        let mut iter = source.char_indices().peekable();
-        while let Some((at, c)) = iter.next() {
-            if needs_escape(c) && !(c == '\r' && iter.peek().is_some_and(|(_, n)| *n == '\n')) {
-                let shown = c.escape_unicode().to_string();
-                escapes.push((at, text.len(), c.len_utf8(), shown.len()));
-                text.push_str(&shown);
-            } else {
-                text.push(c);
+impl<'a> SnippetView<'a> {
+    /// The view of the lines `d`'s labels (already clamped into the file) need.
+    fn new(original: &'a SourceFile, d: &Diagnostic) -> SnippetView<'a> {
+        let spans: Vec<crate::span::Span> = std::iter::once(d.primary.span)
+            .chain(d.secondary.iter().map(|l| l.span))
+            .collect();
+        let last_line = original.line_count().saturating_sub(1);
+        let mut wanted = Vec::new();
+        for span in &spans {
+            for at in [span.start(), span.end()] {
+                let line = original.line_index(at);
+                wanted.extend(
+                    line.saturating_sub(SNIPPET_LINES)..=(line + SNIPPET_LINES).min(last_line),
+                );
             }
         }
-        let line_starts = cs_files::line_starts(&text).collect();
-        Some(EscapedFile {
+        wanted.sort_unstable();
+        wanted.dedup();
+        let mut view = SnippetView {
             original,
-            text,
-            line_starts,
-            escapes,
-        })
+            text: String::new(),
+            lines: Vec::with_capacity(wanted.len()),
+            pieces: Vec::new(),
+        };
+        for line in wanted {
+            let start = original.line_start(line);
+            let end = original.line_start(line + 1);
+            view.lines.push((line, view.text.len()));
+            let body_end = if original.text[start..end].ends_with('\n') {
+                end - 1
+            } else {
+                end
+            };
+            if body_end - start <= MAX_SHOWN_LINE {
+                view.push_text(start, end);
+                continue;
+            }
+            // A long line: windows around every label end on it.
+            let mut windows: Vec<(usize, usize)> = Vec::new();
+            for span in &spans {
+                for at in [span.start(), span.end()] {
+                    if (start..=body_end).contains(&at) {
+                        windows.push((
+                            floor_boundary(
+                                &original.text,
+                                at.saturating_sub(LINE_WINDOW).max(start),
+                            ),
+                            ceil_boundary(&original.text, (at + LINE_WINDOW).min(body_end)),
+                        ));
+                    }
+                }
+            }
+            if windows.is_empty() {
+                windows.push((
+                    start,
+                    ceil_boundary(&original.text, start + 2 * LINE_WINDOW),
+                ));
+            }
+            windows.sort_unstable();
+            let mut at = start;
+            for (from, to) in windows {
+                let from = from.max(at);
+                if to <= from {
+                    continue;
+                }
+                if from > at {
+                    view.push_elided(at, from);
+                }
+                view.push_text(from, to);
+                at = to;
+            }
+            if at < body_end {
+                view.push_elided(at, body_end);
+            }
+            view.push_text(body_end, end);
+        }
+        view
     }
 
-    /// The offset in `text` of original offset `offset` (a char boundary).
-    fn to_escaped(&self, offset: usize) -> usize {
-        let k = self.escapes.partition_point(|e| e.0 < offset);
-        match k.checked_sub(1).map(|i| self.escapes[i]) {
-            None => offset,
-            Some((orig, esc, orig_len, esc_len)) => {
-                offset.max(orig + orig_len) - (orig + orig_len) + esc + esc_len
+    /// Shows the original `from..to`, escaping what must be.
+    fn push_text(&mut self, from: usize, to: usize) {
+        let source = &self.original.text[from..to];
+        let mut run = from;
+        let mut iter = source.char_indices().peekable();
+        while let Some((i, c)) = iter.next() {
+            if needs_escape(c) && !(c == '\r' && iter.peek().is_some_and(|(_, n)| *n == '\n')) {
+                self.push_verbatim(run, from + i);
+                let shown = self.text.len();
+                self.text.push_str(&c.escape_unicode().to_string());
+                self.pieces.push(Piece {
+                    orig: (from + i, from + i + c.len_utf8()),
+                    shown: (shown, self.text.len()),
+                    verbatim: false,
+                });
+                run = from + i + c.len_utf8();
             }
+        }
+        self.push_verbatim(run, to);
+    }
+
+    fn push_verbatim(&mut self, from: usize, to: usize) {
+        if from < to {
+            let shown = self.text.len();
+            self.text.push_str(&self.original.text[from..to]);
+            self.pieces.push(Piece {
+                orig: (from, to),
+                shown: (shown, self.text.len()),
+                verbatim: true,
+            });
         }
     }
 
-    /// The original offset of offset `offset` in `text`.
+    fn push_elided(&mut self, from: usize, to: usize) {
+        let shown = self.text.len();
+        self.text.push_str(ELLIPSIS);
+        self.pieces.push(Piece {
+            orig: (from, to),
+            shown: (shown, self.text.len()),
+            verbatim: false,
+        });
+    }
+
+    /// The offset in `text` that shows original offset `offset`: inside an
+    /// escaped character or an elided run, the end of what stands for it.
+    fn to_shown(&self, offset: usize) -> usize {
+        let k = self.pieces.partition_point(|p| p.orig.0 <= offset);
+        match k.checked_sub(1).map(|i| self.pieces[i]) {
+            None => 0,
+            Some(p) if p.verbatim && offset <= p.orig.1 => p.shown.0 + (offset - p.orig.0),
+            Some(p) if offset == p.orig.0 => p.shown.0,
+            Some(p) => p.shown.1,
+        }
+    }
+
+    /// The original offset that offset `offset` of `text` shows.
     fn to_original(&self, offset: usize) -> usize {
-        let k = self.escapes.partition_point(|e| e.1 < offset);
-        match k.checked_sub(1).map(|i| self.escapes[i]) {
-            None => offset,
-            Some((orig, esc, orig_len, esc_len)) => {
-                offset.max(esc + esc_len) - (esc + esc_len) + orig + orig_len
-            }
+        let k = self.pieces.partition_point(|p| p.shown.0 <= offset);
+        match k.checked_sub(1).map(|i| self.pieces[i]) {
+            None => 0,
+            Some(p) if p.verbatim && offset <= p.shown.1 => p.orig.0 + (offset - p.shown.0),
+            Some(p) if offset == p.shown.0 => p.orig.0,
+            Some(p) => p.orig.1,
         }
     }
 }
 
-impl<'f> cs_files::Files<'f> for EscapedFile<'_> {
+fn floor_boundary(text: &str, mut at: usize) -> usize {
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+fn ceil_boundary(text: &str, at: usize) -> usize {
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at += 1;
+    }
+    at
+}
+
+impl<'f> cs_files::Files<'f> for SnippetView<'_> {
     type FileId = ();
     type Name = &'f str;
     type Source = &'f str;
@@ -112,34 +248,30 @@ impl<'f> cs_files::Files<'f> for EscapedFile<'_> {
         Ok(self.text.as_str())
     }
 
+    /// The file's line that shown offset `byte_index` is on.
     fn line_index(&'f self, (): (), byte_index: usize) -> Result<usize, cs_files::Error> {
-        Ok(self
-            .line_starts
-            .binary_search(&byte_index)
-            .unwrap_or_else(|next| next - 1))
+        let k = self.lines.partition_point(|l| l.1 <= byte_index);
+        Ok(k.checked_sub(1).map_or(0, |i| self.lines[i].0))
     }
 
+    /// A file's line not shown is empty (codespan asks for the lines inside
+    /// a multi-line label, and shows only a few of them).
     fn line_range(
         &'f self,
         (): (),
         line_index: usize,
     ) -> Result<std::ops::Range<usize>, cs_files::Error> {
-        let start = *self
-            .line_starts
-            .get(line_index)
-            .ok_or(cs_files::Error::LineTooLarge {
-                given: line_index,
-                max: self.line_starts.len() - 1,
-            })?;
-        let end = self
-            .line_starts
-            .get(line_index + 1)
-            .copied()
-            .unwrap_or(self.text.len());
-        Ok(start..end)
+        let k = self.lines.partition_point(|l| l.0 < line_index);
+        match self.lines.get(k) {
+            Some(&(line, start)) if line == line_index => {
+                let end = self.lines.get(k + 1).map_or(self.text.len(), |l| l.1);
+                Ok(start..end)
+            }
+            _ => Ok(self.text.len()..self.text.len()),
+        }
     }
 
-    /// The position in the real file, not in the escaped text.
+    /// The position in the real file, not in the shown text.
     fn location(
         &'f self,
         (): (),
@@ -257,26 +389,9 @@ fn clamp(d: &Diagnostic, file: &SourceFile) -> Diagnostic {
     d
 }
 
-/// The file as codespan reads it, built once per file (its line table costs
-/// a pass over the text: once per diagnostic would be quadratic).
-enum Prepared<'a> {
-    Plain(&'a SourceFile),
-    Escaped(EscapedFile<'a>),
-}
-
-impl<'a> Prepared<'a> {
-    fn new(file: &'a SourceFile) -> Prepared<'a> {
-        match EscapedFile::new(file) {
-            None => Prepared::Plain(file),
-            Some(escaped) => Prepared::Escaped(escaped),
-        }
-    }
-}
-
 fn render_codespan(
     d: &Diagnostic,
     file: &SourceFile,
-    prepared: &Prepared<'_>,
     style: term::DisplayStyle,
     color: bool,
 ) -> String {
@@ -290,23 +405,16 @@ fn render_codespan(
     } else {
         termcolor::Buffer::no_color()
     };
-    let emitted = match prepared {
-        Prepared::Plain(files) => {
-            term::emit_to_write_style(&mut buffer, &config, *files, &to_codespan(&d))
-        }
-        Prepared::Escaped(escaped) => {
-            let mut shown = d.clone();
-            let map = |s: crate::span::Span| {
-                crate::span::Span::new(escaped.to_escaped(s.start()), escaped.to_escaped(s.end()))
-            };
-            shown.primary.span = map(shown.primary.span);
-            for l in &mut shown.secondary {
-                l.span = map(l.span);
-            }
-            term::emit_to_write_style(&mut buffer, &config, escaped, &to_codespan(&shown))
-        }
+    let view = SnippetView::new(file, &d);
+    let mut shown = d.clone();
+    let map = |s: crate::span::Span| {
+        crate::span::Span::new(view.to_shown(s.start()), view.to_shown(s.end()))
     };
-    if emitted.is_err() {
+    shown.primary.span = map(shown.primary.span);
+    for l in &mut shown.secondary {
+        l.span = map(l.span);
+    }
+    if term::emit_to_write_style(&mut buffer, &config, &view, &to_codespan(&shown)).is_err() {
         // Spans were clamped, so this cannot happen; fall back to the short form.
         return render_short(&d, file);
     }
@@ -501,22 +609,59 @@ pub fn render_all(
     format: DiagnosticFormat,
     color: bool,
 ) -> String {
+    let mut out = Vec::new();
+    // Writing to a vector cannot fail.
+    let _ = write_all(&mut out, diags, file, format, color, None);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// How many errors of one file are shown by default (`--error-limit`);
+/// clang stops at 20, this is a little more generous.
+pub const DEFAULT_ERROR_LIMIT: usize = 50;
+
+/// One diagnostic in `format`.
+fn render_one(d: &Diagnostic, file: &SourceFile, format: DiagnosticFormat, color: bool) -> String {
     match format {
-        // No diagnostics, no scan of the file for characters to escape.
-        DiagnosticFormat::Human if diags.is_empty() => String::new(),
-        DiagnosticFormat::Human => {
-            let prepared = Prepared::new(file);
-            diags
-                .iter()
-                .map(|d| render_codespan(d, file, &prepared, term::DisplayStyle::Rich, color))
-                .collect()
-        }
-        DiagnosticFormat::Short => diags
-            .iter()
-            .map(|d| render_short(&escape_texts(&clamp(d, file)), file))
-            .collect(),
-        DiagnosticFormat::Json => diags.iter().map(|d| render_json(d, file)).collect(),
+        DiagnosticFormat::Human => render_codespan(d, file, term::DisplayStyle::Rich, color),
+        DiagnosticFormat::Short => render_short(&escape_texts(&clamp(d, file)), file),
+        DiagnosticFormat::Json => render_json(d, file),
     }
+}
+
+/// Writes `diags` to `out` in order, each as soon as it is rendered. With
+/// `error_limit` `Some(n)`, stops at the `n`th error and ends with a note
+/// saying how many errors were left out (and nothing after them is
+/// written): the output stays bounded whatever the input.
+pub fn write_all(
+    out: &mut dyn std::io::Write,
+    diags: &[Diagnostic],
+    file: &SourceFile,
+    format: DiagnosticFormat,
+    color: bool,
+    error_limit: Option<usize>,
+) -> std::io::Result<()> {
+    let mut errors = 0usize;
+    for (i, d) in diags.iter().enumerate() {
+        out.write_all(render_one(d, file, format, color).as_bytes())?;
+        errors += usize::from(d.is_error());
+        if error_limit.is_some_and(|limit| errors >= limit) {
+            let left = diags[i + 1..].iter().filter(|d| d.is_error()).count();
+            if left > 0 {
+                let note = Diagnostic::new(
+                    Severity::Note,
+                    format!(
+                        "{} not shown: the limit is {errors} per file (`--error-limit=N` changes it, 0 shows all)",
+                        super::count(left as u64, "more error", "more errors")
+                    ),
+                    crate::span::Span::default(),
+                );
+                let text = render_without_source(&note, Some(&file.name), format, color);
+                out.write_all(text.as_bytes())?;
+            }
+            break;
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -567,6 +712,82 @@ mod tests {
             DiagnosticFormat::Json,
         ] {
             assert!(render_to_string(&d, &file(), format, false).contains("late"));
+        }
+    }
+
+    /// A diagnostic on a 200 KB line shows windows of it around its labels,
+    /// with the real line and column, and carets under the text.
+    #[test]
+    fn long_lines_are_cut_around_the_labels() {
+        let line = "nope + ".repeat(30_000);
+        let text = format!("func f() {{\n  x = {line}\n}}\n");
+        let f = SourceFile::new("f.pfir", text.as_str());
+        let at = text.len() / 2;
+        let at = at - (at - text.find("nope").unwrap()) % 7;
+        let d = Diagnostic::error("unknown variable `nope`", Span::new(at, at + 4))
+            .with_secondary(Span::new(13, 14), "bound here");
+        let human = render_to_string(&d, &f, DiagnosticFormat::Human, false);
+        assert!(
+            human.len() < 2 * (MAX_SHOWN_LINE + 4 * LINE_WINDOW) + 400,
+            "{human}"
+        );
+        assert!(
+            human.lines().all(|l| l.len() < 2 * MAX_SHOWN_LINE),
+            "{human}"
+        );
+        let (line_no, col) = f.line_col(at);
+        assert!(
+            human.contains(&format!("f.pfir:{line_no}:{col}")),
+            "{human}"
+        );
+        let shown = human.lines().find(|l| l.starts_with("2 │")).unwrap();
+        let carets = human.lines().find(|l| l.contains("^^^^")).unwrap();
+        let c = carets.chars().position(|c| c == '^').unwrap();
+        let word: String = shown.chars().skip(c).take(4).collect();
+        assert_eq!(word, "nope", "{human}");
+        assert!(shown.contains(ELLIPSIS), "{shown}");
+        // The secondary label at the line's start is shown too.
+        assert!(shown.contains("  x = nope"), "{shown}");
+        // A short line is shown whole.
+        let short = render_to_string(
+            &Diagnostic::error("e", Span::new(13, 14)),
+            &file(),
+            DiagnosticFormat::Human,
+            false,
+        );
+        assert!(short.contains("2 │   x = 1\n"), "{short}");
+    }
+
+    /// With a limit, the `n`th error is the last thing written, then a note
+    /// counts the errors left out; without one, everything is written.
+    #[test]
+    fn the_error_limit_stops_after_n_errors() {
+        let f = file();
+        let diags: Vec<Diagnostic> = (0..10)
+            .flat_map(|i| {
+                [
+                    Diagnostic::error(format!("e{i}"), Span::new(13, 14)),
+                    Diagnostic::warning(format!("w{i}"), Span::new(13, 14)),
+                ]
+            })
+            .collect();
+        for format in [
+            DiagnosticFormat::Human,
+            DiagnosticFormat::Short,
+            DiagnosticFormat::Json,
+        ] {
+            let mut out = Vec::new();
+            write_all(&mut out, &diags, &f, format, false, Some(3)).unwrap();
+            let out = String::from_utf8(out).unwrap();
+            assert!(out.contains("e2") && !out.contains("e3"), "{out}");
+            assert!(out.contains("w1") && !out.contains("w2"), "{out}");
+            assert!(out.contains("7 more errors not shown"), "{out}");
+            let all = render_all(&diags, &f, format, false);
+            assert!(all.contains("e9") && !all.contains("not shown"), "{all}");
+            // Exactly at the limit: no note.
+            let mut out = Vec::new();
+            write_all(&mut out, &diags[..5], &f, format, false, Some(3)).unwrap();
+            assert!(!String::from_utf8(out).unwrap().contains("not shown"));
         }
     }
 

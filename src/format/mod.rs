@@ -81,6 +81,7 @@ fn format_chunks(text: &str, chunks: Vec<(usize, &str)>) -> Result<String, Vec<D
     if !errors.is_empty() {
         return Err(errors);
     }
+    crate::printer::check_output_size(&modules).map_err(|d| vec![d])?;
     let track = text.contains("expected-");
     let mut printer = Printer::new(Keep::All);
     if track {

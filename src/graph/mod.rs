@@ -84,6 +84,25 @@ pub fn selected_functions(module: &Module, opts: &Options) -> Result<Vec<String>
 /// Builds the picture of `before` (as read) and `after` (after the
 /// pipeline; `None` when no pass ran, then "after" equals "before").
 pub fn build(title: String, before: &Module, after: Option<&Module>, opts: &Options) -> Picture {
+    // One work budget for every function and side of the picture.
+    build_within(
+        title,
+        before,
+        after,
+        opts,
+        &crate::analysis::RunBudget::default(),
+    )
+}
+
+/// [`build`] with every evaluation of the task graph within the run
+/// budget `run`.
+pub fn build_within(
+    title: String,
+    before: &Module,
+    after: Option<&Module>,
+    opts: &Options,
+    run: &crate::analysis::RunBudget,
+) -> Picture {
     let limits = Limits::default();
     let after = after.unwrap_or(before);
     let names = selected_functions(before, opts).unwrap_or_default();
@@ -101,9 +120,9 @@ pub fn build(title: String, before: &Module, after: Option<&Module>, opts: &Opti
                 continue;
             };
             let mut g = if opts.expand {
-                model::expanded_view(module, f, side, &limits, opts.max_nodes)
+                model::expanded_view(module, f, side, &limits, opts.max_nodes, run)
             } else {
-                model::static_view(module, f, side, &limits)
+                model::static_view_within(module, f, side, &limits, run)
             };
             summary::limit_cluster_depth(&mut g);
             graphs.push(g);

@@ -18,7 +18,7 @@
 //!   evaluator's graph (loops with known trip counts unrolled), one edge per
 //!   runtime edge, up to a node budget.
 
-use crate::analysis::{Limits, NodeKind as TaskKind, TaskGraph, function_task_graph};
+use crate::analysis::{Limits, NodeKind as TaskKind, RunBudget, TaskGraph, function_task_graph};
 use crate::ir::{ExprId, ExprKind, Function, Module, StmtId, StmtKind};
 use crate::passes::expand_manual_phase_fence::static_dep_weights;
 use crate::passes::walk::walk_stmts;
@@ -354,7 +354,20 @@ fn outside_label(m: &Module, f: &Function, e: ExprId, evaluated: bool) -> Vec<St
 
 /// The static view of `f` (see the module documentation).
 pub fn static_view(m: &Module, f: &Function, side: Side, limits: &Limits) -> SideGraph {
-    let g = function_task_graph(m, f, limits);
+    static_view_within(m, f, side, limits, &RunBudget::new(u64::MAX))
+}
+
+/// [`static_view`], its evaluation within what is left of the run's
+/// budget `run` (and spending from it).
+pub fn static_view_within(
+    m: &Module,
+    f: &Function,
+    side: Side,
+    limits: &Limits,
+    run: &RunBudget,
+) -> SideGraph {
+    let g = function_task_graph(m, f, &run.limits(limits));
+    run.spend(&g);
     static_view_of(m, f, side, &g)
 }
 
@@ -629,8 +642,10 @@ pub fn expanded_view(
     side: Side,
     limits: &Limits,
     max_nodes: usize,
+    run: &RunBudget,
 ) -> SideGraph {
-    let g = function_task_graph(m, f, limits);
+    let g = function_task_graph(m, f, &run.limits(limits));
+    run.spend(&g);
     let st = structure(m, f);
     // Static ids of sites, as in the static view.
     let mut ids: HashMap<StmtId, String> = HashMap::new();

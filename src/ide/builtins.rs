@@ -94,7 +94,7 @@ pub fn keyword_doc(word: &str) -> Option<&'static str> {
 
 /// The `pfir opt` options a RUN line may use (kept equal to the command
 /// line's by `tests/it/ide`), with a short description.
-pub const OPT_OPTIONS: [(&str, &str); 17] = [
+pub const OPT_OPTIONS: [(&str, &str); 18] = [
     ("--passes=", "the passes to run, comma-separated"),
     (
         "--split-input-file",
@@ -130,6 +130,10 @@ pub const OPT_OPTIONS: [(&str, &str); 17] = [
     ),
     ("--diagnostic-format=", "human, short or json"),
     ("--color=", "auto, always or never"),
+    (
+        "--error-limit=",
+        "errors shown per file (default 50, 0: all)",
+    ),
     ("-o", "write the output to a file"),
     ("%s", "this file"),
     ("%t", "a temporary file for this test"),

@@ -11,7 +11,7 @@
 //! treated as empty rather than letting the failure reach the caller.
 
 use crate::diagnostics::{Diagnostic, has_errors};
-use crate::driver::{LARGE_STACK_BYTES, split_chunks};
+use crate::driver::split_chunks;
 use crate::ide::decisions::{self, Decisions};
 use crate::ide::directives;
 use crate::ide::index::{self, ChunkIndex};
@@ -96,7 +96,7 @@ fn on_large_stack<T: Send>(f: impl FnOnce() -> T + Send, failed: impl FnOnce() -
     std::thread::scope(|s| {
         let spawned = std::thread::Builder::new()
             .name("pfir-ide".into())
-            .stack_size(LARGE_STACK_BYTES)
+            .stack_size(crate::driver::worker_stack_bytes())
             .spawn_scoped(s, || take().map(|f| f()));
         match spawned {
             Ok(handle) => handle.join().ok().flatten().unwrap_or_else(failed),

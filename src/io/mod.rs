@@ -6,4 +6,7 @@
 
 pub mod read;
 
-pub use fsutil::{atomic_write, cleanup, write_atomically, write_atomically_with};
+pub use fsutil::{
+    Snapshot, atomic_write, cleanup, write_atomically, write_atomically_checked,
+    write_atomically_with,
+};

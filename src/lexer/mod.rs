@@ -23,11 +23,47 @@ pub use token::{LexError, Tok};
 pub const MAX_NESTING: usize = 200_000;
 
 /// A stack that holds every recursive walk of input nested
-/// [`MAX_NESTING`] deep: about 20 KiB per level, reserved (only the pages
-/// a walk touches are committed). The threads that walk a module get it
-/// (`crate::driver::with_large_stack`, and the helper threads of the
-/// front end and the printer).
+/// [`MAX_NESTING`] deep: [`STACK_BYTES_PER_LEVEL`] per level, reserved (only
+/// the pages a walk touches are committed). The threads that walk a module
+/// get it (`crate::driver::with_large_stack`, and the helper threads of
+/// the front end and the printer) when the address space allows; else a
+/// smaller one, and the nesting limit in effect ([`nesting_limit`]) is
+/// lowered to what it holds.
 pub const NESTING_STACK_BYTES: usize = 4 << 30;
+
+/// The stack one level of nesting may take in the deepest recursive walk.
+pub const STACK_BYTES_PER_LEVEL: usize = NESTING_STACK_BYTES / MAX_NESTING;
+
+/// The nesting limit in effect: [`MAX_NESTING`], unless the stack the
+/// walks run on is smaller than [`NESTING_STACK_BYTES`] (`ulimit -v`), and
+/// why, when it is lower.
+static NESTING_LIMIT: std::sync::atomic::AtomicUsize =
+    std::sync::atomic::AtomicUsize::new(MAX_NESTING);
+
+/// The deepest nesting accepted now: [`MAX_NESTING`], or less when the
+/// walks' stack had to be smaller ([`lower_nesting_limit`]).
+pub fn nesting_limit() -> usize {
+    NESTING_LIMIT.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Lowers the nesting limit to what a stack of `stack_bytes` holds (it
+/// never rises again: every walk may run on the smallest such stack).
+pub fn lower_nesting_limit(stack_bytes: usize) {
+    let levels = stack_bytes / STACK_BYTES_PER_LEVEL;
+    // A round number when there is room for one.
+    let levels = if levels > 10_000 {
+        levels / 1000 * 1000
+    } else {
+        levels
+    };
+    let levels = levels.clamp(16, MAX_NESTING);
+    if NESTING_LIMIT.fetch_min(levels, std::sync::atomic::Ordering::Relaxed) > levels {
+        LIMITING_STACK.store(stack_bytes, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// The stack size that set the nesting limit in effect, when lower.
+static LIMITING_STACK: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 /// One lexed token with its byte range.
 pub type Spanned<'input> = (usize, Tok<'input>, usize);
@@ -41,15 +77,24 @@ pub struct TooDeep {
 
 impl TooDeep {
     pub fn diagnostic(&self) -> Diagnostic {
-        Diagnostic::error(
-            format!("nesting is deeper than the limit of {MAX_NESTING} levels"),
+        let limit = nesting_limit();
+        let d = Diagnostic::error(
+            format!("nesting is deeper than the limit of {limit} levels"),
             self.span,
         )
         .with_code(Code::TooDeep)
         .with_label("too deeply nested here")
         .with_note(format!(
-            "pfir accepts at most {MAX_NESTING} nested brackets, blocks or operators"
-        ))
+            "pfir accepts at most {limit} nested brackets, blocks or operators"
+        ));
+        if limit < MAX_NESTING {
+            d.with_note(format!(
+                "the limit is {MAX_NESTING} levels; it is lower here because the address space (`ulimit -v`) leaves room for a stack of only {} MiB",
+                LIMITING_STACK.load(std::sync::atomic::Ordering::Relaxed) >> 20
+            ))
+        } else {
+            d
+        }
     }
 }
 
@@ -103,6 +148,8 @@ struct Tokens<'a> {
     lexer: logos::Lexer<'a, Tok<'a>>,
     base: usize,
     depth: usize,
+    /// [`nesting_limit`] when the lexing started.
+    limit: usize,
     failed: bool,
     /// The hole's start, or `usize::MAX` when there is none (left).
     hole_start: usize,
@@ -121,6 +168,7 @@ impl<'a> Tokens<'a> {
             lexer: Tok::lexer(text),
             base,
             depth,
+            limit: nesting_limit(),
             failed: false,
             hole_start: hole.map_or(usize::MAX, |h| h.span.start()),
             hole,
@@ -167,7 +215,7 @@ impl<'a> Iterator for Tokens<'a> {
         match tok {
             Tok::LParen | Tok::LBracket | Tok::LBrace => {
                 self.depth += 1;
-                if self.depth > MAX_NESTING {
+                if self.depth > self.limit {
                     self.failed = true;
                     return Some(Err(TooDeep {
                         span: Span::new(start, end),

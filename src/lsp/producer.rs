@@ -136,7 +136,16 @@ fn run_opt_in_process(stage: &Stage, text: &str, source: &Path) -> Option<Produc
         let failed = outcome.diagnostics.iter().any(Diagnostic::is_error);
         (outcome.diagnostics.clone(), failed)
     };
-    let mut stderr = diagnostics::render_all(&reported, &file, format, false);
+    let mut rendered = Vec::new();
+    let _ = diagnostics::render::write_all(
+        &mut rendered,
+        &reported,
+        &file,
+        format,
+        false,
+        args.diagnostics.error_limit(),
+    );
+    let mut stderr = String::from_utf8_lossy(&rendered).into_owned();
     stderr.push_str(&outcome.stderr);
     let mut stdout = outcome.output();
     if stage.stderr == StderrTarget::ToStdout {

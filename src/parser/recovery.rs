@@ -117,7 +117,11 @@ fn parse_in_stages<'i>(text: &'i str, base: usize, arena: &'i ast::Arena) -> Par
         };
         let char_errors = take(&mut char_diags);
         let delimiter_errors = take(&mut delimiter_diags);
-        let outcome = parse_item(item.to_vec(), &ctx);
+        let outcome = if delimiter_errors.is_empty() {
+            parse_item(item.to_vec(), &ctx)
+        } else {
+            parse_bracket_repaired(item, &ctx)
+        };
         let broken = !outcome.diagnostics.is_empty()
             || !delimiter_errors.is_empty()
             || !char_errors.is_empty()
@@ -260,6 +264,66 @@ fn parse_item<'i>(mut tokens: Vec<Spanned<'i>>, ctx: &Ctx<'_, 'i>) -> ItemOutcom
         }
     }
     outcome
+}
+
+/// How much work (tokens times bracket depth) parsing an item whose
+/// brackets were repaired may cost. The parser's own error recovery (at
+/// item level) scans its whole stack for every token it drops after an
+/// error, so an error deep inside brackets costs the item's depth times its
+/// length: 30,000 unclosed `(` would take minutes.
+pub const RECOVERY_WORK: usize = 1 << 22;
+
+/// Parses an item whose brackets were repaired. Its parser errors are not
+/// reported (the bracket error is), so only its function's header matters
+/// (calls to it are checked against it): an item over [`RECOVERY_WORK`] is
+/// parsed with an empty body, and one whose header alone is over it is
+/// only named, as a function that could not be read.
+fn parse_bracket_repaired<'i>(item: &[Spanned<'i>], ctx: &Ctx<'_, 'i>) -> ItemOutcome<'i> {
+    let work = |tokens: &[Spanned<'_>]| {
+        let (mut depth, mut deepest) = (0usize, 0usize);
+        for (_, t, _) in tokens {
+            match t {
+                Tok::LParen | Tok::LBracket | Tok::LBrace => {
+                    depth += 1;
+                    deepest = deepest.max(depth);
+                }
+                Tok::RParen | Tok::RBracket | Tok::RBrace => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        deepest.saturating_mul(tokens.len())
+    };
+    if work(item) <= RECOVERY_WORK {
+        return parse_item(item.to_vec(), ctx);
+    }
+    // The header, through the body's `{` (the first one outside brackets),
+    // and the body's `}`.
+    let mut depth = 0usize;
+    let body = item.iter().position(|(_, t, _)| match t {
+        Tok::LParen | Tok::LBracket => {
+            depth += 1;
+            false
+        }
+        Tok::RParen | Tok::RBracket => {
+            depth = depth.saturating_sub(1);
+            false
+        }
+        Tok::LBrace => depth == 0,
+        _ => false,
+    });
+    if let (Some(open), Some(close @ (_, Tok::RBrace, _))) = (body, item.last())
+        && open + 1 < item.len()
+        && work(&item[..=open]) <= RECOVERY_WORK
+    {
+        let mut header = item[..=open].to_vec();
+        header.push(close.clone());
+        return parse_item(header, ctx);
+    }
+    ItemOutcome {
+        module: ast::Module::default(),
+        diagnostics: Vec::new(),
+        lost: vec![function_name(item)],
+    }
 }
 
 /// Reports `error` and repairs `tokens` so that parsing can go on past it;
@@ -757,6 +821,36 @@ mod tests {
             assert!(fast.diagnostics.is_empty() && fast.broken.is_empty());
         }
         assert!(clean > 50, "only {clean} valid chunks were compared");
+    }
+
+    /// 30,000 unclosed `(`: every one is reported, and the item is parsed
+    /// within [`super::RECOVERY_WORK`] (its header only), not through the
+    /// parser's recovery, which would scan the 30,000-deep stack for every
+    /// token it drops. Without the bound the function is not even kept.
+    #[test]
+    fn deep_unclosed_brackets_keep_recovery_within_its_work_bound() {
+        let n = 30_000;
+        let text = format!(
+            "func f(a: i64) -> i64 {{\n  x = {}\n  return a\n}}\n",
+            "(".repeat(n)
+        );
+        let arena = Arena::new();
+        let parsed = parse_in_stages(&text, 0, &arena);
+        assert_eq!(parsed.diagnostics.len(), n);
+        assert_eq!(parsed.module.functions.len(), 1, "the header is kept");
+        let f = parsed.module.functions[0];
+        assert_eq!((f.params.len(), f.body.stmts.len()), (1, 0));
+        // A shallow one is parsed whole, as before.
+        let text = "func f(a: i64) -> i64 {\n  x = ((\n  return a\n}\n";
+        let parsed = parse_in_stages(text, 0, &arena);
+        assert_eq!(parsed.diagnostics.len(), 2);
+        let bodies: Vec<usize> = parsed
+            .module
+            .functions
+            .iter()
+            .map(|f| f.body.stmts.len())
+            .collect();
+        assert_eq!(bodies, [1], "the repaired body is parsed");
     }
 
     #[test]

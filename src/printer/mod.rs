@@ -53,6 +53,50 @@ pub fn write_module<W: Write>(module: &Module, out: W) -> io::Result<()> {
     Ok(())
 }
 
+/// The most indentation the canonical form of one run's output may hold.
+/// Indentation is two spaces per level on every line, so it grows with the
+/// square of the nesting: 100,000 nested `if`s (1.6 MB of source) would
+/// print 20 GB. This allows 10,000 nested blocks (200 MB) with room to
+/// spare and refuses 20,000 (800 MB).
+pub const MAX_OUTPUT_INDENT_BYTES: u64 = 512 << 20;
+
+/// Checks, before anything is printed, that the canonical form of
+/// `modules` (one run's output) stays within [`MAX_OUTPUT_INDENT_BYTES`] of
+/// indentation; else an error at the deepest statement of the function
+/// that passes it. Costs one walk of the statements, without printing.
+pub fn check_output_size<'m>(
+    modules: impl IntoIterator<Item = &'m Module>,
+) -> Result<(), crate::diagnostics::Diagnostic> {
+    let mut total = 0u64;
+    for m in modules {
+        for f in m.functions() {
+            let (bytes, deepest) = stmt::indentation(f, &f.body);
+            total = total.saturating_add(bytes);
+            if total > MAX_OUTPUT_INDENT_BYTES {
+                let (span, depth) = match deepest {
+                    Some((s, depth)) => (f.stmts[s].span, depth),
+                    None => (f.span, 0),
+                };
+                return Err(crate::diagnostics::Diagnostic::error(
+                    format!(
+                        "the canonical form would hold more than {} MiB of indentation: too deeply nested to print",
+                        MAX_OUTPUT_INDENT_BYTES >> 20
+                    ),
+                    span,
+                )
+                .with_code(crate::diagnostics::Code::TooDeep)
+                .with_label(format!("{depth} levels deep"))
+                .with_note(format!(
+                    "every line is indented two spaces per level, so the output grows with the square of the nesting (at least {} MiB here)",
+                    total >> 20
+                ))
+                .with_help("split the deepest blocks into functions of their own"));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Prints one function of `module` (which gives the signatures of the
 /// functions it submits), ending with a newline.
 pub fn print_function(module: &Module, f: &Function) -> String {

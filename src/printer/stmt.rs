@@ -151,7 +151,7 @@ fn write_halves<W: Write>(
     std::thread::scope(|s| {
         let printer = std::thread::Builder::new()
             .name("pfir-print".into())
-            .stack_size(crate::lexer::NESTING_STACK_BYTES)
+            .stack_size(crate::driver::worker_stack_bytes())
             .spawn_scoped(s, || {
                 let mut buffer = TrimWriter::new(BoundedBuffer::new(limit));
                 write_stmts(m, f, second, depth, false, &mut buffer)?;
@@ -182,6 +182,54 @@ pub fn ahead_limit(f: &Function, stmts: &[StmtId]) -> usize {
         _ => 0,
     };
     source.saturating_mul(2).saturating_add(AHEAD_SLACK_BYTES)
+}
+
+/// What the canonical form of a function's body costs in indentation: the
+/// bytes (two spaces per level on every line), and the deepest statement
+/// with its depth. The walk of [`write_stmts`], writing nothing.
+pub fn indentation(f: &Function, body: &Block) -> (u64, Option<(StmtId, usize)>) {
+    let mut bytes = 0u64;
+    let mut deepest: Option<(StmtId, usize)> = None;
+    let mut work = vec![Work::Block {
+        stmts: f.block_stmts(body),
+        next: 0,
+        depth: 1,
+    }];
+    while let Some(item) = work.pop() {
+        match item {
+            Work::Close(depth) | Work::Else { depth, .. } => bytes += 2 * depth as u64,
+            Work::Block { stmts, next, depth } => {
+                let Some(&s) = stmts.get(next) else {
+                    continue;
+                };
+                work.push(Work::Block {
+                    stmts,
+                    next: next + 1,
+                    depth,
+                });
+                bytes += 2 * depth as u64;
+                if deepest.is_none_or(|(_, d)| d < depth) {
+                    deepest = Some((s, depth));
+                }
+                let kind = &f.stmts[s].kind;
+                match kind {
+                    StmtKind::If(_) => push_if_chain(f, s, depth, &mut work),
+                    StmtKind::For(_) | StmtKind::While(_) | StmtKind::Scope(_) => {
+                        if let Some(body) = f.nested_block(kind, 0) {
+                            work.push(Work::Close(depth));
+                            work.push(Work::Block {
+                                stmts: f.block_stmts(body),
+                                next: 0,
+                                depth: depth + 1,
+                            });
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    (bytes, deepest)
 }
 
 /// Queues the bodies of the `if` chain starting at `s` (whose head is

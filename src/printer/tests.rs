@@ -791,3 +791,49 @@ fn equality_of_deep_nesting_uses_no_recursion() {
         Err("function `deep`: in statement `x = x + 1` vs `x = x + 2`: expressions `1` vs `2`: they differ".to_string())
     );
 }
+
+/// The indentation the output check counts is the indentation the printer
+/// writes, on every valid round-trip input (`if` chains, `else`, loops,
+/// scopes) and on a deep nest.
+#[test]
+fn counted_indentation_is_printed_indentation() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut checked = 0;
+    for dir in ["tests/lit/frontend", "tests/passes", "examples"] {
+        let mut files: Vec<_> = std::fs::read_dir(root.join(dir))
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "pfir"))
+            .collect();
+        files.sort();
+        for path in files {
+            let text = std::fs::read_to_string(&path).unwrap();
+            for (base, chunk) in crate::driver::split_chunks(&text) {
+                let Some(m) = crate::driver::read_module(chunk, base).0 else {
+                    continue;
+                };
+                let printed: u64 = print_module(&m)
+                    .lines()
+                    .map(|l| (l.len() - l.trim_start_matches(' ').len()) as u64)
+                    .sum();
+                let counted: u64 = m
+                    .functions()
+                    .iter()
+                    .map(|f| super::stmt::indentation(f, &f.body).0)
+                    .sum();
+                assert_eq!(counted, printed, "{}", path.display());
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 50, "only {checked} modules");
+    let m = nested_loops(300);
+    let printed: u64 = print_module(&m)
+        .lines()
+        .map(|l| (l.len() - l.trim_start_matches(' ').len()) as u64)
+        .sum();
+    let (counted, deepest) = super::stmt::indentation(&m.functions()[0], &m.functions()[0].body);
+    assert_eq!((counted, deepest.map(|d| d.1)), (printed, Some(301)));
+    assert!(super::check_output_size([&m]).is_ok());
+}

@@ -157,6 +157,10 @@ impl lit::UpdateChecks for CheckUpdater {
 
 /// Regenerates the CHECK lines of the test `path`, running its command with `tools`.
 pub fn update_file(path: &Path, tools: &Tools) -> Result<UpdateOutcome, String> {
+    // What the file was when read: an edit made while the command runs
+    // is not overwritten.
+    let read = crate::io::Snapshot::of_regular_file(path)
+        .map_err(|e| format!("cannot update '{}': {e}", path.display()))?;
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
     let scratch = lit::ScratchDir::create(path)
@@ -212,8 +216,10 @@ pub fn update_file(path: &Path, tools: &Tools) -> Result<UpdateOutcome, String> 
     if new_text == text {
         return Ok(UpdateOutcome::Unchanged);
     }
-    crate::io::write_atomically(path, new_text.as_bytes())
-        .map_err(|e| format!("cannot write '{}': {e}", path.display()))?;
+    crate::io::write_atomically_checked(path, Some(&read), |f| {
+        std::io::Write::write_all(f, new_text.as_bytes())
+    })
+    .map_err(|e| format!("cannot write '{}': {e}", path.display()))?;
     Ok(UpdateOutcome::Updated)
 }
 

@@ -10,7 +10,19 @@
 //! was. More precisely:
 //!
 //! - a **symlink** is followed (to any depth, at most 40 links) and the file
-//!   it finally names is replaced; the link itself stays a link;
+//!   it finally names is replaced; the link itself stays a link. A link the
+//!   kernel would not follow under `fs.protected_symlinks` (owned by
+//!   another user than the writer and than its directory's owner, in a
+//!   sticky world-writable directory such as `/tmp`) is refused, whatever
+//!   the sysctl says: the rename onto its target would otherwise bypass it;
+//! - a file **changed since it was read** ([`Snapshot`]: its inode, size or
+//!   modification time differ, checked just before the rename) is not
+//!   replaced when the caller passes what it read
+//!   ([`write_atomically_checked`]): the error says so and the other
+//!   writer's change is kept;
+//! - the temporary file's name stays within `NAME_MAX` (the target's name
+//!   is shortened in it), and errors name the target's directory, never
+//!   the temporary file the user never sees;
 //! - a **device or pipe** (`-o /dev/null`, a FIFO) is written directly, as
 //!   it cannot be renamed over;
 //! - a file the user could **not write in place** is not replaced: the
@@ -33,6 +45,100 @@ use std::path::{Path, PathBuf};
 /// How many symlinks are followed before giving up (Linux's own limit).
 const MAX_SYMLINKS: usize = 40;
 
+/// The longest file name (`NAME_MAX` on Linux and the BSDs), in bytes.
+const NAME_MAX: usize = 255;
+
+/// What the temporary file's name adds to the target's: `.` before it,
+/// `.` and six random characters after it, then [`TEMP_SUFFIX`].
+const TEMP_SUFFIX: &str = ".pfir-tmp";
+const TEMP_EXTRA: usize = 1 + 1 + 6 + TEMP_SUFFIX.len();
+
+/// What a file was when it was read: its identity (device and inode), size
+/// and modification time. A rewrite compares it with the file just before
+/// replacing it, so that an edit made in the meantime is not overwritten.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Snapshot {
+    dev: u64,
+    ino: u64,
+    len: u64,
+    modified: Option<std::time::SystemTime>,
+}
+
+impl Snapshot {
+    fn of_metadata(meta: &std::fs::Metadata) -> Snapshot {
+        #[cfg(unix)]
+        let (dev, ino) = {
+            use std::os::unix::fs::MetadataExt;
+            (meta.dev(), meta.ino())
+        };
+        #[cfg(not(unix))]
+        let (dev, ino) = (0, 0);
+        Snapshot {
+            dev,
+            ino,
+            len: meta.len(),
+            modified: meta.modified().ok(),
+        }
+    }
+
+    /// The snapshot of the file `path` names (through symlinks), which a
+    /// rewrite in place will replace. Anything but a regular file is
+    /// refused with a message saying what it is: a pipe (`/dev/stdin`, a
+    /// FIFO, which reading would block on or consume), a device, a
+    /// directory.
+    pub fn of_regular_file(path: &Path) -> std::io::Result<Snapshot> {
+        let meta = std::fs::metadata(path)?;
+        if meta.is_file() {
+            return Ok(Snapshot::of_metadata(&meta));
+        }
+        let what = describe_file_type(&meta);
+        Err(error(
+            std::io::ErrorKind::InvalidInput,
+            format!("it is {what}, not a regular file, so it cannot be rewritten in place"),
+        ))
+    }
+
+    /// The snapshot of `path` when it names a regular file, else `None`.
+    pub fn of(path: &Path) -> Option<Snapshot> {
+        std::fs::metadata(path)
+            .ok()
+            .filter(std::fs::Metadata::is_file)
+            .map(|m| Snapshot::of_metadata(&m))
+    }
+
+    /// Whether `other` is the same file (device and inode), whatever its
+    /// contents.
+    pub fn same_file(&self, other: &Snapshot) -> bool {
+        cfg!(unix) && (self.dev, self.ino) == (other.dev, other.ino)
+    }
+}
+
+/// "a pipe", "a character device", ... for a message.
+fn describe_file_type(meta: &std::fs::Metadata) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let t = meta.file_type();
+        if t.is_fifo() {
+            return "a pipe";
+        }
+        if t.is_char_device() {
+            return "a character device";
+        }
+        if t.is_block_device() {
+            return "a block device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    if meta.is_dir() {
+        "a directory"
+    } else {
+        "not a regular file"
+    }
+}
+
 /// Writes `contents` to `path` atomically (see the module documentation).
 pub fn write_atomically(path: &Path, contents: &[u8]) -> std::io::Result<()> {
     write_atomically_with(path, |f| f.write_all(contents))
@@ -42,13 +148,49 @@ fn error(kind: std::io::ErrorKind, message: String) -> std::io::Error {
     std::io::Error::new(kind, message)
 }
 
+/// Whether the kernel would follow the symlink at `link` (with metadata
+/// `meta`) for this process under `fs.protected_symlinks`: a link in a
+/// sticky world-writable directory is followed only by its owner or when
+/// it belongs to the directory's owner.
+#[cfg(unix)]
+fn may_follow(link: &Path, meta: &std::fs::Metadata) -> std::io::Result<bool> {
+    use std::os::unix::fs::MetadataExt;
+    if meta.uid() == rustix::process::geteuid().as_raw() {
+        return Ok(true);
+    }
+    let dir = match link.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let dir = std::fs::metadata(dir)?;
+    let sticky_and_world_writable = dir.mode() & 0o1002 == 0o1002;
+    Ok(!sticky_and_world_writable || dir.uid() == meta.uid())
+}
+
+#[cfg(not(unix))]
+fn may_follow(_: &Path, _: &std::fs::Metadata) -> std::io::Result<bool> {
+    Ok(true)
+}
+
 /// The file `path` finally names, following symlinks (a dangling link
-/// names the file it would create).
+/// names the file it would create). A link the kernel would not follow
+/// under `fs.protected_symlinks` is an error.
 pub fn resolve_symlinks(path: &Path) -> std::io::Result<PathBuf> {
     let mut current = path.to_path_buf();
     for _ in 0..MAX_SYMLINKS {
         match std::fs::symlink_metadata(&current) {
             Ok(m) if m.file_type().is_symlink() => {
+                if !may_follow(&current, &m)? {
+                    return Err(error(
+                        std::io::ErrorKind::PermissionDenied,
+                        format!(
+                            "'{}' is a symbolic link owned by another user in a sticky \
+                             world-writable directory; it is not followed (as the kernel's \
+                             fs.protected_symlinks would not)",
+                            current.display()
+                        ),
+                    ));
+                }
                 let target = std::fs::read_link(&current)?;
                 current = match current.parent() {
                     Some(dir) if target.is_relative() => dir.join(target),
@@ -70,12 +212,42 @@ pub fn write_atomically_with(
     path: &Path,
     write: impl FnOnce(&mut File) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
+    write_atomically_checked(path, None, write)
+}
+
+/// The error for a file that changed since it was read.
+fn changed_error() -> std::io::Error {
+    error(
+        std::io::ErrorKind::Other,
+        "it changed since it was read (its size, modification time or inode differ), so it \
+         was left as it is now: run again on the new contents"
+            .into(),
+    )
+}
+
+/// [`write_atomically_with`], refusing to replace the target when
+/// `read` (what it was when it was read) is given and the target is no
+/// longer that file with that size and modification time, checked before
+/// writing and again just before the rename.
+pub fn write_atomically_checked(
+    path: &Path,
+    read: Option<&Snapshot>,
+    write: impl FnOnce(&mut File) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let target = resolve_symlinks(path)?;
     let existing = match std::fs::metadata(&target) {
         Ok(m) => Some(m),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => return Err(e),
     };
+    let unchanged = |now: Option<&std::fs::Metadata>| match (read, now) {
+        (None, _) => true,
+        (Some(read), Some(now)) => *read == Snapshot::of_metadata(now),
+        (Some(_), None) => false,
+    };
+    if !unchanged(existing.as_ref()) {
+        return Err(changed_error());
+    }
     if let Some(meta) = &existing {
         if meta.is_dir() {
             return Err(error(
@@ -115,9 +287,9 @@ pub fn write_atomically_with(
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "out".into());
-    let prefix = format!(".{name}.");
+    let prefix = format!(".{}.", shorten(&name, NAME_MAX - TEMP_EXTRA));
     let mut builder = tempfile::Builder::new();
-    builder.prefix(&prefix).suffix(".pfir-tmp");
+    builder.prefix(&prefix).suffix(TEMP_SUFFIX);
     #[cfg(unix)]
     if existing.is_none() {
         // A new file gets what `File::create` would give it: 0666 less the umask.
@@ -127,16 +299,49 @@ pub fn write_atomically_with(
     let (mut tmp, registration) = cleanup::register_with(
         || builder.tempfile_in(&dir),
         |t| Item::File(t.path().to_path_buf()),
-    )?;
+    )
+    .map_err(|e| {
+        // tempfile's message names the temporary file; the user's is the
+        // directory it could not be created in.
+        let cause = e.raw_os_error().map_or_else(
+            || e.kind().to_string(),
+            |code| std::io::Error::from_raw_os_error(code).to_string(),
+        );
+        error(
+            e.kind(),
+            format!(
+                "cannot create a file in its directory '{}': {cause}",
+                dir.display()
+            ),
+        )
+    })?;
     write(tmp.as_file_mut())?;
     if let Some(meta) = &existing {
         copy_metadata(tmp.as_file(), meta)?;
     }
     tmp.as_file().sync_all()?;
+    // Dropping `tmp` removes the temporary file.
+    let now = match std::fs::metadata(&target) {
+        Ok(m) => Some(m),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(e),
+    };
+    if !unchanged(now.as_ref()) {
+        return Err(changed_error());
+    }
     // Dropping `tmp` on an error removes the temporary file.
     let persisted = cleanup::without_cleanup(|| tmp.persist(&target).map(drop));
     drop(registration);
     persisted.map_err(|e| e.error)
+}
+
+/// `name` cut to at most `max` bytes, at a character boundary.
+fn shorten(name: &str, max: usize) -> &str {
+    let mut end = name.len().min(max);
+    while !name.is_char_boundary(end) {
+        end -= 1;
+    }
+    &name[..end]
 }
 
 /// Gives `file` the owner, group and permission bits of `meta`, as far as
@@ -298,6 +503,102 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&p).unwrap(), "old");
         assert!(leftovers(dir.path()).is_empty());
         assert!(write_atomically(dir.path(), b"x").is_err(), "a directory");
+    }
+
+    /// Another writer's edit between the read and the rename (here made
+    /// while the new contents are written) is kept, and the rewrite fails
+    /// saying so; an unchanged file is replaced.
+    #[test]
+    fn a_file_changed_since_it_was_read_is_not_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("p");
+        std::fs::write(&p, "old").unwrap();
+        let read = Snapshot::of_regular_file(&p).unwrap();
+        let e = write_atomically_checked(&p, Some(&read), |f| {
+            let mut other = std::fs::OpenOptions::new().append(true).open(&p)?;
+            other.write_all(b" and an edit")?;
+            f.write_all(b"new")
+        })
+        .unwrap_err();
+        assert!(e.to_string().contains("changed since it was read"), "{e}");
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "old and an edit");
+        assert!(leftovers(dir.path()).is_empty());
+        // Replaced by another file with the same contents (a new inode:
+        // the old one is kept aside, so it cannot be reused).
+        let read = Snapshot::of_regular_file(&p).unwrap();
+        std::fs::rename(&p, dir.path().join("aside")).unwrap();
+        std::fs::write(&p, "old and an edit").unwrap();
+        assert!(write_atomically_checked(&p, Some(&read), |f| f.write_all(b"new")).is_err());
+        let read = Snapshot::of_regular_file(&p).unwrap();
+        write_atomically_checked(&p, Some(&read), |f| f.write_all(b"new")).unwrap();
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "new");
+    }
+
+    /// Pipes and devices are not rewritten in place; the message says
+    /// what they are.
+    #[test]
+    fn only_regular_files_have_a_snapshot() {
+        let e = Snapshot::of_regular_file(Path::new("/dev/null")).unwrap_err();
+        assert!(e.to_string().contains("a character device"), "{e}");
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        if std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .is_ok_and(|s| s.success())
+        {
+            let e = Snapshot::of_regular_file(&fifo).unwrap_err();
+            assert!(e.to_string().contains("a pipe"), "{e}");
+        } else {
+            println!("skipped: no mkfifo");
+        }
+        assert!(Snapshot::of_regular_file(dir.path()).is_err());
+    }
+
+    /// A 250-byte name (the temporary name would pass NAME_MAX) is
+    /// written, and a directory the temporary file cannot be created in is
+    /// named in the error, never the temporary file.
+    #[test]
+    fn long_names_and_errors_name_the_users_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let long = dir.path().join(format!("{}.pfir", "é".repeat(120)));
+        assert!(long.file_name().unwrap().len() > NAME_MAX - TEMP_EXTRA);
+        std::fs::write(&long, "old").unwrap();
+        write_atomically(&long, b"new").unwrap();
+        assert_eq!(std::fs::read_to_string(&long).unwrap(), "new");
+        assert!(leftovers(dir.path()).is_empty());
+        let e = write_atomically(&dir.path().join("missing/x"), b"x").unwrap_err();
+        assert!(!e.to_string().contains("pfir-tmp"), "{e}");
+        assert!(e.to_string().contains("missing"), "{e}");
+    }
+
+    /// As root: a link owned by `nobody` in a mode-1777 directory, pointing
+    /// at a root-owned file, is not followed (the kernel's
+    /// `fs.protected_symlinks` rule); owned by root, it is.
+    #[test]
+    fn protected_symlinks_are_not_followed() {
+        use std::os::unix::fs::MetadataExt;
+        if rustix::process::geteuid().as_raw() != 0 {
+            println!("skipped: needs root to give a link to another user");
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("victim");
+        std::fs::write(&victim, "precious").unwrap();
+        let shared = dir.path().join("shared");
+        std::fs::create_dir(&shared).unwrap();
+        std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o1777)).unwrap();
+        let link = shared.join("link");
+        std::os::unix::fs::symlink(&victim, &link).unwrap();
+        std::os::unix::fs::lchown(&link, Some(65534), None).unwrap();
+        assert_eq!(std::fs::symlink_metadata(&link).unwrap().uid(), 65534);
+        let e = write_atomically(&link, b"owned").unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::PermissionDenied);
+        assert!(e.to_string().contains("protected_symlinks"), "{e}");
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+        std::os::unix::fs::lchown(&link, Some(0), None).unwrap();
+        write_atomically(&link, b"mine").unwrap();
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "mine");
     }
 
     #[test]

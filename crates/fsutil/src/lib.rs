@@ -10,4 +10,6 @@
 pub mod atomic_write;
 pub mod cleanup;
 
-pub use atomic_write::{write_atomically, write_atomically_with};
+pub use atomic_write::{
+    Snapshot, write_atomically, write_atomically_checked, write_atomically_with,
+};
