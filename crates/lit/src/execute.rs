@@ -12,7 +12,10 @@
 //! whole group is killed: processes the commands started (`sh -c 'sleep
 //! 30'`, a background job holding a pipe open) die with them, and the group
 //! is registered with [`fsutil::cleanup`] so an interrupted run kills it
-//! too.
+//! too. Processes that leave the group (`setsid`, a double fork) are
+//! caught as well in a program that called [`super::orphans::adopt_orphans`]
+//! (see [`super::orphans`]). A pipeline can also be cancelled from another
+//! thread ([`Tools::cancel`]); it then ends as on a timeout.
 //!
 //! Which executable a program name in a RUN line stands for (`pfir`,
 //! `FileCheck`, ...) is not known here: the embedding program says so
@@ -23,6 +26,8 @@ use fsutil::cleanup;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -38,6 +43,9 @@ pub struct Tools {
     /// The most bytes kept of each captured stream (half from its start,
     /// half from its end).
     pub capture_limit: usize,
+    /// Set from another thread to stop the pipeline: its processes are
+    /// killed as on a timeout and its stages report "cancelled".
+    pub cancel: Option<Arc<AtomicBool>>,
 }
 
 /// A program name of RUN lines and what it runs: `executable` with `args`
@@ -65,6 +73,7 @@ impl Tools {
             programs: Vec::new(),
             timeout: None,
             capture_limit: DEFAULT_CAPTURE_LIMIT,
+            cancel: None,
         }
     }
 
@@ -335,9 +344,16 @@ struct Running {
     stderr_drain: Option<JoinHandle<Captured>>,
 }
 
-/// Waits until every child has exited or `deadline` passes; then kills
-/// the ones still running (their whole process group) and records why.
-fn wait_or_kill(running: &mut [Running], group: Option<u32>, deadline: Instant, timeout: Duration) {
+/// Waits until every child has exited, `deadline` passes or `cancel` is
+/// set; then kills the ones still running (their whole process group) and
+/// records why.
+fn wait_or_kill(
+    running: &mut [Running],
+    group: Option<u32>,
+    deadline: Option<Instant>,
+    timeout: Option<Duration>,
+    cancel: Option<&AtomicBool>,
+) {
     loop {
         let mut all_done = true;
         for r in running.iter_mut() {
@@ -350,7 +366,14 @@ fn wait_or_kill(running: &mut [Running], group: Option<u32>, deadline: Instant, 
         if all_done {
             return;
         }
-        if Instant::now() >= deadline {
+        let cancelled = cancel.is_some_and(|c| c.load(Ordering::SeqCst));
+        if cancelled || deadline.is_some_and(|d| Instant::now() >= d) {
+            let why = match timeout {
+                Some(t) if !cancelled => {
+                    format!("timed out after {}s and was killed", t.as_secs_f64())
+                }
+                _ => "cancelled: killed before it finished".to_string(),
+            };
             for r in running.iter_mut() {
                 if let Some(child) = r.child.as_mut()
                     && matches!(child.try_wait(), Ok(None))
@@ -359,10 +382,7 @@ fn wait_or_kill(running: &mut [Running], group: Option<u32>, deadline: Instant, 
                         cleanup::kill_process_group(group);
                     }
                     let _ = child.kill();
-                    r.error = Some(format!(
-                        "timed out after {}s and was killed",
-                        timeout.as_secs_f64()
-                    ));
+                    r.error = Some(why.clone());
                 }
             }
             return;
@@ -380,6 +400,7 @@ pub fn run_pipeline(pipeline: &Pipeline, tools: &Tools, cwd: Option<&Path>) -> P
     // The pipeline's process group (the first stage's pid) and its
     // registration for cleanup on a signal.
     let mut group: Option<(u32, cleanup::Registration)> = None;
+    let marker = super::orphans::new_pipeline_id();
     let count = pipeline.stages.len();
     for (i, stage) in pipeline.stages.iter().enumerate() {
         let last = i + 1 == count;
@@ -404,7 +425,8 @@ pub fn run_pipeline(pipeline: &Pipeline, tools: &Tools, cwd: Option<&Path>) -> P
             .args(&stage.argv[1..])
             .stdin(io.stdin)
             .stdout(io.stdout)
-            .stderr(io.stderr);
+            .stderr(io.stderr)
+            .env(super::orphans::MARKER, &marker);
         if let Some(dir) = cwd {
             cmd.current_dir(dir);
         }
@@ -415,12 +437,18 @@ pub fn run_pipeline(pipeline: &Pipeline, tools: &Tools, cwd: Option<&Path>) -> P
             cmd.process_group(i32::try_from(id).unwrap_or(0));
         }
         let spawned = match group {
-            Some(_) => cmd.spawn(),
+            Some(_) => super::orphans::spawn_tracked(&mut cmd, |c| c.spawn(), |c| c.id()),
             // The first process: spawned and registered with no signal
             // cleanup in between, so an interrupted run never misses it.
-            None => cleanup::register_with(
-                || cmd.spawn(),
-                |child| cleanup::Item::ProcessGroup(child.id()),
+            None => super::orphans::spawn_tracked(
+                &mut cmd,
+                |c| {
+                    cleanup::register_with(
+                        || c.spawn(),
+                        |child| cleanup::Item::ProcessGroup(child.id()),
+                    )
+                },
+                |(child, _)| child.id(),
             )
             .map(|(child, registration)| {
                 group = Some((child.id(), registration));
@@ -445,27 +473,39 @@ pub fn run_pipeline(pipeline: &Pipeline, tools: &Tools, cwd: Option<&Path>) -> P
     }
     drop(prev);
     let group_id = group.as_ref().map(|(id, _)| *id);
-    if let Some(timeout) = tools.timeout {
-        wait_or_kill(&mut running, group_id, Instant::now() + timeout, timeout);
+    if tools.timeout.is_some() || tools.cancel.is_some() {
+        wait_or_kill(
+            &mut running,
+            group_id,
+            tools.timeout.map(|t| Instant::now() + t),
+            tools.timeout,
+            tools.cancel.as_deref(),
+        );
     }
     let mut statuses = Vec::new();
     for r in running.iter_mut() {
         statuses.push(match r.child.as_mut() {
-            Some(child) => match child.wait() {
-                Ok(s) => Some(s),
-                Err(e) => {
-                    r.error = Some(format!("cannot wait for it: {e}"));
-                    None
+            Some(child) => {
+                let status = child.wait();
+                super::orphans::untrack(child);
+                match status {
+                    Ok(s) => Some(s),
+                    Err(e) => {
+                        r.error = Some(format!("cannot wait for it: {e}"));
+                        None
+                    }
                 }
-            },
+            }
             None => None,
         });
     }
     // Every stage has exited: whatever they left running in their group
-    // (a background job holding a pipe open) is killed, so the drains end.
+    // (a background job holding a pipe open), or adopted after it left the
+    // group, is killed, so the drains end.
     if let Some(id) = group_id {
         cleanup::kill_process_group(id);
     }
+    super::orphans::sweep(&marker, group_id);
     drop(group);
     let mut stages = Vec::new();
     for ((stage, r), status) in pipeline.stages.iter().zip(running).zip(statuses) {
