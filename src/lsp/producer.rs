@@ -29,6 +29,9 @@ pub struct Produced {
     pub passed: bool,
     /// The command, substitutions applied (for messages).
     pub command: String,
+    /// How the failing stages ended (`exit status 1`, `timed out ...`),
+    /// when they ran as processes.
+    pub status: String,
     /// Bytes of standard output dropped beyond [`EDITOR_CAPTURE_LIMIT`]
     /// (0 when `stdout` is whole).
     pub dropped: u64,
@@ -115,6 +118,13 @@ pub fn run(stages: &[Stage], text: &str, source: &Path, tools: &Tools) -> Produc
             .collect(),
         passed: result.passed(),
         command,
+        status: result
+            .stages
+            .iter()
+            .filter(|s| !s.passed())
+            .map(|s| s.describe_status())
+            .collect::<Vec<_>>()
+            .join("; "),
         dropped: result.stdout_dropped,
     }
 }
@@ -168,6 +178,7 @@ fn run_opt_in_process(stage: &Stage, text: &str, source: &Path) -> Option<Produc
         stderr,
         passed: failed == stage.invert,
         command: String::new(),
+        status: String::new(),
         dropped: 0,
     })
 }

@@ -312,6 +312,9 @@ fn run_pipeline(
 
 fn failed_command(p: &Produced) -> String {
     let mut message = format!("`{}` failed", p.command);
+    if !p.status.is_empty() {
+        message.push_str(&format!(": {}", p.status));
+    }
     let stderr: Vec<&str> = p.stderr.lines().take(10).collect();
     if !stderr.is_empty() {
         message.push('\n');
