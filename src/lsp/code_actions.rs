@@ -191,8 +191,12 @@ pub fn updated_checks(doc: &Document, uri: &Url, policy: &RunPolicy) -> Result<S
         trust::check_substitutions(&run.text, &subs.custom, policy)
             .map_err(|b| format!("line {}: {}", run.line, b.message()))?;
     }
-    trust::check_stages(&found.pipeline.stages, &trust::scratch_dir(&subs.temp), policy)
-        .map_err(|b| b.message())?;
+    trust::check_stages(
+        &found.pipeline.stages,
+        &trust::scratch_dir(&subs.temp),
+        policy,
+    )
+    .map_err(|b| b.message())?;
     let produced = producer::run(
         &found.pipeline.stages,
         text,

@@ -11,8 +11,8 @@ use super::server::Server;
 use super::{code_actions, features, formatting};
 use lsp_server::{ErrorCode, Request};
 use lsp_types::{
-    CodeAction, CodeActionParams, CodeLens, CodeLensParams, Command,
-    DocumentFormattingParams, DocumentRangeFormattingParams,
+    CodeAction, CodeActionParams, CodeLens, CodeLensParams, Command, DocumentFormattingParams,
+    DocumentRangeFormattingParams,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -143,8 +143,9 @@ pub fn handle(server: &mut Server, request: Request) -> Answer {
                         "`{EXPLAIN}` needs {{\"code\": \"E0010\"}}: an error code as a string"
                     ))
                 })?;
-            let code = crate::diagnostics::Code::parse(code)
-                .ok_or_else(|| invalid(format!("no error code `{code}` (codes look like E0010)")))?;
+            let code = crate::diagnostics::Code::parse(code).ok_or_else(|| {
+                invalid(format!("no error code `{code}` (codes look like E0010)"))
+            })?;
             json(serde_json::json!({ "text": crate::diagnostics::codes::explain(code) }))
         }
         TEST_PANIC if server.options.test_requests => {

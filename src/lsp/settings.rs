@@ -223,13 +223,7 @@ mod tests {
     #[test]
     fn running_commands_is_off_by_default_and_fails_closed() {
         assert!(!Settings::default().allow_running_commands);
-        for bad in [
-            json!("true"),
-            json!(1),
-            json!(null),
-            json!("on"),
-            json!({}),
-        ] {
+        for bad in [json!("true"), json!(1), json!(null), json!("on"), json!({})] {
             let mut s = Settings {
                 allow_running_commands: true,
                 tests_on_save: true,

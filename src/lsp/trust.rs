@@ -146,8 +146,14 @@ fn check_stage(stage: &Stage, scratch: &Path) -> Result<(), Blocked> {
         Command::Lsp(_) => Err(Blocked {
             reason: "it runs `pfir lsp`".into(),
         }),
-        Command::Opt(args) => args.output.as_deref().map_or(Ok(()), |p| writable(p, scratch)),
-        Command::Graph(args) => args.output.as_deref().map_or(Ok(()), |p| writable(p, scratch)),
+        Command::Opt(args) => args
+            .output
+            .as_deref()
+            .map_or(Ok(()), |p| writable(p, scratch)),
+        Command::Graph(args) => args
+            .output
+            .as_deref()
+            .map_or(Ok(()), |p| writable(p, scratch)),
         Command::Fmt(args) if args.in_place => Err(Blocked {
             reason: "it rewrites files (`pfir fmt -i`)".into(),
         }),
@@ -165,8 +171,8 @@ fn check_stage(stage: &Stage, scratch: &Path) -> Result<(), Blocked> {
 /// Whether a command may write `path`: standard output, `/dev/null`, or a
 /// path in the scratch directory without `..`.
 fn writable(path: &Path, scratch: &Path) -> Result<(), Blocked> {
-    let inside = path.starts_with(scratch)
-        && !path.components().any(|c| matches!(c, Component::ParentDir));
+    let inside =
+        path.starts_with(scratch) && !path.components().any(|c| matches!(c, Component::ParentDir));
     if path == Path::new("-") || path == Path::new("/dev/null") || inside {
         return Ok(());
     }
@@ -237,7 +243,10 @@ mod tests {
             ("touch pwned", "runs `touch`"),
             ("sh -c 'id > pwned2'", "runs `sh`"),
             ("pfir opt %s | sh", "runs `sh`"),
-            ("pfir opt %s > /home/u/.profile", "writes '/home/u/.profile'"),
+            (
+                "pfir opt %s > /home/u/.profile",
+                "writes '/home/u/.profile'",
+            ),
             ("pfir opt %s -o %S/out.pfir", "writes '/w/out.pfir'"),
             ("pfir opt %s -o %t/../../x", "writes"),
             ("pfir fmt -i %s", "rewrites files"),
@@ -254,11 +263,7 @@ mod tests {
 
     #[test]
     fn lit_toml_substitutions_need_consent() {
-        let e = verdict(
-            "%{check} | FileCheck %s",
-            &[("check", "pfir opt %s")],
-        )
-        .unwrap_err();
+        let e = verdict("%{check} | FileCheck %s", &[("check", "pfir opt %s")]).unwrap_err();
         assert!(e.reason.contains("`%{check}`"), "{}", e.reason);
         assert!(e.reason.contains("lit.toml"));
     }

@@ -52,8 +52,7 @@ pub fn adopt_orphans() -> bool {
         if ADOPTING.load(Ordering::SeqCst) {
             return true;
         }
-        let ok =
-            rustix::process::set_child_subreaper(Some(rustix::process::getpid())).is_ok();
+        let ok = rustix::process::set_child_subreaper(Some(rustix::process::getpid())).is_ok();
         ADOPTING.store(ok, Ordering::SeqCst);
         ok
     }
@@ -175,7 +174,10 @@ mod linux {
         for task in tasks.flatten() {
             if let Ok(text) = std::fs::read_to_string(task.path().join("children")) {
                 read_any = true;
-                pids.extend(text.split_whitespace().filter_map(|p| p.parse::<u32>().ok()));
+                pids.extend(
+                    text.split_whitespace()
+                        .filter_map(|p| p.parse::<u32>().ok()),
+                );
             }
         }
         if !read_any {

@@ -217,7 +217,9 @@ fn update_check_lines_regenerates_them_from_the_editor_text() {
     let resolved = c.request("codeAction/resolve", update.clone()).unwrap();
     let updated = apply(
         text,
-        resolved["edit"]["changes"][uri.as_str()].as_array().unwrap(),
+        resolved["edit"]["changes"][uri.as_str()]
+            .as_array()
+            .unwrap(),
     );
     assert_eq!(
         updated,

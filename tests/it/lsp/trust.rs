@@ -335,7 +335,9 @@ fn code_actions_run_nothing_until_resolved_and_then_only_with_consent() {
     );
     let resolved = c.request("codeAction/resolve", action).unwrap();
     assert!(marker.exists());
-    let edits = resolved["edit"]["changes"][uri.as_str()].as_array().unwrap();
+    let edits = resolved["edit"]["changes"][uri.as_str()]
+        .as_array()
+        .unwrap();
     assert!(
         edits[0]["newText"]
             .as_str()
