@@ -596,6 +596,36 @@ mod tests {
     }
 
     #[test]
+    fn cancel_kills() {
+        let p = parse(
+            "sleep 30 | cat",
+            &Substitutions {
+                source: PathBuf::from("x"),
+                temp: PathBuf::from("t"),
+                custom: Vec::new(),
+            },
+        )
+        .unwrap();
+        let cancel = Arc::new(AtomicBool::new(false));
+        let tools = Tools {
+            cancel: Some(cancel.clone()),
+            ..Tools::new()
+        };
+        let setter = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(100));
+            cancel.store(true, Ordering::SeqCst);
+        });
+        let r = run_pipeline(&p[0], &tools, None);
+        setter.join().unwrap();
+        assert!(!r.passed());
+        assert!(
+            r.stages[0].describe_status().starts_with("cancelled"),
+            "{}",
+            r.stages[0].describe_status()
+        );
+    }
+
+    #[test]
     fn pipes_and_status() {
         let r = run("echo hello world | tr a-z A-Z");
         assert!(r.passed());
