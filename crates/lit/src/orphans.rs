@@ -27,7 +27,7 @@
 use std::collections::HashSet;
 use std::process::{Child, Command};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Mutex, MutexGuard, RwLock};
 
 /// The environment variable that names a stage's pipeline.
 pub const MARKER: &str = "PFIR_LIT_PIPELINE";
@@ -36,6 +36,10 @@ static ADOPTING: AtomicBool = AtomicBool::new(false);
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 /// Pids of the children spawned here and not yet waited for.
 static SPAWNED: Mutex<Option<HashSet<u32>>> = Mutex::new(None);
+/// Held (shared) while spawning and recording a child, (exclusive) while
+/// sweeping: spawns run concurrently, and a sweep never sees a child that
+/// is spawned but not yet recorded.
+static SPAWNING: RwLock<()> = RwLock::new(());
 
 fn spawned() -> MutexGuard<'static, Option<HashSet<u32>>> {
     SPAWNED.lock().unwrap_or_else(|e| e.into_inner())
@@ -76,18 +80,17 @@ pub fn new_pipeline_id() -> String {
     )
 }
 
-/// Spawns through `spawn` with the registry locked, and records the
-/// child's pid, so that a concurrent [`sweep`] never takes it for an
-/// adopted process.
+/// Spawns through `spawn` and records the child's pid, so that a
+/// concurrent [`sweep`] never takes it for an adopted process.
 pub fn spawn_tracked<T>(
     cmd: &mut Command,
     spawn: impl FnOnce(&mut Command) -> std::io::Result<T>,
     pid: impl Fn(&T) -> u32,
 ) -> std::io::Result<T> {
-    let mut registry = spawned();
+    let _spawning = SPAWNING.read().unwrap_or_else(|e| e.into_inner());
     let result = spawn(cmd);
     if let Ok(v) = &result {
-        registry.get_or_insert_with(HashSet::new).insert(pid(v));
+        spawned().get_or_insert_with(HashSet::new).insert(pid(v));
     }
     result
 }
@@ -127,6 +130,7 @@ mod linux {
         for _ in 0..ROUNDS {
             let mut left = false;
             {
+                let _sweeping = super::SPAWNING.write().unwrap_or_else(|e| e.into_inner());
                 let registry = super::spawned();
                 for pid in children() {
                     if registry.as_ref().is_some_and(|s| s.contains(&pid)) {
