@@ -104,6 +104,11 @@ struct TestRuns {
     current: Arc<Mutex<HashMap<Url, TestRun>>>,
     threads: Vec<JoinHandle<()>>,
     next: u64,
+    /// What a finished run publishes through; emptied when the worker
+    /// stops, so that a run that cannot end (a process that escaped the
+    /// kill keeps its output pipe open) holds no sender of the connection
+    /// and cannot keep the server from exiting.
+    context: Arc<Mutex<Option<WorkerContext>>>,
 }
 
 /// How long the worker, stopping, waits for cancelled test runs to end.
@@ -125,6 +130,7 @@ impl TestRuns {
     /// Cancels every run and waits (a bounded time) for their threads.
     fn stop(&mut self) {
         self.cancel_all();
+        lock(&self.context).take();
         let deadline = Instant::now() + STOP_WAIT;
         while self.threads.iter().any(|t| !t.is_finished()) && Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(5));
@@ -145,7 +151,10 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 pub fn run(jobs: Receiver<Job>, cx: WorkerContext) {
     let published: PublishedMap = Arc::default();
     let refresh_ids = Arc::new(AtomicU64::new(0));
-    let mut tests = TestRuns::default();
+    let mut tests = TestRuns {
+        context: Arc::new(Mutex::new(Some(cx.clone()))),
+        ..TestRuns::default()
+    };
     while let Ok(first) = jobs.recv() {
         let mut batch = vec![first];
         let start = Instant::now();
@@ -263,7 +272,11 @@ fn handle(
                 },
             );
             let current = tests.current.clone();
-            let (cx, published, refresh_ids) = (cx.clone(), published.clone(), refresh_ids.clone());
+            let (context, published, refresh_ids) = (
+                tests.context.clone(),
+                published.clone(),
+                refresh_ids.clone(),
+            );
             let thread_uri = uri.clone();
             let spawned = std::thread::Builder::new()
                 .name("pfir-lsp-test".into())
@@ -276,6 +289,9 @@ fn handle(
                     }));
                     let Ok(report) = report else {
                         eprintln!("pfir lsp: a test run panicked");
+                        return;
+                    };
+                    let Some(cx) = lock(&context).clone() else {
                         return;
                     };
                     // Only the document's current run reports; a cancelled
