@@ -243,6 +243,39 @@ fn processes_that_leave_the_group_die_with_the_pipeline() {
     assert!(!stdout.contains("timed out"), "{stdout}");
 }
 
+/// A process that escapes the kill (it cleared its environment, so it is
+/// not recognised as the pipeline's) and holds the output pipe open does
+/// not hang the runner: the pipe stops being read once the commands ended.
+#[test]
+fn an_escaped_process_holding_the_pipe_does_not_hang_the_runner() {
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("pid");
+    let test = write(
+        dir.path(),
+        "t.pfir",
+        &format!(
+            "// RUN: sh -c 'env -i setsid sleep 1000 & echo $! > {}; echo started'\n",
+            pidfile.display()
+        ),
+    );
+    let mut child = Command::new(PFIR)
+        .args(["test", "-v"])
+        .arg(&test)
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("running pfir test");
+    let finished = eventually(|| matches!(child.try_wait(), Ok(Some(_))));
+    if !finished {
+        let _ = child.kill();
+    }
+    let r = child.wait_with_output().unwrap();
+    if let Some(pid) = read_pid(&pidfile) {
+        let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+    }
+    assert!(finished, "pfir test waited for the escaped process");
+    assert_eq!(r.status.code(), Some(0), "{}", text(&r.stdout));
+}
+
 #[test]
 fn captured_output_is_bounded() {
     let dir = tempfile::tempdir().unwrap();

@@ -16,8 +16,9 @@
 //!
 //! Processes of other pipelines running at the same time carry another id
 //! and are left alone. A process that clears its environment before it
-//! leaves the group is not recognised; a process that stays in the group
-//! is killed with the group anyway.
+//! leaves the group is not recognised (if it holds a captured stream open,
+//! [`super::execute`] stops reading it once the commands have ended); a
+//! process that stays in the group is killed with the group anyway.
 //!
 //! Children the runner spawns itself are waited for by their
 //! [`std::process::Child`]; so that a sweep never reaps one of those
