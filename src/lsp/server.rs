@@ -44,7 +44,7 @@ pub struct Server {
     pub options: ServerOptions,
     jobs: Sender<Job>,
     /// The connection's sender (for `window/showMessage`).
-    out: Option<Sender<Message>>,
+    out: Sender<Message>,
 }
 
 /// Runs the server on `connection` until `exit`; returns the process exit
@@ -119,7 +119,7 @@ pub fn run(connection: Connection, options: ServerOptions) -> u8 {
             reports,
             options,
             jobs,
-            out: None,
+            out: connection.sender.clone(),
         };
         let status = server.main_loop(&connection.sender, &queue);
         // Dropping the server drops the job sender: the worker stops.
@@ -130,7 +130,6 @@ pub fn run(connection: Connection, options: ServerOptions) -> u8 {
 
 impl Server {
     fn main_loop(&mut self, out: &Sender<Message>, queue: &Receiver<Message>) -> u8 {
-        self.out = Some(out.clone());
         let mut pending: VecDeque<Message> = VecDeque::new();
         let mut cancelled: HashSet<RequestId> = HashSet::new();
         let mut shut_down = false;
@@ -278,9 +277,7 @@ impl Server {
                 };
                 let before = self.settings.clone();
                 let problems = self.settings.update(&p.settings);
-                if let Some(out) = &self.out {
-                    super::settings::report(out, &problems);
-                }
+                super::settings::report(&self.out, &problems);
                 if self.settings.remarks != before.remarks {
                     let uris: Vec<_> = self.documents.iter().map(|(u, _)| u.clone()).collect();
                     for uri in uris {
