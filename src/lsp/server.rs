@@ -278,6 +278,10 @@ impl Server {
                 let before = self.settings.clone();
                 let problems = self.settings.update(&p.settings);
                 super::settings::report(&self.out, &problems);
+                // Consent withdrawn: what it allowed stops now.
+                if before.allow_running_commands && !self.settings.allow_running_commands {
+                    let _ = self.jobs.send(Job::CancelTests);
+                }
                 if self.settings.remarks != before.remarks {
                     let uris: Vec<_> = self.documents.iter().map(|(u, _)| u.clone()).collect();
                     for uri in uris {

@@ -434,6 +434,31 @@ fn a_newer_save_and_did_close_cancel_the_running_test() {
 }
 
 #[test]
+fn withdrawing_consent_stops_the_running_tests() {
+    let mut c = Client::start(json!({ "allowRunningCommands": true, "testTimeout": 600 }));
+    assert_eq!(
+        c.initialized["capabilities"]["codeActionProvider"]["resolveProvider"],
+        true
+    );
+    let pidfile = c.dir.path().join("pids");
+    let text = format!(
+        "// RUN: sh -c 'echo $$ >> {}; sleep 300'\nfunc k() {{\n}}\n",
+        pidfile.display()
+    );
+    let (_, uri) = c.write_file("withdrawn.pfir", &text);
+    c.open(&uri, &text);
+    save(&mut c, &uri);
+    assert!(eventually(|| pids(&pidfile).len() == 1));
+    c.notify(
+        "workspace/didChangeConfiguration",
+        json!({ "settings": { "allowRunningCommands": false } }),
+    );
+    let pid = pids(&pidfile)[0];
+    assert!(eventually(|| process_ended(pid)), "consent withdrawn");
+    assert_ended(&[pid], "after consent was withdrawn");
+}
+
+#[test]
 fn a_run_line_past_the_timeout_is_killed_and_reported() {
     let mut c = Client::start(json!({ "allowRunningCommands": true, "testTimeout": 1 }));
     let pidfile = c.dir.path().join("pids");
