@@ -59,6 +59,9 @@ pub fn run(args: TestArgs) -> u8 {
         }
     };
     let mut config = crate::testing::lit_config(exe);
+    // Processes that leave a RUN line's process group (`setsid`, a double
+    // fork) are re-parented to this process and killed with the pipeline.
+    lit::orphans::adopt_orphans();
     if let Some(j) = args.jobs {
         config.jobs = j as usize;
     }

@@ -27,6 +27,8 @@ pub fn server_capabilities(encoding: Encoding) -> ServerCapabilities {
                 CodeActionKind::QUICKFIX,
                 CodeActionKind::from(UPDATE_CHECKS_KIND),
             ]),
+            // "Update CHECK lines" runs its command only when resolved.
+            resolve_provider: Some(true),
             ..CodeActionOptions::default()
         })),
         code_lens_provider: Some(CodeLensOptions {

@@ -10,14 +10,23 @@
 //!   regenerated from the output of the first RUN line that pipes into
 //!   FileCheck, exactly as `pfir test --update` would write them
 //!   ([`crate::testing::update_checks`]), run on the text in the editor.
+//!   It runs the test's command, so it is offered only when the user asks
+//!   (the request is invoked, or names the kind in `only`, and is not an
+//!   automatic trigger), without an edit: the command runs when the client
+//!   resolves the action (`codeAction/resolve`, [`resolve_update_checks`]),
+//!   under the consent rules of [`super::trust`].
 
 use super::diagnostics::{check_document, to_lsp};
 use super::documents::Document;
 use super::output::source_path;
 use super::producer;
+use super::trust::{self, RunPolicy};
 use crate::diagnostics::{Applicability, Diagnostic, Severity};
 use crate::testing::update_checks;
-use lsp_types::{CodeAction, CodeActionKind, CodeActionOrCommand, TextEdit, Url, WorkspaceEdit};
+use lsp_types::{
+    CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionTriggerKind, TextEdit, Url,
+    WorkspaceEdit,
+};
 use std::collections::HashMap;
 
 /// The kind of the "Update CHECK lines" action.
@@ -29,8 +38,10 @@ pub fn code_actions(
     doc: &Document,
     range: std::ops::Range<usize>,
     only: Option<&[CodeActionKind]>,
-    invoked: bool,
+    trigger: Option<CodeActionTriggerKind>,
 ) -> Vec<CodeActionOrCommand> {
+    let invoked = trigger == Some(CodeActionTriggerKind::INVOKED);
+    let automatic = trigger == Some(CodeActionTriggerKind::AUTOMATIC);
     let wants = |kind: &CodeActionKind| {
         only.is_none_or(|only| {
             only.iter().any(|k| {
@@ -57,13 +68,15 @@ pub fn code_actions(
             }
         }
     }
-    // Updating runs the test's command: only when asked for (the source
-    // action menu, or an explicit request), not on every cursor move.
-    if (invoked || only.is_some())
+    // Updating runs the test's command: offered only when asked for (the
+    // source action menu, or an explicit request), never on an automatic
+    // trigger; and computed only when resolved.
+    if !automatic
+        && (invoked || only.is_some())
         && wants(&CodeActionKind::from(UPDATE_CHECKS_KIND))
-        && let Some(action) = update_checks_action(uri, doc)
+        && has_producer(uri, doc)
     {
-        actions.push(action);
+        actions.push(update_checks_action(uri, doc));
     }
     actions
         .into_iter()
@@ -153,38 +166,99 @@ fn expected_error_comment(
     })
 }
 
-/// The document with its CHECK lines regenerated, as one edit; `None`
-/// when there is nothing to update or the command fails.
-pub fn updated_checks(doc: &Document, uri: &Url) -> Option<String> {
+/// Whether the document has a RUN line whose checks can be regenerated
+/// (nothing is run to know).
+fn has_producer(uri: &Url, doc: &Document) -> bool {
+    let source = source_path(uri);
+    let subs = producer::substitutions(&source, source.with_extension("pfir-lsp.tmp"));
+    matches!(update_checks::find_producer(&doc.text, &subs), Ok(Some(_)))
+}
+
+/// The document with its CHECK lines regenerated, run under `policy`;
+/// an error says why not (a command that needs consent, a failing
+/// command, nothing to update).
+pub fn updated_checks(doc: &Document, uri: &Url, policy: &RunPolicy) -> Result<String, String> {
     let text = &*doc.text;
     let source = source_path(uri);
     // The command may write `%t`: a private scratch directory, as the
     // runner gives every test.
-    let scratch = lit::ScratchDir::create(&source).ok()?;
+    let scratch = lit::ScratchDir::create(&source)
+        .map_err(|e| format!("cannot create a temporary directory: {e}"))?;
     let subs = producer::substitutions(&source, scratch.temp.clone());
-    let found = update_checks::find_producer(text, &subs).ok()??;
-    let produced = producer::run(&found.pipeline.stages, text, &source, &producer::tools());
-    if !produced.passed || update_checks::unattributed_line(&produced.stdout, found.split).is_some()
-    {
-        return None;
+    let found = update_checks::find_producer(text, &subs)?
+        .ok_or("no RUN line pipes a command's output into FileCheck")?;
+    for run in lit::run_line::find_run_lines(text)? {
+        trust::check_substitutions(&run.text, &subs.custom, policy)
+            .map_err(|b| format!("line {}: {}", run.line, b.message()))?;
+    }
+    trust::check_stages(
+        &found.pipeline.stages,
+        &trust::scratch_dir(&subs.temp),
+        policy,
+    )
+    .map_err(|b| b.message())?;
+    let produced = producer::run(
+        &found.pipeline.stages,
+        text,
+        &source,
+        &producer::tools(policy),
+    );
+    if !produced.passed {
+        return Err(format!("`{}` failed", produced.command));
+    }
+    if produced.dropped > 0 {
+        return Err(format!(
+            "the output of `{}` is larger than the editor keeps",
+            produced.command
+        ));
+    }
+    if let Some(line) = update_checks::unattributed_line(&produced.stdout, found.split) {
+        return Err(format!(
+            "an output line cannot be attributed to a function: {line}"
+        ));
     }
     let new_text = update_checks::generate(text, &produced.stdout, &found.prefix, found.split);
-    (new_text != text).then_some(new_text)
+    if new_text == text {
+        return Err("the CHECK lines are up to date".into());
+    }
+    Ok(new_text)
 }
 
-fn update_checks_action(uri: &Url, doc: &Document) -> Option<CodeAction> {
-    let new_text = updated_checks(doc, uri)?;
-    let text = &*doc.text;
-    Some(CodeAction {
+/// The action, without its edit: `data` names the document and version
+/// that [`resolve_update_checks`] computes it for.
+fn update_checks_action(uri: &Url, doc: &Document) -> CodeAction {
+    CodeAction {
         title: "Update CHECK lines".to_string(),
         kind: Some(CodeActionKind::from(UPDATE_CHECKS_KIND)),
-        edit: Some(edit(
-            uri,
-            vec![TextEdit {
-                range: doc.range(0..text.len()),
-                new_text,
-            }],
-        )),
+        data: Some(serde_json::json!({ "uri": uri, "version": doc.version })),
         ..CodeAction::default()
-    })
+    }
+}
+
+/// `codeAction/resolve` of "Update CHECK lines": runs the command (under
+/// `policy`) and fills in the edit. `lookup` finds the open document.
+pub fn resolve_update_checks<'a>(
+    mut action: CodeAction,
+    lookup: impl Fn(&Url) -> Option<&'a Document>,
+    policy: &RunPolicy,
+) -> Result<CodeAction, String> {
+    let data = action.data.clone().unwrap_or_default();
+    let uri = data
+        .get("uri")
+        .and_then(serde_json::Value::as_str)
+        .and_then(|u| Url::parse(u).ok())
+        .ok_or("the code action does not name its document (`data.uri`)")?;
+    let doc = lookup(&uri).ok_or_else(|| format!("{uri} is not open"))?;
+    if data.get("version").and_then(serde_json::Value::as_i64) != Some(i64::from(doc.version)) {
+        return Err("the document changed since the action was offered; ask again".into());
+    }
+    let new_text = updated_checks(doc, &uri, policy)?;
+    action.edit = Some(edit(
+        &uri,
+        vec![TextEdit {
+            range: doc.range(0..doc.text.len()),
+            new_text,
+        }],
+    ));
+    Ok(action)
 }

@@ -10,7 +10,8 @@
 //! [`code_actions`], [`formatting`], [`producer`] (RUN-line commands on
 //! the editor's text), [`tests_on_save`], [`output`] (`pfir/viewOutput`
 //! and `pfir-output:` documents) and [`features`] (the handlers that ask
-//! `pfir::ide`). User-facing behaviour: `docs/editors.md`.
+//! `pfir::ide`), [`trust`] (what runs without the user's consent).
+//! User-facing behaviour: `docs/editors.md`.
 
 pub mod capabilities;
 pub mod code_actions;
@@ -26,12 +27,16 @@ pub mod semantic_tokens;
 pub mod server;
 pub mod settings;
 pub mod tests_on_save;
+pub mod trust;
 pub mod worker;
 
 pub use server::ServerOptions;
 
 /// Runs the server on stdin/stdout until `exit`; returns the exit status.
 pub fn run_stdio(options: ServerOptions) -> u8 {
+    // Processes that RUN lines start and that leave their process group
+    // are re-parented to the server, which kills them with the pipeline.
+    lit::orphans::adopt_orphans();
     let (connection, io_threads) = lsp_server::Connection::stdio();
     let status = crate::driver::with_large_stack(move || server::run(connection, options));
     if let Err(e) = io_threads.join() {

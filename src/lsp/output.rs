@@ -6,11 +6,13 @@
 //!   pipeline; with `run`, the output of the command of RUN line `N`
 //!   (0-based) before its FileCheck stage. Both on the text in the editor
 //!   ([`super::producer`]). When the command fails, its diagnostics follow
-//!   the output as `//` comments.
+//!   the output as `//` comments. A RUN line whose command needs consent
+//!   ([`super::trust`]) is not run: the request fails saying why.
 //! - URIs `pfir-output:<source path>.out?source=<encoded source URI>[&run=N]`
 //!   name those texts; go to definition on a CHECK line answers one.
 
 use super::producer::{self, Produced};
+use super::trust::RunPolicy;
 use lsp_types::{TextDocumentIdentifier, Url};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -47,17 +49,32 @@ pub fn source_path(uri: &Url) -> PathBuf {
     })
 }
 
-/// The output text for `params` on the document `text`.
-pub fn view_output(text: &str, source: &Path, run: Option<usize>) -> Result<String, String> {
+/// The output text for `params` on the document `text`; a RUN line's
+/// command runs under `policy` (consent, timeout).
+pub fn view_output(
+    text: &str,
+    source: &Path,
+    run: Option<usize>,
+    policy: &RunPolicy,
+) -> Result<String, String> {
     let produced = match run {
         None => producer::pipeline_output(text, source),
-        Some(index) => producer::run_line_output(text, source, index)?,
+        Some(index) => producer::run_line_output(text, source, index, policy)?,
     };
     Ok(render(&produced))
 }
 
 fn render(p: &Produced) -> String {
     let mut text = p.stdout.clone();
+    if p.dropped > 0 {
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text.push_str(&format!(
+            "// the output was cut: {} bytes were dropped (the middle part)\n",
+            p.dropped
+        ));
+    }
     if !p.passed || (text.is_empty() && !p.stderr.is_empty()) {
         if !text.is_empty() && !text.ends_with('\n') {
             text.push('\n');

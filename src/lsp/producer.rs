@@ -6,8 +6,12 @@
 //! in-process on the document's text, through the same driver and
 //! renderer as the `pfir opt` command, so unsaved text is seen. Any other
 //! command runs through the lit runner ([`lit::execute`], with
-//! [`crate::testing::lit_tools`]) on the file as saved.
+//! [`crate::testing::lit_tools`]) on the file as saved, under the
+//! request's [`RunPolicy`] (its timeout and cancellation; what may run at
+//! all is decided before, by [`super::trust`]). Its output is kept up to
+//! [`EDITOR_CAPTURE_LIMIT`]; [`Produced::dropped`] says when it was more.
 
+use super::trust::{self, RunPolicy};
 use crate::cli::{Cli, Command};
 use crate::diagnostics::{self, Diagnostic, SourceFile};
 use crate::driver::{self, OptOptions};
@@ -25,7 +29,19 @@ pub struct Produced {
     pub passed: bool,
     /// The command, substitutions applied (for messages).
     pub command: String,
+    /// How the failing stages ended (`exit status 1`, `timed out ...`),
+    /// when they ran as processes.
+    pub status: String,
+    /// Bytes of standard output dropped beyond [`EDITOR_CAPTURE_LIMIT`]
+    /// (0 when `stdout` is whole).
+    pub dropped: u64,
 }
+
+/// The most output of a command the server keeps (head and tail when
+/// more; see [`lit::execute::capture`]). `pfir test` pipes a producer into
+/// FileCheck whole; a test whose output is larger is not judged in the
+/// editor (the RUN line says so) rather than judged on part of it.
+pub const EDITOR_CAPTURE_LIMIT: usize = 64 << 20;
 
 /// Names under which RUN lines call FileCheck.
 pub fn is_filecheck(program: &str) -> bool {
@@ -60,10 +76,16 @@ pub fn substitutions(source: &Path, temp: PathBuf) -> Substitutions {
     }
 }
 
-/// The runner's tools: `pfir` is this executable.
-pub fn tools() -> Tools {
+/// The runner's tools: `pfir` is this executable; the timeout and
+/// cancellation of `policy`; output kept up to [`EDITOR_CAPTURE_LIMIT`].
+pub fn tools(policy: &RunPolicy) -> Tools {
     let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("pfir"));
-    crate::testing::lit_tools(exe)
+    Tools {
+        timeout: Some(policy.timeout),
+        cancel: policy.cancel.clone(),
+        capture_limit: EDITOR_CAPTURE_LIMIT,
+        ..crate::testing::lit_tools(exe)
+    }
 }
 
 /// Runs `stages` with the document `text` standing for the file `source`.
@@ -96,6 +118,14 @@ pub fn run(stages: &[Stage], text: &str, source: &Path, tools: &Tools) -> Produc
             .collect(),
         passed: result.passed(),
         command,
+        status: result
+            .stages
+            .iter()
+            .filter(|s| !s.passed())
+            .map(|s| s.describe_status())
+            .collect::<Vec<_>>()
+            .join("; "),
+        dropped: result.stdout_dropped,
     }
 }
 
@@ -157,6 +187,8 @@ fn run_opt_in_process(stage: &Stage, text: &str, source: &Path) -> Option<Produc
         stderr,
         passed: failed == stage.invert,
         command: String::new(),
+        status: String::new(),
+        dropped: 0,
     })
 }
 
@@ -206,8 +238,14 @@ pub fn pipeline_output(text: &str, source: &Path) -> Produced {
 
 /// The producer of RUN line `index` (0-based) of the document: its first
 /// pipeline up to the FileCheck stage (the whole pipeline when it has
-/// none), run on `text`.
-pub fn run_line_output(text: &str, source: &Path, index: usize) -> Result<Produced, String> {
+/// none), run on `text` under `policy` (a command that needs consent it
+/// lacks is an error saying so).
+pub fn run_line_output(
+    text: &str,
+    source: &Path,
+    index: usize,
+    policy: &RunPolicy,
+) -> Result<Produced, String> {
     let scratch = lit::ScratchDir::create(source)
         .map_err(|e| format!("cannot create a temporary directory: {e}"))?;
     let subs = substitutions(source, scratch.temp.clone());
@@ -217,6 +255,14 @@ pub fn run_line_output(text: &str, source: &Path, index: usize) -> Result<Produc
         format!("the document has {count} RUN line(s); there is no RUN line {index}")
     })?;
     let pipelines = parsed.map_err(|e| format!("line {}: {e}", run_line.line))?;
+    trust::check_run_line(
+        &run_line.text,
+        &subs.custom,
+        &pipelines,
+        &trust::scratch_dir(&subs.temp),
+        policy,
+    )
+    .map_err(|b| format!("line {}: {}", run_line.line, b.message()))?;
     let pipeline = pipelines
         .into_iter()
         .next()
@@ -232,5 +278,5 @@ pub fn run_line_output(text: &str, source: &Path, index: usize) -> Result<Produc
             run_line.line
         ));
     }
-    Ok(run(&pipeline.stages[..end], text, source, &tools()))
+    Ok(run(&pipeline.stages[..end], text, source, &tools(policy)))
 }

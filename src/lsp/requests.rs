@@ -11,8 +11,8 @@ use super::server::Server;
 use super::{code_actions, features, formatting};
 use lsp_server::{ErrorCode, Request};
 use lsp_types::{
-    CodeActionParams, CodeActionTriggerKind, CodeLens, CodeLensParams, Command,
-    DocumentFormattingParams, DocumentRangeFormattingParams,
+    CodeAction, CodeActionParams, CodeLens, CodeLensParams, Command, DocumentFormattingParams,
+    DocumentRangeFormattingParams,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -90,14 +90,26 @@ pub fn handle(server: &mut Server, request: Request) -> Answer {
                 return Ok(Value::Null);
             };
             let range = doc.lines.byte_range(&doc.text, p.range);
-            let invoked = p.context.trigger_kind == Some(CodeActionTriggerKind::INVOKED);
             json(code_actions::code_actions(
                 &p.text_document.uri,
                 doc,
                 range,
                 p.context.only.as_deref(),
-                invoked,
+                p.context.trigger_kind,
             ))
+        }
+        "codeAction/resolve" => {
+            let action: CodeAction = params(&request)?;
+            if action.kind.as_ref().map(|k| k.as_str()) != Some(code_actions::UPDATE_CHECKS_KIND) {
+                // Every other action comes with its edit.
+                return json(action);
+            }
+            let policy = super::trust::RunPolicy::from_settings(&server.settings);
+            let documents = &server.documents;
+            json(
+                code_actions::resolve_update_checks(action, |u| documents.get(u), &policy)
+                    .map_err(RequestError::failed)?,
+            )
         }
         "textDocument/codeLens" => {
             let p: CodeLensParams = params(&request)?;
@@ -112,18 +124,28 @@ pub fn handle(server: &mut Server, request: Request) -> Answer {
                 )));
             };
             let source = output::source_path(&p.text_document.uri);
-            let text =
-                output::view_output(&doc.text, &source, p.run).map_err(RequestError::failed)?;
+            let policy = super::trust::RunPolicy::from_settings(&server.settings);
+            let text = output::view_output(&doc.text, &source, p.run, &policy)
+                .map_err(RequestError::failed)?;
             json(ViewOutputResult { text })
         }
         EXPLAIN => {
+            let invalid = |message: String| RequestError {
+                code: ErrorCode::InvalidParams,
+                message,
+            };
             let code = request
                 .params
                 .get("code")
                 .and_then(Value::as_str)
-                .unwrap_or_default();
-            let code = crate::diagnostics::Code::parse(code)
-                .ok_or_else(|| RequestError::failed(format!("no error code `{code}`")))?;
+                .ok_or_else(|| {
+                    invalid(format!(
+                        "`{EXPLAIN}` needs {{\"code\": \"E0010\"}}: an error code as a string"
+                    ))
+                })?;
+            let code = crate::diagnostics::Code::parse(code).ok_or_else(|| {
+                invalid(format!("no error code `{code}` (codes look like E0010)"))
+            })?;
             json(serde_json::json!({ "text": crate::diagnostics::codes::explain(code) }))
         }
         TEST_PANIC if server.options.test_requests => {

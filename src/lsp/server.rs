@@ -43,6 +43,8 @@ pub struct Server {
     pub reports: TestReports,
     pub options: ServerOptions,
     jobs: Sender<Job>,
+    /// The connection's sender (for `window/showMessage`).
+    out: Sender<Message>,
 }
 
 /// Runs the server on `connection` until `exit`; returns the process exit
@@ -63,9 +65,11 @@ pub fn run(connection: Connection, options: ServerOptions) -> u8 {
         .and_then(|g| g.position_encodings.as_deref());
     let encoding = Encoding::negotiate(offered);
     let mut settings = Settings::default();
-    if let Some(init) = &params.initialization_options {
-        settings.update(init);
-    }
+    let setting_problems = params
+        .initialization_options
+        .as_ref()
+        .map(|init| settings.update(init))
+        .unwrap_or_default();
     let refresh_code_lenses = params
         .capabilities
         .workspace
@@ -81,6 +85,7 @@ pub fn run(connection: Connection, options: ServerOptions) -> u8 {
         eprintln!("pfir lsp: {e}");
         return 1;
     }
+    super::settings::report(&connection.sender, &setting_problems);
 
     let reports = TestReports::default();
     let (jobs, job_queue) = crossbeam_channel::unbounded();
@@ -114,6 +119,7 @@ pub fn run(connection: Connection, options: ServerOptions) -> u8 {
             reports,
             options,
             jobs,
+            out: connection.sender.clone(),
         };
         let status = server.main_loop(&connection.sender, &queue);
         // Dropping the server drops the job sender: the worker stops.
@@ -163,6 +169,7 @@ impl Server {
                         )
                     } else if request.method == "shutdown" {
                         shut_down = true;
+                        let _ = self.jobs.send(Job::CancelTests);
                         Response::new_ok(request.id, ())
                     } else {
                         self.answer(request)
@@ -251,6 +258,7 @@ impl Server {
                         uri: uri.clone(),
                         version: doc.version,
                         text: doc.text.clone(),
+                        policy: super::trust::RunPolicy::from_settings(&self.settings),
                     });
                 }
             }
@@ -268,7 +276,12 @@ impl Server {
                     return;
                 };
                 let before = self.settings.clone();
-                self.settings.update(&p.settings);
+                let problems = self.settings.update(&p.settings);
+                super::settings::report(&self.out, &problems);
+                // Consent withdrawn: what it allowed stops now.
+                if before.allow_running_commands && !self.settings.allow_running_commands {
+                    let _ = self.jobs.send(Job::CancelTests);
+                }
                 if self.settings.remarks != before.remarks {
                     let uris: Vec<_> = self.documents.iter().map(|(u, _)| u.clone()).collect();
                     for uri in uris {

@@ -10,8 +10,18 @@
 //! that was tried remembers the output line it matched (code lenses,
 //! go to definition into the `pfir-output:` document). Other pipelines run
 //! through the lit runner; a failure is a problem on its RUN line.
+//!
+//! What runs is what [`super::trust`] allows under the run's
+//! [`RunPolicy`]: a RUN line that needs consent is not run, and neither
+//! are the ones after it (they may depend on it); it gets an information
+//! notice saying why and how to allow it. Each pipeline runs under the
+//! policy's timeout and can be cancelled. A producer whose output is
+//! larger than the editor keeps ([`producer::EDITOR_CAPTURE_LIMIT`]) is not
+//! checked on part of it: its RUN line gets a warning instead, so the
+//! editor never reports a verdict `pfir test` would not give.
 
 use super::producer::{self, Produced};
+use super::trust::{self, RunPolicy};
 use crate::cli::filecheck::parse_args;
 use filecheck::DirectiveStatus;
 use lit::run_line::Pipeline;
@@ -30,12 +40,24 @@ pub struct CheckResult {
     pub output_line: Option<(usize, String)>,
 }
 
-/// A failure to show on a line of the document.
+/// How a [`Problem`] is shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// A failure of the test.
+    Error,
+    /// No verdict: the output was too large to check here.
+    Warning,
+    /// No verdict: the RUN line was not run (consent).
+    Information,
+}
+
+/// A failure, or why there is no verdict, to show on a line of the document.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Problem {
     /// 0-based line.
     pub line: usize,
     pub message: String,
+    pub level: Level,
 }
 
 /// What one run of the document's tests found.
@@ -57,8 +79,9 @@ impl TestReport {
     }
 }
 
-/// Runs the RUN lines of `text` (the document at `source`, version `version`).
-pub fn run_tests(text: &str, source: &Path, version: i32) -> TestReport {
+/// Runs the RUN lines of `text` (the document at `source`, version
+/// `version`) under `policy`.
+pub fn run_tests(text: &str, source: &Path, version: i32, policy: &RunPolicy) -> TestReport {
     let mut report = TestReport {
         version,
         passed: true,
@@ -79,7 +102,8 @@ pub fn run_tests(text: &str, source: &Path, version: i32) -> TestReport {
             return report;
         }
     };
-    let tools = producer::tools();
+    let tools = producer::tools(policy);
+    let scratch_dir = trust::scratch_dir(&subs.temp);
     for (index, (run, parsed)) in lines.into_iter().enumerate() {
         let run_line = run.line.saturating_sub(1);
         let pipelines = match parsed {
@@ -89,6 +113,21 @@ pub fn run_tests(text: &str, source: &Path, version: i32) -> TestReport {
                 continue;
             }
         };
+        if let Err(blocked) =
+            trust::check_run_line(&run.text, &subs.custom, &pipelines, &scratch_dir, policy)
+        {
+            report.passed = false;
+            report.problems.push(Problem {
+                line: run_line,
+                message: blocked.message(),
+                level: Level::Information,
+            });
+            // The RUN lines after it may need what it would have done.
+            break;
+        }
+        if cancelled(policy) {
+            break;
+        }
         for pipeline in pipelines {
             if !run_pipeline(
                 &mut report,
@@ -118,8 +157,19 @@ fn line_of_message(message: &str) -> usize {
 impl TestReport {
     fn fail(&mut self, line: usize, message: String) {
         self.passed = false;
-        self.problems.push(Problem { line, message });
+        self.problems.push(Problem {
+            line,
+            message,
+            level: Level::Error,
+        });
     }
+}
+
+fn cancelled(policy: &RunPolicy) -> bool {
+    policy
+        .cancel
+        .as_ref()
+        .is_some_and(|c| c.load(std::sync::atomic::Ordering::SeqCst))
 }
 
 /// Runs one pipeline of RUN line `index` (on 0-based `run_line`); returns
@@ -147,6 +197,21 @@ fn run_pipeline(
     let produced = producer::run(&pipeline.stages[..fc], text, source, tools);
     if !produced.passed {
         report.fail(run_line, failed_command(&produced));
+    }
+    if produced.dropped > 0 {
+        report.passed = false;
+        report.problems.push(Problem {
+            line: run_line,
+            message: format!(
+                "not checked here: `{}` printed {} bytes, more than the editor keeps ({}); \
+                 `pfir test` checks it whole",
+                produced.command,
+                produced.dropped + producer::EDITOR_CAPTURE_LIMIT as u64,
+                crate::io::read::describe_size(producer::EDITOR_CAPTURE_LIMIT as u64)
+            ),
+            level: Level::Warning,
+        });
+        return false;
     }
     let stage = &pipeline.stages[fc];
     let parsed = match parse_args(&stage.argv[1..]) {
@@ -247,6 +312,9 @@ fn run_pipeline(
 
 fn failed_command(p: &Produced) -> String {
     let mut message = format!("`{}` failed", p.command);
+    if !p.status.is_empty() {
+        message.push_str(&format!(": {}", p.status));
+    }
     let stderr: Vec<&str> = p.stderr.lines().take(10).collect();
     if !stderr.is_empty() {
         message.push('\n');

@@ -1,4 +1,4 @@
-//! The background worker: re-checks documents (debounced) and runs tests
+//! The background worker: re-checks documents (debounced), starts tests
 //! on save, and publishes each document's diagnostics.
 //!
 //! The main loop hands it [`Job`]s and never waits for it. After a job
@@ -12,17 +12,27 @@
 //! built, then runs the pass on it for the diagnostics. The worker runs
 //! on a thread with pfir's large stack, and a panic while handling a job
 //! is caught (that document keeps its previous diagnostics).
+//!
+//! Tests on save never run on the worker itself: each run gets a thread of
+//! its own, so a slow test delays no other document's diagnostics. A run
+//! is cancelled (its processes killed, whole trees, see
+//! [`lit::orphans`]) by a newer save of the same document, by `didClose`,
+//! by `shutdown` ([`Job::CancelTests`]) and when the worker stops; a
+//! cancelled run publishes nothing. Each pipeline also has the policy's
+//! timeout ([`RunPolicy`]).
 
 use super::diagnostics::{check_document, to_lsp};
 use super::documents::AnalysisCell;
 use super::positions::{Encoding, LineIndex};
-use super::tests_on_save::{TestReport, run_tests};
+use super::tests_on_save::{Level, TestReport, run_tests};
+use super::trust::RunPolicy;
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 use lsp_server::{Message, Notification, Request, RequestId};
 use lsp_types::{Diagnostic, DiagnosticSeverity, PublishDiagnosticsParams, Url};
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// Quiet time after the last change before a document is checked.
@@ -43,14 +53,18 @@ pub enum Job {
         /// the diagnostics come from it.
         analysis: AnalysisCell,
     },
-    /// Run the document's RUN lines (it was saved at this version).
+    /// Run the document's RUN lines (it was saved at this version), under
+    /// `policy` (its `cancel` is set by the worker).
     Test {
         uri: Url,
         version: i32,
         text: Arc<str>,
+        policy: RunPolicy,
     },
-    /// The document was closed: clear its diagnostics.
+    /// The document was closed: clear its diagnostics, stop its tests.
     Close { uri: Url },
+    /// Stop every running test (`shutdown`).
+    CancelTests,
 }
 
 /// The last test report of each document, shared with the main loop
@@ -58,6 +72,7 @@ pub enum Job {
 pub type TestReports = Arc<Mutex<HashMap<Url, TestReport>>>;
 
 /// What the worker needs from the server.
+#[derive(Clone)]
 pub struct WorkerContext {
     pub out: Sender<Message>,
     pub encoding: Encoding,
@@ -73,10 +88,73 @@ struct Published {
     diagnostics: Vec<Diagnostic>,
 }
 
+/// The documents' published state, shared with the test threads.
+type PublishedMap = Arc<Mutex<HashMap<Url, Published>>>;
+
+/// One running test of a document.
+struct TestRun {
+    generation: u64,
+    cancel: Arc<AtomicBool>,
+}
+
+/// The test runs of the documents, and their threads.
+#[derive(Default)]
+struct TestRuns {
+    /// The current run of each document.
+    current: Arc<Mutex<HashMap<Url, TestRun>>>,
+    threads: Vec<JoinHandle<()>>,
+    next: u64,
+    /// What a finished run publishes through; emptied when the worker
+    /// stops, so that a run that cannot end (a process that escaped the
+    /// kill keeps its output pipe open) holds no sender of the connection
+    /// and cannot keep the server from exiting.
+    context: Arc<Mutex<Option<WorkerContext>>>,
+}
+
+/// How long the worker, stopping, waits for cancelled test runs to end.
+const STOP_WAIT: Duration = Duration::from_secs(3);
+
+impl TestRuns {
+    fn cancel(&self, uri: &Url) {
+        if let Some(run) = lock(&self.current).remove(uri) {
+            run.cancel.store(true, Ordering::SeqCst);
+        }
+    }
+
+    fn cancel_all(&self) {
+        for (_, run) in lock(&self.current).drain() {
+            run.cancel.store(true, Ordering::SeqCst);
+        }
+    }
+
+    /// Cancels every run and waits (a bounded time) for their threads.
+    fn stop(&mut self) {
+        self.cancel_all();
+        lock(&self.context).take();
+        let deadline = Instant::now() + STOP_WAIT;
+        while self.threads.iter().any(|t| !t.is_finished()) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        for t in self.threads.drain(..) {
+            if t.is_finished() {
+                let _ = t.join();
+            }
+        }
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// Runs the worker until `jobs` is disconnected.
 pub fn run(jobs: Receiver<Job>, cx: WorkerContext) {
-    let mut published: HashMap<Url, Published> = HashMap::new();
-    let refresh_ids = AtomicU64::new(0);
+    let published: PublishedMap = Arc::default();
+    let refresh_ids = Arc::new(AtomicU64::new(0));
+    let mut tests = TestRuns {
+        context: Arc::new(Mutex::new(Some(cx.clone()))),
+        ..TestRuns::default()
+    };
     while let Ok(first) = jobs.recv() {
         let mut batch = vec![first];
         let start = Instant::now();
@@ -93,16 +171,18 @@ pub fn run(jobs: Receiver<Job>, cx: WorkerContext) {
         }
         for job in coalesce(batch) {
             let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                handle(job, &cx, &mut published, &refresh_ids)
+                handle(job, &cx, &published, &refresh_ids, &mut tests)
             }));
             if outcome.is_err() {
                 eprintln!("pfir lsp: the worker recovered from a panic");
             }
         }
+        tests.threads.retain(|t| !t.is_finished());
         if disconnected {
             break;
         }
     }
+    tests.stop();
 }
 
 /// The jobs of a batch worth doing, in order: the newest check of each
@@ -122,6 +202,7 @@ fn coalesce(batch: Vec<Job>) -> Vec<Job> {
                 newest_check.remove(uri);
                 newest_test.remove(uri);
             }
+            Job::CancelTests => newest_test.clear(),
         }
     }
     batch
@@ -130,7 +211,7 @@ fn coalesce(batch: Vec<Job>) -> Vec<Job> {
         .filter(|(i, job)| match job {
             Job::Check { uri, .. } => newest_check.get(uri) == Some(i),
             Job::Test { uri, .. } => newest_test.get(uri) == Some(i),
-            Job::Close { .. } => true,
+            Job::Close { .. } | Job::CancelTests => true,
         })
         .map(|(_, job)| job)
         .collect()
@@ -139,8 +220,9 @@ fn coalesce(batch: Vec<Job>) -> Vec<Job> {
 fn handle(
     job: Job,
     cx: &WorkerContext,
-    published: &mut HashMap<Url, Published>,
-    refresh_ids: &AtomicU64,
+    published: &PublishedMap,
+    refresh_ids: &Arc<AtomicU64>,
+    tests: &mut TestRuns,
 ) {
     match job {
         Job::Check {
@@ -160,6 +242,7 @@ fn handle(
                 .iter()
                 .map(|d| to_lsp(d, &uri, &text, &lines))
                 .collect();
+            let mut published = lock(published);
             published.insert(
                 uri.clone(),
                 Published {
@@ -170,31 +253,90 @@ fn handle(
             );
             publish(cx, &uri, published.get(&uri));
         }
-        Job::Test { uri, version, text } => {
-            let source = super::output::source_path(&uri);
-            let report = run_tests(&text, &source, version);
-            if let Ok(mut reports) = cx.reports.lock() {
-                reports.insert(uri.clone(), report);
-            }
-            publish(cx, &uri, published.get(&uri));
-            if cx.refresh_code_lenses {
-                let id = refresh_ids.fetch_add(1, Ordering::Relaxed);
-                let request = Request::new(
-                    RequestId::from(format!("pfir-code-lens-refresh-{id}")),
-                    "workspace/codeLens/refresh".to_string(),
-                    serde_json::Value::Null,
-                );
-                let _ = cx.out.send(request.into());
+        Job::Test {
+            uri,
+            version,
+            text,
+            mut policy,
+        } => {
+            tests.cancel(&uri);
+            let cancel = Arc::new(AtomicBool::new(false));
+            policy.cancel = Some(cancel.clone());
+            tests.next += 1;
+            let generation = tests.next;
+            lock(&tests.current).insert(
+                uri.clone(),
+                TestRun {
+                    generation,
+                    cancel: cancel.clone(),
+                },
+            );
+            let current = tests.current.clone();
+            let (context, published, refresh_ids) = (
+                tests.context.clone(),
+                published.clone(),
+                refresh_ids.clone(),
+            );
+            let thread_uri = uri.clone();
+            let spawned = std::thread::Builder::new()
+                .name("pfir-lsp-test".into())
+                .stack_size(crate::driver::LARGE_STACK_BYTES)
+                .spawn(move || {
+                    let uri = thread_uri;
+                    let source = super::output::source_path(&uri);
+                    let report = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        run_tests(&text, &source, version, &policy)
+                    }));
+                    let Ok(report) = report else {
+                        eprintln!("pfir lsp: a test run panicked");
+                        return;
+                    };
+                    let Some(cx) = lock(&context).clone() else {
+                        return;
+                    };
+                    // Only the document's current run reports; a cancelled
+                    // one (newer save, close, shutdown) says nothing.
+                    {
+                        let mut current = lock(&current);
+                        if cancel.load(Ordering::SeqCst)
+                            || current.get(&uri).map(|r| r.generation) != Some(generation)
+                        {
+                            return;
+                        }
+                        current.remove(&uri);
+                        if let Ok(mut reports) = cx.reports.lock() {
+                            reports.insert(uri.clone(), report);
+                        }
+                    }
+                    publish(&cx, &uri, lock(&published).get(&uri));
+                    if cx.refresh_code_lenses {
+                        let id = refresh_ids.fetch_add(1, Ordering::Relaxed);
+                        let request = Request::new(
+                            RequestId::from(format!("pfir-code-lens-refresh-{id}")),
+                            "workspace/codeLens/refresh".to_string(),
+                            serde_json::Value::Null,
+                        );
+                        let _ = cx.out.send(request.into());
+                    }
+                });
+            match spawned {
+                Ok(t) => tests.threads.push(t),
+                Err(e) => {
+                    tests.cancel(&uri);
+                    eprintln!("pfir lsp: cannot start a test run: {e}");
+                }
             }
         }
         Job::Close { uri } => {
-            published.remove(&uri);
+            tests.cancel(&uri);
+            lock(published).remove(&uri);
             if let Ok(mut reports) = cx.reports.lock() {
                 reports.remove(&uri);
             }
             let params = PublishDiagnosticsParams::new(uri, Vec::new(), None);
             send_diagnostics(cx, params);
         }
+        Job::CancelTests => tests.cancel_all(),
     }
 }
 
@@ -212,9 +354,14 @@ fn publish(cx: &WorkerContext, uri: &Url, document: Option<&Published>) {
             let range = lines
                 .line_range(problem.line)
                 .unwrap_or(document.text.len()..document.text.len());
+            let severity = match problem.level {
+                Level::Error => DiagnosticSeverity::ERROR,
+                Level::Warning => DiagnosticSeverity::WARNING,
+                Level::Information => DiagnosticSeverity::INFORMATION,
+            };
             diagnostics.push(Diagnostic {
                 range: lines.range(&document.text, range),
-                severity: Some(DiagnosticSeverity::ERROR),
+                severity: Some(severity),
                 source: Some("pfir test".to_string()),
                 message: problem.message.clone(),
                 ..Diagnostic::default()

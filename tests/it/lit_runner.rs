@@ -198,6 +198,84 @@ fn timeout_kills_the_process_group() {
     assert!(eventually(|| process_ended(pid)), "sleep {pid} survived");
 }
 
+/// Processes that leave the process group die with the pipeline too: a
+/// `setsid` daemon and a double fork (a subshell that starts a `setsid`
+/// process and exits), which used to keep the output pipe open until
+/// `--timeout` and survive the runner.
+#[test]
+fn processes_that_leave_the_group_die_with_the_pipeline() {
+    let dir = tempfile::tempdir().unwrap();
+    let (p1, p2) = (dir.path().join("pid1"), dir.path().join("pid2"));
+    let test = write(
+        dir.path(),
+        "t.pfir",
+        &format!(
+            "// RUN: sh -c 'setsid sleep 1000 & echo $! > {}; echo started'\n\
+             // RUN: sh -c '( setsid sh -c \"echo \\$\\$ > {}; exec sleep 1000\" & ) ; while [ ! -s {} ]; do sleep 0.05; done; echo started'\n",
+            p1.display(),
+            p2.display(),
+            p2.display()
+        ),
+    );
+    // Guarded: without the fix the runner waits for the sleep forever.
+    let mut child = Command::new(PFIR)
+        .args(["test", "--timeout", "30", "-v"])
+        .arg(&test)
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("running pfir test");
+    let finished = eventually(|| matches!(child.try_wait(), Ok(Some(_))));
+    if !finished {
+        let _ = child.kill();
+    }
+    let r = child.wait_with_output().unwrap();
+    let stdout = text(&r.stdout);
+    for pidfile in [&p1, &p2] {
+        let pid = read_pid(pidfile).expect("the pid was written");
+        let ended = process_ended(pid);
+        if !ended {
+            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+        }
+        assert!(ended, "sleep {pid} outlived pfir test: {stdout}");
+    }
+    assert!(finished, "pfir test did not end within a minute");
+    assert_eq!(r.status.code(), Some(0), "{stdout}");
+    assert!(!stdout.contains("timed out"), "{stdout}");
+}
+
+/// A process that escapes the kill (it cleared its environment, so it is
+/// not recognised as the pipeline's) and holds the output pipe open does
+/// not hang the runner: the pipe stops being read once the commands ended.
+#[test]
+fn an_escaped_process_holding_the_pipe_does_not_hang_the_runner() {
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("pid");
+    let test = write(
+        dir.path(),
+        "t.pfir",
+        &format!(
+            "// RUN: sh -c 'env -i setsid sleep 1000 & echo $! > {}; echo started'\n",
+            pidfile.display()
+        ),
+    );
+    let mut child = Command::new(PFIR)
+        .args(["test", "-v"])
+        .arg(&test)
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("running pfir test");
+    let finished = eventually(|| matches!(child.try_wait(), Ok(Some(_))));
+    if !finished {
+        let _ = child.kill();
+    }
+    let r = child.wait_with_output().unwrap();
+    if let Some(pid) = read_pid(&pidfile) {
+        let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+    }
+    assert!(finished, "pfir test waited for the escaped process");
+    assert_eq!(r.status.code(), Some(0), "{}", text(&r.stdout));
+}
+
 #[test]
 fn captured_output_is_bounded() {
     let dir = tempfile::tempdir().unwrap();

@@ -12,7 +12,12 @@
 //! whole group is killed: processes the commands started (`sh -c 'sleep
 //! 30'`, a background job holding a pipe open) die with them, and the group
 //! is registered with [`fsutil::cleanup`] so an interrupted run kills it
-//! too.
+//! too. Processes that leave the group (`setsid`, a double fork) are
+//! caught as well in a program that called [`super::orphans::adopt_orphans`]
+//! (see [`super::orphans`]); a stream still held open by a process that
+//! escaped is read no further once the commands have ended and it has been
+//! quiet a while (`DRAIN_QUIET`). A pipeline can also be cancelled from another
+//! thread ([`Tools::cancel`]); it then ends as on a timeout.
 //!
 //! Which executable a program name in a RUN line stands for (`pfir`,
 //! `FileCheck`, ...) is not known here: the embedding program says so
@@ -23,6 +28,8 @@ use fsutil::cleanup;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -38,6 +45,9 @@ pub struct Tools {
     /// The most bytes kept of each captured stream (half from its start,
     /// half from its end).
     pub capture_limit: usize,
+    /// Set from another thread to stop the pipeline: its processes are
+    /// killed as on a timeout and its stages report "cancelled".
+    pub cancel: Option<Arc<AtomicBool>>,
 }
 
 /// A program name of RUN lines and what it runs: `executable` with `args`
@@ -65,6 +75,7 @@ impl Tools {
             programs: Vec::new(),
             timeout: None,
             capture_limit: DEFAULT_CAPTURE_LIMIT,
+            cancel: None,
         }
     }
 
@@ -204,15 +215,73 @@ pub struct Captured {
     pub dropped: u64,
 }
 
+/// A stream being captured: its head, and a tail buffer of up to twice
+/// the tail's limit, cut back when full (amortised constant work per byte).
+#[derive(Debug, Default)]
+struct Capturing {
+    head: Vec<u8>,
+    tail: Vec<u8>,
+    total: u64,
+    head_limit: usize,
+    tail_limit: usize,
+    /// Set when the runner stopped waiting for the stream: reading stops.
+    abandoned: bool,
+}
+
+impl Capturing {
+    fn new(limit: usize) -> Capturing {
+        let head_limit = limit / 2;
+        Capturing {
+            head_limit,
+            tail_limit: limit - head_limit,
+            ..Capturing::default()
+        }
+    }
+
+    fn push(&mut self, mut data: &[u8]) {
+        self.total += data.len() as u64;
+        if self.head.len() < self.head_limit {
+            let take = data.len().min(self.head_limit - self.head.len());
+            self.head.extend_from_slice(&data[..take]);
+            data = &data[take..];
+        }
+        self.tail.extend_from_slice(data);
+        if self.tail.len() > 2 * self.tail_limit.max(1) {
+            self.tail.drain(..self.tail.len() - self.tail_limit);
+        }
+    }
+
+    fn finish(&mut self) -> Captured {
+        let mut tail = std::mem::take(&mut self.tail);
+        if tail.len() > self.tail_limit {
+            tail.drain(..tail.len() - self.tail_limit);
+        }
+        let mut bytes = std::mem::take(&mut self.head);
+        let dropped = self.total - (bytes.len() + tail.len()) as u64;
+        if dropped > 0 {
+            if !bytes.ends_with(b"\n") {
+                bytes.push(b'\n');
+            }
+            bytes.extend_from_slice(format!("[... {dropped} bytes dropped ...]\n").as_bytes());
+        }
+        bytes.extend_from_slice(&tail);
+        Captured { bytes, dropped }
+    }
+}
+
 /// Reads `reader` to its end, keeping at most `limit` bytes (see [`Captured`]).
-pub fn capture(mut reader: impl Read, limit: usize) -> Captured {
-    let head_limit = limit / 2;
-    let tail_limit = limit - head_limit;
-    let mut head = Vec::new();
-    // The tail is a buffer of up to twice `tail_limit`, cut back to
-    // `tail_limit` when full: amortised constant work per byte.
-    let mut tail: Vec<u8> = Vec::new();
-    let mut total: u64 = 0;
+pub fn capture(reader: impl Read, limit: usize) -> Captured {
+    let state = Mutex::new(Capturing::new(limit));
+    read_into(reader, &state);
+    lock(&state).finish()
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Reads `reader` into `state` until its end or until it is abandoned.
+fn read_into(mut reader: impl Read, state: &Mutex<Capturing>) {
     let mut chunk = vec![0u8; 64 * 1024];
     loop {
         let n = match reader.read(&mut chunk) {
@@ -221,35 +290,62 @@ pub fn capture(mut reader: impl Read, limit: usize) -> Captured {
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(_) => break,
         };
-        total += n as u64;
-        let mut data = &chunk[..n];
-        if head.len() < head_limit {
-            let take = data.len().min(head_limit - head.len());
-            head.extend_from_slice(&data[..take]);
-            data = &data[take..];
+        let mut state = lock(state);
+        if state.abandoned {
+            break;
         }
-        tail.extend_from_slice(data);
-        if tail.len() > 2 * tail_limit.max(1) {
-            tail.drain(..tail.len() - tail_limit);
-        }
+        state.push(&chunk[..n]);
     }
-    if tail.len() > tail_limit {
-        tail.drain(..tail.len() - tail_limit);
-    }
-    let dropped = total - (head.len() + tail.len()) as u64;
-    let mut bytes = head;
-    if dropped > 0 {
-        if !bytes.ends_with(b"\n") {
-            bytes.push(b'\n');
-        }
-        bytes.extend_from_slice(format!("[... {dropped} bytes dropped ...]\n").as_bytes());
-    }
-    bytes.extend_from_slice(&tail);
-    Captured { bytes, dropped }
 }
 
-fn drain(reader: impl Read + Send + 'static, limit: usize) -> JoinHandle<Captured> {
-    std::thread::spawn(move || capture(reader, limit))
+/// A stream captured by a thread of its own.
+struct Drain {
+    state: Arc<Mutex<Capturing>>,
+    thread: JoinHandle<()>,
+}
+
+/// Once a pipeline's processes are gone, how long a captured stream may go
+/// without new data, and how long in all, before the runner stops reading
+/// it: a process that escaped the kill (see [`super::orphans`]) may hold
+/// it open forever.
+const DRAIN_QUIET: Duration = Duration::from_secs(2);
+const DRAIN_MAX: Duration = Duration::from_secs(10);
+
+impl Drain {
+    /// What was captured: the whole stream, or (see [`DRAIN_QUIET`]) what
+    /// was read of it, with a line saying it was still open.
+    fn collect(self) -> Captured {
+        let start = Instant::now();
+        let mut last = (lock(&self.state).total, Instant::now());
+        while !self.thread.is_finished() {
+            let total = lock(&self.state).total;
+            if total != last.0 {
+                last = (total, Instant::now());
+            }
+            if last.1.elapsed() >= DRAIN_QUIET || start.elapsed() >= DRAIN_MAX {
+                let mut state = lock(&self.state);
+                state.abandoned = true;
+                let mut captured = state.finish();
+                if !captured.bytes.is_empty() && !captured.bytes.ends_with(b"\n") {
+                    captured.bytes.push(b'\n');
+                }
+                captured.bytes.extend_from_slice(
+                    b"[... still open after the commands ended (held by a process that escaped); not read further ...]\n",
+                );
+                return captured;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let _ = self.thread.join();
+        lock(&self.state).finish()
+    }
+}
+
+fn drain(reader: impl Read + Send + 'static, limit: usize) -> Drain {
+    let state = Arc::new(Mutex::new(Capturing::new(limit)));
+    let shared = state.clone();
+    let thread = std::thread::spawn(move || read_into(reader, &shared));
+    Drain { state, thread }
 }
 
 /// The standard streams of one stage, set up before it is spawned.
@@ -259,8 +355,8 @@ struct StageIo {
     stderr: Stdio,
     /// The reader of this stage's stdout pipe, for the next stage.
     next_stdin: Option<std::io::PipeReader>,
-    stdout_drain: Option<JoinHandle<Captured>>,
-    stderr_drain: Option<JoinHandle<Captured>>,
+    stdout_drain: Option<Drain>,
+    stderr_drain: Option<Drain>,
 }
 
 fn open_error(path: &Path) -> impl FnOnce(std::io::Error) -> std::io::Error + '_ {
@@ -332,12 +428,19 @@ fn stage_io(
 struct Running {
     child: Option<std::process::Child>,
     error: Option<String>,
-    stderr_drain: Option<JoinHandle<Captured>>,
+    stderr_drain: Option<Drain>,
 }
 
-/// Waits until every child has exited or `deadline` passes; then kills
-/// the ones still running (their whole process group) and records why.
-fn wait_or_kill(running: &mut [Running], group: Option<u32>, deadline: Instant, timeout: Duration) {
+/// Waits until every child has exited, `deadline` passes or `cancel` is
+/// set; then kills the ones still running (their whole process group) and
+/// records why.
+fn wait_or_kill(
+    running: &mut [Running],
+    group: Option<u32>,
+    deadline: Option<Instant>,
+    timeout: Option<Duration>,
+    cancel: Option<&AtomicBool>,
+) {
     loop {
         let mut all_done = true;
         for r in running.iter_mut() {
@@ -350,7 +453,14 @@ fn wait_or_kill(running: &mut [Running], group: Option<u32>, deadline: Instant, 
         if all_done {
             return;
         }
-        if Instant::now() >= deadline {
+        let cancelled = cancel.is_some_and(|c| c.load(Ordering::SeqCst));
+        if cancelled || deadline.is_some_and(|d| Instant::now() >= d) {
+            let why = match timeout {
+                Some(t) if !cancelled => {
+                    format!("timed out after {}s and was killed", t.as_secs_f64())
+                }
+                _ => "cancelled: killed before it finished".to_string(),
+            };
             for r in running.iter_mut() {
                 if let Some(child) = r.child.as_mut()
                     && matches!(child.try_wait(), Ok(None))
@@ -359,10 +469,7 @@ fn wait_or_kill(running: &mut [Running], group: Option<u32>, deadline: Instant, 
                         cleanup::kill_process_group(group);
                     }
                     let _ = child.kill();
-                    r.error = Some(format!(
-                        "timed out after {}s and was killed",
-                        timeout.as_secs_f64()
-                    ));
+                    r.error = Some(why.clone());
                 }
             }
             return;
@@ -380,6 +487,7 @@ pub fn run_pipeline(pipeline: &Pipeline, tools: &Tools, cwd: Option<&Path>) -> P
     // The pipeline's process group (the first stage's pid) and its
     // registration for cleanup on a signal.
     let mut group: Option<(u32, cleanup::Registration)> = None;
+    let marker = super::orphans::new_pipeline_id();
     let count = pipeline.stages.len();
     for (i, stage) in pipeline.stages.iter().enumerate() {
         let last = i + 1 == count;
@@ -404,7 +512,8 @@ pub fn run_pipeline(pipeline: &Pipeline, tools: &Tools, cwd: Option<&Path>) -> P
             .args(&stage.argv[1..])
             .stdin(io.stdin)
             .stdout(io.stdout)
-            .stderr(io.stderr);
+            .stderr(io.stderr)
+            .env(super::orphans::MARKER, &marker);
         if let Some(dir) = cwd {
             cmd.current_dir(dir);
         }
@@ -415,12 +524,18 @@ pub fn run_pipeline(pipeline: &Pipeline, tools: &Tools, cwd: Option<&Path>) -> P
             cmd.process_group(i32::try_from(id).unwrap_or(0));
         }
         let spawned = match group {
-            Some(_) => cmd.spawn(),
+            Some(_) => super::orphans::spawn_tracked(&mut cmd, |c| c.spawn(), |c| c.id()),
             // The first process: spawned and registered with no signal
             // cleanup in between, so an interrupted run never misses it.
-            None => cleanup::register_with(
-                || cmd.spawn(),
-                |child| cleanup::Item::ProcessGroup(child.id()),
+            None => super::orphans::spawn_tracked(
+                &mut cmd,
+                |c| {
+                    cleanup::register_with(
+                        || c.spawn(),
+                        |child| cleanup::Item::ProcessGroup(child.id()),
+                    )
+                },
+                |(child, _)| child.id(),
             )
             .map(|(child, registration)| {
                 group = Some((child.id(), registration));
@@ -445,34 +560,43 @@ pub fn run_pipeline(pipeline: &Pipeline, tools: &Tools, cwd: Option<&Path>) -> P
     }
     drop(prev);
     let group_id = group.as_ref().map(|(id, _)| *id);
-    if let Some(timeout) = tools.timeout {
-        wait_or_kill(&mut running, group_id, Instant::now() + timeout, timeout);
+    if tools.timeout.is_some() || tools.cancel.is_some() {
+        wait_or_kill(
+            &mut running,
+            group_id,
+            tools.timeout.map(|t| Instant::now() + t),
+            tools.timeout,
+            tools.cancel.as_deref(),
+        );
     }
     let mut statuses = Vec::new();
     for r in running.iter_mut() {
         statuses.push(match r.child.as_mut() {
-            Some(child) => match child.wait() {
-                Ok(s) => Some(s),
-                Err(e) => {
-                    r.error = Some(format!("cannot wait for it: {e}"));
-                    None
+            Some(child) => {
+                let status = child.wait();
+                super::orphans::untrack(child);
+                match status {
+                    Ok(s) => Some(s),
+                    Err(e) => {
+                        r.error = Some(format!("cannot wait for it: {e}"));
+                        None
+                    }
                 }
-            },
+            }
             None => None,
         });
     }
     // Every stage has exited: whatever they left running in their group
-    // (a background job holding a pipe open) is killed, so the drains end.
+    // (a background job holding a pipe open), or adopted after it left the
+    // group, is killed, so the drains end.
     if let Some(id) = group_id {
         cleanup::kill_process_group(id);
     }
+    super::orphans::sweep(&marker, group_id);
     drop(group);
     let mut stages = Vec::new();
     for ((stage, r), status) in pipeline.stages.iter().zip(running).zip(statuses) {
-        let stderr = r
-            .stderr_drain
-            .map(|h| h.join().unwrap_or_default())
-            .unwrap_or_default();
+        let stderr = r.stderr_drain.map(Drain::collect).unwrap_or_default();
         stages.push(StageResult {
             command: stage.display(),
             invert: stage.invert,
@@ -482,9 +606,7 @@ pub fn run_pipeline(pipeline: &Pipeline, tools: &Tools, cwd: Option<&Path>) -> P
             stderr_dropped: stderr.dropped,
         });
     }
-    let stdout = stdout_drain
-        .map(|h| h.join().unwrap_or_default())
-        .unwrap_or_default();
+    let stdout = stdout_drain.map(Drain::collect).unwrap_or_default();
     PipelineResult {
         stages,
         stdout: stdout.bytes,
@@ -553,6 +675,36 @@ mod tests {
         assert!(start.elapsed() < Duration::from_secs(10));
         assert!(!r.passed());
         assert!(r.stages[0].describe_status().contains("timed out"));
+    }
+
+    #[test]
+    fn cancel_kills() {
+        let p = parse(
+            "sleep 30 | cat",
+            &Substitutions {
+                source: PathBuf::from("x"),
+                temp: PathBuf::from("t"),
+                custom: Vec::new(),
+            },
+        )
+        .unwrap();
+        let cancel = Arc::new(AtomicBool::new(false));
+        let tools = Tools {
+            cancel: Some(cancel.clone()),
+            ..Tools::new()
+        };
+        let setter = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(100));
+            cancel.store(true, Ordering::SeqCst);
+        });
+        let r = run_pipeline(&p[0], &tools, None);
+        setter.join().unwrap();
+        assert!(!r.passed());
+        assert!(
+            r.stages[0].describe_status().starts_with("cancelled"),
+            "{}",
+            r.stages[0].describe_status()
+        );
     }
 
     #[test]

@@ -4,7 +4,8 @@
 //! A test is a `.pfir` file with `// RUN:` lines ([`run_line`] describes
 //! their syntax). Each RUN line is run in order, without a shell
 //! ([`execute`]); the test passes when every one of them passes. Files run
-//! in parallel ([`run_all`]); [`report`] formats what happened. Directives
+//! in parallel ([`run_all`]); [`report`] formats what happened;
+//! [`orphans`] catches the processes that leave a pipeline's process group. Directives
 //! (`XFAIL:`, `REQUIRES:`, `UNSUPPORTED:`, `ALLOW_RETRIES:`) and the
 //! per-directory `lit.toml` are read by [`config`]; a test's outcome is one
 //! of lit's ([`Outcome`]).
@@ -24,6 +25,7 @@
 pub mod config;
 pub mod discover;
 pub mod execute;
+pub mod orphans;
 pub mod report;
 pub mod run_line;
 

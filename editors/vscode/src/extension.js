@@ -6,7 +6,8 @@
  * Highlighting, comment toggling, brackets and indentation come from the
  * grammar and `language-configuration.json` and need no server. The commands
  * "Run tests in this file" and "Update CHECK lines" shell out to `pfir test`
- * and also work without it; "Show pass output" asks the server
+ * and also work without it (the user asks for them: consent, as with lit);
+ * "Show pass output" asks the server
  * (`pfir/viewOutput`) and, when no server is running, falls back to
  * `pfir opt - --passes=expand-manual-phase-fence` on the buffer's text.
  */
@@ -32,6 +33,17 @@ function config() {
   return vscode.workspace.getConfiguration('pfir');
 }
 
+/** The server's settings; consent to run commands only when trusted. */
+function currentSettings() {
+  return protocol.serverSettings(config(), vscode.workspace.isTrusted);
+}
+
+/** Sends the current settings to the running server. */
+function sendSettings() {
+  if (!client) return;
+  client.sendNotification('workspace/didChangeConfiguration', { settings: { pfir: currentSettings() } });
+}
+
 function pfirBinary() {
   return protocol.serverCommand(config().get('serverPath'), os.homedir());
 }
@@ -46,8 +58,9 @@ async function startClient() {
       { scheme: 'file', language: 'pfir' },
       { scheme: 'untitled', language: 'pfir' },
     ],
-    initializationOptions: protocol.serverSettings(config()),
-    synchronize: { configurationSection: 'pfir' },
+    // Settings are sent by this extension (not `synchronize`), so that
+    // consent to run commands goes out only in a trusted workspace.
+    initializationOptions: currentSettings(),
     outputChannel: output,
   };
   const c = new LanguageClient('pfir', 'pfir language server', serverOptions, clientOptions);
@@ -212,8 +225,12 @@ async function activate(context) {
       if (e.affectsConfiguration('pfir.serverPath')) {
         await stopClient();
         await startClient();
+      } else if (e.affectsConfiguration('pfir')) {
+        sendSettings();
       }
     }),
+    // Trusting the workspace lets `pfir.allowRunningCommands` take effect.
+    vscode.workspace.onDidGrantWorkspaceTrust(() => sendSettings()),
   );
   await startClient();
 }

@@ -6,7 +6,8 @@
  *
  * - Settings: the `pfir.*` configuration becomes the server's
  *   `initializationOptions` (and the payload of
- *   `workspace/didChangeConfiguration`, under the `pfir` key).
+ *   `workspace/didChangeConfiguration`, under the `pfir` key); consent to
+ *   run commands only in a trusted workspace.
  * - Pass output: the custom request `pfir/viewOutput` takes
  *   `{ textDocument: { uri }, run?: number }` (`run`: the 0-based index of a
  *   RUN line; absent: the file's pass pipeline) and answers `{ text: string }`.
@@ -28,18 +29,28 @@ const EXPLAIN_SCHEME = 'pfir-explain';
 const EXPLAIN_REQUEST = 'pfir/explain';
 
 /**
+ * The server's settings from the `pfir` section. `allowRunningCommands`
+ * (consent to run RUN-line programs other than pfir's own) is sent as
+ * `true` only when `trusted` (the workspace is trusted) and the setting is
+ * exactly `true`; everything else is the server's safe default.
  * @param {{ get: (key: string) => unknown }} config the `pfir` section
- * @returns {{ diagnostics: { onType: boolean }, remarks: boolean, testsOnSave: boolean }}
+ * @param {boolean} trusted whether the workspace is trusted
+ * @returns {{ diagnostics: { onType: boolean }, remarks: boolean, testsOnSave: boolean,
+ *   allowRunningCommands: boolean, testTimeout: number }}
  */
-function serverSettings(config) {
+function serverSettings(config, trusted) {
   const bool = (/** @type {string} */ key, /** @type {boolean} */ fallback) => {
     const v = config.get(key);
     return typeof v === 'boolean' ? v : fallback;
   };
+  const timeout = config.get('testTimeout');
   return {
     diagnostics: { onType: bool('diagnostics.onType', true) },
     remarks: bool('remarks', false),
     testsOnSave: bool('testsOnSave', true),
+    allowRunningCommands: trusted === true && config.get('allowRunningCommands') === true,
+    testTimeout:
+      typeof timeout === 'number' && Number.isFinite(timeout) && timeout > 0 && timeout <= 3600 ? timeout : 10,
   };
 }
 

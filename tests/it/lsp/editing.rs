@@ -212,9 +212,14 @@ fn update_check_lines_regenerates_them_from_the_editor_text() {
         .find(|a| a["title"] == "Update CHECK lines")
         .unwrap_or_else(|| panic!("{all:#?}"));
     assert_eq!(update["kind"], "source.updateChecks.pfir");
+    // Offered without its edit: the command runs when the action is resolved.
+    assert!(update.get("edit").is_none(), "{update:#}");
+    let resolved = c.request("codeAction/resolve", update.clone()).unwrap();
     let updated = apply(
         text,
-        update["edit"]["changes"][uri.as_str()].as_array().unwrap(),
+        resolved["edit"]["changes"][uri.as_str()]
+            .as_array()
+            .unwrap(),
     );
     assert_eq!(
         updated,

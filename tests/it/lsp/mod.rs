@@ -8,6 +8,7 @@ mod editing;
 mod navigation;
 mod protocol;
 mod tests_on_save;
+mod trust;
 
 /// A valid document: non-ASCII text first, a callee, and a `manual` loop
 /// that the pass compresses (4 producers x 8 consumers).

@@ -29,12 +29,23 @@ test('the .pfir language, its grammar and configuration files exist', () => {
   assert.equal(g.scopeName, grammar.scopeName);
 });
 
-test('the four settings are declared with their defaults', () => {
+test('the settings are declared with their defaults', () => {
   const props = pkg.contributes.configuration.properties;
   assert.equal(props['pfir.serverPath'].default, 'pfir');
   assert.equal(props['pfir.diagnostics.onType'].default, true);
   assert.equal(props['pfir.remarks'].default, false);
   assert.equal(props['pfir.testsOnSave'].default, true);
+  assert.equal(props['pfir.allowRunningCommands'].default, false);
+  assert.equal(props['pfir.testTimeout'].default, 10);
+});
+
+test('untrusted workspaces: limited, with the binary and consent restricted', () => {
+  const u = pkg.capabilities.untrustedWorkspaces;
+  assert.equal(u.supported, 'limited');
+  assert.deepEqual([...u.restrictedConfigurations].sort(), ['pfir.allowRunningCommands', 'pfir.serverPath']);
+  // Settings reach the server only through the trust-aware helper.
+  assert.ok(!/configurationSection/.test(extension));
+  assert.ok(/serverSettings\(config\(\), vscode\.workspace\.isTrusted\)/.test(extension));
 });
 
 test('indentation rules: indent after a trailing `{`, outdent on `}`', () => {

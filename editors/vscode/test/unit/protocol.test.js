@@ -7,18 +7,32 @@ const p = require('../../src/protocol.js');
 const cfg = (o) => ({ get: (k) => o[k] });
 
 test('settings: defaults when unset', () => {
-  assert.deepEqual(p.serverSettings(cfg({})), {
+  assert.deepEqual(p.serverSettings(cfg({}), true), {
     diagnostics: { onType: true },
     remarks: false,
     testsOnSave: true,
+    allowRunningCommands: false,
+    testTimeout: 10,
   });
 });
 
 test('settings: values are passed through, non-booleans ignored', () => {
   assert.deepEqual(
-    p.serverSettings(cfg({ 'diagnostics.onType': false, remarks: true, testsOnSave: 'yes' })),
-    { diagnostics: { onType: false }, remarks: true, testsOnSave: true },
+    p.serverSettings(cfg({ 'diagnostics.onType': false, remarks: true, testsOnSave: 'yes', testTimeout: 2.5 }), true),
+    { diagnostics: { onType: false }, remarks: true, testsOnSave: true, allowRunningCommands: false, testTimeout: 2.5 },
   );
+});
+
+test('settings: consent to run commands only in a trusted workspace, only for `true`', () => {
+  assert.equal(p.serverSettings(cfg({ allowRunningCommands: true }), true).allowRunningCommands, true);
+  assert.equal(p.serverSettings(cfg({ allowRunningCommands: true }), false).allowRunningCommands, false);
+  assert.equal(p.serverSettings(cfg({ allowRunningCommands: true }), undefined).allowRunningCommands, false);
+  for (const v of ['true', 1, null, 'on', {}]) {
+    assert.equal(p.serverSettings(cfg({ allowRunningCommands: v }), true).allowRunningCommands, false, String(v));
+  }
+  for (const v of [0, -1, '10', 1e9, NaN]) {
+    assert.equal(p.serverSettings(cfg({ testTimeout: v }), true).testTimeout, 10, String(v));
+  }
 });
 
 test('server command: setting, PATH default, home expansion', () => {
