@@ -44,8 +44,8 @@
 //! assertion otherwise.
 
 use super::{
-    ArenaId, Block, Call, Callee, DirList, Direction, EntityList, ExprId, ExprKind, Function,
-    IterArg, Module, Pooled, StmtId, StmtKind, Type, TypeId, UnaryOp, VarId,
+    ArenaId, Block, Call, Callee, DirList, Direction, Directions, EntityList, ExprId, ExprKind,
+    Function, IterArg, Module, Pooled, StmtId, StmtKind, Type, TypeId, UnaryOp, VarId,
 };
 use crate::span::Span;
 use std::fmt;
@@ -446,29 +446,27 @@ impl<'m> Verifier<'m> {
         }
     }
 
-    /// Checks a direction list and returns the directions (none when out
-    /// of range or too short for its count).
-    fn directions(&mut self, d: DirList) -> Vec<Direction> {
+    /// Checks a direction list and returns the directions (`None` when
+    /// out of range or too short for its count).
+    fn directions(&mut self, d: DirList) -> Option<Directions<'m>> {
+        let f = self.f;
         let words = d.words();
-        if !words.is_valid(&self.f.lists.dirs) {
+        if !words.is_valid(&f.lists.dirs) {
             self.error(ErrorKind::ListOutOfRange {
                 list: ListKind::Directions,
             });
-            return Vec::new();
+            return None;
         }
         self.hold(words.position(), ListKind::Directions);
-        let slice = words.as_slice(&self.f.lists.dirs);
-        if slice.is_empty() {
-            return Vec::new();
-        }
+        let slice = words.as_slice(&f.lists.dirs);
         let count = slice.first().map_or(0, |&n| n as usize);
-        if slice.len() < 1 + count.div_ceil(16) {
+        if !slice.is_empty() && slice.len() < 1 + count.div_ceil(16) {
             self.error(ErrorKind::ListOutOfRange {
                 list: ListKind::Directions,
             });
-            return Vec::new();
+            return None;
         }
-        self.f.directions(d).to_vec()
+        Some(f.directions(d))
     }
 
     fn define(&mut self, v: VarId) {
@@ -593,19 +591,20 @@ impl<'m> Verifier<'m> {
                 self.expr_tree(value);
                 at(self);
                 let results = self.list(results, ListKind::Vars);
-                let value_ty = self.expr_ty(value).cloned();
-                let types: Vec<Type> = match value_ty {
+                // The value's types, one per result (any count of unknowns).
+                let types: &[Type] = match self.expr_ty(value) {
                     Some(Type::Tuple(ts)) => ts,
-                    Some(Type::Unknown) | None => vec![Type::Unknown; results.len()],
-                    Some(t) => vec![t],
+                    Some(Type::Unknown) | None => &[],
+                    Some(t) => std::slice::from_ref(t),
                 };
-                if types.len() != results.len() {
+                let unknown = matches!(self.expr_ty(value), Some(Type::Unknown) | None);
+                if !unknown && types.len() != results.len() {
                     self.error(ErrorKind::ResultCount {
                         expected: types.len(),
                         found: results.len(),
                     });
                 }
-                for (i, (&r, t)) in results.iter().zip(&types).enumerate() {
+                for (i, (&r, t)) in results.iter().zip(types).enumerate() {
                     let rt = self.var_ty(r);
                     self.expect(TypeSite::Binding(i), rt, t);
                 }
@@ -775,7 +774,7 @@ impl<'m> Verifier<'m> {
         at(self);
         let dirs = self.directions(sub.arg_directions);
         let callee = self.callee(Callee::Function(sub.callee));
-        self.arguments(args, &dirs, callee);
+        self.arguments(args, dirs, callee);
         for &d in deps {
             self.dependency(d);
         }
@@ -788,11 +787,11 @@ impl<'m> Verifier<'m> {
         }
         let results = self.list(sub.results, ListKind::Vars);
         if let Some(callee) = callee {
-            let mut want: Vec<&Type> = callee.results.iter().collect();
-            want.push(&Type::TASK_ID);
-            if results.len() != want.len() {
+            // The callee's results, then the task id.
+            let want = callee.results.iter().chain([&Type::TASK_ID]);
+            if results.len() != callee.results.len() + 1 {
                 self.error(ErrorKind::ResultCount {
-                    expected: want.len(),
+                    expected: callee.results.len() + 1,
                     found: results.len(),
                 });
             }
@@ -839,7 +838,14 @@ impl<'m> Verifier<'m> {
 
     /// Arity, directions and types of positional arguments against the
     /// callee (`None`: an op, whose arguments are all `in`).
-    fn arguments(&mut self, args: &[ExprId], dirs: &[Direction], callee: Option<&'m Function>) {
+    fn arguments(
+        &mut self,
+        args: &[ExprId],
+        dirs: Option<Directions<'m>>,
+        callee: Option<&'m Function>,
+    ) {
+        // An unreadable list was reported already.
+        let Some(dirs) = dirs else { return };
         if dirs.len() != args.len() {
             self.error(ErrorKind::DirectionCount {
                 args: args.len(),
@@ -847,7 +853,7 @@ impl<'m> Verifier<'m> {
             });
         }
         let Some(callee) = callee else {
-            for (index, &found) in dirs.iter().enumerate() {
+            for (index, found) in dirs.iter().enumerate() {
                 if found != Direction::In {
                     self.error(ErrorKind::Direction {
                         index,
@@ -864,7 +870,7 @@ impl<'m> Verifier<'m> {
                 found: args.len(),
             });
         }
-        for (index, (p, &found)) in callee.params.iter().zip(dirs).enumerate() {
+        for (index, (p, found)) in callee.params.iter().zip(dirs.iter()).enumerate() {
             if p.direction != found {
                 self.error(ErrorKind::Direction {
                     index,
@@ -893,7 +899,7 @@ impl<'m> Verifier<'m> {
         let edges = self.list(call.manual_dep_edges, ListKind::Exprs);
         let dirs = self.directions(call.arg_directions);
         let callee = self.callee(call.callee);
-        self.arguments(args, &dirs, callee);
+        self.arguments(args, dirs, callee);
         for k in kwargs {
             if k.name.as_u32() as usize >= self.f.names.len() {
                 self.out_of_range(Entity::Name, k.name.as_u32() as usize);
