@@ -116,3 +116,17 @@ fn without_verify_each_debug_builds_assert_well_formed_ir() {
     let file = pfir::diagnostics::SourceFile::new("t.pfir", src);
     pfir::passes::run_pipeline(&mut m, &file, &pipeline(false));
 }
+
+/// The verifier does not recurse: loops nested as deep as the lexer
+/// allows (`MAX_NESTING`) verify on a thread with a 256 KiB stack.
+#[test]
+fn nesting_at_the_limit_verifies_on_an_ordinary_stack() {
+    let depth = pfir::lexer::MAX_NESTING;
+    let m = pfir::passes::synth::deep(depth);
+    std::thread::Builder::new()
+        .stack_size(256 << 10)
+        .spawn(move || verify_module(&m).unwrap())
+        .unwrap()
+        .join()
+        .unwrap();
+}

@@ -20,7 +20,6 @@ struct Fixture {
     t0: VarId,
     /// `a`, the array made inside `manual { }`.
     a: VarId,
-    scope: StmtId,
     for_stmt: StmtId,
     for_id: ForId,
     i: VarId,
@@ -124,7 +123,6 @@ fn fixture() -> Fixture {
         t0_stmt,
         t0,
         a,
-        scope,
         for_stmt,
         for_id,
         i,
@@ -392,7 +390,6 @@ fn uses_not_dominated_by_their_definition_are_named() {
     // the loop's `deps` read `a`, defined in the scope.
     let mut fx = fixture();
     let a = fx.use_of(fx.a);
-    let _ = fx.scope;
     fx.set_return(&[a]);
     let errors = verify_module(&fx.m).unwrap_err();
     assert!(
