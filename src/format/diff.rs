@@ -1,30 +1,44 @@
-//! A unified diff for `pfir fmt --check`.
+//! A unified diff for `pfir fmt --check`, and the changed line regions the
+//! editor's range formatting applies: both from the `similar` crate's
+//! patience diff (unique lines as anchors, Myers' algorithm between them).
 //!
-//! A one-level patience diff, O(n log n): lines that occur exactly once in
-//! each text are candidate anchors, the longest run of them in the same
-//! order in both (a longest increasing subsequence) is matched, and between
-//! two anchors the common first and last lines are matched too. Everything
-//! else is a change. Changes closer than six lines share a hunk; each hunk
-//! has up to three lines of context.
+//! The diff is bounded in time: past [`DIFF_TIMEOUT`] `similar` finishes
+//! with a coarser (still correct) diff, so a pathological pair of large
+//! texts cannot stall `--check`. Hunks have three lines of context;
+//! changes closer than six lines share a hunk.
 
-use std::collections::HashMap;
+use similar::{Algorithm, DiffTag, TextDiff};
+use std::time::Duration;
 
 const CONTEXT: usize = 3;
+
+/// How long the diff may search for a minimal result before it settles
+/// for a coarser one.
+pub const DIFF_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// The changed regions between the lines `a` and `b`, in order, as
 /// `(a_start, a_end, b_start, b_end)`: lines `a[a_start..a_end]` became
 /// `b[b_start..b_end]`; the lines between regions are equal. (The editor's
 /// range formatting applies the regions that touch the range.)
 pub fn line_changes(a: &[&str], b: &[&str]) -> Vec<(usize, usize, usize, usize)> {
-    let pairs = matches(a, b);
-    let mut changes = Vec::new();
-    let (mut i, mut j) = (0, 0);
-    for &(pi, pj) in pairs.iter().chain(std::iter::once(&(a.len(), b.len()))) {
-        if pi > i || pj > j {
-            changes.push((i, pi, j, pj));
+    let diff = TextDiff::configure()
+        .algorithm(Algorithm::Patience)
+        .timeout(DIFF_TIMEOUT)
+        .diff_slices(a, b);
+    let mut changes: Vec<(usize, usize, usize, usize)> = Vec::new();
+    for op in diff.ops() {
+        if op.tag() == DiffTag::Equal {
+            continue;
         }
-        i = pi + 1;
-        j = pj + 1;
+        let (old, new) = (op.old_range(), op.new_range());
+        match changes.last_mut() {
+            // Adjacent edits (a delete then an insert) make one region.
+            Some(last) if last.1 == old.start && last.3 == new.start => {
+                last.1 = old.end;
+                last.3 = new.end;
+            }
+            _ => changes.push((old.start, old.end, new.start, new.end)),
+        }
     }
     changes
 }
@@ -35,136 +49,19 @@ pub fn unified(path: &str, old: &str, new: &str) -> String {
     if old == new {
         return String::new();
     }
-    let a: Vec<&str> = old.split_inclusive('\n').collect();
-    let b: Vec<&str> = new.split_inclusive('\n').collect();
-    let changes = line_changes(&a, &b);
-    let mut out = format!("--- {path}\n+++ {path} (formatted)\n");
-    let mut k = 0;
-    while k < changes.len() {
-        // Group changes whose context would touch.
-        let mut end = k;
-        while end + 1 < changes.len() && changes[end + 1].0 - changes[end].1 <= 2 * CONTEXT {
-            end += 1;
-        }
-        let (a0, _, b0, _) = changes[k];
-        let (_, a1, _, b1) = changes[end];
-        let ctx_before = a0.min(CONTEXT).min(b0);
-        let ctx_after = (a.len() - a1).min(CONTEXT).min(b.len() - b1);
-        let (ha, hb) = (a0 - ctx_before, b0 - ctx_before);
-        let (na, nb) = (a1 + ctx_after - ha, b1 + ctx_after - hb);
-        let range = |start: usize, n: usize| {
-            let first = if n == 0 { start } else { start + 1 };
-            format!("{first},{n}")
-        };
-        out.push_str(&format!("@@ -{} +{} @@\n", range(ha, na), range(hb, nb)));
-        let mut ai = ha;
-        for &(c_a0, c_a1, c_b0, c_b1) in &changes[k..=end] {
-            for line in &a[ai..c_a0] {
-                push(&mut out, ' ', line);
-            }
-            for line in &a[c_a0..c_a1] {
-                push(&mut out, '-', line);
-            }
-            for line in &b[c_b0..c_b1] {
-                push(&mut out, '+', line);
-            }
-            ai = c_a1;
-        }
-        for line in &a[ai..a1 + ctx_after] {
-            push(&mut out, ' ', line);
-        }
-        k = end + 1;
-    }
-    out
-}
-
-fn push(out: &mut String, sign: char, line: &str) {
-    out.push(sign);
-    out.push_str(line);
-    if !line.ends_with('\n') {
-        out.push_str("\n\\ No newline at end of file\n");
-    }
-}
-
-/// Matched line pairs `(i, j)`, increasing in both.
-fn matches(a: &[&str], b: &[&str]) -> Vec<(usize, usize)> {
-    // Lines unique in both texts, in the order of `a`.
-    let mut seen: HashMap<&str, (usize, usize, usize, usize)> = HashMap::new();
-    for (i, l) in a.iter().enumerate() {
-        let e = seen.entry(l).or_insert((0, 0, i, 0));
-        e.0 += 1;
-    }
-    for (j, l) in b.iter().enumerate() {
-        if let Some(e) = seen.get_mut(l) {
-            e.1 += 1;
-            e.3 = j;
-        }
-    }
-    let mut candidates: Vec<(usize, usize)> = seen
-        .values()
-        .filter(|e| e.0 == 1 && e.1 == 1)
-        .map(|e| (e.2, e.3))
-        .collect();
-    candidates.sort_unstable();
-    let anchors = longest_increasing(&candidates);
-    // Between anchors (and before the first, after the last), match the
-    // common first and last lines.
-    let mut pairs = Vec::new();
-    let (mut i, mut j) = (0, 0);
-    for &(ai, bj) in anchors.iter().chain(std::iter::once(&(a.len(), b.len()))) {
-        let mut x = i;
-        let mut y = j;
-        while x < ai && y < bj && a[x] == b[y] {
-            pairs.push((x, y));
-            x += 1;
-            y += 1;
-        }
-        let mut tail = Vec::new();
-        let (mut xe, mut ye) = (ai, bj);
-        while xe > x && ye > y && a[xe - 1] == b[ye - 1] {
-            xe -= 1;
-            ye -= 1;
-            tail.push((xe, ye));
-        }
-        pairs.extend(tail.into_iter().rev());
-        if ai < a.len() {
-            pairs.push((ai, bj));
-        }
-        i = ai + 1;
-        j = bj + 1;
-    }
-    pairs
-}
-
-/// The longest subsequence of `pairs` (sorted by `.0`) increasing in `.1`
-/// (patience sorting, n log n).
-fn longest_increasing(pairs: &[(usize, usize)]) -> Vec<(usize, usize)> {
-    let mut tails: Vec<usize> = Vec::new(); // index into pairs
-    let mut prev: Vec<Option<usize>> = vec![None; pairs.len()];
-    for (k, &(_, y)) in pairs.iter().enumerate() {
-        let pos = tails.partition_point(|&t| pairs[t].1 < y);
-        if pos > 0 {
-            prev[k] = Some(tails[pos - 1]);
-        }
-        if pos == tails.len() {
-            tails.push(k);
-        } else {
-            tails[pos] = k;
-        }
-    }
-    let mut out = Vec::new();
-    let mut cur = tails.last().copied();
-    while let Some(k) = cur {
-        out.push(pairs[k]);
-        cur = prev[k];
-    }
-    out.reverse();
-    out
+    let diff = TextDiff::configure()
+        .algorithm(Algorithm::Patience)
+        .timeout(DIFF_TIMEOUT)
+        .diff_lines(old, new);
+    diff.unified_diff()
+        .context_radius(CONTEXT)
+        .header(path, &format!("{path} (formatted)"))
+        .to_string()
 }
 
 #[cfg(test)]
 mod tests {
-    use super::unified;
+    use super::{line_changes, unified};
 
     #[test]
     fn one_hunk_with_context() {
@@ -201,6 +98,23 @@ mod tests {
             unified("x", old, new),
             "--- x\n+++ x (formatted)\n@@ -1,5 +1,4 @@\n func f() {\n-  x = a +\n-    1\n+  x = a + 1\n   y = 2\n }\n"
         );
+    }
+
+    /// A one-line range is written `-N` (GNU diff's form), not `-N,1`.
+    #[test]
+    fn a_one_line_hunk_is_a_valid_unified_diff() {
+        assert_eq!(
+            unified("x", "a\n", "b\n"),
+            "--- x\n+++ x (formatted)\n@@ -1 +1 @@\n-a\n+b\n"
+        );
+    }
+
+    #[test]
+    fn line_changes_are_the_regions_between_equal_lines() {
+        let a = ["f {\n", "  x = 1 +\n", "    2\n", "  y\n", "}\n", "z\n"];
+        let b = ["f {\n", "  x = 1 + 2\n", "  y\n", "}\n", "w\n", "z\n"];
+        assert_eq!(line_changes(&a, &b), vec![(1, 3, 1, 2), (5, 5, 4, 5)]);
+        assert!(line_changes(&a, &a).is_empty());
     }
 
     #[test]

@@ -34,21 +34,10 @@ const NOTE_H: f64 = 16.0;
 const COLUMN_GAP: f64 = 40.0;
 const CORNER: f64 = 6.0;
 
-/// XML text and attribute escaping.
+/// XML text and attribute escaping: the workspace's one escaper, in its
+/// attribute form (also correct in element text).
 pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c if (c as u32) < 0x20 && c != '\n' && c != '\t' => out.push(' '),
-            c => out.push(c),
-        }
-    }
-    out
+    fsutil::xml::escape_attribute(s)
 }
 
 fn text_w(s: &str, small: bool) -> f64 {
@@ -769,8 +758,8 @@ mod tests {
     #[test]
     fn escapes_markup_and_control_characters() {
         assert_eq!(
-            escape("a<b>&\"c\"'\u{1}"),
-            "a&lt;b&gt;&amp;&quot;c&quot;&apos; "
+            escape("a<b>&\"c\"'\u{1}\r"),
+            "a&lt;b&gt;&amp;&quot;c&quot;&apos;\\u{1}&#13;"
         );
         assert_eq!(super::super::dot::quote("a\"b\\c\nd"), r#""a\"b\\c\nd""#);
         assert_eq!(f(1.0), "1");

@@ -95,6 +95,12 @@ impl<I: ArenaId, T> Arena<I, T> {
         self.items.len()
     }
 
+    /// The node `id`, or `None` when `id` is past the end (an id of
+    /// another function: see [`crate::ir::verify`]).
+    pub fn get(&self, id: I) -> Option<&T> {
+        self.items.get(id.index())
+    }
+
     pub fn is_empty(&self) -> bool {
         self.items.is_empty()
     }

@@ -214,6 +214,21 @@ impl<T: ListItem> EntityList<T> {
         }
     }
 
+    /// Whether the handle is empty or names a block that lies wholly
+    /// inside `pool` (a handle of another pool may not).
+    pub fn is_valid(&self, pool: &ListPool<T>) -> bool {
+        match self.block() {
+            None => true,
+            Some(b) => b < pool.data.len() && b + 1 + self.len(pool) <= pool.data.len(),
+        }
+    }
+
+    /// The position of the list's block in its pool (`None` when empty):
+    /// two handles with the same position alias one list.
+    pub fn position(&self) -> Option<usize> {
+        self.block()
+    }
+
     /// The items, in order.
     pub fn as_slice<'p>(&self, pool: &'p ListPool<T>) -> &'p [T] {
         let Some(b) = self.block() else {

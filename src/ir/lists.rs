@@ -73,6 +73,12 @@ impl DirList {
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
+
+    /// The handle of the packed words in [`Lists::dirs`] (for checks of
+    /// range and aliasing).
+    pub fn words(self) -> EntityList<u32> {
+        self.0
+    }
 }
 
 const PER_WORD: usize = 16;

@@ -10,7 +10,8 @@
 //! [`Span`] of the source it came from (nodes made by passes carry the span
 //! of the code they were made for).
 //!
-//! Invariants (checked by lowering, relied on by everyone after it):
+//! Invariants (established by lowering, relied on by everyone after it,
+//! checked by [`verify`] after every pass):
 //! - every id and list handle stored in a function indexes that function's
 //!   arenas and pools, and each list is held by one node only (lists are
 //!   not shared, so changing one changes one node);
@@ -32,6 +33,7 @@ pub mod lists;
 pub mod symbol;
 pub mod trip_count;
 pub mod types;
+pub mod verify;
 
 pub use crate::span::Span;
 pub use crate::vocab::{BinaryOp, Direction, FuncKind, LoopKind, UnaryOp};

@@ -11,10 +11,15 @@
 //!    does not run;
 //! 2. the pass runs (timed under `--timing`), with remarks enabled under
 //!    `--remarks`/`--remarks=NAME` and statistics under `--stats`;
-//! 3. under `--verify-each` (the default) the properties it claims to
+//! 3. under `--verify-each` (the default) the IR is checked to be well
+//!    formed ([`crate::ir::verify`]: an error is a diagnostic "after
+//!    `<pass>`, the IR is not well formed (a bug in the pass)"), and the
+//!    properties it claims to
 //!    produce, and the module-wide invariant ManualDepsOnSubmitOnly, are
 //!    verified (again in one walk); a violation is an error diagnostic ("after `<pass>`, the code
-//!    no longer has ... (a bug in the pass)") and the pipeline stops;
+//!    no longer has ... (a bug in the pass)") and the pipeline stops.
+//!    Without `--verify-each`, debug builds still assert that the IR is
+//!    well formed after every pass;
 //! 4. under `--print-ir-after-all` / `--print-ir-after=NAME` the IR is
 //!    printed to stderr after a header
 //!    `// -----// IR Dump After <pass> //----- //`.
@@ -78,6 +83,23 @@ fn violation_diagnostics(
             Some(hint) => d.with_help(hint),
             None => d,
         }
+    })
+}
+
+/// The errors of [`crate::ir::verify`] after `pass`, as diagnostics at the
+/// node each is about.
+fn malformed_ir_diagnostics(
+    pass: &str,
+    errors: Vec<crate::ir::verify::VerifyError>,
+) -> impl Iterator<Item = Diagnostic> + '_ {
+    errors.into_iter().map(move |e| {
+        Diagnostic::error(
+            format!("after `{pass}`, the IR is not well formed (a bug in the pass)"),
+            e.span,
+        )
+        .with_code(Code::PassRequirement)
+        .with_label(e.kind.to_string())
+        .with_note(e.to_string())
     })
 }
 
@@ -147,8 +169,14 @@ pub fn run_pipeline(
         for prop in pass.invalidated() {
             established.remove(prop);
         }
-        // 3. Produced properties.
+        // 3. Well-formed IR, and the produced properties.
         if opts.verify_each() {
+            if let Err(errors) = crate::ir::verify::verify_module(module) {
+                failed = true;
+                result
+                    .diagnostics
+                    .extend(malformed_ir_diagnostics(pass.name(), errors));
+            }
             let mut to_check: Vec<Property> = pass.produced().to_vec();
             if !to_check.contains(&Property::ManualDepsOnSubmitOnly) {
                 to_check.push(Property::ManualDepsOnSubmitOnly);
@@ -173,6 +201,14 @@ pub fn run_pipeline(
         } else {
             // Trust the declaration; nothing was verified.
             established.extend(pass.produced().iter().copied());
+            #[cfg(debug_assertions)]
+            if let Err(errors) = crate::ir::verify::verify_module(module) {
+                panic!(
+                    "after `{}`, the IR is not well formed: {}",
+                    pass.name(),
+                    errors[0]
+                );
+            }
         }
         // 4. IR dumps.
         if opts.print_after(pass.name()) {

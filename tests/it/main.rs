@@ -23,6 +23,7 @@ mod frontend_split;
 mod graph;
 mod ide;
 mod io_safety;
+mod ir_verify;
 mod lit_features;
 mod lit_runner;
 mod lsp;

@@ -1,6 +1,7 @@
 //! File-system and process plumbing shared by pfir and its test tooling:
 //! safe replacement of files ([`atomic_write`]) and cleanup when a run is
-//! interrupted by a signal ([`cleanup`]).
+//! interrupted by a signal ([`cleanup`]); and the one XML escaper both
+//! write reports with ([`xml`]).
 //!
 //! **Boundary:** this crate knows nothing of pfir's compiler (nor of
 //! `.pfir`, FileCheck or lit). It depends on no other crate of the
@@ -9,6 +10,7 @@
 
 pub mod atomic_write;
 pub mod cleanup;
+pub mod xml;
 
 pub use atomic_write::{
     Snapshot, write_atomically, write_atomically_checked, write_atomically_with,

@@ -1,6 +1,7 @@
 //! Formatting test results for people.
 
 use super::{Failure, Step, Summary, TestResult};
+use fsutil::xml::{escape_attribute, escape_text};
 use std::fmt::Write;
 use std::path::PathBuf;
 
@@ -181,27 +182,6 @@ impl XunitCase {
     }
 }
 
-/// Text made safe for XML: markup characters escaped, and characters XML
-/// 1.0 cannot hold (most control characters) written as `\u{..}`.
-pub fn xml_escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\t' | '\n' | '\r' => out.push(c),
-            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => {
-                out.push_str(&c.escape_unicode().to_string());
-            }
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// A JUnit-style XML report (`--xunit-xml-output`), as lit writes it: one
 /// `<testsuite>` named `pfir`, one `<testcase>` per test (`classname` the
 /// test's directory with `.` for `/`, `name` its file name), `<failure>` for
@@ -233,8 +213,8 @@ pub fn xunit_xml(cases: &[XunitCase], elapsed: std::time::Duration) -> String {
         let _ = write!(
             out,
             "<testcase classname=\"{}\" name=\"{}\" time=\"{:.3}\"",
-            xml_escape(&class),
-            xml_escape(&name),
+            escape_attribute(&class),
+            escape_attribute(&name),
             c.seconds
         );
         match c.outcome {
@@ -243,14 +223,14 @@ pub fn xunit_xml(cases: &[XunitCase], elapsed: std::time::Duration) -> String {
                     out,
                     ">\n  <failure message=\"{}\">{}</failure>\n</testcase>",
                     c.outcome.word(),
-                    xml_escape(&c.message)
+                    escape_text(&c.message)
                 );
             }
             super::Outcome::Unsupported => {
                 let _ = writeln!(
                     out,
                     ">\n  <skipped message=\"{}\"/>\n</testcase>",
-                    xml_escape(&c.message)
+                    escape_attribute(&c.message)
                 );
             }
             _ => out.push_str("/>\n"),
