@@ -1,17 +1,20 @@
 //! Bounded-exhaustive verification of `expand-manual-phase-fence` at sizes
 //! `cargo test` cannot afford (docs/testing.md, "Every small program").
 //!
-//! `cargo bench --bench exhaustive -- --size K [--from J] [--threads N] [--coverage]`
+//! `cargo bench --bench exhaustive -- --size K [--from J] [--threads N] [--shard I/N] [--fail-fast] [--coverage]`
 //! checks every program of sizes J (default 1) to K (default 4) with the
 //! three checks of `pfir::testing::exhaustive`, and prints per size the
 //! number of distinct programs, wall and CPU time, programs per second and
 //! the failures of each check (with the first failing program). With
 //! `--coverage` it also prints, per rule of the pass page, the smallest
 //! program that exercised it (the table of docs/pass-rule-coverage.md).
+//! `--shard I/N` checks only the programs whose enumeration index is I
+//! modulo N (a size too large for one sitting, in N runs); `--fail-fast`
+//! stops at the first failing program.
 //! Exits 1 when any program fails.
 
 use pfir::passes::exhaustive::body_of;
-use pfir::testing::exhaustive::run_size;
+use pfir::testing::exhaustive::{RunOptions, run_size};
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -42,6 +45,18 @@ fn main() {
             .unwrap_or(1)
     });
     let coverage = args.iter().any(|a| a == "--coverage");
+    let shard = args
+        .iter()
+        .position(|a| a == "--shard")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|v| v.split_once('/'))
+        .and_then(|(i, n)| Some((i.parse().ok()?, n.parse().ok()?)))
+        .unwrap_or((0, 1));
+    let opts = RunOptions {
+        threads,
+        fail_fast: args.iter().any(|a| a == "--fail-fast"),
+        shard,
+    };
     let seen = Mutex::new(HashSet::new());
     let mut firsts: BTreeMap<_, (usize, String)> = BTreeMap::new();
     let mut failed = 0;
@@ -52,7 +67,7 @@ fn main() {
     );
     for k in from..=size {
         let (t, c) = (Instant::now(), cpu_seconds());
-        let r = run_size(k, threads, &seen);
+        let r = run_size(k, opts, &seen);
         let wall = t.elapsed().as_secs_f64();
         let cpu = match (c, cpu_seconds()) {
             (Some(a), Some(b)) => format!("{:.1}", b - a),
@@ -77,16 +92,21 @@ fn main() {
             println!("first program failing `{check}`:\n{program}{failure:#?}\n");
             failed += 1;
         }
+        if opts.fail_fast && failed > 0 {
+            break;
+        }
         for (rule, text) in r.first_for_rule {
             firsts.entry(rule).or_insert((k, text));
         }
     }
     if coverage {
-        println!("\n| rule | size | smallest program (the body of its `manual` scope) |");
-        println!("| --- | --- | --- |");
+        println!(
+            "\n| # | oracle rule | size | smallest program (the body of its `manual` scope) |"
+        );
+        println!("| --- | --- | --- | --- |");
         for (rule, (k, text)) in &firsts {
             let body = body_of(text).replace('\n', "<br>");
-            println!("| {rule:?} | {k} | `{body}` |");
+            println!("| {} | `{rule:?}` | {k} | `{body}` |", rule.doc_ids());
         }
     }
     if failed > 0 {

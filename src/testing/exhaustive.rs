@@ -21,6 +21,7 @@ use crate::passes::exhaustive::oracle::{self, Decisions, Rule};
 use std::collections::{BTreeMap, HashSet};
 use std::hash::{Hash, Hasher};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Which check failed, and how.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -295,11 +296,35 @@ struct Partial {
     first_for_rule: BTreeMap<Rule, (usize, String)>,
 }
 
-/// Checks every program of exactly `size`, on `threads` threads (each
-/// takes every `threads`-th program); `seen` deduplicates across threads
-/// and sizes.
-pub fn run_size(size: usize, threads: usize, seen: &Mutex<HashSet<u128>>) -> SizeReport {
-    let threads = threads.max(1);
+/// How [`run_size`] runs.
+#[derive(Clone, Copy, Debug)]
+pub struct RunOptions {
+    /// Threads; each takes every `threads`-th program.
+    pub threads: usize,
+    /// Stop at the first failing program (to find a deliberate break fast).
+    pub fail_fast: bool,
+    /// `(i, n)`: check only the programs whose enumeration index is `i`
+    /// modulo `n` (`(0, 1)`: all of them).
+    pub shard: (usize, usize),
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            threads: 1,
+            fail_fast: false,
+            shard: (0, 1),
+        }
+    }
+}
+
+/// Checks every program of exactly `size` (of its shard); `seen`
+/// deduplicates across threads and sizes.
+pub fn run_size(size: usize, opts: RunOptions, seen: &Mutex<HashSet<u128>>) -> SizeReport {
+    let threads = opts.threads.max(1);
+    let (shard, shards) = (opts.shard.0, opts.shard.1.max(1));
+    let stop = AtomicBool::new(false);
+    let stop = &stop;
     let partials: Vec<Partial> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
@@ -309,10 +334,16 @@ pub fn run_size(size: usize, threads: usize, seen: &Mutex<HashSet<u128>>) -> Siz
                     crate::passes::exhaustive::for_each_program(size, &mut |text| {
                         let n = i;
                         i += 1;
-                        if n % threads != t {
+                        if n % shards != shard
+                            || (n / shards) % threads != t
+                            || stop.load(Ordering::Relaxed)
+                        {
                             return;
                         }
                         let c = check_program(text);
+                        if opts.fail_fast && c.failure.is_some() {
+                            stop.store(true, Ordering::Relaxed);
+                        }
                         if !seen.lock().expect("dedup set").insert(key(&c.canonical)) {
                             p.duplicates += 1;
                             return;

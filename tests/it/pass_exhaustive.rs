@@ -4,16 +4,19 @@
 //! kept exactly, idempotence and round trip, the oracle's decisions). Larger
 //! sizes: `cargo bench --bench exhaustive -- --size K`.
 
-use pfir::testing::exhaustive::{SizeReport, run_size};
+use pfir::testing::exhaustive::{RunOptions, SizeReport, run_size};
 use std::collections::HashSet;
 use std::sync::Mutex;
 
-/// The largest size `cargo test` runs, unless `PFIR_EXHAUSTIVE_SIZE` says.
+fn env(name: &str) -> Option<usize> {
+    std::env::var(name).ok().and_then(|v| v.trim().parse().ok())
+}
+
+/// The largest size `cargo test` runs, unless `PFIR_EXHAUSTIVE_SIZE` says
+/// (`PFIR_EXHAUSTIVE_FROM` sets the smallest, `PFIR_EXHAUSTIVE_FAIL_FAST=1`
+/// stops at the first failing program: for checking a deliberate break).
 fn size() -> usize {
-    std::env::var("PFIR_EXHAUSTIVE_SIZE")
-        .ok()
-        .and_then(|v| v.trim().parse().ok())
-        .unwrap_or(3)
+    env("PFIR_EXHAUSTIVE_SIZE").unwrap_or(3)
 }
 
 fn describe(r: &SizeReport) -> String {
@@ -33,12 +36,17 @@ fn every_small_program_passes_the_three_checks() {
         .map(|n| n.get())
         .unwrap_or(1)
         .clamp(1, 8);
+    let opts = RunOptions {
+        threads,
+        fail_fast: env("PFIR_EXHAUSTIVE_FAIL_FAST") == Some(1),
+        ..RunOptions::default()
+    };
     let seen = Mutex::new(HashSet::new());
     let mut failures = String::new();
     let mut total = 0;
-    for k in 1..=size() {
+    for k in env("PFIR_EXHAUSTIVE_FROM").unwrap_or(1)..=size() {
         let t = std::time::Instant::now();
-        let r = run_size(k, threads, &seen);
+        let r = run_size(k, opts, &seen);
         eprintln!(
             "exhaustive: size {k}: {} distinct programs, {} duplicates, {} failed, {:.1} s",
             r.programs,
@@ -48,6 +56,9 @@ fn every_small_program_passes_the_three_checks() {
         );
         total += r.programs;
         failures.push_str(&describe(&r));
+        if opts.fail_fast && !r.failures.is_empty() {
+            break;
+        }
     }
     assert!(total > 0, "no program enumerated");
     assert!(failures.is_empty(), "{failures}");

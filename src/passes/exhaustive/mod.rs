@@ -13,7 +13,7 @@
 //!   task in scope (a submit's task or an element), `none`, or a mix (the
 //!   first array in scope and the latest task);
 //! - `uK = array.update_element(A, 0, t)` on each array in scope (`t` the
-//!   latest task in scope; none is offered before there is a task);
+//!   latest task in scope, the producer `p0` before there is one);
 //! - `eK = array.get_element(A, 0)`, a copy `bK = A` and
 //!   `cK = array.create(3, task_id)`;
 //! - `for` loops of each kind (`range`, `parallel`, `unroll`) with trip
@@ -227,18 +227,21 @@ impl Gen {
             k(self, 1);
             self.reset(m);
         }
-        // `array.update_element` on each array, with the latest task.
-        if let Some(&t) = self.tasks.last() {
-            for a in 0..arrays {
-                let m = self.mark();
-                let arr = self.arrays[a];
-                let u = self.fresh(Kind::Update);
-                self.indent(depth);
-                let _ = writeln!(self.buf, "{u} = array.update_element({arr}, 0, {t})");
-                self.arrays.push(u);
-                k(self, 1);
-                self.reset(m);
-            }
+        // `array.update_element` on each array, with the latest task (the
+        // producer `p0` before there is one).
+        let t = self
+            .tasks
+            .last()
+            .map_or("p0".to_string(), |t| t.to_string());
+        for a in 0..arrays {
+            let m = self.mark();
+            let arr = self.arrays[a];
+            let u = self.fresh(Kind::Update);
+            self.indent(depth);
+            let _ = writeln!(self.buf, "{u} = array.update_element({arr}, 0, {t})");
+            self.arrays.push(u);
+            k(self, 1);
+            self.reset(m);
         }
         // `array.get_element` of each array.
         for a in 0..arrays {
@@ -500,12 +503,13 @@ mod tests {
     fn size_one_programs_are_the_simple_statements() {
         let mut all = Vec::new();
         for_each_program(1, &mut |p| all.push(body_of(p)));
-        // submit on tids / none; get_element, copy, create of tids.
+        // submit on tids / none; update, get_element, copy, create of tids.
         assert_eq!(
             all,
             [
                 "t0 = submit k(deps=[tids])",
                 "t0 = submit k(deps=[none])",
+                "u0 = array.update_element(tids, 0, p0)",
                 "e0 = array.get_element(tids, 0)",
                 "b0 = tids",
                 "c0 = array.create(3, task_id)",

@@ -94,6 +94,47 @@ pub enum Rule {
     ScalarNotConsumer,
 }
 
+impl Rule {
+    /// The rows of `docs/pass-rule-coverage.md` this rule is.
+    pub fn doc_ids(self) -> &'static str {
+        match self {
+            Rule::NotConsideredInAuto => "W3, W4",
+            Rule::ManualInAuto => "W5",
+            Rule::CountInIf => "M1",
+            Rule::CountInWhile => "M2",
+            Rule::CountInScope => "M3",
+            Rule::CountNestedFor => "M4",
+            Rule::NoCountUnderParallel => "M6",
+            Rule::NoCountUnderUnroll => "M7",
+            Rule::NoCountUnknownInner => "M8",
+            Rule::MultipliedByTrip => "M11",
+            Rule::UnknownTripCompresses => "M12, T11",
+            Rule::ParallelUnknown => "T8",
+            Rule::ParallelZero => "T9",
+            Rule::SequentialZero => "T10, T12",
+            Rule::NotProfitable => "F2",
+            Rule::Compressed => "F4, R1, R9",
+            Rule::IterArgOfLoop => "S1",
+            Rule::BoundInBody => "S2",
+            Rule::NestedLoopDefinesIt => "S3, S5",
+            Rule::IfResultInBody => "S4",
+            Rule::UpdatedInBody => "S7",
+            Rule::UpdatedThroughAlias => "S8",
+            Rule::AliasFromWhile => "S9",
+            Rule::CopyUpdatedStillCompressed => "S12, S14",
+            Rule::YieldWrites => "S17",
+            Rule::NestedYieldWrites => "S18",
+            Rule::YieldMemberHarmless => "S19",
+            Rule::YieldUpdateInside => "S20",
+            Rule::YieldUpdateBefore => "S23",
+            Rule::InnerTakesOver => "R11, S16",
+            Rule::RewrittenNotCountedAgain => "R12",
+            Rule::MixedNotConsumer => "C3",
+            Rule::ScalarNotConsumer => "C2",
+        }
+    }
+}
+
 /// What the rules decide for one function.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Decisions {
@@ -346,7 +387,7 @@ impl<'f> Oracle<'f> {
                                 add(groups, g.array, g.count, g.first, g.consumers);
                             }
                         }
-                        (LoopKind::Range, _) if has_consumers => {
+                        (LoopKind::Range, None) if has_consumers => {
                             self.out.rules.insert(Rule::NoCountUnknownInner);
                         }
                         (LoopKind::Parallel, _) if has_consumers => {
