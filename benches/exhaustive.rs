@@ -105,7 +105,12 @@ fn main() {
         );
         println!("| --- | --- | --- | --- |");
         for (rule, (k, text)) in &firsts {
-            let body = body_of(text).replace('\n', "<br>");
+            // Line ends mean nothing in `.pfir`: one line per program.
+            let body = body_of(text)
+                .lines()
+                .map(str::trim)
+                .collect::<Vec<_>>()
+                .join(" ");
             println!("| {} | `{rule:?}` | {k} | `{body}` |", rule.doc_ids());
         }
     }

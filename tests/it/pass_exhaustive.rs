@@ -63,3 +63,53 @@ fn every_small_program_passes_the_three_checks() {
     assert!(total > 0, "no program enumerated");
     assert!(failures.is_empty(), "{failures}");
 }
+
+/// The oracle also agrees with the pass on every golden input of
+/// `tests/passes/` (each `// -----` part of a file read on its own), except
+/// the functions that already name a variable `phase_fence_barrier_*` (the
+/// pass's barriers are told apart from the user's by name in the output).
+#[test]
+fn the_oracle_agrees_with_the_pass_on_every_golden_input() {
+    use pfir::passes::exhaustive::oracle;
+    use pfir::testing::exhaustive::decisions_in_output;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/passes");
+    let mut files = Vec::new();
+    crate::support::pfir_files(&dir, &mut files);
+    let (mut compared, mut disagreements) = (0, Vec::new());
+    for file in files {
+        let text = std::fs::read_to_string(&file).expect("reading a golden test");
+        for part in text.split("\n// -----\n") {
+            let Some(before) = pfir::driver::read_module(part, 0).0 else {
+                continue;
+            };
+            let mut after = before.clone();
+            if crate::support::run_pass(&mut after, part).is_err() {
+                continue;
+            }
+            for (fb, fa) in before.functions().iter().zip(after.functions()) {
+                let named = fb
+                    .vars
+                    .iter()
+                    .any(|(_, v)| fb.names.get(v.name).starts_with("phase_fence_barrier_"));
+                if named {
+                    continue;
+                }
+                compared += 1;
+                let mut expected = oracle::decide(fb).decisions;
+                let mut got = decisions_in_output(fa);
+                expected.rewritten.sort();
+                got.rewritten.sort();
+                if expected != got {
+                    disagreements.push(format!(
+                        "{} `{}`: pass {got:?}, oracle {expected:?}",
+                        file.display(),
+                        fb.name
+                    ));
+                }
+            }
+        }
+    }
+    eprintln!("oracle vs pass on golden inputs: {compared} functions compared");
+    assert!(compared > 50, "only {compared} functions compared");
+    assert!(disagreements.is_empty(), "{}", disagreements.join("\n"));
+}
