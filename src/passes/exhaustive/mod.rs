@@ -518,15 +518,6 @@ mod tests {
     }
 
     #[test]
-    #[ignore]
-    fn print_counts() {
-        for size in 1..=4 {
-            let t = std::time::Instant::now();
-            eprintln!("size {size}: {} ({:?})", count_programs(size), t.elapsed());
-        }
-    }
-
-    #[test]
     fn programs_are_distinct_and_closed() {
         for size in 1..=3 {
             let mut seen = std::collections::HashSet::new();
