@@ -113,3 +113,54 @@ fn the_oracle_agrees_with_the_pass_on_every_golden_input() {
     assert!(compared > 50, "only {compared} functions compared");
     assert!(disagreements.is_empty(), "{}", disagreements.join("\n"));
 }
+
+/// The oracle on the pass page's own examples, with the decisions written
+/// out by hand (so that the oracle and the pass cannot agree by both
+/// deciding nothing).
+#[test]
+fn the_oracle_decides_the_pages_examples() {
+    use pfir::passes::exhaustive::oracle::{Decisions, Rule, decide};
+    let head =
+        "func k(i: index) {\n}\n\norchestration func main(n: i64, t: task_id) {\n  manual {\n";
+    let decide_body = |body: &str| {
+        let src = format!("{head}{body}  }}\n}}\n");
+        let m = crate::support::module(&src);
+        decide(m.function("main").expect("main"))
+    };
+    // Two arrays in one loop: barriers in order of first use; `c` (two
+    // entries) is no consumer.
+    let two = decide_body(
+        "xs = array.create(4, task_id)\nys = array.create(4, task_id)\n\
+         for p in parallel(4) {\na = submit k(p, deps=[ys])\n\
+         b = submit k(p, deps=[xs, none])\nc = submit k(p, deps=[xs, a])\n}\n",
+    );
+    assert_eq!(
+        two.decisions,
+        Decisions {
+            barriers: vec![(0, "ys".into()), (0, "xs".into())],
+            rewritten: vec![(0, 0), (1, 1)],
+        }
+    );
+    assert!(two.rules.contains(&Rule::MixedNotConsumer));
+    // A parallel loop does not count the loop inside it: the inner
+    // `range(4)` (loop 1) takes the barrier.
+    let nested = decide_body(
+        "tids = array.create(4, task_id)\nfor p in parallel(2) {\n\
+         for r in range(4) {\na = submit k(r, deps=[tids])\n}\n}\n",
+    );
+    assert_eq!(nested.decisions.barriers, vec![(1, "tids".into())]);
+    assert!(nested.rules.contains(&Rule::NoCountUnderParallel));
+    // Sharpened rule 3: the yield of an update made before the loop.
+    let before = decide_body(
+        "tids = array.create(4, task_id)\nu = array.update_element(tids, 0, t)\n\
+         r = for i in range(3) iter(acc = tids) {\na = submit k(i, deps=[tids])\nyield u\n}\n",
+    );
+    assert_eq!(before.decisions, Decisions::default());
+    assert!(before.rules.contains(&Rule::YieldUpdateBefore));
+    // The same loop yielding `acc` itself compresses.
+    let itself = decide_body(
+        "tids = array.create(4, task_id)\n\
+         r = for i in range(3) iter(acc = tids) {\na = submit k(i, deps=[tids])\nyield acc\n}\n",
+    );
+    assert_eq!(itself.decisions.barriers, vec![(0, "tids".into())]);
+}
