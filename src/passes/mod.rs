@@ -11,7 +11,12 @@
 //! - [`properties`]: the properties and their verifiers.
 //! - [`expand_manual_phase_fence`]: the phase-fence pass, with its analysis
 //!   helpers in [`phase_fence`].
+//! - `synth` and `exhaustive` (feature `testkit`): generated programs for
+//!   benchmarks and tests, and every program up to a size with an
+//!   independent oracle of the pass's decisions.
 
+#[cfg(feature = "testkit")]
+pub mod exhaustive;
 pub mod expand_manual_phase_fence;
 pub mod manager;
 pub mod phase_fence;

@@ -11,6 +11,8 @@
 pub use filecheck;
 pub use lit;
 
+#[cfg(feature = "testkit")]
+pub mod exhaustive;
 pub mod update_checks;
 pub mod verify_diagnostics;
 

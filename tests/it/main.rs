@@ -28,6 +28,7 @@ mod lit_features;
 mod lit_runner;
 mod lsp;
 mod module_layers;
+mod pass_exhaustive;
 mod pass_golden;
 mod pass_manager;
 mod pass_rules;

@@ -1,0 +1,166 @@
+//! Bounded-exhaustive verification of `expand-manual-phase-fence`: every
+//! program of `pfir::passes::exhaustive` up to [`size`] statements, each
+//! through the three checks of `pfir::testing::exhaustive` (dependencies
+//! kept exactly, idempotence and round trip, the oracle's decisions). Larger
+//! sizes: `cargo bench --bench exhaustive -- --size K`.
+
+use pfir::testing::exhaustive::{RunOptions, SizeReport, run_size};
+use std::collections::HashSet;
+use std::sync::Mutex;
+
+fn env(name: &str) -> Option<usize> {
+    std::env::var(name).ok().and_then(|v| v.trim().parse().ok())
+}
+
+/// The largest size `cargo test` runs, unless `PFIR_EXHAUSTIVE_SIZE` says
+/// (`PFIR_EXHAUSTIVE_FROM` sets the smallest, `PFIR_EXHAUSTIVE_FAIL_FAST=1`
+/// stops at the first failing program: for checking a deliberate break).
+fn size() -> usize {
+    env("PFIR_EXHAUSTIVE_SIZE").unwrap_or(3)
+}
+
+fn describe(r: &SizeReport) -> String {
+    let mut s = String::new();
+    for (check, (count, program, failure)) in &r.failures {
+        s.push_str(&format!(
+            "size {}: {count} program(s) fail `{check}`; the first:\n{program}\n{failure:#?}\n\n",
+            r.size
+        ));
+    }
+    s
+}
+
+#[test]
+fn every_small_program_passes_the_three_checks() {
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .clamp(1, 8);
+    let opts = RunOptions {
+        threads,
+        fail_fast: env("PFIR_EXHAUSTIVE_FAIL_FAST") == Some(1),
+        ..RunOptions::default()
+    };
+    let seen = Mutex::new(HashSet::new());
+    let mut failures = String::new();
+    let mut total = 0;
+    for k in env("PFIR_EXHAUSTIVE_FROM").unwrap_or(1)..=size() {
+        let t = std::time::Instant::now();
+        let r = run_size(k, opts, &seen);
+        eprintln!(
+            "exhaustive: size {k}: {} distinct programs, {} duplicates, {} failed, {:.1} s",
+            r.programs,
+            r.duplicates,
+            r.failed(),
+            t.elapsed().as_secs_f64()
+        );
+        total += r.programs;
+        failures.push_str(&describe(&r));
+        if opts.fail_fast && !r.failures.is_empty() {
+            break;
+        }
+    }
+    assert!(total > 0, "no program enumerated");
+    assert!(failures.is_empty(), "{failures}");
+}
+
+/// The oracle also agrees with the pass on every golden input of
+/// `tests/passes/` (each `// -----` part of a file read on its own), except
+/// the functions that already name a variable `phase_fence_barrier_*` (the
+/// pass's barriers are told apart from the user's by name in the output).
+#[test]
+fn the_oracle_agrees_with_the_pass_on_every_golden_input() {
+    use pfir::passes::exhaustive::oracle;
+    use pfir::testing::exhaustive::decisions_in_output;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/passes");
+    let mut files = Vec::new();
+    crate::support::pfir_files(&dir, &mut files);
+    let (mut compared, mut disagreements) = (0, Vec::new());
+    for file in files {
+        let text = std::fs::read_to_string(&file).expect("reading a golden test");
+        for part in text.split("\n// -----\n") {
+            let Some(before) = pfir::driver::read_module(part, 0).0 else {
+                continue;
+            };
+            let mut after = before.clone();
+            if crate::support::run_pass(&mut after, part).is_err() {
+                continue;
+            }
+            for (fb, fa) in before.functions().iter().zip(after.functions()) {
+                let named = fb
+                    .vars
+                    .iter()
+                    .any(|(_, v)| fb.names.get(v.name).starts_with("phase_fence_barrier_"));
+                if named {
+                    continue;
+                }
+                compared += 1;
+                let mut expected = oracle::decide(fb).decisions;
+                let mut got = decisions_in_output(fa);
+                expected.rewritten.sort();
+                got.rewritten.sort();
+                if expected != got {
+                    disagreements.push(format!(
+                        "{} `{}`: pass {got:?}, oracle {expected:?}",
+                        file.display(),
+                        fb.name
+                    ));
+                }
+            }
+        }
+    }
+    eprintln!("oracle vs pass on golden inputs: {compared} functions compared");
+    assert!(compared > 50, "only {compared} functions compared");
+    assert!(disagreements.is_empty(), "{}", disagreements.join("\n"));
+}
+
+/// The oracle on the pass page's own examples, with the decisions written
+/// out by hand (so that the oracle and the pass cannot agree by both
+/// deciding nothing).
+#[test]
+fn the_oracle_decides_the_pages_examples() {
+    use pfir::passes::exhaustive::oracle::{Decisions, Rule, decide};
+    let head =
+        "func k(i: index) {\n}\n\norchestration func main(n: i64, t: task_id) {\n  manual {\n";
+    let decide_body = |body: &str| {
+        let src = format!("{head}{body}  }}\n}}\n");
+        let m = crate::support::module(&src);
+        decide(m.function("main").expect("main"))
+    };
+    // Two arrays in one loop: barriers in order of first use; `c` (two
+    // entries) is no consumer.
+    let two = decide_body(
+        "xs = array.create(4, task_id)\nys = array.create(4, task_id)\n\
+         for p in parallel(4) {\na = submit k(p, deps=[ys])\n\
+         b = submit k(p, deps=[xs, none])\nc = submit k(p, deps=[xs, a])\n}\n",
+    );
+    assert_eq!(
+        two.decisions,
+        Decisions {
+            barriers: vec![(0, "ys".into()), (0, "xs".into())],
+            rewritten: vec![(0, 0), (1, 1)],
+        }
+    );
+    assert!(two.rules.contains(&Rule::MixedNotConsumer));
+    // A parallel loop does not count the loop inside it: the inner
+    // `range(4)` (loop 1) takes the barrier.
+    let nested = decide_body(
+        "tids = array.create(4, task_id)\nfor p in parallel(2) {\n\
+         for r in range(4) {\na = submit k(r, deps=[tids])\n}\n}\n",
+    );
+    assert_eq!(nested.decisions.barriers, vec![(1, "tids".into())]);
+    assert!(nested.rules.contains(&Rule::NoCountUnderParallel));
+    // Sharpened rule 3: the yield of an update made before the loop.
+    let before = decide_body(
+        "tids = array.create(4, task_id)\nu = array.update_element(tids, 0, t)\n\
+         r = for i in range(3) iter(acc = tids) {\na = submit k(i, deps=[tids])\nyield u\n}\n",
+    );
+    assert_eq!(before.decisions, Decisions::default());
+    assert!(before.rules.contains(&Rule::YieldUpdateBefore));
+    // The same loop yielding `acc` itself compresses.
+    let itself = decide_body(
+        "tids = array.create(4, task_id)\n\
+         r = for i in range(3) iter(acc = tids) {\na = submit k(i, deps=[tids])\nyield acc\n}\n",
+    );
+    assert_eq!(itself.decisions.barriers, vec![(0, "tids".into())]);
+}
