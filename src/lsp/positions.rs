@@ -134,16 +134,7 @@ impl LineIndex {
             return text.len();
         }
         let (start, end) = (self.line_starts[line], self.line_ends[line]);
-        let wanted = position.character as usize;
-        let mut units = 0;
-        for (i, c) in text[start..end].char_indices() {
-            let next = units + self.encoding.units(c);
-            if next > wanted {
-                return start + i;
-            }
-            units = next;
-        }
-        end
+        column_offset(text, start..end, self.encoding, position.character)
     }
 
     pub fn range(&self, text: &str, range: std::ops::Range<usize>) -> Range {
@@ -159,6 +150,53 @@ impl LineIndex {
         let b = self.offset(text, range.end);
         a.min(b)..a.max(b)
     }
+}
+
+/// The byte offset of `position` in `text` without an index, by one pass
+/// over the text up to it (for applying a change, after which an index
+/// would be stale); the same answer as [`LineIndex::offset`].
+pub fn offset_by_scan(text: &str, encoding: Encoding, position: Position) -> usize {
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    for _ in 0..position.line {
+        let Some(i) = bytes[start..]
+            .iter()
+            .position(|&b| b == b'\n' || b == b'\r')
+        else {
+            return text.len();
+        };
+        let i = start + i;
+        start = if bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n') {
+            i + 2
+        } else {
+            i + 1
+        };
+    }
+    let end = bytes[start..]
+        .iter()
+        .position(|&b| b == b'\n' || b == b'\r')
+        .map_or(text.len(), |i| start + i);
+    column_offset(text, start..end, encoding, position.character)
+}
+
+/// The byte offset of column `character` on the line whose content is
+/// `line` (a column past its end means its end).
+fn column_offset(
+    text: &str,
+    line: std::ops::Range<usize>,
+    encoding: Encoding,
+    character: u32,
+) -> usize {
+    let wanted = character as usize;
+    let mut units = 0;
+    for (i, c) in text[line.clone()].char_indices() {
+        let next = units + encoding.units(c);
+        if next > wanted {
+            return line.start + i;
+        }
+        units = next;
+    }
+    line.end
 }
 
 fn to_u32(n: usize) -> u32 {
@@ -242,6 +280,7 @@ mod tests {
                     proptest::prop_assert!(pos >= last, "positions go backwards at {}", offset);
                     last = pos;
                     let back = index.offset(&text, pos);
+                    proptest::prop_assert_eq!(offset_by_scan(&text, enc, pos), back);
                     let on_break = text.is_char_boundary(offset)
                         && offset > 0
                         && text.as_bytes()[offset - 1] == b'\r'

@@ -18,9 +18,10 @@ use super::documents::Documents;
 use super::positions::Encoding;
 use super::requests;
 use super::settings::Settings;
+use super::transport::Incoming;
 use super::worker::{self, Job, TestReports, WorkerContext};
-use crossbeam_channel::{Receiver, Sender};
-use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
+use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
+use lsp_server::{ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::{
     DidChangeConfigurationParams, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
     DidOpenTextDocumentParams, DidSaveTextDocumentParams, InitializeParams,
@@ -28,13 +29,31 @@ use lsp_types::{
 use std::collections::{HashSet, VecDeque};
 
 /// How the server was started (`pfir lsp` flags).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct ServerOptions {
     /// Answer the test-only requests `pfir/testPanic` (by panicking) and
     /// `pfir/testBusy` (by keeping the main loop busy): for the tests of
     /// panic safety and cancellation.
     pub test_requests: bool,
+    /// The largest message body read (`--max-message-bytes`).
+    pub max_message_bytes: usize,
 }
+
+impl Default for ServerOptions {
+    fn default() -> ServerOptions {
+        ServerOptions {
+            test_requests: false,
+            max_message_bytes: super::transport::DEFAULT_MAX_MESSAGE_BYTES,
+        }
+    }
+}
+
+/// The most cancelled request ids remembered while requests wait.
+const MAX_CANCELLED: usize = 4096;
+
+/// How soon the main loop, idle with changed documents whose checks wait
+/// for a busy worker, looks again.
+const CHECK_RETRY: std::time::Duration = std::time::Duration::from_millis(10);
 
 /// The state the handlers see.
 pub struct Server {
@@ -43,18 +62,22 @@ pub struct Server {
     pub reports: TestReports,
     pub options: ServerOptions,
     jobs: Sender<Job>,
+    /// Documents changed since their last check was handed to the worker:
+    /// a check is handed on only when the worker's queue is empty, so that
+    /// a worker that cannot keep up (or cannot publish, because the client
+    /// does not read) holds no superseded versions.
+    unchecked: Vec<lsp_types::Url>,
 }
 
-/// Runs the server on `connection` until `exit`; returns the process exit
-/// status (0 after `shutdown`, 1 otherwise).
-pub fn run(connection: Connection, options: ServerOptions) -> u8 {
-    let (id, params) = match connection.initialize_start() {
-        Ok(v) => v,
-        Err(e) => {
-            eprintln!("pfir lsp: {e}");
-            return 1;
-        }
+/// Runs the server on the messages of `incoming`, answering on `out`,
+/// until `exit`; returns the process exit status (0 after `shutdown`, 1
+/// otherwise).
+pub fn run(incoming: Receiver<Incoming>, out: Sender<Message>, options: ServerOptions) -> u8 {
+    let Some((id, params)) = wait_for_initialize(&incoming, &out) else {
+        return 1;
     };
+    // Decoded leniently: a client's capabilities that do not decode are
+    // treated as none (the protocol's defaults).
     let params: InitializeParams = serde_json::from_value(params).unwrap_or_default();
     let offered = params
         .capabilities
@@ -77,15 +100,14 @@ pub fn run(connection: Connection, options: ServerOptions) -> u8 {
         "capabilities": super::capabilities::server_capabilities(encoding),
         "serverInfo": { "name": "pfir", "version": env!("CARGO_PKG_VERSION") },
     });
-    if let Err(e) = connection.initialize_finish(id, result) {
-        eprintln!("pfir lsp: {e}");
+    if out.send(Response::new_ok(id, result).into()).is_err() {
         return 1;
     }
 
     let reports = TestReports::default();
     let (jobs, job_queue) = crossbeam_channel::unbounded();
     let cx = WorkerContext {
-        out: connection.sender.clone(),
+        out: out.clone(),
         encoding,
         reports: reports.clone(),
         refresh_code_lenses,
@@ -99,52 +121,92 @@ pub fn run(connection: Connection, options: ServerOptions) -> u8 {
             eprintln!("pfir lsp: cannot start the worker: {e}");
             return 1;
         }
-        let (queue_in, queue) = crossbeam_channel::unbounded();
-        let incoming = connection.receiver.clone();
-        s.spawn(move || {
-            for message in incoming {
-                if queue_in.send(message).is_err() {
-                    break;
-                }
-            }
-        });
         let mut server = Server {
             documents: Documents::new(encoding),
             settings,
             reports,
             options,
             jobs,
+            unchecked: Vec::new(),
         };
-        let status = server.main_loop(&connection.sender, &queue);
+        let status = server.main_loop(&out, &incoming);
         // Dropping the server drops the job sender: the worker stops.
         drop(server);
         status
     })
 }
 
+/// Waits for `initialize`: other requests are answered
+/// `ServerNotInitialized`, notifications dropped; `None` when the client
+/// sends `exit` or goes away first.
+fn wait_for_initialize(
+    incoming: &Receiver<Incoming>,
+    out: &Sender<Message>,
+) -> Option<(RequestId, serde_json::Value)> {
+    loop {
+        match incoming.recv().ok()?.message {
+            Message::Request(r) if r.method == "initialize" => return Some((r.id, r.params)),
+            Message::Request(r) => {
+                let message = format!(
+                    "the server is not initialized: `{}` must come after `initialize`",
+                    shorten(&r.method)
+                );
+                let answer =
+                    Response::new_err(r.id, ErrorCode::ServerNotInitialized as i32, message);
+                out.send(answer.into()).ok()?;
+            }
+            Message::Notification(n) if n.method == "exit" => return None,
+            Message::Notification(_) | Message::Response(_) => {}
+        }
+    }
+}
+
+/// A client-chosen name, cut to a length fit for a message.
+pub fn shorten(name: &str) -> &str {
+    let mut end = name.len().min(80);
+    while !name.is_char_boundary(end) {
+        end -= 1;
+    }
+    &name[..end]
+}
+
 impl Server {
-    fn main_loop(&mut self, out: &Sender<Message>, queue: &Receiver<Message>) -> u8 {
-        let mut pending: VecDeque<Message> = VecDeque::new();
+    fn main_loop(&mut self, out: &Sender<Message>, queue: &Receiver<Incoming>) -> u8 {
+        let mut pending: VecDeque<Incoming> = VecDeque::new();
         let mut cancelled: HashSet<RequestId> = HashSet::new();
         let mut shut_down = false;
         loop {
+            self.hand_on_checks();
             if pending.is_empty() {
-                match queue.recv() {
+                let next = if self.unchecked.is_empty() {
+                    queue.recv().map_err(|_| true)
+                } else {
+                    // Come back to hand on the checks when the worker is free.
+                    queue
+                        .recv_timeout(CHECK_RETRY)
+                        .map_err(|e| e == RecvTimeoutError::Disconnected)
+                };
+                match next {
                     Ok(m) => pending.push_back(m),
                     // The client went away without `exit`.
-                    Err(_) => return 1,
+                    Err(true) => return 1,
+                    Err(false) => continue,
                 }
             }
-            pending.extend(queue.try_iter());
-            for message in &pending {
-                if let Message::Notification(n) = message
+            // What the transport has read ahead (within its bounds), for
+            // cancellations.
+            for m in queue.try_iter() {
+                if let Message::Notification(n) = &m.message
                     && n.method == "$/cancelRequest"
                     && let Some(id) = cancel_id(&n.params)
+                    && cancelled.len() < MAX_CANCELLED
                 {
                     cancelled.insert(id);
+                    continue;
                 }
+                pending.push_back(m);
             }
-            let Some(message) = pending.pop_front() else {
+            let Some(Incoming { message, .. }) = pending.pop_front() else {
                 continue;
             };
             match message {
@@ -161,13 +223,21 @@ impl Server {
                             ErrorCode::InvalidRequest as i32,
                             "the server is shutting down".into(),
                         )
+                    } else if request.method == "initialize" {
+                        Response::new_err(
+                            request.id,
+                            ErrorCode::InvalidRequest as i32,
+                            "the server is already initialized".into(),
+                        )
                     } else if request.method == "shutdown" {
                         shut_down = true;
                         Response::new_ok(request.id, ())
                     } else {
                         self.answer(request)
                     };
-                    let _ = out.send(response.into());
+                    if out.send(response.into()).is_err() {
+                        return 1;
+                    }
                 }
                 Message::Notification(n) if n.method == "exit" => {
                     return if shut_down { 0 } else { 1 };
@@ -175,7 +245,7 @@ impl Server {
                 Message::Notification(n) => {
                     let method = n.method.clone();
                     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        self.notification(n)
+                        self.notification(n, out)
                     }));
                     if outcome.is_err() {
                         eprintln!("pfir lsp: the handler of `{method}` panicked");
@@ -207,7 +277,7 @@ impl Server {
         }
     }
 
-    fn notification(&mut self, n: Notification) {
+    fn notification(&mut self, n: Notification, out: &Sender<Message>) {
         match n.method.as_str() {
             "textDocument/didOpen" => {
                 let Ok(p) = serde_json::from_value::<DidOpenTextDocumentParams>(n.params) else {
@@ -221,15 +291,30 @@ impl Server {
                 let Ok(p) = serde_json::from_value::<DidChangeTextDocumentParams>(n.params) else {
                     return;
                 };
-                // Full sync: the last change is the whole text.
-                let Some(change) = p.content_changes.into_iter().next_back() else {
-                    return;
-                };
                 let uri = p.text_document.uri;
-                self.documents
-                    .set(uri.clone(), change.text, p.text_document.version);
-                if self.settings.diagnostics_on_type {
-                    self.check(&uri);
+                let changed =
+                    self.documents
+                        .change(&uri, p.text_document.version, p.content_changes);
+                match changed {
+                    Ok(true) => {
+                        if self.settings.diagnostics_on_type {
+                            self.check(&uri);
+                        }
+                    }
+                    Ok(false) => {}
+                    Err(why) => {
+                        // The document is closed: its text is no longer
+                        // the editor's. Reopening it starts afresh.
+                        self.unchecked.retain(|u| u != &uri);
+                        let _ = self.jobs.send(Job::Close { uri: uri.clone() });
+                        let message = format!("pfir lsp: {uri}: {why}; reopen the document");
+                        let params = lsp_types::ShowMessageParams {
+                            typ: lsp_types::MessageType::ERROR,
+                            message,
+                        };
+                        let n = Notification::new("window/showMessage".to_string(), params);
+                        let _ = out.send(n.into());
+                    }
                 }
             }
             "textDocument/didSave" => {
@@ -259,6 +344,7 @@ impl Server {
                     return;
                 };
                 self.documents.close(&p.text_document.uri);
+                self.unchecked.retain(|u| u != &p.text_document.uri);
                 let _ = self.jobs.send(Job::Close {
                     uri: p.text_document.uri,
                 });
@@ -280,16 +366,32 @@ impl Server {
         }
     }
 
-    /// Asks the worker to check the current version of `uri`.
-    fn check(&self, uri: &lsp_types::Url) {
-        if let Some(doc) = self.documents.get(uri) {
-            let _ = self.jobs.send(Job::Check {
-                uri: uri.clone(),
-                version: doc.version,
-                text: doc.text.clone(),
-                remarks: self.settings.remarks,
-                analysis: doc.analysis_cell(),
-            });
+    /// Asks the worker to check the current version of `uri` (as soon as
+    /// its queue is empty).
+    fn check(&mut self, uri: &lsp_types::Url) {
+        if !self.unchecked.contains(uri) {
+            self.unchecked.push(uri.clone());
+        }
+        self.hand_on_checks();
+    }
+
+    /// Hands the worker the checks of changed documents when its queue is
+    /// empty: it then holds at most one version of each document beside
+    /// the store's.
+    fn hand_on_checks(&mut self) {
+        if self.unchecked.is_empty() || !self.jobs.is_empty() {
+            return;
+        }
+        for uri in std::mem::take(&mut self.unchecked) {
+            if let Some(doc) = self.documents.get(&uri) {
+                let _ = self.jobs.send(Job::Check {
+                    uri,
+                    version: doc.version,
+                    text: doc.text.clone(),
+                    remarks: self.settings.remarks,
+                    analysis: doc.analysis_cell(),
+                });
+            }
         }
     }
 }
