@@ -31,6 +31,11 @@ pub const TEST_PANIC: &str = "pfir/testPanic";
 /// behind it and cancel them.
 pub const TEST_BUSY: &str = "pfir/testBusy";
 
+/// The test-only request that answers `{ "text": ... }`, the server's
+/// text of `{ "textDocument": { "uri" } }` (`null` when it is not open):
+/// for the tests of incremental sync.
+pub const TEST_TEXT: &str = "pfir/testText";
+
 /// An error answer.
 #[derive(Debug)]
 pub struct RequestError {
@@ -117,13 +122,17 @@ pub fn handle(server: &mut Server, request: Request) -> Answer {
             json(ViewOutputResult { text })
         }
         EXPLAIN => {
-            let code = request
-                .params
-                .get("code")
-                .and_then(Value::as_str)
-                .unwrap_or_default();
-            let code = crate::diagnostics::Code::parse(code)
-                .ok_or_else(|| RequestError::failed(format!("no error code `{code}`")))?;
+            let Some(code) = request.params.get("code").and_then(Value::as_str) else {
+                return Err(RequestError {
+                    code: ErrorCode::InvalidParams,
+                    message: "`pfir/explain` wants `{ \"code\": \"E0010\" }`: \
+                              an error code as a string"
+                        .to_string(),
+                });
+            };
+            let code = crate::diagnostics::Code::parse(code).ok_or_else(|| {
+                RequestError::failed(format!("no error code `{}`", super::server::shorten(code)))
+            })?;
             json(serde_json::json!({ "text": crate::diagnostics::codes::explain(code) }))
         }
         TEST_PANIC if server.options.test_requests => {
@@ -138,9 +147,21 @@ pub fn handle(server: &mut Server, request: Request) -> Answer {
             std::thread::sleep(std::time::Duration::from_millis(ms.min(1000)));
             Ok(Value::Null)
         }
+        TEST_TEXT if server.options.test_requests => {
+            let uri = request
+                .params
+                .pointer("/textDocument/uri")
+                .and_then(Value::as_str)
+                .and_then(|u| lsp_types::Url::parse(u).ok());
+            let doc = uri.and_then(|u| server.documents.get(&u));
+            Ok(doc.map_or(Value::Null, |d| serde_json::json!({ "text": &*d.text })))
+        }
         _ => Err(RequestError {
             code: ErrorCode::MethodNotFound,
-            message: format!("unknown request `{}`", request.method),
+            message: format!(
+                "unknown request `{}`",
+                super::server::shorten(&request.method)
+            ),
         }),
     }
 }

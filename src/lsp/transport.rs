@@ -45,14 +45,14 @@ const MAX_HEADERS: usize = 32;
 
 /// The most bytes of messages read and not yet taken by the main loop
 /// (one message is always read, whatever its size within the cap).
-pub const READ_AHEAD_BYTES: usize = 32 << 20;
+pub const READ_AHEAD_BYTES: usize = 8 << 20;
 
 /// What each message counts for beyond its body, so that many small
 /// messages are bounded too.
 pub const MESSAGE_OVERHEAD: usize = 1024;
 
 /// Messages the server may have sent that the writer has not written.
-const OUTGOING_SLOTS: usize = 16;
+const OUTGOING_SLOTS: usize = 1;
 
 /// What the transport accepts.
 #[derive(Clone, Copy, Debug)]
