@@ -59,7 +59,12 @@ impl<'a> EscapedFile<'a> {
         let mut escapes = Vec::new();
         let mut iter = source.char_indices().peekable();
         while let Some((at, c)) = iter.next() {
-            if needs_escape(c) && !(c == '\r' && iter.peek().is_some_and(|(_, n)| *n == '\n')) {
+            let crlf = c == '\r' && iter.peek().is_some_and(|(_, n)| *n == '\n');
+            if c == '\r' && !crlf {
+                // A lone `\r` ends a line (`crate::span::line_starts`):
+                // shown as the line break it is, one byte for one.
+                text.push('\n');
+            } else if needs_escape(c) && !crlf {
                 let shown = c.escape_unicode().to_string();
                 escapes.push((at, text.len(), c.len_utf8(), shown.len()));
                 text.push_str(&shown);

@@ -3,7 +3,8 @@
 //! units of the negotiated encoding: UTF-16 by default, UTF-8 or UTF-32
 //! when the client offers them in `general.positionEncodings`).
 //!
-//! Lines end at `\n`, `\r\n` or a lone `\r`, as the protocol says; a column
+//! Lines end at `\n`, `\r\n` or a lone `\r`, as the protocol says (the
+//! definition the lexer and diagnostics share, `crate::span::line_starts`); a column
 //! past the end of its line means the end of the line, a line past the end
 //! of the text means the end of the text, and an offset inside a character
 //! or a line break is moved back to where that character starts. Each
@@ -68,26 +69,18 @@ impl LineIndex {
     pub fn new(text: &str, encoding: Encoding) -> LineIndex {
         let bytes = text.as_bytes();
         let mut line_starts = vec![0];
-        let mut line_ends = Vec::new();
-        let mut i = 0;
-        while i < bytes.len() {
-            match bytes[i] {
-                b'\n' => {
-                    line_ends.push(i);
-                    line_starts.push(i + 1);
+        line_starts.extend(crate::span::line_starts(text));
+        let line_ends = line_starts[1..]
+            .iter()
+            .map(|&next| {
+                if next >= 2 && bytes[next - 2] == b'\r' && bytes[next - 1] == b'\n' {
+                    next - 2
+                } else {
+                    next - 1
                 }
-                b'\r' => {
-                    line_ends.push(i);
-                    if bytes.get(i + 1) == Some(&b'\n') {
-                        i += 1;
-                    }
-                    line_starts.push(i + 1);
-                }
-                _ => {}
-            }
-            i += 1;
-        }
-        line_ends.push(bytes.len());
+            })
+            .chain(std::iter::once(bytes.len()))
+            .collect();
         LineIndex {
             line_starts,
             line_ends,

@@ -184,3 +184,21 @@ fn unread_output_does_not_queue_superseded_versions() {
         peak - baseline
     );
 }
+
+/// The editor's lines and the compiler's agree on a lone `\r`: the error
+/// hidden behind a comment in the issue's repro is reported on the line
+/// the editor shows it on.
+#[test]
+fn a_lone_carriage_return_ends_the_comment_in_the_editor_too() {
+    let mut c = Client::start(json!({}));
+    c.open(
+        URI,
+        "// RUN: touch x\rfunc k() -> task_id {\r return nope\r}\r",
+    );
+    let diagnostics = c.diagnostics(URI, 1);
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    assert_eq!(
+        diagnostics[0]["range"],
+        json!({ "start": { "line": 2, "character": 8 }, "end": { "line": 2, "character": 12 } })
+    );
+}
