@@ -288,6 +288,7 @@ mod comment_tests {
         let spans = comments(src, 0);
         let texts: Vec<&str> = spans.iter().map(|s| &src[s.start()..s.end()]).collect();
         assert_eq!(texts, ["// a", "// b", "// c"]);
+        use logos::Logos;
         let tokens: Vec<_> = super::Tok::lexer(src).map(|t| t.unwrap()).collect();
         assert_eq!(tokens.len(), 3, "`x = 1` is code: {tokens:?}");
     }
