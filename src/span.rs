@@ -104,7 +104,7 @@ mod line_tests {
     #[test]
     fn lines_end_at_lf_crlf_and_lone_cr() {
         let starts: Vec<usize> = super::line_starts("a\nb\r\nc\rd\r\r\n").collect();
-        assert_eq!(starts, [2, 5, 7, 8, 10]);
+        assert_eq!(starts, [2, 5, 7, 9, 11]);
         assert_eq!(super::line_break_count("\r\r\n\n"), 3);
         assert_eq!(super::line_break_count("no break"), 0);
     }
