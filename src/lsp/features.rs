@@ -229,7 +229,9 @@ fn document_symbols(server: &Server, request: &Request) -> Answer {
     };
     let mut budget = MAX_DOCUMENT_SYMBOLS;
     let mut symbols = Vec::new();
-    let mut nodes = doc.analysis().document_symbols().into_iter();
+    let analysis = doc.analysis();
+    server.check_cancelled()?;
+    let mut nodes = analysis.document_symbols().into_iter();
     while let Some(node) = nodes.next() {
         if budget == 0 {
             let left = symbol_count(&node) + nodes.map(|n| symbol_count(&n)).sum::<usize>();
@@ -259,7 +261,9 @@ fn workspace_symbols(server: &Server, request: &Request) -> Answer {
     let mut docs: Vec<(&Url, &Document)> = server.documents.iter().collect();
     docs.sort_by(|a, b| a.0.as_str().cmp(b.0.as_str()));
     for (uri, doc) in docs {
-        for s in doc.analysis().symbols_matching(&p.query) {
+        let analysis = doc.analysis();
+        server.check_cancelled()?;
+        for s in analysis.symbols_matching(&p.query) {
             out.push(SymbolInformation {
                 name: s.name,
                 kind: symbol_kind(s.kind),
@@ -278,8 +282,9 @@ fn folding_ranges(server: &Server, request: &Request) -> Answer {
     let Some(doc) = server.documents.get(&p.text_document.uri) else {
         return Ok(serde_json::Value::Null);
     };
-    let folds: Vec<FoldingRange> = doc
-        .analysis()
+    let analysis = doc.analysis();
+    server.check_cancelled()?;
+    let folds: Vec<FoldingRange> = analysis
         .folding_ranges()
         .into_iter()
         .filter_map(|f| {
@@ -387,7 +392,10 @@ fn semantic_tokens_full(server: &Server, request: &Request) -> Answer {
     let Some(doc) = server.documents.get(&p.text_document.uri) else {
         return Ok(serde_json::Value::Null);
     };
-    let tokens = doc.analysis().semantic_tokens();
+    let analysis = doc.analysis();
+    server.check_cancelled()?;
+    let tokens = analysis.semantic_tokens();
+    server.check_cancelled()?;
     json(SemanticTokens {
         result_id: None,
         data: semantic_tokens::encode(doc, &tokens),
@@ -400,7 +408,9 @@ fn semantic_tokens_range(server: &Server, request: &Request) -> Answer {
         return Ok(serde_json::Value::Null);
     };
     let range = doc.offset(p.range.start)..doc.offset(p.range.end);
-    let tokens = doc.analysis().semantic_tokens_in(range);
+    let analysis = doc.analysis();
+    server.check_cancelled()?;
+    let tokens = analysis.semantic_tokens_in(range);
     json(SemanticTokens {
         result_id: None,
         data: semantic_tokens::encode(doc, &tokens),

@@ -46,7 +46,9 @@ pub fn run_stdio(options: ServerOptions) -> u8 {
     };
     let incoming = transport.incoming.clone();
     let out = transport.outgoing.clone();
-    let status = crate::driver::with_large_stack(move || server::run(incoming, out, options));
+    let cancellations = transport.cancellations.clone();
+    let status =
+        crate::driver::with_large_stack(move || server::run(incoming, out, cancellations, options));
     transport.finish();
     status
 }

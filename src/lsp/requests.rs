@@ -27,8 +27,9 @@ pub const EXPLAIN: &str = "pfir/explain";
 pub const TEST_PANIC: &str = "pfir/testPanic";
 
 /// The test-only request that keeps the main loop busy for `{ "ms": N }`
-/// milliseconds (at most one second), so that a test can queue requests
-/// behind it and cancel them.
+/// milliseconds (at most one second), then checks for its cancellation as
+/// a long handler does between phases: so that a test can queue requests
+/// behind it and cancel them, or cancel it while it runs.
 pub const TEST_BUSY: &str = "pfir/testBusy";
 
 /// The test-only request that answers `{ "text": ... }`, the server's
@@ -145,6 +146,8 @@ pub fn handle(server: &mut Server, request: Request) -> Answer {
                 .and_then(Value::as_u64)
                 .unwrap_or(0);
             std::thread::sleep(std::time::Duration::from_millis(ms.min(1000)));
+            // A phase ends: a cancellation that came meanwhile is seen.
+            server.check_cancelled()?;
             Ok(Value::Null)
         }
         TEST_TEXT if server.options.test_requests => {

@@ -4,10 +4,11 @@
 //! - Requests are answered on this thread, one at a time, from the
 //!   document store; each handler runs under `catch_unwind`, so a panic
 //!   answers `InternalError` and the server keeps going.
-//! - Messages are read into a queue by a forwarding thread; before each
-//!   message is handled, the queue is scanned for `$/cancelRequest`, and a
-//!   queued request that was cancelled is answered `RequestCancelled`
-//!   without running.
+//! - Messages are read by the [`super::transport`], which records each
+//!   `$/cancelRequest` as it reads it: a queued request that was cancelled
+//!   is answered `RequestCancelled` without running, and a long handler
+//!   checks between its phases ([`Server::check_cancelled`]) and answers
+//!   the same.
 //! - Checking and tests on save run on the [`super::worker`], which
 //!   publishes diagnostics; document changes only hand it a job.
 //! - `shutdown` is answered, after which requests are refused; `exit`
@@ -17,8 +18,9 @@
 use super::documents::Documents;
 use super::positions::Encoding;
 use super::requests;
+use super::requests::RequestError;
 use super::settings::Settings;
-use super::transport::Incoming;
+use super::transport::{Cancellations, Incoming};
 use super::worker::{self, Job, TestReports, WorkerContext};
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 use lsp_server::{ErrorCode, Message, Notification, Request, RequestId, Response};
@@ -26,7 +28,8 @@ use lsp_types::{
     DidChangeConfigurationParams, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
     DidOpenTextDocumentParams, DidSaveTextDocumentParams, InitializeParams,
 };
-use std::collections::{HashSet, VecDeque};
+use std::collections::VecDeque;
+use std::sync::Arc;
 
 /// How the server was started (`pfir lsp` flags).
 #[derive(Clone, Debug)]
@@ -48,9 +51,6 @@ impl Default for ServerOptions {
     }
 }
 
-/// The most cancelled request ids remembered while requests wait.
-const MAX_CANCELLED: usize = 4096;
-
 /// How soon the main loop, idle with changed documents whose checks wait
 /// for a busy worker, looks again.
 const CHECK_RETRY: std::time::Duration = std::time::Duration::from_millis(10);
@@ -67,12 +67,20 @@ pub struct Server {
     /// a worker that cannot keep up (or cannot publish, because the client
     /// does not read) holds no superseded versions.
     unchecked: Vec<lsp_types::Url>,
+    cancellations: Arc<Cancellations>,
+    /// The request being answered.
+    current: Option<RequestId>,
 }
 
 /// Runs the server on the messages of `incoming`, answering on `out`,
 /// until `exit`; returns the process exit status (0 after `shutdown`, 1
 /// otherwise).
-pub fn run(incoming: Receiver<Incoming>, out: Sender<Message>, options: ServerOptions) -> u8 {
+pub fn run(
+    incoming: Receiver<Incoming>,
+    out: Sender<Message>,
+    cancellations: Arc<Cancellations>,
+    options: ServerOptions,
+) -> u8 {
     let Some((id, params)) = wait_for_initialize(&incoming, &out) else {
         return 1;
     };
@@ -128,6 +136,8 @@ pub fn run(incoming: Receiver<Incoming>, out: Sender<Message>, options: ServerOp
             options,
             jobs,
             unchecked: Vec::new(),
+            cancellations,
+            current: None,
         };
         let status = server.main_loop(&out, &incoming);
         // Dropping the server drops the job sender: the worker stops.
@@ -173,7 +183,6 @@ pub fn shorten(name: &str) -> &str {
 impl Server {
     fn main_loop(&mut self, out: &Sender<Message>, queue: &Receiver<Incoming>) -> u8 {
         let mut pending: VecDeque<Incoming> = VecDeque::new();
-        let mut cancelled: HashSet<RequestId> = HashSet::new();
         let mut shut_down = false;
         loop {
             self.hand_on_checks();
@@ -193,25 +202,14 @@ impl Server {
                     Err(false) => continue,
                 }
             }
-            // What the transport has read ahead (within its bounds), for
-            // cancellations.
-            for m in queue.try_iter() {
-                if let Message::Notification(n) = &m.message
-                    && n.method == "$/cancelRequest"
-                    && let Some(id) = cancel_id(&n.params)
-                    && cancelled.len() < MAX_CANCELLED
-                {
-                    cancelled.insert(id);
-                    continue;
-                }
-                pending.push_back(m);
-            }
+            // What the transport has read ahead (within its bounds).
+            pending.extend(queue.try_iter());
             let Some(Incoming { message, .. }) = pending.pop_front() else {
                 continue;
             };
             match message {
                 Message::Request(request) => {
-                    let response = if cancelled.remove(&request.id) {
+                    let response = if self.cancellations.take(&request.id) {
                         Response::new_err(
                             request.id,
                             ErrorCode::RequestCanceled as i32,
@@ -253,9 +251,10 @@ impl Server {
                 }
                 Message::Response(_) => {}
             }
-            // Ids of requests already answered are no longer needed.
-            if pending.is_empty() {
-                cancelled.clear();
+            // Every request read is answered: the ids cancelled are no
+            // longer needed.
+            if pending.is_empty() && queue.is_empty() {
+                self.cancellations.clear();
             }
         }
     }
@@ -264,9 +263,13 @@ impl Server {
     fn answer(&mut self, request: Request) -> Response {
         let id = request.id.clone();
         let method = request.method.clone();
-        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        self.current = Some(id.clone());
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             requests::handle(self, request)
-        })) {
+        }));
+        self.current = None;
+        self.cancellations.take(&id);
+        match outcome {
             Ok(Ok(value)) => Response::new_ok(id, value),
             Ok(Err(error)) => Response::new_err(id, error.code as i32, error.message),
             Err(_) => Response::new_err(
@@ -366,6 +369,18 @@ impl Server {
         }
     }
 
+    /// `Err(RequestCancelled)` when the client has cancelled the request
+    /// being answered: long handlers call it between their phases.
+    pub fn check_cancelled(&self) -> Result<(), RequestError> {
+        match &self.current {
+            Some(id) if self.cancellations.contains(id) => Err(RequestError {
+                code: ErrorCode::RequestCanceled,
+                message: "cancelled".to_string(),
+            }),
+            _ => Ok(()),
+        }
+    }
+
     /// Asks the worker to check the current version of `uri` (as soon as
     /// its queue is empty).
     fn check(&mut self, uri: &lsp_types::Url) {
@@ -393,13 +408,5 @@ impl Server {
                 });
             }
         }
-    }
-}
-
-fn cancel_id(params: &serde_json::Value) -> Option<RequestId> {
-    match params.get("id")? {
-        serde_json::Value::Number(n) => Some(RequestId::from(i32::try_from(n.as_i64()?).ok()?)),
-        serde_json::Value::String(s) => Some(RequestId::from(s.clone())),
-        _ => None,
     }
 }

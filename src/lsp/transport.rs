@@ -29,7 +29,7 @@
 //! answers.
 
 use crossbeam_channel::{Receiver, Sender};
-use lsp_server::{ErrorCode, Message, Notification, Request, Response};
+use lsp_server::{ErrorCode, Message, Notification, Request, RequestId, Response};
 use serde_json::{Value, json};
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::sync::Arc;
@@ -113,10 +113,62 @@ impl Drop for Ticket {
     }
 }
 
+/// The request ids the client has cancelled, recorded by the reader as it
+/// reads each `$/cancelRequest` (which is not handed on): the main loop
+/// answers a cancelled queued request `RequestCancelled` without running
+/// it, and a long handler looks between its phases.
+#[derive(Debug, Default)]
+pub struct Cancellations {
+    ids: std::sync::Mutex<std::collections::HashSet<RequestId>>,
+}
+
+/// The most ids remembered (past it they are forgotten: a cancellation is
+/// a hint).
+const MAX_CANCELLED: usize = 4096;
+
+impl Cancellations {
+    fn ids(&self) -> std::sync::MutexGuard<'_, std::collections::HashSet<RequestId>> {
+        self.ids.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn record(&self, id: RequestId) {
+        let mut ids = self.ids();
+        if ids.len() >= MAX_CANCELLED {
+            ids.clear();
+        }
+        ids.insert(id);
+    }
+
+    /// Whether `id` was cancelled (and forgets it).
+    pub fn take(&self, id: &RequestId) -> bool {
+        self.ids().remove(id)
+    }
+
+    /// Whether `id` was cancelled.
+    pub fn contains(&self, id: &RequestId) -> bool {
+        self.ids().contains(id)
+    }
+
+    /// Forgets every id (when every request read has been answered).
+    pub fn clear(&self) {
+        self.ids().clear();
+    }
+}
+
+/// The id a `$/cancelRequest` names.
+fn cancel_id(params: &Value) -> Option<RequestId> {
+    match params.get("id")? {
+        Value::Number(n) => Some(RequestId::from(i32::try_from(n.as_i64()?).ok()?)),
+        Value::String(s) => Some(RequestId::from(s.clone())),
+        _ => None,
+    }
+}
+
 /// The two ends the server uses, and the writer to wait for at the end.
 pub struct Transport {
     pub incoming: Receiver<Incoming>,
     pub outgoing: Sender<Message>,
+    pub cancellations: Arc<Cancellations>,
     writer: std::thread::JoinHandle<()>,
 }
 
@@ -130,6 +182,8 @@ impl Transport {
         let (incoming_tx, incoming) = crossbeam_channel::unbounded();
         let (outgoing, outgoing_rx) = crossbeam_channel::bounded(OUTGOING_SLOTS);
         let (errors_tx, errors_rx) = crossbeam_channel::unbounded();
+        let cancellations = Arc::new(Cancellations::default());
+        let recorded = cancellations.clone();
         std::thread::Builder::new()
             .name("pfir-lsp-reader".into())
             .spawn(move || {
@@ -138,6 +192,7 @@ impl Transport {
                     limits,
                     errors: errors_tx,
                     budget: Arc::default(),
+                    cancellations: recorded,
                 };
                 reader.run(&incoming_tx);
             })?;
@@ -147,6 +202,7 @@ impl Transport {
         Ok(Transport {
             incoming,
             outgoing,
+            cancellations,
             writer,
         })
     }
@@ -210,6 +266,7 @@ struct Reader<R> {
     limits: Limits,
     errors: Sender<String>,
     budget: Arc<Budget>,
+    cancellations: Arc<Cancellations>,
 }
 
 impl<R: Read> Reader<R> {
@@ -257,6 +314,14 @@ impl<R: Read> Reader<R> {
                 continue;
             };
             drop(body);
+            if let Message::Notification(n) = &message
+                && n.method == "$/cancelRequest"
+            {
+                if let Some(id) = cancel_id(&n.params) {
+                    self.cancellations.record(id);
+                }
+                continue;
+            }
             let ticket = self.budget.acquire(length.saturating_add(MESSAGE_OVERHEAD));
             let exit = matches!(&message, Message::Notification(n) if n.method == "exit");
             if incoming
