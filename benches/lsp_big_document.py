@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """`pfir lsp` on one big document: latency and memory, against the CLI.
 
-Usage: benches/lsp_big_document.py PFIR [MEGABYTES]   (default 50)
+Usage: benches/lsp_big_document.py PFIR [MEGABYTES [METHOD...]]
+  MEGABYTES defaults to 50; METHODs (default: documentSymbol,
+  semanticTokens/full, foldingRange) are the requests timed after the
+  diagnostics, e.g. to leave out one that would exhaust the machine.
 
 Generates a document of about MEGABYTES (the functions of the lsp bench,
 repeated), then:
@@ -85,8 +88,8 @@ def main():
         if m.get("method") == "textDocument/publishDiagnostics":
             break
     print(f"lsp diagnostics: {time.time()-t:.1f} s, peak {hwm(s.p.pid)} MiB")
-    for method in ["textDocument/documentSymbol", "textDocument/semanticTokens/full",
-                   "textDocument/foldingRange"]:
+    methods = sys.argv[3:] or ["documentSymbol", "semanticTokens/full", "foldingRange"]
+    for method in ["textDocument/" + m for m in methods]:
         t = time.time()
         n, m = s.request(method, {"textDocument": {"uri": uri}})
         print(f"lsp {method}: {time.time()-t:.1f} s, answer {n/1e6:.1f} MB, "
