@@ -110,6 +110,17 @@ impl Documents {
         version: i32,
         changes: Vec<TextDocumentContentChangeEvent>,
     ) -> Result<bool, String> {
+        self.change_within(uri, version, changes, CHANGE_WORK_BYTES)
+    }
+
+    /// [`Documents::change`] with a work budget of `budget` bytes.
+    fn change_within(
+        &mut self,
+        uri: &Url,
+        version: i32,
+        changes: Vec<TextDocumentContentChangeEvent>,
+        budget: usize,
+    ) -> Result<bool, String> {
         let Some(doc) = self.open.get(uri) else {
             return Ok(false);
         };
@@ -122,11 +133,11 @@ impl Documents {
             };
             let current = text.get_or_insert_with(|| doc.text.to_string());
             work = work.saturating_add(current.len().max(1));
-            if work > CHANGE_WORK_BYTES {
+            if work > budget {
                 self.open.remove(uri);
                 return Err(format!(
                     "the ranged changes of one didChange would pass over more than \
-                     {CHANGE_WORK_BYTES} bytes; the change was not applied"
+                     {budget} bytes; the change was not applied"
                 ));
             }
             let start = offset_by_scan(current, self.encoding, range.start);
@@ -150,5 +161,36 @@ impl Documents {
     /// Every open document, in no particular order.
     pub fn iter(&self) -> impl Iterator<Item = (&Url, &Document)> {
         self.open.iter()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lsp_types::{Position, Range};
+
+    fn insert_at_start(text: &str) -> TextDocumentContentChangeEvent {
+        TextDocumentContentChangeEvent {
+            range: Some(Range::new(Position::new(0, 0), Position::new(0, 0))),
+            range_length: None,
+            text: text.to_string(),
+        }
+    }
+
+    #[test]
+    fn ranged_changes_past_the_work_budget_close_the_document() {
+        let uri = Url::parse("file:///t.pfir").unwrap();
+        let mut docs = Documents::new(Encoding::Utf16);
+        docs.set(uri.clone(), "x".repeat(100), 1);
+        // Each change passes over about 100 bytes: 3 fit in 350, 4 do not.
+        let three = vec![insert_at_start("a"); 3];
+        assert_eq!(docs.change_within(&uri, 2, three, 350), Ok(true));
+        assert!(docs.get(&uri).unwrap().text.starts_with("aaax"));
+        let four = vec![insert_at_start("b"); 4];
+        let err = docs.change_within(&uri, 3, four, 350).unwrap_err();
+        assert!(err.contains("not applied"), "{err}");
+        assert!(docs.get(&uri).is_none(), "the document is closed");
+        // Changes to a document that is not open change nothing.
+        assert_eq!(docs.change(&uri, 4, vec![insert_at_start("c")]), Ok(false));
     }
 }
