@@ -8,6 +8,25 @@
 //! [`MAX_SOURCE_BYTES`] (`pfir opt` rejects a larger input with a
 //! diagnostic before lexing), so every offset fits.
 
+/// Where each line after the first starts: lines end at `\n`, `\r\n` or a
+/// lone `\r`, as the language server protocol (and so every editor) counts
+/// them. The one definition of a line that the lexer (a `//` comment ends
+/// at the line's end), diagnostics' line numbers, the formatter and the
+/// editor positions share.
+pub fn line_starts(text: &str) -> impl Iterator<Item = usize> + '_ {
+    let bytes = text.as_bytes();
+    bytes.iter().enumerate().filter_map(move |(i, &b)| match b {
+        b'\n' => Some(i + 1),
+        b'\r' if bytes.get(i + 1) != Some(&b'\n') => Some(i + 1),
+        _ => None,
+    })
+}
+
+/// The number of line ends in `text` (see [`line_starts`]).
+pub fn line_break_count(text: &str) -> usize {
+    line_starts(text).count()
+}
+
 /// The largest source file pfir reads: offsets must fit in a `u32`.
 pub const MAX_SOURCE_BYTES: usize = u32::MAX as usize;
 
@@ -77,5 +96,16 @@ mod tests {
         let s = Span::new(3, MAX_SOURCE_BYTES + 10);
         assert_eq!((s.start(), s.end()), (3, MAX_SOURCE_BYTES));
         assert_eq!(Span::new(5, 9).to(Span::new(2, 6)).range(), 2..9);
+    }
+}
+
+#[cfg(test)]
+mod line_tests {
+    #[test]
+    fn lines_end_at_lf_crlf_and_lone_cr() {
+        let starts: Vec<usize> = super::line_starts("a\nb\r\nc\rd\r\r\n").collect();
+        assert_eq!(starts, [2, 5, 7, 9, 11]);
+        assert_eq!(super::line_break_count("\r\r\n\n"), 3);
+        assert_eq!(super::line_break_count("no break"), 0);
     }
 }

@@ -3,11 +3,16 @@
 
 use clap::Args;
 
-#[derive(Args, Debug, Clone, Default)]
+#[derive(Args, Debug, Clone)]
 pub struct LspArgs {
     /// Accepted for editors that pass it; stdio is the only transport.
     #[arg(long)]
     pub stdio: bool,
+
+    /// The largest message accepted, in bytes (a longer one is answered
+    /// with an error and skipped).
+    #[arg(long = "max-message-bytes", value_name = "BYTES", default_value_t = crate::lsp::transport::DEFAULT_MAX_MESSAGE_BYTES)]
+    pub max_message_bytes: usize,
 
     /// Answer the test-only requests `pfir/testPanic` and `pfir/testBusy`,
     /// so that tests can check panic safety and cancellation.
@@ -18,5 +23,6 @@ pub struct LspArgs {
 pub fn run(args: LspArgs) -> u8 {
     crate::lsp::run_stdio(crate::lsp::ServerOptions {
         test_requests: args.enable_test_requests,
+        max_message_bytes: args.max_message_bytes,
     })
 }

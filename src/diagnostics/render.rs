@@ -102,7 +102,9 @@ impl<'a> SnippetView<'a> {
             let start = original.line_start(line);
             let end = original.line_start(line + 1);
             view.lines.push((line, view.text.len()));
-            let body_end = if original.text[start..end].ends_with('\n') {
+            // A line ends at `\n`, `\r\n` or a lone `\r` (`crate::span::line_starts`).
+            let line_text = &original.text[start..end];
+            let body_end = if line_text.ends_with('\n') || line_text.ends_with('\r') {
                 end - 1
             } else {
                 end
@@ -159,7 +161,20 @@ impl<'a> SnippetView<'a> {
         let mut run = from;
         let mut iter = source.char_indices().peekable();
         while let Some((i, c)) = iter.next() {
-            if needs_escape(c) && !(c == '\r' && iter.peek().is_some_and(|(_, n)| *n == '\n')) {
+            let crlf = c == '\r' && iter.peek().is_some_and(|(_, n)| *n == '\n');
+            if c == '\r' && !crlf {
+                // A lone `\r` ends a line: shown as the line break it is,
+                // one byte for one.
+                self.push_verbatim(run, from + i);
+                let shown = self.text.len();
+                self.text.push('\n');
+                self.pieces.push(Piece {
+                    orig: (from + i, from + i + 1),
+                    shown: (shown, self.text.len()),
+                    verbatim: false,
+                });
+                run = from + i + 1;
+            } else if needs_escape(c) && !crlf {
                 self.push_verbatim(run, from + i);
                 let shown = self.text.len();
                 self.text.push_str(&c.escape_unicode().to_string());

@@ -79,7 +79,7 @@ impl SourceFile {
     fn line_starts(&self) -> &[usize] {
         self.line_starts.get_or_init(|| {
             std::iter::once(0)
-                .chain(self.text.match_indices('\n').map(|(i, _)| i + 1))
+                .chain(crate::span::line_starts(&self.text))
                 .collect()
         })
     }

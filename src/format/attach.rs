@@ -18,7 +18,7 @@ pub struct LineIndex {
 impl LineIndex {
     pub fn new(text: &str) -> LineIndex {
         let mut starts = vec![0];
-        starts.extend(memchr_newlines(text).map(|i| i + 1));
+        starts.extend(crate::span::line_starts(text));
         LineIndex { starts }
     }
 
@@ -43,19 +43,12 @@ impl LineIndex {
     }
 }
 
-fn memchr_newlines(text: &str) -> impl Iterator<Item = usize> + '_ {
-    text.bytes()
-        .enumerate()
-        .filter(|&(_, b)| b == b'\n')
-        .map(|(i, _)| i)
-}
-
 /// Whether the whitespace `text[from..to]` holds a blank line.
 fn blank_between(text: &str, from: usize, to: usize) -> bool {
     from < to
         && text
             .get(from..to)
-            .is_some_and(|gap| gap.bytes().filter(|&b| b == b'\n').nth(1).is_some())
+            .is_some_and(|gap| crate::span::line_starts(gap).nth(1).is_some())
 }
 
 /// The attachment state: the line printed last, whose trailing comment may

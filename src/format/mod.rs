@@ -104,7 +104,7 @@ fn format_chunks(text: &str, chunks: Vec<(usize, &str)>) -> Result<String, Vec<D
         }
         printer.module(m, &line_of);
         let trailing_ws = &chunk[chunk.trim_end().len()..];
-        if i < last && trailing_ws.bytes().filter(|&b| b == b'\n').count() >= 2 {
+        if i < last && crate::span::line_break_count(trailing_ws) >= 2 {
             printer.blank();
         }
     }

@@ -241,7 +241,7 @@ pub fn lex(text: &str, base: usize) -> Result<Vec<Spanned<'_>>, Diagnostic> {
 
 /// The comments of `text` (which starts at byte `base` of its file), as
 /// trivia: the spans of every `// ...` comment, from `//` to the end of its
-/// line (without the newline and without a `\r` before it), in order.
+/// line (without the line break: `\n`, `\r\n` or a lone `\r`), in order.
 ///
 /// The parser never sees comments (the token enum skips them); the
 /// formatter (`crate::format`) takes them from here. They are found in the
@@ -287,15 +287,10 @@ fn comments_in_gap(text: &str, start: usize, end: usize, base: usize, out: &mut 
     while i + 1 < end {
         if bytes[i] == b'/' && bytes[i + 1] == b'/' {
             let mut j = i + 2;
-            while j < end && bytes[j] != b'\n' {
+            while j < end && bytes[j] != b'\n' && bytes[j] != b'\r' {
                 j += 1;
             }
-            let stop = if j > i + 2 && bytes[j - 1] == b'\r' {
-                j - 1
-            } else {
-                j
-            };
-            out.push(Span::new(i + base, stop + base));
+            out.push(Span::new(i + base, j + base));
             i = j;
         } else {
             i += 1;
@@ -333,6 +328,17 @@ mod comment_tests {
     fn offsets_are_shifted_by_base() {
         let spans = comments("x // y\n", 10);
         assert_eq!(spans[0].range(), 12..16);
+    }
+
+    #[test]
+    fn a_lone_carriage_return_ends_a_comment() {
+        let src = "// a\rx = 1 // b\r\n// c\r";
+        let spans = comments(src, 0);
+        let texts: Vec<&str> = spans.iter().map(|s| &src[s.start()..s.end()]).collect();
+        assert_eq!(texts, ["// a", "// b", "// c"]);
+        use logos::Logos;
+        let tokens: Vec<_> = super::Tok::lexer(src).map(|t| t.unwrap()).collect();
+        assert_eq!(tokens.len(), 3, "`x = 1` is code: {tokens:?}");
     }
 
     #[test]

@@ -14,7 +14,9 @@ pub enum LexError {
 #[derive(Logos, Clone, Debug, PartialEq, Eq)]
 #[logos(error = LexError)]
 #[logos(skip r"[ \t\r\n\f]+")]
-#[logos(skip(r"//[^\n]*", allow_greedy = true))]
+// A comment ends where its line does (`crate::span::line_starts`): at
+// `\n` or `\r`, so a lone `\r` ends it as it ends the line in an editor.
+#[logos(skip(r"//[^\n\r]*", allow_greedy = true))]
 pub enum Tok<'input> {
     #[regex(r"[A-Za-z_][A-Za-z0-9_]*", |lex| lex.slice())]
     Ident(&'input str),

@@ -166,13 +166,45 @@ fn symbol_kind(kind: SymbolKind) -> lsp_types::SymbolKind {
     }
 }
 
+/// The most symbols a `documentSymbol` answer lists; past it, a symbol's
+/// children are left out and its detail says how many, so that the answer
+/// of a huge document stays small.
+pub const MAX_DOCUMENT_SYMBOLS: usize = 10_000;
+
+/// The number of symbols in `node` and below.
+fn symbol_count(node: &ide::SymbolNode) -> usize {
+    let mut count = 0;
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        count += 1;
+        stack.extend(&n.children);
+    }
+    count
+}
+
 #[allow(deprecated)] // `DocumentSymbol::deprecated` must be spelt out.
-fn document_symbol(doc: &Document, node: ide::SymbolNode) -> DocumentSymbol {
+fn document_symbol(doc: &Document, node: ide::SymbolNode, budget: &mut usize) -> DocumentSymbol {
+    *budget = budget.saturating_sub(1);
     let range = doc.range(node.range.clone());
     let mut selection_range = doc.range(node.selection_range);
     // The protocol wants the selection inside the range.
     if selection_range.start < range.start || selection_range.end > range.end {
         selection_range = Range::new(range.start, range.start);
+    }
+    let mut detail = node.detail;
+    let mut children = Vec::new();
+    let mut rest = node.children.into_iter();
+    while let Some(child) = rest.next() {
+        if *budget == 0 {
+            let left = symbol_count(&child) + rest.map(|c| symbol_count(&c)).sum::<usize>();
+            let note = format!("({left} symbols below not listed)");
+            detail = Some(match detail {
+                Some(d) => format!("{d} {note}"),
+                None => note,
+            });
+            break;
+        }
+        children.push(document_symbol(doc, child, budget));
     }
     DocumentSymbol {
         name: if node.name.is_empty() {
@@ -180,18 +212,13 @@ fn document_symbol(doc: &Document, node: ide::SymbolNode) -> DocumentSymbol {
         } else {
             node.name
         },
-        detail: node.detail,
+        detail,
         kind: symbol_kind(node.kind),
         tags: None,
         deprecated: None,
         range,
         selection_range,
-        children: Some(
-            node.children
-                .into_iter()
-                .map(|c| document_symbol(doc, c))
-                .collect(),
-        ),
+        children: Some(children),
     }
 }
 
@@ -200,12 +227,30 @@ fn document_symbols(server: &Server, request: &Request) -> Answer {
     let Some(doc) = server.documents.get(&p.text_document.uri) else {
         return Ok(serde_json::Value::Null);
     };
-    let symbols = doc
-        .analysis()
-        .document_symbols()
-        .into_iter()
-        .map(|n| document_symbol(doc, n))
-        .collect();
+    let mut budget = MAX_DOCUMENT_SYMBOLS;
+    let mut symbols = Vec::new();
+    let analysis = doc.analysis();
+    server.check_cancelled()?;
+    let mut nodes = analysis.document_symbols().into_iter();
+    while let Some(node) = nodes.next() {
+        if budget == 0 {
+            let left = symbol_count(&node) + nodes.map(|n| symbol_count(&n)).sum::<usize>();
+            let start = doc.range(node.range.clone()).start;
+            #[allow(deprecated)]
+            symbols.push(DocumentSymbol {
+                name: format!("({left} more symbols not listed)"),
+                detail: None,
+                kind: lsp_types::SymbolKind::FILE,
+                tags: None,
+                deprecated: None,
+                range: Range::new(start, start),
+                selection_range: Range::new(start, start),
+                children: None,
+            });
+            break;
+        }
+        symbols.push(document_symbol(doc, node, &mut budget));
+    }
     json(DocumentSymbolResponse::Nested(symbols))
 }
 
@@ -216,7 +261,9 @@ fn workspace_symbols(server: &Server, request: &Request) -> Answer {
     let mut docs: Vec<(&Url, &Document)> = server.documents.iter().collect();
     docs.sort_by(|a, b| a.0.as_str().cmp(b.0.as_str()));
     for (uri, doc) in docs {
-        for s in doc.analysis().symbols_matching(&p.query) {
+        let analysis = doc.analysis();
+        server.check_cancelled()?;
+        for s in analysis.symbols_matching(&p.query) {
             out.push(SymbolInformation {
                 name: s.name,
                 kind: symbol_kind(s.kind),
@@ -235,8 +282,9 @@ fn folding_ranges(server: &Server, request: &Request) -> Answer {
     let Some(doc) = server.documents.get(&p.text_document.uri) else {
         return Ok(serde_json::Value::Null);
     };
-    let folds: Vec<FoldingRange> = doc
-        .analysis()
+    let analysis = doc.analysis();
+    server.check_cancelled()?;
+    let folds: Vec<FoldingRange> = analysis
         .folding_ranges()
         .into_iter()
         .filter_map(|f| {
@@ -344,7 +392,10 @@ fn semantic_tokens_full(server: &Server, request: &Request) -> Answer {
     let Some(doc) = server.documents.get(&p.text_document.uri) else {
         return Ok(serde_json::Value::Null);
     };
-    let tokens = doc.analysis().semantic_tokens();
+    let analysis = doc.analysis();
+    server.check_cancelled()?;
+    let tokens = analysis.semantic_tokens();
+    server.check_cancelled()?;
     json(SemanticTokens {
         result_id: None,
         data: semantic_tokens::encode(doc, &tokens),
@@ -357,7 +408,9 @@ fn semantic_tokens_range(server: &Server, request: &Request) -> Answer {
         return Ok(serde_json::Value::Null);
     };
     let range = doc.offset(p.range.start)..doc.offset(p.range.end);
-    let tokens = doc.analysis().semantic_tokens_in(range);
+    let analysis = doc.analysis();
+    server.check_cancelled()?;
+    let tokens = analysis.semantic_tokens_in(range);
     json(SemanticTokens {
         result_id: None,
         data: semantic_tokens::encode(doc, &tokens),

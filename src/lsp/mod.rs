@@ -10,7 +10,8 @@
 //! [`code_actions`], [`formatting`], [`producer`] (RUN-line commands on
 //! the editor's text), [`tests_on_save`], [`output`] (`pfir/viewOutput`
 //! and `pfir-output:` documents) and [`features`] (the handlers that ask
-//! `pfir::ide`), [`trust`] (what runs without the user's consent).
+//! `pfir::ide`), [`trust`] (what runs without the user's consent). The
+//! stdio framing, with its limits, is the server's own [`transport`].
 //! User-facing behaviour: `docs/editors.md`.
 
 pub mod capabilities;
@@ -27,6 +28,7 @@ pub mod semantic_tokens;
 pub mod server;
 pub mod settings;
 pub mod tests_on_save;
+pub mod transport;
 pub mod trust;
 pub mod worker;
 
@@ -37,10 +39,21 @@ pub fn run_stdio(options: ServerOptions) -> u8 {
     // Processes that RUN lines start and that leave their process group
     // are re-parented to the server, which kills them with the pipeline.
     lit::orphans::adopt_orphans();
-    let (connection, io_threads) = lsp_server::Connection::stdio();
-    let status = crate::driver::with_large_stack(move || server::run(connection, options));
-    if let Err(e) = io_threads.join() {
-        eprintln!("pfir lsp: {e}");
-    }
+    let limits = transport::Limits {
+        max_message_bytes: options.max_message_bytes,
+    };
+    let transport = match transport::Transport::start(std::io::stdin(), std::io::stdout(), limits) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("pfir lsp: cannot start: {e}");
+            return 1;
+        }
+    };
+    let incoming = transport.incoming.clone();
+    let out = transport.outgoing.clone();
+    let cancellations = transport.cancellations.clone();
+    let status =
+        crate::driver::with_large_stack(move || server::run(incoming, out, cancellations, options));
+    transport.finish();
     status
 }

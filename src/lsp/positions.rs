@@ -3,7 +3,8 @@
 //! units of the negotiated encoding: UTF-16 by default, UTF-8 or UTF-32
 //! when the client offers them in `general.positionEncodings`).
 //!
-//! Lines end at `\n`, `\r\n` or a lone `\r`, as the protocol says; a column
+//! Lines end at `\n`, `\r\n` or a lone `\r`, as the protocol says (the
+//! definition the lexer and diagnostics share, `crate::span::line_starts`); a column
 //! past the end of its line means the end of the line, a line past the end
 //! of the text means the end of the text, and an offset inside a character
 //! or a line break is moved back to where that character starts. Each
@@ -68,26 +69,18 @@ impl LineIndex {
     pub fn new(text: &str, encoding: Encoding) -> LineIndex {
         let bytes = text.as_bytes();
         let mut line_starts = vec![0];
-        let mut line_ends = Vec::new();
-        let mut i = 0;
-        while i < bytes.len() {
-            match bytes[i] {
-                b'\n' => {
-                    line_ends.push(i);
-                    line_starts.push(i + 1);
+        line_starts.extend(crate::span::line_starts(text));
+        let line_ends = line_starts[1..]
+            .iter()
+            .map(|&next| {
+                if next >= 2 && bytes[next - 2] == b'\r' && bytes[next - 1] == b'\n' {
+                    next - 2
+                } else {
+                    next - 1
                 }
-                b'\r' => {
-                    line_ends.push(i);
-                    if bytes.get(i + 1) == Some(&b'\n') {
-                        i += 1;
-                    }
-                    line_starts.push(i + 1);
-                }
-                _ => {}
-            }
-            i += 1;
-        }
-        line_ends.push(bytes.len());
+            })
+            .chain(std::iter::once(bytes.len()))
+            .collect();
         LineIndex {
             line_starts,
             line_ends,
@@ -134,16 +127,7 @@ impl LineIndex {
             return text.len();
         }
         let (start, end) = (self.line_starts[line], self.line_ends[line]);
-        let wanted = position.character as usize;
-        let mut units = 0;
-        for (i, c) in text[start..end].char_indices() {
-            let next = units + self.encoding.units(c);
-            if next > wanted {
-                return start + i;
-            }
-            units = next;
-        }
-        end
+        column_offset(text, start..end, self.encoding, position.character)
     }
 
     pub fn range(&self, text: &str, range: std::ops::Range<usize>) -> Range {
@@ -159,6 +143,53 @@ impl LineIndex {
         let b = self.offset(text, range.end);
         a.min(b)..a.max(b)
     }
+}
+
+/// The byte offset of `position` in `text` without an index, by one pass
+/// over the text up to it (for applying a change, after which an index
+/// would be stale); the same answer as [`LineIndex::offset`].
+pub fn offset_by_scan(text: &str, encoding: Encoding, position: Position) -> usize {
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    for _ in 0..position.line {
+        let Some(i) = bytes[start..]
+            .iter()
+            .position(|&b| b == b'\n' || b == b'\r')
+        else {
+            return text.len();
+        };
+        let i = start + i;
+        start = if bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n') {
+            i + 2
+        } else {
+            i + 1
+        };
+    }
+    let end = bytes[start..]
+        .iter()
+        .position(|&b| b == b'\n' || b == b'\r')
+        .map_or(text.len(), |i| start + i);
+    column_offset(text, start..end, encoding, position.character)
+}
+
+/// The byte offset of column `character` on the line whose content is
+/// `line` (a column past its end means its end).
+fn column_offset(
+    text: &str,
+    line: std::ops::Range<usize>,
+    encoding: Encoding,
+    character: u32,
+) -> usize {
+    let wanted = character as usize;
+    let mut units = 0;
+    for (i, c) in text[line.clone()].char_indices() {
+        let next = units + encoding.units(c);
+        if next > wanted {
+            return line.start + i;
+        }
+        units = next;
+    }
+    line.end
 }
 
 fn to_u32(n: usize) -> u32 {
@@ -242,6 +273,7 @@ mod tests {
                     proptest::prop_assert!(pos >= last, "positions go backwards at {}", offset);
                     last = pos;
                     let back = index.offset(&text, pos);
+                    proptest::prop_assert_eq!(offset_by_scan(&text, enc, pos), back);
                     let on_break = text.is_char_boundary(offset)
                         && offset > 0
                         && text.as_bytes()[offset - 1] == b'\r'

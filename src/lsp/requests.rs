@@ -27,9 +27,15 @@ pub const EXPLAIN: &str = "pfir/explain";
 pub const TEST_PANIC: &str = "pfir/testPanic";
 
 /// The test-only request that keeps the main loop busy for `{ "ms": N }`
-/// milliseconds (at most one second), so that a test can queue requests
-/// behind it and cancel them.
+/// milliseconds (at most one second), then checks for its cancellation as
+/// a long handler does between phases: so that a test can queue requests
+/// behind it and cancel them, or cancel it while it runs.
 pub const TEST_BUSY: &str = "pfir/testBusy";
+
+/// The test-only request that answers `{ "text": ... }`, the server's
+/// text of `{ "textDocument": { "uri" } }` (`null` when it is not open):
+/// for the tests of incremental sync.
+pub const TEST_TEXT: &str = "pfir/testText";
 
 /// An error answer.
 #[derive(Debug)]
@@ -144,7 +150,7 @@ pub fn handle(server: &mut Server, request: Request) -> Answer {
                     ))
                 })?;
             let code = crate::diagnostics::Code::parse(code).ok_or_else(|| {
-                invalid(format!("no error code `{code}` (codes look like E0010)"))
+                invalid(format!("no error code `{}` (codes look like E0010)", super::server::shorten(code)))
             })?;
             json(serde_json::json!({ "text": crate::diagnostics::codes::explain(code) }))
         }
@@ -158,11 +164,25 @@ pub fn handle(server: &mut Server, request: Request) -> Answer {
                 .and_then(Value::as_u64)
                 .unwrap_or(0);
             std::thread::sleep(std::time::Duration::from_millis(ms.min(1000)));
+            // A phase ends: a cancellation that came meanwhile is seen.
+            server.check_cancelled()?;
             Ok(Value::Null)
+        }
+        TEST_TEXT if server.options.test_requests => {
+            let uri = request
+                .params
+                .pointer("/textDocument/uri")
+                .and_then(Value::as_str)
+                .and_then(|u| lsp_types::Url::parse(u).ok());
+            let doc = uri.and_then(|u| server.documents.get(&u));
+            Ok(doc.map_or(Value::Null, |d| serde_json::json!({ "text": &*d.text })))
         }
         _ => Err(RequestError {
             code: ErrorCode::MethodNotFound,
-            message: format!("unknown request `{}`", request.method),
+            message: format!(
+                "unknown request `{}`",
+                super::server::shorten(&request.method)
+            ),
         }),
     }
 }

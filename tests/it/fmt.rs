@@ -362,3 +362,36 @@ fn repository_files_are_formatted_and_the_skip_list_is_exact() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// A lone `\r` ends a line, and so a `//` comment, as it does in an
+/// editor: the code after it is compiled (the issue's repro hid a function
+/// with an error behind a comment), reported on the line an editor shows,
+/// and formatted with its comments where they were (line ends become `\n`).
+#[test]
+fn a_lone_carriage_return_ends_a_comment_and_a_line() {
+    let hidden = "// RUN: touch x\rfunc k() -> task_id {\r return nope\r}\r";
+    let (code, out, err) = run(&["check", "-", "--diagnostic-format=short"], hidden);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(err.contains(":3:9: error[E0010]"), "{err}");
+    let (code, _, err) = run(&["check", "-"], hidden);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("3 │  return nope"),
+        "the snippet shows line 3: {err}"
+    );
+
+    let src = "// c\rfunc k() -> task_id { // t\r  return system.task_invalid()\r}\r// end\r";
+    let tidy = "// c\nfunc k() -> task_id { // t\n  return system.task_invalid()\n}\n// end\n";
+    let (code, out, err) = run(&["fmt", "-"], src);
+    assert_eq!((code, out.as_str()), (0, tidy), "{err}");
+    let (code, out, err) = run(&["opt", "-", "--keep-comments"], src);
+    assert_eq!((code, out.as_str()), (0, tidy), "{err}");
+    let (code, out, _) = run(&["opt", "-"], src);
+    assert_eq!(
+        (code, out.as_str()),
+        (
+            0,
+            "func k() -> task_id {\n  return system.task_invalid()\n}\n"
+        )
+    );
+}

@@ -10,6 +10,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 /// How long a test waits for an answer before it fails.
@@ -26,6 +27,8 @@ pub struct Client {
     pub initialized: Value,
     /// A scratch directory for documents that must exist on disk.
     pub dir: tempfile::TempDir,
+    /// Held to stop reading the server's output (see [`Client::pause_reading`]).
+    gate: Arc<Mutex<()>>,
 }
 
 /// `file://` URI of `path`.
@@ -42,8 +45,17 @@ impl Client {
 
     /// Starts `pfir lsp`, offering `encodings` in `general.positionEncodings`.
     pub fn start_with(init_options: Value, encodings: Option<&[&str]>) -> Client {
+        let mut client = Client::spawn(&[]);
+        client.initialize(init_options, encodings);
+        client
+    }
+
+    /// Starts `pfir lsp` (with the test requests and `extra` arguments)
+    /// without initializing it.
+    pub fn spawn(extra: &[&str]) -> Client {
         let mut child = Command::new(env!("CARGO_BIN_EXE_pfir"))
             .args(["lsp", "--enable-test-requests"])
+            .args(extra)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -51,15 +63,19 @@ impl Client {
             .expect("spawning pfir lsp");
         let stdout = child.stdout.take().expect("stdout");
         let (tx, incoming) = channel();
+        let gate = Arc::new(Mutex::new(()));
+        let reader_gate = gate.clone();
         std::thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
             while let Some(message) = read_message(&mut reader) {
+                // Paused: at most this one message is read.
+                drop(reader_gate.lock());
                 if tx.send(message).is_err() {
                     break;
                 }
             }
         });
-        let mut client = Client {
+        Client {
             stdin: child.stdin.take(),
             child,
             incoming,
@@ -67,12 +83,17 @@ impl Client {
             next_id: 1,
             initialized: Value::Null,
             dir: tempfile::tempdir().expect("temp dir"),
-        };
+            gate,
+        }
+    }
+
+    /// Sends `initialize` (and `initialized`).
+    pub fn initialize(&mut self, init_options: Value, encodings: Option<&[&str]>) {
         let mut general = json!({});
         if let Some(encodings) = encodings {
             general = json!({ "positionEncodings": encodings });
         }
-        let answer = client
+        let answer = self
             .request(
                 "initialize",
                 json!({
@@ -87,9 +108,51 @@ impl Client {
                 }),
             )
             .expect("initialize answers");
-        client.initialized = answer;
-        client.notify("initialized", json!({}));
-        client
+        self.initialized = answer;
+        self.notify("initialized", json!({}));
+    }
+
+    /// Stops reading the server's output while the guard lives (after at
+    /// most one more message), as a client that does not read its replies.
+    pub fn pause_reading(&self) -> MutexGuard<'_, ()> {
+        self.gate.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// A copy of the server's stdin, for writing from another thread.
+    pub fn stdin_handle(&mut self) -> ChildStdin {
+        self.stdin.take().expect("stdin open")
+    }
+
+    /// Whether the server is still running.
+    pub fn running(&mut self) -> bool {
+        self.child
+            .try_wait()
+            .expect("waiting for pfir lsp")
+            .is_none()
+    }
+
+    /// Closes stdin and returns the exit status.
+    pub fn close_input(mut self) -> ExitStatus {
+        self.wait()
+    }
+
+    /// Writes `bytes` as they are (framing and all).
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).expect("writing to pfir lsp");
+        stdin.flush().expect("flushing");
+    }
+
+    /// Sends a message body in its frame.
+    pub fn send_body(&mut self, body: &[u8]) {
+        let mut frame = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+        frame.extend_from_slice(body);
+        self.send_raw(&frame);
     }
 
     pub fn notify(&mut self, method: &str, params: Value) {
@@ -221,10 +284,7 @@ impl Client {
     }
 
     fn send(&mut self, message: &Value) {
-        let body = message.to_string();
-        let stdin = self.stdin.as_mut().expect("stdin open");
-        write!(stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).expect("writing to pfir lsp");
-        stdin.flush().expect("flushing");
+        self.send_body(message.to_string().as_bytes());
     }
 }
 
@@ -250,7 +310,13 @@ fn read_message(reader: &mut impl BufRead) -> Option<Value> {
             length = n.parse::<usize>().ok();
         }
     }
-    let mut body = vec![0; length?];
+    let length = length?;
+    // A guard against a broken server, not a limit of the protocol.
+    assert!(
+        length < 1 << 30,
+        "pfir lsp announced a {length}-byte message"
+    );
+    let mut body = vec![0; length];
     reader.read_exact(&mut body).ok()?;
     serde_json::from_slice(&body).ok()
 }
@@ -268,4 +334,17 @@ pub fn position_of(text: &str, needle: &str, nth: usize, delta: usize) -> Value 
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
     let character = text[line_start..offset].encode_utf16().count() + delta;
     json!({ "line": line, "character": character })
+}
+
+/// A process's memory figure from `/proc/PID/status` (`VmRSS`, `VmHWM`), in
+/// KiB; `None` where there is no `/proc`.
+pub fn memory_kib(pid: u32, field: &str) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with(field))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// A message frame: `Content-Length` and `body`.
+pub fn frame(body: &str) -> Vec<u8> {
+    format!("Content-Length: {}\r\n\r\n{body}", body.len()).into_bytes()
 }

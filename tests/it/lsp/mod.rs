@@ -5,8 +5,10 @@
 mod client;
 mod diagnostics;
 mod editing;
+mod framing;
 mod navigation;
 mod protocol;
+mod sync;
 mod tests_on_save;
 mod trust;
 

@@ -345,3 +345,46 @@ fn completion_offers_variables_in_scope() {
         "{labels:?}"
     );
 }
+
+/// A document with more symbols than an answer lists: the outline is cut
+/// at the limit (10,000) and says how many symbols it leaves out.
+#[test]
+fn document_symbols_of_a_huge_document_are_bounded() {
+    let text: String = (0..4_000)
+        .map(|i| format!("func k{i}(a: i64) {{\n  b = a\n  c = b\n}}\n"))
+        .collect();
+    let uri = "file:///virtual/huge.pfir";
+    let mut c = Client::start(json!({}));
+    c.open(uri, &text);
+    let answer = c
+        .request(
+            "textDocument/documentSymbol",
+            json!({ "textDocument": { "uri": uri } }),
+        )
+        .unwrap();
+    fn count(symbols: &[Value]) -> usize {
+        symbols
+            .iter()
+            .map(|s| 1 + s["children"].as_array().map_or(0, |c| count(c)))
+            .sum()
+    }
+    let symbols = answer.as_array().unwrap();
+    let listed = count(symbols);
+    assert!(
+        (10_000..=10_001).contains(&listed),
+        "{listed} symbols listed"
+    );
+    let shown = answer.to_string();
+    assert!(shown.contains("symbols not listed") || shown.contains("symbols below not listed"));
+    // Everything beyond the limit is counted, not lost: 4,000 functions
+    // of 4 symbols each (the function, `a`, `b`, `c`), or more.
+    let last = symbols.last().unwrap()["name"].as_str().unwrap();
+    let left: usize = last
+        .trim_start_matches('(')
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .expect("the last entry counts what is left out");
+    assert!(listed - 1 + left >= 16_000, "{listed} + {left}");
+}

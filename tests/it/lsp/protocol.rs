@@ -161,3 +161,24 @@ fn malformed_parameters_and_positions_out_of_range_are_answered() {
     }
     assert!(c.shutdown_and_exit().success());
 }
+
+/// A request cancelled while it runs is answered RequestCancelled at its
+/// next phase (the server reads `$/cancelRequest` while a handler runs).
+#[test]
+fn a_running_request_that_is_cancelled_answers_request_cancelled() {
+    let mut c = Client::start(json!({}));
+    let busy = c.send_request("pfir/testBusy", json!({ "ms": 500 }));
+    // Most likely running by then (if not, it is cancelled while queued).
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    c.notify("$/cancelRequest", json!({ "id": busy }));
+    assert_eq!(c.response(busy).unwrap_err()["code"], -32800);
+    // Not cancelled: answered.
+    let busy = c.send_request("pfir/testBusy", json!({ "ms": 10 }));
+    assert_eq!(c.response(busy), Ok(Value::Null));
+    // A cancellation of a request already answered changes nothing.
+    c.notify("$/cancelRequest", json!({ "id": busy }));
+    assert_eq!(
+        c.request("pfir/testBusy", json!({ "ms": 0 })),
+        Ok(Value::Null)
+    );
+}
