@@ -41,6 +41,32 @@ pub fn read_with_comments(
     (module, diags)
 }
 
+/// Reads `text[base..]` chunk `chunk` for formatting: the module with its
+/// comments attached when the chunk has no syntax error (semantic errors do
+/// not matter: the module prints back what was written), else the
+/// chunk's diagnostics.
+pub fn read_for_format(
+    text: &str,
+    lines: &LineIndex,
+    base: usize,
+    chunk: &str,
+) -> Result<Module, Vec<Diagnostic>> {
+    let (mut module, diags, syntax_error) = crate::driver::read_module_whole(chunk, base);
+    if syntax_error {
+        return Err(diags);
+    }
+    let comments = crate::lexer::comments(chunk, base);
+    attach::attach(
+        &mut module,
+        text,
+        lines,
+        &comments,
+        base,
+        base + chunk.len(),
+    );
+    Ok(module)
+}
+
 /// Whether `text` ends its lines with `\r\n` (judged by its first line end).
 pub fn uses_crlf(text: &str) -> bool {
     text.find('\n')
@@ -48,7 +74,7 @@ pub fn uses_crlf(text: &str) -> bool {
 }
 
 /// Formats `text`. Errors are the diagnostics of the chunk(s) that do not
-/// read; nothing is formatted then.
+/// parse; nothing is formatted then.
 pub fn format_text(text: &str) -> Result<String, Vec<Diagnostic>> {
     let split = text.lines().any(|l| l.trim_end() == SPLIT_MARKER);
     let result = if split {
@@ -61,10 +87,15 @@ pub fn format_text(text: &str) -> Result<String, Vec<Diagnostic>> {
         Err(diags) if split => format_chunks(text, vec![(0, text)]).map_err(|_| diags)?,
         other => other?,
     };
-    Ok(if uses_crlf(text) {
+    let out = if uses_crlf(text) {
         out.replace('\n', "\r\n")
     } else {
         out
+    };
+    // A byte order mark stays.
+    Ok(match text.starts_with('\u{feff}') {
+        true => format!("\u{feff}{out}"),
+        false => out,
     })
 }
 
@@ -73,9 +104,9 @@ fn format_chunks(text: &str, chunks: Vec<(usize, &str)>) -> Result<String, Vec<D
     let mut modules = Vec::with_capacity(chunks.len());
     let mut errors = Vec::new();
     for &(base, chunk) in &chunks {
-        match read_with_comments(text, &lines, base, chunk) {
-            (Some(m), _) => modules.push(m),
-            (None, diags) => errors.extend(diags),
+        match read_for_format(text, &lines, base, chunk) {
+            Ok(m) => modules.push(m),
+            Err(diags) => errors.extend(diags),
         }
     }
     if !errors.is_empty() {

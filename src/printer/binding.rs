@@ -43,7 +43,7 @@ fn expected_type<'ir>(
             }
         }
         StmtKind::Submit(s) => {
-            let callee = m.func(f.submits[*s].callee);
+            let callee = m.func(f.submits[*s].callee.function()?);
             match position.cmp(&callee.results.len()) {
                 std::cmp::Ordering::Less => callee.results.get(position),
                 std::cmp::Ordering::Equal => Some(&TASK_ID),

@@ -11,6 +11,7 @@
 pub use filecheck;
 pub use lit;
 
+pub mod expected;
 pub mod update_checks;
 pub mod verify_diagnostics;
 
