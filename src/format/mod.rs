@@ -14,6 +14,7 @@
 
 pub mod attach;
 pub mod diff;
+pub mod layout;
 pub mod lines;
 pub mod offsets;
 pub mod print;
@@ -73,18 +74,24 @@ pub fn uses_crlf(text: &str) -> bool {
         .is_some_and(|i| i > 0 && text.as_bytes()[i - 1] == b'\r')
 }
 
-/// Formats `text`. Errors are the diagnostics of the chunk(s) that do not
-/// parse; nothing is formatted then.
+/// Formats `text` at the default line width
+/// ([`layout::DEFAULT_LINE_WIDTH`]). Errors are the diagnostics of the
+/// chunk(s) that do not parse; nothing is formatted then.
 pub fn format_text(text: &str) -> Result<String, Vec<Diagnostic>> {
+    format_text_with(text, layout::DEFAULT_LINE_WIDTH)
+}
+
+/// [`format_text`] with statements laid out within `width` columns.
+pub fn format_text_with(text: &str, width: usize) -> Result<String, Vec<Diagnostic>> {
     let split = text.lines().any(|l| l.trim_end() == SPLIT_MARKER);
     let result = if split {
-        format_chunks(text, split_chunks(text))
+        format_chunks(text, split_chunks(text), width)
     } else {
-        format_chunks(text, vec![(0, text)])
+        format_chunks(text, vec![(0, text)], width)
     };
     let out = match result {
         // A separator line that is only a comment of a file read whole.
-        Err(diags) if split => format_chunks(text, vec![(0, text)]).map_err(|_| diags)?,
+        Err(diags) if split => format_chunks(text, vec![(0, text)], width).map_err(|_| diags)?,
         other => other?,
     };
     let out = if uses_crlf(text) {
@@ -99,7 +106,11 @@ pub fn format_text(text: &str) -> Result<String, Vec<Diagnostic>> {
     })
 }
 
-fn format_chunks(text: &str, chunks: Vec<(usize, &str)>) -> Result<String, Vec<Diagnostic>> {
+fn format_chunks(
+    text: &str,
+    chunks: Vec<(usize, &str)>,
+    width: usize,
+) -> Result<String, Vec<Diagnostic>> {
     let lines = LineIndex::new(text);
     let mut modules = Vec::with_capacity(chunks.len());
     let mut errors = Vec::new();
@@ -113,7 +124,7 @@ fn format_chunks(text: &str, chunks: Vec<(usize, &str)>) -> Result<String, Vec<D
         return Err(errors);
     }
     let track = text.contains("expected-");
-    let mut printer = Printer::new(Keep::All);
+    let mut printer = Printer::new(Keep::All).line_width(width);
     if track {
         printer = printer.tracking(lines.len());
     }

@@ -74,6 +74,9 @@ pub struct Printer {
     /// Reused buffer for the lines of a function.
     lines: Vec<Line>,
     pub tracking: Option<Tracking>,
+    /// The line width statements are laid out in (`None`: one line each,
+    /// as the canonical printer writes them).
+    width: Option<usize>,
 }
 
 impl Printer {
@@ -85,7 +88,14 @@ impl Printer {
             keep,
             lines: Vec::new(),
             tracking: None,
+            width: None,
         }
+    }
+
+    /// Lays statements out within `width` columns ([`super::layout`]).
+    pub fn line_width(mut self, width: usize) -> Printer {
+        self.width = Some(width);
+        self
     }
 
     /// Records output lines for a source of `source_lines` lines.
@@ -218,7 +228,12 @@ impl Printer {
             for line in &all {
                 text.clear();
                 line_text(module, f, line, &mut text);
-
+                if let (Some(width), Anchor::Stmt(s)) = (self.width, line.anchor)
+                    && let Some(wrapped) =
+                        super::layout::fit_statement(module, f, s, &text, 2 * line.depth, width)
+                {
+                    text = wrapped;
+                }
                 let source = if self.tracking.is_some() {
                     let last = line.end.saturating_sub(1).max(line.start);
                     (source_line(line.start), source_line(last))

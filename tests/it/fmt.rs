@@ -3,7 +3,7 @@
 //! random comments (kept, idempotent, same IR), and every `.pfir` test
 //! giving the same result after formatting.
 
-use pfir::format::format_text;
+use pfir::format::{format_text, format_text_with};
 use pfir::ir::equality::modules_equal;
 use proptest::prelude::*;
 use std::io::Write;
@@ -282,6 +282,33 @@ proptest! {
             panic!("{e}\n{commented}\n{formatted}");
         }
     }
+
+    /// At any line width, the result is a fixpoint at that width, keeps
+    /// the comments, reads back to the same IR, and `pfir opt` prints it
+    /// exactly as the original.
+    #[test]
+    fn layout_by_width_keeps_the_ir_and_is_a_fixpoint(
+        program in crate::support::generator::program(),
+        picks in proptest::collection::vec((0usize..10_000, any::<bool>()), 0..6),
+        width in 10usize..120,
+    ) {
+        let src = crate::support::generator::render(&program);
+        let commented = with_comments(&src, &picks);
+        let formatted = format_text_with(&commented, width)
+            .unwrap_or_else(|d| panic!("{commented}\n{d:?}"));
+        prop_assert_eq!(comment_texts(&formatted), comment_texts(&commented));
+        let again = format_text_with(&formatted, width).unwrap();
+        prop_assert_eq!(&again, &formatted, "not a fixpoint at width {}", width);
+        let before = crate::support::module(&src);
+        let after = crate::support::module(&formatted);
+        if let Err(e) = modules_equal(&before, &after) {
+            panic!("{e}\n{commented}\n{formatted}");
+        }
+        prop_assert_eq!(
+            pfir::driver::canonicalize(&formatted).unwrap(),
+            pfir::driver::canonicalize(&src).unwrap()
+        );
+    }
 }
 
 use crate::support::pfir_files;
@@ -539,4 +566,48 @@ proptest! {
         prop_assert_eq!(comment_texts(&formatted), comment_texts(&src));
         prop_assert_eq!(error_codes(&formatted), error_codes(&src), "{}\n-- formatted --\n{}", src, formatted);
     }
+}
+
+/// `--line-width` wins; without it, `[fmt] line-width` of the nearest
+/// `pfir.toml` in the file's directory or above; else 100. A bad setting
+/// is a usage error.
+#[test]
+fn line_width_comes_from_the_flag_or_the_nearest_pfir_toml() {
+    let dir = tempfile::tempdir().unwrap();
+    let sub = dir.path().join("a").join("b");
+    std::fs::create_dir_all(&sub).unwrap();
+    let file = sub.join("wide.pfir");
+    let src = "func k(a: i64, b: i64) {\n}\n\nfunc main() {\n  k(1111111111, 2222222222)\n}\n";
+    std::fs::write(&file, src).unwrap();
+    let path = file.to_str().unwrap();
+    let broken = "func k(a: i64, b: i64) {\n}\n\nfunc main() {\n  k(\n    1111111111,\n    2222222222\n  )\n}\n";
+    // Default 100: fits.
+    let (code, out, err) = run(&["fmt", path], "");
+    assert_eq!((code, out.as_str()), (0, src), "{err}");
+    // The flag.
+    let (_, out, _) = run(&["fmt", "--line-width", "20", path], "");
+    assert_eq!(out, broken);
+    // The nearest pfir.toml above the file, and the flag over it.
+    std::fs::write(dir.path().join("pfir.toml"), "[fmt]\nline-width = 20\n").unwrap();
+    let (_, out, _) = run(&["fmt", path], "");
+    assert_eq!(out, broken);
+    let (_, out, _) = run(&["fmt", "--line-width", "100", path], "");
+    assert_eq!(out, src);
+    // A nearer one wins.
+    std::fs::write(sub.join("pfir.toml"), "[fmt]\nline-width = 120\n").unwrap();
+    let (_, out, _) = run(&["fmt", path], "");
+    assert_eq!(out, src);
+    // Bad settings are usage errors, and nothing is printed.
+    for bad in [
+        "[fmt]\nline-width = 0\n",
+        "[fmt]\nline-width = \"x\"\n",
+        "[fmt\n",
+    ] {
+        std::fs::write(sub.join("pfir.toml"), bad).unwrap();
+        let (code, out, err) = run(&["fmt", path], "");
+        assert_eq!((code, out.as_str()), (2, ""), "{bad}");
+        assert!(err.contains("pfir.toml"), "{err}");
+    }
+    let (code, _, _) = run(&["fmt", "--line-width", "0", path], "");
+    assert_eq!(code, 2);
 }
