@@ -112,12 +112,23 @@ pub fn read_module(text: &str, base: usize) -> (Option<Module>, Vec<Diagnostic>)
 /// is reported for its syntax only (its semantic errors may be caused by
 /// the parser's repair).
 pub fn read_module_anyway(text: &str, base: usize) -> (Module, Vec<Diagnostic>) {
+    let (module, diags, _) = read_module_whole(text, base);
+    (module, diags)
+}
+
+/// [`read_module_anyway`], also saying whether the text has a syntax
+/// error. Without one, the module holds everything that was written, also
+/// where there are semantic errors (unknown names and callees, wrong
+/// argument counts: lowering keeps them as nodes of their own), so it
+/// prints back what was written; that is what `pfir fmt` formats.
+pub fn read_module_whole(text: &str, base: usize) -> (Module, Vec<Diagnostic>, bool) {
     if let Some(hole) = crate::parser::split::plan(text, base)
-        && let Some(read) = read_module_split(text, base, hole)
+        && let Some((module, diags)) = read_module_split(text, base, hole)
     {
-        return read;
+        // The split read only succeeds on text without syntax errors.
+        return (module, diags, false);
     }
-    read_module_on_one_thread(text, base)
+    read_on_one_thread(text, base)
 }
 
 /// [`read_module_anyway`] with the text cut at `hole` and read on two
@@ -235,8 +246,16 @@ pub fn drop_in_background<T: Send + 'static>(value: T) {
 
 /// [`read_module_anyway`] on the calling thread alone.
 pub fn read_module_on_one_thread(text: &str, base: usize) -> (Module, Vec<Diagnostic>) {
+    let (module, diags, _) = read_on_one_thread(text, base);
+    (module, diags)
+}
+
+/// [`read_module_on_one_thread`], also saying whether the text has a
+/// syntax error.
+fn read_on_one_thread(text: &str, base: usize) -> (Module, Vec<Diagnostic>, bool) {
     let arena = crate::parser::ast::arena_for(text.len());
     let parsed = crate::parser::parse(text, base, &arena);
+    let syntax_error = has_errors(&parsed.diagnostics);
     let mut diags = parsed.diagnostics;
     let broken = parsed.broken;
     let lost = parsed.lost_functions;
@@ -262,7 +281,7 @@ pub fn read_module_on_one_thread(text: &str, base: usize) -> (Module, Vec<Diagno
             .into_iter()
             .filter(|d| !in_broken(d) && !names_lost(d)),
     );
-    (module, diags)
+    (module, diags, syntax_error)
 }
 
 /// Parses, lowers and prints `text` (no passes): the canonical form.

@@ -538,7 +538,7 @@ impl Evaluator<'_> {
                     format!(
                         "`{} = submit {}`",
                         tid.unwrap_or("_"),
-                        self.module.func_name(sub.callee)
+                        f.callee_name(self.module, sub.callee)
                     ),
                 );
             }
@@ -831,7 +831,10 @@ impl Evaluator<'_> {
             ExprKind::Int(n) => Val::Int(Some(n.get())),
             ExprKind::Bool(b) => Val::Bool(Some(*b)),
             ExprKind::None => Val::Task(None),
-            ExprKind::Float(_) | ExprKind::Dtype(_) | ExprKind::List(_) => Val::Other,
+            ExprKind::Float(_)
+            | ExprKind::Dtype(_)
+            | ExprKind::List(_)
+            | ExprKind::Unresolved(_) => Val::Other,
             ExprKind::Var(v) => match st.env.get(v) {
                 Some(val) => val.clone(),
                 None => {
@@ -860,7 +863,7 @@ impl Evaluator<'_> {
                 let call = &f.calls[*call];
                 let name = match call.callee {
                     Callee::Op(n) => f.names.get(n),
-                    Callee::Function(_) => "",
+                    Callee::Function(_) | Callee::Unresolved(_) => "",
                 };
                 if call.dummy_task || name == "system.task_dummy" {
                     let mut preds = Set::new();

@@ -31,6 +31,13 @@ pub struct FmtArgs {
     #[arg(long = "check")]
     pub check: bool,
 
+    /// Break statements longer than N columns (argument lists, `deps=`,
+    /// `iter(...)`, bindings). Default: `[fmt] line-width` of the nearest
+    /// `pfir.toml` above the file (or the current directory, for standard
+    /// input), else 100.
+    #[arg(long = "line-width", value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub line_width: Option<u16>,
+
     #[command(flatten)]
     pub diagnostics: DiagnosticArgs,
 }
@@ -92,11 +99,17 @@ fn one(args: &FmtArgs, input: Option<&PathBuf>) -> u8 {
         return report.report_not_utf8(&file, offset);
     }
     let (name, text) = (file.name.clone(), file.text.as_str());
-    let formatted = match crate::format::format_text(text) {
-        // A byte order mark is kept (the lexer skips it).
-        Ok(f) if text.starts_with('\u{feff}') && !f.starts_with('\u{feff}') => {
-            format!("\u{feff}{f}")
-        }
+    let width = match args.line_width {
+        Some(n) => usize::from(n),
+        None => match configured_width(input.filter(|p| p.as_os_str() != "-")) {
+            Ok(n) => n.unwrap_or(crate::format::layout::DEFAULT_LINE_WIDTH),
+            Err(d) => {
+                report.report_plain(&d, None);
+                return 2;
+            }
+        },
+    };
+    let formatted = match crate::format::format_text_with(text, width) {
         Ok(f) => f,
         Err(diags) => {
             report.report(&diags, &file);
@@ -138,5 +151,55 @@ fn one(args: &FmtArgs, input: Option<&PathBuf>) -> u8 {
             1
         }
         _ => 0,
+    }
+}
+
+/// The file `pfir fmt` reads its settings from: the nearest `pfir.toml` in
+/// the directory of `input` (the current directory for standard input) or
+/// above it, as rustfmt finds `rustfmt.toml`.
+pub const CONFIG_FILE: &str = "pfir.toml";
+
+/// `[fmt] line-width` of the nearest [`CONFIG_FILE`], if any. A file that
+/// is not valid TOML, or a width that is not a number from 1 to 65535, is
+/// a usage error.
+fn configured_width(input: Option<&PathBuf>) -> Result<Option<usize>, Diagnostic> {
+    #[derive(serde::Deserialize, Default)]
+    struct Config {
+        #[serde(default)]
+        fmt: FmtConfig,
+    }
+    #[derive(serde::Deserialize, Default)]
+    #[serde(rename_all = "kebab-case")]
+    struct FmtConfig {
+        line_width: Option<u16>,
+    }
+    let start = match input {
+        Some(p) => std::path::absolute(p)
+            .ok()
+            .and_then(|p| p.parent().map(PathBuf::from)),
+        None => std::env::current_dir().ok(),
+    };
+    let Some(start) = start else {
+        return Ok(None);
+    };
+    let Some(path) = start
+        .ancestors()
+        .map(|d| d.join(CONFIG_FILE))
+        .find(|p| p.is_file())
+    else {
+        return Ok(None);
+    };
+    let bad = |message: String| {
+        Diagnostic::error(
+            format!("{}: {message}", path.display()),
+            crate::span::Span::default(),
+        )
+        .with_code(Code::Usage)
+    };
+    let text = std::fs::read_to_string(&path).map_err(|e| bad(e.to_string()))?;
+    let config: Config = toml::from_str(&text).map_err(|e| bad(e.to_string()))?;
+    match config.fmt.line_width {
+        Some(0) => Err(bad("`[fmt] line-width` must be at least 1".to_string())),
+        w => Ok(w.map(usize::from)),
     }
 }

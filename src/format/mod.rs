@@ -14,6 +14,7 @@
 
 pub mod attach;
 pub mod diff;
+pub mod layout;
 pub mod lines;
 pub mod offsets;
 pub mod print;
@@ -41,41 +42,82 @@ pub fn read_with_comments(
     (module, diags)
 }
 
+/// Reads `text[base..]` chunk `chunk` for formatting: the module with its
+/// comments attached when the chunk has no syntax error (semantic errors do
+/// not matter: the module prints back what was written), else the
+/// chunk's diagnostics.
+pub fn read_for_format(
+    text: &str,
+    lines: &LineIndex,
+    base: usize,
+    chunk: &str,
+) -> Result<Module, Vec<Diagnostic>> {
+    let (mut module, diags, syntax_error) = crate::driver::read_module_whole(chunk, base);
+    if syntax_error {
+        return Err(diags);
+    }
+    let comments = crate::lexer::comments(chunk, base);
+    attach::attach(
+        &mut module,
+        text,
+        lines,
+        &comments,
+        base,
+        base + chunk.len(),
+    );
+    Ok(module)
+}
+
 /// Whether `text` ends its lines with `\r\n` (judged by its first line end).
 pub fn uses_crlf(text: &str) -> bool {
     text.find('\n')
         .is_some_and(|i| i > 0 && text.as_bytes()[i - 1] == b'\r')
 }
 
-/// Formats `text`. Errors are the diagnostics of the chunk(s) that do not
-/// read; nothing is formatted then.
+/// Formats `text` at the default line width
+/// ([`layout::DEFAULT_LINE_WIDTH`]). Errors are the diagnostics of the
+/// chunk(s) that do not parse; nothing is formatted then.
 pub fn format_text(text: &str) -> Result<String, Vec<Diagnostic>> {
+    format_text_with(text, layout::DEFAULT_LINE_WIDTH)
+}
+
+/// [`format_text`] with statements laid out within `width` columns.
+pub fn format_text_with(text: &str, width: usize) -> Result<String, Vec<Diagnostic>> {
     let split = text.lines().any(|l| l.trim_end() == SPLIT_MARKER);
     let result = if split {
-        format_chunks(text, split_chunks(text))
+        format_chunks(text, split_chunks(text), width)
     } else {
-        format_chunks(text, vec![(0, text)])
+        format_chunks(text, vec![(0, text)], width)
     };
     let out = match result {
         // A separator line that is only a comment of a file read whole.
-        Err(diags) if split => format_chunks(text, vec![(0, text)]).map_err(|_| diags)?,
+        Err(diags) if split => format_chunks(text, vec![(0, text)], width).map_err(|_| diags)?,
         other => other?,
     };
-    Ok(if uses_crlf(text) {
+    let out = if uses_crlf(text) {
         out.replace('\n', "\r\n")
     } else {
         out
+    };
+    // A byte order mark stays.
+    Ok(match text.starts_with('\u{feff}') {
+        true => format!("\u{feff}{out}"),
+        false => out,
     })
 }
 
-fn format_chunks(text: &str, chunks: Vec<(usize, &str)>) -> Result<String, Vec<Diagnostic>> {
+fn format_chunks(
+    text: &str,
+    chunks: Vec<(usize, &str)>,
+    width: usize,
+) -> Result<String, Vec<Diagnostic>> {
     let lines = LineIndex::new(text);
     let mut modules = Vec::with_capacity(chunks.len());
     let mut errors = Vec::new();
     for &(base, chunk) in &chunks {
-        match read_with_comments(text, &lines, base, chunk) {
-            (Some(m), _) => modules.push(m),
-            (None, diags) => errors.extend(diags),
+        match read_for_format(text, &lines, base, chunk) {
+            Ok(m) => modules.push(m),
+            Err(diags) => errors.extend(diags),
         }
     }
     if !errors.is_empty() {
@@ -83,7 +125,7 @@ fn format_chunks(text: &str, chunks: Vec<(usize, &str)>) -> Result<String, Vec<D
     }
     crate::printer::check_output_size(&modules).map_err(|d| vec![d])?;
     let track = text.contains("expected-");
-    let mut printer = Printer::new(Keep::All);
+    let mut printer = Printer::new(Keep::All).line_width(width);
     if track {
         printer = printer.tracking(lines.len());
     }

@@ -7,15 +7,11 @@
 //! statement), so the offset is recomputed from the line map the printer
 //! recorded: `--verify-diagnostics` then expects every diagnostic on the
 //! same code as before. A directive whose target line holds no code or
-//! comment (a blank line) is left as written.
+//! comment (a blank line) is left as written. Directives are read by the
+//! one reader, [`crate::testing::expected`].
 
 use super::print::Tracking;
-use regex::Regex;
-use std::sync::LazyLock;
-
-static DIRECTIVE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"expected-(?:error|warning|note|remark)(@[^\s{]*)?").expect("valid regex")
-});
+use crate::testing::expected::{Found, Line, Problem, scan};
 
 /// Rewrites the offsets in `output` (the formatted text, `\n` line ends).
 pub fn rewrite(output: String, tracking: &Tracking) -> String {
@@ -40,62 +36,51 @@ pub fn rewrite(output: String, tracking: &Tracking) -> String {
 }
 
 /// The directives of `comment` (read from `source_line`, printed on
-/// `out_line`) with their offsets recomputed.
+/// `out_line`) with their offsets recomputed. Directives are those of
+/// [`crate::testing::expected`]; one with a malformed line is left alone.
 pub fn rewrite_comment(
     comment: &str,
     source_line: usize,
     out_line: usize,
     out_of: &[u32],
 ) -> String {
-    DIRECTIVE
-        .replace_all(comment, |caps: &regex::Captures<'_>| {
-            let whole = &caps[0];
-            let suffix = caps.get(1).map_or("", |m| m.as_str());
-            let head = &whole[..whole.len() - suffix.len()];
-            let Some((target, absolute)) = target_line(suffix, source_line) else {
-                return whole.to_string();
-            };
-            let Some(&out) = out_of.get(target) else {
-                return whole.to_string();
-            };
-            if out == u32::MAX {
-                return whole.to_string();
-            }
-            let out = out as usize;
-            if absolute {
-                return format!("{head}@{}", out + 1);
-            }
-            let delta = out as i64 - out_line as i64;
+    let mut out = String::with_capacity(comment.len());
+    let mut copied = 0;
+    for found in scan(comment) {
+        let Found::Directive(d) = found else { continue };
+        if d.problem == Some(Problem::BadLine) {
+            continue;
+        }
+        let Some(target) = d.line.target(source_line) else {
+            continue;
+        };
+        let Some(&out_target) = out_of.get(target) else {
+            continue;
+        };
+        if out_target == u32::MAX {
+            continue;
+        }
+        let out_target = out_target as usize;
+        let suffix = if let Line::Absolute(_) = d.line {
+            format!("@{}", out_target + 1)
+        } else {
+            let delta = out_target as i64 - out_line as i64;
             let old = target as i64 - source_line as i64;
             if delta == old {
-                return whole.to_string();
+                continue;
             }
             match delta {
-                0 => head.to_string(),
-                d if d > 0 => format!("{head}@+{d}"),
-                d => format!("{head}@-{}", -d),
+                0 => String::new(),
+                d if d > 0 => format!("@+{d}"),
+                d => format!("@-{}", -d),
             }
-        })
-        .into_owned()
-}
-
-/// The 0-based source line an `@...` suffix names, and whether it is absolute.
-fn target_line(suffix: &str, line: usize) -> Option<(usize, bool)> {
-    let number = |s: &str| {
-        (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
-            .then(|| s.parse::<usize>().ok())
-            .flatten()
-    };
-    let Some(rest) = suffix.strip_prefix('@') else {
-        return suffix.is_empty().then_some((line, false));
-    };
-    if let Some(n) = rest.strip_prefix('+') {
-        Some((line.checked_add(number(n)?)?, false))
-    } else if let Some(n) = rest.strip_prefix('-') {
-        Some((line.checked_sub(number(n)?)?, false))
-    } else {
-        Some((number(rest)?.checked_sub(1)?, true))
+        };
+        out.push_str(&comment[copied..d.suffix.start]);
+        out.push_str(&suffix);
+        copied = d.suffix.end;
     }
+    out.push_str(&comment[copied..]);
+    out
 }
 
 #[cfg(test)]

@@ -24,7 +24,8 @@ pub enum Keep {
 
 /// Whether `text` (a comment) is a test directive: `// WORD:` or
 /// `// WORD-SUFFIX:` in capitals (RUN, CHECK, CHECK-NEXT, any FileCheck
-/// prefix), or an `expected-*` diagnostic expectation.
+/// prefix), or an `expected-*` diagnostic expectation (as
+/// [`crate::testing::expected`] reads them).
 pub fn is_directive(text: &str) -> bool {
     let body = text.trim_start_matches('/').trim_start();
     let word_end = body
@@ -32,9 +33,7 @@ pub fn is_directive(text: &str) -> bool {
         .unwrap_or(body.len());
     let capital = body.starts_with(|c: char| c.is_ascii_uppercase());
     (capital && word_end > 0 && body[word_end..].starts_with(':'))
-        || ["error", "warning", "note", "remark"]
-            .iter()
-            .any(|s| text.contains(&format!("expected-{s}")))
+        || crate::testing::expected::has_directive(text)
 }
 
 /// A directive comment printed at output line `out_line`, read from source
@@ -49,6 +48,21 @@ pub struct Tracking {
     /// Per 0-based source line, its output line (`u32::MAX`: none).
     pub out_of: Vec<u32>,
     pub directives: Vec<Directive>,
+    /// Per source line, what set its output line (see [`Source`]).
+    set_by: Vec<Source>,
+}
+
+/// What a source line's output line was taken from, in increasing
+/// priority. A source line that went to several output lines (a line
+/// holding two statements, or a whole one-line function) maps to the first
+/// statement printed from it, else to the last other line of code (a
+/// header, `} else {`, `}`), else to its comment.
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum Source {
+    Nothing,
+    Comment,
+    Code,
+    Statement,
 }
 
 pub struct Printer {
@@ -60,6 +74,9 @@ pub struct Printer {
     /// Reused buffer for the lines of a function.
     lines: Vec<Line>,
     pub tracking: Option<Tracking>,
+    /// The line width statements are laid out in (`None`: one line each,
+    /// as the canonical printer writes them).
+    width: Option<usize>,
 }
 
 impl Printer {
@@ -71,7 +88,14 @@ impl Printer {
             keep,
             lines: Vec::new(),
             tracking: None,
+            width: None,
         }
+    }
+
+    /// Lays statements out within `width` columns ([`super::layout`]).
+    pub fn line_width(mut self, width: usize) -> Printer {
+        self.width = Some(width);
+        self
     }
 
     /// Records output lines for a source of `source_lines` lines.
@@ -79,6 +103,7 @@ impl Printer {
         self.tracking = Some(Tracking {
             out_of: vec![u32::MAX; source_lines],
             directives: Vec::new(),
+            set_by: vec![Source::Nothing; source_lines],
         });
         self
     }
@@ -96,14 +121,22 @@ impl Printer {
         self.keep == Keep::All || !is_directive(&c.text)
     }
 
-    fn map(&mut self, from: usize, to: usize, overwrite: bool) {
+    fn map(&mut self, from: usize, to: usize, by: Source) {
         let out = u32::try_from(self.out_line).unwrap_or(u32::MAX);
         if let Some(t) = &mut self.tracking {
             for l in from..=to {
-                if let Some(slot) = t.out_of.get_mut(l)
-                    && (overwrite || *slot == u32::MAX)
-                {
+                let (Some(slot), Some(was)) = (t.out_of.get_mut(l), t.set_by.get_mut(l)) else {
+                    continue;
+                };
+                // A statement keeps the first one; other code the last.
+                let replace = match by {
+                    Source::Statement => *was < Source::Statement,
+                    Source::Code => *was <= Source::Code,
+                    Source::Comment | Source::Nothing => *was == Source::Nothing,
+                };
+                if replace {
                     *slot = out;
+                    *was = by;
                 }
             }
         }
@@ -111,7 +144,7 @@ impl Printer {
 
     fn note_directive(&mut self, c: &Comment) {
         if let Some(t) = &mut self.tracking
-            && c.text.contains("expected-")
+            && crate::testing::expected::has_directive(&c.text)
         {
             t.directives.push(Directive {
                 out_line: self.out_line,
@@ -123,7 +156,7 @@ impl Printer {
     /// A raw line (a `// -----` separator) read from `source_line`.
     pub fn raw_line(&mut self, text: &str, source_line: Option<usize>) {
         if let Some(l) = source_line {
-            self.map(l, l, true);
+            self.map(l, l, Source::Statement);
         }
         let _ = self.w.line(0, text);
         let _ = self.w.newline();
@@ -139,7 +172,7 @@ impl Printer {
         if c.blank_before && !self.fresh {
             self.blank();
         }
-        self.map(c.line as usize, c.line as usize, false);
+        self.map(c.line as usize, c.line as usize, Source::Comment);
         self.note_directive(c);
         let _ = self.w.line(depth, &c.text);
         let _ = self.w.newline();
@@ -159,13 +192,17 @@ impl Printer {
             }
         }
         if self.tracking.is_some() && source.0 <= source.1 {
-            self.map(source.0, source.1, true);
+            let by = match line.anchor {
+                Anchor::Stmt(_) => Source::Statement,
+                _ => Source::Code,
+            };
+            self.map(source.0, source.1, by);
         }
         let _ = self.w.line(line.depth, text);
         if let Some(t) = c.and_then(|c| c.trailing.as_ref())
             && self.kept(t)
         {
-            self.map(t.line as usize, t.line as usize, false);
+            self.map(t.line as usize, t.line as usize, Source::Comment);
             self.note_directive(t);
             let _ = self.w.line(0, " ");
             let _ = self.w.line(0, &t.text);
@@ -191,6 +228,12 @@ impl Printer {
             for line in &all {
                 text.clear();
                 line_text(module, f, line, &mut text);
+                if let (Some(width), Anchor::Stmt(s)) = (self.width, line.anchor)
+                    && let Some(wrapped) =
+                        super::layout::fit_statement(module, f, s, &text, 2 * line.depth, width)
+                {
+                    text = wrapped;
+                }
                 let source = if self.tracking.is_some() {
                     let last = line.end.saturating_sub(1).max(line.start);
                     (source_line(line.start), source_line(last))

@@ -304,7 +304,7 @@ fn site_title(m: &Module, f: &Function, site: &Site) -> String {
         StmtKind::Submit(sub) => {
             let sub = &f.submits[*sub];
             let tid = f.list(sub.results).last().map_or("_", |v| f.var_name(*v));
-            format!("{tid} = submit {}", m.func_name(sub.callee))
+            format!("{tid} = submit {}", f.callee_name(m, sub.callee))
         }
         _ => match f.results(kind).first() {
             Some(v) => format!("{} = system.task_dummy", f.var_name(*v)),

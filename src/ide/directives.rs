@@ -44,7 +44,7 @@ pub const RUNNER_DIRECTIVES: [&str; 5] =
     ["COM", "XFAIL", "REQUIRES", "UNSUPPORTED", "ALLOW_RETRIES"];
 
 /// The severities of `expected-*` comments.
-pub const EXPECTED_KINDS: [&str; 4] = ["error", "warning", "note", "remark"];
+pub const EXPECTED_KINDS: [&str; 4] = crate::testing::expected::KINDS;
 
 /// The FileCheck prefixes a document's RUN lines use: `CHECK` and every
 /// `--check-prefix=P` / `--check-prefixes=P,Q` (one dash or two, `=` or a
@@ -165,44 +165,21 @@ pub fn scan_comment(
     (kind, pieces)
 }
 
-/// Appends every `expected-KIND[@N] {{text}}` of the comment `text[range]`.
+/// Appends every `expected-KIND[@N] {{text}}` of the comment `text[range]`,
+/// as the one reader of them ([`crate::testing::expected`]) finds them.
 fn expectations(text: &str, range: Range<usize>, out: &mut Vec<(Range<usize>, PieceKind)>) {
+    use crate::testing::expected::{Found, scan};
     let Some(comment) = text.get(range.clone()) else {
         return;
     };
-    let bytes = comment.as_bytes();
-    let mut from = 0;
-    while let Some(i) = comment[from..].find("expected-") {
-        let start = from + i;
-        from = start + "expected-".len();
-        if start > 0 && crate::ide::index::is_ident_byte(bytes[start - 1]) {
-            continue;
+    let at = |r: Range<usize>| range.start + r.start..range.start + r.end;
+    for found in scan(comment) {
+        if let Found::Directive(d) = found {
+            out.push((at(d.head), PieceKind::Directive));
+            if let Some(b) = d.braces {
+                out.push((at(b), PieceKind::Expected));
+            }
         }
-        let kind_len = comment[from..]
-            .bytes()
-            .take_while(|b| b.is_ascii_lowercase())
-            .count();
-        if !EXPECTED_KINDS.contains(&&comment[from..from + kind_len]) {
-            continue;
-        }
-        let mut end = from + kind_len;
-        if comment[end..].starts_with('@') {
-            end += comment[end..]
-                .find([' ', '\t', '{'])
-                .unwrap_or(comment.len() - end);
-        }
-        out.push((range.start + start..range.start + end, PieceKind::Directive));
-        // The `{{text}}` right after it.
-        let gap = comment[end..].len() - comment[end..].trim_start().len();
-        let open = end + gap;
-        if comment[open..].starts_with("{{")
-            && let Some(j) = comment[open + 2..].find("}}")
-        {
-            let close = open + 2 + j + 2;
-            out.push((range.start + open..range.start + close, PieceKind::Expected));
-            end = close;
-        }
-        from = end;
     }
 }
 

@@ -397,10 +397,11 @@ fn index_function(
         }
     }
     for (_, sub) in f.submits.iter() {
-        if let Some(info) = ix.functions.get(sub.callee.index())
+        if let Some(id) = sub.callee.function()
+            && let Some(info) = ix.functions.get(id.index())
             && text.get(sub.callee_span.range()) == Some(info.name.as_str())
         {
-            let callee = sub.callee.index() as u32;
+            let callee = id.index() as u32;
             ix.occurrences.push(Occurrence {
                 range: sub.callee_span.range(),
                 target: Target::Function(callee),

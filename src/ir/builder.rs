@@ -11,8 +11,8 @@
 
 use crate::ir::{
     BinaryOp, Block, Call, Callee, DirList, Direction, ExprId, ExprKind, ExprList, Extent, FuncId,
-    FuncKind, Function, IfStmt, IterArg, Kwarg, LoopKind, Param, ScalarType, ScopeStmt, Span,
-    StmtId, StmtKind, Submit, Type, UnaryOp, VarId, WhileLoop,
+    FuncKind, Function, IfStmt, IterArg, Kwarg, KwargList, LoopKind, Param, ScalarType, ScopeStmt,
+    Span, StmtId, StmtKind, Submit, Type, UnaryOp, VarId, WhileLoop,
 };
 use std::borrow::BorrowMut;
 
@@ -243,6 +243,7 @@ impl<F: BorrowMut<Function>> Builder<F> {
             start,
             stop,
             step,
+            extra_bounds: ExprList::new(),
             iter_args: f.new_list(iter_args.as_ref()),
             body: Block {
                 stmts: f.new_list(body.as_ref()),
@@ -317,7 +318,7 @@ impl<F: BorrowMut<Function>> Builder<F> {
         let args = args.as_ref();
         Submit {
             results: self.func().new_list(results.as_ref()),
-            callee,
+            callee: Callee::Function(callee),
             callee_span: self.span,
             arg_directions: self.directions(vec![Direction::In; args.len()]),
             args: self.exprs(args),
@@ -326,6 +327,7 @@ impl<F: BorrowMut<Function>> Builder<F> {
             sync_start: None,
             allow_early_resolve: None,
             predicate: None,
+            rejected_kwargs: KwargList::new(),
         }
     }
 

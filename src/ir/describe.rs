@@ -53,6 +53,7 @@ fn expr_into(m: &Module, f: &Function, e: ExprId, depth: u32, out: &mut String) 
         ExprKind::None => out.push_str("none"),
         ExprKind::Dtype(s) => out.push_str(s.name()),
         ExprKind::Var(v) => out.push_str(f.var_name(*v)),
+        ExprKind::Unresolved(s) => out.push_str(f.names.get(*s)),
         ExprKind::Unary(op, x) => {
             out.push_str(match op {
                 super::UnaryOp::Not => "not ",
@@ -101,7 +102,7 @@ pub fn describe_stmt(m: &Module, f: &Function, s: StmtId) -> String {
         StmtKind::Submit(submit) => {
             let submit = &f.submits[*submit];
             out.push_str("submit ");
-            out.push_str(m.func_name(submit.callee));
+            out.push_str(f.callee_name(m, submit.callee));
             out.push('(');
             list_into(m, f, f.list(submit.args), 1, &mut out);
             out.push(')');

@@ -276,6 +276,7 @@ impl<'x> FnCmp<'x> {
                 self.expr(x.start, y.start)?;
                 self.expr(x.stop, y.stop)?;
                 self.expr(x.step, y.step)?;
+                self.exprs(fa.list(x.extra_bounds), fb.list(y.extra_bounds), "bounds")?;
                 self.iter_args(fa.list(x.iter_args), fb.list(y.iter_args))?;
                 self.define(x.var, y.var)?;
                 work.push(Work::Results(
@@ -362,7 +363,10 @@ impl<'x> FnCmp<'x> {
 
     fn submit(&mut self, x: &Submit, y: &Submit) -> Res {
         let (fa, fb): (&'x Function, &'x Function) = (self.a, self.b);
-        let (cx, cy) = (self.ma.func_name(x.callee), self.mb.func_name(y.callee));
+        let (cx, cy) = (
+            fa.callee_name(self.ma, x.callee),
+            fb.callee_name(self.mb, y.callee),
+        );
         if cx != cy {
             return fail(format!("submitted functions differ: `{cx}` vs `{cy}`"));
         }
@@ -397,6 +401,18 @@ impl<'x> FnCmp<'x> {
                     ));
                 }
             }
+        }
+        let (ka, kb) = (fa.list(x.rejected_kwargs), fb.list(y.rejected_kwargs));
+        if ka.len() != kb.len()
+            || ka
+                .iter()
+                .zip(kb)
+                .any(|(p, q)| fa.names.get(p.name) != fb.names.get(q.name))
+        {
+            return fail("rejected keyword arguments differ".to_string());
+        }
+        for (p, q) in ka.iter().zip(kb) {
+            self.expr(p.value, q.value)?;
         }
         self.define_all(fa.list(x.results), fb.list(y.results), "results")
     }
@@ -439,6 +455,9 @@ impl<'x> FnCmp<'x> {
             (ExprKind::Float(p), ExprKind::Float(q)) => p.get().to_bits() == q.get().to_bits(),
             (ExprKind::Bool(p), ExprKind::Bool(q)) => p == q,
             (ExprKind::None, ExprKind::None) => true,
+            (ExprKind::Unresolved(p), ExprKind::Unresolved(q)) => {
+                fa.names.get(*p) == fb.names.get(*q)
+            }
             (ExprKind::Dtype(p), ExprKind::Dtype(q)) => p == q,
             (ExprKind::Var(p), ExprKind::Var(q)) => {
                 self.use_var(*p, *q)?;
@@ -493,6 +512,7 @@ fn call_attrs_equal(
     let same_callee = match (p.callee, q.callee) {
         (Callee::Op(x), Callee::Op(y)) => fp.names.get(x) == fq.names.get(y),
         (Callee::Function(x), Callee::Function(y)) => mp.func_name(x) == mq.func_name(y),
+        (Callee::Unresolved(x), Callee::Unresolved(y)) => fp.names.get(x) == fq.names.get(y),
         _ => false,
     };
     if !same_callee {

@@ -362,7 +362,7 @@ impl Function {
     /// The name of an op or function callee (a function's name read from `m`).
     pub fn callee_name<'m>(&'m self, m: &'m Module, callee: Callee) -> &'m str {
         match callee {
-            Callee::Op(s) => self.names.get(s),
+            Callee::Op(s) | Callee::Unresolved(s) => self.names.get(s),
             Callee::Function(id) => m.func_name(id),
         }
     }
@@ -371,7 +371,7 @@ impl Function {
     pub fn op_name(&self, callee: Callee) -> Option<&str> {
         match callee {
             Callee::Op(s) => Some(self.names.get(s)),
-            Callee::Function(_) => None,
+            Callee::Function(_) | Callee::Unresolved(_) => None,
         }
     }
 
@@ -535,6 +535,13 @@ pub enum ExprKind {
     Call(CallId),
     /// `[a, b]`, only as a call argument.
     List(ExprList),
+    /// Source text lowering could not make sense of (an unknown name, an
+    /// out-of-range literal), kept as written (a symbol of the function's
+    /// [`NameTable`]) so that a module with errors prints back what was
+    /// written. Its type is the error type [`Type::Unknown`] (or the
+    /// literal's type); it appears only in modules with error diagnostics,
+    /// which passes refuse.
+    Unresolved(Symbol),
 }
 
 /// What a call calls.
@@ -546,6 +553,20 @@ pub enum Callee {
     Op(Symbol),
     /// A function of the module.
     Function(FuncId),
+    /// A name that is no function of the module (or an op named where a
+    /// function is needed), kept as written: only in modules with error
+    /// diagnostics (see [`ExprKind::Unresolved`]).
+    Unresolved(Symbol),
+}
+
+impl Callee {
+    /// The function called, when the callee is one.
+    pub fn function(self) -> Option<FuncId> {
+        match self {
+            Callee::Function(id) => Some(id),
+            Callee::Op(_) | Callee::Unresolved(_) => None,
+        }
+    }
 }
 
 /// A plain call (of an op or a function), evaluated for its value.
@@ -589,8 +610,10 @@ pub struct Stmt {
 pub struct Submit {
     /// The callee's results followed by the task id.
     pub results: VarList,
-    /// The function launched.
-    pub callee: FuncId,
+    /// The function launched: [`Callee::Function`] in a valid module
+    /// ([`Callee::Unresolved`] keeps an unknown name or an op written
+    /// where a function is needed, in a module with errors).
+    pub callee: Callee,
     pub callee_span: Span,
     pub args: ExprList,
     pub arg_directions: DirList,
@@ -602,6 +625,10 @@ pub struct Submit {
     /// Absent when `false` (the default).
     pub allow_early_resolve: Option<ExprId>,
     pub predicate: Option<ExprId>,
+    /// Keyword arguments lowering rejected (unknown, repeated, a `deps=`
+    /// that is not a list), kept in source order to be printed as written:
+    /// empty in a valid module.
+    pub rejected_kwargs: KwargList,
 }
 
 /// `results = for var in kind(start, stop, step) iter(...) { body }`.
@@ -613,6 +640,9 @@ pub struct ForLoop {
     pub start: ExprId,
     pub stop: ExprId,
     pub step: ExprId,
+    /// Bounds written past the third (an error), kept to be printed as
+    /// written: empty in a valid module.
+    pub extra_bounds: ExprList,
     pub iter_args: IterArgList,
     pub body: Block,
 }
@@ -688,7 +718,7 @@ mod tests {
             "ExprKind: {}",
             size_of::<ExprKind>()
         );
-        assert!(size_of::<Submit>() <= 48, "Submit: {}", size_of::<Submit>());
+        assert!(size_of::<Submit>() <= 52, "Submit: {}", size_of::<Submit>());
         assert!(size_of::<Call>() <= 28, "Call: {}", size_of::<Call>());
         assert!(size_of::<Block>() <= 12, "Block: {}", size_of::<Block>());
         assert!(

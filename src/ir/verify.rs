@@ -773,7 +773,7 @@ impl<'m> Verifier<'m> {
         }
         at(self);
         let dirs = self.directions(sub.arg_directions);
-        let callee = self.callee(Callee::Function(sub.callee));
+        let callee = self.callee(sub.callee);
         self.arguments(args, dirs, callee);
         for &d in deps {
             self.dependency(d);
@@ -827,7 +827,9 @@ impl<'m> Verifier<'m> {
                 }
                 got
             }
-            Callee::Op(name) => {
+            // An unresolved callee (a module with errors, kept as written
+            // for the formatter) has no signature to check against, like an op.
+            Callee::Op(name) | Callee::Unresolved(name) => {
                 if name.as_u32() as usize >= self.f.names.len() {
                     self.out_of_range(Entity::Name, name.as_u32() as usize);
                 }
@@ -946,6 +948,14 @@ impl<'m> Verifier<'m> {
                 ExprKind::Bool(_) => Some((TypeSite::Literal, Type::BOOL)),
                 ExprKind::None => Some((TypeSite::Literal, Type::TASK_ID)),
                 ExprKind::Dtype(_) => Some((TypeSite::Literal, Type::Dtype)),
+                // What was written but names nothing: the error type, no
+                // children (a module with errors, kept for the formatter).
+                ExprKind::Unresolved(name) => {
+                    if name.as_u32() as usize >= f.names.len() {
+                        self.out_of_range(Entity::Name, name.as_u32() as usize);
+                    }
+                    None
+                }
                 ExprKind::Var(v) => {
                     if f.vars.get(v).is_none() {
                         self.out_of_range(Entity::Var, v.index());

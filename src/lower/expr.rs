@@ -5,7 +5,7 @@ use crate::diagnostics::Diagnostic;
 use crate::diagnostics::{Applicability, Code};
 use crate::ir::{
     BinaryOp, Call, Callee, Category, Direction, ExprId, ExprKind, ExprList, Extent, Kwarg,
-    ScalarType, SmallVec, StmtKind, Submit, Type, UnaryOp, VarList,
+    ScalarType, SmallVec, StmtKind, Submit, Symbol, Type, UnaryOp, VarList,
 };
 use crate::parser::ast;
 use crate::span::Span;
@@ -99,7 +99,7 @@ impl<'a> Lowerer<'a> {
                         .with_code(Code::LiteralOutOfRange)
                         .with_label(format!("does not fit in i64 (at most {})", i64::MAX)),
                 );
-                (ExprKind::Int(0.into()), Type::I64)
+                (ExprKind::Unresolved(self.written(span)), Type::I64)
             }
             ast::ExprKind::Float(v) => match *v {
                 v if v.is_finite() => (ExprKind::Float(v.into()), Type::F32),
@@ -109,7 +109,7 @@ impl<'a> Lowerer<'a> {
                             .with_code(Code::LiteralOutOfRange)
                             .with_label("too large for f64"),
                     );
-                    (ExprKind::Float(0.0.into()), Type::F32)
+                    (ExprKind::Unresolved(self.written(span)), Type::F32)
                 }
             },
             ast::ExprKind::Bool(b) => (ExprKind::Bool(*b), Type::BOOL),
@@ -119,7 +119,7 @@ impl<'a> Lowerer<'a> {
                 Some(v) => (ExprKind::Var(v), self.func.var_ty(v).clone()),
                 None => {
                     self.unknown_variable(self.text(*name), span);
-                    return self.build(span).expr(ExprKind::None, Type::Unknown);
+                    (ExprKind::Unresolved(self.written(span)), Type::Unknown)
                 }
             },
             ast::ExprKind::Unary(u) => {
@@ -301,8 +301,10 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Lowers a `deps=[...]` list: each entry a `task_id`, an
-    /// `array<task_id, N>`, or `none` (dropped).
-    fn lower_deps(&mut self, value: &ast::Expr<'a>) -> ExprList {
+    /// `array<task_id, N>`, or `none` (dropped). A value that is not a
+    /// list is reported and returned as an expression (`Err`), to be kept
+    /// as written.
+    fn lower_deps(&mut self, value: &ast::Expr<'a>) -> Result<ExprList, ExprId> {
         let Some(items) = value.list_items() else {
             let id = self.lower_expr(value);
             let found = self.describe(id);
@@ -312,7 +314,7 @@ impl<'a> Lowerer<'a> {
                     .with_label(format!("this is {found}, not a list"))
                     .with_help("write `deps=[a, b]`"),
             );
-            return ExprList::new();
+            return Err(id);
         };
         let mut out: SmallVec<[ExprId; 4]> = SmallVec::new();
         for item in items {
@@ -331,7 +333,70 @@ impl<'a> Lowerer<'a> {
             }
             out.push(id);
         }
-        self.func.new_list(&out)
+        Ok(self.func.new_list(&out))
+    }
+
+    /// The source text at `span`, as a name of the function: what an
+    /// unresolved node keeps to be printed as written.
+    pub(super) fn written(&mut self, span: Span) -> crate::ir::Symbol {
+        let src = self.src;
+        let text = span
+            .start()
+            .checked_sub(src.base)
+            .zip(span.end().checked_sub(src.base))
+            .and_then(|(a, b)| src.text.get(a..b))
+            .unwrap_or("");
+        self.func.names.add(text)
+    }
+
+    /// Lowers `e` only to keep it in the IR (an argument lowering rejects
+    /// without looking into it): its own diagnostics are dropped, so that
+    /// keeping what was written reports nothing new.
+    fn lower_kept(&mut self, e: &ast::Expr<'a>) -> ExprId {
+        let (diags, searches) = (self.diags.len(), self.suggestion_searches);
+        let id = self.lower_expr(e);
+        self.diags.truncate(diags);
+        self.suggestion_searches = searches;
+        id
+    }
+
+    /// A keyword argument kept as written (`key` empty: a positional
+    /// argument written after keyword arguments).
+    fn kept_kwarg(&mut self, key: &str, value: ExprId) -> Kwarg {
+        Kwarg {
+            name: self.func.names.add(key),
+            value,
+        }
+    }
+
+    /// Splits lowered positional arguments into those written before any
+    /// keyword argument and those written after one (an error), which are
+    /// kept as nameless keyword arguments, so that they print where they
+    /// were written.
+    fn split_misplaced(
+        &mut self,
+        args: &ast::CallArgs<'a>,
+        ids: &[ExprId],
+        kwargs: &mut SmallVec<[Kwarg; 2]>,
+    ) -> usize {
+        let misplaced = args.misplaced().count().min(ids.len());
+        let in_place = ids.len() - misplaced;
+        for &id in &ids[in_place..] {
+            let kw = self.kept_kwarg("", id);
+            kwargs.push(kw);
+        }
+        in_place
+    }
+
+    /// An empty list expression at `span` (a `deps=[]` kept as written).
+    fn empty_list(&mut self, span: Span) -> ExprId {
+        let list = self.func.new_list(&[]);
+        self.build(span).expr(ExprKind::List(list), Type::Unknown)
+    }
+
+    /// Puts kept keyword arguments back in source order.
+    fn in_source_order(&self, kwargs: &mut [Kwarg]) {
+        kwargs.sort_by_key(|k| self.func.exprs[k.value].span.start());
     }
 
     fn lower_args_against(
@@ -418,11 +483,25 @@ impl<'a> Lowerer<'a> {
                 let signatures = self.signatures;
                 let Some(sig) = signatures.get(name) else {
                     self.not_a_function(id, "a call");
-                    for a in args.positional() {
-                        self.lower_expr(a);
+                    // Kept as written, under the unknown name.
+                    let ids: SmallVec<[ExprId; 4]> =
+                        args.positional().map(|a| self.lower_expr(a)).collect();
+                    let mut kwargs: SmallVec<[Kwarg; 2]> = SmallVec::new();
+                    for (key, value) in args.keyword() {
+                        let value = self.lower_kept(value);
+                        let kw = self.kept_kwarg(self.text(key), value);
+                        kwargs.push(kw);
                     }
-                    return self.build(span).expr(ExprKind::None, Type::Unknown);
+                    let in_place = self.split_misplaced(args, &ids, &mut kwargs);
+                    self.in_source_order(&mut kwargs);
+                    let mut call = Call::new(Callee::Unresolved(self.func.names.add(name)));
+                    call.args = self.func.new_list(&ids[..in_place]);
+                    call.arg_directions = self.func.new_directions(vec![Direction::In; in_place]);
+                    call.kwargs = self.func.new_list(&kwargs);
+                    return self.build(span).call(call, Type::Unknown);
                 };
+                // Rejected keyword arguments are kept as written.
+                let mut kwargs: SmallVec<[Kwarg; 2]> = SmallVec::new();
                 for kw in args.keyword() {
                     let key = self.text(kw.0);
                     if key == "deps" {
@@ -437,12 +516,20 @@ impl<'a> Lowerer<'a> {
                             .with_label("function calls take positional arguments only"),
                         );
                     }
+                    let value = self.lower_kept(kw.1);
+                    let kept = self.kept_kwarg(key, value);
+                    kwargs.push(kept);
                 }
                 let (ids, directions) =
                     self.lower_args_against(args.positional(), &sig.params, name, span);
+                let in_place = self.split_misplaced(args, &ids, &mut kwargs);
+                self.in_source_order(&mut kwargs);
                 let mut call = Call::new(Callee::Function(sig.id));
-                call.args = self.func.new_list(&ids);
-                call.arg_directions = self.func.new_directions(directions);
+                call.args = self.func.new_list(&ids[..in_place]);
+                call.arg_directions = self
+                    .func
+                    .new_directions(directions.into_iter().take(in_place));
+                call.kwargs = self.func.new_list(&kwargs);
                 self.build(span).call(call, sig.call_type())
             }
             ast::CalleeName::Op(op) => self.lower_op(op, args, span),
@@ -468,21 +555,44 @@ impl<'a> Lowerer<'a> {
         let name = self.text(op);
         let mut call = Call::new(Callee::Op(self.func.names.add(name)));
         if name == "system.task_dummy" {
+            // Everything rejected is kept as written.
+            let mut ids: SmallVec<[ExprId; 4]> = SmallVec::new();
             for a in args.positional() {
-                self.lower_expr(a);
+                ids.push(self.lower_expr(a));
                 self.error(
                     Diagnostic::error("`system.task_dummy` takes only `deps=`", a.span)
                         .with_code(Code::KeywordArgument)
                         .with_label("unexpected positional argument"),
                 );
             }
+            let mut kwargs: SmallVec<[Kwarg; 2]> = SmallVec::new();
             let mut seen_deps = false;
+            let mut first_empty_deps = None;
             for (key, value) in args.keyword() {
                 let key_name = self.text(key);
                 if key_name == "deps" && !seen_deps {
                     seen_deps = true;
-                    call.manual_dep_edges = self.lower_deps(value);
+                    match self.lower_deps(value) {
+                        Ok(deps) if deps.is_empty() => {
+                            // Printed only if `deps=` is given again.
+                            first_empty_deps = Some(self.empty_list(value.span));
+                        }
+                        Ok(deps) => call.manual_dep_edges = deps,
+                        Err(kept) => {
+                            let kw = self.kept_kwarg(key_name, kept);
+                            kwargs.push(kw);
+                        }
+                    }
                 } else {
+                    if key_name == "deps"
+                        && let Some(first) = first_empty_deps.take()
+                    {
+                        let kw = self.kept_kwarg(key_name, first);
+                        kwargs.push(kw);
+                    }
+                    let kept = self.lower_kept(value);
+                    let kw = self.kept_kwarg(key_name, kept);
+                    kwargs.push(kw);
                     self.error(
                         Diagnostic::error(
                             format!(
@@ -495,31 +605,48 @@ impl<'a> Lowerer<'a> {
                     );
                 }
             }
+            let in_place = self.split_misplaced(args, &ids, &mut kwargs);
+            self.in_source_order(&mut kwargs);
+            call.args = self.func.new_list(&ids[..in_place]);
+            call.arg_directions = self.func.new_directions(vec![Direction::In; in_place]);
+            call.kwargs = self.func.new_list(&kwargs);
             call.dummy_task = true;
             return self.build(span).call(call, Type::TASK_ID);
         }
 
         let a: SmallVec<[ExprId; 4]> = args.positional().map(|a| self.lower_expr(a)).collect();
-        call.args = self.func.new_list(&a);
-        call.arg_directions = self.func.new_directions(a.iter().map(|_| Direction::In));
         let mut kwargs: SmallVec<[Kwarg; 2]> = SmallVec::new();
+        // The keyword arguments lowering checked; rejected ones are kept
+        // in `kwargs` too, as written.
+        let mut checked: SmallVec<[Symbol; 2]> = SmallVec::new();
         for kw in args.keyword() {
             let key = self.text(kw.0);
             if key == "deps" {
                 self.deps_on_plain_call(kw, name, None);
+                let value = self.lower_kept(kw.1);
+                let kept = self.kept_kwarg(key, value);
+                kwargs.push(kept);
                 continue;
             }
-            if kwargs.iter().any(|k| self.func.names.get(k.name) == key) {
+            if checked.iter().any(|k| self.func.names.get(*k) == key) {
                 self.error(
                     Diagnostic::error(format!("keyword argument `{key}` given twice"), kw.0.span())
                         .with_code(Code::KeywordArgument),
                 );
+                let value = self.lower_kept(kw.1);
+                let kept = self.kept_kwarg(key, value);
+                kwargs.push(kept);
                 continue;
             }
             let value = self.lower_expr(kw.1);
             let name = self.func.names.add(key);
+            checked.push(name);
             kwargs.push(Kwarg { name, value });
         }
+        let in_place = self.split_misplaced(args, &a, &mut kwargs);
+        self.in_source_order(&mut kwargs);
+        call.args = self.func.new_list(&a[..in_place]);
+        call.arg_directions = self.func.new_directions(vec![Direction::In; in_place]);
         call.kwargs = self.func.new_list(&kwargs);
         let builtin_no_kwargs = matches!(
             name,
@@ -689,31 +816,39 @@ impl<'a> Lowerer<'a> {
                 .with_label("`submit` launches a function of the module")
                 .with_help(format!("call the op directly: `x = {callee}(...)`")),
             );
-            self.bind_unknown(bindings);
-            return None;
+            return Some(self.unresolved_submit(bindings, s));
         }
         let signatures = self.signatures;
         let Some(sig) = signatures.get(callee) else {
             self.not_a_function(s.callee, "`submit`");
-            self.bind_unknown(bindings);
-            return None;
+            return Some(self.unresolved_submit(bindings, s));
         };
         let (args, arg_directions) =
             self.lower_args_against(s.args.positional(), &sig.params, callee, s.span);
+        // Rejected keyword arguments and positional arguments written after
+        // keyword arguments are kept as written.
+        let mut rejected: SmallVec<[Kwarg; 2]> = SmallVec::new();
+        let in_place = self.split_misplaced(&s.args, &args, &mut rejected);
         let mut submit = Submit {
             results: VarList::new(),
-            callee: sig.id,
+            callee: Callee::Function(sig.id),
             callee_span: s.callee.span(),
-            args: self.func.new_list(&args),
-            arg_directions: self.func.new_directions(arg_directions),
+            args: self.func.new_list(&args[..in_place]),
+            arg_directions: self
+                .func
+                .new_directions(arg_directions.into_iter().take(in_place)),
             deps: ExprList::new(),
             core_num: None,
             sync_start: None,
             allow_early_resolve: None,
             predicate: None,
+            rejected_kwargs: crate::ir::KwargList::new(),
         };
         // Which of SUBMIT_KWARGS were given (no list is built).
         let mut seen = [false; SUBMIT_KWARGS.len()];
+        // A value the canonical form leaves out (`deps=[]`, `sync_start=false`),
+        // kept in case the keyword is given again: then both are printed.
+        let mut elided: [Option<ExprId>; SUBMIT_KWARGS.len()] = [None; SUBMIT_KWARGS.len()];
         for (key_id, value) in s.args.keyword() {
             let key = self.text(key_id);
             let Some(slot) = SUBMIT_KWARGS.iter().position(|k| *k == key) else {
@@ -729,6 +864,9 @@ impl<'a> Lowerer<'a> {
                         SUBMIT_KWARGS.map(|k| format!("`{k}=`")).join(", ")
                     )),
                 );
+                let value = self.lower_kept(value);
+                let kept = self.kept_kwarg(key, value);
+                rejected.push(kept);
                 continue;
             };
             if seen[slot] {
@@ -740,11 +878,29 @@ impl<'a> Lowerer<'a> {
                     .with_code(Code::KeywordArgument)
                     .with_label("each keyword argument may appear at most once"),
                 );
+                if let Some(first) = elided[slot].take() {
+                    let kept = self.kept_kwarg(key, first);
+                    rejected.push(kept);
+                }
+                let value = self.lower_kept(value);
+                let kept = self.kept_kwarg(key, value);
+                rejected.push(kept);
                 continue;
             }
             seen[slot] = true;
             match key {
-                "deps" => submit.deps = self.lower_deps(value),
+                "deps" => match self.lower_deps(value) {
+                    Ok(deps) => {
+                        if deps.is_empty() {
+                            elided[slot] = Some(self.empty_list(value.span));
+                        }
+                        submit.deps = deps;
+                    }
+                    Err(kept) => {
+                        let kept = self.kept_kwarg(key, kept);
+                        rejected.push(kept);
+                    }
+                },
                 "core_num" => {
                     let v = self.lower_expr(value);
                     self.expect_integer(v, "`core_num`");
@@ -760,10 +916,15 @@ impl<'a> Lowerer<'a> {
                         &mut submit.allow_early_resolve
                     };
                     *slot = if is_default { None } else { Some(v) };
+                    if is_default {
+                        elided[SUBMIT_KWARGS.iter().position(|k| *k == key).unwrap_or(0)] = Some(v);
+                    }
                 }
                 _ => submit.predicate = Some(self.lower_expr(value)),
             }
         }
+        self.in_source_order(&mut rejected);
+        submit.rejected_kwargs = self.func.new_list(&rejected);
         // The callee's results and the task id, borrowed (no list is built).
         let produced = sig.results.len() + 1;
         if bindings.len() != produced {
@@ -855,5 +1016,41 @@ impl<'a> Lowerer<'a> {
         };
         let end = last.span().end();
         Some((Span::new(end, end), added, message, applicability))
+    }
+
+    /// A `submit` of a name that is no function of the module (already
+    /// reported), kept as written: its arguments are lowered without
+    /// reports of their own (none were made before), its bindings defined
+    /// with the error type.
+    fn unresolved_submit(
+        &mut self,
+        bindings: &[ast::Binding<'a>],
+        s: &ast::SubmitStmt<'a>,
+    ) -> StmtKind {
+        let ids: SmallVec<[ExprId; 4]> = s.args.positional().map(|a| self.lower_kept(a)).collect();
+        let mut kwargs: SmallVec<[Kwarg; 2]> = SmallVec::new();
+        for (key, value) in s.args.keyword() {
+            let value = self.lower_kept(value);
+            let kw = self.kept_kwarg(self.text(key), value);
+            kwargs.push(kw);
+        }
+        let in_place = self.split_misplaced(&s.args, &ids, &mut kwargs);
+        self.in_source_order(&mut kwargs);
+        let unknown = vec![Type::Unknown; bindings.len()];
+        let results = self.bind_results(bindings, &unknown);
+        let submit = Submit {
+            results,
+            callee: Callee::Unresolved(self.func.names.add(self.text(s.callee))),
+            callee_span: s.callee.span(),
+            args: self.func.new_list(&ids[..in_place]),
+            arg_directions: self.func.new_directions(vec![Direction::In; in_place]),
+            deps: ExprList::new(),
+            core_num: None,
+            sync_start: None,
+            allow_early_resolve: None,
+            predicate: None,
+            rejected_kwargs: self.func.new_list(&kwargs),
+        };
+        StmtKind::Submit(self.func.submits.alloc(submit))
     }
 }

@@ -41,21 +41,27 @@ pub fn lower(module: ast::Module<'_>) -> (Module, Vec<Diagnostic>) {
     // The names of the functions the module will hold, by `FuncId`.
     let mut names: Vec<&str> = Vec::new();
 
+    // The signatures of functions defined again under a taken name, by
+    // position: they are lowered too, so that the module holds what was
+    // written, but only their name is reported.
+    let mut duplicates: HashMap<usize, Signature> = HashMap::new();
+
     // Signatures first: functions may be called before they are defined.
-    for f in &module.functions {
+    for (i, f) in module.functions.iter().enumerate() {
         let name = text(f.name);
-        if let Some(prev) = first_def.get(name) {
+        let duplicate = first_def.get(name).copied();
+        if let Some(prev) = duplicate {
             diags.push(
                 Diagnostic::error(format!("duplicate function `{name}`"), f.name.span())
                     .with_code(Code::DuplicateFunction)
                     .with_label("defined again here")
-                    .with_secondary(*prev, "first defined here")
+                    .with_secondary(prev, "first defined here")
                     .with_help("function names must be unique within a module"),
             );
-            continue;
+        } else {
+            first_def.insert(name, f.name.span());
         }
-        first_def.insert(name, f.name.span());
-        let id = FuncId::from_index(names.len());
+        let id = FuncId::from_index(i);
         names.push(name);
         // Types of a signature name no function: no signatures are needed.
         let no_signatures = HashMap::new();
@@ -85,28 +91,30 @@ pub fn lower(module: ast::Module<'_>) -> (Module, Vec<Diagnostic>) {
             .as_ref()
             .map(|t| types::result_list(lowerer.lower_type(t, &mut is_param)))
             .unwrap_or_default();
-        diags.extend(lowerer.diags);
         let span = f.span.start_point().to(f.body.span.start_point());
-        signatures.insert(
-            name,
-            Signature {
-                id,
-                kind: f.kind,
-                params,
-                param_spans: f.params.iter().map(|p| p.span).collect(),
-                results,
-                span,
-            },
-        );
+        let signature = Signature {
+            id,
+            kind: f.kind,
+            params,
+            param_spans: f.params.iter().map(|p| p.span).collect(),
+            results,
+            span,
+        };
+        if duplicate.is_some() {
+            duplicates.insert(i, signature);
+        } else {
+            diags.extend(lowerer.diags);
+            signatures.insert(name, signature);
+        }
     }
 
     let mut out = Module::default();
-    let mut seen = hashbrown::HashSet::new();
-    for f in module.functions {
+    for (i, f) in module.functions.iter().enumerate() {
         let name = text(f.name);
-        if !seen.insert(name) {
+        let duplicate = duplicates.get(&i);
+        let Some(sig) = duplicate.or_else(|| signatures.get(name)) else {
             continue;
-        }
+        };
         let mut func = Function::new(name, f.kind);
         // Sized from the parser's counts, so that the tables do not grow by
         // doubling (no copies, no unused half).
@@ -120,8 +128,10 @@ pub fn lower(module: ast::Module<'_>) -> (Module, Vec<Diagnostic>) {
         });
         let mut lowerer = Lowerer::new(&signatures, &names, src, func);
         lowerer.line_starts = Some(&line_starts);
-        lowerer.lower_function(f);
-        diags.extend(lowerer.diags);
+        lowerer.lower_function(f, sig);
+        if duplicate.is_none() {
+            diags.extend(lowerer.diags);
+        }
         out.push(lowerer.func);
     }
     (out, diags)
@@ -218,13 +228,9 @@ impl<'a> Lowerer<'a> {
         self.diags.push(d);
     }
 
-    fn lower_function(&mut self, f: &ast::Function<'a>) {
+    fn lower_function(&mut self, f: &ast::Function<'a>, sig: &Signature) {
         self.func.name_span = f.name.span();
         self.func.span = f.span;
-        let signatures = self.signatures;
-        let Some(sig) = signatures.get(self.text(f.name)) else {
-            return;
-        };
         for (p, (_, direction, ty)) in f.params.iter().zip(&sig.params) {
             let name = self.text(p.name);
             let var = self.build(p.span).var(name, ty.clone());

@@ -143,14 +143,6 @@ impl<'a> Lowerer<'a> {
         self.bind_results_from(bindings, value_types.iter())
     }
 
-    /// Defines the variables of `bindings` with unknown types, after an
-    /// error on their value, so that later uses are not reported as unknown
-    /// variables too.
-    pub(super) fn bind_unknown(&mut self, bindings: &[ast::Binding<'a>]) {
-        let unknown = vec![Type::Unknown; bindings.len()];
-        self.bind_results(bindings, &unknown);
-    }
-
     /// [`Self::bind_results`] with the value types as an iterator (bindings
     /// past its end are not defined).
     pub(super) fn bind_results_from<'t>(
@@ -220,7 +212,7 @@ impl<'a> Lowerer<'a> {
             Some(crate::ir::Callee::Function(id)) => {
                 format!("`{}` returns", self.function_names[id.index()])
             }
-            Some(crate::ir::Callee::Op(name)) => {
+            Some(crate::ir::Callee::Op(name) | crate::ir::Callee::Unresolved(name)) => {
                 format!("`{}` returns", self.func.names.get(name))
             }
             None => "the right-hand side is".to_string(),
@@ -353,6 +345,8 @@ impl<'a> Lowerer<'a> {
             self.expect_integer(b, "loop bound");
         }
         let span = l.span;
+        // Bounds past the third (reported above) are kept as written.
+        let extra_bounds = self.func.new_list(bounds.get(3..).unwrap_or_default());
         let (start, stop, step) = match bounds.as_slice() {
             [stop] => (
                 self.int_literal(0, l.kind_span),
@@ -388,6 +382,7 @@ impl<'a> Lowerer<'a> {
             start,
             stop,
             step,
+            extra_bounds,
             iter_args,
             body,
         })))

@@ -55,7 +55,9 @@ impl Lowerer<'_> {
                             .with_code(Code::LiteralOutOfRange)
                             .with_label(format!("does not fit in i64 (at most {})", i64::MAX)),
                     );
-                    Extent::Const(0)
+                    // Kept as written (a module with errors prints back
+                    // what was written; it is never analysed).
+                    Extent::Dynamic(Some(text.to_string()))
                 }
             },
             ExtentExpr::Name(id) => {

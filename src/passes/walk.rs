@@ -140,6 +140,9 @@ pub fn for_each_own_expr(f: &Function, kind: &StmtKind, mut visit: impl FnMut(Ex
             {
                 visit(e);
             }
+            f.list(s.rejected_kwargs)
+                .iter()
+                .for_each(|k| visit(k.value));
         }
         StmtKind::Eval(e) => visit(e),
         StmtKind::For(l) => {
@@ -147,6 +150,7 @@ pub fn for_each_own_expr(f: &Function, kind: &StmtKind, mut visit: impl FnMut(Ex
             visit(l.start);
             visit(l.stop);
             visit(l.step);
+            f.list(l.extra_bounds).iter().for_each(|&e| visit(e));
             f.list(l.iter_args).iter().for_each(|a| visit(a.init));
         }
         StmtKind::While(w) => {
@@ -187,7 +191,8 @@ pub fn for_each_child(f: &Function, kind: &ExprKind, mut visit: impl FnMut(ExprI
         | ExprKind::Bool(_)
         | ExprKind::None
         | ExprKind::Dtype(_)
-        | ExprKind::Var(_) => {}
+        | ExprKind::Var(_)
+        | ExprKind::Unresolved(_) => {}
     }
 }
 

@@ -43,7 +43,7 @@ fn expected_type<'ir>(
             }
         }
         StmtKind::Submit(s) => {
-            let callee = m.func(f.submits[*s].callee);
+            let callee = m.func(f.submits[*s].callee.function()?);
             match position.cmp(&callee.results.len()) {
                 std::cmp::Ordering::Less => callee.results.get(position),
                 std::cmp::Ordering::Equal => Some(&TASK_ID),
@@ -125,6 +125,28 @@ pub fn write_bindings(m: &Module, f: &Function, kind: &StmtKind, out: &mut Strin
         write_binding(f, *var, inferred, out);
     }
     out.push_str(" = ");
+}
+
+/// Each result binding of `kind` as [`write_bindings`] writes it (`_`,
+/// `name` or `name: T`), for layouts that place them one per line.
+pub fn binding_texts(m: &Module, f: &Function, kind: &StmtKind) -> Vec<String> {
+    f.results(kind)
+        .iter()
+        .enumerate()
+        .map(|(i, var)| {
+            let mut out = String::new();
+            write_binding(f, *var, expected_type(m, f, kind, i), &mut out);
+            out
+        })
+        .collect()
+}
+
+/// The binding of an iter-arg (`x` or `x: T`), as [`write_iter_args`]
+/// writes it before ` = init`.
+pub fn iter_arg_binding(f: &Function, ia: &IterArg) -> String {
+    let mut out = String::new();
+    write_binding(f, ia.var, Some(f.ty(ia.init)), &mut out);
+    out
 }
 
 /// Appends ` iter(x = init, y: T = init)` (nothing without iter-args).

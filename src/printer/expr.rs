@@ -101,6 +101,7 @@ fn write_leaf(f: &Function, e: ExprId, out: &mut String) {
         ExprKind::None => out.push_str("none"),
         ExprKind::Dtype(s) => out.push_str(s.name()),
         ExprKind::Var(v) => out.push_str(f.var_name(*v)),
+        ExprKind::Unresolved(s) => out.push_str(f.names.get(*s)),
         _ => unreachable!("write_leaf called on a compound expression"),
     }
 }
@@ -145,8 +146,13 @@ fn write_call(m: &Module, f: &Function, call: &Call, out: &mut String) {
     out.push(')');
 }
 
-/// `name=value`.
+/// `name=value` (`value` alone without a name: a positional argument a
+/// module with errors keeps where it was written, after keyword arguments).
 pub fn write_kwarg(m: &Module, f: &Function, name: &str, value: ExprId, out: &mut String) {
+    if name.is_empty() {
+        write_expr(m, f, value, out);
+        return;
+    }
     out.push_str(name);
     out.push('=');
     write_expr(m, f, value, out);

@@ -13,7 +13,10 @@ use super::binding::{write_bindings, write_iter_args};
 use super::expr::{ArgSeparator, write_comma_separated, write_expr, write_kwarg, write_list};
 use super::render::{BoundedBuffer, TrimWriter};
 use crate::ir::if_chain::{ElseArm, if_chain};
-use crate::ir::{ArenaId, Block, ExprId, ExprKind, Function, Module, StmtId, StmtKind, Submit};
+use crate::ir::{
+    ArenaId, Block, ExprId, ExprKind, Function, Module, SmallVec, StmtId, StmtKind, Submit,
+    smallvec,
+};
 use std::io::{self, Write};
 
 /// One piece of work of the block walk.
@@ -292,20 +295,12 @@ pub fn stmt_head_into(m: &Module, f: &Function, s: StmtId, out: &mut String) {
         StmtKind::Eval(e) => write_expr(m, f, *e, out),
         StmtKind::For(l) => {
             let l = &f.fors[*l];
-            let (start, stop, step) = (l.start, l.stop, l.step);
             out.push_str("for ");
             out.push_str(f.var_name(l.var));
             out.push_str(" in ");
             out.push_str(l.kind.keyword());
             out.push('(');
-            let bounds: &[ExprId] = if !is_int(f, step, 1) {
-                &[start, stop, step]
-            } else if !is_int(f, start, 0) {
-                &[start, stop]
-            } else {
-                &[stop]
-            };
-            write_comma_separated(m, f, bounds, out);
+            write_comma_separated(m, f, &written_bounds(f, l), out);
             out.push(')');
             write_iter_args(m, f, f.list(l.iter_args), out);
             out.push_str(" {");
@@ -334,6 +329,21 @@ pub fn stmt_head_into(m: &Module, f: &Function, s: StmtId, out: &mut String) {
     }
 }
 
+/// The bounds a `for` loop prints: `stop`, `start, stop` or all three
+/// (defaults left out), and any bounds written past the third (an error).
+pub fn written_bounds(f: &Function, l: &crate::ir::ForLoop) -> SmallVec<[ExprId; 3]> {
+    let extra = f.list(l.extra_bounds);
+    let mut bounds: SmallVec<[ExprId; 3]> = if !extra.is_empty() || !is_int(f, l.step, 1) {
+        smallvec![l.start, l.stop, l.step]
+    } else if !is_int(f, l.start, 0) {
+        smallvec![l.start, l.stop]
+    } else {
+        smallvec![l.stop]
+    };
+    bounds.extend_from_slice(extra);
+    bounds
+}
+
 /// Whether `e` is the integer literal `value`.
 fn is_int(f: &Function, e: ExprId, value: i64) -> bool {
     matches!(f.exprs[e].kind, ExprKind::Int(n) if n.get() == value)
@@ -358,7 +368,7 @@ fn write_keyword_values(
 /// allow_early_resolve=.., predicate=(..))`.
 fn write_submit(m: &Module, f: &Function, s: &Submit, out: &mut String) {
     out.push_str("submit ");
-    out.push_str(m.func_name(s.callee));
+    out.push_str(f.callee_name(m, s.callee));
     out.push('(');
     let mut sep = ArgSeparator::default();
     for arg in f.list(s.args) {
@@ -386,6 +396,10 @@ fn write_submit(m: &Module, f: &Function, s: &Submit, out: &mut String) {
         out.push_str("predicate=(");
         write_expr(m, f, p, out);
         out.push(')');
+    }
+    for kw in f.list(s.rejected_kwargs) {
+        sep.next(out);
+        write_kwarg(m, f, f.names.get(kw.name), kw.value, out);
     }
     out.push(')');
 }

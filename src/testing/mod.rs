@@ -13,6 +13,7 @@ pub use lit;
 
 #[cfg(feature = "testkit")]
 pub mod exhaustive;
+pub mod expected;
 pub mod update_checks;
 pub mod verify_diagnostics;
 

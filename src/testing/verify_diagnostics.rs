@@ -11,7 +11,9 @@
 //!
 //! `expected-error`, `expected-warning`, `expected-note` and
 //! `expected-remark` name the severity; `@+N` / `@-N` move the expected line
-//! relative to the comment's line and `@N` names a line directly; the text
+//! relative to the comment's line, `@above` / `@below` name the line above or
+//! below, and `@N` names a line directly (the grammar, read by
+//! [`crate::testing::expected`], is in `docs/testing.md`); the text
 //! between `{{` and the first `}}` must occur in the message. A line may hold
 //! several expectations. A produced diagnostic can meet an expectation of
 //! its severity whose line is the line where its primary span starts (a
@@ -47,131 +49,87 @@ pub struct Expectation {
 }
 
 /// The expectation kinds, as written after `expected-`.
-const KINDS: [&str; 4] = ["error", "warning", "note", "remark"];
+const KINDS: [&str; 4] = crate::testing::expected::KINDS;
 
-fn severity(word: &str) -> Severity {
-    match word {
-        "error" => Severity::Error,
-        "warning" => Severity::Warning,
-        "note" => Severity::Note,
-        _ => Severity::Remark,
-    }
-}
-
-/// The comment part of a line, with its byte offset in the line.
-fn comment_of(line: &str) -> Option<(usize, &str)> {
-    crate::lexer::line_comment_start(line).map(|i| (i, &line[i..]))
-}
-
-/// Reads the expectations of `file`. Malformed ones are returned as error
-/// diagnostics at the comment: a bad `@` offset, a line outside the file,
-/// no `{{...}}` after the kind, a missing `}}`, an unsupported form
+/// Reads the expectations of `file` with the one reader of `expected-*`
+/// directives ([`crate::testing::expected`], grammar in
+/// `docs/testing.md`). Malformed ones are returned as error diagnostics at
+/// the comment: a bad `@` line, a line outside the file, no `{{...}}`
+/// after the kind, a missing `}}`, or, before a `{{`, an unsupported form
 /// (`expected-error-re`) or an unknown kind (`expected-bogus`, with "did
-/// you mean" for a misspelling such as `expected-eror`). Any word starting
-/// with `expected-` in a `//` comment is read as an expectation.
+/// you mean" for a misspelling such as `expected-eror`). Prose that only
+/// mentions the family (`expected-*`, `unexpected-error`) is ignored.
 pub fn parse_expectations(file: &SourceFile) -> (Vec<Expectation>, Vec<Diagnostic>) {
+    use crate::testing::expected::{Found, Problem, scan_line};
     let mut expectations = Vec::new();
     let mut errors = Vec::new();
     let line_count = file.line_count();
     for (index, line) in file.text.split('\n').enumerate() {
-        let Some((comment_at, comment)) = comment_of(line) else {
+        if !line.contains("expected-") {
             continue;
-        };
-        let base = file.line_start(index) + comment_at;
-        let mut from = 0;
-        while let Some(found) = comment[from..].find("expected-") {
-            let at = from + found;
-            from = at + "expected-".len();
-            let boundary = comment[..at]
-                .chars()
-                .next_back()
-                .is_none_or(|c| !(c.is_alphanumeric() || c == '-' || c == '_'));
-            if !boundary {
-                continue;
-            }
-            let kind_len = comment[from..]
-                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
-                .unwrap_or(comment.len() - from);
-            let kind = &comment[from..from + kind_len];
-            let word = &comment[at..from + kind_len];
-            let word_span = Span::new(base + at, base + from + kind_len);
-            from += kind_len;
-            if !KINDS.contains(&kind) {
-                errors.push(unknown_kind(word, kind, word_span));
-                continue;
-            }
-            // `@offset`, blanks, then `{{`.
-            let mut rest = from;
-            let offset_text = if comment[rest..].starts_with('@') {
-                let len = comment[rest..]
-                    .find(|c: char| c.is_whitespace() || c == '{')
-                    .unwrap_or(comment.len() - rest);
-                let text = &comment[rest + 1..rest + len];
-                rest += len;
-                Some(text)
-            } else {
-                None
+        }
+        let base = file.line_start(index);
+        let at = |r: &std::ops::Range<usize>| Span::new(base + r.start, base + r.end);
+        for found in scan_line(line).1 {
+            let d = match found {
+                Found::Unknown { word } => {
+                    let text = &line[word.clone()];
+                    let kind = &text["expected-".len()..];
+                    errors.push(unknown_kind(text, kind, at(&word)));
+                    continue;
+                }
+                Found::Directive(d) => d,
             };
-            rest += comment[rest..].len() - comment[rest..].trim_start().len();
-            if !comment[rest..].starts_with("{{") {
-                errors.push(
-                    Diagnostic::error(
-                        format!("`{word}` needs the expected text in `{{{{...}}}}`"),
-                        Span::new(word_span.start(), base + rest),
-                    )
-                    .with_code(Code::ExpectationMismatch)
-                    .with_help(format!("write `{word} {{{{text of the message}}}}`")),
-                );
-                continue;
+            let word = format!("expected-{}", d.kind);
+            let word_start = base + d.head.start;
+            match d.problem {
+                Some(Problem::NoText) => {
+                    let open = line.len() - line[d.head.end..].trim_start().len();
+                    errors.push(
+                        Diagnostic::error(
+                            format!("`{word}` needs the expected text in `{{{{...}}}}`"),
+                            Span::new(word_start, base + open),
+                        )
+                        .with_code(Code::ExpectationMismatch)
+                        .with_help(format!("write `{word} {{{{text of the message}}}}`")),
+                    );
+                    continue;
+                }
+                Some(Problem::Unterminated) => {
+                    errors.push(
+                        Diagnostic::error("expected `}}` to close the expected text", at(&d.range))
+                            .with_code(Code::ExpectationMismatch),
+                    );
+                    continue;
+                }
+                Some(Problem::BadLine) => {
+                    errors.push(
+                        Diagnostic::error("invalid line offset in an expected-* directive", at(&d.range))
+                            .with_code(Code::ExpectationMismatch)
+                            .with_help("write `@+N` or `@-N` (relative to this line), `@N` (a line number), `@above` or `@below`"),
+                    );
+                    continue;
+                }
+                None => {}
             }
-            let text_start = rest + 2;
-            let Some(len) = comment[text_start..].find("}}") else {
+            let span = at(&d.range);
+            let Some(line_no) = d.line.target(index).filter(|l| *l < line_count) else {
                 errors.push(
                     Diagnostic::error(
-                        "expected `}}` to close the expected text",
-                        Span::new(word_span.start(), base + comment.len()),
+                        format!(
+                            "`{}` refers to a line outside the file",
+                            &line[d.head.clone()]
+                        ),
+                        span,
                     )
                     .with_code(Code::ExpectationMismatch),
                 );
-                from = comment.len();
                 continue;
             };
-            from = text_start + len + 2;
-            let span = Span::new(word_span.start(), base + from);
-            let text = comment[text_start..text_start + len].to_string();
-            let target = match offset_text {
-                None => Some(index as i64),
-                Some(offset) => parse_line_offset(offset, index),
-            };
-            let line = match target {
-                Some(l) if l >= 0 && (l as usize) < line_count => l as usize,
-                Some(_) => {
-                    let directive = &comment[at..from];
-                    errors.push(
-                        Diagnostic::error(
-                            format!(
-                                "`{}` refers to a line outside the file",
-                                directive.split_whitespace().next().unwrap_or(directive)
-                            ),
-                            span,
-                        )
-                        .with_code(Code::ExpectationMismatch),
-                    );
-                    continue;
-                }
-                None => {
-                    errors.push(
-                        Diagnostic::error("invalid line offset in an expected-* directive", span)
-.with_code(Code::ExpectationMismatch)
-                            .with_help("write `@+N` or `@-N` (relative to this line) or `@N` (a line number)"),
-                    );
-                    continue;
-                }
-            };
             expectations.push(Expectation {
-                severity: severity(kind),
-                line,
-                text,
+                severity: d.severity(),
+                line: line_no,
+                text: d.text(line).unwrap_or_default().to_string(),
                 span,
             });
         }
@@ -179,7 +137,7 @@ pub fn parse_expectations(file: &SourceFile) -> (Vec<Expectation>, Vec<Diagnosti
     (expectations, errors)
 }
 
-/// The error for `expected-KIND` where KIND is not one of [`KINDS`].
+/// The error for `expected-KIND {{` where KIND is not one of [`KINDS`].
 fn unknown_kind(word: &str, kind: &str, span: Span) -> Diagnostic {
     if let Some(base) = KINDS
         .iter()
@@ -205,22 +163,6 @@ fn unknown_kind(word: &str, kind: &str, span: Span) -> Diagnostic {
         None => {
             d.with_help("write expected-error, expected-warning, expected-note or expected-remark")
         }
-    }
-}
-
-/// The 0-based line an `@...` suffix names, relative to 0-based `index`.
-fn parse_line_offset(offset: &str, index: usize) -> Option<i64> {
-    let number = |s: &str| {
-        (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
-            .then(|| s.parse::<i64>().ok())
-            .flatten()
-    };
-    if let Some(n) = offset.strip_prefix('+') {
-        Some(index as i64 + number(n)?)
-    } else if let Some(n) = offset.strip_prefix('-') {
-        Some(index as i64 - number(n)?)
-    } else {
-        Some(number(offset)? - 1)
     }
 }
 
@@ -609,6 +551,17 @@ mod tests {
             .collect();
         assert!(verify(&file(text), &diags).is_empty());
         assert_eq!(verify(&file(text), &diags[..1]).len(), 1);
+    }
+
+    #[test]
+    fn prose_about_directives_is_not_one() {
+        let text = "// Offsets in expected-* comments must keep pointing at the same code\n\
+                    // unexpected-error {{a}} and expected-foo, expected-errors\n\
+                    x // expected-note@above {{above}} expected-note@below {{below}}\ny\n";
+        let (e, errors) = parse_expectations(&file(text));
+        assert!(errors.is_empty(), "{errors:?}");
+        let lines: Vec<(usize, &str)> = e.iter().map(|e| (e.line, e.text.as_str())).collect();
+        assert_eq!(lines, [(1, "above"), (3, "below")]);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! random comments (kept, idempotent, same IR), and every `.pfir` test
 //! giving the same result after formatting.
 
-use pfir::format::format_text;
+use pfir::format::{format_text, format_text_with};
 use pfir::ir::equality::modules_equal;
 use proptest::prelude::*;
 use std::io::Write;
@@ -115,10 +115,28 @@ fn unreadable_input_is_reported_and_left_untouched() {
     assert_eq!(std::fs::read_to_string(&bad).unwrap(), broken);
     // The good file is still formatted.
     assert_eq!(std::fs::read_to_string(&good).unwrap(), TIDY);
-    // A semantic error is unreadable too.
-    let (code, out, err) = run(&["fmt"], "func f() {\n  a = b\n}\n");
-    assert_eq!((code, out.as_str()), (1, ""));
-    assert!(err.contains("unknown variable"), "{err}");
+}
+
+/// A file with semantic errors but no syntax error is formatted silently
+/// (its errors are `pfir check`'s business): what was written is printed,
+/// unknown names and callees included.
+#[test]
+fn semantic_errors_do_not_stop_formatting() {
+    let (code, out, err) = run(
+        &["fmt"],
+        "func f() {\n  a =   b\n  t = submit nope(a,\n    deps=[a])\n}\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        "func f() {\n  a = b\n  t = submit nope(a, deps=[a])\n}\n"
+    );
+    assert_eq!(err, "");
+    // `pfir check` still reports both errors on the output.
+    let (code, _, err) = run(&["check", "-"], &out);
+    assert_eq!(code, 1);
+    assert!(err.contains("unknown variable `b`"), "{err}");
+    assert!(err.contains("unknown function `nope`"), "{err}");
 }
 
 #[test]
@@ -264,6 +282,33 @@ proptest! {
             panic!("{e}\n{commented}\n{formatted}");
         }
     }
+
+    /// At any line width, the result is a fixpoint at that width, keeps
+    /// the comments, reads back to the same IR, and `pfir opt` prints it
+    /// exactly as the original.
+    #[test]
+    fn layout_by_width_keeps_the_ir_and_is_a_fixpoint(
+        program in crate::support::generator::program(),
+        picks in proptest::collection::vec((0usize..10_000, any::<bool>()), 0..6),
+        width in 10usize..120,
+    ) {
+        let src = crate::support::generator::render(&program);
+        let commented = with_comments(&src, &picks);
+        let formatted = format_text_with(&commented, width)
+            .unwrap_or_else(|d| panic!("{commented}\n{d:?}"));
+        prop_assert_eq!(comment_texts(&formatted), comment_texts(&commented));
+        let again = format_text_with(&formatted, width).unwrap();
+        prop_assert_eq!(&again, &formatted, "not a fixpoint at width {}", width);
+        let before = crate::support::module(&src);
+        let after = crate::support::module(&formatted);
+        if let Err(e) = modules_equal(&before, &after) {
+            panic!("{e}\n{commented}\n{formatted}");
+        }
+        prop_assert_eq!(
+            pfir::driver::canonicalize(&formatted).unwrap(),
+            pfir::driver::canonicalize(&src).unwrap()
+        );
+    }
 }
 
 use crate::support::pfir_files;
@@ -285,7 +330,10 @@ fn formatting_every_test_keeps_its_result() {
     for f in &files {
         let rel = f.strip_prefix(&root).unwrap();
         let text = std::fs::read_to_string(f).unwrap();
-        let is_test = tests.iter().any(|t| t == f);
+        // A diagnostics test whose CHECK lines name the line and column
+        // of its mistake, a line that formatting splits in two.
+        let pinned = rel.ends_with("diagnostics/suggest-submit-keyword.pfir");
+        let is_test = tests.iter().any(|t| t == f) && !pinned;
         let new = is_test.then(|| format_text(&text).ok()).flatten();
         formatted += usize::from(new.is_some());
         for (dir, contents) in [(&before, &text), (&after, new.as_ref().unwrap_or(&text))] {
@@ -318,27 +366,38 @@ fn formatting_every_test_keeps_its_result() {
 
 /// The repository's own `.pfir` files are formatted, except those in
 /// `.ci/fmt-skip.txt`; every file listed there exists and really needs the
-/// exclusion (it does not read, or formatting would change it).
+/// exclusion: it has a syntax error and its reason says so, or it formats
+/// (its reason does not claim a syntax error) but formatting would change
+/// its deliberate spelling.
 #[test]
 fn repository_files_are_formatted_and_the_skip_list_is_exact() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let list = std::fs::read_to_string(root.join(".ci/fmt-skip.txt")).unwrap();
-    let skip: Vec<&str> = list
+    let entries: Vec<(&str, &str)> = list
         .lines()
-        .map(|l| l.split('#').next().unwrap().trim())
-        .filter(|l| !l.is_empty())
+        .filter_map(|l| {
+            let (path, reason) = l.split_once('#').unwrap_or((l, ""));
+            let path = path.trim();
+            (!path.is_empty()).then_some((path, reason))
+        })
         .collect();
+    let skip: Vec<&str> = entries.iter().map(|e| e.0).collect();
     let mut files = Vec::new();
     pfir_files(&root.join("tests"), &mut files);
     pfir_files(&root.join("examples"), &mut files);
     let mut problems = Vec::new();
-    for s in &skip {
+    for &(s, reason) in &entries {
         let text = std::fs::read_to_string(root.join(s));
-        match text {
+        let says_syntax = reason.contains("syntax error");
+        match text.map(|t| (format_text(&t), t)) {
             Err(_) => problems.push(format!("{s}: listed but missing")),
-            Ok(t) if format_text(&t).is_ok_and(|f| f == t) => {
-                problems.push(format!("{s}: listed but already formatted"))
+            Ok((Ok(f), t)) if f == t => problems.push(format!("{s}: listed but already formatted")),
+            Ok((Ok(_), _)) if says_syntax => {
+                problems.push(format!("{s}: listed for a syntax error, but it formats"))
             }
+            Ok((Err(_), _)) if !says_syntax => problems.push(format!(
+                "{s}: does not format, but its reason in .ci/fmt-skip.txt names no syntax error"
+            )),
             Ok(_) => {}
         }
     }
@@ -394,4 +453,194 @@ fn a_lone_carriage_return_ends_a_comment_and_a_line() {
             "func k() -> task_id {\n  return system.task_invalid()\n}\n"
         )
     );
+}
+
+/// Valid files whose tokens the property below mutates.
+const MUTATION_SEEDS: &[&str] = &[
+    include_str!("../../examples/first.pfir"),
+    include_str!("../../examples/chained_phases.pfir"),
+    include_str!("../../examples/every_construct.pfir"),
+    include_str!("../../examples/fan_in.pfir"),
+];
+
+/// What a mutation may put in a name's or literal's place, or insert as
+/// an argument: names (known and not), callees, keyword arguments,
+/// literals (one out of range) and, rarely, punctuation.
+const MUTATION_TOKENS: &[&str] = &[
+    "x",
+    "nope",
+    "kernel",
+    "tids",
+    "produce",
+    "consume",
+    "submit",
+    "deps=[x]",
+    "k=1",
+    "deps=x",
+    "1",
+    "99999999999999999999",
+    "true",
+    "none",
+    "task_id",
+    "nope(1)",
+    "array.create",
+    "system.task_dummy",
+    "main",
+    ",",
+    "=",
+];
+
+/// Whether a token is a name, an op name or a number (not a keyword).
+fn is_word(token: &str) -> bool {
+    const KEYWORDS: &[&str] = &[
+        "func",
+        "orchestration",
+        "incore",
+        "opaque",
+        "in",
+        "out",
+        "inout",
+        "for",
+        "range",
+        "parallel",
+        "unroll",
+        "iter",
+        "while",
+        "if",
+        "else",
+        "manual",
+        "auto",
+        "yield",
+        "return",
+        "break",
+        "continue",
+        "submit",
+        "true",
+        "false",
+        "none",
+        "and",
+        "or",
+        "not",
+    ];
+    token
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.')
+        && !KEYWORDS.contains(&token)
+}
+
+/// The error codes `text` reports, sorted (with repeats).
+fn error_codes(text: &str) -> Vec<String> {
+    let (_, diags) = pfir::driver::read_module_anyway(text, 0);
+    let mut codes: Vec<String> = diags
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.code.map_or("none".to_string(), |c| format!("{c:?}")))
+        .collect();
+    codes.sort();
+    codes
+}
+
+/// `text` with token-level edits. Each `(index, kind, token)` picks the
+/// token at `index` (modulo the number of tokens) and, by `kind`: replaces
+/// it with `token` when it is a name or number (0, 1), inserts `token, `
+/// as a first argument after it when it is `(` (2), deletes it when it is
+/// a name or number with its `,` (3), or deletes or duplicates it
+/// whatever it is (4, 5; mostly syntax errors).
+fn mutate(text: &str, edits: &[(usize, u8, &str)]) -> String {
+    let mut src = text.to_string();
+    for &(at, kind, token) in edits {
+        let tokens = pfir::lexer::lex(&src, 0).unwrap_or_default();
+        if tokens.is_empty() {
+            break;
+        }
+        let i = at % tokens.len();
+        let (l, _, r) = tokens[i];
+        let old = src[l..r].to_string();
+        let next = tokens.get(i + 1).map(|t| &src[t.0..t.2]);
+        let (range, new) = match kind {
+            0 | 1 if is_word(&old) => (l..r, token.to_string()),
+            2 if old == "(" => (r..r, format!("{token}, ")),
+            3 if is_word(&old) && next == Some(",") => (l..tokens[i + 1].2, String::new()),
+            4 => (l..r, String::new()),
+            5 => (l..r, format!("{old} {old}")),
+            _ => continue,
+        };
+        src.replace_range(range, &new);
+    }
+    src
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 512,
+        max_global_rejects: 100_000,
+        ..ProptestConfig::default()
+    })]
+
+    /// Whenever a mutated valid file has no syntax error (semantic errors
+    /// allowed), `pfir fmt` formats it, formatting is idempotent, keeps the
+    /// multiset of comments, and the file reports the same error codes
+    /// before and after.
+    #[test]
+    fn fmt_formats_every_mutant_that_parses(
+        seed in 0..MUTATION_SEEDS.len(),
+        edits in proptest::collection::vec(
+            (0usize..100_000, 0u8..6, proptest::sample::select(MUTATION_TOKENS)),
+            1..4,
+        ),
+        picks in proptest::collection::vec((0usize..10_000, any::<bool>()), 0..4),
+    ) {
+        let src = with_comments(&mutate(MUTATION_SEEDS[seed], &edits), &picks);
+        let (_, _, syntax_error) = pfir::driver::read_module_whole(&src, 0);
+        prop_assume!(!syntax_error);
+        let formatted = format_text(&src)
+            .unwrap_or_else(|d| panic!("{src}\n{d:?}"));
+        prop_assert_eq!(format_text(&formatted).unwrap(), formatted.clone(), "not idempotent:\n{}", src);
+        prop_assert_eq!(comment_texts(&formatted), comment_texts(&src));
+        prop_assert_eq!(error_codes(&formatted), error_codes(&src), "{}\n-- formatted --\n{}", src, formatted);
+    }
+}
+
+/// `--line-width` wins; without it, `[fmt] line-width` of the nearest
+/// `pfir.toml` in the file's directory or above; else 100. A bad setting
+/// is a usage error.
+#[test]
+fn line_width_comes_from_the_flag_or_the_nearest_pfir_toml() {
+    let dir = tempfile::tempdir().unwrap();
+    let sub = dir.path().join("a").join("b");
+    std::fs::create_dir_all(&sub).unwrap();
+    let file = sub.join("wide.pfir");
+    let src = "func k(a: i64, b: i64) {\n}\n\nfunc main() {\n  k(1111111111, 2222222222)\n}\n";
+    std::fs::write(&file, src).unwrap();
+    let path = file.to_str().unwrap();
+    let broken = "func k(a: i64, b: i64) {\n}\n\nfunc main() {\n  k(\n    1111111111,\n    2222222222\n  )\n}\n";
+    // Default 100: fits.
+    let (code, out, err) = run(&["fmt", path], "");
+    assert_eq!((code, out.as_str()), (0, src), "{err}");
+    // The flag.
+    let (_, out, _) = run(&["fmt", "--line-width", "20", path], "");
+    assert_eq!(out, broken);
+    // The nearest pfir.toml above the file, and the flag over it.
+    std::fs::write(dir.path().join("pfir.toml"), "[fmt]\nline-width = 20\n").unwrap();
+    let (_, out, _) = run(&["fmt", path], "");
+    assert_eq!(out, broken);
+    let (_, out, _) = run(&["fmt", "--line-width", "100", path], "");
+    assert_eq!(out, src);
+    // A nearer one wins.
+    std::fs::write(sub.join("pfir.toml"), "[fmt]\nline-width = 120\n").unwrap();
+    let (_, out, _) = run(&["fmt", path], "");
+    assert_eq!(out, src);
+    // Bad settings are usage errors, and nothing is printed.
+    for bad in [
+        "[fmt]\nline-width = 0\n",
+        "[fmt]\nline-width = \"x\"\n",
+        "[fmt\n",
+    ] {
+        std::fs::write(sub.join("pfir.toml"), bad).unwrap();
+        let (code, out, err) = run(&["fmt", path], "");
+        assert_eq!((code, out.as_str()), (2, ""), "{bad}");
+        assert!(err.contains("pfir.toml"), "{err}");
+    }
+    let (code, _, _) = run(&["fmt", "--line-width", "0", path], "");
+    assert_eq!(code, 2);
 }

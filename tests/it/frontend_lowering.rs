@@ -210,6 +210,7 @@ fn directions_are_resolved_from_the_callee_signature() {
                     seen_call = true;
                 }
                 Callee::Op(_) => assert_eq!(dirs, vec![Direction::In; 2]),
+                Callee::Unresolved(_) => panic!("a valid module has no unresolved callee"),
             }
         }
     }

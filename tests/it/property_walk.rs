@@ -55,7 +55,7 @@ mod oracle {
                 own_exprs(f, kind, &mut roots);
                 work.clear();
                 let submit = match kind {
-                    StmtKind::Submit(sub) => Some(module.func_name(f.submits[*sub].callee)),
+                    StmtKind::Submit(sub) => Some(f.callee_name(module, f.submits[*sub].callee)),
                     _ => None,
                 };
                 let core_args = match kind {
@@ -177,8 +177,8 @@ mod oracle {
                     if let StmtKind::Submit(sub) = stmt.kind {
                         let sub = &f.submits[sub];
                         check(
-                            What::Submit(module.func_name(sub.callee)),
-                            Some(sub.callee),
+                            What::Submit(f.callee_name(module, sub.callee)),
+                            sub.callee.function(),
                             f.list(sub.args).len(),
                             f.directions(sub.arg_directions),
                             stmt.span,
@@ -193,7 +193,7 @@ mod oracle {
                             if let Some(c) = f.call(e) {
                                 let callee = match c.callee {
                                     Callee::Function(id) => Some(id),
-                                    Callee::Op(_) => None,
+                                    Callee::Op(_) | Callee::Unresolved(_) => None,
                                 };
                                 check(
                                     What::Call(f.callee_name(module, c.callee)),

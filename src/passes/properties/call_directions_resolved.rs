@@ -7,7 +7,7 @@
 
 use super::Violation;
 use crate::diagnostics::count;
-use crate::ir::{ArenaId, Call, Callee, Direction, Directions, FuncId, Function, Module, Submit};
+use crate::ir::{ArenaId, Call, Direction, Directions, FuncId, Function, Module, Submit};
 use crate::span::Span;
 
 /// What is checked, for messages: written only when there is a violation
@@ -51,19 +51,17 @@ impl<'m> Checker<'m> {
     pub(super) fn submit(&self, f: &Function, sub: &Submit, span: Span, out: &mut Vec<Violation>) {
         let nargs = f.list(sub.args).len();
         let dirs = f.directions(sub.arg_directions);
-        if self.fits(Some(sub.callee), nargs, dirs) {
+        let callee = sub.callee.function();
+        if self.fits(callee, nargs, dirs) {
             return;
         }
-        let what = What::Submit(self.module.func_name(sub.callee));
-        self.report(what, Some(sub.callee), nargs, dirs, span, out);
+        let what = What::Submit(f.callee_name(self.module, sub.callee));
+        self.report(what, callee, nargs, dirs, span, out);
     }
 
     /// A call expression of `f`.
     pub(super) fn call(&self, f: &Function, call: &Call, span: Span, out: &mut Vec<Violation>) {
-        let callee = match call.callee {
-            Callee::Function(id) => Some(id),
-            Callee::Op(_) => None,
-        };
+        let callee = call.callee.function();
         let nargs = f.list(call.args).len();
         let dirs = f.directions(call.arg_directions);
         if self.fits(callee, nargs, dirs) {

@@ -6,7 +6,7 @@
 //! a binding, as a statement, as an iter-arg's initial value, in a condition.
 
 use super::Violation;
-use crate::ir::{CallId, FuncId, Function, Module};
+use crate::ir::{CallId, Callee, Function, Module};
 use crate::span::Span;
 
 /// The call or `submit` an expression is an argument of (at any depth),
@@ -16,7 +16,7 @@ pub(super) enum Outer {
     /// Not inside any call's or `submit`'s arguments.
     None,
     /// Among the arguments, `deps` or options of a `submit` of this function.
-    Submit(FuncId),
+    Submit(Callee),
     /// Among the arguments, keyword arguments or manual edges of this call.
     Call(CallId),
 }
@@ -33,7 +33,7 @@ pub(super) fn check_call(
 ) {
     let outer = match outer {
         Outer::None => return,
-        Outer::Submit(id) => module.func_name(id),
+        Outer::Submit(callee) => f.callee_name(module, callee),
         Outer::Call(c) => f.callee_name(module, f.calls[c].callee),
     };
     out.push(Violation::new(

@@ -181,6 +181,23 @@ fn range_formatting_touches_only_the_range() {
     );
 }
 
+/// A document with semantic errors (what is being typed) is formatted;
+/// only a syntax error stops formatting.
+#[test]
+fn formatting_a_document_with_semantic_errors_works() {
+    let text = "func k() {\n    x =   nope(y,1)\n}\n";
+    let mut c = Client::start(json!({}));
+    c.open(URI, text);
+    let edits = c
+        .request(
+            "textDocument/formatting",
+            json!({ "textDocument": { "uri": URI }, "options": { "tabSize": 2, "insertSpaces": true } }),
+        )
+        .unwrap();
+    let formatted = apply(text, edits.as_array().unwrap());
+    assert_eq!(formatted, "func k() {\n  x = nope(y, 1)\n}\n");
+}
+
 #[test]
 fn formatting_a_broken_document_fails_with_the_reason() {
     let mut c = Client::start(json!({}));
