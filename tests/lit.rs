@@ -7,7 +7,7 @@
 //! CHECK lines are first regenerated from the current output
 //! (`pfir test --update`), like `UPDATE_EXPECT=1` in rust-analyzer.
 
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Arguments, Completion, Failed, Trial};
 use pfir::testing::lit::{self, report};
 use pfir::testing::update_checks;
 use std::path::{Path, PathBuf};
@@ -37,10 +37,13 @@ fn lit_trials() -> Vec<Trial> {
                 .to_string_lossy()
                 .replace('\\', "/");
             let config = config.clone();
-            Trial::test(name, move || {
+            Trial::skippable_test(name, move || {
                 let result = lit::run_test(&file, &config);
-                if result.passed() {
-                    Ok(())
+                if let Some(why) = &result.unsupported {
+                    // Not run here: shown as ignored, never as passed.
+                    Ok(Completion::ignored_with(format!("unsupported: {why}")))
+                } else if result.passed() {
+                    Ok(Completion::Completed)
                 } else {
                     Err(Failed::from(format!(
                         "{}\n{}",

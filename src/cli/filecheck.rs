@@ -217,7 +217,6 @@ pub fn parse_args(args: &[String]) -> Result<Parsed, UsageError> {
     let mut dump_inputs: Vec<DumpInput> = Vec::new();
     let mut filters: Vec<DumpInputFilter> = Vec::new();
     let mut contexts: Vec<usize> = Vec::new();
-    let mut seen_bools: Vec<BoolOpt> = Vec::new();
     let mut color: Option<bool> = None;
     let (mut verbose, mut very_verbose) = (false, false);
     let mut positional: Vec<String> = Vec::new();
@@ -278,12 +277,8 @@ pub fn parse_args(args: &[String]) -> Result<Parsed, UsageError> {
                 .extend(value(&mut i)?.split(',').map(String::from)),
             Opt::ImplicitCheckNot => o.implicit_check_not.push(value(&mut i)?),
             Opt::InputFile => {
-                let v = value(&mut i)?;
-                if p.input_file.replace(v).is_some() {
-                    return Err(UsageError(
-                        "for the --input-file option: may only occur zero or one times!".into(),
-                    ));
-                }
+                // As every option since LLVM 15: given again, the last wins.
+                p.input_file = Some(value(&mut i)?);
             }
             Opt::DumpInput => {
                 let v = value(&mut i)?;
@@ -327,17 +322,8 @@ pub fn parse_args(args: &[String]) -> Result<Parsed, UsageError> {
                     Some(v) => parse_bool(name, v)?,
                     None => true,
                 };
-                // LLVM declares these three "zero or more" (the last wins);
-                // every other boolean may be given once.
-                let repeatable =
-                    matches!(b, BoolOpt::AllowUnusedPrefixes | BoolOpt::V | BoolOpt::Vv);
-                if !repeatable && seen_bools.contains(&b) {
-                    return Err(UsageError(format!(
-                        "for the {} option: may only occur zero or one times!",
-                        long_name(name)
-                    )));
-                }
-                seen_bools.push(b);
+                // Since LLVM 15 every option may be repeated; the last wins
+                // (LLVM 14 accepted most booleans only once).
                 match b {
                     BoolOpt::MatchFullLines => o.match_full_lines = v,
                     BoolOpt::StrictWhitespace => o.strict_whitespace = v,
@@ -494,16 +480,14 @@ mod tests {
             err("c -match-full-lines=yes"),
             "for the --match-full-lines option: 'yes' is invalid value for boolean argument! Try 0 or 1"
         );
-        assert_eq!(
-            err("c -strict-whitespace --strict-whitespace=0"),
-            "for the --strict-whitespace option: may only occur zero or one times!"
-        );
+        // Repeated, the last value wins (LLVM 15 and later).
+        assert!(!parse("c -strict-whitespace --strict-whitespace=0").unwrap().opts.strict_whitespace);
+        assert!(parse("c -color=0 -color").unwrap().opts.color);
         // A boolean never takes the next word: `true` is a second positional.
         assert!(err("c -match-full-lines true").starts_with("Too many positional"));
         assert_eq!(parse("c -v").unwrap().opts.verbose, 1);
         assert_eq!(parse("c -vv -v").unwrap().opts.verbose, 2);
         assert_eq!(parse("c -v -v=false").unwrap().opts.verbose, 0);
-        // The three booleans LLVM lets repeat: the last value wins.
         let p = parse("c --allow-unused-prefixes=false --allow-unused-prefixes=true").unwrap();
         assert!(p.opts.allow_unused_prefixes);
         let p = parse("c --allow-unused-prefixes --allow-unused-prefixes=0").unwrap();
@@ -524,10 +508,8 @@ mod tests {
             parse("c -dump-input-context=3 --dump-input-context 9 -dump-input-context=1").unwrap();
         assert_eq!(p.opts.dump_input_context, 9);
         assert_eq!(parse("c").unwrap().opts.dump_input_context, 5);
-        assert_eq!(
-            err("c -input-file=a -input-file=b"),
-            "for the --input-file option: may only occur zero or one times!"
-        );
+        let p = parse("c -input-file=a -input-file=b").unwrap();
+        assert_eq!(p.input_file.as_deref(), Some("b"));
         assert_eq!(
             err("c -dump-input=bad"),
             "for the --dump-input option: Cannot find option named 'bad'!"
