@@ -14,6 +14,10 @@ pub const LARGE_STACK_BYTES: usize = crate::lexer::NESTING_STACK_BYTES;
 
 /// Runs `f` on a thread with a [`LARGE_STACK_BYTES`] stack and returns its result.
 pub fn with_large_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    // The worker writes where the calling thread writes (an in-process
+    // command's buffers, `crate::io::stdio`).
+    let streams = crate::io::stdio::Redirect::current();
+    let f = move || crate::io::stdio::Redirect::scope(streams, f);
     std::thread::scope(|s| {
         let handle = std::thread::Builder::new()
             .name("pfir-worker".into())

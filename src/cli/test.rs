@@ -44,6 +44,13 @@ pub struct TestArgs {
     #[arg(long = "xunit-xml-output", value_name = "FILE")]
     pub xunit_xml_output: Option<PathBuf>,
 
+    /// Spawn a process for every stage of every RUN line, even for pfir's
+    /// own commands (`pfir opt|check|fmt|graph|filecheck`, `FileCheck`),
+    /// which otherwise run inside this process when a pipeline is made only
+    /// of them.
+    #[arg(long = "no-in-process")]
+    pub no_in_process: bool,
+
     /// The executable that `pfir` and `FileCheck` in RUN lines stand for
     /// (default: this program).
     #[arg(long = "pfir-exe", value_name = "PATH", hide = true)]
@@ -59,6 +66,9 @@ pub fn run(args: TestArgs) -> u8 {
         }
     };
     let mut config = crate::testing::lit_config(exe);
+    if args.no_in_process {
+        config.tools.in_process = None;
+    }
     if let Some(j) = args.jobs {
         config.jobs = j as usize;
     }

@@ -5,5 +5,6 @@
 //! size limit ([`read`]) is pfir's own. Nothing here knows about `.pfir`.
 
 pub mod read;
+pub mod stdio;
 
 pub use fsutil::{atomic_write, cleanup, write_atomically, write_atomically_with};

@@ -11,6 +11,7 @@
 pub use filecheck;
 pub use lit;
 
+pub mod in_process;
 pub mod update_checks;
 pub mod verify_diagnostics;
 
@@ -19,12 +20,16 @@ use std::path::PathBuf;
 /// Runner tools for which `pfir` in a RUN line runs `pfir_exe`, and
 /// `FileCheck`, `filecheck` and `pfir-filecheck` run its `filecheck`
 /// subcommand (the `pfir` binary passes `current_exe`, the cargo harness
-/// `CARGO_BIN_EXE_pfir`).
+/// `CARGO_BIN_EXE_pfir`). When `pfir_exe` is the running program, its
+/// commands run in-process ([`in_process`]).
 pub fn lit_tools(pfir_exe: impl Into<PathBuf>) -> lit::Tools {
     let exe = pfir_exe.into();
     let mut tools = lit::Tools::new().with_program("pfir", exe.clone(), &[]);
     for name in ["FileCheck", "filecheck", "pfir-filecheck"] {
         tools = tools.with_program(name, exe.clone(), &["filecheck"]);
+    }
+    if in_process::is_this_program(&exe) {
+        in_process::enable(&mut tools, exe);
     }
     tools
 }

@@ -223,7 +223,10 @@ fn corpus_is_large_enough() {
 fn versions_are_read_from_filecheck_output() {
     let text = "LLVM (http://llvm.org/):\n  LLVM version 19.1.7\n  Optimized build.\n";
     assert_eq!(parse_major_version(text), Some(19));
-    assert_eq!(parse_major_version("Debian LLVM version 14.0.6\n"), Some(14));
+    assert_eq!(
+        parse_major_version("Debian LLVM version 14.0.6\n"),
+        Some(14)
+    );
     assert_eq!(parse_major_version("FileCheck 2.0\n"), None);
 }
 

@@ -38,6 +38,9 @@ pub struct Tools {
     /// The most bytes kept of each captured stream (half from its start,
     /// half from its end).
     pub capture_limit: usize,
+    /// Runs pipelines made only of the embedding program's own commands
+    /// inside this process ([`crate::in_process`]); `None` spawns always.
+    pub in_process: Option<std::sync::Arc<dyn crate::in_process::InProcess>>,
 }
 
 /// A program name of RUN lines and what it runs: `executable` with `args`
@@ -65,6 +68,7 @@ impl Tools {
             programs: Vec::new(),
             timeout: None,
             capture_limit: DEFAULT_CAPTURE_LIMIT,
+            in_process: None,
         }
     }
 
@@ -374,6 +378,9 @@ fn wait_or_kill(running: &mut [Running], group: Option<u32>, deadline: Instant, 
 /// Runs `pipeline` in `cwd` and waits for all of its stages (at most
 /// `tools.timeout`).
 pub fn run_pipeline(pipeline: &Pipeline, tools: &Tools, cwd: Option<&Path>) -> PipelineResult {
+    if let Some(result) = crate::in_process::try_run(pipeline, tools, cwd) {
+        return result;
+    }
     let mut running = Vec::new();
     let mut prev: Option<std::io::PipeReader> = None;
     let mut stdout_drain = None;

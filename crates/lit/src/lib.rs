@@ -24,6 +24,7 @@
 pub mod config;
 pub mod discover;
 pub mod execute;
+pub mod in_process;
 pub mod report;
 pub mod run_line;
 
