@@ -103,9 +103,9 @@ fn broken_check_is_reported() -> Result<(), Failed> {
         "stage 2 (`FileCheck ".to_string(),
         "failed: exit status".to_string(),
         "--- stderr of stage 2 (`FileCheck ".to_string(),
-        "1 test in".to_string(),
-        "0 passed, 1 failed".to_string(),
-        "Failed tests (1):".to_string(),
+        "Failed Tests (1):".to_string(),
+        "Testing Time: ".to_string(),
+        "Total Discovered Tests: 1\n  Failed: 1 (100.00%)\n".to_string(),
     ] {
         ensure(
             stdout.contains(&needle),
@@ -128,7 +128,13 @@ fn filter_jobs_verbose() -> Result<(), Failed> {
         &stdout,
     )?;
     ensure(stdout.contains("  RUN line "), "-v lists commands", &stdout)?;
-    ensure(stdout.contains("1 test in"), "exactly one test", &stdout)?;
+    ensure(
+        stdout.contains(
+            "Total Discovered Tests: 3\n  Excluded: 2 (66.67%)\n  Passed  : 1 (33.33%)\n",
+        ),
+        "exactly one test run, two left out by the filter",
+        &stdout,
+    )?;
     let (status, stdout, stderr) = pfir(&["test", "/nonexistent/pfir/tests"]);
     ensure(
         status == 1,

@@ -37,5 +37,10 @@ pub fn lit_tools(pfir_exe: impl Into<PathBuf>) -> lit::Tools {
 /// A runner configuration with [`lit_tools`] for `pfir_exe` (one job per
 /// core, no filter, no update, no timeout).
 pub fn lit_config(pfir_exe: impl Into<PathBuf>) -> lit::Config {
-    lit::Config::new(lit_tools(pfir_exe))
+    let mut config = lit::Config::new(lit_tools(pfir_exe));
+    // The test-only passes (`test-drop-deps`, ...) exist in this build.
+    if cfg!(feature = "testkit") {
+        config.features.push("testkit".into());
+    }
+    config
 }
