@@ -81,6 +81,7 @@ pub fn run(args: TestArgs) -> u8 {
     let mut config = crate::testing::lit_config(exe);
     if args.no_in_process {
         config.tools.in_process = None;
+        config.tools.in_process_stack = None;
     }
     if let Some(j) = args.jobs {
         config.jobs = j as usize;

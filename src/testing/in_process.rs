@@ -30,9 +30,14 @@ impl lit::in_process::InProcess for PfirInProcess {
     fn run(&self, _executable: &Path, args: &[String], s: lit::in_process::StageStreams) -> i32 {
         let redirect = crate::io::stdio::Redirect::new(s.stdin, s.stdout, s.stderr);
         let argv = std::iter::once("pfir".to_string()).chain(args.iter().cloned());
-        i32::from(crate::io::stdio::Redirect::scope(Some(redirect), || {
-            crate::cli::status(argv)
-        }))
+        let run = || crate::io::stdio::Redirect::scope(Some(redirect), || crate::cli::status(argv));
+        // On a runner thread with pfir's large stack, the command's work
+        // runs right here instead of on a thread of its own.
+        i32::from(if s.on_runner_stack {
+            crate::driver::on_fresh_large_stack(run)
+        } else {
+            run()
+        })
     }
 }
 
@@ -40,6 +45,9 @@ impl lit::in_process::InProcess for PfirInProcess {
 /// same program) taken in-process.
 pub fn enable(tools: &mut lit::Tools, exe: impl Into<PathBuf>) {
     tools.in_process = Some(Arc::new(PfirInProcess { exe: exe.into() }));
+    // The runner's threads get the stack pfir's walks need, so the
+    // commands run on them without a thread each.
+    tools.in_process_stack = Some(crate::driver::LARGE_STACK_BYTES);
 }
 
 /// Whether `exe` is the running program (then running its commands

@@ -41,6 +41,9 @@ pub struct Tools {
     /// Runs pipelines made only of the embedding program's own commands
     /// inside this process ([`crate::in_process`]); `None` spawns always.
     pub in_process: Option<std::sync::Arc<dyn crate::in_process::InProcess>>,
+    /// The stack size of the runner's threads, on which in-process stages
+    /// run (`None`: the platform's default).
+    pub in_process_stack: Option<usize>,
 }
 
 /// A program name of RUN lines and what it runs: `executable` with `args`
@@ -69,6 +72,7 @@ impl Tools {
             timeout: None,
             capture_limit: DEFAULT_CAPTURE_LIMIT,
             in_process: None,
+            in_process_stack: None,
         }
     }
 

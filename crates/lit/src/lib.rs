@@ -471,7 +471,8 @@ pub fn run_all(
         for _ in 0..config.jobs.max(1).min(files.len().max(1)) {
             let tx = tx.clone();
             let (next, failures) = (&next, &failures);
-            s.spawn(move || {
+            let work = move || {
+                in_process::mark_runner_thread(&config.tools);
                 loop {
                     if config
                         .max_failures
@@ -489,7 +490,13 @@ pub fn run_all(
                         break;
                     }
                 }
-            });
+            };
+            // In-process stages run on these threads: give them the stack
+            // the embedding program asked for.
+            match in_process::thread_builder(&config.tools).spawn_scoped(s, work) {
+                Ok(_) => {}
+                Err(e) => panic!("cannot start a test runner thread: {e}"),
+            }
         }
         drop(tx);
         for result in rx {
