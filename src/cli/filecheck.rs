@@ -353,7 +353,7 @@ pub fn parse_args(args: &[String]) -> Result<Parsed, UsageError> {
     p.opts.dump_input = dump_inputs.into_iter().min().unwrap_or_default();
     p.opts.dump_input_filter = filters.into_iter().min();
     p.opts.dump_input_context = contexts.into_iter().max().unwrap_or(5);
-    p.opts.color = color.unwrap_or_else(|| crate::io::stdio::stderr_is_terminal());
+    p.opts.color = color.unwrap_or_else(crate::io::stdio::stderr_is_terminal);
     Ok(p)
 }
 
@@ -406,7 +406,7 @@ pub fn run(args: FileCheckArgs) -> u8 {
         return 0;
     }
     if parsed.opts.dump_input == DumpInput::Help {
-        stdout_raw(&filecheck::dump_input_help());
+        stdout_raw(filecheck::dump_input_help());
         return 0;
     }
     let Some(check_file) = parsed.check_file else {
@@ -449,7 +449,7 @@ pub fn run(args: FileCheckArgs) -> u8 {
     match outcome.result {
         Ok(()) => 0,
         Err(f) => {
-            stderr_raw(&f.report());
+            stderr_raw(f.report());
             match f.kind {
                 FailureKind::Mismatch => 1,
                 FailureKind::CheckFile | FailureKind::EmptyInput | FailureKind::Usage => 2,

@@ -210,7 +210,7 @@ fn llvm_filechecks() -> Vec<(u32, PathBuf)> {
             found.push((v, p));
         }
     }
-    found.sort_by(|a, b| b.0.cmp(&a.0));
+    found.sort_by_key(|f| std::cmp::Reverse(f.0));
     found
 }
 
