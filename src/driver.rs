@@ -53,6 +53,22 @@ fn first_stack_choice() -> usize {
 /// thread can be started at all, `f` runs on this thread with a limit for
 /// its default stack. Never panics for want of a thread.
 pub fn with_large_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    // Already at the top of a thread with such a stack: run here (once;
+    // a nested call gets a thread of its own again).
+    if FRESH_LARGE_STACK.with(|c| c.replace(false)) {
+        struct Restore;
+        impl Drop for Restore {
+            fn drop(&mut self) {
+                FRESH_LARGE_STACK.with(|c| c.set(true));
+            }
+        }
+        let _restore = Restore;
+        return f();
+    }
+    // The worker writes where the calling thread writes (an in-process
+    // command's buffers, `crate::io::stdio`).
+    let streams = crate::io::stdio::Redirect::current();
+    let f = move || crate::io::stdio::Redirect::scope(streams, f);
     let job = std::sync::Mutex::new(Some(f));
     let take = || job.lock().ok().and_then(|mut f| f.take());
     let mut size = worker_stack_bytes();
@@ -90,6 +106,25 @@ pub fn with_large_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
         // A thread that started took the job and returned above.
         None => unreachable!("the job ran on a thread that returned"),
     }
+}
+
+thread_local! {
+    static FRESH_LARGE_STACK: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f`, telling [`with_large_stack`] that this thread was spawned with
+/// a [`worker_stack_bytes`] stack of which little is used, so it runs its
+/// work here instead of on a new thread (the test runner's threads, which
+/// run `pfir` commands in-process, `crate::testing::in_process`).
+pub fn on_fresh_large_stack<T>(f: impl FnOnce() -> T) -> T {
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            FRESH_LARGE_STACK.with(|c| c.set(self.0));
+        }
+    }
+    let _restore = Restore(FRESH_LARGE_STACK.with(|c| c.replace(true)));
+    f()
 }
 
 /// Parses and lowers `text` (which starts at byte `base` of its file).
@@ -399,4 +434,26 @@ pub fn run_opt(file: &SourceFile, args: &OptOptions) -> OptOutcome {
         outcome.modules.clear();
     }
     outcome
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fresh_large_stack_runs_the_work_in_place_once() {
+        let here = std::thread::current().id();
+        let id = || std::thread::current().id();
+        // Not marked: a thread of its own.
+        assert_ne!(with_large_stack(id), here);
+        on_fresh_large_stack(|| {
+            // Marked: here; a nested call gets its own thread again.
+            let (outer, inner) = with_large_stack(|| (id(), with_large_stack(id)));
+            assert_eq!(outer, here);
+            assert_ne!(inner, here);
+            // The mark is back for the next command on this thread.
+            assert_eq!(with_large_stack(id), here);
+        });
+        assert_ne!(with_large_stack(id), here);
+    }
 }

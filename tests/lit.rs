@@ -7,7 +7,7 @@
 //! CHECK lines are first regenerated from the current output
 //! (`pfir test --update`), like `UPDATE_EXPECT=1` in rust-analyzer.
 
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Arguments, Completion, Failed, Trial};
 use pfir::testing::lit::{self, report};
 use pfir::testing::update_checks;
 use std::path::{Path, PathBuf};
@@ -23,6 +23,10 @@ fn lit_trials() -> Vec<Trial> {
     let root = tests_dir();
     let files = lit::discover(std::slice::from_ref(&root)).expect("reading tests/");
     let mut config = pfir::testing::lit_config(PFIR);
+    // pfir's own commands run inside this harness (the same library the
+    // binary is built from); `runner::in_process_gives_the_same_verdicts`
+    // checks that spawning the binary gives the same verdicts.
+    pfir::testing::in_process::enable(&mut config.tools, PFIR);
     // A hung test fails instead of hanging `cargo test`.
     config.tools.timeout = Some(std::time::Duration::from_secs(300));
     if update_checks::update_requested_by_env() {
@@ -37,10 +41,13 @@ fn lit_trials() -> Vec<Trial> {
                 .to_string_lossy()
                 .replace('\\', "/");
             let config = config.clone();
-            Trial::test(name, move || {
+            Trial::ignorable_test(name, move || {
                 let result = lit::run_test(&file, &config);
-                if result.passed() {
-                    Ok(())
+                if let Some(why) = &result.unsupported {
+                    // Not run here: shown as ignored, never as passed.
+                    Ok(Completion::ignored_with(format!("unsupported: {why}")))
+                } else if result.passed() {
+                    Ok(Completion::Completed)
                 } else {
                     Err(Failed::from(format!(
                         "{}\n{}",
@@ -96,9 +103,9 @@ fn broken_check_is_reported() -> Result<(), Failed> {
         "stage 2 (`FileCheck ".to_string(),
         "failed: exit status".to_string(),
         "--- stderr of stage 2 (`FileCheck ".to_string(),
-        "1 test in".to_string(),
-        "0 passed, 1 failed".to_string(),
-        "Failed tests (1):".to_string(),
+        "Failed Tests (1):".to_string(),
+        "Testing Time: ".to_string(),
+        "Total Discovered Tests: 1\n  Failed: 1 (100.00%)\n".to_string(),
     ] {
         ensure(
             stdout.contains(&needle),
@@ -121,7 +128,13 @@ fn filter_jobs_verbose() -> Result<(), Failed> {
         &stdout,
     )?;
     ensure(stdout.contains("  RUN line "), "-v lists commands", &stdout)?;
-    ensure(stdout.contains("1 test in"), "exactly one test", &stdout)?;
+    ensure(
+        stdout.contains(
+            "Total Discovered Tests: 3\n  Excluded: 2 (66.67%)\n  Passed  : 1 (33.33%)\n",
+        ),
+        "exactly one test run, two left out by the filter",
+        &stdout,
+    )?;
     let (status, stdout, stderr) = pfir(&["test", "/nonexistent/pfir/tests"]);
     ensure(
         status == 1,
@@ -211,6 +224,64 @@ fn verify_diagnostics_report() -> Result<(), Failed> {
     ensure(status == 0 && stderr.is_empty(), "a clean pass", &stderr)
 }
 
+/// Each test's outcome in a JUnit file `pfir test` wrote: (class.name,
+/// "pass" | "fail" | "skipped").
+fn xunit_outcomes(xml: &str) -> Vec<(String, &'static str)> {
+    let doc = roxmltree::Document::parse(xml).expect("xunit XML");
+    doc.descendants()
+        .filter(|n| n.has_tag_name("testcase"))
+        .map(|n| {
+            let name = format!(
+                "{}.{}",
+                n.attribute("classname").unwrap_or(""),
+                n.attribute("name").unwrap_or("")
+            );
+            let outcome = if n.children().any(|c| c.has_tag_name("failure")) {
+                "fail"
+            } else if n.children().any(|c| c.has_tag_name("skipped")) {
+                "skipped"
+            } else {
+                "pass"
+            };
+            (name, outcome)
+        })
+        .collect()
+}
+
+/// Every test of the repository gives the same verdict whether pfir's own
+/// commands run in-process (the default) or as processes
+/// (`--no-in-process`).
+fn in_process_gives_the_same_verdicts() -> Result<(), Failed> {
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let mut runs = Vec::new();
+    for (name, extra) in [("in.xml", None), ("out.xml", Some("--no-in-process"))] {
+        let xml = dir.path().join(name);
+        let tests = tests_dir().display().to_string();
+        let xml_arg = xml.display().to_string();
+        let mut args = vec!["test", "-q", &tests, "--xunit-xml-output", &xml_arg];
+        args.extend(extra);
+        pfir(&args);
+        let text = std::fs::read_to_string(&xml).map_err(|e| e.to_string())?;
+        runs.push(xunit_outcomes(&text));
+    }
+    ensure(
+        runs[0].len() > 100,
+        "more than 100 tests were run",
+        &format!("{:?}", runs[0]),
+    )?;
+    let differ: Vec<String> = runs[0]
+        .iter()
+        .zip(&runs[1])
+        .filter(|(a, b)| a != b)
+        .map(|(a, b)| format!("{a:?} in-process, {b:?} as processes"))
+        .collect();
+    ensure(
+        runs[0].len() == runs[1].len() && differ.is_empty(),
+        "the same outcome both ways",
+        &differ.join("\n"),
+    )
+}
+
 fn main() {
     let args = Arguments::from_args();
     let mut trials = lit_trials();
@@ -223,6 +294,10 @@ fn main() {
         filter_jobs_verbose,
     ));
     trials.push(Trial::test("runner::update_round_trip", update_round_trip));
+    trials.push(Trial::test(
+        "runner::in_process_gives_the_same_verdicts",
+        in_process_gives_the_same_verdicts,
+    ));
     trials.push(Trial::test(
         "runner::verify_diagnostics_report",
         verify_diagnostics_report,

@@ -19,7 +19,7 @@
 use crate::testing::filecheck::{self, DumpInput, DumpInputFilter, FailureKind, FileCheckOptions};
 use clap::Args;
 use std::ffi::OsString;
-use std::io::{IsTerminal, Read};
+use std::io::Read;
 use std::path::PathBuf;
 
 /// The help text of `pfir filecheck --help`.
@@ -217,7 +217,6 @@ pub fn parse_args(args: &[String]) -> Result<Parsed, UsageError> {
     let mut dump_inputs: Vec<DumpInput> = Vec::new();
     let mut filters: Vec<DumpInputFilter> = Vec::new();
     let mut contexts: Vec<usize> = Vec::new();
-    let mut seen_bools: Vec<BoolOpt> = Vec::new();
     let mut color: Option<bool> = None;
     let (mut verbose, mut very_verbose) = (false, false);
     let mut positional: Vec<String> = Vec::new();
@@ -278,12 +277,8 @@ pub fn parse_args(args: &[String]) -> Result<Parsed, UsageError> {
                 .extend(value(&mut i)?.split(',').map(String::from)),
             Opt::ImplicitCheckNot => o.implicit_check_not.push(value(&mut i)?),
             Opt::InputFile => {
-                let v = value(&mut i)?;
-                if p.input_file.replace(v).is_some() {
-                    return Err(UsageError(
-                        "for the --input-file option: may only occur zero or one times!".into(),
-                    ));
-                }
+                // As every option since LLVM 15: given again, the last wins.
+                p.input_file = Some(value(&mut i)?);
             }
             Opt::DumpInput => {
                 let v = value(&mut i)?;
@@ -327,17 +322,8 @@ pub fn parse_args(args: &[String]) -> Result<Parsed, UsageError> {
                     Some(v) => parse_bool(name, v)?,
                     None => true,
                 };
-                // LLVM declares these three "zero or more" (the last wins);
-                // every other boolean may be given once.
-                let repeatable =
-                    matches!(b, BoolOpt::AllowUnusedPrefixes | BoolOpt::V | BoolOpt::Vv);
-                if !repeatable && seen_bools.contains(&b) {
-                    return Err(UsageError(format!(
-                        "for the {} option: may only occur zero or one times!",
-                        long_name(name)
-                    )));
-                }
-                seen_bools.push(b);
+                // Since LLVM 15 every option may be repeated; the last wins
+                // (LLVM 14 accepted most booleans only once).
                 match b {
                     BoolOpt::MatchFullLines => o.match_full_lines = v,
                     BoolOpt::StrictWhitespace => o.strict_whitespace = v,
@@ -367,7 +353,7 @@ pub fn parse_args(args: &[String]) -> Result<Parsed, UsageError> {
     p.opts.dump_input = dump_inputs.into_iter().min().unwrap_or_default();
     p.opts.dump_input_filter = filters.into_iter().min();
     p.opts.dump_input_context = contexts.into_iter().max().unwrap_or(5);
-    p.opts.color = color.unwrap_or_else(|| std::io::stderr().is_terminal());
+    p.opts.color = color.unwrap_or_else(crate::io::stdio::stderr_is_terminal);
     Ok(p)
 }
 
@@ -382,6 +368,23 @@ fn into_string(bytes: Vec<u8>) -> String {
 }
 
 /// Runs `pfir filecheck`; returns the exit status (see the module docs).
+/// A line on standard error (or its in-process buffer).
+fn stderr(line: &str) {
+    crate::io::stdio::write_stderr(format!("{line}\n").as_bytes());
+}
+
+fn stderr_raw(text: &str) {
+    crate::io::stdio::write_stderr(text.as_bytes());
+}
+
+fn stdout(line: &str) {
+    let _ = crate::io::stdio::write_stdout(format!("{line}\n").as_bytes());
+}
+
+fn stdout_raw(text: &str) {
+    let _ = crate::io::stdio::write_stdout(text.as_bytes());
+}
+
 pub fn run(args: FileCheckArgs) -> u8 {
     let mut words: Vec<String> = std::env::var("FILECHECK_OPTS")
         .map(|s| tokenize(&s))
@@ -390,31 +393,33 @@ pub fn run(args: FileCheckArgs) -> u8 {
     let parsed = match parse_args(&words) {
         Ok(p) => p,
         Err(UsageError(m)) => {
-            eprintln!("pfir filecheck: {m}");
+            stderr(&format!("pfir filecheck: {m}"));
             return 1;
         }
     };
     if parsed.help {
-        print!("{HELP}");
+        stdout_raw(HELP);
         return 0;
     }
     if parsed.version {
-        println!("pfir {}", env!("CARGO_PKG_VERSION"));
+        stdout(&format!("pfir {}", env!("CARGO_PKG_VERSION")));
         return 0;
     }
     if parsed.opts.dump_input == DumpInput::Help {
-        print!("{}", filecheck::dump_input_help());
+        stdout_raw(filecheck::dump_input_help());
         return 0;
     }
     let Some(check_file) = parsed.check_file else {
-        eprintln!("<check-file> not specified");
+        stderr("<check-file> not specified");
         return 2;
     };
     let check_path = PathBuf::from(&check_file);
     let check_text = match read_text(&check_path) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("error: cannot read check file '{check_file}': {e}");
+            stderr(&format!(
+                "error: cannot read check file '{check_file}': {e}"
+            ));
             return 2;
         }
     };
@@ -422,14 +427,14 @@ pub fn run(args: FileCheckArgs) -> u8 {
         Some(p) if p != "-" => match read_text(std::path::Path::new(p)) {
             Ok(t) => (p.to_string(), t),
             Err(e) => {
-                eprintln!("error: cannot read input file '{p}': {e}");
+                stderr(&format!("error: cannot read input file '{p}': {e}"));
                 return 2;
             }
         },
         _ => {
             let mut bytes = Vec::new();
-            if let Err(e) = std::io::stdin().read_to_end(&mut bytes) {
-                eprintln!("error: cannot read stdin: {e}");
+            if let Err(e) = crate::io::stdio::stdin().read_to_end(&mut bytes) {
+                stderr(&format!("error: cannot read stdin: {e}"));
                 return 2;
             }
             ("<stdin>".to_string(), into_string(bytes))
@@ -437,14 +442,14 @@ pub fn run(args: FileCheckArgs) -> u8 {
     };
     let opts = parsed.opts;
     let outcome = filecheck::check_detailed(&check_text, &check_file, &input, &input_name, &opts);
-    eprint!("{}", outcome.remarks);
+    stderr_raw(&outcome.remarks);
     if let Some(dump) = outcome.dump {
-        eprint!("{dump}");
+        stderr_raw(&dump);
     }
     match outcome.result {
         Ok(()) => 0,
         Err(f) => {
-            eprint!("{}", f.report());
+            stderr_raw(f.report());
             match f.kind {
                 FailureKind::Mismatch => 1,
                 FailureKind::CheckFile | FailureKind::EmptyInput | FailureKind::Usage => 2,
@@ -494,16 +499,19 @@ mod tests {
             err("c -match-full-lines=yes"),
             "for the --match-full-lines option: 'yes' is invalid value for boolean argument! Try 0 or 1"
         );
-        assert_eq!(
-            err("c -strict-whitespace --strict-whitespace=0"),
-            "for the --strict-whitespace option: may only occur zero or one times!"
+        // Repeated, the last value wins (LLVM 15 and later).
+        assert!(
+            !parse("c -strict-whitespace --strict-whitespace=0")
+                .unwrap()
+                .opts
+                .strict_whitespace
         );
+        assert!(parse("c -color=0 -color").unwrap().opts.color);
         // A boolean never takes the next word: `true` is a second positional.
         assert!(err("c -match-full-lines true").starts_with("Too many positional"));
         assert_eq!(parse("c -v").unwrap().opts.verbose, 1);
         assert_eq!(parse("c -vv -v").unwrap().opts.verbose, 2);
         assert_eq!(parse("c -v -v=false").unwrap().opts.verbose, 0);
-        // The three booleans LLVM lets repeat: the last value wins.
         let p = parse("c --allow-unused-prefixes=false --allow-unused-prefixes=true").unwrap();
         assert!(p.opts.allow_unused_prefixes);
         let p = parse("c --allow-unused-prefixes --allow-unused-prefixes=0").unwrap();
@@ -524,10 +532,8 @@ mod tests {
             parse("c -dump-input-context=3 --dump-input-context 9 -dump-input-context=1").unwrap();
         assert_eq!(p.opts.dump_input_context, 9);
         assert_eq!(parse("c").unwrap().opts.dump_input_context, 5);
-        assert_eq!(
-            err("c -input-file=a -input-file=b"),
-            "for the --input-file option: may only occur zero or one times!"
-        );
+        let p = parse("c -input-file=a -input-file=b").unwrap();
+        assert_eq!(p.input_file.as_deref(), Some("b"));
         assert_eq!(
             err("c -dump-input=bad"),
             "for the --dump-input option: Cannot find option named 'bad'!"

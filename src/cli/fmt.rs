@@ -121,7 +121,7 @@ fn one(args: &FmtArgs, input: Option<&PathBuf>) -> u8 {
             return 0;
         }
         let diff = crate::format::diff::unified(&name, text, &formatted);
-        let _ = std::io::stdout().lock().write_all(diff.as_bytes());
+        let _ = crate::io::stdio::write_stdout(diff.as_bytes());
         return 1;
     }
     if args.in_place {
@@ -141,7 +141,7 @@ fn one(args: &FmtArgs, input: Option<&PathBuf>) -> u8 {
         }
         return 0;
     }
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::io::stdio::stdout();
     match out
         .write_all(formatted.as_bytes())
         .and_then(|()| out.flush())

@@ -160,7 +160,7 @@ pub fn run(args: GraphArgs) -> u8 {
             }
         }
         None => {
-            let mut out = std::io::stdout().lock();
+            let mut out = crate::io::stdio::stdout();
             if let Err(e) = out.write_all(output.as_bytes()).and_then(|_| out.flush())
                 && e.kind() != std::io::ErrorKind::BrokenPipe
             {

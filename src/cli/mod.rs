@@ -65,6 +65,16 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
+    ExitCode::from(status(args))
+}
+
+/// [`run`], returning the exit status as a number (for commands run
+/// in-process by the test runner, `crate::testing::in_process`).
+pub fn status<I, T>(args: I) -> u8
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
     let args: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
     let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
@@ -73,13 +83,21 @@ where
                 && let Some(format) = requested_format(&args)
             {
                 usage_error_args(format).report_plain(&usage_diagnostic(&e), None);
+            } else if crate::io::stdio::is_redirected() {
+                // Not a terminal: clap's plain rendering, where it prints it.
+                let text = e.render().to_string();
+                if e.use_stderr() {
+                    crate::io::stdio::write_stderr(text.as_bytes());
+                } else {
+                    let _ = crate::io::stdio::write_stdout(text.as_bytes());
+                }
             } else {
                 let _ = e.print();
             }
-            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+            return if e.use_stderr() { 2 } else { 0 };
         }
     };
-    let status = match cli.command {
+    match cli.command {
         Command::Check(args) => check::run(args),
         Command::Fix(args) => fix::run(args),
         Command::Explain(args) => explain::run(args),
@@ -89,8 +107,7 @@ where
         Command::Test(args) => test::run(args),
         Command::Lsp(args) => lsp::run(args),
         Command::Filecheck(args) => filecheck::run(args),
-    };
-    ExitCode::from(status)
+    }
 }
 
 /// The `--diagnostic-format` asked for on a command line that did not parse

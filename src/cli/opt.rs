@@ -4,7 +4,6 @@ use crate::diagnostics::{self, Code, Diagnostic, DiagnosticFormat, SourceFile};
 use crate::driver;
 use crate::passes::PipelineOptions;
 use clap::Args;
-use std::io::Write;
 use std::path::PathBuf;
 
 #[derive(Args, Debug, Clone, Default)]
@@ -248,6 +247,9 @@ fn output_is_stdout(output: Option<&PathBuf>) -> bool {
 #[cfg(unix)]
 fn stdout_was_closed() -> bool {
     use rustix::fs::{FileType, OFlags};
+    if crate::io::stdio::is_redirected() {
+        return false;
+    }
     let out = std::io::stdout();
     let Ok(stat) = rustix::fs::fstat(&out) else {
         return true;
@@ -314,7 +316,7 @@ pub fn run(args: OptArgs) -> u8 {
 
 /// Writes to stderr, ignoring failure (a closed stderr must not panic).
 pub fn write_stderr(text: &str) {
-    let _ = std::io::stderr().lock().write_all(text.as_bytes());
+    crate::io::stdio::write_stderr(text.as_bytes());
 }
 
 fn report_and_print(
@@ -355,7 +357,7 @@ fn report_and_print(
             }
         }
         None => {
-            let out = std::io::stdout().lock();
+            let out = crate::io::stdio::stdout();
             if let Err(e) = outcome.write_output(out) {
                 // A closed pipe (`pfir opt x | head`) is not an error of ours.
                 if e.kind() != std::io::ErrorKind::BrokenPipe {

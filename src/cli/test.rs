@@ -21,6 +21,19 @@ pub struct TestArgs {
     #[arg(long = "filter", value_name = "REGEX")]
     pub filter: Option<regex::Regex>,
 
+    /// Do not run tests whose path matches this regular expression.
+    #[arg(long = "filter-out", value_name = "REGEX")]
+    pub filter_out: Option<regex::Regex>,
+
+    /// Stop starting tests once this many have failed; the rest are
+    /// counted as skipped.
+    #[arg(long = "max-failures", value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_failures: Option<u32>,
+
+    /// Run the tests in a random order.
+    #[arg(long = "shuffle")]
+    pub shuffle: bool,
+
     /// Also list the commands of passing tests.
     #[arg(short = 'v', long = "verbose")]
     pub verbose: bool,
@@ -44,6 +57,13 @@ pub struct TestArgs {
     #[arg(long = "xunit-xml-output", value_name = "FILE")]
     pub xunit_xml_output: Option<PathBuf>,
 
+    /// Spawn a process for every stage of every RUN line, even for pfir's
+    /// own commands (`pfir opt|check|fmt|graph|filecheck`, `FileCheck`),
+    /// which otherwise run inside this process when a pipeline is made only
+    /// of them.
+    #[arg(long = "no-in-process")]
+    pub no_in_process: bool,
+
     /// The executable that `pfir` and `FileCheck` in RUN lines stand for
     /// (default: this program).
     #[arg(long = "pfir-exe", value_name = "PATH", hide = true)]
@@ -62,10 +82,16 @@ pub fn run(args: TestArgs) -> u8 {
     // Processes that leave a RUN line's process group (`setsid`, a double
     // fork) are re-parented to this process and killed with the pipeline.
     lit::orphans::adopt_orphans();
+    if args.no_in_process {
+        config.tools.in_process = None;
+        config.tools.in_process_stack = None;
+    }
     if let Some(j) = args.jobs {
         config.jobs = j as usize;
     }
     config.filter = args.filter.clone();
+    config.filter_out = args.filter_out.clone();
+    config.max_failures = args.max_failures.map(|n| n as usize);
     if let Some(secs) = args.timeout {
         match std::time::Duration::try_from_secs_f64(secs) {
             Ok(d) if secs > 0.0 => config.test_timeout = Some(d),
@@ -103,10 +129,17 @@ pub fn run(args: TestArgs) -> u8 {
         );
         return 1;
     }
-    let selected: Vec<PathBuf> = files
+    let found = files.len();
+    let mut selected: Vec<PathBuf> = files
         .into_iter()
         .filter(|f| lit::selected(f, &config))
         .collect();
+    if args.shuffle {
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        lit::shuffle(&mut selected, seed);
+    }
     if selected.is_empty() {
         if discovery.errors.is_empty() {
             let _ = writeln!(std::io::stdout(), "no tests match the filter");
@@ -117,10 +150,12 @@ pub fn run(args: TestArgs) -> u8 {
 
     let start = std::time::Instant::now();
     let mut xunit = Vec::new();
-    let summary = lit::run_all(&selected, &config, |r| {
+    let mut progress = Progress::new(selected.len(), args.quiet);
+    let mut summary = lit::run_all(&selected, &config, |r| {
         if args.xunit_xml_output.is_some() {
             xunit.push(report::XunitCase::from_result(r));
         }
+        progress.clear();
         let mut out = std::io::stdout().lock();
         if r.passed() {
             if !args.quiet {
@@ -138,7 +173,10 @@ pub fn run(args: TestArgs) -> u8 {
             }
         }
         let _ = out.flush();
+        progress.advance();
     });
+    progress.clear();
+    summary.excluded = found - selected.len();
     let mut status_extra = 0;
     if let Some(path) = &args.xunit_xml_output {
         xunit.sort_by(|a, b| a.path.cmp(&b.path));
@@ -150,7 +188,11 @@ pub fn run(args: TestArgs) -> u8 {
     }
     // A closed stdout (`pfir test | head`) must not panic.
     let mut out = std::io::stdout().lock();
-    let _ = write!(out, "{}", report::summary(&summary, start.elapsed()));
+    let _ = write!(
+        out,
+        "{}",
+        report::summary(&summary, start.elapsed(), args.quiet)
+    );
     let _ = out.flush();
     if !discovery.errors.is_empty() {
         let _ = writeln!(
@@ -164,5 +206,39 @@ pub fn run(args: TestArgs) -> u8 {
         0
     } else {
         1
+    }
+}
+
+/// A progress line on standard error (`Testing: 12/400`), only when it is a
+/// terminal: cleared before each result is printed and drawn again after.
+struct Progress {
+    total: usize,
+    done: usize,
+    enabled: bool,
+}
+
+impl Progress {
+    fn new(total: usize, quiet: bool) -> Progress {
+        use std::io::IsTerminal;
+        Progress {
+            total,
+            done: 0,
+            enabled: !quiet && std::io::stderr().is_terminal() && total > 1,
+        }
+    }
+
+    fn clear(&mut self) {
+        if self.enabled && self.done > 0 {
+            let _ = write!(std::io::stderr().lock(), "\r\x1b[K");
+        }
+    }
+
+    fn advance(&mut self) {
+        self.done += 1;
+        if self.enabled && self.done < self.total {
+            let mut err = std::io::stderr().lock();
+            let _ = write!(err, "Testing: {}/{}", self.done, self.total);
+            let _ = err.flush();
+        }
     }
 }

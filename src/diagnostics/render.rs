@@ -346,11 +346,10 @@ pub fn use_color(
 
 /// [`use_color`] for this process's stderr and environment.
 pub fn stderr_color(choice: ColorChoice, format: DiagnosticFormat) -> bool {
-    use std::io::IsTerminal;
     use_color(
         choice,
         format,
-        std::io::stderr().is_terminal(),
+        crate::io::stdio::stderr_is_terminal(),
         std::env::var_os("NO_COLOR").as_deref(),
     )
 }

@@ -5,6 +5,7 @@
 //! size limit ([`read`]) is pfir's own. Nothing here knows about `.pfir`.
 
 pub mod read;
+pub mod stdio;
 
 pub use fsutil::{
     Snapshot, atomic_write, cleanup, write_atomically, write_atomically_checked,

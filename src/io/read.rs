@@ -71,7 +71,7 @@ pub fn read_limited(path: Option<&Path>, limit: u64) -> Result<(String, Vec<u8>)
         }
         _ => {
             let name = "standard input".to_string();
-            let bytes = read_up_to(std::io::stdin().lock(), limit, None)
+            let bytes = read_up_to(crate::io::stdio::stdin(), limit, None)
                 .map_err(|e| ReadError::Io(format!("cannot read {name}: {e}")))?
                 .ok_or(ReadError::TooLarge { name, limit })?;
             Ok(("<stdin>".to_string(), bytes))

@@ -14,6 +14,7 @@ pub use lit;
 #[cfg(feature = "testkit")]
 pub mod exhaustive;
 pub mod expected;
+pub mod in_process;
 pub mod update_checks;
 pub mod verify_diagnostics;
 
@@ -22,12 +23,16 @@ use std::path::PathBuf;
 /// Runner tools for which `pfir` in a RUN line runs `pfir_exe`, and
 /// `FileCheck`, `filecheck` and `pfir-filecheck` run its `filecheck`
 /// subcommand (the `pfir` binary passes `current_exe`, the cargo harness
-/// `CARGO_BIN_EXE_pfir`).
+/// `CARGO_BIN_EXE_pfir`). When `pfir_exe` is the running program, its
+/// commands run in-process ([`in_process`]).
 pub fn lit_tools(pfir_exe: impl Into<PathBuf>) -> lit::Tools {
     let exe = pfir_exe.into();
     let mut tools = lit::Tools::new().with_program("pfir", exe.clone(), &[]);
     for name in ["FileCheck", "filecheck", "pfir-filecheck"] {
         tools = tools.with_program(name, exe.clone(), &["filecheck"]);
+    }
+    if in_process::is_this_program(&exe) {
+        in_process::enable(&mut tools, exe);
     }
     tools
 }
@@ -35,5 +40,10 @@ pub fn lit_tools(pfir_exe: impl Into<PathBuf>) -> lit::Tools {
 /// A runner configuration with [`lit_tools`] for `pfir_exe` (one job per
 /// core, no filter, no update, no timeout).
 pub fn lit_config(pfir_exe: impl Into<PathBuf>) -> lit::Config {
-    lit::Config::new(lit_tools(pfir_exe))
+    let mut config = lit::Config::new(lit_tools(pfir_exe));
+    // The test-only passes (`test-drop-deps`, ...) exist in this build.
+    if cfg!(feature = "testkit") {
+        config.features.push("testkit".into());
+    }
+    config
 }

@@ -35,7 +35,7 @@ fn npm_unavailable(dir: &Path) -> Option<String> {
 fn grammar_and_extension_npm_tests_pass() {
     let dir = vscode_dir();
     if let Some(why) = npm_unavailable(&dir) {
-        eprintln!("editor_grammar: skipped: {why}");
+        crate::support::skipped("editor_grammar::grammar_and_extension_npm_tests_pass", &why);
         return;
     }
     let out = Command::new("npm")

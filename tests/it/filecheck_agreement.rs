@@ -13,16 +13,49 @@ struct Case {
     opts: Vec<String>,
     /// `FILECHECK_OPTS` for both checkers.
     env: Option<String>,
+    /// pfir's verdict: the newest LLVM's, unless `divergence` says why not.
     expect_pass: bool,
-    /// The exit status LLVM's FileCheck gave (pfir must give the same).
+    /// pfir's exit status (the newest LLVM's where they agree).
     exit: Option<i32>,
     divergence: Option<String>,
+    /// `; LLVM-NN: pass|fail [exit]` lines: what FileCheck-NN gave where it
+    /// differs from pfir's verdict.
+    versions: Vec<(u32, bool, Option<i32>)>,
+}
+
+/// The newest LLVM release whose verdicts the corpus records; pfir follows
+/// it (`tests/filecheck/README.md`).
+const NEWEST: u32 = 19;
+
+/// What LLVM's FileCheck of one version is recorded to give on a case.
+#[derive(Debug, PartialEq)]
+enum Recorded {
+    Verdict(bool, Option<i32>),
+    /// The verdict changed between LLVM releases, and this one's is not
+    /// recorded.
+    Unknown,
 }
 
 impl Case {
     /// The feature a case exercises: the word after its number.
     fn feature(&self) -> &str {
         self.name.split('-').nth(1).unwrap_or("?")
+    }
+
+    /// The verdict FileCheck `version` gives: its own `LLVM-NN` line; else,
+    /// for the newest release or when no release differs from another,
+    /// pfir's verdict (the other one for a divergence); else unknown.
+    fn llvm(&self, version: u32) -> Recorded {
+        if let Some(&(_, pass, exit)) = self.versions.iter().find(|v| v.0 == version) {
+            return Recorded::Verdict(pass, exit);
+        }
+        if version < NEWEST && !self.versions.is_empty() {
+            return Recorded::Unknown;
+        }
+        match &self.divergence {
+            None => Recorded::Verdict(self.expect_pass, self.exit),
+            Some(_) => Recorded::Verdict(!self.expect_pass, None),
+        }
     }
 }
 
@@ -34,42 +67,63 @@ fn corpus() -> Vec<Case> {
         .filter(|p| p.extension().is_some_and(|e| e == "check"))
         .collect();
     checks.sort();
-    checks
-        .into_iter()
-        .map(|check| {
-            let text = std::fs::read_to_string(&check).expect("check file");
-            let header = |key: &str| {
-                text.lines()
-                    .find_map(|l| l.strip_prefix(key))
-                    .map(|v| v.trim().to_string())
-            };
-            let expect = header("; EXPECT:").unwrap_or_else(|| panic!("{check:?}: no EXPECT"));
-            assert!(
-                expect == "pass" || expect == "fail",
-                "{check:?}: EXPECT must be pass or fail"
-            );
-            let opts = header("; OPTS:")
-                .map(|o| o.split_whitespace().map(String::from).collect())
-                .unwrap_or_default();
-            let input = check.with_extension("input");
-            assert!(input.exists(), "{input:?} is missing");
-            Case {
-                name: check.file_stem().unwrap().to_string_lossy().into_owned(),
-                check,
-                input,
-                opts,
-                env: header("; ENV:"),
-                expect_pass: expect == "pass",
-                exit: header("; EXIT:").map(|e| e.parse().expect("EXIT is a number")),
-                divergence: header("; DIVERGENCE:"),
-            }
-        })
-        .collect()
+    checks.into_iter().map(|check| parse_case(&check)).collect()
 }
 
-/// Runs a FileCheck-like `program` on a case; returns whether it passed.
-fn passes(program: &Path, sub: Option<&str>, case: &Case) -> bool {
-    status(program, sub, case) == Some(0)
+fn parse_verdict(check: &Path, v: &str) -> bool {
+    assert!(
+        v == "pass" || v == "fail",
+        "{check:?}: a verdict must be pass or fail, not {v:?}"
+    );
+    v == "pass"
+}
+
+fn parse_case(check: &Path) -> Case {
+    let text = std::fs::read_to_string(check).expect("check file");
+    let header = |key: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(key))
+            .map(|v| v.trim().to_string())
+    };
+    let expect = header("; EXPECT:").unwrap_or_else(|| panic!("{check:?}: no EXPECT"));
+    let opts = header("; OPTS:")
+        .map(|o| o.split_whitespace().map(String::from).collect())
+        .unwrap_or_default();
+    let input = check.with_extension("input");
+    assert!(input.exists(), "{input:?} is missing");
+    let versions = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("; LLVM-"))
+        .map(|l| {
+            let (version, rest) = l
+                .split_once(':')
+                .unwrap_or_else(|| panic!("{check:?}: `; LLVM-NN: verdict [exit]`"));
+            let mut words = rest.split_whitespace();
+            let pass = parse_verdict(check, words.next().unwrap_or(""));
+            let exit = words.next().map(|e| e.parse().expect("exit is a number"));
+            (version.parse().expect("LLVM version"), pass, exit)
+        })
+        .collect();
+    let case = Case {
+        name: check.file_stem().unwrap().to_string_lossy().into_owned(),
+        check: check.to_path_buf(),
+        input,
+        opts,
+        env: header("; ENV:"),
+        expect_pass: parse_verdict(check, &expect),
+        exit: header("; EXIT:").map(|e| e.parse().expect("EXIT is a number")),
+        divergence: header("; DIVERGENCE:"),
+        versions,
+    };
+    // pfir follows the newest LLVM; only a documented divergence differs.
+    if case.divergence.is_none() {
+        assert_eq!(
+            case.llvm(NEWEST),
+            Recorded::Verdict(case.expect_pass, case.exit),
+            "{check:?}: differs from LLVM {NEWEST} without a DIVERGENCE line"
+        );
+    }
+    case
 }
 
 /// Runs a FileCheck-like `program` on a case; returns its exit status.
@@ -100,52 +154,97 @@ fn pfir() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_pfir"))
 }
 
-fn runs(p: &Path) -> bool {
-    Command::new(p)
+/// The major version a FileCheck reports (`LLVM version 19.1.7`), if it runs.
+fn major_version(p: &Path) -> Option<u32> {
+    let out = Command::new(p)
         .arg("--version")
-        .stdout(Stdio::null())
+        .stdin(Stdio::null())
         .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
+        .output()
+        .ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    parse_major_version(&String::from_utf8_lossy(&out.stdout))
 }
 
-/// LLVM's FileCheck: `$FILECHECK`, then `FileCheck` / `FileCheck-NN` on
-/// PATH, then the bindir reported by `llvm-config` / `llvm-config-NN`.
-fn llvm_filecheck() -> Option<PathBuf> {
+fn parse_major_version(text: &str) -> Option<u32> {
+    let rest = &text[text.find("LLVM version ")? + "LLVM version ".len()..];
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().ok()
+}
+
+/// Every LLVM FileCheck found: `$FILECHECK` alone when set; else `FileCheck`
+/// and `FileCheck-NN` on PATH and in the bindir that `llvm-config` /
+/// `llvm-config-NN` report, one per LLVM version, newest first.
+fn llvm_filechecks() -> Vec<(u32, PathBuf)> {
     if let Some(p) = std::env::var_os("FILECHECK") {
-        return Some(PathBuf::from(p)).filter(|p| runs(p));
+        let p = PathBuf::from(p);
+        return major_version(&p).map(|v| (v, p)).into_iter().collect();
     }
     let versions: Vec<String> = std::iter::once(String::new())
         .chain((7..=30).rev().map(|v| format!("-{v}")))
         .collect();
+    let mut candidates = Vec::new();
     let path = std::env::var_os("PATH").unwrap_or_default();
     for v in &versions {
         for dir in std::env::split_paths(&path) {
-            let p = dir.join(format!("FileCheck{v}"));
-            if p.is_file() && runs(&p) {
-                return Some(p);
-            }
+            candidates.push(dir.join(format!("FileCheck{v}")));
         }
-    }
-    for v in &versions {
-        let Ok(out) = Command::new(format!("llvm-config{v}"))
+        if let Ok(out) = Command::new(format!("llvm-config{v}"))
             .arg("--bindir")
+            .stderr(Stdio::null())
             .output()
-        else {
-            continue;
-        };
-        let dir = String::from_utf8_lossy(&out.stdout).trim().to_string();
-        let p = Path::new(&dir).join("FileCheck");
-        if out.status.success() && p.is_file() && runs(&p) {
-            return Some(p);
+            && out.status.success()
+        {
+            let dir = String::from_utf8_lossy(&out.stdout).trim().to_string();
+            candidates.push(Path::new(&dir).join("FileCheck"));
         }
     }
-    None
+    let mut found: Vec<(u32, PathBuf)> = Vec::new();
+    for p in candidates {
+        if p.is_file()
+            && let Some(v) = major_version(&p)
+            && !found.iter().any(|f| f.0 == v)
+        {
+            found.push((v, p));
+        }
+    }
+    found.sort_by_key(|f| std::cmp::Reverse(f.0));
+    found
 }
 
 #[test]
 fn corpus_is_large_enough() {
     assert!(corpus().len() >= 300, "the corpus needs at least 300 pairs");
+}
+
+#[test]
+fn versions_are_read_from_filecheck_output() {
+    let text = "LLVM (http://llvm.org/):\n  LLVM version 19.1.7\n  Optimized build.\n";
+    assert_eq!(parse_major_version(text), Some(19));
+    assert_eq!(
+        parse_major_version("Debian LLVM version 14.0.6\n"),
+        Some(14)
+    );
+    assert_eq!(parse_major_version("FileCheck 2.0\n"), None);
+}
+
+#[test]
+fn recorded_verdicts_by_version() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/filecheck/cases");
+    // Same in every release: pfir's verdict.
+    let same = parse_case(&dir.join("001-plain-pass.check"));
+    assert_eq!(same.llvm(14), Recorded::Verdict(true, None));
+    // Changed in LLVM 15: 14's line, the newest's = pfir's; unknown between.
+    let changed = parse_case(&dir.join("123-opts-bool-twice.check"));
+    assert_eq!(changed.llvm(14), Recorded::Verdict(false, Some(1)));
+    assert_eq!(changed.llvm(19), Recorded::Verdict(true, Some(0)));
+    assert_eq!(changed.llvm(16), Recorded::Unknown);
+    // A divergence: LLVM gives the other verdict.
+    let divergent = parse_case(&dir.join("110-unicode-dot-byte.check"));
+    assert!(divergent.expect_pass);
+    assert_eq!(divergent.llvm(19), Recorded::Verdict(false, None));
 }
 
 #[test]
@@ -159,7 +258,7 @@ fn pfir_verdicts_match_recorded_expectations() {
         } else if let Some(want) = case.exit.filter(|e| (0..=2).contains(e))
             && code != Some(want)
         {
-            wrong.push(format!("{} (exit {code:?}, LLVM {want})", case.name));
+            wrong.push(format!("{} (exit {code:?}, recorded {want})", case.name));
         }
     }
     println!(
@@ -173,60 +272,94 @@ fn pfir_verdicts_match_recorded_expectations() {
     );
 }
 
+/// Runs every installed LLVM FileCheck over the corpus: each must give the
+/// verdict recorded for its version (a version newer than [`NEWEST`] is
+/// compared with the newest's, and differences are printed, not failed: no
+/// one has recorded them yet); pfir's agreement with each is reported.
 #[test]
 fn agreement_with_llvm_filecheck() {
-    let Some(llvm) = llvm_filecheck() else {
-        println!("SKIPPED: no LLVM FileCheck found (PATH, llvm-config); agreement not measured");
+    let found = llvm_filechecks();
+    if found.is_empty() {
+        crate::support::skipped(
+            "filecheck_agreement::agreement_with_llvm_filecheck",
+            "no LLVM FileCheck found (PATH, llvm-config); agreement not measured",
+        );
         return;
-    };
+    }
     let cases = corpus();
-    let mut disagree = Vec::new();
-    let mut divergent = Vec::new();
-    // Per feature: (compared, agreeing).
-    let mut by_feature: std::collections::BTreeMap<&str, (usize, usize)> = Default::default();
-    for case in &cases {
-        let ours = passes(&pfir(), Some("filecheck"), case);
-        let theirs = passes(&llvm, None, case);
-        if case.divergence.is_none() {
+    let ours: Vec<bool> = cases
+        .iter()
+        .map(|c| status(&pfir(), Some("filecheck"), c) == Some(0))
+        .collect();
+    let mut failures = Vec::new();
+    for (version, llvm) in &found {
+        let (mut agree, mut unrecorded, mut newer) = (0, Vec::new(), Vec::new());
+        let mut disagree = Vec::new();
+        // Per feature: (compared, agreeing).
+        let mut by_feature: std::collections::BTreeMap<&str, (usize, usize)> = Default::default();
+        for (case, &ours) in cases.iter().zip(&ours) {
+            let code = status(llvm, None, case);
+            let theirs = code == Some(0);
             let f = by_feature.entry(case.feature()).or_default();
             f.0 += 1;
             f.1 += usize::from(ours == theirs);
+            agree += usize::from(ours == theirs);
+            if ours != theirs {
+                let why = match (&case.divergence, case.llvm(*version)) {
+                    (Some(why), _) => why.clone(),
+                    (None, _) if *version < NEWEST => format!("changed after LLVM {version}"),
+                    (None, _) => "not recorded".into(),
+                };
+                disagree.push(format!(
+                    "{} (pfir {}, LLVM {version} {}): {why}",
+                    case.name,
+                    verdict(ours),
+                    verdict(theirs)
+                ));
+            }
+            let recorded = case.llvm((*version).min(NEWEST));
+            let Recorded::Verdict(pass, exit) = recorded else {
+                unrecorded.push(format!("{} ({})", case.name, verdict(theirs)));
+                continue;
+            };
+            if pass != theirs || exit.is_some_and(|e| Some(e) != code) {
+                let line = format!(
+                    "{}: recorded for LLVM {}: {} (exit {exit:?}); {} {} (exit {code:?})",
+                    case.name,
+                    (*version).min(NEWEST),
+                    verdict(pass),
+                    llvm.display(),
+                    verdict(theirs)
+                );
+                if *version > NEWEST {
+                    newer.push(line);
+                } else {
+                    failures.push(line);
+                }
+            }
         }
-        match (&case.divergence, ours == theirs) {
-            (None, true) => {}
-            (None, false) => disagree.push(format!(
-                "{}: pfir {} but {} {}",
-                case.name,
-                verdict(ours),
-                llvm.display(),
-                verdict(theirs)
-            )),
-            (Some(why), _) => divergent.push(format!(
-                "{} (pfir {}, LLVM {}): {why}",
-                case.name,
-                verdict(ours),
-                verdict(theirs)
-            )),
+        println!(
+            "{} (LLVM {version}): pfir agrees on {agree} of {} pairs",
+            llvm.display(),
+            cases.len(),
+        );
+        for (feature, (n, agree)) in &by_feature {
+            println!("  {feature:<12} {agree:>3} of {n:>3} agree");
         }
-    }
-    let compared = cases.len() - divergent.len();
-    println!(
-        "compared {compared} pairs with {}: {} agree, {} disagree; {} documented divergences",
-        llvm.display(),
-        compared - disagree.len(),
-        disagree.len(),
-        divergent.len()
-    );
-    for (feature, (n, agree)) in &by_feature {
-        println!("  {feature:<12} {agree:>3} of {n:>3} agree");
-    }
-    for d in &divergent {
-        println!("  divergence: {d}");
+        for d in &disagree {
+            println!("  differs: {d}");
+        }
+        for u in &unrecorded {
+            println!("  verdict not recorded for LLVM {version}: {u}");
+        }
+        for n in &newer {
+            println!("  newer than the recorded LLVM {NEWEST}: {n}");
+        }
     }
     assert!(
-        disagree.is_empty(),
-        "disagreements:\n{}",
-        disagree.join("\n")
+        failures.is_empty(),
+        "LLVM's verdicts differ from those recorded:\n{}",
+        failures.join("\n")
     );
 }
 

@@ -433,7 +433,10 @@ fn chromium() -> Option<PathBuf> {
 #[test]
 fn svg_and_html_render_in_headless_chromium() {
     let Some(browser) = chromium() else {
-        eprintln!("skipped: chromium is not installed (apt-get install chromium)");
+        crate::support::skipped(
+            "graph::svg_and_html_render_in_headless_chromium",
+            "chromium is not installed (apt-get install chromium)",
+        );
         return;
     };
     let dir = tempfile::tempdir().unwrap();

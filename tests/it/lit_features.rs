@@ -47,7 +47,7 @@ fn xfail() {
     let (status, out) = run_one(&expected, &[]);
     assert_eq!(status, 0, "{out}");
     assert!(
-        out.contains("XFAIL: ") && out.contains("1 of the passed expected to fail"),
+        out.contains("XFAIL: ") && out.contains("  Expectedly Failed: 1 (100.00%)"),
         "{out}"
     );
     let by_feature = write(
@@ -97,7 +97,10 @@ fn requires_and_unsupported() {
     let bad = write(d, "bad.pfir", "// REQUIRES: a b\n// RUN: true\n");
     let (status, out) = run_one(&bad, &[]);
     assert_eq!(status, 1, "{out}");
-    assert!(out.contains("takes feature names"), "{out}");
+    assert!(
+        out.contains("expected: <end of expression>") && out.contains("in expression: 'a b'"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -189,7 +192,10 @@ fn jobs() {
     let root = dir.path().display().to_string();
     let (status, stdout, _) = pfir_test(&["-j", "3", &root]);
     assert_eq!(status, 0, "{stdout}");
-    assert!(stdout.contains("4 tests in"), "{stdout}");
+    assert!(
+        stdout.contains("Total Discovered Tests: 4\n  Passed: 4 (100.00%)\n"),
+        "{stdout}"
+    );
     let (status, _, stderr) = pfir_test(&["-j", "0", &root]);
     assert_eq!(status, 2, "{stderr}");
 }
@@ -229,4 +235,160 @@ fn xunit_xml_output() {
     let (status, _, stderr) = pfir_test(&["--xunit-xml-output", &nowhere, &only_pass]);
     assert_eq!(status, 1, "{stderr}");
     assert!(stderr.contains("cannot write"), "{stderr}");
+}
+
+#[test]
+fn testkit_feature_follows_the_build() {
+    let d = tempfile::tempdir().unwrap();
+    let t = write(
+        d.path(),
+        "t/needs.pfir",
+        "// REQUIRES: testkit\n// RUN: pfir opt %s --passes=test-drop-deps\nfunc f() {\n}\n",
+    );
+    // This build has the test-only passes: the feature is on and it runs.
+    let mut config = pfir::testing::lit_config(PFIR);
+    assert!(config.features.iter().any(|f| f == "testkit"));
+    let r = pfir::testing::lit::run_test(&t, &config);
+    assert!(r.passed() && r.unsupported.is_none(), "{r:?}");
+    // A build without them (a release build) reports it unsupported.
+    config.features.clear();
+    let r = pfir::testing::lit::run_test(&t, &config);
+    assert_eq!(r.outcome(), pfir::testing::lit::Outcome::Unsupported);
+    assert!(
+        r.unsupported.as_deref().unwrap_or("").contains("testkit"),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn summary_is_lits() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "a-pass.pfir", "// RUN: true\n");
+    write(d, "b-fail.pfir", "// RUN: false\n");
+    write(d, "c-xfail.pfir", "// XFAIL: *\n// RUN: false\n");
+    write(d, "d-xpass.pfir", "// XFAIL: *\n// RUN: true\n");
+    write(
+        d,
+        "e-unsupported.pfir",
+        "// REQUIRES: nothing-here\n// RUN: true\n",
+    );
+    write(d, "f-pass.pfir", "// RUN: true\n");
+    let root = d.display().to_string();
+    let (status, stdout, _) = pfir_test(&[&root]);
+    assert_eq!(status, 1, "{stdout}");
+    let tail = &stdout[stdout.find("********************").expect("failed list")..];
+    let (failed, totals) = tail.split_once("\nTesting Time: ").expect("time");
+    assert!(
+        failed.starts_with("********************\nFailed Tests (2):\n")
+            && failed.contains("b-fail.pfir")
+            && failed.contains("d-xpass.pfir"),
+        "{stdout}"
+    );
+    let totals = &totals[totals.find('\n').unwrap()..];
+    assert_eq!(
+        totals,
+        "\n\nTotal Discovered Tests: 6\n  \
+         Unsupported        : 1 (16.67%)\n  \
+         Passed             : 2 (33.33%)\n  \
+         Expectedly Failed  : 1 (16.67%)\n  \
+         Failed             : 1 (16.67%)\n  \
+         Unexpectedly Passed: 1 (16.67%)\n"
+    );
+    // -q: no time, only the failing kinds.
+    let (_, stdout, _) = pfir_test(&["-q", &root]);
+    assert!(!stdout.contains("Testing Time"), "{stdout}");
+    assert!(
+        stdout.ends_with(
+            "Total Discovered Tests: 6\n  Failed             : 1 (16.67%)\n  Unexpectedly Passed: 1 (16.67%)\n"
+        ),
+        "{stdout}"
+    );
+    // --filter-out: excluded tests are discovered but not run.
+    let (status, stdout, _) = pfir_test(&["--filter-out", "b-fail|d-xpass", &root]);
+    assert_eq!(status, 0, "{stdout}");
+    assert!(
+        stdout.contains("Total Discovered Tests: 6\n  Excluded         : 2 (33.33%)\n"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("b-fail.pfir"), "{stdout}");
+}
+
+#[test]
+fn max_failures_and_shuffle() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for i in 0..20 {
+        write(d, &format!("t{i:02}.pfir"), "// RUN: false\n");
+    }
+    let root = d.display().to_string();
+    // One job: the run stops after the second failure; the rest are skipped.
+    let (status, stdout, _) = pfir_test(&["-j", "1", "--max-failures", "2", &root]);
+    assert_eq!(status, 1, "{stdout}");
+    assert!(
+        stdout.contains("  Skipped: 18 (90.00%)\n  Failed :  2 (10.00%)\n"),
+        "{stdout}"
+    );
+    let (status, _, _) = pfir_test(&["--max-failures", "0", &root]);
+    assert_eq!(status, 2, "--max-failures takes a positive number");
+    // --shuffle runs every test, in some order.
+    let order = |args: &[&str]| -> Vec<String> {
+        let mut a = vec!["-j", "1"];
+        a.extend(args);
+        a.push(&root);
+        let (_, stdout, _) = pfir_test(&a);
+        stdout
+            .lines()
+            .filter_map(|l| l.strip_prefix("FAIL: "))
+            .map(String::from)
+            .collect()
+    };
+    let plain = order(&[]);
+    assert_eq!(plain.len(), 20);
+    assert!(plain.windows(2).all(|w| w[0] < w[1]), "{plain:?}");
+    // 20! orders: three shuffles all sorted is (1/20!)^3 unlikely.
+    let shuffled: Vec<Vec<String>> = (0..3).map(|_| order(&["--shuffle"])).collect();
+    assert!(shuffled.iter().all(|s| s.len() == 20));
+    assert!(shuffled.iter().any(|s| s != &plain), "{shuffled:?}");
+}
+
+#[test]
+fn boolean_feature_expressions_and_define() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "lit.toml", "features = [\"here\"]\n");
+    let t = write(
+        d,
+        "expr.pfir",
+        "// REQUIRES: here && !gone, (gone || unix)\n// UNSUPPORTED: here && gone\n\
+         // DEFINE: %{cmd} = true\n// RUN: %{cmd}\n// REDEFINE: %{cmd} = not false\n// RUN: %{cmd}\n",
+    );
+    let (status, out) = run_one(&t, &["-v"]);
+    assert_eq!(status, 0, "{out}");
+    assert!(out.contains("PASS: ") && out.contains("not false"), "{out}");
+    let t = write(
+        d,
+        "unsup.pfir",
+        "// UNSUPPORTED: !gone && {{h.*}}\n// RUN: false\n",
+    );
+    let (status, out) = run_one(&t, &[]);
+    assert_eq!(status, 0, "{out}");
+    assert!(out.contains("UNSUPPORTED: "), "{out}");
+    let t = write(d, "bad.pfir", "// REQUIRES: here &&\n// RUN: true\n");
+    let (status, out) = run_one(&t, &[]);
+    assert_eq!(status, 1, "{out}");
+    assert!(
+        out.contains("expected: '!', '(', '{{', or identifier")
+            && out.contains("in expression: 'here &&'"),
+        "{out}"
+    );
+    let t = write(d, "redef.pfir", "// REDEFINE: %{nope} = 1\n// RUN: true\n");
+    let (status, out) = run_one(&t, &[]);
+    assert_eq!(status, 1, "{out}");
+    assert!(
+        out.contains(
+            "No substitution for '%{nope}' is defined before 'REDEFINE:' directive at line 1"
+        ),
+        "{out}"
+    );
 }

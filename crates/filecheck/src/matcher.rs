@@ -478,8 +478,13 @@ mod tests {
             "1\n2\n2\n"
         ));
         assert!(!passes("CHECK: [[#N:]]\nCHECK: [[#M:N+1]]\n", "1\n3\n"));
-        // Too large for the format: an error, not a match.
-        assert!(!passes("CHECK: [[#N:]]\n", "99999999999999999999\n"));
+        // Any size (LLVM 17 and later), up to MAX_BITS bits.
+        assert!(passes(
+            "CHECK: [[#N:]]\nCHECK: [[#N+1]]\n",
+            "99999999999999999999\n100000000000000000000\n"
+        ));
+        let long = "9".repeat(30_000);
+        assert!(!passes("CHECK: [[#N:]]\n", &format!("{long}\n")));
     }
 
     #[test]

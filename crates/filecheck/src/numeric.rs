@@ -6,20 +6,32 @@
 //! - Expressions: decimal or `0x` literals (a literal may be negative),
 //!   variables, `@LINE`, parentheses, `+` and `-`, and the functions
 //!   `add sub mul div min max`.
-//! - Values live in LLVM 14's range, -2^63 ..= 2^64-1; leaving it (or
-//!   dividing by zero, or printing a negative value in an unsigned format)
-//!   is an "overflow error" when the block is substituted.
+//! - Values are integers of any size, as in LLVM 17 and later (LLVM 14
+//!   kept them in -2^63 ..= 2^64-1); dividing by zero, or printing a
+//!   negative value in an unsigned or hex format, is an "overflow error"
+//!   when the block is substituted. So that no input makes pfir run for
+//!   hours, a value is limited to [`MAX_BITS`] bits (about 19,700 decimal
+//!   digits): beyond it, an overflow error too, and a matched value that
+//!   long is "unable to represent numeric value".
 //! - An expression without an explicit format takes its variables' format
 //!   (implicit format inference); two different formats are an error.
 //!
 //! Parsing reports LLVM's messages with an offset into the block text.
 
+use num_bigint::BigInt;
+use num_traits::{Signed, Zero};
 use std::collections::HashMap;
 use std::fmt;
 
-/// The smallest and largest representable values.
-const MIN: i128 = i64::MIN as i128;
-const MAX: i128 = u64::MAX as i128;
+/// A numeric value.
+pub(crate) type Num = BigInt;
+
+/// The most bits a value may have (its magnitude), see the module docs.
+pub(crate) const MAX_BITS: u64 = 1 << 16;
+
+fn representable(v: &Num) -> bool {
+    v.bits() <= MAX_BITS
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Radix {
@@ -65,19 +77,16 @@ impl Format {
 
     /// `value` as this format prints it; `None` when it cannot be printed
     /// (a negative value in an unsigned format, or out of range).
-    pub fn print(&self, value: i128) -> Option<String> {
-        let neg = value < 0;
+    pub fn print(&self, value: &Num) -> Option<String> {
+        let neg = value.is_negative();
         if neg && self.radix != Radix::Signed {
             return None;
         }
-        if self.radix == Radix::Signed && value > i64::MAX as i128 {
-            return None;
-        }
-        let abs = value.unsigned_abs();
+        let abs = value.abs();
         let digits = match self.radix {
-            Radix::Unsigned | Radix::Signed => abs.to_string(),
-            Radix::HexLower => format!("{abs:x}"),
-            Radix::HexUpper => format!("{abs:X}"),
+            Radix::Unsigned | Radix::Signed => abs.to_str_radix(10),
+            Radix::HexLower => abs.to_str_radix(16),
+            Radix::HexUpper => abs.to_str_radix(16).to_ascii_uppercase(),
         };
         let pad = self.precision.saturating_sub(digits.len());
         let mut s = String::new();
@@ -93,7 +102,7 @@ impl Format {
     }
 
     /// Parses text matched by [`Format::wildcard`].
-    pub fn parse(&self, text: &str) -> Option<i128> {
+    pub fn parse(&self, text: &str) -> Option<Num> {
         let (neg, rest) = match text.strip_prefix('-') {
             Some(r) => (true, r),
             None => (false, text),
@@ -107,14 +116,14 @@ impl Format {
             Radix::Unsigned | Radix::Signed => 10,
             Radix::HexLower | Radix::HexUpper => 16,
         };
-        let v = u128::from_str_radix(rest, radix).ok()?;
-        let v = i128::try_from(v).ok()?;
+        // More digits than MAX_BITS can hold: refused before any work.
+        let bits_per_digit = if radix == 16 { 4 } else { 3 };
+        if rest.is_empty() || (rest.len() as u64 - 1) * bits_per_digit > MAX_BITS {
+            return None;
+        }
+        let v = BigInt::parse_bytes(rest.as_bytes(), radix)?;
         let v = if neg { -v } else { v };
-        let ok = match self.radix {
-            Radix::Signed => (MIN..=i64::MAX as i128).contains(&v),
-            _ => (0..=MAX).contains(&v),
-        };
-        ok.then_some(v)
+        representable(&v).then_some(v)
     }
 }
 
@@ -149,7 +158,7 @@ pub(crate) enum Op {
 /// A numeric expression.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Expr {
-    Lit(i128),
+    Lit(Num),
     Var(String),
     Bin(Op, Box<Expr>, Box<Expr>),
 }
@@ -161,8 +170,8 @@ pub(crate) enum EvalError {
     Overflow,
 }
 
-fn check(v: i128) -> Result<i128, EvalError> {
-    if (MIN..=MAX).contains(&v) {
+fn check(v: Num) -> Result<Num, EvalError> {
+    if representable(&v) {
         Ok(v)
     } else {
         Err(EvalError::Overflow)
@@ -171,7 +180,7 @@ fn check(v: i128) -> Result<i128, EvalError> {
 
 impl Expr {
     /// Evaluates with the numeric variables `nums`.
-    pub fn eval(&self, nums: &HashMap<String, i128>) -> Result<i128, EvalError> {
+    pub fn eval(&self, nums: &HashMap<String, Num>) -> Result<Num, EvalError> {
         let mut undefined = Vec::new();
         self.undefined(nums, &mut undefined);
         if !undefined.is_empty() {
@@ -180,7 +189,7 @@ impl Expr {
         self.eval_defined(nums)
     }
 
-    fn undefined(&self, nums: &HashMap<String, i128>, out: &mut Vec<String>) {
+    fn undefined(&self, nums: &HashMap<String, Num>, out: &mut Vec<String>) {
         match self {
             Expr::Lit(_) => {}
             Expr::Var(v) => {
@@ -195,17 +204,19 @@ impl Expr {
         }
     }
 
-    fn eval_defined(&self, nums: &HashMap<String, i128>) -> Result<i128, EvalError> {
+    fn eval_defined(&self, nums: &HashMap<String, Num>) -> Result<Num, EvalError> {
         match self {
-            Expr::Lit(v) => Ok(*v),
-            Expr::Var(v) => Ok(nums[v]),
+            Expr::Lit(v) => Ok(v.clone()),
+            Expr::Var(v) => Ok(nums[v].clone()),
             Expr::Bin(op, a, b) => {
                 let (a, b) = (a.eval_defined(nums)?, b.eval_defined(nums)?);
                 check(match op {
                     Op::Add => a + b,
                     Op::Sub => a - b,
-                    Op::Mul => a.checked_mul(b).ok_or(EvalError::Overflow)?,
-                    Op::Div if b == 0 => return Err(EvalError::Overflow),
+                    // Both are at most MAX_BITS: the product at most twice.
+                    Op::Mul => a * b,
+                    Op::Div if b.is_zero() => return Err(EvalError::Overflow),
+                    // Truncating towards zero, as LLVM's `sdiv`.
                     Op::Div => a / b,
                     Op::Min => a.min(b),
                     Op::Max => a.max(b),
@@ -359,7 +370,7 @@ impl P<'_> {
                 return self.err(start, format!("invalid pseudo numeric variable '@{name}'"));
             }
             self.pos += 1 + n;
-            return Ok(Expr::Lit(self.line as i128));
+            return Ok(Expr::Lit(Num::from(self.line)));
         }
         if let Some((at, name)) = self.name() {
             let save = self.pos;
@@ -404,17 +415,23 @@ impl P<'_> {
         if n == 0 {
             return bad();
         }
-        let Ok(v) = u64::from_str_radix(&body[digits_at..digits_at + n], radix) else {
-            return bad();
+        // Any size, as LLVM 17 and later; bounded like every value.
+        let digits = &body[digits_at..digits_at + n];
+        // Each digit after the first adds at least this many bits: a
+        // literal too long is refused before it is converted.
+        let min_bits_per_digit = match radix {
+            2 => 1,
+            16 => 4,
+            _ => 3,
         };
-        let v = if neg {
-            if v > 1 << 63 {
-                return bad();
-            }
-            -(v as i128)
-        } else {
-            v as i128
+        let v = ((n as u64 - 1) * min_bits_per_digit <= MAX_BITS)
+            .then(|| BigInt::parse_bytes(digits.as_bytes(), radix))
+            .flatten()
+            .filter(representable);
+        let Some(v) = v else {
+            return self.err(start, "unable to represent numeric value");
         };
+        let v = if neg { -v } else { v };
         self.pos += usize::from(neg) + digits_at + n;
         Ok(Expr::Lit(v))
     }
@@ -635,22 +652,54 @@ mod tests {
     }
 
     fn val(s: &str) -> Result<i128, EvalError> {
-        let nums = HashMap::from([("H".to_string(), 255), ("D".to_string(), -3)]);
-        block(s).unwrap().expr.unwrap().eval(&nums)
+        let nums = HashMap::from([
+            ("H".to_string(), Num::from(255)),
+            ("D".to_string(), Num::from(-3)),
+        ]);
+        let v = block(s).unwrap().expr.unwrap().eval(&nums)?;
+        Ok(i128::try_from(v).expect("small in these tests"))
+    }
+
+    fn big(s: &str) -> Num {
+        Num::parse_bytes(s.as_bytes(), 10).unwrap()
     }
 
     #[test]
     fn formats_print_parse_and_match() {
         let f = parse_format("%.4X").unwrap();
-        assert_eq!(f.print(255).unwrap(), "00FF");
-        assert_eq!(f.print(0x12345).unwrap(), "12345");
-        assert_eq!(f.parse("00FF"), Some(255));
+        assert_eq!(f.print(&Num::from(255)).unwrap(), "00FF");
+        assert_eq!(f.print(&Num::from(0x12345)).unwrap(), "12345");
+        assert_eq!(f.parse("00FF"), Some(Num::from(255)));
         assert_eq!(f.wildcard(), "(?:[1-9A-F][0-9A-F]*)?[0-9A-F]{4}");
         let d = parse_format("%.3d").unwrap();
-        assert_eq!(d.print(-3).unwrap(), "-003");
-        assert_eq!(Format::UNSIGNED.print(-1), None);
-        assert_eq!(parse_format("%#x").unwrap().print(255).unwrap(), "0xff");
-        assert_eq!(Format::UNSIGNED.parse("18446744073709551616"), None);
+        assert_eq!(d.print(&Num::from(-3)).unwrap(), "-003");
+        assert_eq!(Format::UNSIGNED.print(&Num::from(-1)), None);
+        assert_eq!(parse_format("%x").unwrap().print(&Num::from(-1)), None);
+        assert_eq!(
+            parse_format("%#x").unwrap().print(&Num::from(255)).unwrap(),
+            "0xff"
+        );
+        // Any size, as LLVM 17 and later.
+        assert_eq!(
+            Format::UNSIGNED.parse("18446744073709551616"),
+            Some(big("18446744073709551616"))
+        );
+        assert_eq!(
+            parse_format("%d").unwrap().parse("-18446744073709551616"),
+            Some(-big("18446744073709551616"))
+        );
+        assert_eq!(
+            parse_format("%X")
+                .unwrap()
+                .print(&big("18446744073709551616"))
+                .unwrap(),
+            "10000000000000000"
+        );
+        // Up to MAX_BITS bits.
+        let most = "9".repeat(19_000);
+        assert!(Format::UNSIGNED.parse(&most).is_some());
+        assert_eq!(Format::UNSIGNED.parse(&"9".repeat(20_000)), None);
+        assert_eq!(Format::UNSIGNED.parse(&"9".repeat(10_000_000)), None);
         assert!(parse_format("%#u").is_err());
         assert!(parse_format("%z").is_err());
         assert_eq!(parse_format("%X").unwrap().to_string(), "%X");
@@ -672,8 +721,21 @@ mod tests {
         assert_eq!(val("0b101"), Ok(5));
         assert_eq!(val("0"), Ok(0));
         assert_eq!(val("div(1,0)"), Err(EvalError::Overflow));
-        assert_eq!(val("18446744073709551615+1"), Err(EvalError::Overflow));
-        assert_eq!(val("mul(4294967296,4294967296)"), Err(EvalError::Overflow));
+        assert_eq!(val("18446744073709551615+1"), Ok(18446744073709551616));
+        assert_eq!(val("mul(4294967296,4294967296)"), Ok(18446744073709551616));
+        assert_eq!(val("div(-7,2)"), Ok(-3));
+        assert_eq!(
+            val("-0x8000000000000000-0x8000000000000000"),
+            Ok(-(1 << 64))
+        );
+        // Past MAX_BITS: an overflow, however it is reached.
+        let huge = format!("0x{}", "f".repeat(5000));
+        let square = format!("mul({huge},{huge})");
+        let e = block(&format!("mul({square},{square})"))
+            .unwrap()
+            .expr
+            .unwrap();
+        assert_eq!(e.eval(&HashMap::new()), Err(EvalError::Overflow));
         assert_eq!(
             block("X+Y").unwrap().expr.unwrap().eval(&HashMap::new()),
             Err(EvalError::Undefined(vec!["X".into(), "Y".into()]))
@@ -718,9 +780,10 @@ mod tests {
             "invalid matching constraint or operand format"
         );
         assert_eq!(err("%z,N:"), "invalid format specifier in expression");
+        assert!(block("99999999999999999999").is_ok());
         assert_eq!(
-            err("99999999999999999999"),
-            "invalid matching constraint or operand format"
+            err(&"9".repeat(30_000)),
+            "unable to represent numeric value"
         );
         assert_eq!(err("@FOO"), "invalid pseudo numeric variable '@FOO'");
         // Bounded: deep nesting and long chains are errors, not a stack
@@ -734,7 +797,7 @@ mod tests {
         let wide = vec!["add(1,1)"; 600].join("+");
         assert!(err(&wide).contains("more than 1000 operands"));
         let e = block(&vec!["1"; 1000].join("+")).unwrap().expr.unwrap();
-        assert_eq!(e.eval(&HashMap::new()), Ok(1000));
+        assert_eq!(e.eval(&HashMap::new()), Ok(Num::from(1000)));
         assert!(err("%.99999999999u,5").contains("precision larger than 4096"));
         assert_eq!(
             err(" =="),

@@ -16,14 +16,14 @@ use std::collections::HashMap;
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Vars {
     pub strs: HashMap<String, String>,
-    pub nums: HashMap<String, i128>,
+    pub nums: HashMap<String, numeric::Num>,
 }
 
 /// The value a match gives a variable.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Value {
     Str(String),
-    Num(i128),
+    Num(numeric::Num),
 }
 
 /// A variable defined by a pattern: name, capture group, and for a
@@ -386,7 +386,7 @@ fn substitute(pieces: &[Piece], vars: &Vars) -> Result<Vec<Option<String>>, Matc
             },
             Piece::Num { expr, format } => match expr.eval(&vars.nums) {
                 Ok(v) => {
-                    let s = format.print(v);
+                    let s = format.print(&v);
                     overflow |= s.is_none();
                     s
                 }

@@ -90,6 +90,12 @@ fn builtin_features() -> Vec<String> {
     vec![family.to_string(), std::env::consts::OS.to_string()]
 }
 
+/// Whether the expression `expr` (or `*`) holds with `config`'s features
+/// (its syntax was checked when the directive was read).
+fn holds(expr: &str, config: &LitConfig) -> bool {
+    expr == "*" || crate::boolean_expr::evaluate(expr, &config.features).unwrap_or(false)
+}
+
 fn valid_feature(name: &str) -> bool {
     !name.is_empty()
         && name
@@ -126,18 +132,25 @@ impl Directives {
             let Some((name, value)) = rest.split_once(':') else {
                 continue;
             };
+            // Boolean expressions separated by commas (as lit: empty
+            // items are dropped), each checked for syntax here.
             let list = |value: &str| -> Result<Vec<String>, String> {
-                let items: Vec<String> = value.split(',').map(|s| s.trim().to_string()).collect();
-                match items
-                    .iter()
-                    .find(|s| !valid_feature(s) && s.as_str() != "*")
-                {
-                    Some(bad) => Err(format!(
-                        "line {}: `{name}:` takes feature names separated by commas; `{bad}` is not one",
+                let items: Vec<String> = value
+                    .split(',')
+                    .map(|s| s.trim().to_string())
+                    .filter(|s| !s.is_empty())
+                    .collect();
+                if items.is_empty() {
+                    return Err(format!(
+                        "line {}: `{name}:` needs a feature expression",
                         index + 1
-                    )),
-                    None => Ok(items),
+                    ));
                 }
+                for item in items.iter().filter(|s| s.as_str() != "*") {
+                    crate::boolean_expr::evaluate(item, &[])
+                        .map_err(|e| format!("line {}: `{name}:`: {e}", index + 1))?;
+                }
+                Ok(items)
             };
             match name {
                 "XFAIL" => d.xfail.extend(list(value)?),
@@ -167,7 +180,7 @@ impl Directives {
         let missing: Vec<&str> = self
             .requires
             .iter()
-            .filter(|f| f.as_str() != "*" && !config.has(f))
+            .filter(|f| !holds(f, config))
             .map(String::as_str)
             .collect();
         if !missing.is_empty() {
@@ -175,15 +188,13 @@ impl Directives {
         }
         self.unsupported
             .iter()
-            .find(|f| f.as_str() == "*" || config.has(f))
+            .find(|f| holds(f, config))
             .map(|f| format!("unsupported with {f}"))
     }
 
     /// Whether the test is expected to fail with `config`.
     pub fn expected_to_fail(&self, config: &LitConfig) -> bool {
-        self.xfail
-            .iter()
-            .any(|f| f.as_str() == "*" || config.has(f))
+        self.xfail.iter().any(|f| holds(f, config))
     }
 }
 
@@ -205,11 +216,12 @@ mod tests {
                 .contains("line 1")
         );
         assert!(Directives::parse("// ALLOW_RETRIES: 1\n// ALLOW_RETRIES: 2\n").is_err());
-        assert!(
-            Directives::parse("// REQUIRES: a b\n")
-                .unwrap_err()
-                .contains("`a b`")
+        assert_eq!(
+            Directives::parse("// RUN: x\n// REQUIRES: a b\n").unwrap_err(),
+            "line 2: `REQUIRES:`: expected: <end of expression>\nhave: 'b'\nin expression: 'a b'"
         );
+        assert!(Directives::parse("// XFAIL: a && (b\n").is_err());
+        assert!(Directives::parse("// UNSUPPORTED:\n").is_err());
         let config = LitConfig {
             features: vec!["a".into(), "b".into()],
             ..LitConfig::default()
@@ -224,6 +236,24 @@ mod tests {
             Some("unsupported with b".into())
         );
         assert!(!not.expected_to_fail(&config));
+        // Boolean expressions, as lit reads them.
+        let expr = Directives::parse(
+            "// REQUIRES: a && !z, b || z\n// UNSUPPORTED: a && z\n// XFAIL: (z || b) && !{{x.*}}\n",
+        )
+        .unwrap();
+        assert_eq!(expr.unsupported_because(&config), None);
+        assert!(expr.expected_to_fail(&config));
+        let expr =
+            Directives::parse("// REQUIRES: a, !b\n// UNSUPPORTED: !z && {{[ab]}}\n").unwrap();
+        assert_eq!(
+            expr.unsupported_because(&config),
+            Some("requires !b".into())
+        );
+        let expr = Directives::parse("// UNSUPPORTED: !z && {{[ab]}}\n").unwrap();
+        assert_eq!(
+            expr.unsupported_because(&config),
+            Some("unsupported with !z && {{[ab]}}".into())
+        );
     }
 
     #[test]

@@ -48,6 +48,12 @@ pub struct Tools {
     /// Set from another thread to stop the pipeline: its processes are
     /// killed as on a timeout and its stages report "cancelled".
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Runs pipelines made only of the embedding program's own commands
+    /// inside this process ([`crate::in_process`]); `None` spawns always.
+    pub in_process: Option<std::sync::Arc<dyn crate::in_process::InProcess>>,
+    /// The stack size of the runner's threads, on which in-process stages
+    /// run (`None`: the platform's default).
+    pub in_process_stack: Option<usize>,
 }
 
 /// A program name of RUN lines and what it runs: `executable` with `args`
@@ -76,6 +82,8 @@ impl Tools {
             timeout: None,
             capture_limit: DEFAULT_CAPTURE_LIMIT,
             cancel: None,
+            in_process: None,
+            in_process_stack: None,
         }
     }
 
@@ -481,6 +489,9 @@ fn wait_or_kill(
 /// Runs `pipeline` in `cwd` and waits for all of its stages (at most
 /// `tools.timeout`).
 pub fn run_pipeline(pipeline: &Pipeline, tools: &Tools, cwd: Option<&Path>) -> PipelineResult {
+    if let Some(result) = crate::in_process::try_run(pipeline, tools, cwd) {
+        return result;
+    }
     let mut running = Vec::new();
     let mut prev: Option<std::io::PipeReader> = None;
     let mut stdout_drain = None;

@@ -22,10 +22,13 @@
 //!   through the [`UpdateChecks`] trait (pfir's implementation reads the
 //!   command's output with pfir's lexer).
 
+pub mod boolean_expr;
 pub mod config;
+pub mod define;
 pub mod discover;
 pub mod execute;
 pub mod orphans;
+pub mod in_process;
 pub mod report;
 pub mod run_line;
 
@@ -49,12 +52,22 @@ pub struct Config {
     pub jobs: usize,
     /// Only paths this matches are run.
     pub filter: Option<regex::Regex>,
+    /// Paths this matches are not run (lit's `--filter-out`).
+    pub filter_out: Option<regex::Regex>,
+    /// Stop starting tests after this many have failed (lit's
+    /// `--max-failures`); the ones not started are counted as skipped.
+    pub max_failures: Option<usize>,
     /// Regenerate CHECK lines before running, with this (`--update`);
     /// `None` runs the tests as written.
     pub update: Option<Arc<dyn UpdateChecks>>,
     /// How long one test (all its RUN lines) may run; its running commands
     /// are killed when the time is up. `tools.timeout` bounds each pipeline.
     pub test_timeout: Option<Duration>,
+    /// Features the embedding program adds to every test's (beside the
+    /// `lit.toml` ones and the built-in `unix`/OS name), for `REQUIRES:`
+    /// and `UNSUPPORTED:`; pfir adds `testkit` when built with its
+    /// test-only passes.
+    pub features: Vec<String>,
 }
 
 impl Config {
@@ -65,8 +78,11 @@ impl Config {
             tools,
             jobs: default_jobs(),
             filter: None,
+            filter_out: None,
+            max_failures: None,
             update: None,
             test_timeout: None,
+            features: Vec::new(),
         }
     }
 }
@@ -245,7 +261,8 @@ pub fn run_test(path: &Path, config: &Config) -> TestResult {
         .map_err(|e| format!("cannot read '{}': {e}", path.display()))
         .and_then(|text| {
             let directives = config::Directives::parse(&text)?;
-            let lit_config = config::LitConfig::for_test(path)?;
+            let mut lit_config = config::LitConfig::for_test(path)?;
+            lit_config.features.extend(config.features.iter().cloned());
             Ok((directives, lit_config))
         });
     let (directives, lit_config) = match prepared {
@@ -335,14 +352,21 @@ fn run_steps(
         temp,
         custom: custom.to_vec(),
     };
+    // `DEFINE:` / `REDEFINE:` in force at each RUN line.
+    let predefined: Vec<String> = std::iter::once("pfir")
+        .chain(custom.iter().map(|(n, _)| n.as_str()))
+        .map(|n| format!("%{{{n}}}"))
+        .collect();
+    let lines: Vec<usize> = run_lines.iter().map(|r| r.line).collect();
+    let defines = define::defines_at(&text, &lines, &predefined).map_err(Failure::Unresolved)?;
     // Parse everything first: a syntax error anywhere fails before anything runs.
     let mut parsed = Vec::new();
-    for run_line in run_lines {
-        let pipelines =
-            run_line::parse(&run_line.text, &subs).map_err(|message| Failure::BadRunLine {
-                line: run_line.line,
-                message,
-            })?;
+    for (run_line, defines) in run_lines.into_iter().zip(&defines) {
+        let text = define::expand(&run_line.text, defines);
+        let pipelines = run_line::parse(&text, &subs).map_err(|message| Failure::BadRunLine {
+            line: run_line.line,
+            message,
+        })?;
         parsed.push((run_line, pipelines));
     }
     for (run_line, pipelines) in parsed {
@@ -392,20 +416,45 @@ pub struct Summary {
     pub expected_failures: usize,
     /// Not run (UNSUPPORTED); not in `passed`.
     pub unsupported: usize,
+    /// Of `failed`: the XPASS ones.
+    pub unexpected_passes: usize,
+    /// Not started because `--max-failures` was reached.
+    pub skipped: usize,
+    /// Found but left out by `--filter` / `--filter-out` (set by the caller).
+    pub excluded: usize,
 }
 
 impl Summary {
+    /// The tests run or skipped (not the excluded ones).
     pub fn total(&self) -> usize {
-        self.passed + self.failed.len() + self.unsupported
+        self.passed + self.failed.len() + self.unsupported + self.skipped
     }
 }
 
-/// Whether `path` passes `config.filter`.
+/// Whether `path` passes `config.filter` and not `config.filter_out`.
 pub fn selected(path: &Path, config: &Config) -> bool {
-    config
-        .filter
-        .as_ref()
-        .is_none_or(|re| re.is_match(&path.to_string_lossy()))
+    let text = path.to_string_lossy();
+    config.filter.as_ref().is_none_or(|re| re.is_match(&text))
+        && !config
+            .filter_out
+            .as_ref()
+            .is_some_and(|re| re.is_match(&text))
+}
+
+/// Puts `files` in a random order (lit's `--shuffle`), seeded by `seed`.
+pub fn shuffle(files: &mut [PathBuf], seed: u64) {
+    // xorshift64*: enough to mix an order; not for anything secret.
+    let mut state = seed | 1;
+    let mut next = move || {
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        state.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    };
+    for i in (1..files.len()).rev() {
+        let j = (next() % (i as u64 + 1)) as usize;
+        files.swap(i, j);
+    }
 }
 
 /// Runs `files` on `config.jobs` threads, calling `on_result` (on the
@@ -416,24 +465,44 @@ pub fn run_all(
     mut on_result: impl FnMut(&TestResult),
 ) -> Summary {
     let next = AtomicUsize::new(0);
+    let failures = AtomicUsize::new(0);
     let (tx, rx) = std::sync::mpsc::channel();
     let mut summary = Summary::default();
+    let mut received = 0;
     std::thread::scope(|s| {
         for _ in 0..config.jobs.max(1).min(files.len().max(1)) {
             let tx = tx.clone();
-            let next = &next;
-            s.spawn(move || {
+            let (next, failures) = (&next, &failures);
+            let work = move || {
+                in_process::mark_runner_thread(&config.tools);
                 loop {
+                    if config
+                        .max_failures
+                        .is_some_and(|m| failures.load(Ordering::SeqCst) >= m)
+                    {
+                        break;
+                    }
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(file) = files.get(i) else { break };
-                    if tx.send(run_test(file, config)).is_err() {
+                    let result = run_test(file, config);
+                    if !result.passed() {
+                        failures.fetch_add(1, Ordering::SeqCst);
+                    }
+                    if tx.send(result).is_err() {
                         break;
                     }
                 }
-            });
+            };
+            // In-process stages run on these threads: give them the stack
+            // the embedding program asked for.
+            match in_process::thread_builder(&config.tools).spawn_scoped(s, work) {
+                Ok(_) => {}
+                Err(e) => panic!("cannot start a test runner thread: {e}"),
+            }
         }
         drop(tx);
         for result in rx {
+            received += 1;
             on_result(&result);
             match result.outcome() {
                 Outcome::Unsupported => summary.unsupported += 1,
@@ -442,10 +511,15 @@ pub fn run_all(
                     summary.expected_failures += 1;
                 }
                 Outcome::Pass => summary.passed += 1,
-                Outcome::Fail | Outcome::XPass => summary.failed.push(result.path.clone()),
+                Outcome::XPass => {
+                    summary.unexpected_passes += 1;
+                    summary.failed.push(result.path.clone());
+                }
+                Outcome::Fail => summary.failed.push(result.path.clone()),
             }
         }
     });
+    summary.skipped = files.len() - received;
     summary.failed.sort();
     summary
 }

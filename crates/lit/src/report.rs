@@ -121,37 +121,54 @@ pub fn command_log(r: &TestResult) -> String {
     out
 }
 
-/// The closing lines of a run: the failed tests, then the totals.
-pub fn summary(s: &Summary, elapsed: std::time::Duration) -> String {
+/// The closing lines of a run, in lit's format: the failed tests, the
+/// testing time (not under `quiet`), the number of tests discovered and
+/// a line per result with its share; under `quiet`, only the failing
+/// kinds.
+pub fn summary(s: &Summary, elapsed: std::time::Duration, quiet: bool) -> String {
     let mut out = String::new();
     if !s.failed.is_empty() {
-        let _ = writeln!(out, "\nFailed tests ({}):", s.failed.len());
+        let _ = writeln!(out, "********************");
+        let _ = writeln!(out, "Failed Tests ({}):", s.failed.len());
         for p in &s.failed {
             let _ = writeln!(out, "  {}", p.display());
         }
+        out.push('\n');
     }
-    let mut extra = Vec::new();
-    if s.expected_failures > 0 {
-        extra.push(format!(
-            "{} of the passed expected to fail (XFAIL)",
-            s.expected_failures
-        ));
+    if !quiet {
+        let _ = writeln!(out, "\nTesting Time: {:.2}s", elapsed.as_secs_f64());
     }
-    if s.unsupported > 0 {
-        extra.push(format!("{} unsupported (not run)", s.unsupported));
+    let discovered = s.total() + s.excluded;
+    let _ = writeln!(out, "\nTotal Discovered Tests: {discovered}");
+    let plain_passes = s.passed - s.expected_failures;
+    let plain_failures = s.failed.len() - s.unexpected_passes;
+    // lit's order, and whether the kind is a failure.
+    let groups = [
+        ("Excluded", s.excluded, false),
+        ("Skipped", s.skipped, false),
+        ("Unsupported", s.unsupported, false),
+        ("Passed", plain_passes, false),
+        ("Expectedly Failed", s.expected_failures, false),
+        ("Failed", plain_failures, true),
+        ("Unexpectedly Passed", s.unexpected_passes, true),
+    ];
+    let shown: Vec<_> = groups
+        .iter()
+        .filter(|(_, n, failure)| *n > 0 && (*failure || !quiet))
+        .collect();
+    let label_width = shown.iter().map(|g| g.0.len()).max().unwrap_or(0);
+    let count_width = shown
+        .iter()
+        .map(|g| g.1.to_string().len())
+        .max()
+        .unwrap_or(0);
+    for (label, n, _) in shown {
+        let _ = writeln!(
+            out,
+            "  {label:<label_width$}: {n:>count_width$} ({:.2}%)",
+            *n as f64 * 100.0 / discovered.max(1) as f64
+        );
     }
-    if !extra.is_empty() {
-        let _ = writeln!(out, "\n{}", extra.join("; "));
-    }
-    let _ = writeln!(
-        out,
-        "\n{} test{} in {:.2}s: {} passed, {} failed",
-        s.total(),
-        if s.total() == 1 { "" } else { "s" },
-        elapsed.as_secs_f64(),
-        s.passed,
-        s.failed.len()
-    );
     out
 }
 

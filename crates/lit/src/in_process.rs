@@ -1,0 +1,436 @@
+//! Running a pipeline's stages inside the runner's process, without
+//! spawning any, when the embedding program can run every one of them
+//! itself ([`InProcess`], set in [`Tools::in_process`]).
+//!
+//! Spawning a process per stage is nearly all the time a small test takes;
+//! pfir's commands (`pfir opt`, `pfir filecheck`, ...) run in well under a
+//! millisecond on such tests. A pipeline runs in-process only when the hook
+//! takes every stage; anything else runs as processes
+//! ([`crate::execute::run_pipeline`]).
+//!
+//! The results are those of the same pipeline run as processes: the stages
+//! run in order, each reading the previous one's standard output; `<`,
+//! `>`, `>>`, `2>`, `2>&1`, `>&2` and `&>` go where they would (a file
+//! redirection is opened, and truncated, before the stage runs, as a shell
+//! does); `not` and the capture limits apply alike; a panic is exit status
+//! 101, as a Rust program that panics. A pipeline that runs longer than
+//! [`Tools::timeout`] is reported as a process pipeline would be ("timed
+//! out after Ns and was killed", for the stage running then and the ones
+//! after it); as a thread cannot be killed, the stage is left to finish in
+//! the background and nothing it produces is used or written.
+
+use crate::execute::{Captured, PipelineResult, StageResult, Tools, capture};
+use crate::run_line::{Pipeline, StderrTarget, StdoutTarget};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// A captured stream of an in-process stage; two streams sent to the same
+/// place (`2>&1`) share one.
+pub type Sink = Arc<Mutex<Vec<u8>>>;
+
+/// The standard streams of one in-process stage.
+#[derive(Debug, Clone)]
+pub struct StageStreams {
+    pub stdin: Vec<u8>,
+    pub stdout: Sink,
+    pub stderr: Sink,
+    /// Whether the stage runs on one of the runner's threads, spawned with
+    /// [`Tools::in_process_stack`] bytes of stack of which it has used
+    /// little (so the hook need not move to a thread of its own).
+    pub on_runner_stack: bool,
+}
+
+thread_local! {
+    static ON_RUNNER_STACK: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// A builder for a thread that runs in-process stages, with
+/// [`Tools::in_process_stack`] when set.
+pub fn thread_builder(tools: &Tools) -> std::thread::Builder {
+    let builder = std::thread::Builder::new().name("pfir-lit".into());
+    match tools.in_process_stack {
+        Some(bytes) => builder.stack_size(bytes),
+        None => builder,
+    }
+}
+
+/// Records that the current thread was made by [`thread_builder`] for
+/// `tools` (call first thing on it).
+pub fn mark_runner_thread(tools: &Tools) {
+    ON_RUNNER_STACK.with(|c| c.set(tools.in_process_stack.is_some()));
+}
+
+/// What the embedding program runs itself: pfir runs its own commands
+/// (`crate::testing::in_process` in pfir).
+pub trait InProcess: Send + Sync + std::fmt::Debug {
+    /// Whether the stage running `executable` (what its program name
+    /// resolves to, [`Tools::resolve`]) with `args` (the resolved leading
+    /// arguments first) can run in-process.
+    fn handles(&self, executable: &Path, args: &[String]) -> bool;
+
+    /// Runs the stage with `streams`; returns its exit status.
+    fn run(&self, executable: &Path, args: &[String], streams: StageStreams) -> i32;
+}
+
+struct Planned {
+    executable: PathBuf,
+    args: Vec<String>,
+}
+
+/// Runs `pipeline` in-process when `tools` has a hook that takes every
+/// stage (and no working directory is imposed); `None` otherwise.
+pub fn try_run(pipeline: &Pipeline, tools: &Tools, cwd: Option<&Path>) -> Option<PipelineResult> {
+    let hook = tools.in_process.as_ref()?;
+    if cwd.is_some() || pipeline.stages.is_empty() || !cfg!(unix) {
+        return None;
+    }
+    let mut planned = Vec::new();
+    for stage in &pipeline.stages {
+        let (executable, mut args) = tools.resolve(stage.argv.first()?);
+        args.extend(stage.argv[1..].iter().cloned());
+        if !hook.handles(&executable, &args) {
+            return None;
+        }
+        planned.push(Planned { executable, args });
+    }
+    let state = Arc::new(Mutex::new(Vec::<StageResult>::new()));
+    let stdout = Arc::new(Mutex::new(Captured::default()));
+    let cancelled = Arc::new(AtomicBool::new(false));
+    let run = {
+        let (hook, pipeline) = (hook.clone(), pipeline.clone());
+        let (state, stdout, cancelled) = (state.clone(), stdout.clone(), cancelled.clone());
+        let limit = tools.capture_limit;
+        move || {
+            run_stages(
+                &*hook, &pipeline, &planned, limit, &state, &stdout, &cancelled,
+            )
+        }
+    };
+    match tools.timeout {
+        None => run(),
+        Some(timeout) => {
+            let (tx, rx) = std::sync::mpsc::channel();
+            let tools_for_thread = tools.clone();
+            let spawned = thread_builder(tools).spawn(move || {
+                mark_runner_thread(&tools_for_thread);
+                run();
+                let _ = tx.send(());
+            });
+            if spawned.is_err() {
+                return None;
+            }
+            if rx.recv_timeout(timeout).is_err() {
+                cancelled.store(true, Ordering::SeqCst);
+                let mut done = std::mem::take(&mut *lock(&state));
+                for stage in &pipeline.stages[done.len()..] {
+                    done.push(StageResult {
+                        command: stage.display(),
+                        invert: stage.invert,
+                        status: None,
+                        error: Some(timed_out(timeout)),
+                        stderr: Vec::new(),
+                        stderr_dropped: 0,
+                    });
+                }
+                return Some(PipelineResult {
+                    stages: done,
+                    stdout: Vec::new(),
+                    stdout_dropped: 0,
+                });
+            }
+        }
+    }
+    let stages = std::mem::take(&mut *lock(&state));
+    let out = std::mem::take(&mut *lock(&stdout));
+    Some(PipelineResult {
+        stages,
+        stdout: out.bytes,
+        stdout_dropped: out.dropped,
+    })
+}
+
+/// What a capture keeps of `bytes` (see [`capture`]): all of them when
+/// they fit, without copying.
+fn keep(bytes: Vec<u8>, limit: usize) -> Captured {
+    if bytes.len() <= limit {
+        Captured { bytes, dropped: 0 }
+    } else {
+        capture(&bytes[..], limit)
+    }
+}
+
+fn timed_out(timeout: Duration) -> String {
+    format!("timed out after {}s and was killed", timeout.as_secs_f64())
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn open_out(path: &Path, append: bool) -> std::io::Result<std::fs::File> {
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .append(append)
+        .truncate(!append)
+        .open(path)
+        .map_err(|e| {
+            std::io::Error::new(e.kind(), format!("cannot open '{}': {e}", path.display()))
+        })
+}
+
+/// A stage's output destination, opened before it runs.
+enum Dest {
+    /// Captured (or piped on).
+    Buffer(Sink),
+    File(std::fs::File, Sink),
+    /// Sent where the other stream goes.
+    Other,
+}
+
+#[cfg(unix)]
+fn exit_status(code: i32) -> std::process::ExitStatus {
+    use std::os::unix::process::ExitStatusExt;
+    std::process::ExitStatus::from_raw((code & 0xff) << 8)
+}
+
+#[cfg(not(unix))]
+fn exit_status(_code: i32) -> std::process::ExitStatus {
+    unreachable!("in-process stages run on Unix only")
+}
+
+fn run_stages(
+    hook: &dyn InProcess,
+    pipeline: &Pipeline,
+    planned: &[Planned],
+    limit: usize,
+    state: &Mutex<Vec<StageResult>>,
+    stdout: &Mutex<Captured>,
+    cancelled: &AtomicBool,
+) {
+    let mut piped: Vec<u8> = Vec::new();
+    let count = pipeline.stages.len();
+    for (i, (stage, plan)) in pipeline.stages.iter().zip(planned).enumerate() {
+        if cancelled.load(Ordering::SeqCst) {
+            return;
+        }
+        let last = i + 1 == count;
+        let input = std::mem::take(&mut piped);
+        let mut result = StageResult {
+            command: stage.display(),
+            invert: stage.invert,
+            status: None,
+            error: None,
+            stderr: Vec::new(),
+            stderr_dropped: 0,
+        };
+        let setup = (|| -> std::io::Result<(Vec<u8>, Dest, Dest)> {
+            let stdin = match &stage.stdin {
+                Some(path) => std::fs::read(path).map_err(|e| {
+                    std::io::Error::new(e.kind(), format!("cannot open '{}': {e}", path.display()))
+                })?,
+                None => input,
+            };
+            let out = match &stage.stdout {
+                StdoutTarget::ToStderr => Dest::Other,
+                StdoutTarget::File(path, append) => {
+                    Dest::File(open_out(path, *append)?, Sink::default())
+                }
+                StdoutTarget::Pipe => Dest::Buffer(Sink::default()),
+            };
+            let err = match &stage.stderr {
+                StderrTarget::ToStdout => Dest::Other,
+                StderrTarget::File(path, append) => {
+                    Dest::File(open_out(path, *append)?, Sink::default())
+                }
+                StderrTarget::Capture => Dest::Buffer(Sink::default()),
+            };
+            if matches!((&out, &err), (Dest::Other, Dest::Other)) {
+                return Err(std::io::Error::other(
+                    "standard output and standard error are sent to each other",
+                ));
+            }
+            Ok((stdin, out, err))
+        })();
+        let (stdin, out, err) = match setup {
+            Ok(s) => s,
+            Err(e) => {
+                result.error = Some(format!("cannot set up its input/output: {e}"));
+                lock(state).push(result);
+                continue;
+            }
+        };
+        let sink = |d: &Dest| match d {
+            Dest::Buffer(s) | Dest::File(_, s) => Some(s.clone()),
+            Dest::Other => None,
+        };
+        let (out_sink, err_sink) = match (sink(&out), sink(&err)) {
+            (Some(o), Some(e)) => (o, e),
+            (Some(o), None) => (o.clone(), o),
+            (None, Some(e)) => (e.clone(), e),
+            (None, None) => unreachable!("rejected above"),
+        };
+        let streams = StageStreams {
+            stdin,
+            stdout: out_sink.clone(),
+            stderr: err_sink.clone(),
+            on_runner_stack: ON_RUNNER_STACK.with(|c| c.get()),
+        };
+        let code = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            hook.run(&plan.executable, &plan.args, streams)
+        }))
+        .unwrap_or(crate::execute::RUST_PANIC_STATUS);
+        if cancelled.load(Ordering::SeqCst) {
+            return;
+        }
+        result.status = Some(exit_status(code));
+        for dest in [&out, &err] {
+            if let Dest::File(file, s) = dest {
+                use std::io::Write;
+                let mut file: &std::fs::File = file;
+                if let Err(e) = file.write_all(&lock(s)) {
+                    result
+                        .error
+                        .get_or_insert(format!("cannot write its output: {e}"));
+                }
+            }
+        }
+        if let Dest::Buffer(s) = &err {
+            let c = keep(std::mem::take(&mut *lock(s)), limit);
+            result.stderr = c.bytes;
+            result.stderr_dropped = c.dropped;
+        }
+        if let Dest::Buffer(s) = &out {
+            let bytes = std::mem::take(&mut *lock(s));
+            if last {
+                *lock(stdout) = keep(bytes, limit);
+            } else {
+                piped = bytes;
+            }
+        }
+        lock(state).push(result);
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use crate::run_line::{Substitutions, parse};
+
+    /// A hook that runs `echo WORDS`, `rev` (reverses its input), `fail`
+    /// (prints to stderr, exits 1), `boom` (panics) and `sleep`, as if they
+    /// were programs of its own.
+    #[derive(Debug)]
+    struct Toy;
+
+    impl InProcess for Toy {
+        fn handles(&self, executable: &Path, _args: &[String]) -> bool {
+            matches!(
+                executable.to_str(),
+                Some("echo" | "rev" | "fail" | "boom" | "sleep")
+            )
+        }
+        fn run(&self, executable: &Path, args: &[String], s: StageStreams) -> i32 {
+            match executable.to_str().unwrap() {
+                "echo" => {
+                    s.stdout
+                        .lock()
+                        .unwrap()
+                        .extend(format!("{}\n", args.join(" ")).bytes());
+                    0
+                }
+                "rev" => {
+                    let mut v = s.stdin.clone();
+                    v.reverse();
+                    s.stdout.lock().unwrap().extend(v);
+                    0
+                }
+                "fail" => {
+                    s.stderr.lock().unwrap().extend(b"bad\n");
+                    s.stdout.lock().unwrap().extend(b"out\n");
+                    1
+                }
+                "sleep" => {
+                    std::thread::sleep(Duration::from_secs(2));
+                    0
+                }
+                _ => panic!("boom"),
+            }
+        }
+    }
+
+    fn run(text: &str, timeout: Option<Duration>) -> Option<PipelineResult> {
+        let subs = Substitutions {
+            source: PathBuf::from("/dev/null"),
+            temp: PathBuf::from("/tmp/x"),
+            custom: Vec::new(),
+        };
+        let p = parse(text, &subs).unwrap();
+        let tools = Tools {
+            timeout,
+            in_process: Some(Arc::new(Toy)),
+            ..Tools::new()
+        };
+        try_run(&p[0], &tools, None)
+    }
+
+    #[test]
+    fn only_pipelines_the_hook_takes_entirely() {
+        assert!(run("echo a | rev", None).is_some());
+        assert!(run("echo a | cat", None).is_none());
+        assert!(run("echo a", None).is_some());
+    }
+
+    #[test]
+    fn pipes_statuses_and_not() {
+        let r = run("echo abc | rev", None).unwrap();
+        assert!(r.passed());
+        assert_eq!(r.stdout, b"\ncba");
+        let r = run("not fail", None).unwrap();
+        assert!(r.passed());
+        assert_eq!(r.stages[0].stderr, b"bad\n");
+        assert_eq!(r.stages[0].status.unwrap().code(), Some(1));
+        // pipefail; the failing stage's stdout still flows on.
+        let r = run("fail | rev", None).unwrap();
+        assert!(!r.passed() && r.stages[1].passed());
+        assert_eq!(r.stdout, b"\ntuo");
+    }
+
+    #[test]
+    fn a_panic_is_status_101_and_never_passes() {
+        let r = run("not boom", None).unwrap();
+        assert_eq!(r.stages[0].status.unwrap().code(), Some(101));
+        assert!(!r.passed());
+    }
+
+    #[test]
+    fn redirections() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("o");
+        let r = run(&format!("not fail &> {}", f.display()), None).unwrap();
+        assert!(r.passed() && r.stdout.is_empty() && r.stages[0].stderr.is_empty());
+        assert_eq!(std::fs::read_to_string(&f).unwrap(), "bad\nout\n");
+        let r = run(&format!("echo more >> {}", f.display()), None).unwrap();
+        assert!(r.passed());
+        assert_eq!(std::fs::read_to_string(&f).unwrap(), "bad\nout\nmore\n");
+        let r = run(&format!("rev < {}", f.display()), None).unwrap();
+        assert_eq!(r.stdout, b"\nerom\ntuo\ndab");
+        let r = run("not fail 2>&1", None).unwrap();
+        assert_eq!(r.stdout, b"bad\nout\n");
+        let r = run("rev < /nonexistent/pfir", None).unwrap();
+        assert!(!r.passed());
+        assert!(r.stages[0].describe_status().contains("cannot open"));
+    }
+
+    #[test]
+    fn timeout_reports_the_running_stage_and_the_rest() {
+        let r = run("sleep | rev", Some(Duration::from_millis(100))).unwrap();
+        assert!(!r.passed());
+        assert_eq!(r.stages.len(), 2);
+        for s in &r.stages {
+            assert!(s.describe_status().contains("timed out"), "{s:?}");
+        }
+    }
+}

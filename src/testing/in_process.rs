@@ -1,0 +1,66 @@
+//! pfir's commands as in-process stages for the lit runner
+//! ([`lit::in_process`]): a RUN-line stage that runs `pfir opt`, `pfir
+//! check`, `pfir fmt`, `pfir graph` or `pfir filecheck` (which `FileCheck`
+//! stands for) runs inside the runner, through the same command-line code
+//! ([`crate::cli::status`]) with its standard streams redirected to the
+//! stage's ([`crate::io::stdio`]), instead of spawning the `pfir`
+//! executable. Any other command (`pfir test`, `pfir lsp`, other programs)
+//! still runs as a process.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The subcommands that run in-process.
+pub const SUBCOMMANDS: [&str; 5] = ["opt", "check", "fmt", "graph", "filecheck"];
+
+/// Runs `pfir` subcommands in-process for stages that resolve to `exe`.
+#[derive(Debug)]
+pub struct PfirInProcess {
+    exe: PathBuf,
+}
+
+impl lit::in_process::InProcess for PfirInProcess {
+    fn handles(&self, executable: &Path, args: &[String]) -> bool {
+        executable == self.exe
+            && args
+                .first()
+                .is_some_and(|a| SUBCOMMANDS.contains(&a.as_str()))
+    }
+
+    fn run(&self, _executable: &Path, args: &[String], s: lit::in_process::StageStreams) -> i32 {
+        let redirect = crate::io::stdio::Redirect::new(s.stdin, s.stdout, s.stderr);
+        let argv = std::iter::once("pfir".to_string()).chain(args.iter().cloned());
+        let run = || crate::io::stdio::Redirect::scope(Some(redirect), || crate::cli::status(argv));
+        // On a runner thread with pfir's large stack, the command's work
+        // runs right here instead of on a thread of its own.
+        i32::from(if s.on_runner_stack {
+            crate::driver::on_fresh_large_stack(run)
+        } else {
+            run()
+        })
+    }
+}
+
+/// `tools` with the stages that run `exe` (which must be a build of this
+/// same program) taken in-process.
+pub fn enable(tools: &mut lit::Tools, exe: impl Into<PathBuf>) {
+    tools.in_process = Some(Arc::new(PfirInProcess { exe: exe.into() }));
+    // The runner's threads get the stack pfir's walks need (the worker
+    // stack, smaller under `ulimit -v`, with the nesting limit lowered to
+    // match), so the commands run on them without a thread each.
+    let stack = crate::driver::worker_stack_bytes();
+    if stack < crate::driver::LARGE_STACK_BYTES {
+        crate::lexer::lower_nesting_limit(stack);
+    }
+    tools.in_process_stack = Some(stack);
+}
+
+/// Whether `exe` is the running program (then running its commands
+/// in-process gives what spawning it would).
+pub fn is_this_program(exe: &Path) -> bool {
+    let canonical = |p: &Path| std::fs::canonicalize(p).ok();
+    std::env::current_exe()
+        .ok()
+        .and_then(|c| canonical(&c))
+        .is_some_and(|c| canonical(exe) == Some(c))
+}
