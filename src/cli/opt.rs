@@ -159,7 +159,7 @@ impl DiagnosticArgs {
     /// to `--error-limit` errors.
     pub fn report(&self, diags: &[Diagnostic], file: &SourceFile) {
         let _ = diagnostics::render::write_all(
-            &mut std::io::stderr().lock(),
+            &mut crate::io::stdio::stderr(),
             diags,
             file,
             self.diagnostic_format,

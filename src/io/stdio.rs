@@ -98,6 +98,15 @@ pub fn stdout() -> Box<dyn Write> {
     }
 }
 
+/// A writer to standard error (or its buffer), for diagnostics written as
+/// they are rendered.
+pub fn stderr() -> Box<dyn Write> {
+    match Redirect::current() {
+        Some(r) => Box::new(SinkWriter(r.stderr)),
+        None => Box::new(std::io::stderr().lock()),
+    }
+}
+
 struct SinkWriter(Sink);
 
 impl Write for SinkWriter {
