@@ -56,7 +56,10 @@ mod tests {
             lines_inclusive(text).collect::<Vec<_>>(),
             ["a\n", "b\r\n", "c\r", "d\r", "\r", "e"]
         );
-        assert_eq!(lines(text).collect::<Vec<_>>(), ["a", "b", "c", "d", "", "e"]);
+        assert_eq!(
+            lines(text).collect::<Vec<_>>(),
+            ["a", "b", "c", "d", "", "e"]
+        );
     }
 
     #[test]
@@ -67,11 +70,7 @@ mod tests {
                 text.lines().collect::<Vec<_>>(),
                 "{text:?}"
             );
-            assert_eq!(
-                lines_inclusive(text).collect::<String>(),
-                text,
-                "{text:?}"
-            );
+            assert_eq!(lines_inclusive(text).collect::<String>(), text, "{text:?}");
         }
         // Where it is not: a lone `\r`.
         assert_eq!(lines("a\rb").count(), 2);
