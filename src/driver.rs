@@ -331,12 +331,12 @@ pub fn canonicalize(text: &str) -> Result<String, Vec<Diagnostic>> {
 pub const SPLIT_MARKER: &str = "// -----";
 
 /// Splits `text` at lines that are exactly `// -----` (trailing spaces
-/// allowed). Returns `(offset, chunk)` pairs; the marker lines belong to no chunk.
+/// allowed; lines end at `\n`, `\r\n` or a lone `\r`, `fsutil::lines`). Returns `(offset, chunk)` pairs; the marker lines belong to no chunk.
 pub fn split_chunks(text: &str) -> Vec<(usize, &str)> {
     let mut chunks = Vec::new();
     let mut start = 0;
     let mut offset = 0;
-    for line in text.split_inclusive('\n') {
+    for line in fsutil::lines::lines_inclusive(text) {
         let line_end = offset + line.len();
         if line.trim_end() == SPLIT_MARKER {
             chunks.push((start, &text[start..offset]));
@@ -455,5 +455,22 @@ mod tests {
             assert_eq!(with_large_stack(id), here);
         });
         assert_ne!(with_large_stack(id), here);
+    }
+
+    #[test]
+    fn every_line_break_ends_a_split_marker_line() {
+        // `\n`, `\r\n` and a lone `\r` each end the marker line; the chunk
+        // after it starts right past the line break.
+        for br in ["\n", "\r\n", "\r"] {
+            let text = format!("func a() {{}}{br}// -----  {br}func b() {{}}{br}");
+            let chunks = split_chunks(&text);
+            assert_eq!(chunks.len(), 2, "{br:?}");
+            assert_eq!(chunks[0], (0, &*format!("func a() {{}}{br}")));
+            let b = text.find("func b").unwrap();
+            assert_eq!(chunks[1], (b, &*format!("func b() {{}}{br}")));
+        }
+        // A marker that is not alone on its line splits nothing.
+        assert_eq!(split_chunks("// ----- x\rfunc a() {}\r").len(), 1);
+        assert_eq!(split_chunks("func a() {} // -----\r").len(), 1);
     }
 }

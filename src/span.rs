@@ -14,12 +14,7 @@
 /// at the line's end), diagnostics' line numbers, the formatter and the
 /// editor positions share.
 pub fn line_starts(text: &str) -> impl Iterator<Item = usize> + '_ {
-    let bytes = text.as_bytes();
-    bytes.iter().enumerate().filter_map(move |(i, &b)| match b {
-        b'\n' => Some(i + 1),
-        b'\r' if bytes.get(i + 1) != Some(&b'\n') => Some(i + 1),
-        _ => None,
-    })
+    fsutil::lines::line_starts(text)
 }
 
 /// The number of line ends in `text` (see [`line_starts`]).

@@ -83,7 +83,7 @@ pub fn format_text(text: &str) -> Result<String, Vec<Diagnostic>> {
 
 /// [`format_text`] with statements laid out within `width` columns.
 pub fn format_text_with(text: &str, width: usize) -> Result<String, Vec<Diagnostic>> {
-    let split = text.lines().any(|l| l.trim_end() == SPLIT_MARKER);
+    let split = fsutil::lines::lines(text).any(|l| l.trim_end() == SPLIT_MARKER);
     let result = if split {
         format_chunks(text, split_chunks(text), width)
     } else {

@@ -51,7 +51,7 @@ pub const EXPECTED_KINDS: [&str; 4] = crate::testing::expected::KINDS;
 /// space).
 pub fn check_prefixes(text: &str) -> Vec<String> {
     let mut out = vec!["CHECK".to_string()];
-    for line in text.lines().filter(|l| l.contains("RUN:")) {
+    for line in fsutil::lines::lines(text).filter(|l| l.contains("RUN:")) {
         let words: Vec<&str> = line.split_whitespace().collect();
         for (i, w) in words.iter().enumerate() {
             let w = w.trim_start_matches('-');
@@ -293,5 +293,20 @@ mod tests {
     fn prefixes_come_from_run_lines() {
         let p = check_prefixes("// RUN: a --check-prefixes=A,B-C\n// RUN: b -check-prefix X\n");
         assert_eq!(p, ["CHECK", "A", "B-C", "X"]);
+    }
+
+    #[test]
+    fn a_run_line_ends_at_a_lone_carriage_return() {
+        // The words of the line after the RUN line are not its options.
+        let p = check_prefixes("// RUN: a --check-prefix=A\r--check-prefix=NOT\r");
+        assert_eq!(p, ["CHECK", "A"]);
+    }
+
+    #[test]
+    fn split_markers_and_chunks_agree_on_a_lone_carriage_return() {
+        let doc = super::super::document::Document::build("func a() {}\r// -----\rfunc b() {}\r");
+        assert_eq!(doc.chunks.len(), 2);
+        assert_eq!(doc.markers.len(), 1);
+        assert_eq!(doc.markers[0], 12..20);
     }
 }

@@ -166,7 +166,7 @@ impl Document {
 fn build_here(text: &str) -> Document {
     let mut markers = Vec::new();
     let mut offset = 0;
-    for line in text.split_inclusive('\n') {
+    for line in fsutil::lines::lines_inclusive(text) {
         if line.trim_end() == crate::driver::SPLIT_MARKER {
             let content = line.trim_end_matches(['\n', '\r']);
             markers.push(offset..offset + content.len());

@@ -31,7 +31,7 @@ pub const EXPLAIN_SCHEME: &str = "pfir-explain";
 
 /// Whether `text` has a `// -----` line (and so is checked chunk by chunk).
 pub fn is_split(text: &str) -> bool {
-    text.lines().any(|l| l.trim_end() == SPLIT_MARKER)
+    fsutil::lines::lines(text).any(|l| l.trim_end() == SPLIT_MARKER)
 }
 
 /// Every diagnostic of the document `analysis` read, as `pfir opt

@@ -394,11 +394,16 @@ fn semantic_tokens_full(server: &Server, request: &Request) -> Answer {
     };
     let analysis = doc.analysis();
     server.check_cancelled()?;
-    let tokens = analysis.semantic_tokens();
-    server.check_cancelled()?;
+    let data = semantic_tokens::collect(
+        doc,
+        &analysis,
+        0..doc.text.len(),
+        semantic_tokens::MAX_TOKENS,
+        || server.check_cancelled(),
+    )?;
     json(SemanticTokens {
         result_id: None,
-        data: semantic_tokens::encode(doc, &tokens),
+        data,
     })
 }
 
@@ -410,10 +415,13 @@ fn semantic_tokens_range(server: &Server, request: &Request) -> Answer {
     let range = doc.offset(p.range.start)..doc.offset(p.range.end);
     let analysis = doc.analysis();
     server.check_cancelled()?;
-    let tokens = analysis.semantic_tokens_in(range);
+    let data =
+        semantic_tokens::collect(doc, &analysis, range, semantic_tokens::MAX_TOKENS, || {
+            server.check_cancelled()
+        })?;
     json(SemanticTokens {
         result_id: None,
-        data: semantic_tokens::encode(doc, &tokens),
+        data,
     })
 }
 

@@ -64,7 +64,7 @@ pub fn parse_expectations(file: &SourceFile) -> (Vec<Expectation>, Vec<Diagnosti
     let mut expectations = Vec::new();
     let mut errors = Vec::new();
     let line_count = file.line_count();
-    for (index, line) in file.text.split('\n').enumerate() {
+    for (index, line) in fsutil::lines::lines(&file.text).enumerate() {
         if !line.contains("expected-") {
             continue;
         }
@@ -551,6 +551,20 @@ mod tests {
             .collect();
         assert!(verify(&file(text), &diags).is_empty());
         assert_eq!(verify(&file(text), &diags[..1]).len(), 1);
+    }
+
+    #[test]
+    fn every_line_break_counts_for_directive_lines() {
+        // Line 3 is `y` whether lines end at `\n`, `\r\n` or a lone `\r`.
+        for br in ["\n", "\r\n", "\r"] {
+            let text = format!(
+                "x{br}// expected-note@below {{{{n}}}} expected-note@-1 {{{{m}}}}{br}y{br}"
+            );
+            let (e, errors) = parse_expectations(&file(&text));
+            assert!(errors.is_empty(), "{br:?} {errors:?}");
+            let lines: Vec<(usize, &str)> = e.iter().map(|e| (e.line, e.text.as_str())).collect();
+            assert_eq!(lines, [(2, "n"), (0, "m")], "{br:?}");
+        }
     }
 
     #[test]

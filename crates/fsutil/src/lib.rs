@@ -1,7 +1,8 @@
 //! File-system and process plumbing shared by pfir and its test tooling:
 //! safe replacement of files ([`atomic_write`]) and cleanup when a run is
 //! interrupted by a signal ([`cleanup`]); and the one XML escaper both
-//! write reports with ([`xml`]).
+//! write reports with ([`xml`]); and the one definition of a line
+//! ([`lines`]: `\n`, `\r\n` or a lone `\r`).
 //!
 //! **Boundary:** this crate knows nothing of pfir's compiler (nor of
 //! `.pfir`, FileCheck or lit). It depends on no other crate of the
@@ -10,6 +11,7 @@
 
 pub mod atomic_write;
 pub mod cleanup;
+pub mod lines;
 pub mod xml;
 
 pub use atomic_write::{

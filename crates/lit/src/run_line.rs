@@ -179,7 +179,7 @@ pub fn quote(s: &str) -> String {
 pub fn find_run_lines(text: &str) -> Result<Vec<RunLine>, String> {
     let mut out: Vec<RunLine> = Vec::new();
     let mut pending: Option<RunLine> = None;
-    for (index, line) in text.lines().enumerate() {
+    for (index, line) in fsutil::lines::lines(text).enumerate() {
         let Some(command) = run_directive(line) else {
             if let Some(p) = &pending {
                 return Err(format!(
@@ -631,6 +631,30 @@ mod tests {
                 }
             ]
         );
+    }
+
+    #[test]
+    fn a_lone_carriage_return_ends_a_run_line() {
+        // As editors show it: the RUN line, then code, then a CHECK line.
+        let text = "// RUN: pfir opt %s\rfunc k() -> task_id {\r return nope\r}\r// RUN: not x\r\n";
+        let lines = find_run_lines(text).unwrap();
+        assert_eq!(
+            lines,
+            vec![
+                RunLine {
+                    line: 1,
+                    text: "pfir opt %s".into()
+                },
+                RunLine {
+                    line: 5,
+                    text: "not x".into()
+                }
+            ]
+        );
+        // A continuation must be followed by a RUN line on the next line.
+        assert!(find_run_lines("// RUN: a \\\rfunc f() {}\r").is_err());
+        assert!(crate::discover::has_run_lines("func f() {}\r// RUN: x\r"));
+        assert!(!crate::discover::has_run_lines("func f() {}\r//x RUN: y\r"));
     }
 
     #[test]
