@@ -19,7 +19,7 @@
 //!   runtime edge, up to a node budget.
 
 use crate::analysis::{Limits, NodeKind as TaskKind, RunBudget, TaskGraph, function_task_graph};
-use crate::ir::{ExprId, ExprKind, Function, Module, StmtId, StmtKind};
+use crate::ir::{BuiltinOp, ExprId, ExprKind, Function, Module, StmtId, StmtKind};
 use crate::passes::expand_manual_phase_fence::static_dep_weights;
 use crate::passes::walk::walk_stmts;
 use crate::printer::print_expr;
@@ -307,8 +307,8 @@ fn site_title(m: &Module, f: &Function, site: &Site) -> String {
             format!("{tid} = submit {}", f.callee_name(m, sub.callee))
         }
         _ => match f.results(kind).first() {
-            Some(v) => format!("{} = system.task_dummy", f.var_name(*v)),
-            None => "system.task_dummy".to_string(),
+            Some(v) => format!("{} = {}", f.var_name(*v), BuiltinOp::TaskDummy.name()),
+            None => BuiltinOp::TaskDummy.name().to_string(),
         },
     }
 }
@@ -686,7 +686,7 @@ pub fn expanded_view(
         let title = titles
             .get(&n.stmt)
             .cloned()
-            .unwrap_or_else(|| "system.task_dummy".to_string());
+            .unwrap_or_else(|| BuiltinOp::TaskDummy.name().to_string());
         let mut label = vec![title];
         if !its.is_empty() {
             label.push(format!("iteration [{}]", its.join(", ")));

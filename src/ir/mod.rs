@@ -36,7 +36,7 @@ pub mod types;
 pub mod verify;
 
 pub use crate::span::Span;
-pub use crate::vocab::{BinaryOp, Direction, FuncKind, LoopKind, UnaryOp};
+pub use crate::vocab::{BinaryOp, BuiltinOp, Direction, FuncKind, LoopKind, UnaryOp};
 pub use arena::{Arena, ArenaId, SecondaryMap};
 pub use comments::{Anchor, Attached, Comment, CommentTable};
 use hashbrown::HashMap;
@@ -581,6 +581,9 @@ pub struct Call {
     pub kwargs: KwargList,
     /// `attrs["dummy_task"]`: set on `system.task_dummy` barriers.
     pub dummy_task: bool,
+    /// The built-in op the callee names, resolved once by lowering (and
+    /// by the builder); `None` for functions and for ops pfir does not know.
+    pub builtin: Option<BuiltinOp>,
     /// `attrs["manual_dep_edges"]`: only a `system.task_dummy` call may carry
     /// entries (ManualDepsOnSubmitOnly).
     pub manual_dep_edges: ExprList,
@@ -594,6 +597,7 @@ impl Call {
             arg_directions: DirList::default(),
             kwargs: KwargList::new(),
             dummy_task: false,
+            builtin: None,
             manual_dep_edges: ExprList::new(),
         }
     }
