@@ -178,24 +178,15 @@ fn loop_label(m: &Module, f: &Function, s: StmtId) -> String {
     match &f.stmts[s].kind {
         StmtKind::For(l) => {
             let l = &f.fors[*l];
-            let (kind, var, start, stop, step) = (&l.kind, &l.var, &l.start, &l.stop, &l.step);
-            let is =
-                |e: ExprId, v: i64| matches!(f.exprs[e].kind, ExprKind::Int(n) if n.get() == v);
-            let bounds: Vec<String> = if !is(*step, 1) {
-                vec![
-                    print_expr(m, f, *start),
-                    print_expr(m, f, *stop),
-                    print_expr(m, f, *step),
-                ]
-            } else if !is(*start, 0) {
-                vec![print_expr(m, f, *start), print_expr(m, f, *stop)]
-            } else {
-                vec![print_expr(m, f, *stop)]
-            };
+            let bounds: Vec<String> = f
+                .written_bounds(l)
+                .iter()
+                .map(|&e| print_expr(m, f, e))
+                .collect();
             format!(
                 "for {} in {}({})",
-                f.var_name(*var),
-                kind.keyword(),
+                f.var_name(l.var),
+                l.kind.keyword(),
                 bounds.join(", ")
             )
         }

@@ -222,6 +222,25 @@ pub struct Function {
 }
 
 impl Function {
+    /// The bounds of loop `l` as written in canonical form: `stop`,
+    /// `start, stop` or all three (bounds equal to their defaults, start 0
+    /// and step 1, left out), then any bounds written past the third (an
+    /// error). The one rule for a loop's head: the printer, the formatter,
+    /// the graph and [`describe`] all use it.
+    pub fn written_bounds(&self, l: &ForLoop) -> SmallVec<[ExprId; 3]> {
+        let is_int = |e: ExprId, value: i64| matches!(self.exprs[e].kind, ExprKind::Int(n) if n.get() == value);
+        let extra = self.list(l.extra_bounds);
+        let mut bounds: SmallVec<[ExprId; 3]> = if !extra.is_empty() || !is_int(l.step, 1) {
+            smallvec![l.start, l.stop, l.step]
+        } else if !is_int(l.start, 0) {
+            smallvec![l.start, l.stop]
+        } else {
+            smallvec![l.stop]
+        };
+        bounds.extend_from_slice(extra);
+        bounds
+    }
+
     pub fn new(name: impl Into<String>, kind: FuncKind) -> Function {
         Function {
             name: name.into(),
