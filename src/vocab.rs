@@ -260,3 +260,112 @@ pub fn reserved_words() -> impl Iterator<Item = &'static str> {
         .chain(type_names())
         .chain(LOOP_KINDS.iter().map(|k| k.keyword()))
 }
+
+/// A built-in op (docs/language.md section 6). Lowering resolves an op's
+/// name to one of these once ([`crate::ir::Call::builtin`]); everything
+/// after matches on the variant. This is the one place the op names are
+/// spelt.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum BuiltinOp {
+    /// `array.create(n, dtype)`.
+    ArrayCreate,
+    /// `array.get_element(a, i)`.
+    ArrayGetElement,
+    /// `array.update_element(a, i, v)`.
+    ArrayUpdateElement,
+    /// `system.task_invalid()`.
+    TaskInvalid,
+    /// `system.task_dummy(deps=[...])`.
+    TaskDummy,
+}
+
+impl BuiltinOp {
+    pub const ALL: [BuiltinOp; 5] = [
+        BuiltinOp::ArrayCreate,
+        BuiltinOp::ArrayGetElement,
+        BuiltinOp::ArrayUpdateElement,
+        BuiltinOp::TaskInvalid,
+        BuiltinOp::TaskDummy,
+    ];
+
+    /// The name the op is called by.
+    pub fn name(self) -> &'static str {
+        match self {
+            BuiltinOp::ArrayCreate => "array.create",
+            BuiltinOp::ArrayGetElement => "array.get_element",
+            BuiltinOp::ArrayUpdateElement => "array.update_element",
+            BuiltinOp::TaskInvalid => "system.task_invalid",
+            BuiltinOp::TaskDummy => "system.task_dummy",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<BuiltinOp> {
+        BuiltinOp::ALL.into_iter().find(|op| op.name() == name)
+    }
+
+    /// The number of positional arguments the op takes.
+    pub fn arity(self) -> usize {
+        match self {
+            BuiltinOp::ArrayCreate | BuiltinOp::ArrayGetElement => 2,
+            BuiltinOp::ArrayUpdateElement => 3,
+            BuiltinOp::TaskInvalid | BuiltinOp::TaskDummy => 0,
+        }
+    }
+
+    /// How the op is called: `array.create(n, dtype)`.
+    pub fn usage(self) -> &'static str {
+        match self {
+            BuiltinOp::ArrayCreate => "array.create(n, dtype)",
+            BuiltinOp::ArrayGetElement => "array.get_element(a, i)",
+            BuiltinOp::ArrayUpdateElement => "array.update_element(a, i, v)",
+            BuiltinOp::TaskInvalid => "system.task_invalid()",
+            BuiltinOp::TaskDummy => "system.task_dummy(deps=[...])",
+        }
+    }
+
+    /// How the op is called and what it gives:
+    /// `array.create(n, dtype) -> array<dtype, n>`.
+    pub fn signature(self) -> &'static str {
+        match self {
+            BuiltinOp::ArrayCreate => "array.create(n, dtype) -> array<dtype, n>",
+            BuiltinOp::ArrayGetElement => "array.get_element(a, i) -> element type",
+            BuiltinOp::ArrayUpdateElement => "array.update_element(a, i, v) -> type of a",
+            BuiltinOp::TaskInvalid => "system.task_invalid() -> task_id",
+            BuiltinOp::TaskDummy => "system.task_dummy(deps=[...]) -> task_id",
+        }
+    }
+
+    /// What the op does (an editor's hover).
+    pub fn doc(self) -> &'static str {
+        match self {
+            BuiltinOp::ArrayCreate => {
+                "Creates an array of `n` elements of the scalar type `dtype`. Its extent is `n` \
+                 when `n` is a literal, else dynamic; an `array<task_id, N>` has N producers for \
+                 `expand-manual-phase-fence`."
+            }
+            BuiltinOp::ArrayGetElement => "Reads element `i` (an integer) of the array `a`.",
+            BuiltinOp::ArrayUpdateElement => {
+                "Writes `v` into element `i` of `a` and returns the array. It updates `a`'s \
+                 storage: a loop that updates an array (or an iter-arg aliasing it) keeps that \
+                 array's dependencies direct."
+            }
+            BuiltinOp::TaskInvalid => "The invalid task id (the value `none` also stands for).",
+            BuiltinOp::TaskDummy => {
+                "A dependency-only barrier: submits no kernel; its task id is a fan-in point for \
+                 the tasks in `deps`. `expand-manual-phase-fence` inserts these before loops it \
+                 compresses."
+            }
+        }
+    }
+
+    /// The completion snippet.
+    pub fn snippet(self) -> &'static str {
+        match self {
+            BuiltinOp::ArrayCreate => "array.create(${1:n}, ${2:task_id})",
+            BuiltinOp::ArrayGetElement => "array.get_element(${1:a}, ${2:i})",
+            BuiltinOp::ArrayUpdateElement => "array.update_element(${1:a}, ${2:i}, ${3:v})",
+            BuiltinOp::TaskInvalid => "system.task_invalid()",
+            BuiltinOp::TaskDummy => "system.task_dummy(deps=[${1}])",
+        }
+    }
+}

@@ -372,7 +372,7 @@ fn has_tasks(f: &Function) -> bool {
     f.stmts.iter().any(|(_, s)| matches!(s.kind, StmtKind::Submit(_)))
         || f.exprs
             .iter()
-            .any(|(_, e)| matches!(e.kind, ExprKind::Call(c) if f.calls[c].dummy_task || f.op_name(f.calls[c].callee) == Some("system.task_dummy")))
+            .any(|(_, e)| matches!(e.kind, ExprKind::Call(c) if f.calls[c].dummy_task || f.calls[c].builtin == Some(crate::ir::BuiltinOp::TaskDummy)))
 }
 
 /// Turns a difference into a diagnostic about `after` (`ga` is its graph).

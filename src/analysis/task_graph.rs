@@ -97,7 +97,7 @@
 
 use crate::ir::trip_count::range_len;
 use crate::ir::{
-    BinaryOp, Block, Callee, ExprId, ExprKind, Function, Module, ScalarType, Span, StmtId,
+    BinaryOp, Block, BuiltinOp, ExprId, ExprKind, Function, Module, ScalarType, Span, StmtId,
     StmtKind, Type, UnaryOp, VarId,
 };
 use hashbrown::HashMap;
@@ -861,11 +861,8 @@ impl Evaluator<'_> {
             }
             ExprKind::Call(call) => {
                 let call = &f.calls[*call];
-                let name = match call.callee {
-                    Callee::Op(n) => f.names.get(n),
-                    Callee::Function(_) | Callee::Unresolved(_) => "",
-                };
-                if call.dummy_task || name == "system.task_dummy" {
+                let builtin = call.builtin;
+                if call.dummy_task || builtin == Some(BuiltinOp::TaskDummy) {
                     let mut preds = Set::new();
                     for (k, &d) in f.list(call.manual_dep_edges).iter().enumerate() {
                         let v = self.expr(d, stmt, st);
@@ -878,16 +875,20 @@ impl Evaluator<'_> {
                     };
                     if !self.graph.labels.contains_key(&stmt) {
                         let label = match f.results(&f.stmts[stmt].kind).first() {
-                            Some(v) => format!("`{} = system.task_dummy`", self.f.var_name(*v)),
-                            None => "`system.task_dummy`".to_string(),
+                            Some(v) => format!(
+                                "`{} = {}`",
+                                self.f.var_name(*v),
+                                BuiltinOp::TaskDummy.name()
+                            ),
+                            None => format!("`{}`", BuiltinOp::TaskDummy.name()),
                         };
                         self.graph.labels.insert(stmt, label);
                     }
                     let i = self.add_node(key, stmt, preds);
                     return Val::Task(Some(i));
                 }
-                match (name, f.list(call.args)) {
-                    ("array.create", [n, _]) => {
+                match (builtin, f.list(call.args)) {
+                    (Some(BuiltinOp::ArrayCreate), [n, _]) => {
                         let n = match self.expr(*n, stmt, st) {
                             Val::Int(n) => n,
                             _ => None,
@@ -895,7 +896,7 @@ impl Evaluator<'_> {
                         let c = self.sized_cell(n);
                         self.new_cell(st, c)
                     }
-                    ("array.get_element", [a, i]) => {
+                    (Some(BuiltinOp::ArrayGetElement), [a, i]) => {
                         let a = self.expr(*a, stmt, st);
                         let i = self.expr(*i, stmt, st);
                         let set = match a {
@@ -921,7 +922,7 @@ impl Evaluator<'_> {
                             self.default_value(&ty, st)
                         }
                     }
-                    ("array.update_element", [a, i, v]) => {
+                    (Some(BuiltinOp::ArrayUpdateElement), [a, i, v]) => {
                         let span = ex.span;
                         let a = self.expr(*a, stmt, st);
                         let i = self.expr(*i, stmt, st);
@@ -956,7 +957,7 @@ impl Evaluator<'_> {
                         let copy = st.heap[&c].clone();
                         self.new_cell(st, copy)
                     }
-                    ("system.task_invalid", _) => Val::Task(None),
+                    (Some(BuiltinOp::TaskInvalid), _) => Val::Task(None),
                     _ => {
                         let ty = self.f.types[ex.ty].clone();
                         self.default_value(&ty, st)

@@ -19,7 +19,6 @@
 use crate::ir::{ExprId, ExprKind, Function, Module, StmtId, StmtKind};
 use crate::printer::binding::{binding_texts, iter_arg_binding};
 use crate::printer::expr::write_expr;
-use crate::printer::stmt::written_bounds;
 use pretty::RcDoc;
 
 /// The line width `pfir fmt` uses unless told otherwise.
@@ -176,10 +175,7 @@ fn statement(m: &Module, f: &Function, s: StmtId) -> Option<Doc> {
         }
         StmtKind::For(l) => {
             let l = &f.fors[*l];
-            let bounds = written_bounds(f, l)
-                .iter()
-                .map(|b| expr(m, f, *b))
-                .collect();
+            let bounds = f.written_bounds(l).iter().map(|b| expr(m, f, *b)).collect();
             text(format!("for {} in {}", f.var_name(l.var), l.kind.keyword()))
                 .append(bracketed("(", bounds, ")"))
                 .append(iter_args(m, f, kind))

@@ -19,7 +19,7 @@
 //!   runtime edge, up to a node budget.
 
 use crate::analysis::{Limits, NodeKind as TaskKind, RunBudget, TaskGraph, function_task_graph};
-use crate::ir::{ExprId, ExprKind, Function, Module, StmtId, StmtKind};
+use crate::ir::{BuiltinOp, ExprId, ExprKind, Function, Module, StmtId, StmtKind};
 use crate::passes::expand_manual_phase_fence::static_dep_weights;
 use crate::passes::walk::walk_stmts;
 use crate::printer::print_expr;
@@ -178,24 +178,15 @@ fn loop_label(m: &Module, f: &Function, s: StmtId) -> String {
     match &f.stmts[s].kind {
         StmtKind::For(l) => {
             let l = &f.fors[*l];
-            let (kind, var, start, stop, step) = (&l.kind, &l.var, &l.start, &l.stop, &l.step);
-            let is =
-                |e: ExprId, v: i64| matches!(f.exprs[e].kind, ExprKind::Int(n) if n.get() == v);
-            let bounds: Vec<String> = if !is(*step, 1) {
-                vec![
-                    print_expr(m, f, *start),
-                    print_expr(m, f, *stop),
-                    print_expr(m, f, *step),
-                ]
-            } else if !is(*start, 0) {
-                vec![print_expr(m, f, *start), print_expr(m, f, *stop)]
-            } else {
-                vec![print_expr(m, f, *stop)]
-            };
+            let bounds: Vec<String> = f
+                .written_bounds(l)
+                .iter()
+                .map(|&e| print_expr(m, f, e))
+                .collect();
             format!(
                 "for {} in {}({})",
-                f.var_name(*var),
-                kind.keyword(),
+                f.var_name(l.var),
+                l.kind.keyword(),
                 bounds.join(", ")
             )
         }
@@ -307,8 +298,8 @@ fn site_title(m: &Module, f: &Function, site: &Site) -> String {
             format!("{tid} = submit {}", f.callee_name(m, sub.callee))
         }
         _ => match f.results(kind).first() {
-            Some(v) => format!("{} = system.task_dummy", f.var_name(*v)),
-            None => "system.task_dummy".to_string(),
+            Some(v) => format!("{} = {}", f.var_name(*v), BuiltinOp::TaskDummy.name()),
+            None => BuiltinOp::TaskDummy.name().to_string(),
         },
     }
 }
@@ -686,7 +677,7 @@ pub fn expanded_view(
         let title = titles
             .get(&n.stmt)
             .cloned()
-            .unwrap_or_else(|| "system.task_dummy".to_string());
+            .unwrap_or_else(|| BuiltinOp::TaskDummy.name().to_string());
         let mut label = vec![title];
         if !its.is_empty() {
             label.push(format!("iteration [{}]", its.join(", ")));

@@ -6,58 +6,13 @@
 //! ([`crate::vocab`]); the op and option tables are checked against the
 //! lowering and the `pfir` command line by `tests/it/ide`.
 
-/// A built-in op: how it is called, what it gives, what it does.
-#[derive(Copy, Clone, Debug)]
-pub struct BuiltinOp {
-    pub name: &'static str,
-    /// `array.create(n, dtype) -> array<dtype, n>`.
-    pub signature: &'static str,
-    pub doc: &'static str,
-    /// The completion snippet.
-    pub snippet: &'static str,
-}
+pub use crate::vocab::BuiltinOp;
 
-pub const BUILTIN_OPS: [BuiltinOp; 5] = [
-    BuiltinOp {
-        name: "array.create",
-        signature: "array.create(n, dtype) -> array<dtype, n>",
-        doc: "Creates an array of `n` elements of the scalar type `dtype`. Its extent is `n` \
-              when `n` is a literal, else dynamic; an `array<task_id, N>` has N producers for \
-              `expand-manual-phase-fence`.",
-        snippet: "array.create(${1:n}, ${2:task_id})",
-    },
-    BuiltinOp {
-        name: "array.get_element",
-        signature: "array.get_element(a, i) -> element type",
-        doc: "Reads element `i` (an integer) of the array `a`.",
-        snippet: "array.get_element(${1:a}, ${2:i})",
-    },
-    BuiltinOp {
-        name: "array.update_element",
-        signature: "array.update_element(a, i, v) -> type of a",
-        doc: "Writes `v` into element `i` of `a` and returns the array. It updates `a`'s \
-              storage: a loop that updates an array (or an iter-arg aliasing it) keeps that \
-              array's dependencies direct.",
-        snippet: "array.update_element(${1:a}, ${2:i}, ${3:v})",
-    },
-    BuiltinOp {
-        name: "system.task_invalid",
-        signature: "system.task_invalid() -> task_id",
-        doc: "The invalid task id (the value `none` also stands for).",
-        snippet: "system.task_invalid()",
-    },
-    BuiltinOp {
-        name: "system.task_dummy",
-        signature: "system.task_dummy(deps=[...]) -> task_id",
-        doc: "A dependency-only barrier: submits no kernel; its task id is a fan-in point for \
-              the tasks in `deps`. `expand-manual-phase-fence` inserts these before loops it \
-              compresses.",
-        snippet: "system.task_dummy(deps=[${1}])",
-    },
-];
+/// The built-in ops, in the order an editor offers them.
+pub const BUILTIN_OPS: [BuiltinOp; 5] = BuiltinOp::ALL;
 
-pub fn builtin_op(name: &str) -> Option<&'static BuiltinOp> {
-    BUILTIN_OPS.iter().find(|op| op.name == name)
+pub fn builtin_op(name: &str) -> Option<BuiltinOp> {
+    BuiltinOp::from_name(name)
 }
 
 pub use crate::vocab::{KEYWORD_OPERATORS, KEYWORDS, LOOP_KINDS, is_reserved, type_names};

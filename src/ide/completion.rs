@@ -261,12 +261,12 @@ fn in_code(doc: &Document, chunk: &Chunk, offset: usize) -> Vec<Completion> {
     }
     for op in BUILTIN_OPS {
         let c = item(
-            op.name,
+            op.name(),
             CompletionKind::Op,
-            Some(op.signature.into()),
+            Some(op.signature().into()),
             &replace,
         );
-        out.push(snippet(c, op.snippet));
+        out.push(snippet(c, op.snippet()));
     }
     functions(&mut out);
     out.extend(variables_at(chunk, offset, &replace));

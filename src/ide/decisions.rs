@@ -7,12 +7,13 @@
 //! for the diagnostics right after reading each version), not while the
 //! document is read: navigation, completion and colouring never wait for
 //! it. Everything the pass reports is kept: it is the pass's part of the
-//! document's diagnostics ([`crate::ide::Analysis::diagnostics`]). Each
-//! remark is attached to the
-//! loop it is about (its primary span, or the secondary label that points
-//! at the loop header, starts where the loop statement starts). A remark
-//! that says a barrier was inserted names the barrier and the array, which
-//! the inlay hints show as the statement the pass would add.
+//! document's diagnostics ([`crate::ide::Analysis::diagnostics`]). Each of
+//! the pass's typed decisions ([`crate::passes::phase_fence::remark`]) is
+//! attached to the loop whose header it names (a loop's header starts where
+//! the loop statement starts), and its remark rendered from it; a decision
+//! that inserted a barrier names the barrier and the array, which the inlay
+//! hints show as the statement the pass would add. No remark text is read
+//! back.
 
 use crate::diagnostics::{Diagnostic, Severity, SourceFile, has_errors};
 use crate::ide::index::LoopInfo;
@@ -40,7 +41,12 @@ pub struct Barrier {
 impl Barrier {
     /// The statement the pass inserts.
     pub fn statement(&self) -> String {
-        format!("{} = system.task_dummy(deps=[{}])", self.name, self.array)
+        format!(
+            "{} = {}(deps=[{}])",
+            self.name,
+            crate::ir::BuiltinOp::TaskDummy.name(),
+            self.array
+        )
     }
 }
 
@@ -79,10 +85,6 @@ impl Decisions {
     }
 }
 
-/// The prefix of the remark for a rewritten loop (see the pass's
-/// `inserted_remark`).
-const INSERTED: &str = "inserted phase fence barrier `";
-
 /// Runs the pass over `module` (it is rewritten), attaches its remarks to
 /// `loops` and keeps everything it reported.
 pub fn run(module: &mut Module, loops: &[LoopInfo]) -> Decisions {
@@ -113,19 +115,20 @@ pub fn run(module: &mut Module, loops: &[LoopInfo]) -> Decisions {
         .map(|(i, l)| (l.stmt.start, i))
         .collect();
     let mut per_loop: Vec<Option<LoopDecision>> = vec![None; loops.len()];
-    for d in &result.diagnostics {
-        if d.severity != Severity::Remark {
-            continue;
-        }
-        let Some(&l) = by_start.get(&anchor(d)) else {
+    for d in &result.phase_fence_decisions {
+        let Some(&l) = by_start.get(&d.loop_header.start()) else {
             continue;
         };
         let decision = per_loop[l].get_or_insert_with(LoopDecision::default);
-        if let Some(b) = barrier_of(&d.message) {
-            decision.barriers.push(b);
+        if let Some((name, array)) = d.barrier() {
+            decision.barriers.push(Barrier {
+                name: name.to_string(),
+                array: array.to_string(),
+            });
         }
-        let mut message = d.message.clone();
-        for note in &d.notes {
+        let remark = d.remark();
+        let mut message = remark.message;
+        for note in &remark.notes {
             message.push_str(&format!(" ({note})"));
         }
         decision.remarks.push(message);
@@ -137,45 +140,19 @@ pub fn run(module: &mut Module, loops: &[LoopInfo]) -> Decisions {
     }
 }
 
-/// Where the loop a remark is about starts: the secondary label "in this
-/// loop" when there is one (the primary span is then the array or the
-/// update), else the primary span (the loop header).
-fn anchor(d: &Diagnostic) -> usize {
-    d.secondary
-        .iter()
-        .find(|l| l.message == "in this loop")
-        .unwrap_or(&d.primary)
-        .span
-        .start()
-}
-
-/// The barrier an "inserted phase fence barrier `B` for `A`: ..." remark
-/// names.
-fn barrier_of(message: &str) -> Option<Barrier> {
-    let rest = message.strip_prefix(INSERTED)?;
-    let (name, rest) = rest.split_once('`')?;
-    let rest = rest.strip_prefix(" for `")?;
-    let (array, _) = rest.split_once('`')?;
-    Some(Barrier {
-        name: name.to_string(),
-        array: array.to_string(),
-    })
-}
-
 #[cfg(test)]
 mod tests {
-    use super::barrier_of;
+    use super::Barrier;
 
     #[test]
-    fn reads_the_barrier_of_an_inserted_remark() {
-        let b = barrier_of(
-            "inserted phase fence barrier `phase_fence_barrier_0_tid` for `tids`: 4 producers",
-        )
-        .unwrap();
+    fn a_barrier_is_the_statement_the_pass_inserts() {
+        let b = Barrier {
+            name: "phase_fence_barrier_0_tid".to_string(),
+            array: "tids".to_string(),
+        };
         assert_eq!(
             b.statement(),
             "phase_fence_barrier_0_tid = system.task_dummy(deps=[tids])"
         );
-        assert!(barrier_of("kept `t4` as a direct dependency").is_none());
     }
 }

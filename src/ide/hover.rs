@@ -85,7 +85,7 @@ pub fn hover(doc: &Document, offset: usize) -> Option<HoverInfo> {
     {
         let name = doc.text.get(t.range.clone()).unwrap_or("");
         let markdown = match builtins::builtin_op(name) {
-            Some(op) => format!("{}\n\n{}", code(op.signature), op.doc),
+            Some(op) => format!("{}\n\n{}", code(op.signature()), op.doc()),
             None => format!(
                 "{}\n\nAn op pfir does not know: its result type is unknown unless the binding \
                  is annotated (`t: tensor<[64], f32> = {name}(...)`).",

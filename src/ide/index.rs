@@ -333,7 +333,7 @@ fn index_function(
     for (_, c) in f.calls.iter() {
         let args = f.list(c.args);
         mark(args, &mut f.directions(c.arg_directions).iter());
-        if f.op_name(c.callee) == Some("array.update_element") {
+        if c.builtin == Some(crate::ir::BuiltinOp::ArrayUpdateElement) {
             mark(
                 &args[..args.len().min(1)],
                 &mut std::iter::once(Direction::InOut),

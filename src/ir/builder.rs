@@ -10,9 +10,9 @@
 //! span ([`Builder::at`]); the default span is empty.
 
 use crate::ir::{
-    BinaryOp, Block, Call, Callee, DirList, Direction, ExprId, ExprKind, ExprList, Extent, FuncId,
-    FuncKind, Function, IfStmt, IterArg, Kwarg, KwargList, LoopKind, Param, ScalarType, ScopeStmt,
-    Span, StmtId, StmtKind, Submit, Type, UnaryOp, VarId, WhileLoop,
+    BinaryOp, Block, BuiltinOp, Call, Callee, DirList, Direction, ExprId, ExprKind, ExprList,
+    Extent, FuncId, FuncKind, Function, IfStmt, IterArg, Kwarg, KwargList, LoopKind, Param,
+    ScalarType, ScopeStmt, Span, StmtId, StmtKind, Submit, Type, UnaryOp, VarId, WhileLoop,
 };
 use std::borrow::BorrowMut;
 
@@ -174,14 +174,21 @@ impl<F: BorrowMut<Function>> Builder<F> {
     pub fn op(&mut self, name: &str, args: impl AsRef<[ExprId]>, ty: Type) -> ExprId {
         let args = args.as_ref();
         let mut call = Call::new(self.op_callee(name));
+        call.builtin = BuiltinOp::from_name(name);
         call.arg_directions = self.directions(vec![Direction::In; args.len()]);
         call.args = self.exprs(args);
         self.call(call, ty)
     }
 
+    /// A call of a built-in op with positional arguments.
+    pub fn builtin(&mut self, op: BuiltinOp, args: impl AsRef<[ExprId]>, ty: Type) -> ExprId {
+        self.op(op.name(), args, ty)
+    }
+
     /// `system.task_dummy(deps=[..])`.
     pub fn task_dummy(&mut self, deps: impl AsRef<[ExprId]>) -> ExprId {
-        let mut call = Call::new(self.op_callee("system.task_dummy"));
+        let mut call = Call::new(self.op_callee(BuiltinOp::TaskDummy.name()));
+        call.builtin = Some(BuiltinOp::TaskDummy);
         call.dummy_task = true;
         call.manual_dep_edges = self.exprs(deps);
         self.call(call, Type::TASK_ID)
@@ -353,7 +360,7 @@ impl<F: BorrowMut<Function>> Builder<F> {
             extent: Extent::Const(n),
         };
         let (n, dtype) = (self.int(n), self.dtype(ScalarType::TaskId));
-        let value = self.op("array.create", [n, dtype], ty);
+        let value = self.builtin(BuiltinOp::ArrayCreate, [n, dtype], ty);
         let (var, stmt) = self.let_(name, value);
         (stmt, var)
     }

@@ -110,7 +110,7 @@ pub fn describe_stmt(m: &Module, f: &Function, s: StmtId) -> String {
         StmtKind::For(l) => {
             let l = &f.fors[*l];
             let _ = write!(out, "for {} in {}(", f.var_name(l.var), l.kind.keyword());
-            expr_into(m, f, l.stop, 1, &mut out);
+            list_into(m, f, &f.written_bounds(l), 1, &mut out);
             out.push_str(") {");
         }
         StmtKind::While(w) => {
@@ -150,8 +150,9 @@ pub fn describe_stmt(m: &Module, f: &Function, s: StmtId) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{MAX_DEPTH, describe_expr};
-    use crate::ir::{BinaryOp, ExprKind, FuncKind, Function, Module, Span, Type};
+    use super::{MAX_DEPTH, describe_expr, describe_stmt};
+    use crate::ir::builder::Builder;
+    use crate::ir::{BinaryOp, ExprKind, FuncKind, Function, LoopKind, Module, Span, Type};
 
     /// A left-leaning chain `x + 1 + 1 + ...` deeper than the limit is cut
     /// with `...`, and the description stays short.
@@ -172,5 +173,22 @@ mod tests {
         assert!(text.contains("..."), "{text}");
         assert!(text.ends_with(" + 1"), "{text}");
         assert_eq!(text.matches('(').count() as u32, MAX_DEPTH, "{text}");
+    }
+
+    /// A loop is described with the printer's bounds: defaults left out,
+    /// a start other than 0 (or a step other than 1) shown.
+    #[test]
+    fn loop_heads_use_the_written_bounds() {
+        let head = |start: i64, step: i64| {
+            let mut b = Builder::new("f", FuncKind::Opaque);
+            let i = b.var("i", Type::INDEX);
+            let (s, e, st) = (b.int(start), b.int(8), b.int(step));
+            let l = b.for_([], LoopKind::Range, i, Some(s), e, Some(st), [], []);
+            let f = b.finish([l]);
+            describe_stmt(&Module::default(), &f, l)
+        };
+        assert_eq!(head(0, 1), "for i in range(8) {");
+        assert_eq!(head(2, 1), "for i in range(2, 8) {");
+        assert_eq!(head(0, 2), "for i in range(0, 8, 2) {");
     }
 }

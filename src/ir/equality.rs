@@ -773,7 +773,7 @@ mod tests {
         stmts.push(b.eval(call));
         // A barrier.
         let none = b.none();
-        let inv = b.op("system.task_invalid", vec![], Type::TASK_ID);
+        let inv = b.builtin(crate::ir::BuiltinOp::TaskInvalid, vec![], Type::TASK_ID);
         let (t0, s) = b.let_("t0", inv);
         stmts.push(s);
         let t0v = b.v(t0);

@@ -36,7 +36,7 @@ pub mod types;
 pub mod verify;
 
 pub use crate::span::Span;
-pub use crate::vocab::{BinaryOp, Direction, FuncKind, LoopKind, UnaryOp};
+pub use crate::vocab::{BinaryOp, BuiltinOp, Direction, FuncKind, LoopKind, UnaryOp};
 pub use arena::{Arena, ArenaId, SecondaryMap};
 pub use comments::{Anchor, Attached, Comment, CommentTable};
 use hashbrown::HashMap;
@@ -222,6 +222,25 @@ pub struct Function {
 }
 
 impl Function {
+    /// The bounds of loop `l` as written in canonical form: `stop`,
+    /// `start, stop` or all three (bounds equal to their defaults, start 0
+    /// and step 1, left out), then any bounds written past the third (an
+    /// error). The one rule for a loop's head: the printer, the formatter,
+    /// the graph and [`describe`] all use it.
+    pub fn written_bounds(&self, l: &ForLoop) -> SmallVec<[ExprId; 3]> {
+        let is_int = |e: ExprId, value: i64| matches!(self.exprs[e].kind, ExprKind::Int(n) if n.get() == value);
+        let extra = self.list(l.extra_bounds);
+        let mut bounds: SmallVec<[ExprId; 3]> = if !extra.is_empty() || !is_int(l.step, 1) {
+            smallvec![l.start, l.stop, l.step]
+        } else if !is_int(l.start, 0) {
+            smallvec![l.start, l.stop]
+        } else {
+            smallvec![l.stop]
+        };
+        bounds.extend_from_slice(extra);
+        bounds
+    }
+
     pub fn new(name: impl Into<String>, kind: FuncKind) -> Function {
         Function {
             name: name.into(),
@@ -581,6 +600,9 @@ pub struct Call {
     pub kwargs: KwargList,
     /// `attrs["dummy_task"]`: set on `system.task_dummy` barriers.
     pub dummy_task: bool,
+    /// The built-in op the callee names, resolved once by lowering (and
+    /// by the builder); `None` for functions and for ops pfir does not know.
+    pub builtin: Option<BuiltinOp>,
     /// `attrs["manual_dep_edges"]`: only a `system.task_dummy` call may carry
     /// entries (ManualDepsOnSubmitOnly).
     pub manual_dep_edges: ExprList,
@@ -594,6 +616,7 @@ impl Call {
             arg_directions: DirList::default(),
             kwargs: KwargList::new(),
             dummy_task: false,
+            builtin: None,
             manual_dep_edges: ExprList::new(),
         }
     }

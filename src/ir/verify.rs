@@ -44,8 +44,8 @@
 //! assertion otherwise.
 
 use super::{
-    ArenaId, Block, Call, Callee, DirList, Direction, Directions, EntityList, ExprId, ExprKind,
-    Function, IterArg, Module, Pooled, StmtId, StmtKind, Type, TypeId, UnaryOp, VarId,
+    ArenaId, Block, BuiltinOp, Call, Callee, DirList, Direction, Directions, EntityList, ExprId,
+    ExprKind, Function, IterArg, Module, Pooled, StmtId, StmtKind, Type, TypeId, UnaryOp, VarId,
 };
 use crate::span::Span;
 use std::fmt;
@@ -145,6 +145,12 @@ pub enum ErrorKind {
     ResultCount { expected: usize, found: usize },
     /// An `Eval` statement whose expression is not a call.
     EvalNotCall,
+    /// A call whose resolved built-in op ([`Call::builtin`]) is not the
+    /// one its callee's name names.
+    Builtin {
+        expected: Option<BuiltinOp>,
+        found: Option<BuiltinOp>,
+    },
     /// A type unlike the one `site` demands.
     Type {
         site: TypeSite,
@@ -221,6 +227,15 @@ impl fmt::Display for ErrorKind {
                 write!(f, "{found} values where {expected} are expected")
             }
             ErrorKind::EvalNotCall => f.write_str("a statement evaluates something not a call"),
+            ErrorKind::Builtin { expected, found } => {
+                let name = |op: &Option<BuiltinOp>| op.map_or("no built-in op", BuiltinOp::name);
+                write!(
+                    f,
+                    "a call resolved to {} where its name names {}",
+                    name(found),
+                    name(expected)
+                )
+            }
             ErrorKind::Type {
                 site,
                 expected,
@@ -838,6 +853,25 @@ impl<'m> Verifier<'m> {
         }
     }
 
+    /// The built-in op lowering resolved is the one the callee's name
+    /// names (functions and unresolved names have none).
+    fn builtin(&mut self, call: &Call) {
+        let expected = match call.callee {
+            Callee::Op(name) if (name.as_u32() as usize) < self.f.names.len() => {
+                BuiltinOp::from_name(self.f.names.get(name))
+            }
+            // Out of range: reported by `callee`.
+            Callee::Op(_) => return,
+            Callee::Function(_) | Callee::Unresolved(_) => None,
+        };
+        if call.builtin != expected {
+            self.error(ErrorKind::Builtin {
+                expected,
+                found: call.builtin,
+            });
+        }
+    }
+
     /// Arity, directions and types of positional arguments against the
     /// callee (`None`: an op, whose arguments are all `in`).
     fn arguments(
@@ -901,6 +935,7 @@ impl<'m> Verifier<'m> {
         let edges = self.list(call.manual_dep_edges, ListKind::Exprs);
         let dirs = self.directions(call.arg_directions);
         let callee = self.callee(call.callee);
+        self.builtin(call);
         self.arguments(args, dirs, callee);
         for k in kwargs {
             if k.name.as_u32() as usize >= self.f.names.len() {

@@ -4,8 +4,8 @@ use super::{Lowerer, plural, suggest};
 use crate::diagnostics::Diagnostic;
 use crate::diagnostics::{Applicability, Code};
 use crate::ir::{
-    BinaryOp, Call, Callee, Category, Direction, ExprId, ExprKind, ExprList, Extent, Kwarg,
-    ScalarType, SmallVec, StmtKind, Submit, Symbol, Type, UnaryOp, VarList,
+    BinaryOp, BuiltinOp, Call, Callee, Category, Direction, ExprId, ExprKind, ExprList, Extent,
+    Kwarg, ScalarType, SmallVec, StmtKind, Submit, Symbol, Type, UnaryOp, VarList,
 };
 use crate::parser::ast;
 use crate::span::Span;
@@ -554,7 +554,9 @@ impl<'a> Lowerer<'a> {
     fn lower_op(&mut self, op: ast::Ident, args: &ast::CallArgs<'a>, span: Span) -> ExprId {
         let name = self.text(op);
         let mut call = Call::new(Callee::Op(self.func.names.add(name)));
-        if name == "system.task_dummy" {
+        let builtin = BuiltinOp::from_name(name);
+        call.builtin = builtin;
+        if builtin == Some(BuiltinOp::TaskDummy) {
             // Everything rejected is kept as written.
             let mut ids: SmallVec<[ExprId; 4]> = SmallVec::new();
             for a in args.positional() {
@@ -648,11 +650,8 @@ impl<'a> Lowerer<'a> {
         call.args = self.func.new_list(&a[..in_place]);
         call.arg_directions = self.func.new_directions(vec![Direction::In; in_place]);
         call.kwargs = self.func.new_list(&kwargs);
-        let builtin_no_kwargs = matches!(
-            name,
-            "array.create" | "array.get_element" | "array.update_element" | "system.task_invalid"
-        );
-        if builtin_no_kwargs
+        // Every built-in op but `system.task_dummy` (handled above).
+        if builtin.is_some()
             && let Some((key, _)) = args.keyword().find(|(k, _)| self.text(*k) != "deps")
         {
             self.error(
@@ -661,10 +660,14 @@ impl<'a> Lowerer<'a> {
                     .with_label("unexpected keyword argument"),
             );
         }
-        let ty = match name {
-            "array.create" => {
+        if let Some(op) = builtin
+            && a.len() != op.arity()
+        {
+            self.arity_error(name, op.arity(), a.len(), span, op.usage());
+        }
+        let ty = match builtin {
+            Some(BuiltinOp::ArrayCreate) => {
                 if a.len() != 2 {
-                    self.arity_error(name, 2, a.len(), span, "array.create(n, dtype)");
                     Type::Unknown
                 } else {
                     self.expect_integer(a[0], "the size of `array.create`");
@@ -744,18 +747,16 @@ impl<'a> Lowerer<'a> {
                     Type::Array { elem, extent }
                 }
             }
-            "array.get_element" => {
+            Some(BuiltinOp::ArrayGetElement) => {
                 if a.len() != 2 {
-                    self.arity_error(name, 2, a.len(), span, "array.get_element(a, i)");
                     Type::Unknown
                 } else {
                     self.expect_integer(a[1], "the index of `array.get_element`");
                     self.array_element(a[0], name)
                 }
             }
-            "array.update_element" => {
+            Some(BuiltinOp::ArrayUpdateElement) => {
                 if a.len() != 3 {
-                    self.arity_error(name, 3, a.len(), span, "array.update_element(a, i, v)");
                     Type::Unknown
                 } else {
                     self.expect_integer(a[1], "the index of `array.update_element`");
@@ -766,13 +767,8 @@ impl<'a> Lowerer<'a> {
                     self.func.ty(a[0]).clone()
                 }
             }
-            "system.task_invalid" => {
-                if !a.is_empty() {
-                    self.arity_error(name, 0, a.len(), span, "system.task_invalid()");
-                }
-                Type::TASK_ID
-            }
-            _ => Type::Unknown,
+            Some(BuiltinOp::TaskInvalid) => Type::TASK_ID,
+            Some(BuiltinOp::TaskDummy) | None => Type::Unknown,
         };
         self.build(span).call(call, ty)
     }

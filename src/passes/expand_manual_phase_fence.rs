@@ -70,6 +70,7 @@
 
 use super::phase_fence::counts::CountMap;
 use super::phase_fence::index::{FunctionIndex, LoopId, UpdateKind, producers};
+use super::phase_fence::remark::{Decision, DecisionKind, Reason};
 use super::walk::{Site, block_of_mut, walk_stmts};
 use super::{Pass, PassContext, Property};
 use crate::diagnostics::Diagnostic;
@@ -114,7 +115,8 @@ impl Pass for ExpandManualPhaseFence {
             }
             let before = ctx.stats_enabled.then(|| static_edges(f));
             let outcome = run_on_function(f, ctx.remarks_enabled);
-            ctx.diagnostics.extend(outcome.remarks);
+            ctx.diagnostics.extend(outcome.remarks());
+            ctx.phase_fence_decisions.extend(outcome.decisions);
             if let Some(before) = before {
                 let after = static_edges(f);
                 let name = f.name.clone();
@@ -132,7 +134,16 @@ impl Pass for ExpandManualPhaseFence {
 pub struct FunctionOutcome {
     pub consumers_rewritten: u64,
     pub barriers_inserted: u64,
-    pub remarks: Vec<Diagnostic>,
+    /// One per candidate (loop, array), in the order of the remarks;
+    /// filled only when remarks are asked for.
+    pub decisions: Vec<Decision>,
+}
+
+impl FunctionOutcome {
+    /// The remarks `--remarks` prints, rendered from the decisions.
+    pub fn remarks(&self) -> Vec<Diagnostic> {
+        self.decisions.iter().map(Decision::remark).collect()
+    }
 }
 
 /// A (loop, array) pair that some consumer would be rewritten by.
@@ -378,7 +389,7 @@ pub fn run_on_function(f: &mut Function, remarks: bool) -> FunctionOutcome {
     }
 
     if remarks {
-        outcome.remarks = remarks_for(f, &idx, &slots, &consumer_slot);
+        outcome.decisions = decisions_for(f, &idx, &slots, &consumer_slot);
     }
     outcome
 }
@@ -432,17 +443,17 @@ fn barrier_number(name: &str) -> Option<u64> {
     if canonical { digits.parse().ok() } else { None }
 }
 
-/// One remark per candidate array of every considered loop.
-fn remarks_for(
+/// One decision per candidate array of every considered loop.
+fn decisions_for(
     f: &Function,
     idx: &FunctionIndex,
     slots: &[Slot],
     consumer_slot: &[Option<u32>],
-) -> Vec<Diagnostic> {
+) -> Vec<Decision> {
     // Full counts, bottom-up, for every consumer inside a loop.
     let mut maps = direct_counts(idx, |_| true);
     // (loop num, first appearance, diagnostic)
-    let mut out: Vec<(u32, u32, Diagnostic)> = Vec::new();
+    let mut out: Vec<(u32, u32, Decision)> = Vec::new();
     for l in idx.loops.ids().rev() {
         let Some(mut map) = maps[l].take() else {
             continue;
@@ -460,8 +471,12 @@ fn remarks_for(
                     Some(sl) if sl.rewrite && idx.loops[sl.loop_].num < lp.num => {
                         continue;
                     }
-                    Some(sl) if sl.loop_ == l && sl.rewrite => inserted_remark(f, lp.header, sl),
-                    _ => reason_remark(f, idx, l, array, m),
+                    Some(sl) if sl.loop_ == l && sl.rewrite => inserted(f, lp.header, sl),
+                    _ => Decision {
+                        loop_header: lp.header,
+                        array: f.var_name(array).to_string(),
+                        kind: DecisionKind::Kept(reason(f, idx, l, array, m)),
+                    },
                 };
                 out.push((lp.num, entry.first, d));
             }
@@ -469,15 +484,11 @@ fn remarks_for(
             // The outermost loop outside any `manual` scope: say why the
             // pass leaves it alone, once per array its submits wait on.
             for (array, entry) in map.iter() {
-                let d = Diagnostic::remark(
-                    format!(
-                        "kept `{}` as a direct dependency: the loop is not inside a `manual` scope",
-                        f.var_name(array)
-                    ),
-                    lp.header,
-                )
-                .with_label("outside any `manual` scope")
-                .with_note("the pass only rewrites loops inside `manual { ... }` scopes, where every edge is written by hand");
+                let d = Decision {
+                    loop_header: lp.header,
+                    array: f.var_name(array).to_string(),
+                    kind: DecisionKind::Kept(Reason::NotManual),
+                };
                 out.push((lp.num, entry.first, d));
             }
         }
@@ -493,64 +504,34 @@ fn remarks_for(
     out.into_iter().map(|(_, _, d)| d).collect()
 }
 
-fn edge_numbers(n: u64, m: u64) -> String {
-    let (n128, m128) = (u128::from(n), u128::from(m));
-    let saturated = if m >= super::phase_fence::CAP {
-        " (the consumer count saturated at i64::MAX)"
-    } else {
-        ""
-    };
-    use crate::diagnostics::count;
-    format!(
-        "{} x {}, {} -> {}{saturated}",
-        count(n128, "producer", "producers"),
-        count(u128::from(m), "consumer", "consumers"),
-        count(n128 * m128, "dependency edge", "dependency edges"),
-        n128 + m128
-    )
-}
-
-fn inserted_remark(f: &Function, header: crate::span::Span, slot: &Slot) -> Diagnostic {
+fn inserted(f: &Function, header: crate::span::Span, slot: &Slot) -> Decision {
     let barrier = slot.barrier.expect("rewritten slots have a barrier");
-    let n = producers(f.var_ty(slot.array));
-    Diagnostic::remark(
-        format!(
-            "inserted phase fence barrier `{}` for `{}`: {}",
-            f.var_name(barrier),
-            f.var_name(slot.array),
-            edge_numbers(n, slot.consumers)
-        ),
-        header,
-    )
+    Decision {
+        loop_header: header,
+        array: f.var_name(slot.array).to_string(),
+        kind: DecisionKind::Inserted {
+            barrier: f.var_name(barrier).to_string(),
+            producers: producers(f.var_ty(slot.array)),
+            consumers: slot.consumers,
+        },
+    }
 }
 
 /// Why `array` stayed direct for loop `l`.
-fn reason_remark(f: &Function, idx: &FunctionIndex, l: LoopId, array: VarId, m: u64) -> Diagnostic {
+fn reason(f: &Function, idx: &FunctionIndex, l: LoopId, array: VarId, m: u64) -> Reason {
     let lp = &idx.loops[l];
     let var = &f.vars[array];
-    let kept = format!("kept `{}` as a direct dependency", f.var_name(array));
     if let Some(why) = lp.trip_blocker() {
-        return Diagnostic::remark(format!("{kept}: {why}"), lp.header);
+        return Reason::TripCount(why);
     }
     if idx.is_iter_arg_of(l, array) {
-        return Diagnostic::remark(format!("{kept}: it is an iter-arg of the loop"), var.span)
-            .with_label("iter-arg of the loop")
-            .with_secondary(lp.header, "in this loop");
+        return Reason::IterArg { at: var.span };
     }
     if idx.defined_in(l, array) {
-        return Diagnostic::remark(
-            format!("{kept}: it is defined inside the loop body"),
-            var.span,
-        )
-        .with_label("defined inside the loop")
-        .with_secondary(lp.header, "in this loop");
+        return Reason::DefinedInside { at: var.span };
     }
     if let Some(u) = idx.first_update_in(l, array) {
-        let mut d = Diagnostic::remark(
-            format!("{kept}: its storage is updated inside the loop body"),
-            u.span,
-        )
-        .with_label(match &u.kind {
+        let what = match &u.kind {
             UpdateKind::Element => format!("updates `{}`", f.var_name(u.target)),
             UpdateKind::Yield { value } => format!(
                 "yields {} into the iter-arg `{}`",
@@ -560,20 +541,20 @@ fn reason_remark(f: &Function, idx: &FunctionIndex, l: LoopId, array: VarId, m: 
                 },
                 f.var_name(u.target)
             ),
-        })
-        .with_secondary(lp.header, "in this loop");
-        if u.target != array {
-            d = d.with_note(idx.alias.explain(f, u.target, array));
-        }
-        return d;
+        };
+        let alias = (u.target != array).then(|| idx.alias.explain(f, u.target, array));
+        return Reason::Updated {
+            at: u.span,
+            what,
+            alias,
+        };
     }
     let var_ty = f.var_ty(array);
     let n = producers(var_ty);
     if var_ty.array_extent() == Some(0) {
-        return Diagnostic::remark(
-            format!("{kept}: its producer count is zero (type `{var_ty}`): nothing to wait for"),
-            lp.header,
-        );
+        return Reason::ZeroProducers {
+            ty: var_ty.to_string(),
+        };
     }
     if n == 0 {
         // A size computed by an expression has no name to show.
@@ -584,15 +565,12 @@ fn reason_remark(f: &Function, idx: &FunctionIndex, l: LoopId, array: VarId, m: 
             } => "its size is not a literal".to_string(),
             ty => format!("type `{ty}`"),
         };
-        return Diagnostic::remark(
-            format!("{kept}: its producer count is unknown ({why})"),
-            lp.header,
-        );
+        return Reason::UnknownProducers { why };
     }
-    Diagnostic::remark(
-        format!("{kept}: not profitable: {}", edge_numbers(n, m)),
-        lp.header,
-    )
+    Reason::NotProfitable {
+        producers: n,
+        consumers: m,
+    }
 }
 
 /// Static dependency edges of a function: for every `submit` and every

@@ -43,6 +43,8 @@ pub struct PipelineResult {
     pub diagnostics: Vec<Diagnostic>,
     /// IR dumps, the timing report and statistics, for stderr.
     pub stderr: String,
+    /// The typed decisions behind `expand-manual-phase-fence`'s remarks.
+    pub phase_fence_decisions: Vec<super::phase_fence::remark::Decision>,
 }
 
 /// The largest IR dump kept for stderr. Deeply nested IR prints
@@ -163,6 +165,9 @@ pub fn run_pipeline(
         pass.run(module, &mut ctx);
         timings.push((pass.name(), start.elapsed()));
         result.diagnostics.append(&mut ctx.diagnostics);
+        result
+            .phase_fence_decisions
+            .append(&mut ctx.phase_fence_decisions);
         if opts.stats {
             statistics.push((pass.name(), std::mem::take(&mut ctx.statistics)));
         }

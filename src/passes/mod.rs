@@ -74,6 +74,9 @@ pub struct PassContext {
     pub diagnostics: Vec<Diagnostic>,
     /// Statistics, per function, in the order they were recorded.
     pub statistics: Vec<Statistic>,
+    /// The decisions of `expand-manual-phase-fence` (with remarks on): the
+    /// typed form of its remarks, for readers that need the fields.
+    pub phase_fence_decisions: Vec<phase_fence::remark::Decision>,
 }
 
 impl PassContext {

@@ -6,7 +6,7 @@
 //! (or several arrays) and the loops of the shape.
 
 use crate::ir::builder::FunctionBuilder;
-use crate::ir::{FuncId, FuncKind, Function, LoopKind, Module, StmtId, Type, VarId};
+use crate::ir::{BuiltinOp, FuncId, FuncKind, Function, LoopKind, Module, StmtId, Type, VarId};
 
 /// The kernel `k`: the first function of every program.
 const KERNEL: FuncId = FuncId::from_u32(0);
@@ -46,7 +46,9 @@ impl Builder {
     pub fn update(&mut self, a: VarId, t: VarId) -> StmtId {
         let ty = self.b.f.var_ty(a).clone();
         let (ae, ie, te) = (self.b.v(a), self.b.int(0), self.b.v(t));
-        let value = self.b.op("array.update_element", vec![ae, ie, te], ty);
+        let value = self
+            .b
+            .builtin(BuiltinOp::ArrayUpdateElement, vec![ae, ie, te], ty);
         self.b.let_("u", value).1
     }
 

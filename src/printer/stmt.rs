@@ -13,10 +13,7 @@ use super::binding::{write_bindings, write_iter_args};
 use super::expr::{ArgSeparator, write_comma_separated, write_expr, write_kwarg, write_list};
 use super::render::{BoundedBuffer, TrimWriter};
 use crate::ir::if_chain::{ElseArm, if_chain};
-use crate::ir::{
-    ArenaId, Block, ExprId, ExprKind, Function, Module, SmallVec, StmtId, StmtKind, Submit,
-    smallvec,
-};
+use crate::ir::{ArenaId, Block, ExprId, Function, Module, StmtId, StmtKind, Submit};
 use std::io::{self, Write};
 
 /// One piece of work of the block walk.
@@ -300,7 +297,7 @@ pub fn stmt_head_into(m: &Module, f: &Function, s: StmtId, out: &mut String) {
             out.push_str(" in ");
             out.push_str(l.kind.keyword());
             out.push('(');
-            write_comma_separated(m, f, &written_bounds(f, l), out);
+            write_comma_separated(m, f, &f.written_bounds(l), out);
             out.push(')');
             write_iter_args(m, f, f.list(l.iter_args), out);
             out.push_str(" {");
@@ -327,26 +324,6 @@ pub fn stmt_head_into(m: &Module, f: &Function, s: StmtId, out: &mut String) {
         StmtKind::Break => out.push_str("break"),
         StmtKind::Continue => out.push_str("continue"),
     }
-}
-
-/// The bounds a `for` loop prints: `stop`, `start, stop` or all three
-/// (defaults left out), and any bounds written past the third (an error).
-pub fn written_bounds(f: &Function, l: &crate::ir::ForLoop) -> SmallVec<[ExprId; 3]> {
-    let extra = f.list(l.extra_bounds);
-    let mut bounds: SmallVec<[ExprId; 3]> = if !extra.is_empty() || !is_int(f, l.step, 1) {
-        smallvec![l.start, l.stop, l.step]
-    } else if !is_int(f, l.start, 0) {
-        smallvec![l.start, l.stop]
-    } else {
-        smallvec![l.stop]
-    };
-    bounds.extend_from_slice(extra);
-    bounds
-}
-
-/// Whether `e` is the integer literal `value`.
-fn is_int(f: &Function, e: ExprId, value: i64) -> bool {
-    matches!(f.exprs[e].kind, ExprKind::Int(n) if n.get() == value)
 }
 
 /// `yield a, b` / `yield`.

@@ -25,7 +25,7 @@ fn task_array(n: i64) -> Type {
 fn kernel() -> crate::ir::Function {
     let mut k = FnBuilder::new("kernel", FuncKind::Opaque);
     k.f.results = vec![Type::TASK_ID];
-    let inv = k.op("system.task_invalid", vec![], Type::TASK_ID);
+    let inv = k.builtin(crate::ir::BuiltinOp::TaskInvalid, vec![], Type::TASK_ID);
     let r = k.ret(vec![inv]);
     k.finish(vec![r])
 }
@@ -37,7 +37,11 @@ fn spec_section_1_example_after_the_pass() {
     b.param("n", Type::I64, Direction::In);
     let four = b.int(4);
     let dt = b.dtype(ScalarType::TaskId);
-    let create = b.op("array.create", vec![four, dt], task_array(4));
+    let create = b.builtin(
+        crate::ir::BuiltinOp::ArrayCreate,
+        vec![four, dt],
+        task_array(4),
+    );
     let (tids, s_tids) = b.let_("tids", create);
     let tids_use = b.v(tids);
     let dummy = b.task_dummy(vec![tids_use]);
@@ -64,7 +68,7 @@ fn spec_section_1_example_after_the_pass() {
         body,
     );
     let scope = b.scope(true, None, vec![s_tids, s_barrier, l]);
-    let inv = b.op("system.task_invalid", vec![], Type::TASK_ID);
+    let inv = b.builtin(crate::ir::BuiltinOp::TaskInvalid, vec![], Type::TASK_ID);
     let r = b.ret(vec![inv]);
     let main = b.finish(vec![scope, r]);
     let m = module(vec![kernel(), main]);

@@ -43,8 +43,9 @@ fn deep_nesting_remarks_are_output_bound() {
     let o = run_on_function(f, true);
     assert_eq!(o.barriers_inserted, 1);
     // One remark: the top loop; every loop below sees no candidate.
-    assert_eq!(o.remarks.len(), 1, "{:?}", o.remarks.first());
-    assert!(o.remarks[0].message.contains("saturated"));
+    let remarks = o.remarks();
+    assert_eq!(remarks.len(), 1, "{:?}", remarks.first());
+    assert!(remarks[0].message.contains("saturated"));
 }
 
 #[test]

@@ -6,8 +6,8 @@
 use super::*;
 use crate::ir::builder::Builder;
 use crate::ir::{
-    BinaryOp, Extent, ForId, FuncId, FuncKind, IterArg, ListPool, LoopKind, ScalarType, StmtKind,
-    SubmitId,
+    BinaryOp, BuiltinOp, Extent, ForId, FuncId, FuncKind, IterArg, ListPool, LoopKind, ScalarType,
+    StmtKind, SubmitId,
 };
 
 /// The ids of the fixture's nodes that the tests break.
@@ -67,7 +67,7 @@ fn fixture() -> Fixture {
     let n = b.param("n", Type::I64, Direction::In);
     let buf = b.param("buf", tensor, Direction::Out);
     b.f.results = vec![Type::TASK_ID];
-    let invalid = b.op("system.task_invalid", [], Type::TASK_ID);
+    let invalid = b.builtin(crate::ir::BuiltinOp::TaskInvalid, [], Type::TASK_ID);
     let (t0, t0_stmt) = b.let_("t0", invalid);
     let (a_stmt, a) = b.create_task_array("a", 4);
     let scope = b.scope(true, None, [a_stmt]);
@@ -248,7 +248,7 @@ fn an_id_out_of_range_is_named() {
 
     let mut fx = fixture();
     let s = fx.submit;
-    fx.main().submits[s].callee = crate::ir::Callee::Function(FuncId::from_index(3));
+    fx.main().submits[s].callee = Callee::Function(FuncId::from_index(3));
     assert_names(&fx.errors(), Node::Stmt(fx.submit_stmt), |k| {
         *k == ErrorKind::IdOutOfRange {
             entity: Entity::Function,
@@ -511,6 +511,45 @@ fn an_eval_of_something_not_a_call_is_named() {
     fx.main().stmts[print].kind = StmtKind::Eval(use_);
     assert_names(&fx.errors(), Node::Stmt(print), |k| {
         *k == ErrorKind::EvalNotCall
+    });
+}
+
+#[test]
+fn a_builtin_unlike_its_name_is_named() {
+    // `t0 = system.task_invalid()` resolved to another op.
+    let mut fx = fixture();
+    let t0 = fx.t0_stmt;
+    let f = fx.main();
+    let StmtKind::Assign { value, .. } = f.stmts[t0].kind else {
+        unreachable!()
+    };
+    let ExprKind::Call(c) = f.exprs[value].kind else {
+        unreachable!()
+    };
+    f.calls[c].builtin = Some(BuiltinOp::TaskDummy);
+    assert_names(&fx.errors(), Node::Expr(value), |k| {
+        *k == ErrorKind::Builtin {
+            expected: Some(BuiltinOp::TaskInvalid),
+            found: Some(BuiltinOp::TaskDummy),
+        }
+    });
+    // An op pfir does not know, resolved to a built-in one.
+    let mut fx = fixture();
+    let f = fx.main();
+    let (c, e) = f
+        .exprs
+        .iter()
+        .find_map(|(e, x)| match x.kind {
+            ExprKind::Call(c) if f.calls[c].builtin.is_none() => Some((c, e)),
+            _ => None,
+        })
+        .expect("`debug.print(r)` is a call");
+    f.calls[c].builtin = Some(BuiltinOp::ArrayCreate);
+    assert_names(&fx.errors(), Node::Expr(e), |k| {
+        *k == ErrorKind::Builtin {
+            expected: None,
+            found: Some(BuiltinOp::ArrayCreate),
+        }
     });
 }
 

@@ -304,7 +304,7 @@ impl Gen {
                     let acc = self.fresh(Kind::IterArg);
                     let init_text = match self.arrays.get(init) {
                         Some(a) => a.to_string(),
-                        None => "array.create(3, task_id)".to_string(),
+                        None => format!("{}(3, task_id)", crate::ir::BuiltinOp::ArrayCreate.name()),
                     };
                     self.indent(depth);
                     if head == "while" {

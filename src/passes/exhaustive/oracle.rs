@@ -13,7 +13,8 @@
 //! `docs/pass-rule-coverage.md`).
 
 use crate::ir::{
-    Block, Callee, ExprId, ExprKind, Function, LoopKind, StmtId, StmtKind, Type, UnaryOp, VarId,
+    Block, BuiltinOp, Callee, ExprId, ExprKind, Function, LoopKind, StmtId, StmtKind, Type,
+    UnaryOp, VarId,
 };
 use std::collections::{BTreeSet, HashMap, HashSet};
 
@@ -266,7 +267,7 @@ fn defines(f: &Function, s: StmtId) -> Vec<VarId> {
 /// The array updated by an `array.update_element` call in expression `e`.
 fn updated_by(f: &Function, e: ExprId) -> Option<VarId> {
     let c = f.call(e)?;
-    if !matches!(c.callee, Callee::Op(_)) || f.op_name(c.callee) != Some("array.update_element") {
+    if !matches!(c.callee, Callee::Op(_)) || c.builtin != Some(BuiltinOp::ArrayUpdateElement) {
         return None;
     }
     match f.exprs[*f.list(c.args).first()?].kind {

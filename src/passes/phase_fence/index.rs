@@ -28,7 +28,8 @@
 use super::alias::AliasForest;
 use crate::ir::trip_count::trip_count;
 use crate::ir::{
-    Arena, ArenaId, ExprKind, Function, LoopKind, SecondaryMap, StmtId, StmtKind, Type, VarId,
+    Arena, ArenaId, BuiltinOp, ExprKind, Function, LoopKind, SecondaryMap, StmtId, StmtKind, Type,
+    VarId,
 };
 use crate::passes::walk::{Site, for_each_expr, for_each_own_expr, is_leaf, walk_stmts};
 use crate::span::Span;
@@ -41,7 +42,7 @@ crate::define_id!(
 );
 
 /// The op that updates an array's storage.
-pub const UPDATE_ELEMENT: &str = "array.update_element";
+pub const UPDATE_ELEMENT: BuiltinOp = BuiltinOp::ArrayUpdateElement;
 
 #[derive(Clone, Debug)]
 pub struct LoopInfo {
@@ -190,7 +191,7 @@ impl FunctionIndex {
                     }
                     for_each_expr(f, r, &mut work, |e| {
                         if let Some(c) = f.call(e)
-                            && f.op_name(c.callee) == Some(UPDATE_ELEMENT)
+                            && c.builtin == Some(UPDATE_ELEMENT)
                             && let Some(&a) = f.list(c.args).first()
                             && let ExprKind::Var(target) = f.exprs[a].kind
                         {

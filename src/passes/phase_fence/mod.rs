@@ -4,11 +4,13 @@
 //! - [`counts`]: per-loop consumer counts, merged small-to-large with
 //!   saturating multiplication;
 //! - [`index`]: one walk over a function numbering statements and loops and
-//!   collecting consumers, definitions and storage updates.
+//!   collecting consumers, definitions and storage updates;
+//! - [`remark`]: the pass's decisions as data, and their remarks.
 
 pub mod alias;
 pub mod counts;
 pub mod index;
+pub mod remark;
 
 /// Where every count saturates: `i64::MAX` (as trip counts do,
 /// [`crate::ir::trip_count`]).

@@ -4,11 +4,11 @@
 //! barrier whose `dummy_task` attribute is set.
 
 use super::Violation;
-use crate::ir::{Call, Function, Module};
+use crate::ir::{BuiltinOp, Call, Function, Module};
 use crate::span::Span;
 
 /// The op that submits a dependency-only barrier task.
-pub const TASK_DUMMY: &str = "system.task_dummy";
+pub const TASK_DUMMY: BuiltinOp = BuiltinOp::TaskDummy;
 
 /// The property's check on one call expression of `f` (fed by the
 /// verifiers' shared walk, [`super::verify_all`]).
@@ -22,7 +22,7 @@ pub(super) fn check_call(
     if call.manual_dep_edges.is_empty() {
         return;
     }
-    let barrier = call.dummy_task && f.op_name(call.callee) == Some(TASK_DUMMY);
+    let barrier = call.dummy_task && call.builtin == Some(TASK_DUMMY);
     if !barrier {
         out.push(Violation::new(
             span,

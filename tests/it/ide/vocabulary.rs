@@ -94,10 +94,11 @@ fn built_in_ops_have_known_result_types_and_others_do_not() {
     assert_eq!(ty("x"), "x: unknown");
     for op in BUILTIN_OPS {
         assert!(
-            src.contains(&format!("{}(", op.name)),
+            src.contains(&format!("{}(", op.name())),
             "{} is not tried",
-            op.name
+            op.name()
         );
-        assert!(op.signature.starts_with(op.name));
+        assert!(op.signature().starts_with(op.name()));
+        assert!(op.usage().starts_with(op.name()));
     }
 }
