@@ -180,14 +180,33 @@ impl Printer {
         self.fresh = false;
     }
 
-    fn code_line(&mut self, line: &Line, source: (usize, usize), text: &str, c: Option<&Attached>) {
+    /// A line of code; `placed` says which of its inner comments `text`
+    /// holds (the others are printed above it, after its leading ones).
+    fn code_line(
+        &mut self,
+        line: &Line,
+        source: (usize, usize),
+        text: &str,
+        c: Option<&Attached>,
+        placed: &[bool],
+    ) {
         let inner = matches!(line.anchor, Anchor::Else(_) | Anchor::Close(_));
         if let Some(c) = c {
             let depth = line.depth + usize::from(inner);
             for l in &c.leading {
                 self.comment_line(depth, l);
             }
-            if c.blank_before && !inner && !self.fresh {
+            // A blank line before the code comes before the comments
+            // moved out of it.
+            let mut blank_before = c.blank_before;
+            for (i, l) in c.inner.iter().enumerate() {
+                if !placed.get(i).copied().unwrap_or(false) {
+                    let mut comment = l.comment.clone();
+                    comment.blank_before = std::mem::take(&mut blank_before);
+                    self.comment_line(depth, &comment);
+                }
+            }
+            if blank_before && !inner && !self.fresh {
                 self.blank();
             }
         }
@@ -228,11 +247,28 @@ impl Printer {
             for line in &all {
                 text.clear();
                 line_text(module, f, line, &mut text);
-                if let (Some(width), Anchor::Stmt(s)) = (self.width, line.anchor)
-                    && let Some(wrapped) =
-                        super::layout::fit_statement(module, f, s, &text, 2 * line.depth, width)
-                {
-                    text = wrapped;
+                let attached = f.comments.get(line.anchor);
+                let inner = attached.map_or(&[][..], |a| &a.inner[..]);
+                let mut placed = Vec::new();
+                if let (Some(width), Anchor::Stmt(s)) = (self.width, line.anchor) {
+                    // Test directives stay above: their offsets name lines.
+                    let placeable: Vec<bool> = inner
+                        .iter()
+                        .map(|c| !is_directive(&c.comment.text))
+                        .collect();
+                    if let Some((wrapped, p)) = super::layout::fit_statement(
+                        module,
+                        f,
+                        s,
+                        &text,
+                        2 * line.depth,
+                        width,
+                        inner,
+                        &placeable,
+                    ) {
+                        text = wrapped;
+                        placed = p;
+                    }
                 }
                 let source = if self.tracking.is_some() {
                     let last = line.end.saturating_sub(1).max(line.start);
@@ -240,7 +276,7 @@ impl Printer {
                 } else {
                     (1, 0)
                 };
-                self.code_line(line, source, &text, f.comments.get(line.anchor));
+                self.code_line(line, source, &text, attached, &placed);
             }
             self.lines = all;
         }

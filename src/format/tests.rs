@@ -58,12 +58,40 @@ fn comments_inside_a_multi_line_expression_move_above_it() {
 }
 
 #[test]
-fn comments_inside_parameter_and_argument_lists_move_above() {
+fn comments_inside_a_parameter_list_move_above_and_in_an_argument_list_stay() {
     let src =
         "func k(a: i64, // first\n       b: i64) {\n}\nfunc f() {\n  k(1, // one\n    2)\n}\n";
     assert_eq!(
         fmt_idem(src),
-        "// first\nfunc k(a: i64, b: i64) {\n}\n\nfunc f() {\n  // one\n  k(1, 2)\n}\n"
+        "// first\nfunc k(a: i64, b: i64) {\n}\n\nfunc f() {\n  k(\n    1, // one\n    2\n  )\n}\n"
+    );
+}
+
+#[test]
+fn a_comment_after_the_last_item_stays_before_the_closing_bracket() {
+    let src = "func f() {\n  k(1,\n    2 // two\n   )\n}\n";
+    assert_eq!(
+        fmt_idem(src),
+        "func f() {\n  k(\n    1,\n    2 // two\n  )\n}\n"
+    );
+}
+
+#[test]
+fn a_blank_line_before_a_statement_stays_above_the_comments_moved_out_of_it() {
+    let src = "func f(a: i64) {\n  b = 1\n\n  x = a + // one\n    1\n  k(1, // two\n    2)\n}\n";
+    assert_eq!(
+        fmt_idem(src),
+        "func f(a: i64) {\n  b = 1\n\n  // one\n  x = a + 1\n  k(\n    1, // two\n    2\n  )\n}\n"
+    );
+}
+
+#[test]
+fn directives_inside_a_list_move_above_it() {
+    // Their offsets name lines: the offset rewriting only knows whole lines.
+    let src = "func f() {\n  k(1, // expected-error {{x}}\n    2, // CHECK: y\n    3, // note\n    4)\n}\n";
+    assert_eq!(
+        fmt_idem(src),
+        "func f() {\n  // expected-error@+2 {{x}}\n  // CHECK: y\n  k(\n    1,\n    2,\n    3, // note\n    4\n  )\n}\n"
     );
 }
 
