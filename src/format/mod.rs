@@ -13,6 +13,7 @@
 //! output is exactly `pfir opt`'s.
 
 pub mod attach;
+pub mod config;
 pub mod diff;
 pub mod layout;
 pub mod lines;
