@@ -154,25 +154,10 @@ fn one(args: &FmtArgs, input: Option<&PathBuf>) -> u8 {
     }
 }
 
-/// The file `pfir fmt` reads its settings from: the nearest `pfir.toml` in
-/// the directory of `input` (the current directory for standard input) or
-/// above it, as rustfmt finds `rustfmt.toml`.
-pub const CONFIG_FILE: &str = "pfir.toml";
-
-/// `[fmt] line-width` of the nearest [`CONFIG_FILE`], if any. A file that
-/// is not valid TOML, or a width that is not a number from 1 to 65535, is
-/// a usage error.
+/// `[fmt] line-width` of the nearest `pfir.toml` above `input` (the
+/// current directory for standard input; [`crate::format::config`]); a
+/// file that does not read is a usage error.
 fn configured_width(input: Option<&PathBuf>) -> Result<Option<usize>, Diagnostic> {
-    #[derive(serde::Deserialize, Default)]
-    struct Config {
-        #[serde(default)]
-        fmt: FmtConfig,
-    }
-    #[derive(serde::Deserialize, Default)]
-    #[serde(rename_all = "kebab-case")]
-    struct FmtConfig {
-        line_width: Option<u16>,
-    }
     let start = match input {
         Some(p) => std::path::absolute(p)
             .ok()
@@ -182,24 +167,7 @@ fn configured_width(input: Option<&PathBuf>) -> Result<Option<usize>, Diagnostic
     let Some(start) = start else {
         return Ok(None);
     };
-    let Some(path) = start
-        .ancestors()
-        .map(|d| d.join(CONFIG_FILE))
-        .find(|p| p.is_file())
-    else {
-        return Ok(None);
-    };
-    let bad = |message: String| {
-        Diagnostic::error(
-            format!("{}: {message}", path.display()),
-            crate::span::Span::default(),
-        )
-        .with_code(Code::Usage)
-    };
-    let text = std::fs::read_to_string(&path).map_err(|e| bad(e.to_string()))?;
-    let config: Config = toml::from_str(&text).map_err(|e| bad(e.to_string()))?;
-    match config.fmt.line_width {
-        Some(0) => Err(bad("`[fmt] line-width` must be at least 1".to_string())),
-        w => Ok(w.map(usize::from)),
-    }
+    crate::format::config::line_width(&start).map_err(|message| {
+        Diagnostic::error(message, crate::span::Span::default()).with_code(Code::Usage)
+    })
 }

@@ -7,7 +7,7 @@
 //! search per comment for its line.
 
 use super::lines::{Line, walk};
-use crate::ir::{Anchor, Attached, Comment, Module};
+use crate::ir::{Anchor, Attached, Comment, Inner, Module};
 use crate::span::Span;
 
 /// Line starts of a text, for offset -> 0-based line.
@@ -115,23 +115,31 @@ impl State<'_> {
 
     fn line(&mut self, module: &mut Module, fi: usize, line: Line) {
         self.take_before(line.start);
-        let mut blank_before = blank_between(self.text, self.last_end, line.start);
+        let blank_before = blank_between(self.text, self.last_end, line.start);
         // Comments inside the line's code (a statement written over several
-        // lines) move above it: the printed line holds no comment inside.
-        // A blank line before the code now comes before them.
+        // lines): the printer keeps them next to their list item when it
+        // breaks that list, else moves them above the statement.
+        let mut inner = Vec::new();
         while let Some(&c) = self.comments.get(self.next) {
             if c.start() >= line.end {
                 break;
             }
             self.next += 1;
-            let comment = self.comment(c, std::mem::take(&mut blank_before));
-            self.pending.push(comment);
+            let own_line = self.text[self.lines.start(self.lines.line(c.start()))..c.start()]
+                .trim()
+                .is_empty();
+            inner.push(Inner {
+                comment: self.comment(c, false),
+                at: c.start(),
+                own_line,
+            });
         }
         self.flush(module);
         let attached = Attached {
             leading: std::mem::take(&mut self.pending),
             trailing: None,
             blank_before,
+            inner,
         };
         self.last_end = self.last_end.max(line.end);
         let end_line = self.lines.line(line.end.saturating_sub(1).max(line.start));

@@ -13,6 +13,7 @@
 //! output is exactly `pfir opt`'s.
 
 pub mod attach;
+pub mod config;
 pub mod diff;
 pub mod layout;
 pub mod lines;
@@ -83,15 +84,27 @@ pub fn format_text(text: &str) -> Result<String, Vec<Diagnostic>> {
 
 /// [`format_text`] with statements laid out within `width` columns.
 pub fn format_text_with(text: &str, width: usize) -> Result<String, Vec<Diagnostic>> {
+    format_text_parallel_from(text, width, print::PARALLEL_MIN_LINES)
+}
+
+/// [`format_text_with`], printing functions of at least `parallel` lines on
+/// two threads (a parameter for the tests).
+fn format_text_parallel_from(
+    text: &str,
+    width: usize,
+    parallel: usize,
+) -> Result<String, Vec<Diagnostic>> {
     let split = fsutil::lines::lines(text).any(|l| l.trim_end() == SPLIT_MARKER);
     let result = if split {
-        format_chunks(text, split_chunks(text), width)
+        format_chunks(text, split_chunks(text), width, parallel)
     } else {
-        format_chunks(text, vec![(0, text)], width)
+        format_chunks(text, vec![(0, text)], width, parallel)
     };
     let out = match result {
         // A separator line that is only a comment of a file read whole.
-        Err(diags) if split => format_chunks(text, vec![(0, text)], width).map_err(|_| diags)?,
+        Err(diags) if split => {
+            format_chunks(text, vec![(0, text)], width, parallel).map_err(|_| diags)?
+        }
         other => other?,
     };
     let out = if uses_crlf(text) {
@@ -110,6 +123,7 @@ fn format_chunks(
     text: &str,
     chunks: Vec<(usize, &str)>,
     width: usize,
+    parallel: usize,
 ) -> Result<String, Vec<Diagnostic>> {
     let lines = LineIndex::new(text);
     let mut modules = Vec::with_capacity(chunks.len());
@@ -125,7 +139,9 @@ fn format_chunks(
     }
     crate::printer::check_output_size(&modules).map_err(|d| vec![d])?;
     let track = text.contains("expected-");
-    let mut printer = Printer::new(Keep::All).line_width(width);
+    let mut printer = Printer::new(Keep::All)
+        .line_width(width)
+        .parallel_from(parallel);
     if track {
         printer = printer.tracking(lines.len());
     }

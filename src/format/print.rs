@@ -77,7 +77,13 @@ pub struct Printer {
     /// The line width statements are laid out in (`None`: one line each,
     /// as the canonical printer writes them).
     width: Option<usize>,
+    /// From how many lines a function is printed on two threads.
+    parallel_min_lines: usize,
 }
+
+/// A function with at least this many printed lines is printed on two
+/// threads ([`Printer::parallel_from`]).
+pub const PARALLEL_MIN_LINES: usize = 20_000;
 
 impl Printer {
     pub fn new(keep: Keep) -> Printer {
@@ -89,7 +95,15 @@ impl Printer {
             lines: Vec::new(),
             tracking: None,
             width: None,
+            parallel_min_lines: PARALLEL_MIN_LINES,
         }
+    }
+
+    /// Prints functions of at least `lines` printed lines on two threads
+    /// (tests use small numbers).
+    pub fn parallel_from(mut self, lines: usize) -> Printer {
+        self.parallel_min_lines = lines.max(1);
+        self
     }
 
     /// Lays statements out within `width` columns ([`super::layout`]).
@@ -180,14 +194,33 @@ impl Printer {
         self.fresh = false;
     }
 
-    fn code_line(&mut self, line: &Line, source: (usize, usize), text: &str, c: Option<&Attached>) {
+    /// A line of code; `placed` says which of its inner comments `text`
+    /// holds (the others are printed above it, after its leading ones).
+    fn code_line(
+        &mut self,
+        line: &Line,
+        source: (usize, usize),
+        text: &str,
+        c: Option<&Attached>,
+        placed: &[bool],
+    ) {
         let inner = matches!(line.anchor, Anchor::Else(_) | Anchor::Close(_));
         if let Some(c) = c {
             let depth = line.depth + usize::from(inner);
             for l in &c.leading {
                 self.comment_line(depth, l);
             }
-            if c.blank_before && !inner && !self.fresh {
+            // A blank line before the code comes before the comments
+            // moved out of it.
+            let mut blank_before = c.blank_before;
+            for (i, l) in c.inner.iter().enumerate() {
+                if !placed.get(i).copied().unwrap_or(false) {
+                    let mut comment = l.comment.clone();
+                    comment.blank_before = std::mem::take(&mut blank_before);
+                    self.comment_line(depth, &comment);
+                }
+            }
+            if blank_before && !inner && !self.fresh {
                 self.blank();
             }
         }
@@ -215,8 +248,7 @@ impl Printer {
     /// Prints `module`'s functions (a blank line between two) and its end
     /// comments. `source_line` maps a byte offset to its source line (used
     /// only when tracking).
-    pub fn module(&mut self, module: &Module, source_line: &dyn Fn(usize) -> usize) {
-        let mut text = String::new();
+    pub fn module(&mut self, module: &Module, source_line: &(dyn Fn(usize) -> usize + Sync)) {
         for (i, f) in module.functions().iter().enumerate() {
             if i > 0 {
                 self.blank();
@@ -225,27 +257,102 @@ impl Printer {
             let mut all = std::mem::take(&mut self.lines);
             all.clear();
             walk(f, |l| all.push(l));
-            for line in &all {
-                text.clear();
-                line_text(module, f, line, &mut text);
-                if let (Some(width), Anchor::Stmt(s)) = (self.width, line.anchor)
-                    && let Some(wrapped) =
-                        super::layout::fit_statement(module, f, s, &text, 2 * line.depth, width)
-                {
-                    text = wrapped;
-                }
-                let source = if self.tracking.is_some() {
-                    let last = line.end.saturating_sub(1).max(line.start);
-                    (source_line(line.start), source_line(last))
-                } else {
-                    (1, 0)
-                };
-                self.code_line(line, source, &text, f.comments.get(line.anchor));
+            if self.tracking.is_none() && all.len() >= self.parallel_min_lines {
+                self.lines_on_two_threads(module, f, &all);
+            } else {
+                self.print_lines(module, f, &all, source_line);
             }
             self.lines = all;
         }
         for c in &module.end_comments {
             self.comment_line(0, c);
+        }
+    }
+
+    /// Prints the second half of `lines` on another thread (into memory)
+    /// while this one prints the first, as `pfir opt` prints a long block;
+    /// on one thread when no thread can be started. Without tracking only
+    /// (the output lines of the second half are not known in advance).
+    fn lines_on_two_threads(&mut self, module: &Module, f: &Function, lines: &[Line]) {
+        let (first, second) = lines.split_at(lines.len() / 2);
+        // What the first half leaves for the second: whether its last line
+        // opened a block (no blank line after a `{`).
+        let fresh = first.last().is_none_or(|l| {
+            let mut text = String::new();
+            line_text(module, f, l, &mut text);
+            text.ends_with('{')
+        }) && (!first.is_empty() || self.fresh);
+        let (keep, width) = (self.keep, self.width);
+        std::thread::scope(|s| {
+            let ahead = std::thread::Builder::new()
+                .name("pfir-fmt-print".into())
+                .stack_size(crate::driver::worker_stack_bytes())
+                .spawn_scoped(s, move || {
+                    let mut p = Printer::new(keep);
+                    p.width = width;
+                    p.fresh = fresh;
+                    p.print_lines(module, f, second, &|_| 0);
+                    p.finish().0
+                });
+            let Ok(ahead) = ahead else {
+                return self.print_lines(module, f, lines, &|_| 0);
+            };
+            self.print_lines(module, f, first, &|_| 0);
+            match ahead.join() {
+                Ok(bytes) => {
+                    let _ = self.w.lines(&bytes);
+                    self.fresh = second.last().is_some_and(|l| {
+                        let mut text = String::new();
+                        line_text(module, f, l, &mut text);
+                        text.ends_with('{')
+                    }) || (second.is_empty() && fresh);
+                }
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        })
+    }
+
+    fn print_lines(
+        &mut self,
+        module: &Module,
+        f: &Function,
+        lines: &[Line],
+        source_line: &dyn Fn(usize) -> usize,
+    ) {
+        let mut text = String::new();
+        for line in lines {
+            text.clear();
+            line_text(module, f, line, &mut text);
+            let attached = f.comments.get(line.anchor);
+            let inner = attached.map_or(&[][..], |a| &a.inner[..]);
+            let mut placed = Vec::new();
+            if let (Some(width), Anchor::Stmt(s)) = (self.width, line.anchor) {
+                // Test directives stay above: their offsets name lines.
+                let placeable: Vec<bool> = inner
+                    .iter()
+                    .map(|c| !is_directive(&c.comment.text))
+                    .collect();
+                if let Some((wrapped, p)) = super::layout::fit_statement(
+                    module,
+                    f,
+                    s,
+                    &text,
+                    2 * line.depth,
+                    width,
+                    inner,
+                    &placeable,
+                ) {
+                    text = wrapped;
+                    placed = p;
+                }
+            }
+            let source = if self.tracking.is_some() {
+                let last = line.end.saturating_sub(1).max(line.start);
+                (source_line(line.start), source_line(last))
+            } else {
+                (1, 0)
+            };
+            self.code_line(line, source, &text, attached, &placed);
         }
     }
 }

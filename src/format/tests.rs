@@ -58,12 +58,40 @@ fn comments_inside_a_multi_line_expression_move_above_it() {
 }
 
 #[test]
-fn comments_inside_parameter_and_argument_lists_move_above() {
+fn comments_inside_a_parameter_list_move_above_and_in_an_argument_list_stay() {
     let src =
         "func k(a: i64, // first\n       b: i64) {\n}\nfunc f() {\n  k(1, // one\n    2)\n}\n";
     assert_eq!(
         fmt_idem(src),
-        "// first\nfunc k(a: i64, b: i64) {\n}\n\nfunc f() {\n  // one\n  k(1, 2)\n}\n"
+        "// first\nfunc k(a: i64, b: i64) {\n}\n\nfunc f() {\n  k(\n    1, // one\n    2\n  )\n}\n"
+    );
+}
+
+#[test]
+fn a_comment_after_the_last_item_stays_before_the_closing_bracket() {
+    let src = "func f() {\n  k(1,\n    2 // two\n   )\n}\n";
+    assert_eq!(
+        fmt_idem(src),
+        "func f() {\n  k(\n    1,\n    2 // two\n  )\n}\n"
+    );
+}
+
+#[test]
+fn a_blank_line_before_a_statement_stays_above_the_comments_moved_out_of_it() {
+    let src = "func f(a: i64) {\n  b = 1\n\n  x = a + // one\n    1\n  k(1, // two\n    2)\n}\n";
+    assert_eq!(
+        fmt_idem(src),
+        "func f(a: i64) {\n  b = 1\n\n  // one\n  x = a + 1\n  k(\n    1, // two\n    2\n  )\n}\n"
+    );
+}
+
+#[test]
+fn directives_inside_a_list_move_above_it() {
+    // Their offsets name lines: the offset rewriting only knows whole lines.
+    let src = "func f() {\n  k(1, // expected-error {{x}}\n    2, // CHECK: y\n    3, // note\n    4)\n}\n";
+    assert_eq!(
+        fmt_idem(src),
+        "func f() {\n  // expected-error@+2 {{x}}\n  // CHECK: y\n  k(\n    1,\n    2,\n    3, // note\n    4\n  )\n}\n"
     );
 }
 
@@ -175,4 +203,26 @@ fn structural_equality_ignores_comments() {
     assert_eq!(m.end_comments.len(), 1);
     let (p, _) = crate::driver::read_module(plain, 0);
     assert!(crate::ir::equality::modules_equal(&m, &p.unwrap()).is_ok());
+}
+
+/// A long function is printed on two threads: the output is the same as
+/// on one, wherever the halves meet (after a `{`, a `}`, comments, blank
+/// lines, a wrapped statement): the filler statements move the middle.
+#[test]
+fn printing_on_two_threads_prints_what_one_thread_prints() {
+    let body = "  // above\n  x = n + 1 // after\n\n  if x > 1 {\n    y = k(x, // inner\n      n)\n  } else {\n\n    // in else\n    z = 2\n  }\n  manual {\n\n    t = array.create(4, task_id)\n    for i in parallel(4) {\n\n      u, v = submit k(i, n, deps=[t]) // s\n    }\n\n    w = 3\n  }\n  return system.task_invalid()\n}\n// end\n";
+    for filler in 0..40 {
+        let mut src = String::from(
+            "// head\nfunc k(a: i64, b: i64) -> i64 {\n  return a\n}\n\norchestration func main(n: i64) -> task_id {\n",
+        );
+        for i in 0..filler {
+            src.push_str(&format!("  fill{i} = {i}\n"));
+        }
+        src.push_str(body);
+        for width in [30, 100] {
+            let one = super::format_text_parallel_from(&src, width, usize::MAX).unwrap();
+            let two = super::format_text_parallel_from(&src, width, 1).unwrap();
+            assert_eq!(two, one, "{filler} filler lines at width {width}");
+        }
+    }
 }

@@ -41,12 +41,29 @@ pub struct Attached {
     pub trailing: Option<Comment>,
     /// Whether a blank line preceded it (or its first leading comment).
     pub blank_before: bool,
+    /// Comments inside its code (a statement written over several lines),
+    /// in source order: kept next to their list item when the formatter
+    /// breaks that list, else printed above it after `leading`.
+    pub inner: Vec<Inner>,
 }
 
 impl Attached {
     pub fn is_empty(&self) -> bool {
-        self.leading.is_empty() && self.trailing.is_none() && !self.blank_before
+        self.leading.is_empty()
+            && self.trailing.is_none()
+            && !self.blank_before
+            && self.inner.is_empty()
     }
+}
+
+/// A comment inside a statement's code.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Inner {
+    pub comment: Comment,
+    /// Its byte offset in the source (compared with expression spans).
+    pub at: usize,
+    /// Whether nothing but whitespace precedes it on its line.
+    pub own_line: bool,
 }
 
 /// What a printed line of a function is.

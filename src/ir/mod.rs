@@ -38,7 +38,7 @@ pub mod verify;
 pub use crate::span::Span;
 pub use crate::vocab::{BinaryOp, BuiltinOp, Direction, FuncKind, LoopKind, UnaryOp};
 pub use arena::{Arena, ArenaId, SecondaryMap};
-pub use comments::{Anchor, Attached, Comment, CommentTable};
+pub use comments::{Anchor, Attached, Comment, CommentTable, Inner};
 use hashbrown::HashMap;
 pub use list_pool::{EntityList, ListItem, ListPool};
 pub use lists::{

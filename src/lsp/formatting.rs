@@ -6,19 +6,26 @@
 //! [`crate::format::diff::line_changes`]), and range formatting keeps the
 //! runs that touch the requested lines. A document that does not read
 //! without error is not formatted: the request fails with the reason.
+//!
+//! The line width is `pfir fmt`'s: `[fmt] line-width` of the nearest
+//! `pfir.toml` above a `file:` document ([`crate::format::config`]), else
+//! 100; a `pfir.toml` that does not read fails the request, as it stops
+//! `pfir fmt`.
 
 use super::documents::Document;
 use crate::format::diff::line_changes;
-use lsp_types::TextEdit;
+use lsp_types::{TextEdit, Url};
 
 /// The edits that format `doc`, restricted to the byte range `only` when
 /// given.
 pub fn format_edits(
+    uri: &Url,
     doc: &Document,
     only: Option<std::ops::Range<usize>>,
 ) -> Result<Vec<TextEdit>, String> {
     let text = &*doc.text;
-    let formatted = crate::format::format_text(text).map_err(|diags| {
+    let width = line_width(uri).map_err(|e| format!("cannot format the document: {e}"))?;
+    let formatted = crate::format::format_text_with(text, width).map_err(|diags| {
         let first = diags
             .iter()
             .find(|d| d.is_error())
@@ -54,4 +61,17 @@ pub fn format_edits(
         });
     }
     Ok(edits)
+}
+
+/// The line width for the document at `uri`.
+fn line_width(uri: &Url) -> Result<usize, String> {
+    let dir = uri
+        .to_file_path()
+        .ok()
+        .and_then(|p| p.parent().map(std::path::Path::to_path_buf));
+    let width = match dir {
+        Some(dir) => crate::format::config::line_width(&dir)?,
+        None => None,
+    };
+    Ok(width.unwrap_or(crate::format::layout::DEFAULT_LINE_WIDTH))
 }

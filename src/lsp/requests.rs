@@ -80,7 +80,10 @@ pub fn handle(server: &mut Server, request: Request) -> Answer {
             let Some(doc) = server.documents.get(&p.text_document.uri) else {
                 return Ok(Value::Null);
             };
-            json(formatting::format_edits(doc, None).map_err(RequestError::failed)?)
+            json(
+                formatting::format_edits(&p.text_document.uri, doc, None)
+                    .map_err(RequestError::failed)?,
+            )
         }
         "textDocument/rangeFormatting" => {
             let p: DocumentRangeFormattingParams = params(&request)?;
@@ -88,7 +91,10 @@ pub fn handle(server: &mut Server, request: Request) -> Answer {
                 return Ok(Value::Null);
             };
             let range = doc.lines.byte_range(&doc.text, p.range);
-            json(formatting::format_edits(doc, Some(range)).map_err(RequestError::failed)?)
+            json(
+                formatting::format_edits(&p.text_document.uri, doc, Some(range))
+                    .map_err(RequestError::failed)?,
+            )
         }
         "textDocument/codeAction" => {
             let p: CodeActionParams = params(&request)?;

@@ -246,3 +246,41 @@ fn update_check_lines_regenerates_them_from_the_editor_text() {
     let automatic = actions(&mut c, &uri, text, "func k", None);
     assert!(automatic.iter().all(|a| a["title"] != "Update CHECK lines"));
 }
+
+/// Formatting uses `pfir fmt`'s line width: `[fmt] line-width` of the
+/// nearest `pfir.toml` above the document, else 100; a `pfir.toml` that
+/// does not read fails the request with its reason.
+#[test]
+fn formatting_breaks_lines_at_the_width_of_the_nearest_pfir_toml() {
+    let text = "func k(a: i64, b: i64) -> i64 {\n  x = k(a + b + a + b, a + b + a + b, a)\n  return x\n}\n";
+    let format = |c: &mut Client, uri: &str| {
+        c.request(
+            "textDocument/formatting",
+            json!({ "textDocument": { "uri": uri }, "options": { "tabSize": 2, "insertSpaces": true } }),
+        )
+    };
+    let mut c = Client::start(json!({}));
+    // No pfir.toml: 100 columns, the statement fits.
+    c.open(URI, text);
+    assert_eq!(format(&mut c, URI).unwrap(), json!([]));
+    // A pfir.toml next to the file: 30 columns.
+    let (toml, _) = c.write_file("pfir.toml", "[fmt]\nline-width = 30\n");
+    let (_, uri) = c.write_file("wide.pfir", text);
+    c.open(&uri, text);
+    let edits = format(&mut c, &uri).unwrap();
+    assert_eq!(
+        apply(text, edits.as_array().unwrap()),
+        "func k(a: i64, b: i64) -> i64 {\n  x = k(\n    a + b + a + b,\n    a + b + a + b,\n    a\n  )\n  return x\n}\n"
+    );
+    // The nearest one wins; one that does not read fails the request.
+    std::fs::create_dir(toml.with_file_name("deeper")).unwrap();
+    c.write_file("deeper/pfir.toml", "[fmt]\nline-width = 0\n");
+    let (_, uri) = c.write_file("deeper/bad.pfir", text);
+    c.open(&uri, text);
+    let err = format(&mut c, &uri).unwrap_err();
+    let message = err["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("cannot format the document") && message.contains("line-width"),
+        "{message}"
+    );
+}
