@@ -248,7 +248,7 @@ fn an_id_out_of_range_is_named() {
 
     let mut fx = fixture();
     let s = fx.submit;
-    fx.main().submits[s].callee = FuncId::from_index(3);
+    fx.main().submits[s].callee = Callee::Function(FuncId::from_index(3));
     assert_names(&fx.errors(), Node::Stmt(fx.submit_stmt), |k| {
         *k == ErrorKind::IdOutOfRange {
             entity: Entity::Function,
