@@ -20,7 +20,7 @@ pub mod offsets;
 pub mod print;
 
 use crate::diagnostics::Diagnostic;
-use crate::driver::{SPLIT_MARKER, read_module, split_chunks};
+use crate::frontend::{SPLIT_MARKER, read_module, split_chunks};
 use crate::ir::Module;
 use attach::LineIndex;
 use print::{Keep, Printer};
@@ -52,7 +52,7 @@ pub fn read_for_format(
     base: usize,
     chunk: &str,
 ) -> Result<Module, Vec<Diagnostic>> {
-    let (mut module, diags, syntax_error) = crate::driver::read_module_whole(chunk, base);
+    let (mut module, diags, syntax_error) = crate::frontend::read_module_whole(chunk, base);
     if syntax_error {
         return Err(diags);
     }

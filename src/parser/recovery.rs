@@ -470,7 +470,7 @@ fn repair_into<'i>(
         && let Tok::Ident(word) = tokens[at - 1].1
         && first_on_line(tokens, at - 1, ctx)
         && !first_on_line(tokens, at, ctx)
-        && let Some(k) = crate::lower::suggest::closest(word, STATEMENT_KEYWORDS.into_iter())
+        && let Some(k) = crate::diagnostics::suggest::closest(word, STATEMENT_KEYWORDS.into_iter())
         && let Some(t) = keyword_token(k)
     {
         let (l, _, r) = tokens[at - 1];

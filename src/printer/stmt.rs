@@ -154,7 +154,7 @@ fn write_halves<W: Write>(
     std::thread::scope(|s| {
         let printer = std::thread::Builder::new()
             .name("pfir-print".into())
-            .stack_size(crate::driver::worker_stack_bytes())
+            .stack_size(crate::stack::worker_stack_bytes())
             .spawn_scoped(s, || {
                 let mut buffer = TrimWriter::new(BoundedBuffer::new(limit));
                 write_stmts(m, f, second, depth, false, &mut buffer)?;
