@@ -8,6 +8,12 @@
 //! error; [`testing`] holds the FileCheck and lit-style tooling; [`cli`] is
 //! the `pfir` command.
 
+pub mod api;
+pub use api::{
+    FormatError, Parsed, PipelineError, Report, check, format, parse, print, run_passes,
+};
+pub use passes::{PipelineOptions, UnknownPass};
+
 pub mod analysis;
 pub mod cli;
 pub mod diagnostics;
