@@ -2,7 +2,7 @@
 //!
 //! [`parse`] reads `.pfir` text into a [`Module`] (lexing, parsing,
 //! lowering and verifying it), [`run_passes`] runs a pass pipeline over a
-//! module, [`print`] writes a module in the canonical printed form (the
+//! module, [`print()`] writes a module in the canonical printed form (the
 //! output of `pfir opt`), [`format()`] formats text the way `pfir fmt` does
 //! (comments kept), and [`check`] returns every diagnostic of a text, as
 //! `pfir check` does. The rest of the crate's modules are the command's

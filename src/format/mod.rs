@@ -4,7 +4,7 @@
 //! without error: the canonical form is printed from the IR), the lexer's
 //! comment trivia ([`crate::lexer::comments`]) are attached to the printed
 //! lines ([`attach`], rules in `docs/formatting.md`), the printer writes
-//! the lines with their comments ([`print`]), and `expected-*` offsets are
+//! the lines with their comments ([`print`](mod@print)), and `expected-*` offsets are
 //! rewritten to follow the code ([`offsets`]). Files with `// -----`
 //! separators are formatted chunk by chunk (each chunk must read without
 //! error), separators kept. CRLF files stay CRLF.

@@ -54,7 +54,7 @@ pub struct Parsed<'input> {
 /// tree in `arena`.
 ///
 /// A file without syntax errors (the common case) is parsed in one pass,
-/// the parser pulling tokens from the lexer as it goes ([`parse_clean`]);
+/// the parser pulling tokens from the lexer as it goes (`parse_clean`);
 /// only a file with a syntax error is read again through the stages above,
 /// which hold its tokens in memory.
 pub fn parse_module<'i>(text: &'i str, base: usize, arena: &'i ast::Arena) -> Parsed<'i> {

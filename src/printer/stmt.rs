@@ -173,7 +173,7 @@ fn write_halves<W: Write>(
     })
 }
 
-/// What the buffer of [`write_halves`] may hold beyond twice the source.
+/// What the buffer of `write_halves` may hold beyond twice the source.
 pub const AHEAD_SLACK_BYTES: usize = 1 << 20;
 
 /// The memory limit for rendering `stmts` ahead: twice the bytes of source
@@ -189,7 +189,7 @@ pub fn ahead_limit(f: &Function, stmts: &[StmtId]) -> usize {
 
 /// What the canonical form of a function's body costs in indentation: the
 /// bytes (two spaces per level on every line), and the deepest statement
-/// with its depth. The walk of [`write_stmts`], writing nothing.
+/// with its depth. The walk of `write_stmts`, writing nothing.
 pub fn indentation(f: &Function, body: &Block) -> (u64, Option<(StmtId, usize)>) {
     let mut bytes = 0u64;
     let mut deepest: Option<(StmtId, usize)> = None;
