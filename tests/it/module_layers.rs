@@ -64,6 +64,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("format", 6),
     ("graph", 6),
     ("driver", 7),
+    ("api", 7),
     ("ide", 8),
     ("testing", 8),
     ("lsp", 9),
