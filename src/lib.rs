@@ -8,11 +8,18 @@
 //! error; [`testing`] holds the FileCheck and lit-style tooling; [`cli`] is
 //! the `pfir` command.
 
+pub mod api;
+pub use api::{
+    FormatError, Parsed, PipelineError, Report, check, format, parse, print, run_passes,
+};
+pub use passes::{PipelineOptions, UnknownPass};
+
 pub mod analysis;
 pub mod cli;
 pub mod diagnostics;
 pub mod driver;
 pub mod format;
+pub mod frontend;
 pub mod graph;
 pub mod ide;
 pub mod io;
@@ -24,5 +31,6 @@ pub mod parser;
 pub mod passes;
 pub mod printer;
 pub mod span;
+pub mod stack;
 pub mod testing;
 pub mod vocab;

@@ -1,6 +1,6 @@
 //! Analyses over the IR.
 //!
-//! - [`task_graph`]: the dependency-graph evaluator, which expands a
+//! - [`task_graph`](mod@task_graph): the dependency-graph evaluator, which expands a
 //!   function into the runtime task DAG its `deps` imply;
 //! - [`compare`]: comparing two such graphs, and
 //!   [`verify_same_dependencies`], the `--verify-deps` check that a rewrite

@@ -1,22 +1,17 @@
 //! `pfir filecheck`: the command-line front of the FileCheck-compatible
 //! checker in [`crate::testing::filecheck`].
 //!
-//! The arguments are parsed here the way LLVM's option library parses
-//! FileCheck's, not by clap, so that command lines written for LLVM's
-//! FileCheck work unchanged: long options with one or two dashes
-//! (`-check-prefix=X`, `--check-prefix X`), `=value` or a separate value,
-//! booleans with an optional `=true|false|1|0`, lists that accumulate
-//! (`-check-prefix`, `-implicit-check-not`, `-D`), `-dump-input` /
-//! `-dump-input-filter` where the value with the highest precedence wins,
-//! `-dump-input-context` where the largest wins, and single-valued options
-//! that may be given only once. Options in the `FILECHECK_OPTS` environment
+//! The arguments are parsed the way LLVM's option library parses
+//! FileCheck's, not by clap, by [`filecheck::args`] (where the option
+//! syntax is described). Options in the `FILECHECK_OPTS` environment
 //! variable come first (so the command line adds to or overrides them).
 //!
 //! Exit status, as LLVM's FileCheck: 0 match, 1 mismatch (or a malformed
 //! command line, as LLVM's option library does), 2 malformed check file,
 //! "no check strings found", empty input or unreadable files.
 
-use crate::testing::filecheck::{self, DumpInput, DumpInputFilter, FailureKind, FileCheckOptions};
+use crate::testing::filecheck::args::{UsageError, parse_args_with_color, tokenize};
+use crate::testing::filecheck::{self, DumpInput, FailureKind};
 use clap::Args;
 use std::ffi::OsString;
 use std::io::Read;
@@ -77,286 +72,6 @@ pub struct FileCheckArgs {
     pub args: Vec<OsString>,
 }
 
-/// What the command line asks for.
-#[derive(Debug, Clone, Default)]
-pub struct Parsed {
-    pub check_file: Option<String>,
-    pub input_file: Option<String>,
-    pub opts: FileCheckOptions,
-    pub help: bool,
-    pub version: bool,
-}
-
-/// A malformed command line (LLVM's wording, without the program name).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UsageError(pub String);
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Opt {
-    CheckPrefix,
-    CheckPrefixes,
-    CommentPrefixes,
-    InputFile,
-    ImplicitCheckNot,
-    DumpInput,
-    DumpInputFilter,
-    DumpInputContext,
-    Bool(BoolOpt),
-    Help,
-    Version,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-enum BoolOpt {
-    MatchFullLines,
-    StrictWhitespace,
-    IgnoreCase,
-    AllowEmpty,
-    AllowUnusedPrefixes,
-    AllowDeprecatedDagOverlap,
-    EnableVarScope,
-    Color,
-    V,
-    Vv,
-}
-
-fn lookup(name: &str) -> Option<Opt> {
-    use BoolOpt as B;
-    Some(match name {
-        "check-prefix" => Opt::CheckPrefix,
-        "check-prefixes" => Opt::CheckPrefixes,
-        "comment-prefixes" => Opt::CommentPrefixes,
-        "input-file" => Opt::InputFile,
-        "implicit-check-not" => Opt::ImplicitCheckNot,
-        "dump-input" => Opt::DumpInput,
-        "dump-input-filter" => Opt::DumpInputFilter,
-        "dump-input-context" => Opt::DumpInputContext,
-        "match-full-lines" => Opt::Bool(B::MatchFullLines),
-        "strict-whitespace" => Opt::Bool(B::StrictWhitespace),
-        "ignore-case" => Opt::Bool(B::IgnoreCase),
-        "allow-empty" => Opt::Bool(B::AllowEmpty),
-        "allow-unused-prefixes" => Opt::Bool(B::AllowUnusedPrefixes),
-        "allow-deprecated-dag-overlap" => Opt::Bool(B::AllowDeprecatedDagOverlap),
-        "enable-var-scope" => Opt::Bool(B::EnableVarScope),
-        "color" => Opt::Bool(B::Color),
-        "v" => Opt::Bool(B::V),
-        "vv" => Opt::Bool(B::Vv),
-        "h" | "help" | "help-hidden" | "help-list" | "help-list-hidden" => Opt::Help,
-        "version" => Opt::Version,
-        _ => return None,
-    })
-}
-
-fn long_name(arg_name: &str) -> String {
-    if arg_name.len() == 1 {
-        format!("-{arg_name}")
-    } else {
-        format!("--{arg_name}")
-    }
-}
-
-/// Splits `FILECHECK_OPTS` like a POSIX shell word list (LLVM's GNU
-/// tokenizer): whitespace separates, quotes group, backslash escapes.
-pub fn tokenize(s: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut in_token = false;
-    let mut chars = s.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => {
-                cur.extend(chars.next());
-                in_token = true;
-            }
-            '\'' | '"' => {
-                in_token = true;
-                while let Some(q) = chars.next() {
-                    if q == c {
-                        break;
-                    }
-                    if q == '\\' && c == '"' {
-                        cur.extend(chars.next());
-                    } else {
-                        cur.push(q);
-                    }
-                }
-            }
-            c if c.is_whitespace() => {
-                if in_token {
-                    out.push(std::mem::take(&mut cur));
-                    in_token = false;
-                }
-            }
-            c => {
-                cur.push(c);
-                in_token = true;
-            }
-        }
-    }
-    if in_token {
-        out.push(cur);
-    }
-    out
-}
-
-fn parse_bool(name: &str, v: &str) -> Result<bool, UsageError> {
-    match v {
-        "true" | "TRUE" | "True" | "1" => Ok(true),
-        "false" | "FALSE" | "False" | "0" => Ok(false),
-        _ => Err(UsageError(format!(
-            "for the {} option: '{v}' is invalid value for boolean argument! Try 0 or 1",
-            long_name(name)
-        ))),
-    }
-}
-
-/// Parses FileCheck's arguments (`FILECHECK_OPTS` words first).
-pub fn parse_args(args: &[String]) -> Result<Parsed, UsageError> {
-    let mut p = Parsed::default();
-    let o = &mut p.opts;
-    let mut dump_inputs: Vec<DumpInput> = Vec::new();
-    let mut filters: Vec<DumpInputFilter> = Vec::new();
-    let mut contexts: Vec<usize> = Vec::new();
-    let mut color: Option<bool> = None;
-    let (mut verbose, mut very_verbose) = (false, false);
-    let mut positional: Vec<String> = Vec::new();
-    let mut i = 0;
-    let mut only_positional = false;
-    while i < args.len() {
-        let arg = &args[i];
-        i += 1;
-        if only_positional || arg == "-" || !arg.starts_with('-') {
-            positional.push(arg.clone());
-            continue;
-        }
-        if arg == "--" {
-            only_positional = true;
-            continue;
-        }
-        let body = arg.strip_prefix("--").unwrap_or_else(|| &arg[1..]);
-        let (name, inline) = match body.split_once('=') {
-            Some((n, v)) => (n, Some(v)),
-            None => (body, None),
-        };
-        let Some(opt) = lookup(name) else {
-            // `-D` takes everything after the `D` as its value.
-            if let Some(def) = body.strip_prefix('D') {
-                if def.is_empty() {
-                    return Err(UsageError("for the -D option: requires a value!".into()));
-                }
-                o.defines.push(def.to_string());
-                continue;
-            }
-            return Err(UsageError(format!(
-                "Unknown command line argument '{arg}'.  Try: 'pfir filecheck --help'"
-            )));
-        };
-        let value = |i: &mut usize| -> Result<String, UsageError> {
-            if let Some(v) = inline {
-                return Ok(v.to_string());
-            }
-            match args.get(*i) {
-                Some(v) => {
-                    *i += 1;
-                    Ok(v.clone())
-                }
-                None => Err(UsageError(format!(
-                    "for the {} option: requires a value!",
-                    long_name(name)
-                ))),
-            }
-        };
-        match opt {
-            Opt::CheckPrefix => o.check_prefixes.push(value(&mut i)?),
-            Opt::CheckPrefixes => o
-                .check_prefixes
-                .extend(value(&mut i)?.split(',').map(String::from)),
-            Opt::CommentPrefixes => o
-                .comment_prefixes
-                .get_or_insert_with(Vec::new)
-                .extend(value(&mut i)?.split(',').map(String::from)),
-            Opt::ImplicitCheckNot => o.implicit_check_not.push(value(&mut i)?),
-            Opt::InputFile => {
-                // As every option since LLVM 15: given again, the last wins.
-                p.input_file = Some(value(&mut i)?);
-            }
-            Opt::DumpInput => {
-                let v = value(&mut i)?;
-                dump_inputs.push(match v.as_str() {
-                    "help" => DumpInput::Help,
-                    "always" => DumpInput::Always,
-                    "fail" => DumpInput::Fail,
-                    "never" => DumpInput::Never,
-                    _ => {
-                        return Err(UsageError(format!(
-                            "for the --dump-input option: Cannot find option named '{v}'!"
-                        )));
-                    }
-                });
-            }
-            Opt::DumpInputFilter => {
-                let v = value(&mut i)?;
-                filters.push(match v.as_str() {
-                    "all" => DumpInputFilter::All,
-                    "annotation-full" => DumpInputFilter::AnnotationFull,
-                    "annotation" => DumpInputFilter::Annotation,
-                    "error" => DumpInputFilter::Error,
-                    _ => {
-                        return Err(UsageError(format!(
-                            "for the --dump-input-filter option: Cannot find option named '{v}'!"
-                        )));
-                    }
-                });
-            }
-            Opt::DumpInputContext => {
-                let v = value(&mut i)?;
-                let n = v.parse::<u32>().map_err(|_| {
-                    UsageError(format!(
-                        "for the --dump-input-context option: '{v}' value invalid for uint argument!"
-                    ))
-                })?;
-                contexts.push(n as usize);
-            }
-            Opt::Bool(b) => {
-                let v = match inline {
-                    Some(v) => parse_bool(name, v)?,
-                    None => true,
-                };
-                // Since LLVM 15 every option may be repeated; the last wins
-                // (LLVM 14 accepted most booleans only once).
-                match b {
-                    BoolOpt::MatchFullLines => o.match_full_lines = v,
-                    BoolOpt::StrictWhitespace => o.strict_whitespace = v,
-                    BoolOpt::IgnoreCase => o.ignore_case = v,
-                    BoolOpt::AllowEmpty => o.allow_empty = v,
-                    BoolOpt::AllowUnusedPrefixes => o.allow_unused_prefixes = v,
-                    BoolOpt::AllowDeprecatedDagOverlap => o.allow_deprecated_dag_overlap = v,
-                    BoolOpt::EnableVarScope => o.enable_var_scope = v,
-                    BoolOpt::Color => color = Some(v),
-                    BoolOpt::V => verbose = v,
-                    BoolOpt::Vv => very_verbose = v,
-                }
-            }
-            Opt::Help => p.help = true,
-            Opt::Version => p.version = true,
-        }
-    }
-    if positional.len() > 1 {
-        return Err(UsageError(
-            "Too many positional arguments specified!\nCan specify at most 1 positional \
-             arguments: See: pfir filecheck --help"
-                .into(),
-        ));
-    }
-    p.check_file = positional.pop();
-    p.opts.verbose = if very_verbose { 2 } else { u8::from(verbose) };
-    p.opts.dump_input = dump_inputs.into_iter().min().unwrap_or_default();
-    p.opts.dump_input_filter = filters.into_iter().min();
-    p.opts.dump_input_context = contexts.into_iter().max().unwrap_or(5);
-    p.opts.color = color.unwrap_or_else(crate::io::stdio::stderr_is_terminal);
-    Ok(p)
-}
-
 fn read_text(path: &std::path::Path) -> std::io::Result<String> {
     let bytes = std::fs::read(path)?;
     Ok(into_string(bytes))
@@ -367,7 +82,6 @@ fn into_string(bytes: Vec<u8>) -> String {
     String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
-/// Runs `pfir filecheck`; returns the exit status (see the module docs).
 /// A line on standard error (or its in-process buffer).
 fn stderr(line: &str) {
     crate::io::stdio::write_stderr(format!("{line}\n").as_bytes());
@@ -385,12 +99,13 @@ fn stdout_raw(text: &str) {
     let _ = crate::io::stdio::write_stdout(text.as_bytes());
 }
 
+/// Runs `pfir filecheck`; returns the exit status (see the module docs).
 pub fn run(args: FileCheckArgs) -> u8 {
     let mut words: Vec<String> = std::env::var("FILECHECK_OPTS")
         .map(|s| tokenize(&s))
         .unwrap_or_default();
     words.extend(args.args.iter().map(|a| a.to_string_lossy().into_owned()));
-    let parsed = match parse_args(&words) {
+    let parsed = match parse_args_with_color(&words, crate::io::stdio::stderr_is_terminal) {
         Ok(p) => p,
         Err(UsageError(m)) => {
             stderr(&format!("pfir filecheck: {m}"));
@@ -455,131 +170,5 @@ pub fn run(args: FileCheckArgs) -> u8 {
                 FailureKind::CheckFile | FailureKind::EmptyInput | FailureKind::Usage => 2,
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn parse(s: &str) -> Result<Parsed, UsageError> {
-        parse_args(&tokenize(s))
-    }
-
-    fn err(s: &str) -> String {
-        parse(s).unwrap_err().0
-    }
-
-    #[test]
-    fn long_options_take_one_or_two_dashes_and_both_value_forms() {
-        let p = parse("c -check-prefix=A --check-prefix B -check-prefixes=C,D --input-file in")
-            .unwrap();
-        assert_eq!(p.opts.check_prefixes, ["A", "B", "C", "D"]);
-        assert_eq!(p.input_file.as_deref(), Some("in"));
-        assert_eq!(p.check_file.as_deref(), Some("c"));
-        let p = parse("-implicit-check-not foo -implicit-check-not=bar c").unwrap();
-        assert_eq!(p.opts.implicit_check_not, ["foo", "bar"]);
-        let p = parse("-comment-prefixes=X,Y --comment-prefixes Z c").unwrap();
-        assert_eq!(p.opts.comment_prefixes.unwrap(), ["X", "Y", "Z"]);
-    }
-
-    #[test]
-    fn booleans_take_values_and_may_occur_once() {
-        let p = parse("c -match-full-lines=false --strict-whitespace=1 -ignore-case=TRUE").unwrap();
-        assert!(!p.opts.match_full_lines && p.opts.strict_whitespace && p.opts.ignore_case);
-        let p = parse("c --allow-empty -allow-unused-prefixes=true -enable-var-scope").unwrap();
-        assert!(p.opts.allow_empty && p.opts.allow_unused_prefixes && p.opts.enable_var_scope);
-        assert!(
-            parse("c -allow-deprecated-dag-overlap")
-                .unwrap()
-                .opts
-                .allow_deprecated_dag_overlap
-        );
-        assert_eq!(
-            err("c -match-full-lines=yes"),
-            "for the --match-full-lines option: 'yes' is invalid value for boolean argument! Try 0 or 1"
-        );
-        // Repeated, the last value wins (LLVM 15 and later).
-        assert!(
-            !parse("c -strict-whitespace --strict-whitespace=0")
-                .unwrap()
-                .opts
-                .strict_whitespace
-        );
-        assert!(parse("c -color=0 -color").unwrap().opts.color);
-        // A boolean never takes the next word: `true` is a second positional.
-        assert!(err("c -match-full-lines true").starts_with("Too many positional"));
-        assert_eq!(parse("c -v").unwrap().opts.verbose, 1);
-        assert_eq!(parse("c -vv -v").unwrap().opts.verbose, 2);
-        assert_eq!(parse("c -v -v=false").unwrap().opts.verbose, 0);
-        let p = parse("c --allow-unused-prefixes=false --allow-unused-prefixes=true").unwrap();
-        assert!(p.opts.allow_unused_prefixes);
-        let p = parse("c --allow-unused-prefixes --allow-unused-prefixes=0").unwrap();
-        assert!(!p.opts.allow_unused_prefixes);
-        assert!(parse("c -color").unwrap().opts.color);
-        assert!(!parse("c --color=false").unwrap().opts.color);
-    }
-
-    #[test]
-    fn repeated_options_follow_llvm() {
-        // -dump-input / -dump-input-filter: the earliest value in the help
-        // text's list wins; -dump-input-context: the largest.
-        let p = parse("c -dump-input=never -dump-input=fail --dump-input always").unwrap();
-        assert_eq!(p.opts.dump_input, DumpInput::Always);
-        let p = parse("c -dump-input-filter=error -dump-input-filter=annotation").unwrap();
-        assert_eq!(p.opts.dump_input_filter, Some(DumpInputFilter::Annotation));
-        let p =
-            parse("c -dump-input-context=3 --dump-input-context 9 -dump-input-context=1").unwrap();
-        assert_eq!(p.opts.dump_input_context, 9);
-        assert_eq!(parse("c").unwrap().opts.dump_input_context, 5);
-        let p = parse("c -input-file=a -input-file=b").unwrap();
-        assert_eq!(p.input_file.as_deref(), Some("b"));
-        assert_eq!(
-            err("c -dump-input=bad"),
-            "for the --dump-input option: Cannot find option named 'bad'!"
-        );
-        assert_eq!(
-            err("c -dump-input-context=x"),
-            "for the --dump-input-context option: 'x' value invalid for uint argument!"
-        );
-        assert_eq!(
-            err("c -dump-input-filter=some"),
-            "for the --dump-input-filter option: Cannot find option named 'some'!"
-        );
-    }
-
-    #[test]
-    fn defines_and_errors() {
-        let p = parse("c -DX=1 -D#N=2 -D#%x,M=3 -D=1").unwrap();
-        assert_eq!(p.opts.defines, ["X=1", "#N=2", "#%x,M=3", "=1"]);
-        assert_eq!(err("c -D"), "for the -D option: requires a value!");
-        assert_eq!(
-            err("c -check-prefix"),
-            "for the --check-prefix option: requires a value!"
-        );
-        assert!(err("c -foo").starts_with("Unknown command line argument '-foo'."));
-        assert!(err("a b").starts_with("Too many positional arguments"));
-        let p = parse("-- -c").unwrap();
-        assert_eq!(p.check_file.as_deref(), Some("-c"));
-        assert!(parse("-h").unwrap().help);
-        assert!(parse("--help").unwrap().help);
-        assert!(parse("-version").unwrap().version);
-        assert_eq!(
-            parse("-dump-input=help").unwrap().opts.dump_input,
-            DumpInput::Help
-        );
-    }
-
-    #[test]
-    fn filecheck_opts_tokenizer() {
-        assert_eq!(
-            tokenize("  -a 'b c'  \"d\\\"e\" f\\ g "),
-            ["-a", "b c", "d\"e", "f g"]
-        );
-        assert_eq!(
-            tokenize("'-check-prefix=CH'\"ECK\""),
-            ["-check-prefix=CHECK"]
-        );
-        assert!(tokenize("   ").is_empty());
     }
 }

@@ -115,7 +115,7 @@ pub fn run(args: GraphArgs) -> u8 {
     };
     if let Err(message) = crate::passes::check_pipeline(&pipeline) {
         report.report_plain(
-            &Diagnostic::error(message, crate::span::Span::default())
+            &Diagnostic::error(message.to_string(), crate::span::Span::default())
                 .with_code(Code::UnknownPass)
                 .with_help("`pfir graph --help` lists the passes"),
             None,

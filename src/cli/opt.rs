@@ -271,7 +271,7 @@ pub fn run(args: OptArgs) -> u8 {
     let pipeline = args.pipeline.options();
     if let Err(message) = crate::passes::check_pipeline(&pipeline) {
         args.diagnostics.report_plain(
-            &Diagnostic::error(message, crate::span::Span::default())
+            &Diagnostic::error(message.to_string(), crate::span::Span::default())
                 .with_code(Code::UnknownPass)
                 .with_help("`pfir opt --help` lists the passes"),
             None,

@@ -8,6 +8,7 @@
 pub mod codes;
 pub mod render;
 pub mod source;
+pub mod suggest;
 
 pub use codes::Code;
 

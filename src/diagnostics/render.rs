@@ -17,7 +17,7 @@ fn needs_escape(c: char) -> bool {
         || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
-/// `text` with every character of [`needs_escape`] written as `\u{1b}`
+/// `text` with every character of `needs_escape` written as `\u{1b}`
 /// (a carriage return just before a newline, as in CRLF files, is kept).
 pub fn escape_for_terminal(text: &str) -> Cow<'_, str> {
     if !text.chars().any(needs_escape) {

@@ -342,7 +342,8 @@ fn statement(m: &Module, f: &Function, s: StmtId, cx: &mut Cx) -> Option<Doc> {
                 .first()
                 .and_then(|ia| expr_span(f, ia.init))
                 .map_or(usize::MAX, |s| s.0);
-            let bounds = f.written_bounds(l)
+            let bounds = f
+                .written_bounds(l)
                 .iter()
                 .map(|&b| item(expr_span(f, b), move |cx: &mut Cx| expr(m, f, b, cx)))
                 .collect();

@@ -4,7 +4,7 @@
 //! without error: the canonical form is printed from the IR), the lexer's
 //! comment trivia ([`crate::lexer::comments`]) are attached to the printed
 //! lines ([`attach`], rules in `docs/formatting.md`), the printer writes
-//! the lines with their comments ([`print`]), and `expected-*` offsets are
+//! the lines with their comments ([`print`](mod@print)), and `expected-*` offsets are
 //! rewritten to follow the code ([`offsets`]). Files with `// -----`
 //! separators are formatted chunk by chunk (each chunk must read without
 //! error), separators kept. CRLF files stay CRLF.
@@ -21,7 +21,7 @@ pub mod offsets;
 pub mod print;
 
 use crate::diagnostics::Diagnostic;
-use crate::driver::{SPLIT_MARKER, read_module, split_chunks};
+use crate::frontend::{SPLIT_MARKER, read_module, split_chunks};
 use crate::ir::Module;
 use attach::LineIndex;
 use print::{Keep, Printer};
@@ -53,7 +53,7 @@ pub fn read_for_format(
     base: usize,
     chunk: &str,
 ) -> Result<Module, Vec<Diagnostic>> {
-    let (mut module, diags, syntax_error) = crate::driver::read_module_whole(chunk, base);
+    let (mut module, diags, syntax_error) = crate::frontend::read_module_whole(chunk, base);
     if syntax_error {
         return Err(diags);
     }

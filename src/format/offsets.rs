@@ -11,7 +11,7 @@
 //! one reader, [`crate::testing::expected`].
 
 use super::print::Tracking;
-use crate::testing::expected::{Found, Line, Problem, scan};
+use crate::lexer::expected::{Found, Line, Problem, scan};
 
 /// Rewrites the offsets in `output` (the formatted text, `\n` line ends).
 pub fn rewrite(output: String, tracking: &Tracking) -> String {

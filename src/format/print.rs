@@ -33,7 +33,7 @@ pub fn is_directive(text: &str) -> bool {
         .unwrap_or(body.len());
     let capital = body.starts_with(|c: char| c.is_ascii_uppercase());
     (capital && word_end > 0 && body[word_end..].starts_with(':'))
-        || crate::testing::expected::has_directive(text)
+        || crate::lexer::expected::has_directive(text)
 }
 
 /// A directive comment printed at output line `out_line`, read from source
@@ -158,7 +158,7 @@ impl Printer {
 
     fn note_directive(&mut self, c: &Comment) {
         if let Some(t) = &mut self.tracking
-            && crate::testing::expected::has_directive(&c.text)
+            && crate::lexer::expected::has_directive(&c.text)
         {
             t.directives.push(Directive {
                 out_line: self.out_line,

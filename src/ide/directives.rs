@@ -44,7 +44,7 @@ pub const RUNNER_DIRECTIVES: [&str; 5] =
     ["COM", "XFAIL", "REQUIRES", "UNSUPPORTED", "ALLOW_RETRIES"];
 
 /// The severities of `expected-*` comments.
-pub const EXPECTED_KINDS: [&str; 4] = crate::testing::expected::KINDS;
+pub const EXPECTED_KINDS: [&str; 4] = crate::lexer::expected::KINDS;
 
 /// The FileCheck prefixes a document's RUN lines use: `CHECK` and every
 /// `--check-prefix=P` / `--check-prefixes=P,Q` (one dash or two, `=` or a
@@ -168,7 +168,7 @@ pub fn scan_comment(
 /// Appends every `expected-KIND[@N] {{text}}` of the comment `text[range]`,
 /// as the one reader of them ([`crate::testing::expected`]) finds them.
 fn expectations(text: &str, range: Range<usize>, out: &mut Vec<(Range<usize>, PieceKind)>) {
-    use crate::testing::expected::{Found, scan};
+    use crate::lexer::expected::{Found, scan};
     let Some(comment) = text.get(range.clone()) else {
         return;
     };

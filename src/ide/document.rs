@@ -96,7 +96,7 @@ fn on_large_stack<T: Send>(f: impl FnOnce() -> T + Send, failed: impl FnOnce() -
     std::thread::scope(|s| {
         let spawned = std::thread::Builder::new()
             .name("pfir-ide".into())
-            .stack_size(crate::driver::worker_stack_bytes())
+            .stack_size(crate::stack::worker_stack_bytes())
             .spawn_scoped(s, || take().map(|f| f()));
         match spawned {
             Ok(handle) => handle.join().ok().flatten().unwrap_or_else(failed),

@@ -9,6 +9,7 @@
 //! so that nothing after it ever sees an input nested deeper than
 //! [`MAX_NESTING`].
 
+pub mod expected;
 pub mod token;
 
 use crate::diagnostics::Code;

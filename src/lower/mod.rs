@@ -13,7 +13,7 @@
 mod expr;
 mod scope;
 mod stmt;
-pub mod suggest;
+pub use crate::diagnostics::suggest;
 pub mod types;
 
 use crate::diagnostics::Code;

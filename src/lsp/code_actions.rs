@@ -201,7 +201,7 @@ pub fn updated_checks(doc: &Document, uri: &Url, policy: &RunPolicy) -> Result<S
         &found.pipeline.stages,
         text,
         &source,
-        &producer::tools(policy),
+        &producer::runner(policy),
     );
     if !produced.passed {
         return Err(format!("`{}` failed", produced.command));

@@ -1,4 +1,4 @@
-//! Document and range formatting through `pfir fmt` ([`crate::format`]):
+//! Document and range formatting through `pfir fmt` ([`crate::format`](mod@crate::format)):
 //! the canonical form with every comment kept.
 //!
 //! The whole document is formatted (formatting needs the whole module);

@@ -7,7 +7,8 @@
 //! [`positions`] (byte offsets to and from UTF-8/16/32 positions),
 //! [`settings`], [`worker`] (debounced checking, tests on save,
 //! publishing), [`diagnostics`] (pfir's diagnostics as LSP's),
-//! [`code_actions`], [`formatting`], [`producer`] (RUN-line commands on
+//! [`code_actions`], [`formatting`], [`commands`] (what a RUN line's `pfir`
+//! command does, read by the CLI's parser), [`producer`] (RUN-line commands on
 //! the editor's text), [`tests_on_save`], [`output`] (`pfir/viewOutput`
 //! and `pfir-output:` documents) and [`features`] (the handlers that ask
 //! `pfir::ide`), [`trust`] (what runs without the user's consent). The
@@ -16,6 +17,7 @@
 
 pub mod capabilities;
 pub mod code_actions;
+pub mod commands;
 pub mod diagnostics;
 pub mod documents;
 pub mod features;

@@ -58,7 +58,7 @@ pub fn view_output(
     policy: &RunPolicy,
 ) -> Result<String, String> {
     let produced = match run {
-        None => producer::pipeline_output(text, source),
+        None => producer::pipeline_output(text, source, policy.read_command),
         Some(index) => producer::run_line_output(text, source, index, policy)?,
     };
     Ok(render(&produced))

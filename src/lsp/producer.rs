@@ -11,11 +11,10 @@
 //! all is decided before, by [`super::trust`]). Its output is kept up to
 //! [`EDITOR_CAPTURE_LIMIT`]; [`Produced::dropped`] says when it was more.
 
+use super::commands::{PfirCommand, ReadCommand};
 use super::trust::{self, RunPolicy};
-use crate::cli::{Cli, Command};
 use crate::diagnostics::{self, Diagnostic, SourceFile};
-use crate::driver::{self, OptOptions};
-use clap::Parser;
+use crate::driver;
 use lit::Tools;
 use lit::run_line::{self, Pipeline, Stage, StderrTarget, StdoutTarget, Substitutions};
 use std::path::{Path, PathBuf};
@@ -78,24 +77,37 @@ pub fn substitutions(source: &Path, temp: PathBuf) -> Substitutions {
 
 /// The runner's tools: `pfir` is this executable; the timeout and
 /// cancellation of `policy`; output kept up to [`EDITOR_CAPTURE_LIMIT`].
-pub fn tools(policy: &RunPolicy) -> Tools {
+/// and the policy's reader of `pfir` command lines.
+pub fn runner(policy: &RunPolicy) -> Runner {
     let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("pfir"));
-    Tools {
-        timeout: Some(policy.timeout),
-        cancel: policy.cancel.clone(),
-        capture_limit: EDITOR_CAPTURE_LIMIT,
-        ..crate::testing::lit_tools(exe)
+    Runner {
+        tools: Tools {
+            timeout: Some(policy.timeout),
+            cancel: policy.cancel.clone(),
+            capture_limit: EDITOR_CAPTURE_LIMIT,
+            ..crate::testing::lit_tools(exe)
+        },
+        read_command: policy.read_command,
     }
 }
 
+/// How producers run: the lit runner's tools for commands run as
+/// processes, and the reader that tells a `pfir opt` run in-process.
+pub struct Runner {
+    /// The lit runner's tools.
+    pub tools: Tools,
+    /// Reads a `pfir` command line ([`RunPolicy::read_command`]).
+    pub read_command: ReadCommand,
+}
+
 /// Runs `stages` with the document `text` standing for the file `source`.
-pub fn run(stages: &[Stage], text: &str, source: &Path, tools: &Tools) -> Produced {
+pub fn run(stages: &[Stage], text: &str, source: &Path, runner: &Runner) -> Produced {
     let command = Pipeline {
         stages: stages.to_vec(),
     }
     .display();
     if let [stage] = stages
-        && let Some(produced) = run_opt_in_process(stage, text, source)
+        && let Some(produced) = run_opt_in_process(stage, text, source, runner.read_command)
     {
         return Produced {
             command,
@@ -106,7 +118,7 @@ pub fn run(stages: &[Stage], text: &str, source: &Path, tools: &Tools) -> Produc
         &Pipeline {
             stages: stages.to_vec(),
         },
-        tools,
+        &runner.tools,
         None,
     );
     Produced {
@@ -131,7 +143,12 @@ pub fn run(stages: &[Stage], text: &str, source: &Path, tools: &Tools) -> Produc
 
 /// `pfir opt` on the document's text, when `stage` is a `pfir opt` reading
 /// `source` and writing to the pipe; `None` otherwise.
-fn run_opt_in_process(stage: &Stage, text: &str, source: &Path) -> Option<Produced> {
+fn run_opt_in_process(
+    stage: &Stage,
+    text: &str,
+    source: &Path,
+    read: ReadCommand,
+) -> Option<Produced> {
     if stage.argv.first().map(String::as_str) != Some("pfir")
         || stage.stdin.is_some()
         || stage.stdout != StdoutTarget::Pipe
@@ -139,25 +156,16 @@ fn run_opt_in_process(stage: &Stage, text: &str, source: &Path) -> Option<Produc
     {
         return None;
     }
-    let Ok(Cli {
-        command: Command::Opt(args),
-    }) = Cli::try_parse_from(&stage.argv)
-    else {
+    let PfirCommand::Opt(args) = read(&stage.argv) else {
         return None;
     };
     if args.input.as_deref() != Some(source) || args.output.is_some() {
         return None;
     }
-    let pipeline = args.pipeline.options();
-    crate::passes::check_pipeline(&pipeline).ok()?;
+    crate::passes::check_pipeline(&args.options.pipeline).ok()?;
     let file = SourceFile::new(source.display().to_string(), text);
-    let options = OptOptions {
-        split_input_file: args.split_input_file,
-        keep_comments: args.keep_comments,
-        pipeline,
-    };
-    let outcome = driver::run_opt(&file, &options);
-    let format = args.diagnostics.diagnostic_format;
+    let outcome = driver::run_opt(&file, &args.options);
+    let format = args.diagnostic_format;
     let (reported, failed) = if args.verify_diagnostics {
         let report = crate::testing::verify_diagnostics::verify(&file, &outcome.diagnostics);
         let failed = !report.is_empty();
@@ -173,7 +181,7 @@ fn run_opt_in_process(stage: &Stage, text: &str, source: &Path) -> Option<Produc
         &file,
         format,
         false,
-        args.diagnostics.error_limit(),
+        args.error_limit,
     );
     let mut stderr = String::from_utf8_lossy(&rendered).into_owned();
     stderr.push_str(&outcome.stderr);
@@ -196,13 +204,13 @@ fn run_opt_in_process(stage: &Stage, text: &str, source: &Path) -> Option<Produc
 /// first RUN line that pipes `pfir opt` into FileCheck, or else `pfir opt
 /// --passes=expand-manual-phase-fence` (split into chunks when the document
 /// has `// -----` lines), run in-process on `text`.
-pub fn pipeline_output(text: &str, source: &Path) -> Produced {
+pub fn pipeline_output(text: &str, source: &Path, read: ReadCommand) -> Produced {
     // Only a `pfir opt` stage is used here, in process, so `%t` is never
     // written; it still must expand to something.
     let subs = substitutions(source, source.with_extension("pfir-lsp.tmp"));
     if let Ok(Some(producer)) = crate::testing::update_checks::find_producer(text, &subs)
         && let [stage] = producer.pipeline.stages.as_slice()
-        && let Some(produced) = run_opt_in_process(stage, text, source)
+        && let Some(produced) = run_opt_in_process(stage, text, source, read)
     {
         return Produced {
             command: producer.pipeline.display(),
@@ -229,7 +237,7 @@ pub fn pipeline_output(text: &str, source: &Path) -> Produced {
         stages: vec![stage.clone()],
     }
     .display();
-    let produced = run_opt_in_process(&stage, text, source).unwrap_or_default();
+    let produced = run_opt_in_process(&stage, text, source, read).unwrap_or_default();
     Produced {
         command,
         ..produced
@@ -278,5 +286,5 @@ pub fn run_line_output(
             run_line.line
         ));
     }
-    Ok(run(&pipeline.stages[..end], text, source, &tools(policy)))
+    Ok(run(&pipeline.stages[..end], text, source, &runner(policy)))
 }

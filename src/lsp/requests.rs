@@ -116,7 +116,10 @@ pub fn handle(server: &mut Server, request: Request) -> Answer {
                 // Every other action comes with its edit.
                 return json(action);
             }
-            let policy = super::trust::RunPolicy::from_settings(&server.settings);
+            let policy = super::trust::RunPolicy::from_settings(
+                &server.settings,
+                server.options.read_command,
+            );
             let documents = &server.documents;
             json(
                 code_actions::resolve_update_checks(action, |u| documents.get(u), &policy)
@@ -136,7 +139,10 @@ pub fn handle(server: &mut Server, request: Request) -> Answer {
                 )));
             };
             let source = output::source_path(&p.text_document.uri);
-            let policy = super::trust::RunPolicy::from_settings(&server.settings);
+            let policy = super::trust::RunPolicy::from_settings(
+                &server.settings,
+                server.options.read_command,
+            );
             let text = output::view_output(&doc.text, &source, p.run, &policy)
                 .map_err(RequestError::failed)?;
             json(ViewOutputResult { text })

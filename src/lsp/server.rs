@@ -40,15 +40,8 @@ pub struct ServerOptions {
     pub test_requests: bool,
     /// The largest message body read (`--max-message-bytes`).
     pub max_message_bytes: usize,
-}
-
-impl Default for ServerOptions {
-    fn default() -> ServerOptions {
-        ServerOptions {
-            test_requests: false,
-            max_message_bytes: super::transport::DEFAULT_MAX_MESSAGE_BYTES,
-        }
-    }
+    /// How RUN lines' `pfir` command lines are read (the CLI's parser).
+    pub read_command: super::commands::ReadCommand,
 }
 
 /// How soon the main loop, idle with changed documents whose checks wait
@@ -346,7 +339,10 @@ impl Server {
                         uri: uri.clone(),
                         version: doc.version,
                         text: doc.text.clone(),
-                        policy: super::trust::RunPolicy::from_settings(&self.settings),
+                        policy: super::trust::RunPolicy::from_settings(
+                            &self.settings,
+                            self.options.read_command,
+                        ),
                     });
                 }
             }

@@ -22,8 +22,8 @@
 
 use super::producer::{self, Produced};
 use super::trust::{self, RunPolicy};
-use crate::cli::filecheck::parse_args;
 use filecheck::DirectiveStatus;
+use filecheck::args::parse_args;
 use lit::run_line::Pipeline;
 use std::path::Path;
 
@@ -102,7 +102,7 @@ pub fn run_tests(text: &str, source: &Path, version: i32, policy: &RunPolicy) ->
             return report;
         }
     };
-    let tools = producer::tools(policy);
+    let runner = producer::runner(policy);
     let scratch_dir = trust::scratch_dir(&subs.temp);
     for (index, (run, parsed)) in lines.into_iter().enumerate() {
         let run_line = run.line.saturating_sub(1);
@@ -136,7 +136,7 @@ pub fn run_tests(text: &str, source: &Path, version: i32, policy: &RunPolicy) ->
                 run_line,
                 text,
                 source,
-                &tools,
+                &runner,
             ) {
                 break;
             }
@@ -181,20 +181,20 @@ fn run_pipeline(
     run_line: usize,
     text: &str,
     source: &Path,
-    tools: &lit::Tools,
+    runner: &producer::Runner,
 ) -> bool {
     let fc = pipeline
         .stages
         .iter()
         .position(|s| producer::is_filecheck(&s.argv[0]));
     let Some(fc) = fc.filter(|&i| i > 0 && !pipeline.stages[i].invert) else {
-        let produced = producer::run(&pipeline.stages, text, source, tools);
+        let produced = producer::run(&pipeline.stages, text, source, runner);
         if !produced.passed {
             report.fail(run_line, failed_command(&produced));
         }
         return produced.passed;
     };
-    let produced = producer::run(&pipeline.stages[..fc], text, source, tools);
+    let produced = producer::run(&pipeline.stages[..fc], text, source, runner);
     if !produced.passed {
         report.fail(run_line, failed_command(&produced));
     }

@@ -20,9 +20,8 @@
 //! caller reports [`Blocked::message`] on it. `pfir test` on the command
 //! line is not concerned: running a suite is consent, as with lit.
 
+use super::commands::{PfirCommand, ReadCommand};
 use super::producer::is_filecheck;
-use crate::cli::{Cli, Command};
-use clap::Parser;
 use lit::run_line::{Pipeline, Stage, StderrTarget, StdoutTarget};
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
@@ -41,12 +40,18 @@ pub struct RunPolicy {
     pub timeout: Duration,
     /// Set to stop the run (a newer save, `didClose`, `shutdown`).
     pub cancel: Option<Arc<AtomicBool>>,
+    /// How a `pfir` command line is read ([`super::ServerOptions::read_command`]).
+    pub read_command: ReadCommand,
 }
 
 impl RunPolicy {
     /// The policy of the current settings, not cancellable.
-    pub fn from_settings(settings: &super::settings::Settings) -> RunPolicy {
+    pub fn from_settings(
+        settings: &super::settings::Settings,
+        read_command: ReadCommand,
+    ) -> RunPolicy {
         RunPolicy {
+            read_command,
             allow_commands: settings.allow_running_commands,
             timeout: settings.test_timeout,
             cancel: None,
@@ -116,10 +121,12 @@ pub fn check_stages(stages: &[Stage], scratch: &Path, policy: &RunPolicy) -> Res
     if policy.allow_commands {
         return Ok(());
     }
-    stages.iter().try_for_each(|s| check_stage(s, scratch))
+    stages
+        .iter()
+        .try_for_each(|s| check_stage(s, scratch, policy.read_command))
 }
 
-fn check_stage(stage: &Stage, scratch: &Path) -> Result<(), Blocked> {
+fn check_stage(stage: &Stage, scratch: &Path, read: ReadCommand) -> Result<(), Blocked> {
     let program = stage.argv.first().map(String::as_str).unwrap_or("");
     if let StdoutTarget::File(path, _) = &stage.stdout {
         writable(path, scratch)?;
@@ -135,36 +142,27 @@ fn check_stage(stage: &Stage, scratch: &Path) -> Result<(), Blocked> {
             reason: format!("it runs `{program}`, a program other than pfir"),
         });
     }
-    // A command line pfir rejects runs nothing (pfir prints a usage error).
-    let Ok(Cli { command }) = Cli::try_parse_from(&stage.argv) else {
-        return Ok(());
-    };
-    match command {
-        Command::Test(_) => Err(Blocked {
+    match read(&stage.argv) {
+        // A command line pfir rejects runs nothing (pfir prints a usage error).
+        PfirCommand::Rejected | PfirCommand::ReadOnly => Ok(()),
+        PfirCommand::Test => Err(Blocked {
             reason: "it runs `pfir test`, which runs the RUN lines of other files".into(),
         }),
-        Command::Lsp(_) => Err(Blocked {
+        PfirCommand::Lsp => Err(Blocked {
             reason: "it runs `pfir lsp`".into(),
         }),
-        Command::Opt(args) => args
+        PfirCommand::Opt(args) => args
             .output
             .as_deref()
             .map_or(Ok(()), |p| writable(p, scratch)),
-        Command::Graph(args) => args
-            .output
-            .as_deref()
-            .map_or(Ok(()), |p| writable(p, scratch)),
-        Command::Fmt(args) if args.in_place => Err(Blocked {
+        PfirCommand::Graph { output } => output.as_deref().map_or(Ok(()), |p| writable(p, scratch)),
+        PfirCommand::Fmt { in_place: true } => Err(Blocked {
             reason: "it rewrites files (`pfir fmt -i`)".into(),
         }),
-        Command::Fix(args) if args.in_place => Err(Blocked {
+        PfirCommand::Fix { in_place: true } => Err(Blocked {
             reason: "it rewrites files (`pfir fix -i`)".into(),
         }),
-        Command::Check(_)
-        | Command::Fix(_)
-        | Command::Fmt(_)
-        | Command::Explain(_)
-        | Command::Filecheck(_) => Ok(()),
+        PfirCommand::Fmt { .. } | PfirCommand::Fix { .. } => Ok(()),
     }
 }
 
@@ -199,6 +197,7 @@ mod tests {
             allow_commands: allow,
             timeout: Duration::from_secs(1),
             cancel: None,
+            read_command: crate::cli::lsp::read_command,
         }
     }
 

@@ -119,7 +119,7 @@ fn closest_expected_word(word: &str, expected: &[String]) -> Option<String> {
     {
         words.extend(crate::vocab::ScalarType::ALL.iter().map(|t| t.name()));
     }
-    crate::lower::suggest::closest(word, words.into_iter()).map(str::to_string)
+    crate::diagnostics::suggest::closest(word, words.into_iter()).map(str::to_string)
 }
 
 /// A keyword or type name where the grammar also accepted a name: the

@@ -54,7 +54,7 @@ pub struct Parsed<'input> {
 /// tree in `arena`.
 ///
 /// A file without syntax errors (the common case) is parsed in one pass,
-/// the parser pulling tokens from the lexer as it goes ([`parse_clean`]);
+/// the parser pulling tokens from the lexer as it goes (`parse_clean`);
 /// only a file with a syntax error is read again through the stages above,
 /// which hold its tokens in memory.
 pub fn parse_module<'i>(text: &'i str, base: usize, arena: &'i ast::Arena) -> Parsed<'i> {
@@ -470,7 +470,7 @@ fn repair_into<'i>(
         && let Tok::Ident(word) = tokens[at - 1].1
         && first_on_line(tokens, at - 1, ctx)
         && !first_on_line(tokens, at, ctx)
-        && let Some(k) = crate::lower::suggest::closest(word, STATEMENT_KEYWORDS.into_iter())
+        && let Some(k) = crate::diagnostics::suggest::closest(word, STATEMENT_KEYWORDS.into_iter())
         && let Some(t) = keyword_token(k)
     {
         let (l, _, r) = tokens[at - 1];

@@ -6,7 +6,7 @@
 //!    verified pass established and no pass invalidated since), all in one
 //!    walk of each function ([`verify_all`]). Every
 //!    violation becomes an error diagnostic at the offending code,
-//!    "`<pass>` needs <what the property demands>" (in the user's words,
+//!    "`<pass>` needs `<what the property demands>`" (in the user's words,
 //!    with what to do as help), and the pipeline stops: the pass
 //!    does not run;
 //! 2. the pass runs (timed under `--timing`), with remarks enabled under

@@ -179,9 +179,32 @@ pub fn known_passes() -> Vec<&'static str> {
     registry::passes().iter().map(|p| p.name()).collect()
 }
 
+/// A pass name no pass has, in the option that names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownPass {
+    /// The name as written.
+    pub name: String,
+    /// The option that names it: `--passes`, `--print-ir-after` or `--remarks`.
+    pub option: &'static str,
+}
+
+impl std::fmt::Display for UnknownPass {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "unknown pass '{}' in {}; known passes: {}",
+            self.name,
+            self.option,
+            known_passes().join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownPass {}
+
 /// Checks the options before anything is read: an unknown pass name (in
 /// `--passes`, `--print-ir-after` or `--remarks=`) is a usage error.
-pub fn check_pipeline(opts: &PipelineOptions) -> Result<(), String> {
+pub fn check_pipeline(opts: &PipelineOptions) -> Result<(), UnknownPass> {
     let known = known_passes();
     let names = opts
         .passes
@@ -197,10 +220,10 @@ pub fn check_pipeline(opts: &PipelineOptions) -> Result<(), String> {
         );
     for (option, name) in names {
         if !known.contains(&name.as_str()) {
-            return Err(format!(
-                "unknown pass '{name}' in {option}; known passes: {}",
-                known.join(", ")
-            ));
+            return Err(UnknownPass {
+                name: name.clone(),
+                option,
+            });
         }
     }
     Ok(())
@@ -214,6 +237,6 @@ pub fn run_passes(
     passes: &[&str],
 ) -> Result<PipelineResult, String> {
     let opts = PipelineOptions::with_passes(passes);
-    check_pipeline(&opts)?;
+    check_pipeline(&opts).map_err(|e| e.to_string())?;
     Ok(run_pipeline(module, file, &opts))
 }

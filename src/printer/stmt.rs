@@ -151,7 +151,7 @@ fn write_halves<W: Write>(
     std::thread::scope(|s| {
         let printer = std::thread::Builder::new()
             .name("pfir-print".into())
-            .stack_size(crate::driver::worker_stack_bytes())
+            .stack_size(crate::stack::worker_stack_bytes())
             .spawn_scoped(s, || {
                 let mut buffer = TrimWriter::new(BoundedBuffer::new(limit));
                 write_stmts(m, f, second, depth, false, &mut buffer)?;
@@ -170,7 +170,7 @@ fn write_halves<W: Write>(
     })
 }
 
-/// What the buffer of [`write_halves`] may hold beyond twice the source.
+/// What the buffer of `write_halves` may hold beyond twice the source.
 pub const AHEAD_SLACK_BYTES: usize = 1 << 20;
 
 /// The memory limit for rendering `stmts` ahead: twice the bytes of source
@@ -186,7 +186,7 @@ pub fn ahead_limit(f: &Function, stmts: &[StmtId]) -> usize {
 
 /// What the canonical form of a function's body costs in indentation: the
 /// bytes (two spaces per level on every line), and the deepest statement
-/// with its depth. The walk of [`write_stmts`], writing nothing.
+/// with its depth. The walk of `write_stmts`, writing nothing.
 pub fn indentation(f: &Function, body: &Block) -> (u64, Option<(StmtId, usize)>) {
     let mut bytes = 0u64;
     let mut deepest: Option<(StmtId, usize)> = None;

@@ -13,7 +13,7 @@ pub use lit;
 
 #[cfg(feature = "testkit")]
 pub mod exhaustive;
-pub mod expected;
+pub use crate::lexer::expected;
 pub mod in_process;
 pub mod update_checks;
 pub mod verify_diagnostics;

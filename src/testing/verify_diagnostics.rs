@@ -153,7 +153,7 @@ fn unknown_kind(word: &str, kind: &str, span: Span) -> Diagnostic {
     let names = KINDS.map(|k| format!("expected-{k}"));
     let d = Diagnostic::error(format!("unknown expectation `{word}`"), span)
         .with_code(Code::ExpectationMismatch);
-    match crate::lower::suggest::closest(word, names.iter().map(String::as_str)) {
+    match crate::diagnostics::suggest::closest(word, names.iter().map(String::as_str)) {
         Some(close) => d.with_suggestion(
             span,
             close.to_string(),

@@ -4,6 +4,7 @@
 
 mod support;
 
+mod api;
 mod bounded;
 mod crate_boundaries;
 mod deps_bounded;

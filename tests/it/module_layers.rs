@@ -1,7 +1,10 @@
-//! The layers inside the `pfir` package (ARCHITECTURE.md): no clap types
-//! below `src/cli/` (the passes and diagnostics take plain options structs),
-//! the IR never calls the printer, the lexer and parser never import the
-//! IR. Checked on the source text, comments left out.
+//! The layers inside the `pfir` package (ARCHITECTURE.md): every module of
+//! `src/` has a layer ([`LAYERS`]) and names (`crate::x`) only modules of
+//! lower layers; no clap outside `src/cli/` (every other layer takes plain
+//! options structs); the IR never calls the printer, the lexer and parser
+//! never import the IR. Checked on the source text, comments left out, and
+//! test code (`tests.rs` files, and a file from its `#[cfg(test)]` line on)
+//! left out too: a module's tests may drive it through higher layers.
 
 use std::path::{Path, PathBuf};
 
@@ -21,7 +24,11 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
 fn offending_lines(dir: &str, needle: &str) -> Vec<String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src").join(dir);
     let mut files = Vec::new();
-    rust_files(&root, &mut files);
+    if root.is_dir() {
+        rust_files(&root, &mut files);
+    } else {
+        files.push(root.with_extension("rs"));
+    }
     assert!(!files.is_empty(), "src/{dir} has Rust files");
     let mut found = Vec::new();
     for file in files {
@@ -36,16 +43,155 @@ fn offending_lines(dir: &str, needle: &str) -> Vec<String> {
     found
 }
 
+/// The modules of `src/` (directories and files), each with its layer,
+/// lowest first. A module names only modules of strictly lower layers, so
+/// modules of one layer are independent of each other and there are no
+/// cycles.
+const LAYERS: &[(&str, u32)] = &[
+    ("span", 0),
+    ("vocab", 0),
+    ("io", 0),
+    ("diagnostics", 1),
+    ("ir", 1),
+    ("lexer", 2),
+    ("stack", 3),
+    ("parser", 3),
+    ("lower", 4),
+    ("printer", 4),
+    ("analysis", 4),
+    ("passes", 5),
+    ("frontend", 5),
+    ("format", 6),
+    ("graph", 6),
+    ("driver", 7),
+    ("api", 7),
+    ("ide", 8),
+    ("testing", 8),
+    ("lsp", 9),
+    ("cli", 10),
+];
+
+/// The top-level modules of `src/`, from the file system (`lib.rs` and
+/// `main.rs` are the roots, not modules).
+fn modules_on_disk() -> Vec<String> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut names: Vec<String> = std::fs::read_dir(&src)
+        .expect("reading src/")
+        .map(|e| e.expect("a directory entry").path())
+        .filter(|p| p.is_dir() || p.extension().is_some_and(|e| e == "rs"))
+        .filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
+        .filter(|n| n != "lib" && n != "main")
+        .collect();
+    names.sort();
+    names
+}
+
+/// The non-test lines of `text` (a `tests.rs` file has none; elsewhere
+/// the lines before `#[cfg(test)]`), comments dropped, numbered from 1.
+fn code_lines(file: &Path, text: &str) -> Vec<(usize, String)> {
+    if file.file_name().is_some_and(|n| n == "tests.rs") {
+        return Vec::new();
+    }
+    text.lines()
+        .enumerate()
+        .take_while(|(_, l)| !l.trim_start().starts_with("#[cfg(test)]"))
+        .map(|(n, l)| (n + 1, l.split("//").next().unwrap_or("").to_string()))
+        .collect()
+}
+
+/// The modules of `src/` that `code` names: `crate::x` and the names in
+/// `crate::{x, y::z}`.
+fn named_modules(code: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    for (i, _) in code.match_indices("crate::") {
+        let rest = &code[i + "crate::".len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            let group = &group[..group.find('}').unwrap_or(group.len())];
+            for item in group.split(',') {
+                let name: String = item
+                    .trim()
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                names.push(name);
+            }
+        } else {
+            names.push(
+                rest.chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect(),
+            );
+        }
+    }
+    names
+}
+
+/// Each `file:line: module -> named` where a module of `src/` names a
+/// module of its own layer or above.
+fn upward_references() -> Vec<String> {
+    let layer = |m: &str| LAYERS.iter().find(|(n, _)| *n == m).map(|&(_, l)| l);
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut found = Vec::new();
+    for (module, own) in LAYERS {
+        let mut files = Vec::new();
+        let dir = src.join(module);
+        if dir.is_dir() {
+            rust_files(&dir, &mut files);
+        } else {
+            files.push(src.join(format!("{module}.rs")));
+        }
+        for file in files {
+            let text = std::fs::read_to_string(&file).expect("reading a source file");
+            for (n, code) in code_lines(&file, &text) {
+                for named in named_modules(&code) {
+                    if named != *module && layer(&named).is_some_and(|l| l >= *own) {
+                        found.push(format!(
+                            "{}:{n}: {module} (layer {own}) -> {named} (layer {})",
+                            file.display(),
+                            layer(&named).unwrap_or(0)
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn every_module_has_a_layer() {
+    let mut listed: Vec<String> = LAYERS.iter().map(|(m, _)| m.to_string()).collect();
+    listed.sort();
+    assert_eq!(
+        listed,
+        modules_on_disk(),
+        "LAYERS must list exactly the modules of src/"
+    );
+}
+
+#[test]
+fn no_layer_reaches_up() {
+    let found = upward_references();
+    assert!(
+        found.is_empty(),
+        "a module names a module of its own layer or above:\n{}",
+        found.join("\n")
+    );
+}
+
+/// The scan sees `crate::x` and `crate::{x, y}` (so that the test above
+/// can fail).
+#[test]
+fn the_reference_scan_finds_paths_and_groups() {
+    assert_eq!(
+        named_modules("use crate::cli::Cli; use crate::{driver::x, format};"),
+        ["cli", "driver", "format"]
+    );
+}
+
 #[test]
 fn no_clap_below_the_command_line() {
-    for dir in [
-        "passes",
-        "diagnostics",
-        "ir",
-        "lower",
-        "printer",
-        "analysis",
-    ] {
+    for (dir, _) in LAYERS.iter().filter(|(m, _)| *m != "cli") {
         let lines = offending_lines(dir, "clap");
         assert!(lines.is_empty(), "clap in src/{dir}:\n{}", lines.join("\n"));
     }

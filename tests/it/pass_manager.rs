@@ -284,7 +284,9 @@ fn manual_deps_only_on_submit_and_barriers() {
 
 #[test]
 fn unknown_pass_names_are_usage_errors() {
-    let e = check_pipeline(&PipelineOptions::with_passes(&["nope"])).unwrap_err();
+    let e = check_pipeline(&PipelineOptions::with_passes(&["nope"]))
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("unknown pass 'nope'") && e.contains(NAME), "{e}");
     assert!(check_pipeline(&opts(&["--print-ir-after=nope"])).is_err());
     assert!(check_pipeline(&opts(&["--remarks=nope"])).is_err());

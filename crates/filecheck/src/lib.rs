@@ -14,9 +14,11 @@
 //!
 //! **Boundary:** this crate knows nothing of pfir's compiler. It checks any
 //! text against any check file, depends on no other crate of the workspace
-//! (and never on the `pfir` package), and takes no command-line types: the
-//! `pfir filecheck` subcommand turns its flags into [`FileCheckOptions`].
+//! (and never on the `pfir` package), and takes no command-line types:
+//! [`args`] parses LLVM FileCheck's own command line into
+//! [`FileCheckOptions`], for `pfir filecheck` and the language server.
 
+pub mod args;
 mod directives;
 mod matcher;
 mod numeric;

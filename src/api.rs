@@ -1,0 +1,165 @@
+//! The library API: pfir in five calls, for programs that embed it.
+//!
+//! [`parse`] reads `.pfir` text into a [`Module`] (lexing, parsing,
+//! lowering and verifying it), [`run_passes`] runs a pass pipeline over a
+//! module, [`print()`] writes a module in the canonical printed form (the
+//! output of `pfir opt`), [`format()`] formats text the way `pfir fmt` does
+//! (comments kept), and [`check`] returns every diagnostic of a text, as
+//! `pfir check` does. The rest of the crate's modules are the command's
+//! internals; their items may change between versions.
+//!
+//! **Stack safety.** The front end, the passes and the printer recurse once
+//! per nesting level, and input may nest up to
+//! [`crate::lexer::MAX_NESTING`] levels. Each call here runs its work on
+//! pfir's worker stack ([`crate::stack::with_large_stack`], the project's
+//! one stack strategy): it is safe on any caller's stack, the 8 MiB main
+//! thread or a 2 MiB spawned thread alike. When no worker thread can be
+//! started, the work runs on the calling thread with the nesting limit
+//! lowered to fit, so deeper input gets a diagnostic instead of a crash.
+//!
+//! ```
+//! // Read a module; errors come back as diagnostics, never as a panic.
+//! let text = "// A task.\nfunc k() -> task_id {\n  return system.task_invalid()\n}\n";
+//! let parsed = pfir::parse(text);
+//! assert!(parsed.diagnostics.is_empty());
+//! let mut module = parsed.module.expect("no errors, so a module");
+//!
+//! // Run the pass the command runs, with its default options.
+//! let pipeline = pfir::PipelineOptions::with_passes(&["expand-manual-phase-fence"]);
+//! let report = pfir::run_passes(&mut module, &pipeline).expect("a known pass");
+//! assert!(!report.diagnostics.iter().any(|d| d.is_error()));
+//!
+//! // Print it canonically (comments are the formatter's), and format
+//! // text with its comments.
+//! let printed = pfir::print(&module);
+//! assert!(printed.starts_with("func k() -> task_id {"));
+//! assert_eq!(pfir::format(text).expect("it parses"), text);
+//!
+//! // An unknown pass is a typed error, not a string.
+//! let bad = pfir::PipelineOptions::with_passes(&["no-such-pass"]);
+//! assert!(matches!(
+//!     pfir::run_passes(&mut module, &bad),
+//!     Err(pfir::PipelineError::UnknownPass(_))
+//! ));
+//!
+//! // Every diagnostic of a text, with its position.
+//! let diagnostics = pfir::check("func k() -> task_id {\n  return nowhere\n}\n");
+//! assert!(diagnostics.iter().any(|d| d.is_error()));
+//! assert!(matches!(pfir::format("func {"), Err(pfir::FormatError { .. })));
+//! ```
+
+#![warn(missing_docs)]
+
+use crate::diagnostics::{Diagnostic, SourceFile, has_errors};
+use crate::ir::Module;
+use crate::passes::{PipelineOptions, UnknownPass};
+use crate::stack::with_large_stack;
+
+/// A text read by [`parse`].
+#[derive(Debug)]
+pub struct Parsed {
+    /// The module, when the text has no error.
+    pub module: Option<Module>,
+    /// Every diagnostic (errors, and warnings when there is a module).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// What a pipeline run by [`run_passes`] reported.
+#[derive(Debug, Default)]
+pub struct Report {
+    /// Remarks and warnings of the passes (no errors: those are
+    /// [`PipelineError::Failed`]).
+    pub diagnostics: Vec<Diagnostic>,
+    /// What the command would write to standard error: IR dumps
+    /// (`print_ir_after`), timings and statistics, when asked for.
+    pub stderr: String,
+}
+
+/// Why [`run_passes`] did not complete.
+#[derive(Debug)]
+pub enum PipelineError {
+    /// The pipeline names a pass that does not exist; nothing ran.
+    UnknownPass(UnknownPass),
+    /// A pass or a verifier (`verify_each`) reported errors; the module
+    /// may be partly transformed.
+    Failed(Report),
+}
+
+impl std::fmt::Display for PipelineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PipelineError::UnknownPass(e) => e.fmt(f),
+            PipelineError::Failed(report) => {
+                let errors = report.diagnostics.iter().filter(|d| d.is_error()).count();
+                write!(f, "the pipeline reported {errors} error(s)")
+            }
+        }
+    }
+}
+
+impl std::error::Error for PipelineError {}
+
+/// Text that [`format()`] could not format: the diagnostics of the parts
+/// that do not parse.
+#[derive(Debug)]
+pub struct FormatError {
+    /// The syntax errors (with positions) that stopped formatting.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl std::fmt::Display for FormatError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the text does not parse ({} diagnostic(s))",
+            self.diagnostics.len()
+        )
+    }
+}
+
+impl std::error::Error for FormatError {}
+
+/// Reads `text`: lexes, parses, lowers and verifies it.
+pub fn parse(text: &str) -> Parsed {
+    let (module, diagnostics) = with_large_stack(|| crate::frontend::read_module(text, 0));
+    Parsed {
+        module,
+        diagnostics,
+    }
+}
+
+/// Runs the passes of `pipeline` over `module`, in order.
+pub fn run_passes(
+    module: &mut Module,
+    pipeline: &PipelineOptions,
+) -> Result<Report, PipelineError> {
+    crate::passes::check_pipeline(pipeline).map_err(PipelineError::UnknownPass)?;
+    let file = SourceFile::new("<module>", "");
+    let result = with_large_stack(|| crate::passes::run_pipeline(module, &file, pipeline));
+    let report = Report {
+        diagnostics: result.diagnostics,
+        stderr: result.stderr,
+    };
+    if has_errors(&report.diagnostics) {
+        return Err(PipelineError::Failed(report));
+    }
+    Ok(report)
+}
+
+/// `module` in the canonical printed form (`pfir opt`'s output).
+pub fn print(module: &Module) -> String {
+    with_large_stack(|| crate::printer::print_module(module))
+}
+
+/// `text` formatted as `pfir fmt` formats it: the canonical form with its
+/// comments, at the default line width.
+pub fn format(text: &str) -> Result<String, FormatError> {
+    with_large_stack(|| crate::format::format_text(text))
+        .map_err(|diagnostics| FormatError { diagnostics })
+}
+
+/// Every diagnostic of `text` (none when it is a valid module), as
+/// `pfir check` reports them.
+pub fn check(text: &str) -> Vec<Diagnostic> {
+    parse(text).diagnostics
+}
