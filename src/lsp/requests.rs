@@ -150,7 +150,10 @@ pub fn handle(server: &mut Server, request: Request) -> Answer {
                     ))
                 })?;
             let code = crate::diagnostics::Code::parse(code).ok_or_else(|| {
-                invalid(format!("no error code `{}` (codes look like E0010)", super::server::shorten(code)))
+                invalid(format!(
+                    "no error code `{}` (codes look like E0010)",
+                    super::server::shorten(code)
+                ))
             })?;
             json(serde_json::json!({ "text": crate::diagnostics::codes::explain(code) }))
         }

@@ -27,8 +27,8 @@ pub mod config;
 pub mod define;
 pub mod discover;
 pub mod execute;
-pub mod orphans;
 pub mod in_process;
+pub mod orphans;
 pub mod report;
 pub mod run_line;
 
