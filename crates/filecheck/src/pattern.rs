@@ -90,6 +90,8 @@ pub(crate) enum MatchError {
     InvalidRegex(String),
     /// A numeric expression left the representable range.
     Overflow,
+    /// The substituted values add up to more than `MAX_SUBSTITUTED` bytes.
+    TooLarge,
     /// A numeric variable matched text too large for its format.
     Unrepresentable(String),
 }
@@ -231,6 +233,12 @@ impl Pattern {
                         offset: pos + 2,
                         message: format!("invalid regex: {m}"),
                     })?;
+                    // Refuse an oversized regex here, at its own block.
+                    build_limited(&format!("(?:{re})"), set.ignore_case, BLOCK_SIZE_LIMIT)
+                        .map_err(|m| PatternError {
+                            offset: pos + 2,
+                            message: format!("invalid regex: {m}"),
+                        })?;
                     paren += count_groups(&inner[..end]);
                     pieces.push(Piece::Re(format!("(?:{re})")));
                     pos += 2 + end + 2;
@@ -266,11 +274,7 @@ impl Pattern {
                 // Literal text up to the next `{{` or `[[` (not at offset 0;
                 // the first character may be several bytes long).
                 let first = rest.chars().next().map_or(1, char::len_utf8);
-                let next = [rest[first..].find("{{"), rest[first..].find("[[")]
-                    .into_iter()
-                    .flatten()
-                    .min()
-                    .map_or(rest.len(), |p| p + first);
+                let next = literal_end(rest, first);
                 pieces.push(Piece::Re(regex::escape(&rest[..next])));
                 pos += next;
             }
@@ -286,6 +290,14 @@ impl Pattern {
                 message: format!("invalid regex: {m}"),
             })?;
         Ok(pat)
+    }
+
+    #[cfg(test)]
+    fn pieces(&self) -> Vec<Piece> {
+        match &self.matcher {
+            Matcher::Regex { pieces, .. } => pieces.clone(),
+            _ => vec![],
+        }
     }
 
     /// Searches `buf` for the leftmost match, substituting the values of
@@ -351,6 +363,33 @@ impl Pattern {
     }
 }
 
+/// The end of the literal text at the start of `rest`: the first `{{` or
+/// `[[` at or after `from`, else the end. Scans each byte once, so parsing
+/// a pattern stays linear however many blocks it holds.
+fn literal_end(rest: &str, from: usize) -> usize {
+    let b = rest.as_bytes();
+    let mut i = from;
+    while i + 1 < b.len() {
+        #[cfg(test)]
+        SCANNED.with(|c| c.set(c.get() + 1));
+        if (b[i] == b'{' || b[i] == b'[') && b[i + 1] == b[i] {
+            return i;
+        }
+        i += 1;
+    }
+    b.len()
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Bytes examined by `literal_end` on this thread (tests check linearity).
+    static SCANNED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// The most bytes a pattern's substituted values may add up to, so that a
+/// large value used many times is refused instead of exhausting memory.
+pub(crate) const MAX_SUBSTITUTED: usize = 4 << 20;
+
 fn defs_of(c: &regex::Captures<'_>, defs: &[Def]) -> Result<Vec<(String, Value)>, MatchError> {
     defs.iter()
         .map(|d| {
@@ -373,10 +412,17 @@ fn substitute(pieces: &[Piece], vars: &Vars) -> Result<Vec<Option<String>>, Matc
     let mut missing = Vec::new();
     let mut overflow = false;
     let mut out = Vec::with_capacity(pieces.len());
+    let mut total = 0usize;
     for p in pieces {
         out.push(match p {
             Piece::Subst(v) => match vars.strs.get(v) {
-                Some(s) => Some(s.clone()),
+                Some(s) => {
+                    total = total.saturating_add(s.len());
+                    if total > MAX_SUBSTITUTED {
+                        return Err(MatchError::TooLarge);
+                    }
+                    Some(s.clone())
+                }
                 None => {
                     if !missing.contains(v) {
                         missing.push(v.clone());
@@ -388,6 +434,10 @@ fn substitute(pieces: &[Piece], vars: &Vars) -> Result<Vec<Option<String>>, Matc
                 Ok(v) => {
                     let s = format.print(&v);
                     overflow |= s.is_none();
+                    total = total.saturating_add(s.as_ref().map_or(0, String::len));
+                    if total > MAX_SUBSTITUTED {
+                        return Err(MatchError::TooLarge);
+                    }
                     s
                 }
                 Err(EvalError::Undefined(names)) => {
@@ -484,11 +534,25 @@ fn regex_source(
     s
 }
 
+/// The compiled size allowed for one `{{...}}` regex. Matching costs time
+/// in proportion to the compiled size for each input byte once the lazy DFA
+/// gives up, so this bounds the cost per byte (`{{(a{100}){100}x}}` is
+/// refused; see docs/filecheck-compatibility.md).
+const BLOCK_SIZE_LIMIT: usize = 256 << 10;
+
+/// The compiled size allowed for a whole pattern after substitution, whose
+/// substituted values are literal text.
+const REGEX_SIZE_LIMIT: usize = 64 << 20;
+
 fn build(src: &str, ignore_case: bool) -> Result<Regex, String> {
+    build_limited(src, ignore_case, REGEX_SIZE_LIMIT)
+}
+
+fn build_limited(src: &str, ignore_case: bool, limit: usize) -> Result<Regex, String> {
     RegexBuilder::new(src)
         .multi_line(true)
         .case_insensitive(ignore_case)
-        .size_limit(64 << 20)
+        .size_limit(limit)
         .build()
         .map_err(|e| e.to_string())
 }
@@ -967,6 +1031,69 @@ mod tests {
         pat.find(buf, &Vars::default())
             .unwrap()
             .map(|f| (f.start, f.end))
+    }
+
+    #[test]
+    fn literal_text_is_scanned_once() {
+        // 5,000 uses separated by text: each literal piece used to be
+        // searched for `{{` to the end of the pattern (quadratic).
+        let text = "[[X]] ".repeat(5000);
+        SCANNED.with(|c| c.set(0));
+        let pat = Pattern::parse(
+            &text,
+            CheckKind::Plain,
+            1,
+            "CHECK",
+            set(),
+            &mut VarTable::new(),
+        )
+        .unwrap();
+        let scanned = SCANNED.with(|c| c.get());
+        assert!(scanned <= text.len(), "{scanned} bytes scanned");
+        let vars = Vars {
+            strs: HashMap::from([("X".to_string(), "ab".to_string())]),
+            ..Vars::default()
+        };
+        let input = "ab ".repeat(5000);
+        assert_eq!(
+            pat.find(&input, &vars).unwrap().map(|f| (f.start, f.end)),
+            Some((0, input.len() - 1))
+        );
+    }
+
+    #[test]
+    fn substituted_size_is_capped() {
+        // A quarter of the cap, plus one byte: four uses pass the cap.
+        let value = "b".repeat(MAX_SUBSTITUTED / 4 + 1);
+        let vars = Vars {
+            strs: HashMap::from([("X".to_string(), value.clone())]),
+            ..Vars::default()
+        };
+        let uses = |n: usize| {
+            Pattern::parse(
+                &"[[X]]".repeat(n),
+                CheckKind::Plain,
+                1,
+                "CHECK",
+                set(),
+                &mut VarTable::new(),
+            )
+            .unwrap()
+        };
+        // Three uses stay under the cap: no size error (the search itself
+        // is not run, to keep the test cheap).
+        assert!(substitute(&uses(3).pieces(), &vars).is_ok());
+        assert_eq!(uses(4).find("b", &vars).err(), Some(MatchError::TooLarge));
+    }
+
+    #[test]
+    fn regex_size_is_bounded() {
+        let parse =
+            |p: &str| Pattern::parse(p, CheckKind::Plain, 1, "CHECK", set(), &mut VarTable::new());
+        let e = parse("x {{(a{100}){100}x}}").unwrap_err();
+        assert_eq!(e.offset, 4);
+        assert!(e.message.contains("exceeds size limit"), "{}", e.message);
+        assert!(parse("x {{(a{10}){10}x}}").is_ok());
     }
 
     #[test]
