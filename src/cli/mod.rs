@@ -65,7 +65,15 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
+    // The test runner and the language server run pfir's own commands
+    // in-process through this command line (a lower layer cannot name it).
+    crate::testing::in_process::register_command_line(in_process_status);
     ExitCode::from(status(args))
+}
+
+/// [`status`] for an argument vector (what the in-process runner calls).
+fn in_process_status(args: Vec<String>) -> u8 {
+    status(args)
 }
 
 /// [`run`], returning the exit status as a number (for commands run

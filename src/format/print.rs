@@ -286,7 +286,7 @@ impl Printer {
         std::thread::scope(|s| {
             let ahead = std::thread::Builder::new()
                 .name("pfir-fmt-print".into())
-                .stack_size(crate::driver::worker_stack_bytes())
+                .stack_size(crate::stack::worker_stack_bytes())
                 .spawn_scoped(s, move || {
                     let mut p = Printer::new(keep);
                     p.width = width;

@@ -31,7 +31,7 @@ pub fn lit_tools(pfir_exe: impl Into<PathBuf>) -> lit::Tools {
     for name in ["FileCheck", "filecheck", "pfir-filecheck"] {
         tools = tools.with_program(name, exe.clone(), &["filecheck"]);
     }
-    if in_process::is_this_program(&exe) {
+    if in_process::has_command_line() && in_process::is_this_program(&exe) {
         in_process::enable(&mut tools, exe);
     }
     tools

@@ -490,42 +490,16 @@ const MUTATION_TOKENS: &[&str] = &[
     "=",
 ];
 
-/// Whether a token is a name, an op name or a number (not a keyword).
+/// Whether a token is a name, an op name or a number (not a keyword: the
+/// language's one list, `pfir::vocab`).
 fn is_word(token: &str) -> bool {
-    const KEYWORDS: &[&str] = &[
-        "func",
-        "orchestration",
-        "incore",
-        "opaque",
-        "in",
-        "out",
-        "inout",
-        "for",
-        "range",
-        "parallel",
-        "unroll",
-        "iter",
-        "while",
-        "if",
-        "else",
-        "manual",
-        "auto",
-        "yield",
-        "return",
-        "break",
-        "continue",
-        "submit",
-        "true",
-        "false",
-        "none",
-        "and",
-        "or",
-        "not",
-    ];
+    use pfir::vocab::{KEYWORD_OPERATORS, KEYWORDS, LOOP_KINDS};
     token
         .bytes()
         .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.')
         && !KEYWORDS.contains(&token)
+        && !KEYWORD_OPERATORS.contains(&token)
+        && !LOOP_KINDS.iter().any(|k| k.keyword() == token)
 }
 
 /// The error codes `text` reports, sorted (with repeats).

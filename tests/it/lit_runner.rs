@@ -6,12 +6,12 @@
 
 #![cfg(unix)]
 
+use crate::support::{eventually, process_ended};
 use pfir::testing::lit;
 use pfir::testing::lit_config;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
 
 const PFIR: &str = env!("CARGO_BIN_EXE_pfir");
 
@@ -32,28 +32,6 @@ fn write(dir: &Path, name: &str, contents: &str) -> PathBuf {
     std::fs::create_dir_all(p.parent().unwrap()).unwrap();
     std::fs::write(&p, contents).unwrap();
     p
-}
-
-/// Waits (polling) until `cond` holds; false if it did not within a minute.
-fn eventually(mut cond: impl FnMut() -> bool) -> bool {
-    let start = Instant::now();
-    while start.elapsed() < Duration::from_secs(60) {
-        if cond() {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    false
-}
-
-/// Whether process `pid` has ended (gone, or a zombie nobody reaped yet).
-fn process_ended(pid: u32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Err(_) => true,
-        Ok(stat) => stat
-            .rsplit_once(')')
-            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
-    }
 }
 
 fn read_pid(p: &Path) -> Option<u32> {

@@ -8,9 +8,9 @@
 #![cfg(unix)]
 
 use super::client::Client;
+use crate::support::{eventually, process_ended};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
 fn save(c: &mut Client, uri: &str) {
     c.notify(
@@ -37,28 +37,6 @@ fn warning(c: &mut Client, needle: &str) -> String {
     });
     assert_eq!(m["params"]["type"], 2, "a warning: {m}");
     m["params"]["message"].as_str().unwrap().to_string()
-}
-
-/// Waits (polling) until `cond` holds; false after a minute.
-fn eventually(mut cond: impl FnMut() -> bool) -> bool {
-    let start = Instant::now();
-    while start.elapsed() < Duration::from_secs(60) {
-        if cond() {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    false
-}
-
-/// Whether process `pid` has ended (gone, or a zombie).
-fn process_ended(pid: u32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Err(_) => true,
-        Ok(stat) => stat
-            .rsplit_once(')')
-            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
-    }
 }
 
 fn pids(path: &Path) -> Vec<u32> {

@@ -124,3 +124,26 @@ pub fn skipped(test: &str, why: &str) {
     use std::io::Write;
     let _ = writeln!(std::io::stderr().lock(), "test {test} ... skipped: {why}");
 }
+
+/// Waits (polling every 10 ms) until `cond` holds; false if it did not
+/// within a minute.
+pub fn eventually(mut cond: impl FnMut() -> bool) -> bool {
+    let start = std::time::Instant::now();
+    while start.elapsed() < std::time::Duration::from_secs(60) {
+        if cond() {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    false
+}
+
+/// Whether process `pid` has ended (gone, or a zombie nobody reaped yet).
+pub fn process_ended(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
+    }
+}
