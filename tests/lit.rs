@@ -26,7 +26,7 @@ fn lit_trials() -> Vec<Trial> {
     // pfir's own commands run inside this harness (the same library the
     // binary is built from); `runner::in_process_gives_the_same_verdicts`
     // checks that spawning the binary gives the same verdicts.
-    pfir::testing::in_process::register_command_line(|args| pfir::cli::status(args));
+    pfir::testing::in_process::register_command_line(pfir::cli::status);
     pfir::testing::in_process::enable(&mut config.tools, PFIR);
     // A hung test fails instead of hanging `cargo test`.
     config.tools.timeout = Some(std::time::Duration::from_secs(300));
