@@ -18,7 +18,7 @@ use std::sync::Arc;
 static COMMAND_LINE: std::sync::OnceLock<fn(Vec<String>) -> u8> = std::sync::OnceLock::new();
 
 /// Registers the command line that in-process stages run (see
-/// [`COMMAND_LINE`]); the first registration holds.
+/// `COMMAND_LINE`); the first registration holds.
 pub fn register_command_line(run: fn(Vec<String>) -> u8) {
     let _ = COMMAND_LINE.set(run);
 }
