@@ -109,20 +109,7 @@ fn write_stmts<W: Write>(
                 line.clear();
                 stmt_head_into(m, f, s, &mut line);
                 out.line(depth, &line)?;
-                let kind = &f.stmts[s].kind;
-                match kind {
-                    StmtKind::If(_) => push_if_chain(f, s, depth, &mut work),
-                    StmtKind::For(_) | StmtKind::While(_) | StmtKind::Scope(_) => {
-                        let body = f.nested_block(kind, 0).expect("a loop or scope has a body");
-                        work.push(Work::Close(depth));
-                        work.push(Work::Block {
-                            stmts: f.block_stmts(body),
-                            next: 0,
-                            depth: depth + 1,
-                        });
-                    }
-                    _ => {}
-                }
+                push_nested(f, s, depth, &mut work);
             }
         }
     }
@@ -211,25 +198,32 @@ pub fn indentation(f: &Function, body: &Block) -> (u64, Option<(StmtId, usize)>)
                 if deepest.is_none_or(|(_, d)| d < depth) {
                     deepest = Some((s, depth));
                 }
-                let kind = &f.stmts[s].kind;
-                match kind {
-                    StmtKind::If(_) => push_if_chain(f, s, depth, &mut work),
-                    StmtKind::For(_) | StmtKind::While(_) | StmtKind::Scope(_) => {
-                        if let Some(body) = f.nested_block(kind, 0) {
-                            work.push(Work::Close(depth));
-                            work.push(Work::Block {
-                                stmts: f.block_stmts(body),
-                                next: 0,
-                                depth: depth + 1,
-                            });
-                        }
-                    }
-                    _ => {}
-                }
+                push_nested(f, s, depth, &mut work);
             }
         }
     }
     (bytes, deepest)
+}
+
+/// Pushes the work that prints what statement `s` (at `depth`) nests: an
+/// `if` chain's branches, or a loop's or scope's body and its closing
+/// brace. The printer's walk and the output-size count share it.
+fn push_nested<'m>(f: &'m Function, s: StmtId, depth: usize, work: &mut Vec<Work<'m>>) {
+    let kind = &f.stmts[s].kind;
+    match kind {
+        StmtKind::If(_) => push_if_chain(f, s, depth, work),
+        StmtKind::For(_) | StmtKind::While(_) | StmtKind::Scope(_) => {
+            if let Some(body) = f.nested_block(kind, 0) {
+                work.push(Work::Close(depth));
+                work.push(Work::Block {
+                    stmts: f.block_stmts(body),
+                    next: 0,
+                    depth: depth + 1,
+                });
+            }
+        }
+        _ => {}
+    }
 }
 
 /// Queues the bodies of the `if` chain starting at `s` (whose head is
