@@ -21,7 +21,7 @@ pub(crate) mod cli;
 pub mod diagnostics;
 pub mod driver;
 pub mod format;
-pub mod frontend;
+pub(crate) mod frontend;
 pub mod graph;
 pub mod ide;
 pub mod io;
@@ -33,7 +33,7 @@ pub mod parser;
 pub mod passes;
 pub mod printer;
 pub mod span;
-pub mod stack;
+pub(crate) mod stack;
 pub(crate) mod testing;
 pub mod vocab;
 
