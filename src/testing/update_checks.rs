@@ -780,11 +780,7 @@ orchestration func main(n: i64) -> task_id {
     }
 
     proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig {
-            cases: 2000,
-            failure_persistence: None,
-            ..Default::default()
-        })]
+        #![proptest_config(crate::testing::never_panics_config())]
 
         /// The test and the output are user input: whatever they hold,
         /// generating checks never panics.

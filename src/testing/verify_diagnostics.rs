@@ -675,11 +675,7 @@ mod tests {
     }
 
     proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig {
-            cases: 2000,
-            failure_persistence: None,
-            ..Default::default()
-        })]
+        #![proptest_config(crate::testing::never_panics_config())]
 
         /// `expected-*` comments are user input: malformed ones, offsets
         /// out of range and diagnostics anywhere never make it panic.
