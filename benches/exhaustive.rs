@@ -3,7 +3,7 @@
 //!
 //! `cargo bench --bench exhaustive -- --size K [--from J] [--threads N] [--shard I/N] [--fail-fast] [--coverage]`
 //! checks every program of sizes J (default 1) to K (default 4) with the
-//! three checks of `pfir::testing::exhaustive`, and prints per size the
+//! three checks of `pfir::testkit::exhaustive`, and prints per size the
 //! number of distinct programs, wall and CPU time, programs per second and
 //! the failures of each check (with the first failing program). With
 //! `--coverage` it also prints, per rule of the pass page, the smallest
@@ -14,7 +14,7 @@
 //! Exits 1 when any program fails.
 
 use pfir::passes::exhaustive::body_of;
-use pfir::testing::exhaustive::{RunOptions, run_size};
+use pfir::testkit::exhaustive::{RunOptions, run_size};
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Mutex;
 use std::time::Instant;

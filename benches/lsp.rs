@@ -149,7 +149,7 @@ fn main() {
         let read = pfir::ide::Analysis::new(&good);
         analysis.push(start.elapsed());
         let start = Instant::now();
-        std::hint::black_box(pfir::lsp::diagnostics::check_document(&read, false));
+        std::hint::black_box(read.diagnostics());
         check.push(start.elapsed());
     }
     summary("  analysis (front end, index)", analysis);

@@ -11,7 +11,7 @@
 //! **Stack safety.** The front end, the passes and the printer recurse once
 //! per nesting level, and input may nest up to
 //! [`crate::lexer::MAX_NESTING`] levels. Each call here runs its work on
-//! pfir's worker stack ([`crate::stack::with_large_stack`], the project's
+//! pfir's worker stack ([`crate::driver::with_large_stack`], the project's
 //! one stack strategy): it is safe on any caller's stack, the 8 MiB main
 //! thread or a 2 MiB spawned thread alike. When no worker thread can be
 //! started, the work runs on the calling thread with the nesting limit

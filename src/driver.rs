@@ -1,7 +1,8 @@
 //! The driver: source text to IR, through the pass pipeline, back to text.
 //!
 //! [`read_module`] is the front end in one call (lex, parse, lower, verify;
-//! defined in [`crate::frontend`], below the driver and the formatter).
+//! defined in the private `frontend` module, below the driver and the
+//! formatter, and re-exported here, as is the `stack` module's API).
 //! [`run_opt`] is what `pfir opt` does for a whole file, including
 //! `--split-input-file`. Deep inputs recurse deeply, so callers run these on
 //! a thread with a large stack ([`with_large_stack`]).

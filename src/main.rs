@@ -1,5 +1,6 @@
-//! The `pfir` binary: everything lives in the library's `cli` module.
+//! The `pfir` binary: everything lives in the library (its private
+//! `cli` module), entered through `pfir::run_command_line`.
 
 fn main() -> std::process::ExitCode {
-    pfir::cli::run(std::env::args_os())
+    pfir::run_command_line(std::env::args_os())
 }

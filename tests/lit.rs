@@ -2,37 +2,68 @@
 //! run through the `pfir test` runner as its own named test (the name is
 //! its path relative to `tests/`), plus a few checks of the runner itself.
 //!
+//! Each test is one `pfir test FILE` process (the binary the RUN lines
+//! name, which runs pfir's own commands in-process): the harness knows
+//! the runner only through its command line, as a user does.
+//!
 //! `cargo test --test lit -- verify-diagnostics` runs the tests whose name
 //! contains `verify-diagnostics`. With `PFIR_UPDATE_CHECKS=1`, each test's
 //! CHECK lines are first regenerated from the current output
 //! (`pfir test --update`), like `UPDATE_EXPECT=1` in rust-analyzer.
 
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
-use pfir::testing::lit::{self, report};
-use pfir::testing::update_checks;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 const PFIR: &str = env!("CARGO_BIN_EXE_pfir");
 
+/// The environment variable that makes the harness regenerate checks.
+const UPDATE_ENV: &str = "PFIR_UPDATE_CHECKS";
+
 fn tests_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests")
+}
+
+/// Whether `PFIR_UPDATE_CHECKS` asks for updating (`1`, `true` or `yes`).
+fn update_requested_by_env() -> bool {
+    std::env::var(UPDATE_ENV)
+        .is_ok_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true" | "yes"))
+}
+
+/// `file` run by `pfir test` alone: passed, unsupported (shown as ignored,
+/// never as passed, with the runner's reason) or failed with its report.
+fn run_one(file: &Path, update: bool) -> Result<Completion, Failed> {
+    let file_arg = file.display().to_string();
+    // A hung test fails instead of hanging `cargo test`.
+    let mut args = vec!["test", "--timeout", "300", &file_arg];
+    if update {
+        args.insert(1, "--update");
+    }
+    let (status, stdout, stderr) = pfir(&args);
+    if status == 0
+        && let Some(line) = stdout.lines().next()
+        && let Some(rest) = line.strip_prefix("UNSUPPORTED: ")
+    {
+        let why = rest.strip_prefix(file_arg.as_str()).unwrap_or(rest).trim();
+        let why = why.strip_prefix('(').and_then(|w| w.strip_suffix(')'));
+        return Ok(Completion::ignored_with(format!(
+            "unsupported: {}",
+            why.unwrap_or(rest)
+        )));
+    }
+    if status == 0 && stdout.starts_with("PASS: ") {
+        Ok(Completion::Completed)
+    } else {
+        Err(Failed::from(format!(
+            "`pfir test` exited with status {status}\n{stdout}{stderr}"
+        )))
+    }
 }
 
 fn lit_trials() -> Vec<Trial> {
     let root = tests_dir();
     let files = lit::discover(std::slice::from_ref(&root)).expect("reading tests/");
-    let mut config = pfir::testing::lit_config(PFIR);
-    // pfir's own commands run inside this harness (the same library the
-    // binary is built from); `runner::in_process_gives_the_same_verdicts`
-    // checks that spawning the binary gives the same verdicts.
-    pfir::testing::in_process::register_command_line(pfir::cli::status);
-    pfir::testing::in_process::enable(&mut config.tools, PFIR);
-    // A hung test fails instead of hanging `cargo test`.
-    config.tools.timeout = Some(std::time::Duration::from_secs(300));
-    if update_checks::update_requested_by_env() {
-        config.update = Some(std::sync::Arc::new(update_checks::CheckUpdater));
-    }
+    let update = update_requested_by_env();
     files
         .into_iter()
         .map(|file| {
@@ -41,22 +72,7 @@ fn lit_trials() -> Vec<Trial> {
                 .unwrap_or(&file)
                 .to_string_lossy()
                 .replace('\\', "/");
-            let config = config.clone();
-            Trial::ignorable_test(name, move || {
-                let result = lit::run_test(&file, &config);
-                if let Some(why) = &result.unsupported {
-                    // Not run here: shown as ignored, never as passed.
-                    Ok(Completion::ignored_with(format!("unsupported: {why}")))
-                } else if result.passed() {
-                    Ok(Completion::Completed)
-                } else {
-                    Err(Failed::from(format!(
-                        "{}\n{}",
-                        report::result_line(&result),
-                        report::failure_report(&result)
-                    )))
-                }
-            })
+            Trial::ignorable_test(name, move || run_one(&file, update))
         })
         .collect()
 }
@@ -158,12 +174,12 @@ fn update_round_trip() -> Result<(), Failed> {
     .map_err(|e| e.to_string())?;
     let original = "// RUN: cat %S/output.txt | FileCheck %s\n\n// CHECK: old\nfunc kernel() -> task_id {\n  return system.task_invalid()\n}\n";
     std::fs::write(&test, original).map_err(|e| e.to_string())?;
-    let tools = pfir::testing::lit_tools(PFIR);
-    let outcome = update_checks::update_file(&test, &tools)?;
+    let test_arg = test.display().to_string();
+    let (status, stdout, _) = pfir(&["test", "--update", &test_arg]);
     ensure(
-        outcome == update_checks::UpdateOutcome::Updated,
-        "first update rewrites",
-        &format!("{outcome:?}"),
+        status == 0 && stdout.contains("(checks updated)"),
+        "the first update rewrites the checks, and the test then passes",
+        &stdout,
     )?;
     let updated = std::fs::read_to_string(&test).map_err(|e| e.to_string())?;
     let expected = "// RUN: cat %S/output.txt | FileCheck %s\n\n// CHECK-LABEL: func kernel() -> task_id {\n// CHECK-NEXT:   return system.task_invalid()\n// CHECK-NEXT: }\nfunc kernel() -> task_id {\n  return system.task_invalid()\n}\n";
@@ -171,23 +187,16 @@ fn update_round_trip() -> Result<(), Failed> {
     let mtime = std::fs::metadata(&test)
         .and_then(|m| m.modified())
         .map_err(|e| e.to_string())?;
-    let outcome = update_checks::update_file(&test, &tools)?;
+    let (status, stdout, _) = pfir(&["test", "--update", &test_arg]);
     ensure(
-        outcome == update_checks::UpdateOutcome::Unchanged,
-        "second update changes nothing",
-        &format!("{outcome:?}"),
+        status == 0 && !stdout.contains("checks updated"),
+        "the second update changes nothing",
+        &stdout,
     )?;
     let mtime2 = std::fs::metadata(&test)
         .and_then(|m| m.modified())
         .map_err(|e| e.to_string())?;
     ensure(mtime == mtime2, "an unchanged file is not rewritten", "")?;
-    // Through the command line too.
-    let (status, stdout, _) = pfir(&["test", "--update", &test.display().to_string()]);
-    ensure(
-        status == 0 || stdout.contains("FAIL"),
-        "pfir test --update runs",
-        &stdout,
-    )?;
     let again = std::fs::read_to_string(&test).map_err(|e| e.to_string())?;
     ensure(again == expected, "still the same file", &again)?;
     Ok(())

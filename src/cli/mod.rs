@@ -167,3 +167,44 @@ fn usage_diagnostic(e: &clap::Error) -> Diagnostic {
     }
     d
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ide::builtins::OPT_OPTIONS;
+    use clap::CommandFactory;
+
+    /// The options the editor completes and explains in RUN lines are
+    /// exactly `pfir opt`'s.
+    #[test]
+    fn run_line_options_are_those_of_pfir_opt() {
+        let cli = Cli::command();
+        let opt = cli.find_subcommand("opt").expect("pfir opt");
+        let longs: Vec<String> = opt
+            .get_arguments()
+            .filter(|a| !a.is_hide_set())
+            .filter_map(|a| a.get_long().map(|l| format!("--{l}")))
+            .collect();
+        let listed: Vec<&str> = OPT_OPTIONS
+            .iter()
+            .map(|(o, _)| o.trim_end_matches('='))
+            .filter(|o| o.starts_with("--"))
+            .collect();
+        for l in &longs {
+            if l == "--help" || l == "--output" {
+                continue; // `-o` is listed by its short form.
+            }
+            assert!(
+                listed.contains(&l.as_str()),
+                "`{l}` is missing from OPT_OPTIONS"
+            );
+        }
+        for l in listed {
+            assert!(
+                longs.iter().any(|x| x == l),
+                "`{l}` is not an option of pfir opt"
+            );
+        }
+        assert!(opt.get_arguments().any(|a| a.get_short() == Some('o')));
+    }
+}

@@ -372,3 +372,53 @@ fn report_and_print(
     driver::drop_in_background(outcome);
     status
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::passes::check_pipeline;
+
+    const NAME: &str = crate::passes::expand_manual_phase_fence::NAME;
+
+    /// The pipeline options `pfir opt ARGS` stands for.
+    fn opts(args: &[&str]) -> PipelineOptions {
+        use clap::Parser;
+        #[derive(Parser)]
+        struct Cli {
+            #[command(flatten)]
+            p: PipelineArgs,
+        }
+        let argv = std::iter::once("pfir").chain(args.iter().copied());
+        Cli::try_parse_from(argv)
+            .expect("options parse")
+            .p
+            .options()
+    }
+
+    #[test]
+    fn pipeline_flags_become_options() {
+        let o = opts(&[]);
+        assert!(o.verify_each() && o.remarks.is_none());
+        assert!(!opts(&["--no-verify-each"]).verify_each());
+        assert!(opts(&["--no-verify-each", "--verify-each"]).verify_each());
+        let o = opts(&["--remarks"]);
+        assert!(o.remarks_for(NAME));
+        let o = opts(&[&format!("--remarks={NAME}")]);
+        assert!(o.remarks_for(NAME) && !o.remarks_for("other"));
+        let o = opts(&[
+            "--passes",
+            &format!("{NAME},{NAME}"),
+            "--print-ir-after",
+            NAME,
+        ]);
+        assert_eq!(o.passes.len(), 2);
+        assert!(o.print_after(NAME));
+    }
+
+    #[test]
+    fn unknown_pass_names_in_flags_are_usage_errors() {
+        assert!(check_pipeline(&opts(&["--print-ir-after=nope"])).is_err());
+        assert!(check_pipeline(&opts(&["--remarks=nope"])).is_err());
+        assert!(check_pipeline(&opts(&["--passes", NAME, "--remarks", "--stats"])).is_ok());
+    }
+}

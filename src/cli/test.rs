@@ -71,11 +71,49 @@ pub struct TestArgs {
 }
 
 pub fn run(args: TestArgs) -> u8 {
+    let config = match config(&args) {
+        Ok(config) => config,
+        Err(status) => return status,
+    };
+    let selection = match select(&args, &config) {
+        Ok(selection) => selection,
+        Err(status) => return status,
+    };
+    let start = std::time::Instant::now();
+    let (mut summary, xunit) = run_selected(&args, &config, &selection.tests);
+    summary.excluded = selection.found - selection.tests.len();
+    let xunit_written = write_xunit(&args, xunit, start.elapsed());
+    // A closed stdout (`pfir test | head`) must not panic.
+    let mut out = std::io::stdout().lock();
+    let _ = write!(
+        out,
+        "{}",
+        report::summary(&summary, start.elapsed(), args.quiet)
+    );
+    let _ = out.flush();
+    let unreadable = selection.unreadable;
+    if unreadable > 0 {
+        let _ = writeln!(
+            out,
+            "{unreadable} path{} could not be read (see the errors above)",
+            if unreadable == 1 { "" } else { "s" }
+        );
+    }
+    if summary.failed.is_empty() && unreadable == 0 && xunit_written {
+        0
+    } else {
+        1
+    }
+}
+
+/// The runner's configuration for `args`, or the exit status of a usage
+/// error.
+fn config(args: &TestArgs) -> Result<lit::Config, u8> {
     let exe = match args.pfir_exe.clone().map_or_else(std::env::current_exe, Ok) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("error: cannot find the pfir executable: {e}");
-            return 1;
+            return Err(1);
         }
     };
     let mut config = crate::testing::lit_config(exe);
@@ -97,7 +135,7 @@ pub fn run(args: TestArgs) -> u8 {
             Ok(d) if secs > 0.0 => config.test_timeout = Some(d),
             _ => {
                 eprintln!("error: --timeout needs a positive number of seconds");
-                return 2;
+                return Err(2);
             }
         }
     }
@@ -106,7 +144,22 @@ pub fn run(args: TestArgs) -> u8 {
             crate::testing::update_checks::CheckUpdater,
         ));
     }
+    Ok(config)
+}
 
+/// The tests to run, in order, out of those found.
+struct Selection {
+    tests: Vec<PathBuf>,
+    /// How many tests were found (selected or not).
+    found: usize,
+    /// How many paths could not be read (each reported on stderr).
+    unreadable: usize,
+}
+
+/// Discovers the tests under `args.paths` and keeps those the filters
+/// select (shuffled with `--shuffle`); the exit status when there is
+/// nothing to run.
+fn select(args: &TestArgs, config: &lit::Config) -> Result<Selection, u8> {
     let paths = if args.paths.is_empty() {
         vec![PathBuf::from(".")]
     } else {
@@ -127,31 +180,44 @@ pub fn run(args: TestArgs) -> u8 {
                 .collect::<Vec<_>>()
                 .join(", ")
         );
-        return 1;
+        return Err(1);
     }
     let found = files.len();
-    let mut selected: Vec<PathBuf> = files
+    let mut tests: Vec<PathBuf> = files
         .into_iter()
-        .filter(|f| lit::selected(f, &config))
+        .filter(|f| lit::selected(f, config))
         .collect();
     if args.shuffle {
         let seed = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64);
-        lit::shuffle(&mut selected, seed);
+        lit::shuffle(&mut tests, seed);
     }
-    if selected.is_empty() {
+    if tests.is_empty() {
         if discovery.errors.is_empty() {
             let _ = writeln!(std::io::stdout(), "no tests match the filter");
-            return 0;
+            return Err(0);
         }
-        return 1;
+        return Err(1);
     }
+    Ok(Selection {
+        tests,
+        found,
+        unreadable: discovery.errors.len(),
+    })
+}
 
-    let start = std::time::Instant::now();
+/// Runs `tests`, printing each result as it comes (with a progress line on
+/// a terminal); the summary and, with `--xunit-xml-output`, each test's
+/// JUnit case.
+fn run_selected(
+    args: &TestArgs,
+    config: &lit::Config,
+    tests: &[PathBuf],
+) -> (lit::Summary, Vec<report::XunitCase>) {
     let mut xunit = Vec::new();
-    let mut progress = Progress::new(selected.len(), args.quiet);
-    let mut summary = lit::run_all(&selected, &config, |r| {
+    let mut progress = Progress::new(tests.len(), args.quiet);
+    let summary = lit::run_all(tests, config, |r| {
         if args.xunit_xml_output.is_some() {
             xunit.push(report::XunitCase::from_result(r));
         }
@@ -176,37 +242,26 @@ pub fn run(args: TestArgs) -> u8 {
         progress.advance();
     });
     progress.clear();
-    summary.excluded = found - selected.len();
-    let mut status_extra = 0;
-    if let Some(path) = &args.xunit_xml_output {
-        xunit.sort_by(|a, b| a.path.cmp(&b.path));
-        let xml = report::xunit_xml(&xunit, start.elapsed());
-        if let Err(e) = crate::io::write_atomically(path, xml.as_bytes()) {
-            eprintln!("error: cannot write '{}': {e}", path.display());
-            status_extra = 1;
-        }
+    (summary, xunit)
+}
+
+/// Writes the JUnit file `--xunit-xml-output` asks for (atomically);
+/// whether that went well (true when none was asked for).
+fn write_xunit(
+    args: &TestArgs,
+    mut xunit: Vec<report::XunitCase>,
+    elapsed: std::time::Duration,
+) -> bool {
+    let Some(path) = &args.xunit_xml_output else {
+        return true;
+    };
+    xunit.sort_by(|a, b| a.path.cmp(&b.path));
+    let xml = report::xunit_xml(&xunit, elapsed);
+    if let Err(e) = crate::io::write_atomically(path, xml.as_bytes()) {
+        eprintln!("error: cannot write '{}': {e}", path.display());
+        return false;
     }
-    // A closed stdout (`pfir test | head`) must not panic.
-    let mut out = std::io::stdout().lock();
-    let _ = write!(
-        out,
-        "{}",
-        report::summary(&summary, start.elapsed(), args.quiet)
-    );
-    let _ = out.flush();
-    if !discovery.errors.is_empty() {
-        let _ = writeln!(
-            out,
-            "{} path{} could not be read (see the errors above)",
-            discovery.errors.len(),
-            if discovery.errors.len() == 1 { "" } else { "s" }
-        );
-    }
-    if summary.failed.is_empty() && discovery.errors.is_empty() && status_extra == 0 {
-        0
-    } else {
-        1
-    }
+    true
 }
 
 /// A progress line on standard error (`Testing: 12/400`), only when it is a

@@ -3,8 +3,9 @@
 //! and the command-line options of RUN lines.
 //!
 //! The keyword and type lists come from the lexer's own vocabulary
-//! ([`crate::vocab`]); the op and option tables are checked against the
-//! lowering and the `pfir` command line by `tests/it/ide`.
+//! ([`crate::vocab`]); the op table is checked against the lowering by
+//! `tests/it/ide`, the option table against `pfir opt`'s by `src/cli`'s
+//! unit tests.
 
 pub use crate::vocab::BuiltinOp;
 

@@ -46,39 +46,48 @@ pub const RUNNER_DIRECTIVES: [&str; 5] =
 /// The severities of `expected-*` comments.
 pub const EXPECTED_KINDS: [&str; 4] = crate::lexer::expected::KINDS;
 
-/// The FileCheck prefixes a document's RUN lines use: `CHECK` and every
-/// `--check-prefix=P` / `--check-prefixes=P,Q` (one dash or two, `=` or a
-/// space).
+/// The FileCheck prefixes a document's RUN lines use: `CHECK` and the
+/// `--check-prefix` / `--check-prefixes` values of each FileCheck stage
+/// (`FileCheck`, `filecheck`, `pfir-filecheck` or `pfir filecheck`), its
+/// arguments read by FileCheck's own option parser (`filecheck::args`) from
+/// the stage as the runner splits the RUN line. A RUN line that does not
+/// parse, or a FileCheck command line FileCheck would refuse, names none.
 pub fn check_prefixes(text: &str) -> Vec<String> {
     let mut out = vec!["CHECK".to_string()];
-    for line in fsutil::lines::lines(text).filter(|l| l.contains("RUN:")) {
-        let words: Vec<&str> = line.split_whitespace().collect();
-        for (i, w) in words.iter().enumerate() {
-            let w = w.trim_start_matches('-');
-            let value = if let Some(v) = w
-                .strip_prefix("check-prefixes")
-                .or_else(|| w.strip_prefix("check-prefix"))
-            {
-                match v.strip_prefix('=') {
-                    Some(v) => v,
-                    None if v.is_empty() => words.get(i + 1).copied().unwrap_or(""),
-                    None => continue,
-                }
-            } else {
-                continue;
-            };
-            for p in value.split(',') {
-                let p = p.trim_matches(|c| c == '\'' || c == '"');
-                let valid = !p.is_empty()
-                    && p.bytes()
-                        .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-                if valid && !out.iter().any(|q| q == p) {
-                    out.push(p.to_string());
-                }
+    let subs = lit::run_line::Substitutions {
+        source: "document.pfir".into(),
+        temp: "document.pfir.tmp".into(),
+        custom: Vec::new(),
+    };
+    let runs = lit::run_line::find_run_lines(text).unwrap_or_default();
+    let pipelines = runs
+        .iter()
+        .filter_map(|run| lit::run_line::parse(&run.text, &subs).ok())
+        .flatten();
+    for stage in pipelines.flat_map(|p| p.stages) {
+        let args = match stage.argv.as_slice() {
+            [program, args @ ..] if is_filecheck(program) => args,
+            [pfir, sub, args @ ..] if pfir == "pfir" && sub == "filecheck" => args,
+            _ => continue,
+        };
+        let Ok(parsed) = filecheck::args::parse_args_with_color(args, || false) else {
+            continue;
+        };
+        for p in parsed.opts.check_prefixes {
+            let valid = !p.is_empty()
+                && p.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+            if valid && !out.contains(&p) {
+                out.push(p);
             }
         }
     }
     out
+}
+
+/// Names under which RUN lines call FileCheck.
+fn is_filecheck(program: &str) -> bool {
+    matches!(program, "FileCheck" | "filecheck" | "pfir-filecheck")
 }
 
 /// What the comment `text[range]` (from `//` to the end of its line) is,
@@ -291,14 +300,32 @@ mod tests {
 
     #[test]
     fn prefixes_come_from_run_lines() {
-        let p = check_prefixes("// RUN: a --check-prefixes=A,B-C\n// RUN: b -check-prefix X\n");
-        assert_eq!(p, ["CHECK", "A", "B-C", "X"]);
+        let p = check_prefixes(
+            "// RUN: a | FileCheck %s --check-prefixes=A,B-C\n// RUN: b | pfir filecheck -check-prefix X %s\n// RUN: c | not filecheck '--check-prefix=Q' %s\n",
+        );
+        assert_eq!(p, ["CHECK", "A", "B-C", "X", "Q"]);
+    }
+
+    #[test]
+    fn prefixes_are_those_filecheck_would_take() {
+        // Another program's options are not FileCheck's.
+        let p = check_prefixes("// RUN: pfir opt --check-prefix=OPT < %s | FileCheck %s\n");
+        assert_eq!(p, ["CHECK"]);
+        // A command line FileCheck refuses (an unknown option) names none,
+        // nor does a RUN line that does not parse (an open quote).
+        let p = check_prefixes(
+            "// RUN: a | FileCheck --no-such-option --check-prefix=A %s\n// RUN: a | FileCheck '--check-prefix=B %s\n",
+        );
+        assert_eq!(p, ["CHECK"]);
+        // An invalid prefix is left out.
+        let p = check_prefixes("// RUN: a | FileCheck --check-prefixes=OK,a.b %s\n");
+        assert_eq!(p, ["CHECK", "OK"]);
     }
 
     #[test]
     fn a_run_line_ends_at_a_lone_carriage_return() {
         // The words of the line after the RUN line are not its options.
-        let p = check_prefixes("// RUN: a --check-prefix=A\r--check-prefix=NOT\r");
+        let p = check_prefixes("// RUN: a | FileCheck %s --check-prefix=A\r--check-prefix=NOT\r");
         assert_eq!(p, ["CHECK", "A"]);
     }
 

@@ -103,7 +103,6 @@ pub struct LoopInfo {
     pub is_for: bool,
     /// Inside a `manual` scope (the innermost scope around it).
     pub manual: bool,
-    pub label: String,
 }
 
 #[derive(Clone, Debug)]
@@ -503,15 +502,13 @@ fn index_function(
                     let iter_args = f.list(*iter_args);
                     let label = format!("for {} in {}", f.var_name(*var), kind.keyword());
                     let header = header_of(st.span, body.span);
-                    let loop_symbol =
-                        symbol(ix, label.clone(), None, SymbolKind::Loop, header.clone());
+                    let loop_symbol = symbol(ix, label, None, SymbolKind::Loop, header.clone());
                     ix.loops.push(LoopInfo {
                         stmt: clamp(st.span.range()),
                         header,
                         func: fi,
                         is_for: true,
                         manual: fr.manual,
-                        label,
                     });
                     let lv = &mut ix.vars[var_of(*var) as usize];
                     lv.kind = VarKind::LoopVariable;
@@ -548,7 +545,6 @@ fn index_function(
                         func: fi,
                         is_for: false,
                         manual: fr.manual,
-                        label: "while".into(),
                     });
                     let cond_start = f.exprs[*cond].span.start().min(body.span.start());
                     for it in iter_args {

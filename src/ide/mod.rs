@@ -7,31 +7,35 @@
 //! `expand-manual-phase-fence` pass through the pass manager with remarks
 //! on, so the editor and `pfir opt` never disagree: the diagnostics
 //! ([`Analysis::diagnostics`]) come from that same reading. Everything it learns is flattened into tables of byte ranges
-//! ([`index`]); each query then reads those tables without recursion.
+//! (the `index` module); each query then reads those tables without recursion.
 //!
 //! Every range is a `Range<usize>` of byte offsets into the whole document
 //! text, on `char` boundaries. The language server (`src/lsp/`) converts
 //! them to its position encoding. Nothing here panics on any input or
 //! offset: an offset past the end or inside a character finds nothing.
 //!
-//! Module map: [`document`] (chunks, offsets, building on a large stack),
-//! [`index`] (definitions, uses, scopes, loops, outline from the IR),
-//! [`decisions`] (the pass's remark per loop), [`directives`] (RUN / CHECK /
-//! `expected-*` inside comments), [`builtins`] (the vocabulary editors
-//! offer), and one module per feature: [`navigate`], [`outline`],
-//! [`folding`], [`hover`], [`completion`], [`tokens`].
+//! **What is public.** As in rust-analyzer's `ide` crate, the API is
+//! [`Analysis`] and the plain types its methods return, re-exported here;
+//! the modules that compute them are private to pfir (`pub(crate)`), so
+//! they can change without breaking a user. Module map: `document`
+//! (chunks, offsets, building on a large stack), `index` (definitions,
+//! uses, scopes, loops, outline from the IR), `decisions` (the pass's
+//! remark per loop), `directives` (RUN / CHECK / `expected-*` inside
+//! comments), `builtins` (the vocabulary editors offer), and one module per
+//! feature: `navigate`, `outline`, `folding`, `hover`, `completion`,
+//! `tokens`.
 
-pub mod builtins;
-pub mod completion;
-pub mod decisions;
-pub mod directives;
-pub mod document;
-pub mod folding;
-pub mod hover;
-pub mod index;
-pub mod navigate;
-pub mod outline;
-pub mod tokens;
+pub(crate) mod builtins;
+pub(crate) mod completion;
+pub(crate) mod decisions;
+pub(crate) mod directives;
+pub(crate) mod document;
+pub(crate) mod folding;
+pub(crate) mod hover;
+pub(crate) mod index;
+pub(crate) mod navigate;
+pub(crate) mod outline;
+pub(crate) mod tokens;
 
 use crate::diagnostics::Diagnostic;
 use std::ops::Range;
@@ -39,6 +43,7 @@ use std::ops::Range;
 pub use completion::{Completion, CompletionKind};
 pub use folding::{Fold, FoldKind};
 pub use hover::{HoverInfo, InlayHint, InlayHintKind};
+pub use index::MAX_OUTLINE_DEPTH;
 pub use navigate::{Access, Highlight, RenameError};
 pub use outline::{SymbolKind, SymbolNode, WorkspaceSymbol};
 pub use tokens::{SemanticToken, TokenKind, TokenModifiers};

@@ -88,10 +88,6 @@ impl LineIndex {
         }
     }
 
-    pub fn encoding(&self) -> Encoding {
-        self.encoding
-    }
-
     /// The number of lines (a text ending in a line break has an empty last line).
     pub fn line_count(&self) -> usize {
         self.line_starts.len()

@@ -47,3 +47,14 @@ pub fn lit_config(pfir_exe: impl Into<PathBuf>) -> lit::Config {
     }
     config
 }
+
+/// The proptest configuration of the tooling's never-panics properties
+/// (many cases, no persisted failures).
+#[cfg(test)]
+fn never_panics_config() -> proptest::prelude::ProptestConfig {
+    proptest::prelude::ProptestConfig {
+        cases: 2000,
+        failure_persistence: None,
+        ..Default::default()
+    }
+}

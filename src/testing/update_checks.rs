@@ -1,6 +1,6 @@
-//! Check generation (`pfir test --update`, `PFIR_UPDATE_CHECKS=1`): rewrite
-//! the CHECK lines of a test from the current output of its command, in the
-//! style of MLIR's `generate-test-checks.py`.
+//! Check generation (`pfir test --update`, which `PFIR_UPDATE_CHECKS=1` asks
+//! the cargo harness for): rewrite the CHECK lines of a test from the current
+//! output of its command, in the style of MLIR's `generate-test-checks.py`.
 //!
 //! The command is the first RUN line that pipes into FileCheck, up to the
 //! FileCheck stage. Its output is cut into functions; each becomes
@@ -48,15 +48,6 @@ impl UpdateOutcome {
             UpdateOutcome::Skipped(why) => Some(format!("checks not updated: {why}")),
         }
     }
-}
-
-/// The environment variable that makes the cargo harness regenerate checks.
-pub const UPDATE_ENV: &str = "PFIR_UPDATE_CHECKS";
-
-/// Whether `PFIR_UPDATE_CHECKS` asks for updating (`1`, `true` or `yes`).
-pub fn update_requested_by_env() -> bool {
-    std::env::var(UPDATE_ENV)
-        .is_ok_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true" | "yes"))
 }
 
 fn is_filecheck(program: &str) -> bool {
@@ -777,5 +768,29 @@ orchestration func main(n: i64) -> task_id {
             unattributed_line("func f() {\n}\ntrailing\n", false),
             Some("trailing".into())
         );
+    }
+
+    /// Text made of up to `max` of `pieces`.
+    fn soup(
+        pieces: &'static [&'static str],
+        max: usize,
+    ) -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::strategy::Strategy;
+        proptest::collection::vec(proptest::sample::select(pieces), 0..max).prop_map(|v| v.concat())
+    }
+
+    proptest::proptest! {
+        #![proptest_config(crate::testing::never_panics_config())]
+
+        /// The test and the output are user input: whatever they hold,
+        /// generating checks never panics.
+        #[test]
+        fn generation_never_panics(
+            input in soup(&["a", "b", " ", "\t", "\n", "\r\n", "{{", "[[", "é", "x = 1", "CHECK:", ""], 30),
+            output in soup(&["func f() {\n", "}\n", "  x\n", "// -----\n", "\n", "{{"], 20),
+            split in proptest::prelude::any::<bool>(),
+        ) {
+            let _ = generate(&input, &output, "CHECK", split);
+        }
     }
 }

@@ -673,4 +673,33 @@ mod tests {
         let d2 = Diagnostic::error("a", Span::new(0, 1));
         assert_eq!(verify(&file(text), &[d0, d1, d2]).len(), 1);
     }
+
+    proptest::proptest! {
+        #![proptest_config(crate::testing::never_panics_config())]
+
+        /// `expected-*` comments are user input: malformed ones, offsets
+        /// out of range and diagnostics anywhere never make it panic.
+        #[test]
+        fn never_panics(
+            lines in proptest::collection::vec(
+                proptest::sample::select(&[
+                    "x", "// expected-error {{a}}", "// expected-error@+1 {{a}}", "// expected-error@-9 {{a}}",
+                    "// expected-note@+99999999999999999999 {{b}}", "// expected-remark {{", "// expected-warning }}",
+                    "// expected-error @+1 {{a}} {{b}}", "// expected-bogus {{a}}", "", "é",
+                ][..]),
+                0..12,
+            ),
+            at in proptest::collection::vec((0usize..400, 0usize..3), 0..4),
+        ) {
+            let text = lines.join("\n");
+            let produced: Vec<Diagnostic> = at
+                .into_iter()
+                .map(|(offset, sev)| {
+                    let severity = [Severity::Error, Severity::Note, Severity::Remark][sev];
+                    Diagnostic::new(severity, "a", Span::new(offset, offset + 1))
+                })
+                .collect();
+            let _ = verify(&file(&text), &produced);
+        }
+    }
 }

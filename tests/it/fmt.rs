@@ -323,7 +323,7 @@ fn formatting_every_test_keeps_its_result() {
     pfir_files(&root, &mut files);
     files.sort();
     // The tests are formatted; their `Inputs/` stay as they are.
-    let tests = pfir::testing::lit::discover(std::slice::from_ref(&root)).unwrap();
+    let tests = lit::discover(std::slice::from_ref(&root)).unwrap();
     let tmp = tempfile::tempdir().unwrap();
     let (before, after) = (tmp.path().join("before"), tmp.path().join("after"));
     let mut formatted = 0;
@@ -343,25 +343,41 @@ fn formatting_every_test_keeps_its_result() {
         }
     }
     assert!(formatted > 30, "only {formatted} files formatted");
-    let config = pfir::testing::lit_config(PFIR);
-    let tests = pfir::testing::lit::discover(std::slice::from_ref(&before)).unwrap();
-    assert!(tests.len() > 30);
-    let mut differ = Vec::new();
-    for t in &tests {
-        let rel = t.strip_prefix(&before).unwrap();
-        let a = pfir::testing::lit::run_test(t, &config);
-        let b = pfir::testing::lit::run_test(&after.join(rel), &config);
-        if a.passed() != b.passed() {
-            differ.push(format!(
-                "{}: before {} after {}\n{}",
-                rel.display(),
-                a.passed(),
-                b.passed(),
-                pfir::testing::lit::report::failure_report(&b)
-            ));
-        }
-    }
-    assert!(differ.is_empty(), "{}", differ.join("\n"));
+    // Both trees through `pfir test`, each test's verdict compared.
+    let (before_verdicts, _) = verdicts(&before);
+    let (after_verdicts, after_report) = verdicts(&after);
+    assert!(before_verdicts.len() > 30);
+    assert_eq!(
+        before_verdicts.keys().collect::<Vec<_>>(),
+        after_verdicts.keys().collect::<Vec<_>>()
+    );
+    let differ: Vec<String> = before_verdicts
+        .iter()
+        .filter(|(rel, verdict)| after_verdicts[*rel] != **verdict)
+        .map(|(rel, verdict)| format!("{rel}: before {verdict} after {}", after_verdicts[rel]))
+        .collect();
+    assert!(differ.is_empty(), "{}\n{after_report}", differ.join("\n"));
+}
+
+/// Each test's verdict (`PASS`, `FAIL`, `UNSUPPORTED`, ...) by its path
+/// under `dir`, from the result lines of `pfir test DIR`, and its whole
+/// report.
+fn verdicts(dir: &Path) -> (std::collections::BTreeMap<String, String>, String) {
+    let prefix = format!("{}/", dir.display());
+    let (_, stdout, stderr) = run(&["test", &dir.display().to_string()], "");
+    let verdicts = stdout
+        .lines()
+        .filter_map(|line| {
+            let (verdict, rest) = line.split_once(": ")?;
+            if !verdict.bytes().all(|b| b.is_ascii_uppercase()) {
+                return None;
+            }
+            let path = rest.strip_prefix(&prefix)?;
+            let path = path.split(" (").next().unwrap_or(path);
+            Some((path.to_string(), verdict.to_string()))
+        })
+        .collect();
+    (verdicts, stdout + &stderr)
 }
 
 /// The repository's own `.pfir` files are formatted, except those in

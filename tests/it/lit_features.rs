@@ -246,14 +246,13 @@ fn testkit_feature_follows_the_build() {
         "// REQUIRES: testkit\n// RUN: pfir opt %s --passes=test-drop-deps\nfunc f() {\n}\n",
     );
     // This build has the test-only passes: the feature is on and it runs.
-    let mut config = pfir::testing::lit_config(PFIR);
-    assert!(config.features.iter().any(|f| f == "testkit"));
-    let r = pfir::testing::lit::run_test(&t, &config);
-    assert!(r.passed() && r.unsupported.is_none(), "{r:?}");
+    let path = t.display().to_string();
+    let (status, stdout, stderr) = pfir_test(&[&path]);
+    assert_eq!(status, 0, "{stdout}{stderr}");
+    assert!(stdout.starts_with(&format!("PASS: {path}")), "{stdout}");
     // A build without them (a release build) reports it unsupported.
-    config.features.clear();
-    let r = pfir::testing::lit::run_test(&t, &config);
-    assert_eq!(r.outcome(), pfir::testing::lit::Outcome::Unsupported);
+    let r = lit::run_test(&t, &lit::Config::new(lit::Tools::new()));
+    assert_eq!(r.outcome(), lit::Outcome::Unsupported);
     assert!(
         r.unsupported.as_deref().unwrap_or("").contains("testkit"),
         "{r:?}"

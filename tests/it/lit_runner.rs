@@ -7,8 +7,6 @@
 #![cfg(unix)]
 
 use crate::support::{eventually, process_ended};
-use pfir::testing::lit;
-use pfir::testing::lit_config;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -60,7 +58,9 @@ fn scratch_directories_are_private_and_unpredictable() {
         "t.pfir",
         "// RUN: sh -c 'echo hijacked > %t'\n// RUN: stat -c %a %T > %S/mode.txt\n// RUN: echo %T > %S/dir.txt\n",
     );
-    let result = lit::run_test(&test, &lit_config(PFIR));
+    // The runner itself (`crates/lit`) in this process, whose id the
+    // planted names carry; the RUN lines need no pfir tool.
+    let result = lit::run_test(&test, &lit::Config::new(lit::Tools::new()));
     for p in planted {
         let _ = std::fs::remove_dir_all(p);
     }
@@ -270,8 +270,8 @@ fn captured_output_is_bounded() {
         "a report of {} bytes",
         stdout.len()
     );
-    let dropped_out = 50_000_000 - pfir::testing::lit::execute::DEFAULT_CAPTURE_LIMIT;
-    let dropped_err = 30_000_000 - pfir::testing::lit::execute::DEFAULT_CAPTURE_LIMIT;
+    let dropped_out = 50_000_000 - lit::execute::DEFAULT_CAPTURE_LIMIT;
+    let dropped_err = 30_000_000 - lit::execute::DEFAULT_CAPTURE_LIMIT;
     assert!(stdout.contains(&format!("[... {dropped_out} bytes dropped ...]")));
     assert!(stdout.contains(&format!("[... {dropped_err} bytes dropped ...]")));
 }
@@ -286,7 +286,7 @@ fn a_crash_never_passes_under_not() {
         "// RUN: not sh -c 'kill -9 $$'\n",
     );
     let fails = write(dir.path(), "fails.pfir", "// RUN: not sh -c 'exit 1'\n");
-    let config = lit_config(PFIR);
+    let config = lit::Config::new(lit::Tools::new());
     let r = lit::run_test(&panics, &config);
     assert!(!r.passed());
     assert!(lit::report::failure_report(&r).contains("a Rust panic"));

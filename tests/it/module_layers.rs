@@ -225,3 +225,80 @@ fn lexer_and_parser_never_import_the_ir() {
 fn the_scan_finds_a_mention() {
     assert!(!offending_lines("cli", "clap").is_empty());
 }
+
+/// The modules `src/lib.rs` makes public. The command line, the language
+/// server and the test tooling are the binary's internals (`pub(crate)`),
+/// and the front end and the stack strategy are reached through `driver`;
+/// widening one, or making a new module public, is a decision to take
+/// here on purpose (ARCHITECTURE.md, "What is public"). (`testkit`, re-exports
+/// public only with the feature of that name, is declared inline.)
+const PUBLIC: &[&str] = &[
+    "analysis",
+    "api",
+    "diagnostics",
+    "driver",
+    "format",
+    "graph",
+    "ide",
+    "io",
+    "ir",
+    "lexer",
+    "lower",
+    "parser",
+    "passes",
+    "printer",
+    "span",
+    "vocab",
+];
+
+/// The modules `text` (a module's source) declares with `pub mod`, and
+/// those it declares otherwise (`mod`, `pub(crate) mod`): (public, private).
+fn declared_modules(text: &str) -> (Vec<String>, Vec<String>) {
+    let (mut public, mut private) = (Vec::new(), Vec::new());
+    for line in text.lines().map(str::trim) {
+        let Some(name) = line.strip_suffix(';').and_then(|l| l.split("mod ").nth(1)) else {
+            continue;
+        };
+        if line.starts_with("pub mod ") {
+            public.push(name.to_string());
+        } else if line.starts_with("mod ") || line.starts_with("pub(crate) mod ") {
+            private.push(name.to_string());
+        }
+    }
+    (public, private)
+}
+
+#[test]
+fn only_the_library_modules_are_public() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let lib = std::fs::read_to_string(src.join("lib.rs")).expect("reading src/lib.rs");
+    let (mut public, mut private) = declared_modules(&lib);
+    public.sort();
+    private.sort();
+    assert_eq!(public, PUBLIC, "the public modules of src/lib.rs");
+    assert_eq!(
+        private,
+        ["cli", "frontend", "lsp", "stack", "testing"],
+        "the private modules"
+    );
+    // `ide` is public through `Analysis` and the types its methods
+    // return, re-exported at its root; its modules are private.
+    let ide = std::fs::read_to_string(src.join("ide/mod.rs")).expect("reading src/ide/mod.rs");
+    let (public, private) = declared_modules(&ide);
+    assert!(public.is_empty(), "public modules in src/ide: {public:?}");
+    assert!(private.len() > 5, "{private:?}");
+}
+
+/// The declaration scan tells `pub mod` from `pub(crate) mod` and `mod`.
+#[test]
+fn the_declaration_scan_tells_public_from_private() {
+    let (public, private) =
+        declared_modules("pub mod a;\npub(crate) mod b;\nmod c;\n#[cfg(x)]\npub mod d {\n");
+    assert_eq!(
+        (public, private),
+        (
+            vec!["a".to_string()],
+            vec!["b".to_string(), "c".to_string()]
+        )
+    );
+}

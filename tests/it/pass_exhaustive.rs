@@ -1,10 +1,10 @@
 //! Bounded-exhaustive verification of `expand-manual-phase-fence`: every
 //! program of `pfir::passes::exhaustive` up to [`size`] statements, each
-//! through the three checks of `pfir::testing::exhaustive` (dependencies
+//! through the three checks of `pfir::testkit::exhaustive` (dependencies
 //! kept exactly, idempotence and round trip, the oracle's decisions). Larger
 //! sizes: `cargo bench --bench exhaustive -- --size K`.
 
-use pfir::testing::exhaustive::{RunOptions, SizeReport, run_size};
+use pfir::testkit::exhaustive::{RunOptions, SizeReport, run_size};
 use std::collections::HashSet;
 use std::sync::Mutex;
 
@@ -71,7 +71,7 @@ fn every_small_program_passes_the_three_checks() {
 #[test]
 fn the_oracle_agrees_with_the_pass_on_every_golden_input() {
     use pfir::passes::exhaustive::oracle;
-    use pfir::testing::exhaustive::decisions_in_output;
+    use pfir::testkit::exhaustive::decisions_in_output;
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/passes");
     let mut files = Vec::new();
     crate::support::pfir_files(&dir, &mut files);

@@ -30,21 +30,6 @@ fn file(text: &str) -> SourceFile {
     SourceFile::new("t.pfir", text)
 }
 
-fn opts(args: &[&str]) -> PipelineOptions {
-    use clap::Parser;
-    #[derive(Parser)]
-    struct Cli {
-        #[command(flatten)]
-        p: pfir::cli::opt::PipelineArgs,
-    }
-    let mut argv = vec!["pfir"];
-    argv.extend(args);
-    Cli::try_parse_from(argv)
-        .expect("options parse")
-        .p
-        .options()
-}
-
 fn main_fn(m: &Module) -> &pfir::ir::Function {
     m.function("main").unwrap()
 }
@@ -288,30 +273,15 @@ fn unknown_pass_names_are_usage_errors() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("unknown pass 'nope'") && e.contains(NAME), "{e}");
-    assert!(check_pipeline(&opts(&["--print-ir-after=nope"])).is_err());
-    assert!(check_pipeline(&opts(&["--remarks=nope"])).is_err());
-    assert!(check_pipeline(&opts(&["--passes", NAME, "--remarks", "--stats"])).is_ok());
+    let named = |print_after: &[&str], remarks: &[&str]| PipelineOptions {
+        print_ir_after: print_after.iter().map(|p| p.to_string()).collect(),
+        remarks: Some(remarks.iter().map(|p| p.to_string()).collect()),
+        ..PipelineOptions::default()
+    };
+    assert!(check_pipeline(&named(&["nope"], &[])).is_err());
+    assert!(check_pipeline(&named(&[], &["nope"])).is_err());
+    assert!(check_pipeline(&named(&[NAME], &[NAME])).is_ok());
     assert_eq!(passes::known_passes(), vec![NAME, "test-drop-deps"]);
-}
-
-#[test]
-fn option_parsing() {
-    let o = opts(&[]);
-    assert!(o.verify_each() && o.remarks.is_none());
-    assert!(!opts(&["--no-verify-each"]).verify_each());
-    assert!(opts(&["--no-verify-each", "--verify-each"]).verify_each());
-    let o = opts(&["--remarks"]);
-    assert!(o.remarks_for(NAME));
-    let o = opts(&[&format!("--remarks={NAME}")]);
-    assert!(o.remarks_for(NAME) && !o.remarks_for("other"));
-    let o = opts(&[
-        "--passes",
-        &format!("{NAME},{NAME}"),
-        "--print-ir-after",
-        NAME,
-    ]);
-    assert_eq!(o.passes.len(), 2);
-    assert!(o.print_after(NAME));
 }
 
 #[test]
@@ -320,14 +290,13 @@ fn dumps_timing_stats_and_remarks() {
     let r = run_pipeline(
         &mut m,
         &file(EXAMPLE),
-        &opts(&[
-            "--passes",
-            NAME,
-            "--print-ir-after-all",
-            "--timing",
-            "--stats",
-            "--remarks",
-        ]),
+        &PipelineOptions {
+            print_ir_after_all: true,
+            timing: true,
+            stats: true,
+            remarks: Some(Vec::new()),
+            ..PipelineOptions::with_passes(&[NAME])
+        },
     );
     assert!(
         r.stderr
@@ -354,7 +323,11 @@ fn dumps_timing_stats_and_remarks() {
     );
     // Remarks of another pass only: none here.
     let mut m = read(EXAMPLE);
-    let r = run_pipeline(&mut m, &file(EXAMPLE), &opts(&["--passes", NAME]));
+    let r = run_pipeline(
+        &mut m,
+        &file(EXAMPLE),
+        &PipelineOptions::with_passes(&[NAME]),
+    );
     assert!(r.diagnostics.is_empty() && r.stderr.is_empty());
 }
 

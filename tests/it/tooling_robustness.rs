@@ -1,11 +1,12 @@
 //! The test tooling reads user files too (check files, RUN lines,
 //! `expected-*` comments, outputs to regenerate checks from): thousands of
-//! random and malformed inputs must never make it panic.
+//! random and malformed inputs must never make it panic. FileCheck and the
+//! RUN-line parser are checked here through their crates; `expected-*`
+//! comments and check generation, pfir's own, by the unit tests of
+//! `src/testing/verify_diagnostics.rs` and `src/testing/update_checks.rs`.
 
-use pfir::diagnostics::{Diagnostic, Severity, SourceFile};
-use pfir::span::Span;
-use pfir::testing::filecheck::{FileCheckOptions, check};
-use pfir::testing::lit::run_line::{Substitutions, find_run_lines, parse};
+use filecheck::{FileCheckOptions, check};
+use lit::run_line::{Substitutions, find_run_lines, parse};
 use proptest::prelude::*;
 
 const CHECK_PIECES: &[&str] = &[
@@ -110,34 +111,5 @@ proptest! {
                 let _ = parse(&line.text, &subs);
             }
         }
-    }
-
-    #[test]
-    fn verify_diagnostics_never_panics(
-        lines in proptest::collection::vec(
-            proptest::sample::select(&[
-                "x", "// expected-error {{a}}", "// expected-error@+1 {{a}}", "// expected-error@-9 {{a}}",
-                "// expected-note@+99999999999999999999 {{b}}", "// expected-remark {{", "// expected-warning }}",
-                "// expected-error @+1 {{a}} {{b}}", "// expected-bogus {{a}}", "", "é",
-            ][..]),
-            0..12,
-        ),
-        at in proptest::collection::vec((0usize..400, 0usize..3), 0..4),
-    ) {
-        let text = lines.join("\n");
-        let file = SourceFile::new("v.pfir", text.clone());
-        let produced: Vec<Diagnostic> = at
-            .into_iter()
-            .map(|(offset, sev)| {
-                let severity = [Severity::Error, Severity::Note, Severity::Remark][sev];
-                Diagnostic::new(severity, "a", Span::new(offset, offset + 1))
-            })
-            .collect();
-        let _ = pfir::testing::verify_diagnostics::verify(&file, &produced);
-    }
-
-    #[test]
-    fn check_generation_never_panics(input in soup(INPUT_PIECES, 30), output in soup(&["func f() {\n", "}\n", "  x\n", "// -----\n", "\n", "{{"], 20), split in any::<bool>()) {
-        let _ = pfir::testing::update_checks::generate(&input, &output, "CHECK", split);
     }
 }

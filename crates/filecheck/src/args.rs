@@ -8,8 +8,8 @@
 //! the largest wins, and single-valued options that may be given only once.
 //! [`tokenize`] splits the `FILECHECK_OPTS` environment variable.
 //!
-//! The one parser of these options: `pfir filecheck` and the language
-//! server's tests on save both use it.
+//! The one parser of these options: `pfir filecheck`, the language
+//! server's tests on save and the editor's CHECK prefixes all use it.
 
 use crate::{DumpInput, DumpInputFilter, FileCheckOptions};
 use std::io::IsTerminal;

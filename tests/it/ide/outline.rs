@@ -110,7 +110,7 @@ fn outline_depth_is_bounded() {
         .unwrap()
         / 2;
     assert!(
-        deepest <= pfir::ide::index::MAX_OUTLINE_DEPTH as usize + 1,
+        deepest <= pfir::ide::MAX_OUTLINE_DEPTH as usize + 1,
         "{deepest}"
     );
     // Every loop variable is still listed.

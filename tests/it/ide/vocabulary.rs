@@ -1,10 +1,9 @@
-//! The editor's fixed vocabulary agrees with the language and the command
-//! line: reserved words with docs/language.md's table, RUN-line options
-//! with `pfir opt`'s, built-in ops with lowering.
+//! The editor's fixed vocabulary agrees with the language: reserved words
+//! with docs/language.md's table, built-in ops with lowering. (Its RUN-line
+//! options are checked against `pfir opt`'s by a unit test of `src/cli`.)
 
-use clap::CommandFactory;
 use pfir::ide::Analysis;
-use pfir::ide::builtins::{BUILTIN_OPS, OPT_OPTIONS, is_reserved};
+use pfir::vocab::{BuiltinOp, is_reserved};
 
 #[test]
 fn reserved_words_are_those_of_the_language() {
@@ -12,12 +11,12 @@ fn reserved_words_are_those_of_the_language() {
     for w in &words {
         assert!(is_reserved(w), "`{w}` is reserved in docs/language.md");
     }
-    let ours: Vec<&str> = pfir::ide::builtins::KEYWORDS
+    let ours: Vec<&str> = pfir::vocab::KEYWORDS
         .iter()
-        .chain(pfir::ide::builtins::KEYWORD_OPERATORS.iter())
+        .chain(pfir::vocab::KEYWORD_OPERATORS.iter())
         .copied()
-        .chain(pfir::ide::builtins::type_names())
-        .chain(pfir::ide::builtins::LOOP_KINDS.iter().map(|k| k.keyword()))
+        .chain(pfir::vocab::type_names())
+        .chain(pfir::vocab::LOOP_KINDS.iter().map(|k| k.keyword()))
         .collect();
     for w in ours {
         assert!(words.iter().any(|x| x == w), "`{w}` is not a reserved word");
@@ -33,38 +32,6 @@ fn the_shared_reserved_words_are_exactly_the_table() {
     let mut ours: Vec<String> = pfir::vocab::reserved_words().map(String::from).collect();
     ours.sort();
     assert_eq!(ours, table);
-}
-
-#[test]
-fn run_line_options_are_those_of_pfir_opt() {
-    let cli = pfir::cli::Cli::command();
-    let opt = cli.find_subcommand("opt").expect("pfir opt");
-    let longs: Vec<String> = opt
-        .get_arguments()
-        .filter(|a| !a.is_hide_set())
-        .filter_map(|a| a.get_long().map(|l| format!("--{l}")))
-        .collect();
-    let listed: Vec<&str> = OPT_OPTIONS
-        .iter()
-        .map(|(o, _)| o.trim_end_matches('='))
-        .filter(|o| o.starts_with("--"))
-        .collect();
-    for l in &longs {
-        if l == "--help" || l == "--output" {
-            continue; // `-o` is listed by its short form.
-        }
-        assert!(
-            listed.contains(&l.as_str()),
-            "`{l}` is missing from OPT_OPTIONS"
-        );
-    }
-    for l in listed {
-        assert!(
-            longs.iter().any(|x| x == l),
-            "`{l}` is not an option of pfir opt"
-        );
-    }
-    assert!(opt.get_arguments().any(|a| a.get_short() == Some('o')));
 }
 
 #[test]
@@ -92,7 +59,7 @@ fn built_in_ops_have_known_result_types_and_others_do_not() {
     assert_eq!(ty("i"), "i: task_id");
     assert_eq!(ty("d"), "d: task_id");
     assert_eq!(ty("x"), "x: unknown");
-    for op in BUILTIN_OPS {
+    for op in BuiltinOp::ALL {
         assert!(
             src.contains(&format!("{}(", op.name())),
             "{} is not tried",
