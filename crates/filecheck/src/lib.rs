@@ -489,6 +489,20 @@ mod tests {
     }
 
     #[test]
+    fn each_undefined_variable_is_an_error_in_llvms_words() {
+        let o = FileCheckOptions::default();
+        let f = run("CHECK: [[A]] [[#B+1]]\n", "a\n", &o).unwrap_err();
+        let messages: Vec<&str> = f.errors.iter().map(|e| e.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            [
+                "CHECK: undefined variable: A",
+                "CHECK: undefined variable: B"
+            ]
+        );
+    }
+
+    #[test]
     fn whitespace_options() {
         let mut o = FileCheckOptions::default();
         assert!(run("CHECK: a b\n", "a \t  b\n", &o).is_ok());
