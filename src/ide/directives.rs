@@ -19,7 +19,8 @@ pub enum CommentKind {
     Check,
     /// `expected-error` / `-warning` / `-note` / `-remark`.
     Expected,
-    /// `COM:`, `XFAIL:`, `REQUIRES:`, `UNSUPPORTED:`, `ALLOW_RETRIES:`.
+    /// `COM:`, `XFAIL:`, `REQUIRES:`, `UNSUPPORTED:`, `ALLOW_RETRIES:`,
+    /// `DEFINE:`, `REDEFINE:`.
     Other,
 }
 
@@ -40,8 +41,15 @@ pub enum PieceKind {
 pub const CHECK_SUFFIXES: [&str; 6] = ["NEXT", "SAME", "NOT", "DAG", "LABEL", "EMPTY"];
 
 /// The runner's directives other than RUN.
-pub const RUNNER_DIRECTIVES: [&str; 5] =
-    ["COM", "XFAIL", "REQUIRES", "UNSUPPORTED", "ALLOW_RETRIES"];
+pub const RUNNER_DIRECTIVES: [&str; 7] = [
+    "COM",
+    "XFAIL",
+    "REQUIRES",
+    "UNSUPPORTED",
+    "ALLOW_RETRIES",
+    "DEFINE",
+    "REDEFINE",
+];
 
 /// The severities of `expected-*` comments.
 pub const EXPECTED_KINDS: [&str; 4] = crate::lexer::expected::KINDS;
@@ -51,7 +59,7 @@ pub const EXPECTED_KINDS: [&str; 4] = crate::lexer::expected::KINDS;
 /// space).
 pub fn check_prefixes(text: &str) -> Vec<String> {
     let mut out = vec!["CHECK".to_string()];
-    for line in fsutil::lines::lines(text).filter(|l| l.contains("RUN:")) {
+    for line in &run_line_texts(text) {
         let words: Vec<&str> = line.split_whitespace().collect();
         for (i, w) in words.iter().enumerate() {
             let w = w.trim_start_matches('-');
@@ -79,6 +87,21 @@ pub fn check_prefixes(text: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// The commands of the RUN lines of `text`, with `DEFINE:`/`REDEFINE:`
+/// expanded as the runner reads them (`lit::define`); while the directives
+/// do not read (a continuation being typed, a `REDEFINE` of a `lit.toml`
+/// name, which the editor does not look up here), the RUN and
+/// `DEFINE`/`REDEFINE` lines as written.
+fn run_line_texts(text: &str) -> Vec<String> {
+    match lit::define::expanded_run_lines(text, &[]) {
+        Ok(lines) => lines.into_iter().map(|(_, expanded)| expanded).collect(),
+        Err(_) => fsutil::lines::lines(text)
+            .filter(|l| l.contains("RUN:") || l.contains("DEFINE:"))
+            .map(str::to_string)
+            .collect(),
+    }
 }
 
 /// What the comment `text[range]` (from `//` to the end of its line) is,
@@ -293,6 +316,26 @@ mod tests {
     fn prefixes_come_from_run_lines() {
         let p = check_prefixes("// RUN: a --check-prefixes=A,B-C\n// RUN: b -check-prefix X\n");
         assert_eq!(p, ["CHECK", "A", "B-C", "X"]);
+    }
+
+    #[test]
+    fn prefixes_come_through_define_as_the_runner_reads_them() {
+        let text = "// DEFINE: %{fc} = FileCheck %s --check-prefix=A\n\
+                    // RUN: pfir opt %s | %{fc}\n\
+                    // REDEFINE: %{fc} = FileCheck %s \\\n\
+                    // REDEFINE:   --check-prefixes=B,C\n\
+                    // RUN: pfir opt %s | %{fc}\n";
+        assert_eq!(check_prefixes(text), ["CHECK", "A", "B", "C"]);
+        // Directives that do not read (a `REDEFINE` of a name the file
+        // does not define): the lines as written still name the prefixes.
+        let text = "// REDEFINE: %{fc} = FileCheck %s --check-prefix=D\n// RUN: %{fc}\n";
+        assert_eq!(check_prefixes(text), ["CHECK", "D"]);
+        let (kind, pieces) = scan("// DEFINE: %{x} = 1");
+        assert_eq!(
+            (kind, pieces),
+            (CommentKind::Other, vec![("DEFINE:", PieceKind::Directive)])
+        );
+        assert_eq!(scan("// REDEFINE: %{x} = 2").0, CommentKind::Other);
     }
 
     #[test]
