@@ -392,3 +392,55 @@ fn boolean_feature_expressions_and_define() {
         "{out}"
     );
 }
+
+/// `pfir test --update` reads the command through `DEFINE:` as the runner
+/// does: the checks are generated and the test then passes.
+#[test]
+fn update_reads_define() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = write(
+        dir.path(),
+        "def.pfir",
+        "// DEFINE: %{check} = FileCheck %s --check-prefix=OUT\n\
+         // RUN: pfir opt %s | %{check}\n\n\
+         func kernel() -> task_id {\n  return system.task_invalid()\n}\n",
+    );
+    let (status, out) = run_one(&t, &["--update"]);
+    assert_eq!(status, 0, "{out}");
+    let text = std::fs::read_to_string(&t).unwrap();
+    assert!(
+        text.contains("// OUT-LABEL: func kernel() -> task_id {\n// OUT-NEXT:   return"),
+        "{text}\n{out}"
+    );
+}
+
+/// The progress line is drawn on a terminal (a pty from `script`) and
+/// never when standard error is not one.
+#[test]
+fn progress_line_only_on_a_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    for i in 0..3 {
+        write(dir.path(), &format!("t{i}.pfir"), "// RUN: true\n");
+    }
+    let d = dir.path().display().to_string();
+    let (status, stdout, stderr) = pfir_test(&["-j", "1", &d]);
+    assert_eq!(status, 0, "{stdout}{stderr}");
+    assert!(
+        !stderr.contains("Testing:") && !stderr.contains('\r') && !stdout.contains('\r'),
+        "{stdout}{stderr}"
+    );
+    // `script` (util-linux; Debian's essential bsdutils) runs it on a pty.
+    let out = Command::new("script")
+        .arg("-qec")
+        .arg(format!("{PFIR} test -j 1 '{d}'"))
+        .arg("/dev/null")
+        .output()
+        .expect("running script");
+    assert!(out.status.success(), "{out:?}");
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        shown.contains("Testing: 1/3\r\x1b[K") && shown.contains("Testing: 2/3\r\x1b[K"),
+        "{shown:?}"
+    );
+    assert!(!shown.contains("Testing: 3/3"), "{shown:?}");
+}
