@@ -1,6 +1,8 @@
 //! The lit harness: every `.pfir` file under `tests/` with `// RUN:` lines is
 //! run through the `pfir test` runner as its own named test (the name is
-//! its path relative to `tests/`), plus a few checks of the runner itself.
+//! its path relative to `tests/`), plus a few checks of the runner itself
+//! and the tests that need a tool which may be missing here
+//! (`tests/needs_tools/`: reported as ignored, with the reason, where it is).
 //!
 //! `cargo test --test lit -- verify-diagnostics` runs the tests whose name
 //! contains `verify-diagnostics`. With `PFIR_UPDATE_CHECKS=1`, each test's
@@ -12,6 +14,9 @@ use pfir::testing::lit::{self, report};
 use pfir::testing::update_checks;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+#[path = "needs_tools/mod.rs"]
+mod needs_tools;
 
 const PFIR: &str = env!("CARGO_BIN_EXE_pfir");
 
@@ -303,5 +308,6 @@ fn main() {
         "runner::verify_diagnostics_report",
         verify_diagnostics_report,
     ));
+    trials.extend(needs_tools::trials());
     libtest_mimic::run(&args, trials).exit();
 }
