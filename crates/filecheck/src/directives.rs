@@ -102,11 +102,16 @@ fn is_word(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'-' || b == b'_'
 }
 
-/// Checks that every prefix is well formed (ASCII letters, digits, `-`
-/// and `_`, in any order: LLVM 14 and 19 accept `1A` although their
-/// message, kept here, says "must start with a letter") and unique.
-pub(crate) fn validate_prefixes(prefixes: &[String], what: &str) -> Result<(), String> {
-    let mut seen = BTreeSet::new();
+/// Checks that every prefix the user supplied is well formed (ASCII
+/// letters, digits, `-` and `_`, in any order: LLVM 14 and 19 accept `1A`
+/// although their message, kept here, says "must start with a letter") and
+/// not in `seen` (as LLVM: the defaults of the kind not supplied, then the
+/// check prefixes, then the comment prefixes), adding it there.
+pub(crate) fn validate_prefixes(
+    prefixes: &[String],
+    what: &str,
+    seen: &mut BTreeSet<String>,
+) -> Result<(), String> {
     for p in prefixes {
         if p.is_empty() {
             return Err(format!(
@@ -122,7 +127,7 @@ pub(crate) fn validate_prefixes(prefixes: &[String], what: &str) -> Result<(), S
                  characters, hyphens, and underscores: '{p}'"
             ));
         }
-        if !seen.insert(p.as_str()) {
+        if !seen.insert(p.clone()) {
             return Err(format!(
                 "supplied {what} prefix must be unique among check and comment prefixes: '{p}'"
             ));
@@ -556,11 +561,16 @@ mod tests {
     #[test]
     fn prefix_errors_use_llvms_wording() {
         assert_eq!(
-            validate_prefixes(&["A!".into()], "check").unwrap_err(),
+            validate_prefixes(&["A!".into()], "check", &mut BTreeSet::new()).unwrap_err(),
             "supplied check prefix must start with a letter and contain only alphanumeric \
              characters, hyphens, and underscores: 'A!'"
         );
-        assert!(validate_prefixes(&["1A".into(), "_B-".into()], "comment").is_ok());
+        let mut seen = BTreeSet::new();
+        assert!(validate_prefixes(&["1A".into(), "_B-".into()], "comment", &mut seen).is_ok());
+        assert_eq!(
+            validate_prefixes(&["C".into(), "_B-".into()], "check", &mut seen).unwrap_err(),
+            "supplied check prefix must be unique among check and comment prefixes: '_B-'"
+        );
     }
 
     #[test]
