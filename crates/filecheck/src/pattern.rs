@@ -833,6 +833,9 @@ pub(crate) fn translate_ere(src: &str) -> Result<String, String> {
     // Whether the previous element can take a repetition operator.
     let mut atom = false;
     let mut depth = 0usize;
+    // Groups closed so far: a back-reference `\N` must name one of them, as
+    // LLVM's regcomp checks each `{{...}}` on its own.
+    let mut closed = 0u32;
     let bad_rpt = || Err("repetition-operator operand invalid".to_string());
     while i < c.len() {
         let ch = c[i];
@@ -841,6 +844,9 @@ pub(crate) fn translate_ere(src: &str) -> Result<String, String> {
                 let Some(&next) = c.get(i + 1) else {
                     return Err("trailing backslash (\\)".into());
                 };
+                if next.to_digit(10).is_some_and(|n| n > closed) {
+                    return Err("invalid backreference number".into());
+                }
                 out.push_str(&regex::escape(&next.to_string()));
                 i += 2;
                 atom = true;
@@ -915,6 +921,7 @@ pub(crate) fn translate_ere(src: &str) -> Result<String, String> {
                     return Err("parentheses not balanced".into());
                 }
                 depth -= 1;
+                closed += 1;
                 out.push(')');
                 atom = true;
             }
@@ -1105,6 +1112,11 @@ mod tests {
         assert_eq!(translate_ere("[[:digit:]]+").unwrap(), "[[:digit:]]+");
         assert_eq!(translate_ere("a{x").unwrap(), "a\\{x");
         assert!(translate_ere("a{2").is_err());
+        // `\N` names a group closed before it in the same block (LLVM 14, 19).
+        for bad in [r"(a)\2", r"(a\1)", r"\1(a)"] {
+            assert_eq!(translate_ere(bad).unwrap_err(), "invalid backreference number");
+        }
+        assert!(translate_ere(r"(a)\1").is_ok());
         assert!(translate_ere("*a").is_err());
         assert!(translate_ere("(a").is_err());
         assert!(translate_ere("a+?").is_err());
