@@ -168,11 +168,10 @@ fn classify(prefix: &str, rest: &str, comment: bool) -> Kind {
         }
         return Kind::None;
     }
-    if next == b'_' {
-        return misspelled(prefix, rest);
-    }
-    if next != b'-' {
-        return Kind::None;
+    match next {
+        b'-' => {}
+        b'_' => return misspelled(prefix, rest),
+        _ => return Kind::None,
     }
     let r = &rest[1..];
     if let Some(num) = r.strip_prefix("COUNT-") {

@@ -841,13 +841,7 @@ pub(crate) fn translate_ere(src: &str) -> Result<String, String> {
         let ch = c[i];
         match ch {
             '\\' => {
-                let Some(&next) = c.get(i + 1) else {
-                    return Err("trailing backslash (\\)".into());
-                };
-                if next.to_digit(10).is_some_and(|n| n > closed) {
-                    return Err("invalid backreference number".into());
-                }
-                out.push_str(&regex::escape(&next.to_string()));
+                out.push_str(&escaped(c.get(i + 1).copied(), closed)?);
                 i += 2;
                 atom = true;
                 continue;
@@ -951,6 +945,18 @@ pub(crate) fn translate_ere(src: &str) -> Result<String, String> {
         return Err("parentheses not balanced".into());
     }
     Ok(out)
+}
+
+/// The translation of `\` followed by `next`: that character, literally.
+/// A back-reference `\N` must name one of the `closed` groups before it.
+fn escaped(next: Option<char>, closed: u32) -> Result<String, String> {
+    let Some(next) = next else {
+        return Err("trailing backslash (\\)".into());
+    };
+    if next.to_digit(10).is_some_and(|n| n > closed) {
+        return Err("invalid backreference number".into());
+    }
+    Ok(regex::escape(&next.to_string()))
 }
 
 /// Translates the bracket expression starting at `c[start] == '['`;
@@ -1114,7 +1120,10 @@ mod tests {
         assert!(translate_ere("a{2").is_err());
         // `\N` names a group closed before it in the same block (LLVM 14, 19).
         for bad in [r"(a)\2", r"(a\1)", r"\1(a)"] {
-            assert_eq!(translate_ere(bad).unwrap_err(), "invalid backreference number");
+            assert_eq!(
+                translate_ere(bad).unwrap_err(),
+                "invalid backreference number"
+            );
         }
         assert!(translate_ere(r"(a)\1").is_ok());
         assert!(translate_ere("*a").is_err());
