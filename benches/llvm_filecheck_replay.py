@@ -210,9 +210,18 @@ def report(args, pfir, llvm, calls):
                     first_lines(c["pfir_stderr"], 2),
                 )
             )
+        statuses = {}
+        for c in calls:
+            statuses[c["llvm"]] = statuses.get(c["llvm"], 0) + 1
         print(
-            "direct: %d FileCheck calls of those tests, run with both: %d give %s's exit status, %d do not"
-            % (len(calls), len(calls) - len(differ), os.path.basename(args.llvm), len(differ))
+            "direct: %d FileCheck calls of those tests, run with both: %d give %s's exit status, %d do not (%s)"
+            % (
+                len(calls),
+                len(calls) - len(differ),
+                os.path.basename(args.llvm),
+                len(differ),
+                ", ".join("exit %d: %d" % kv for kv in sorted(statuses.items())),
+            )
         )
     sys.exit(1 if disagree else 0)
 
