@@ -1,6 +1,8 @@
 //! The lit harness: every `.pfir` file under `tests/` with `// RUN:` lines is
 //! run through the `pfir test` runner as its own named test (the name is
-//! its path relative to `tests/`), plus a few checks of the runner itself.
+//! its path relative to `tests/`), plus a few checks of the runner itself
+//! and the tests that need a tool which may be missing here
+//! (`tests/needs_tools/`: reported as ignored, with the reason, where it is).
 //!
 //! Each test is one `pfir test FILE` process (the binary the RUN lines
 //! name, which runs pfir's own commands in-process): the harness knows
@@ -14,6 +16,9 @@
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+#[path = "needs_tools/mod.rs"]
+mod needs_tools;
 
 const PFIR: &str = env!("CARGO_BIN_EXE_pfir");
 
@@ -312,5 +317,6 @@ fn main() {
         "runner::verify_diagnostics_report",
         verify_diagnostics_report,
     ));
+    trials.extend(needs_tools::trials());
     libtest_mimic::run(&args, trials).exit();
 }

@@ -264,36 +264,89 @@ fn write_xunit(
     true
 }
 
-/// A progress line on standard error (`Testing: 12/400`), only when it is a
-/// terminal: cleared before each result is printed and drawn again after.
-struct Progress {
+/// A progress line (`Testing: 12/400`) on standard error, only when it is
+/// a terminal: cleared before each result is printed and drawn again after,
+/// never after the last test.
+struct Progress<W: Write> {
     total: usize,
     done: usize,
-    enabled: bool,
+    /// Where the line is drawn; `None` draws nothing.
+    out: Option<W>,
 }
 
-impl Progress {
-    fn new(total: usize, quiet: bool) -> Progress {
+impl Progress<std::io::Stderr> {
+    fn new(total: usize, quiet: bool) -> Self {
         use std::io::IsTerminal;
+        let terminal = std::io::stderr().is_terminal();
+        Progress::to(std::io::stderr(), !quiet && terminal, total)
+    }
+}
+
+impl<W: Write> Progress<W> {
+    /// Draws on `out` when `enabled` and there is more than one test.
+    fn to(out: W, enabled: bool, total: usize) -> Self {
         Progress {
             total,
             done: 0,
-            enabled: !quiet && std::io::stderr().is_terminal() && total > 1,
+            out: (enabled && total > 1).then_some(out),
         }
     }
 
+    /// The line after `done` of `total` tests: none once all are done.
+    fn line(done: usize, total: usize) -> Option<String> {
+        (done < total).then(|| format!("Testing: {done}/{total}"))
+    }
+
     fn clear(&mut self) {
-        if self.enabled && self.done > 0 {
-            let _ = write!(std::io::stderr().lock(), "\r\x1b[K");
+        if let Some(out) = self.out.as_mut()
+            && Self::line(self.done, self.total).is_some()
+            && self.done > 0
+        {
+            let _ = write!(out, "\r\x1b[K");
         }
     }
 
     fn advance(&mut self) {
         self.done += 1;
-        if self.enabled && self.done < self.total {
-            let mut err = std::io::stderr().lock();
-            let _ = write!(err, "Testing: {}/{}", self.done, self.total);
-            let _ = err.flush();
+        if let Some(out) = self.out.as_mut()
+            && let Some(line) = Self::line(self.done, self.total)
+        {
+            let _ = write!(out, "{line}");
+            let _ = out.flush();
         }
+    }
+}
+
+#[cfg(test)]
+mod progress_tests {
+    use super::Progress;
+
+    /// What a run of `total` tests draws: the line after each test but the
+    /// last, each cleared before the next result is printed.
+    fn drawn(total: usize, enabled: bool) -> String {
+        let mut p = Progress::to(Vec::new(), enabled, total);
+        for _ in 0..total {
+            p.clear();
+            p.advance();
+        }
+        p.clear();
+        String::from_utf8(p.out.unwrap_or_default()).unwrap()
+    }
+
+    #[test]
+    fn the_line_counts_tests_and_is_cleared_before_each_result() {
+        assert_eq!(drawn(3, true), "Testing: 1/3\r\x1b[KTesting: 2/3\r\x1b[K");
+        assert_eq!(
+            Progress::<Vec<u8>>::line(12, 400).as_deref(),
+            Some("Testing: 12/400")
+        );
+        assert_eq!(Progress::<Vec<u8>>::line(400, 400), None);
+    }
+
+    #[test]
+    fn nothing_is_drawn_off_a_terminal_or_for_one_test() {
+        assert_eq!(drawn(3, false), "");
+        assert_eq!(drawn(1, true), "");
+        assert_eq!(drawn(0, true), "");
     }
 }

@@ -108,6 +108,12 @@ pub fn directive_doc(directive: &str) -> Option<String> {
         "REQUIRES" => "The test runs only when the listed features hold.".to_string(),
         "UNSUPPORTED" => "The test does not run when the listed features hold.".to_string(),
         "ALLOW_RETRIES" => "The test is run up to this many more times before failing.".to_string(),
+        "DEFINE" => "Defines a `%{name}` substitution for the RUN lines after it: \
+                     `DEFINE: %{name} = value`."
+            .to_string(),
+        "REDEFINE" => "Changes a `%{name}` substitution defined before, for the RUN lines \
+                       after it."
+            .to_string(),
         "" => "FileCheck: the pattern must match after the previous match.".to_string(),
         "NEXT" => "FileCheck: the pattern must match on the line right after the previous match."
             .to_string(),

@@ -19,7 +19,8 @@ pub enum CommentKind {
     Check,
     /// `expected-error` / `-warning` / `-note` / `-remark`.
     Expected,
-    /// `COM:`, `XFAIL:`, `REQUIRES:`, `UNSUPPORTED:`, `ALLOW_RETRIES:`.
+    /// `COM:`, `XFAIL:`, `REQUIRES:`, `UNSUPPORTED:`, `ALLOW_RETRIES:`,
+    /// `DEFINE:`, `REDEFINE:`.
     Other,
 }
 
@@ -40,8 +41,15 @@ pub enum PieceKind {
 pub const CHECK_SUFFIXES: [&str; 6] = ["NEXT", "SAME", "NOT", "DAG", "LABEL", "EMPTY"];
 
 /// The runner's directives other than RUN.
-pub const RUNNER_DIRECTIVES: [&str; 5] =
-    ["COM", "XFAIL", "REQUIRES", "UNSUPPORTED", "ALLOW_RETRIES"];
+pub const RUNNER_DIRECTIVES: [&str; 7] = [
+    "COM",
+    "XFAIL",
+    "REQUIRES",
+    "UNSUPPORTED",
+    "ALLOW_RETRIES",
+    "DEFINE",
+    "REDEFINE",
+];
 
 /// The severities of `expected-*` comments.
 pub const EXPECTED_KINDS: [&str; 4] = crate::lexer::expected::KINDS;
@@ -59,10 +67,10 @@ pub fn check_prefixes(text: &str) -> Vec<String> {
         temp: "document.pfir.tmp".into(),
         custom: Vec::new(),
     };
-    let runs = lit::run_line::find_run_lines(text).unwrap_or_default();
+    let runs = run_line_texts(text);
     let pipelines = runs
         .iter()
-        .filter_map(|run| lit::run_line::parse(&run.text, &subs).ok())
+        .filter_map(|run| lit::run_line::parse(run, &subs).ok())
         .flatten();
     for stage in pipelines.flat_map(|p| p.stages) {
         let args = match stage.argv.as_slice() {
@@ -88,6 +96,28 @@ pub fn check_prefixes(text: &str) -> Vec<String> {
 /// Names under which RUN lines call FileCheck.
 fn is_filecheck(program: &str) -> bool {
     matches!(program, "FileCheck" | "filecheck" | "pfir-filecheck")
+}
+
+/// The commands of the RUN lines of `text`, with `DEFINE:`/`REDEFINE:`
+/// expanded as the runner reads them (`lit::define`); while the directives
+/// do not read (a continuation being typed, a `REDEFINE` of a `lit.toml`
+/// name, which the editor does not look up here), the commands of the RUN
+/// lines and the values of the `DEFINE`/`REDEFINE` lines as written.
+fn run_line_texts(text: &str) -> Vec<String> {
+    match lit::define::expanded_run_lines(text, &[]) {
+        Ok(lines) => lines.into_iter().map(|(_, expanded)| expanded).collect(),
+        Err(_) => fsutil::lines::lines(text)
+            .filter_map(|l| {
+                let (_, rest) = l.split_once("RUN:").or_else(|| l.split_once("DEFINE:"))?;
+                let command = if l.contains("DEFINE:") {
+                    rest.split_once('=')?.1
+                } else {
+                    rest
+                };
+                Some(command.trim().to_string())
+            })
+            .collect(),
+    }
 }
 
 /// What the comment `text[range]` (from `//` to the end of its line) is,
@@ -320,6 +350,26 @@ mod tests {
         // An invalid prefix is left out.
         let p = check_prefixes("// RUN: a | FileCheck --check-prefixes=OK,a.b %s\n");
         assert_eq!(p, ["CHECK", "OK"]);
+    }
+
+    #[test]
+    fn prefixes_come_through_define_as_the_runner_reads_them() {
+        let text = "// DEFINE: %{fc} = FileCheck %s --check-prefix=A\n\
+                    // RUN: pfir opt %s | %{fc}\n\
+                    // REDEFINE: %{fc} = FileCheck %s \\\n\
+                    // REDEFINE:   --check-prefixes=B,C\n\
+                    // RUN: pfir opt %s | %{fc}\n";
+        assert_eq!(check_prefixes(text), ["CHECK", "A", "B", "C"]);
+        // Directives that do not read (a `REDEFINE` of a name the file
+        // does not define): the lines as written still name the prefixes.
+        let text = "// REDEFINE: %{fc} = FileCheck %s --check-prefix=D\n// RUN: %{fc}\n";
+        assert_eq!(check_prefixes(text), ["CHECK", "D"]);
+        let (kind, pieces) = scan("// DEFINE: %{x} = 1");
+        assert_eq!(
+            (kind, pieces),
+            (CommentKind::Other, vec![("DEFINE:", PieceKind::Directive)])
+        );
+        assert_eq!(scan("// REDEFINE: %{x} = 2").0, CommentKind::Other);
     }
 
     #[test]

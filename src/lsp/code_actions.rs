@@ -187,8 +187,8 @@ pub fn updated_checks(doc: &Document, uri: &Url, policy: &RunPolicy) -> Result<S
     let subs = producer::substitutions(&source, scratch.temp.clone());
     let found = update_checks::find_producer(text, &subs)?
         .ok_or("no RUN line pipes a command's output into FileCheck")?;
-    for run in lit::run_line::find_run_lines(text)? {
-        trust::check_substitutions(&run.text, &subs.custom, policy)
+    for (run, expanded) in lit::define::expanded_run_lines(text, &subs.custom)? {
+        trust::check_substitutions(&expanded, &subs.custom, policy)
             .map_err(|b| format!("line {}: {}", run.line, b.message()))?;
     }
     trust::check_stages(

@@ -50,13 +50,19 @@ pub fn is_filecheck(program: &str) -> bool {
 /// A RUN line with its pipelines, or why they do not parse.
 pub type ParsedRunLine = (run_line::RunLine, Result<Vec<Pipeline>, String>);
 
-/// The RUN lines of `text`, each parsed into pipelines with `subs`. A RUN
-/// line that does not parse is returned as its error.
+/// The RUN lines of `text`, each with the `DEFINE:`/`REDEFINE:`
+/// substitutions in force at it expanded (as the runner reads them, so the
+/// consent checks see what runs) and parsed into pipelines with `subs`. A
+/// RUN line that does not parse is returned as its error.
 pub fn parsed_run_lines(text: &str, subs: &Substitutions) -> Result<Vec<ParsedRunLine>, String> {
-    Ok(run_line::find_run_lines(text)?
+    Ok(lit::define::expanded_run_lines(text, &subs.custom)?
         .into_iter()
-        .map(|r| {
-            let parsed = run_line::parse(&r.text, subs);
+        .map(|(r, expanded)| {
+            let parsed = run_line::parse(&expanded, subs);
+            let r = run_line::RunLine {
+                line: r.line,
+                text: expanded,
+            };
             (r, parsed)
         })
         .collect())
@@ -287,4 +293,41 @@ pub fn run_line_output(
         ));
     }
     Ok(run(&pipeline.stages[..end], text, source, &runner(policy)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn run_lines_are_read_with_define_as_the_runner_reads_them() {
+        let subs = Substitutions {
+            source: "t.pfir".into(),
+            temp: "t.tmp".into(),
+            custom: Vec::new(),
+        };
+        let text = "// DEFINE: %{opt} = pfir opt %s\n// RUN: %{opt} | FileCheck %s\n\
+                    // REDEFINE: %{opt} = pfir check %s\n// RUN: %{opt}\n";
+        let lines = parsed_run_lines(text, &subs).unwrap();
+        let got: Vec<(usize, String, String)> = lines
+            .into_iter()
+            .map(|(r, p)| (r.line, r.text, p.unwrap()[0].display()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    2,
+                    "pfir opt %s | FileCheck %s".to_string(),
+                    "pfir opt t.pfir | FileCheck t.pfir".to_string()
+                ),
+                (
+                    4,
+                    "pfir check %s".to_string(),
+                    "pfir check t.pfir".to_string()
+                )
+            ]
+        );
+        assert!(parsed_run_lines("// DEFINE: %{x}\n// RUN: a\n", &subs).is_err());
+    }
 }

@@ -94,8 +94,9 @@ pub struct Producer {
 /// (not `not ...` or `... 2>&1`, which check diagnostics) and returns what
 /// precedes it.
 pub fn find_producer(text: &str, subs: &Substitutions) -> Result<Option<Producer>, String> {
-    for run in run_line::find_run_lines(text)? {
-        let pipelines = run_line::parse(&run.text, subs)
+    // With `DEFINE:`/`REDEFINE:` expanded, as the runner reads them.
+    for (run, expanded) in lit::define::expanded_run_lines(text, &subs.custom)? {
+        let pipelines = run_line::parse(&expanded, subs)
             .map_err(|e| format!("line {}: cannot parse the RUN line: {e}", run.line))?;
         for pipeline in pipelines {
             let Some(fc) = pipeline
@@ -679,6 +680,25 @@ orchestration func main(n: i64) -> task_id {
                 .is_none()
         );
         assert!(find_producer("// RUN: FileCheck %s\n", &subs).is_err());
+    }
+
+    #[test]
+    fn producer_reads_define_as_the_runner_does() {
+        let subs = Substitutions {
+            source: "t.pfir".into(),
+            temp: "t.tmp".into(),
+            custom: vec![("opts".into(), "--keep-comments".into())],
+        };
+        let text = "// DEFINE: %{fc} = FileCheck %s --check-prefix=A\n\
+                    // DEFINE: %{run} = pfir opt %s %{opts} | %{fc}\n\
+                    // REDEFINE: %{fc} = FileCheck %s --check-prefix=B\n\
+                    // RUN: %{run}\n";
+        let p = find_producer(text, &subs).unwrap().unwrap();
+        assert_eq!(p.pipeline.display(), "pfir opt t.pfir --keep-comments");
+        assert_eq!(p.prefix, "B");
+        // The runner's errors are its errors.
+        let err = find_producer("// REDEFINE: %{x} = 1\n// RUN: %{x}\n", &subs).unwrap_err();
+        assert!(err.contains("No substitution for '%{x}'"), "{err}");
     }
 
     #[test]

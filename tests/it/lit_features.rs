@@ -183,15 +183,27 @@ fn timeout_is_per_test() {
     assert_eq!(status, 2, "a zero timeout is a usage error");
 }
 
-#[test]
-fn jobs() {
+/// A temporary directory of `n` tests of one `// RUN: true` line each,
+/// and its path.
+fn trivial_tests(n: usize) -> (tempfile::TempDir, String) {
     let dir = tempfile::tempdir().unwrap();
-    for i in 0..4 {
+    for i in 0..n {
         write(dir.path(), &format!("t{i}.pfir"), "// RUN: true\n");
     }
     let root = dir.path().display().to_string();
-    let (status, stdout, _) = pfir_test(&["-j", "3", &root]);
+    (dir, root)
+}
+
+#[test]
+fn jobs() {
+    let (_dir, root) = trivial_tests(4);
+    let (status, stdout, stderr) = pfir_test(&["-j", "3", &root]);
     assert_eq!(status, 0, "{stdout}");
+    // Standard error is not a terminal: no progress line.
+    assert!(
+        !stderr.contains("Testing:") && !stderr.contains('\r') && !stdout.contains('\r'),
+        "{stdout}{stderr}"
+    );
     assert!(
         stdout.contains("Total Discovered Tests: 4\n  Passed: 4 (100.00%)\n"),
         "{stdout}"
@@ -390,4 +402,47 @@ fn boolean_feature_expressions_and_define() {
         ),
         "{out}"
     );
+}
+
+/// `pfir test --update` reads the command through `DEFINE:` as the runner
+/// does: the checks are generated and the test then passes.
+#[test]
+fn update_reads_define() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().join("def.pfir");
+    std::fs::write(
+        &t,
+        "// DEFINE: %{check} = FileCheck %s --check-prefix=OUT\n\
+         // RUN: pfir opt %s | %{check}\n\n\
+         func kernel() -> task_id {\n  return system.task_invalid()\n}\n",
+    )
+    .unwrap();
+    let (status, out) = run_one(&t, &["--update"]);
+    assert_eq!(status, 0, "{out}");
+    let text = std::fs::read_to_string(&t).unwrap();
+    assert!(
+        text.contains("// OUT-LABEL: func kernel() -> task_id {\n// OUT-NEXT:   return"),
+        "{text}\n{out}"
+    );
+}
+
+/// The progress line is drawn on a terminal (a pty from `script`); `jobs`
+/// checks that it is not when standard error is not one.
+#[test]
+fn progress_line_only_on_a_terminal() {
+    let (_dir, d) = trivial_tests(3);
+    // `script` (util-linux; Debian's essential bsdutils) runs it on a pty.
+    let out = Command::new("script")
+        .arg("-qec")
+        .arg(format!("{PFIR} test -j 1 '{d}'"))
+        .arg("/dev/null")
+        .output()
+        .expect("running script");
+    assert!(out.status.success(), "{out:?}");
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        shown.contains("Testing: 1/3\r\x1b[K") && shown.contains("Testing: 2/3\r\x1b[K"),
+        "{shown:?}"
+    );
+    assert!(!shown.contains("Testing: 3/3"), "{shown:?}");
 }

@@ -1,6 +1,8 @@
 //! Every Rust integration test in one binary (one link instead of one per
 //! file): a module per concern. The golden `.pfir` tests run through
-//! `tests/lit.rs`, which needs its own harness.
+//! `tests/lit.rs`, which needs its own harness, and so do the tests that
+//! need a tool that may be missing (`tests/needs_tools/`), so that they are
+//! reported as ignored where it is.
 
 mod support;
 
@@ -13,8 +15,6 @@ mod deps_random;
 mod deps_verify;
 mod diagnostics;
 mod editor_grammar;
-mod editor_setups;
-mod filecheck_agreement;
 mod fmt;
 mod frontend_errors;
 mod frontend_limits;

@@ -102,10 +102,16 @@ fn is_word(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'-' || b == b'_'
 }
 
-/// Checks that every prefix is well formed (LLVM 14: ASCII letters,
-/// digits, `-` and `_`, in any order) and unique.
-pub(crate) fn validate_prefixes(prefixes: &[String], what: &str) -> Result<(), String> {
-    let mut seen = BTreeSet::new();
+/// Checks that every prefix the user supplied is well formed (ASCII
+/// letters, digits, `-` and `_`, in any order: LLVM 14 and 19 accept `1A`
+/// although their message, kept here, says "must start with a letter") and
+/// not in `seen` (as LLVM: the defaults of the kind not supplied, then the
+/// check prefixes, then the comment prefixes), adding it there.
+pub(crate) fn validate_prefixes(
+    prefixes: &[String],
+    what: &str,
+    seen: &mut BTreeSet<String>,
+) -> Result<(), String> {
     for p in prefixes {
         if p.is_empty() {
             return Err(format!(
@@ -117,11 +123,11 @@ pub(crate) fn validate_prefixes(prefixes: &[String], what: &str) -> Result<(), S
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
         {
             return Err(format!(
-                "supplied {what} prefix must contain only alphanumeric characters, hyphens \
-                 and underscores: '{p}'"
+                "supplied {what} prefix must start with a letter and contain only alphanumeric \
+                 characters, hyphens, and underscores: '{p}'"
             ));
         }
-        if !seen.insert(p.as_str()) {
+        if !seen.insert(p.clone()) {
             return Err(format!(
                 "supplied {what} prefix must be unique among check and comment prefixes: '{p}'"
             ));
@@ -162,8 +168,10 @@ fn classify(prefix: &str, rest: &str, comment: bool) -> Kind {
         }
         return Kind::None;
     }
-    if next != b'-' {
-        return Kind::None;
+    match next {
+        b'-' => {}
+        b'_' => return misspelled(prefix, rest),
+        _ => return Kind::None,
     }
     let r = &rest[1..];
     if let Some(num) = r.strip_prefix("COUNT-") {
@@ -262,6 +270,20 @@ fn classify(prefix: &str, rest: &str, comment: bool) -> Kind {
         }
     }
     Kind::None
+}
+
+/// `PREFIX_NEXT:` and the like: a directive but for `_` in place of the
+/// `-` (LLVM 18 and later report it as "misspelled directive", naming the
+/// text up to where the directive's reading ended; LLVM 14 reads it as
+/// text). `rest` starts at the `_`.
+fn misspelled(prefix: &str, rest: &str) -> Kind {
+    let dashed = format!("-{}", &rest[1..]);
+    let end = match classify(prefix, &dashed, false) {
+        Kind::Found { after, .. } => after,
+        Kind::Bad(at, _) => at,
+        Kind::None | Kind::Comment(_) | Kind::Misspelled(_) => return Kind::None,
+    };
+    Kind::Misspelled(format!("misspelled directive '{prefix}{}'", &rest[..end]))
 }
 
 /// Optimal-string-alignment distance (adjacent transpositions count 1).
@@ -533,6 +555,46 @@ mod tests {
         let s = run("CHECK: a\nCHECK-NOT: b\n").unwrap();
         assert_eq!(s.len(), 2);
         assert_eq!(s[1].main.pat.kind, CheckKind::Eof);
+    }
+
+    #[test]
+    fn prefix_errors_use_llvms_wording() {
+        assert_eq!(
+            validate_prefixes(&["A!".into()], "check", &mut BTreeSet::new()).unwrap_err(),
+            "supplied check prefix must start with a letter and contain only alphanumeric \
+             characters, hyphens, and underscores: 'A!'"
+        );
+        let mut seen = BTreeSet::new();
+        assert!(validate_prefixes(&["1A".into(), "_B-".into()], "comment", &mut seen).is_ok());
+        assert_eq!(
+            validate_prefixes(&["C".into(), "_B-".into()], "check", &mut seen).unwrap_err(),
+            "supplied check prefix must be unique among check and comment prefixes: '_B-'"
+        );
+    }
+
+    #[test]
+    fn underscore_for_dash_is_a_misspelled_directive() {
+        for (text, word) in [
+            ("CHECK: a\nCHECK_NEXT: b\n", "CHECK_NEXT:"),
+            ("CHECK: a\nCHECK_COUNT-2: b\n", "CHECK_COUNT-2:"),
+            ("CHECK: a\nCHECK_DAG{LITERAL}: b\n", "CHECK_DAG{LITERAL}:"),
+            ("CHECK: a\nCHECK_NOT-DAG: b\n", "CHECK_"),
+            ("CHECK: a\nCHECK_COUNT-0: b\n", "CHECK_COUNT-0"),
+        ] {
+            assert_eq!(err_at(text), (9, format!("misspelled directive '{word}'")));
+        }
+        // Not a directive with `-` either: text, as in LLVM.
+        for text in [
+            "CHECK: a\nCHECK_NXT: b\n",
+            "CHECK: a\nCHECK_: b\n",
+            "CHECK: a\nCHECK_LABELS b\n",
+        ] {
+            assert_eq!(run(text).unwrap().len(), 1, "{text:?}");
+        }
+        // A prefix with `_` in it is matched first.
+        let p = vec!["P".to_string(), "P_NEXT".to_string()];
+        let s = parse("P_NEXT: a\nP: b\n", &cfg(&p, &[])).unwrap();
+        assert_eq!(s[0].main.name(), "P_NEXT");
     }
 
     #[test]

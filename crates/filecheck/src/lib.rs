@@ -288,14 +288,18 @@ pub fn check_detailed(
         .comment_prefixes
         .clone()
         .unwrap_or_else(|| vec!["COM".into(), "RUN".into()]);
-    let validated = directives::validate_prefixes(&prefixes, "check")
-        .and_then(|()| directives::validate_prefixes(&comments, "comment"))
-        .and_then(|()| match prefixes.iter().find(|p| comments.contains(p)) {
-            Some(p) => Err(format!(
-                "supplied check prefix '{p}' is also a comment prefix"
-            )),
-            None => Ok(()),
-        });
+    // LLVM's order: the defaults of the kind not given first, then the
+    // check prefixes, then the comment prefixes; the later duplicate is named.
+    let mut seen = std::collections::BTreeSet::new();
+    if default_prefix {
+        seen.insert("CHECK".to_string());
+    }
+    let given_comments = opts.comment_prefixes.as_deref().unwrap_or_default();
+    if opts.comment_prefixes.is_none() {
+        seen.extend(comments.iter().cloned());
+    }
+    let validated = directives::validate_prefixes(&opts.check_prefixes, "check", &mut seen)
+        .and_then(|()| directives::validate_prefixes(given_comments, "comment", &mut seen));
     if let Err(message) = validated {
         return fail(ctx.unlocated(FailureKind::Usage, message));
     }
@@ -489,6 +493,20 @@ mod tests {
     }
 
     #[test]
+    fn each_undefined_variable_is_an_error_in_llvms_words() {
+        let o = FileCheckOptions::default();
+        let f = run("CHECK: [[A]] [[#B+1]]\n", "a\n", &o).unwrap_err();
+        let messages: Vec<&str> = f.errors.iter().map(|e| e.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            [
+                "CHECK: undefined variable: A",
+                "CHECK: undefined variable: B"
+            ]
+        );
+    }
+
+    #[test]
     fn whitespace_options() {
         let mut o = FileCheckOptions::default();
         assert!(run("CHECK: a b\n", "a \t  b\n", &o).is_ok());
@@ -500,6 +518,26 @@ mod tests {
         };
         assert!(run("CHECK: a b\n", "  a b \n", &o).is_ok());
         assert!(run("CHECK: a b\n", "x a b\n", &o).is_err());
+    }
+
+    #[test]
+    fn duplicate_prefixes_are_named_in_llvms_order() {
+        let message = |check: &[&str], comment: Option<&[&str]>| {
+            let o = FileCheckOptions {
+                check_prefixes: check.iter().map(|s| s.to_string()).collect(),
+                comment_prefixes: comment.map(|c| c.iter().map(|s| s.to_string()).collect()),
+                ..Default::default()
+            };
+            let f = run("FOO: a\n", "a\n", &o).unwrap_err();
+            assert_eq!(f.kind, FailureKind::Usage);
+            f.errors[0].message.clone()
+        };
+        let dup = |what: &str, p: &str| {
+            format!("supplied {what} prefix must be unique among check and comment prefixes: '{p}'")
+        };
+        assert_eq!(message(&["FOO", "COM"], None), dup("check", "COM"));
+        assert_eq!(message(&["FOO"], Some(&["FOO"])), dup("comment", "FOO"));
+        assert_eq!(message(&[], Some(&["X", "CHECK"])), dup("comment", "CHECK"));
     }
 
     #[test]

@@ -121,9 +121,13 @@ impl<'a> Matcher<'a> {
 
     fn match_error(&mut self, dir: &'a Directive, nth: usize, e: MatchError, at: usize) {
         let msg = match e {
+            // One error per variable, in LLVM's words (14 and 19).
             MatchError::UndefinedVariables(v) => {
-                let quoted: Vec<String> = v.iter().map(|x| format!("\"{x}\"")).collect();
-                format!("uses undefined variable(s): {}", quoted.join(" "))
+                for name in v {
+                    let msg = format!("undefined variable: {name}");
+                    self.event(dir, nth, EventKind::Error(msg), at, at);
+                }
+                return;
             }
             MatchError::InvalidRegex(m) => format!("invalid regex after substitution: {m}"),
             MatchError::Overflow => {

@@ -833,15 +833,15 @@ pub(crate) fn translate_ere(src: &str) -> Result<String, String> {
     // Whether the previous element can take a repetition operator.
     let mut atom = false;
     let mut depth = 0usize;
+    // Groups closed so far: a back-reference `\N` must name one of them, as
+    // LLVM's regcomp checks each `{{...}}` on its own.
+    let mut closed = 0u32;
     let bad_rpt = || Err("repetition-operator operand invalid".to_string());
     while i < c.len() {
         let ch = c[i];
         match ch {
             '\\' => {
-                let Some(&next) = c.get(i + 1) else {
-                    return Err("trailing backslash (\\)".into());
-                };
-                out.push_str(&regex::escape(&next.to_string()));
+                out.push_str(&escaped(c.get(i + 1).copied(), closed)?);
                 i += 2;
                 atom = true;
                 continue;
@@ -915,6 +915,7 @@ pub(crate) fn translate_ere(src: &str) -> Result<String, String> {
                     return Err("parentheses not balanced".into());
                 }
                 depth -= 1;
+                closed += 1;
                 out.push(')');
                 atom = true;
             }
@@ -944,6 +945,18 @@ pub(crate) fn translate_ere(src: &str) -> Result<String, String> {
         return Err("parentheses not balanced".into());
     }
     Ok(out)
+}
+
+/// The translation of `\` followed by `next`: that character, literally.
+/// A back-reference `\N` must name one of the `closed` groups before it.
+fn escaped(next: Option<char>, closed: u32) -> Result<String, String> {
+    let Some(next) = next else {
+        return Err("trailing backslash (\\)".into());
+    };
+    if next.to_digit(10).is_some_and(|n| n > closed) {
+        return Err("invalid backreference number".into());
+    }
+    Ok(regex::escape(&next.to_string()))
 }
 
 /// Translates the bracket expression starting at `c[start] == '['`;
@@ -1105,6 +1118,14 @@ mod tests {
         assert_eq!(translate_ere("[[:digit:]]+").unwrap(), "[[:digit:]]+");
         assert_eq!(translate_ere("a{x").unwrap(), "a\\{x");
         assert!(translate_ere("a{2").is_err());
+        // `\N` names a group closed before it in the same block (LLVM 14, 19).
+        for bad in [r"(a)\2", r"(a\1)", r"\1(a)"] {
+            assert_eq!(
+                translate_ere(bad).unwrap_err(),
+                "invalid backreference number"
+            );
+        }
+        assert!(translate_ere(r"(a)\1").is_ok());
         assert!(translate_ere("*a").is_err());
         assert!(translate_ere("(a").is_err());
         assert!(translate_ere("a+?").is_err());

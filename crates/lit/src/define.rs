@@ -176,6 +176,38 @@ pub fn defines_at(
     Ok(out)
 }
 
+/// The `%{name}` patterns defined outside a test file: `%{pfir}` and the
+/// `lit.toml` substitutions `custom`.
+pub fn predefined(custom: &[(String, String)]) -> Vec<String> {
+    std::iter::once("pfir")
+        .chain(custom.iter().map(|(n, _)| n.as_str()))
+        .map(|n| format!("%{{{n}}}"))
+        .collect()
+}
+
+/// The RUN lines of `text` as written, each with its text with the
+/// `DEFINE:`/`REDEFINE:` substitutions in force at it expanded (the other
+/// substitutions are left to [`crate::run_line::parse`]): the one reader of
+/// a test's commands for the runner, `pfir test --update` and the editor,
+/// so that `%{name}` means the same in all three. `custom` are the
+/// `lit.toml` substitutions.
+pub fn expanded_run_lines(
+    text: &str,
+    custom: &[(String, String)],
+) -> Result<Vec<(crate::run_line::RunLine, String)>, String> {
+    let run_lines = crate::run_line::find_run_lines(text)?;
+    let lines: Vec<usize> = run_lines.iter().map(|r| r.line).collect();
+    let defines = defines_at(text, &lines, &predefined(custom))?;
+    Ok(run_lines
+        .into_iter()
+        .zip(&defines)
+        .map(|(run_line, defines)| {
+            let expanded = expand(&run_line.text, defines);
+            (run_line, expanded)
+        })
+        .collect())
+}
+
 /// Expands `defines` in `text`, newest first, each once (lit's order); a
 /// `%%{` is left alone.
 pub fn expand(text: &str, defines: &Defines) -> String {
@@ -225,6 +257,38 @@ mod tests {
         assert_eq!(expand("%{run} %%{x}", &d[1]), "echo two and more %%{x}");
         assert_eq!(expand("%{check}", &d[2]), "mine");
         assert!(at("// RUN: x\n", &[1]).unwrap()[0].is_empty());
+    }
+
+    #[test]
+    fn run_lines_come_expanded() {
+        let text = "// DEFINE: %{fc} = FileCheck %s --check-prefix=A\n\
+                    // RUN: pfir opt %s \\\n\
+                    // RUN:   | %{fc}\n\
+                    // REDEFINE: %{fc} = %{check}\n\
+                    // RUN: %{fc} %{pfir}\n";
+        let custom = [("check".to_string(), "x".to_string())];
+        let lines = expanded_run_lines(text, &custom).unwrap();
+        let got: Vec<(usize, &str)> = lines.iter().map(|(r, e)| (r.line, e.as_str())).collect();
+        assert_eq!(
+            got,
+            [
+                (2, "pfir opt %s | FileCheck %s --check-prefix=A"),
+                (5, "%{check} %{pfir}")
+            ]
+        );
+        assert_eq!(lines[1].0.text, "%{fc} %{pfir}");
+        // A directive error is the file's error, as for the runner.
+        assert!(
+            expanded_run_lines("// REDEFINE: %{x} = 1\n// RUN: a\n", &[])
+                .unwrap_err()
+                .contains("No substitution for '%{x}'")
+        );
+        // `lit.toml` names are defined before the file's directives.
+        assert!(
+            expanded_run_lines("// DEFINE: %{check} = 1\n// RUN: a\n", &custom)
+                .unwrap_err()
+                .contains("already defined")
+        );
     }
 
     #[test]

@@ -341,7 +341,8 @@ fn run_steps(
 ) -> Result<(), Failure> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| Failure::Unresolved(format!("cannot read '{}': {e}", path.display())))?;
-    let run_lines = run_line::find_run_lines(&text).map_err(Failure::Unresolved)?;
+    // `DEFINE:` / `REDEFINE:` in force at each RUN line, expanded.
+    let run_lines = define::expanded_run_lines(&text, custom).map_err(Failure::Unresolved)?;
     if run_lines.is_empty() {
         return Err(Failure::Unresolved(
             "the file has no `// RUN:` lines".into(),
@@ -352,21 +353,14 @@ fn run_steps(
         temp,
         custom: custom.to_vec(),
     };
-    // `DEFINE:` / `REDEFINE:` in force at each RUN line.
-    let predefined: Vec<String> = std::iter::once("pfir")
-        .chain(custom.iter().map(|(n, _)| n.as_str()))
-        .map(|n| format!("%{{{n}}}"))
-        .collect();
-    let lines: Vec<usize> = run_lines.iter().map(|r| r.line).collect();
-    let defines = define::defines_at(&text, &lines, &predefined).map_err(Failure::Unresolved)?;
     // Parse everything first: a syntax error anywhere fails before anything runs.
     let mut parsed = Vec::new();
-    for (run_line, defines) in run_lines.into_iter().zip(&defines) {
-        let text = define::expand(&run_line.text, defines);
-        let pipelines = run_line::parse(&text, &subs).map_err(|message| Failure::BadRunLine {
-            line: run_line.line,
-            message,
-        })?;
+    for (run_line, expanded) in run_lines {
+        let pipelines =
+            run_line::parse(&expanded, &subs).map_err(|message| Failure::BadRunLine {
+                line: run_line.line,
+                message,
+            })?;
         parsed.push((run_line, pipelines));
     }
     for (run_line, pipelines) in parsed {

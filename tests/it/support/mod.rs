@@ -116,15 +116,6 @@ pub fn pfir_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
     }
 }
 
-/// Reports that `test` could not run here, and why. Written to the process's
-/// standard error directly, not through `eprintln!`, so that libtest's output
-/// capture does not swallow it: the line shows in `cargo test`'s normal
-/// output (`docs/testing.md`, "Skipped tests").
-pub fn skipped(test: &str, why: &str) {
-    use std::io::Write;
-    let _ = writeln!(std::io::stderr().lock(), "test {test} ... skipped: {why}");
-}
-
 /// Waits (polling every 10 ms) until `cond` holds; false if it did not
 /// within a minute.
 pub fn eventually(mut cond: impl FnMut() -> bool) -> bool {

@@ -7,7 +7,7 @@
 //! for the diagnostic to arrive through the editor's own LSP client and asks
 //! for hover on a variable; the test checks both. A snippet whose editor is
 //! not installed, or whose version range does not include the installed
-//! version, is reported as skipped.
+//! version, is reported as ignored (with the reason) by the `lit` harness.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -243,12 +243,10 @@ fn run_snippet(s: &Snippet) -> (Vec<String>, String) {
     (lines, output)
 }
 
-#[test]
-fn readme_snippets_give_diagnostics_and_hover() {
-    let all = snippets();
-    // The README documents these setups; a marker lost in an edit is a
-    // setup no longer tested.
-    let names: Vec<String> = all
+/// The marked snippets are the setups the README documents; a marker lost
+/// in an edit is a setup no longer tested.
+fn readme_marks_every_setup() {
+    let names: Vec<String> = snippets()
         .iter()
         .map(|s| format!("{} {}", s.editor, s.versions))
         .collect();
@@ -257,50 +255,48 @@ fn readme_snippets_give_diagnostics_and_hover() {
         ["nvim 0.11+", "nvim 0.10", "nvim 0.7-0.9", "emacs 28+"],
         "the marked snippets of editors/README.md"
     );
-    for s in &all {
-        let name = format!("{} {}", s.editor, s.versions);
-        let have = match installed(&s.editor) {
-            Ok(v) => v,
-            Err(why) => {
-                eprintln!("editor_setups: {name}: skipped: {why}");
-                continue;
-            }
-        };
-        if !in_range(have, &s.versions) {
-            eprintln!(
-                "editor_setups: {name}: skipped: the installed version is {}.{}",
-                have.0, have.1
-            );
-            continue;
-        }
-        let (report, output) = run_snippet(s);
-        let context = format!(
-            "{name} (installed {}.{}): report {report:#?}\neditor output:\n{output}",
-            have.0, have.1
-        );
-        assert!(
-            report
-                .iter()
-                .any(|l| l == "filetype pfir" || l == "filetype pfir-mode"),
-            "{context}"
-        );
-        assert!(
-            report
-                .iter()
-                .any(|l| l.starts_with("diagnostic 3 ") && l.contains("unknown variable `z`")),
-            "no diagnostic for `z` on line 3: {context}"
-        );
-        assert!(
-            report
-                .iter()
-                .any(|l| l.starts_with("hover ") && l.contains("x: i64")),
-            "no hover on `x`: {context}"
-        );
-        eprintln!("editor_setups: {name}: ran on {}.{}", have.0, have.1);
-    }
 }
 
-#[test]
+/// Runs one snippet; `Some(why)` when its editor, at a version in its
+/// range, is not installed here.
+fn snippet_gives_diagnostics_and_hover(s: &Snippet) -> Option<String> {
+    let name = format!("{} {}", s.editor, s.versions);
+    let have = match installed(&s.editor) {
+        Ok(v) => v,
+        Err(why) => return Some(why),
+    };
+    if !in_range(have, &s.versions) {
+        return Some(format!(
+            "the installed {} is version {}.{}",
+            s.editor, have.0, have.1
+        ));
+    }
+    let (report, output) = run_snippet(s);
+    let context = format!(
+        "{name} (installed {}.{}): report {report:#?}\neditor output:\n{output}",
+        have.0, have.1
+    );
+    assert!(
+        report
+            .iter()
+            .any(|l| l == "filetype pfir" || l == "filetype pfir-mode"),
+        "{context}"
+    );
+    assert!(
+        report
+            .iter()
+            .any(|l| l.starts_with("diagnostic 3 ") && l.contains("unknown variable `z`")),
+        "no diagnostic for `z` on line 3: {context}"
+    );
+    assert!(
+        report
+            .iter()
+            .any(|l| l.starts_with("hover ") && l.contains("x: i64")),
+        "no hover on `x`: {context}"
+    );
+    None
+}
+
 fn version_ranges() {
     assert!(in_range((0, 7), "0.7-0.9"));
     assert!(in_range((0, 9), "0.7-0.9"));
@@ -314,4 +310,24 @@ fn version_ranges() {
     assert!(!in_range((27, 1), "28+"));
     assert_eq!(version("0.7.2"), Some((0, 7)));
     assert_eq!(version("28.2"), Some((28, 2)));
+}
+
+/// One trial per marked snippet (`editor_setups::nvim 0.7-0.9`), ignored
+/// where its editor or version is not installed, and the two checks that
+/// need no editor.
+pub fn trials() -> Vec<libtest_mimic::Trial> {
+    let mut trials = vec![
+        super::plain(
+            "editor_setups::readme_marks_every_setup",
+            readme_marks_every_setup,
+        ),
+        super::plain("editor_setups::version_ranges", version_ranges),
+    ];
+    for s in snippets() {
+        let name = format!("editor_setups::{} {}", s.editor, s.versions);
+        trials.push(super::needs_tool(&name, move || {
+            snippet_gives_diagnostics_and_hover(&s)
+        }));
+    }
+    trials
 }

@@ -214,12 +214,10 @@ fn llvm_filechecks() -> Vec<(u32, PathBuf)> {
     found
 }
 
-#[test]
 fn corpus_is_large_enough() {
     assert!(corpus().len() >= 300, "the corpus needs at least 300 pairs");
 }
 
-#[test]
 fn versions_are_read_from_filecheck_output() {
     let text = "LLVM (http://llvm.org/):\n  LLVM version 19.1.7\n  Optimized build.\n";
     assert_eq!(parse_major_version(text), Some(19));
@@ -230,7 +228,6 @@ fn versions_are_read_from_filecheck_output() {
     assert_eq!(parse_major_version("FileCheck 2.0\n"), None);
 }
 
-#[test]
 fn recorded_verdicts_by_version() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/filecheck/cases");
     // Same in every release: pfir's verdict.
@@ -247,7 +244,6 @@ fn recorded_verdicts_by_version() {
     assert_eq!(divergent.llvm(19), Recorded::Verdict(false, None));
 }
 
-#[test]
 fn pfir_verdicts_match_recorded_expectations() {
     let mut wrong = Vec::new();
     let cases = corpus();
@@ -276,15 +272,10 @@ fn pfir_verdicts_match_recorded_expectations() {
 /// verdict recorded for its version (a version newer than [`NEWEST`] is
 /// compared with the newest's, and differences are printed, not failed: no
 /// one has recorded them yet); pfir's agreement with each is reported.
-#[test]
-fn agreement_with_llvm_filecheck() {
+fn agreement_with_llvm_filecheck() -> Option<String> {
     let found = llvm_filechecks();
     if found.is_empty() {
-        crate::support::skipped(
-            "filecheck_agreement::agreement_with_llvm_filecheck",
-            "no LLVM FileCheck found (PATH, llvm-config); agreement not measured",
-        );
-        return;
+        return Some("no LLVM FileCheck found (PATH, llvm-config); agreement not measured".into());
     }
     let cases = corpus();
     let ours: Vec<bool> = cases
@@ -361,6 +352,7 @@ fn agreement_with_llvm_filecheck() {
         "LLVM's verdicts differ from those recorded:\n{}",
         failures.join("\n")
     );
+    None
 }
 
 fn verdict(pass: bool) -> &'static str {
@@ -393,7 +385,6 @@ fn pfir_run(check: &str, input: &str, args: &[&str], env: Option<&str>) -> (i32,
     )
 }
 
-#[test]
 fn dump_input_filter_and_context_choose_the_lines_shown() {
     let input: String = (1..=30).map(|i| format!("line{i}\n")).collect();
     let check = "CHECK: line20\nCHECK-NEXT: nothere\n";
@@ -454,7 +445,6 @@ fn dump_input_filter_and_context_choose_the_lines_shown() {
     assert_eq!(code, 0);
 }
 
-#[test]
 fn color_option_colours_the_report() {
     let (code, err) = pfir_run("CHECK: b\n", "a\n", &["-color", "-dump-input=never"], None);
     assert_eq!(code, 1);
@@ -463,7 +453,6 @@ fn color_option_colours_the_report() {
     assert!(!err.contains("\u{1b}["), "{err}");
 }
 
-#[test]
 fn exit_statuses_follow_llvm() {
     // 0 match, 1 mismatch, 2 malformed check file / no checks / empty
     // input, 1 for a malformed command line (as LLVM's option parser).
@@ -502,4 +491,43 @@ fn exit_statuses_follow_llvm() {
         .expect("run pfir");
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("<check-file> not specified"));
+}
+
+/// The module's tests; the comparison with LLVM is ignored where no LLVM
+/// FileCheck is installed.
+pub fn trials() -> Vec<libtest_mimic::Trial> {
+    vec![
+        super::plain(
+            "filecheck_agreement::corpus_is_large_enough",
+            corpus_is_large_enough,
+        ),
+        super::plain(
+            "filecheck_agreement::versions_are_read_from_filecheck_output",
+            versions_are_read_from_filecheck_output,
+        ),
+        super::plain(
+            "filecheck_agreement::recorded_verdicts_by_version",
+            recorded_verdicts_by_version,
+        ),
+        super::plain(
+            "filecheck_agreement::pfir_verdicts_match_recorded_expectations",
+            pfir_verdicts_match_recorded_expectations,
+        ),
+        super::plain(
+            "filecheck_agreement::dump_input_filter_and_context_choose_the_lines_shown",
+            dump_input_filter_and_context_choose_the_lines_shown,
+        ),
+        super::plain(
+            "filecheck_agreement::color_option_colours_the_report",
+            color_option_colours_the_report,
+        ),
+        super::plain(
+            "filecheck_agreement::exit_statuses_follow_llvm",
+            exit_statuses_follow_llvm,
+        ),
+        super::needs_tool(
+            "filecheck_agreement::agreement_with_llvm_filecheck",
+            agreement_with_llvm_filecheck,
+        ),
+    ]
 }
