@@ -219,13 +219,7 @@ impl Gen {
             deps.push(format!("{a}, {t}"));
         }
         for d in &deps {
-            let m = self.mark();
-            let t = self.fresh(Kind::Task);
-            self.indent(depth);
-            let _ = writeln!(self.buf, "{t} = submit k(deps=[{d}])");
-            self.tasks.push(t);
-            k(self, 1);
-            self.reset(m);
+            self.binding(depth, Kind::Task, &format!("submit k(deps=[{d}])"), k);
         }
         // `array.update_element` on each array, with the latest task (the
         // producer `p0` before there is one).
@@ -234,43 +228,38 @@ impl Gen {
             .last()
             .map_or("p0".to_string(), |t| t.to_string());
         for a in 0..arrays {
-            let m = self.mark();
             let arr = self.arrays[a];
-            let u = self.fresh(Kind::Update);
-            self.indent(depth);
-            let _ = writeln!(self.buf, "{u} = array.update_element({arr}, 0, {t})");
-            self.arrays.push(u);
-            k(self, 1);
-            self.reset(m);
+            let rhs = format!("array.update_element({arr}, 0, {t})");
+            self.binding(depth, Kind::Update, &rhs, k);
         }
         // `array.get_element` of each array.
         for a in 0..arrays {
-            let m = self.mark();
             let arr = self.arrays[a];
-            let e = self.fresh(Kind::Element);
-            self.indent(depth);
-            let _ = writeln!(self.buf, "{e} = array.get_element({arr}, 0)");
-            self.tasks.push(e);
-            k(self, 1);
-            self.reset(m);
+            let rhs = format!("array.get_element({arr}, 0)");
+            self.binding(depth, Kind::Element, &rhs, k);
         }
         // A copy of each array.
         for a in 0..arrays {
-            let m = self.mark();
-            let arr = self.arrays[a];
-            let b = self.fresh(Kind::Copy);
-            self.indent(depth);
-            let _ = writeln!(self.buf, "{b} = {arr}");
-            self.arrays.push(b);
-            k(self, 1);
-            self.reset(m);
+            let arr = self.arrays[a].to_string();
+            self.binding(depth, Kind::Copy, &arr, k);
         }
         // A fresh array.
+        self.binding(depth, Kind::Create, "array.create(3, task_id)", k);
+    }
+
+    /// One statement `NAME = RHS` at `depth`, `NAME` a fresh name of
+    /// `kind` added to the arrays (updates, copies, creations) or the
+    /// tasks (submits, elements); then `k`, and all of it undone.
+    fn binding(&mut self, depth: usize, kind: Kind, rhs: &str, k: StmtCont) {
         let m = self.mark();
-        let cv = self.fresh(Kind::Create);
+        let name = self.fresh(kind);
         self.indent(depth);
-        let _ = writeln!(self.buf, "{cv} = array.create(3, task_id)");
-        self.arrays.push(cv);
+        let _ = writeln!(self.buf, "{name} = {rhs}");
+        if matches!(kind, Kind::Update | Kind::Copy | Kind::Create) {
+            self.arrays.push(name);
+        } else {
+            self.tasks.push(name);
+        }
         k(self, 1);
         self.reset(m);
     }
@@ -320,14 +309,7 @@ impl Gen {
                     self.arrays.push(acc);
                     let cost = body + 2;
                     self.block(body, depth + 1, &mut |g: &mut Gen| {
-                        for y in 0..g.arrays.len() {
-                            let m = g.mark();
-                            let v = g.arrays[y];
-                            g.indent(depth + 1);
-                            let _ = writeln!(g.buf, "yield {v}");
-                            g.close(depth, outer_a, outer_t, Some(r), cost, k);
-                            g.reset(m);
-                        }
+                        g.yield_each_then_close(depth, outer_a, outer_t, Some(r), cost, k)
                     });
                     self.reset(m);
                 }
@@ -361,6 +343,42 @@ impl Gen {
         self.reset(m);
     }
 
+    /// `yield V` for each array `V` in scope, each then closed as
+    /// [`Gen::close`] does; restored after each.
+    fn yield_each_then_close(
+        &mut self,
+        depth: usize,
+        outer_a: usize,
+        outer_t: usize,
+        result: Option<Name>,
+        cost: usize,
+        k: StmtCont,
+    ) {
+        for y in 0..self.arrays.len() {
+            let m = self.mark();
+            let v = self.arrays[y];
+            self.indent(depth + 1);
+            let _ = writeln!(self.buf, "yield {v}");
+            self.close(depth, outer_a, outer_t, result, cost, k);
+            self.reset(m);
+        }
+    }
+
+    /// `} else {` after a then-branch opened at `depth`, then every else
+    /// branch of `size` statements (the then-branch's variables out of
+    /// scope), then `k`; the variables restored after.
+    fn else_branch(&mut self, depth: usize, outer_a: usize, outer_t: usize, size: usize, k: Cont) {
+        self.indent(depth);
+        self.buf.push_str("} else {\n");
+        let inner_a: Vec<Name> = self.arrays.drain(outer_a..).collect();
+        let inner_t: Vec<Name> = self.tasks.drain(outer_t..).collect();
+        self.block(size, depth + 1, k);
+        self.arrays.truncate(outer_a);
+        self.tasks.truncate(outer_t);
+        self.arrays.extend(inner_a);
+        self.tasks.extend(inner_t);
+    }
+
     /// `if c { } else { }` and `x = if c { yield A } else { yield B }`.
     fn ifs(&mut self, budget: usize, depth: usize, k: StmtCont) {
         // Without results: then 1.., else 0 (absent) or 1...
@@ -377,17 +395,9 @@ impl Gen {
                         return;
                     }
                     let m = g.mark();
-                    g.indent(depth);
-                    g.buf.push_str("} else {\n");
-                    let inner_a: Vec<Name> = g.arrays.drain(outer_a..).collect();
-                    let inner_t: Vec<Name> = g.tasks.drain(outer_t..).collect();
-                    g.block(els, depth + 1, &mut |g: &mut Gen| {
+                    g.else_branch(depth, outer_a, outer_t, els, &mut |g: &mut Gen| {
                         g.close(depth, outer_a, outer_t, None, cost, k)
                     });
-                    g.arrays.truncate(outer_a);
-                    g.tasks.truncate(outer_t);
-                    g.arrays.extend(inner_a);
-                    g.tasks.extend(inner_t);
                     g.reset(m);
                 });
                 self.reset(m);
@@ -408,24 +418,9 @@ impl Gen {
                         let v = g.arrays[y];
                         g.indent(depth + 1);
                         let _ = writeln!(g.buf, "yield {v}");
-                        g.indent(depth);
-                        g.buf.push_str("} else {\n");
-                        let inner_a: Vec<Name> = g.arrays.drain(outer_a..).collect();
-                        let inner_t: Vec<Name> = g.tasks.drain(outer_t..).collect();
-                        g.block(els, depth + 1, &mut |g: &mut Gen| {
-                            for z in 0..g.arrays.len() {
-                                let m = g.mark();
-                                let w = g.arrays[z];
-                                g.indent(depth + 1);
-                                let _ = writeln!(g.buf, "yield {w}");
-                                g.close(depth, outer_a, outer_t, Some(x), cost, k);
-                                g.reset(m);
-                            }
+                        g.else_branch(depth, outer_a, outer_t, els, &mut |g: &mut Gen| {
+                            g.yield_each_then_close(depth, outer_a, outer_t, Some(x), cost, k)
                         });
-                        g.arrays.truncate(outer_a);
-                        g.tasks.truncate(outer_t);
-                        g.arrays.extend(inner_a);
-                        g.tasks.extend(inner_t);
                         g.reset(m);
                     }
                 });
