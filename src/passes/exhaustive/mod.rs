@@ -145,6 +145,15 @@ struct Mark {
     next: [u32; KINDS],
 }
 
+/// Where a body starts: its statement's depth, and how many arrays and
+/// tasks were in scope before it (what goes out of scope at its end).
+#[derive(Clone, Copy)]
+struct Opened {
+    depth: usize,
+    outer_a: usize,
+    outer_t: usize,
+}
+
 type Cont<'k> = &'k mut dyn FnMut(&mut Gen);
 type StmtCont<'k> = &'k mut dyn FnMut(&mut Gen, usize);
 
@@ -278,10 +287,10 @@ impl Gen {
                     let i = self.fresh(Kind::LoopVar);
                     let _ = writeln!(self.buf, "for {i} in {head} {{");
                 }
-                let (outer_a, outer_t) = (self.arrays.len(), self.tasks.len());
+                let open = self.opened(depth);
                 let cost = body + 1;
                 self.block(body, depth + 1, &mut |g: &mut Gen| {
-                    g.close(depth, outer_a, outer_t, None, cost, k)
+                    g.close(open, None, cost, k)
                 });
                 self.reset(m);
             }
@@ -305,11 +314,11 @@ impl Gen {
                             "{r} = for {i} in {head} iter({acc} = {init_text}) {{"
                         );
                     }
-                    let (outer_a, outer_t) = (self.arrays.len(), self.tasks.len());
+                    let open = self.opened(depth);
                     self.arrays.push(acc);
                     let cost = body + 2;
                     self.block(body, depth + 1, &mut |g: &mut Gen| {
-                        g.yield_each_then_close(depth, outer_a, outer_t, Some(r), cost, k)
+                        g.yield_each_then_close(open, Some(r), cost, k)
                     });
                     self.reset(m);
                 }
@@ -317,17 +326,24 @@ impl Gen {
         }
     }
 
+    /// A body opened at `depth` now, with the arrays and tasks in scope so
+    /// far.
+    fn opened(&self, depth: usize) -> Opened {
+        Opened {
+            depth,
+            outer_a: self.arrays.len(),
+            outer_t: self.tasks.len(),
+        }
+    }
+
     /// Closes a body opened at `depth`: `}`, the body's variables out of
     /// scope, `result` (if any) bound, then `k`; everything restored after.
-    fn close(
-        &mut self,
-        depth: usize,
-        outer_a: usize,
-        outer_t: usize,
-        result: Option<Name>,
-        cost: usize,
-        k: StmtCont,
-    ) {
+    fn close(&mut self, open: Opened, result: Option<Name>, cost: usize, k: StmtCont) {
+        let Opened {
+            depth,
+            outer_a,
+            outer_t,
+        } = open;
         let m = self.mark();
         self.indent(depth);
         self.buf.push_str("}\n");
@@ -347,9 +363,7 @@ impl Gen {
     /// [`Gen::close`] does; restored after each.
     fn yield_each_then_close(
         &mut self,
-        depth: usize,
-        outer_a: usize,
-        outer_t: usize,
+        open: Opened,
         result: Option<Name>,
         cost: usize,
         k: StmtCont,
@@ -357,9 +371,9 @@ impl Gen {
         for y in 0..self.arrays.len() {
             let m = self.mark();
             let v = self.arrays[y];
-            self.indent(depth + 1);
+            self.indent(open.depth + 1);
             let _ = writeln!(self.buf, "yield {v}");
-            self.close(depth, outer_a, outer_t, result, cost, k);
+            self.close(open, result, cost, k);
             self.reset(m);
         }
     }
@@ -367,7 +381,12 @@ impl Gen {
     /// `} else {` after a then-branch opened at `depth`, then every else
     /// branch of `size` statements (the then-branch's variables out of
     /// scope), then `k`; the variables restored after.
-    fn else_branch(&mut self, depth: usize, outer_a: usize, outer_t: usize, size: usize, k: Cont) {
+    fn else_branch(&mut self, open: Opened, size: usize, k: Cont) {
+        let Opened {
+            depth,
+            outer_a,
+            outer_t,
+        } = open;
         self.indent(depth);
         self.buf.push_str("} else {\n");
         let inner_a: Vec<Name> = self.arrays.drain(outer_a..).collect();
@@ -387,17 +406,15 @@ impl Gen {
                 let m = self.mark();
                 self.indent(depth);
                 self.buf.push_str("if c {\n");
-                let (outer_a, outer_t) = (self.arrays.len(), self.tasks.len());
+                let open = self.opened(depth);
                 let cost = 1 + then + els;
                 self.block(then, depth + 1, &mut |g: &mut Gen| {
                     if els == 0 {
-                        g.close(depth, outer_a, outer_t, None, cost, k);
+                        g.close(open, None, cost, k);
                         return;
                     }
                     let m = g.mark();
-                    g.else_branch(depth, outer_a, outer_t, els, &mut |g: &mut Gen| {
-                        g.close(depth, outer_a, outer_t, None, cost, k)
-                    });
+                    g.else_branch(open, els, &mut |g: &mut Gen| g.close(open, None, cost, k));
                     g.reset(m);
                 });
                 self.reset(m);
@@ -410,7 +427,7 @@ impl Gen {
                 let x = self.fresh(Kind::IfResult);
                 self.indent(depth);
                 let _ = writeln!(self.buf, "{x} = if c {{");
-                let (outer_a, outer_t) = (self.arrays.len(), self.tasks.len());
+                let open = self.opened(depth);
                 let cost = 2 + then + els;
                 self.block(then, depth + 1, &mut |g: &mut Gen| {
                     for y in 0..g.arrays.len() {
@@ -418,8 +435,8 @@ impl Gen {
                         let v = g.arrays[y];
                         g.indent(depth + 1);
                         let _ = writeln!(g.buf, "yield {v}");
-                        g.else_branch(depth, outer_a, outer_t, els, &mut |g: &mut Gen| {
-                            g.yield_each_then_close(depth, outer_a, outer_t, Some(x), cost, k)
+                        g.else_branch(open, els, &mut |g: &mut Gen| {
+                            g.yield_each_then_close(open, Some(x), cost, k)
                         });
                         g.reset(m);
                     }
