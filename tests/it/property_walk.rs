@@ -265,6 +265,19 @@ mod oracle {
         let nstmts = f.stmts.len();
         let mut seen = vec![false; nstmts];
         let loop_depth = std::cell::Cell::new(0usize);
+        let check_body = |owner: StmtId, which: u8, want: usize, out: &mut Vec<Violation>| {
+            let block = block_of(f, Some(owner), which);
+            match f.block_stmts(block).last().map(|&s| &f.stmts[s].kind) {
+                Some(StmtKind::Yield(_)) => {}
+                _ => out.push(Violation::new(
+                    block.span,
+                    format!(
+                        "this body must end with a `yield` of {} for the statement's results",
+                        count(want as u64, "value", "values")
+                    ),
+                )),
+            }
+        };
         let mut bad_id = false;
         walk_stmts(
             f,
@@ -281,9 +294,65 @@ mod oracle {
                     ));
                 }
                 let block = block_of(f, site.owner, site.block);
-                let block = f.block_stmts(block);
-                statement_after_terminator(f, s, block, site.index, out);
-                stmt_shape(f, s, site.owner, loop_depth.get(), out);
+                statement_after_terminator(f, s, f.block_stmts(block), site.index, out);
+                match &stmt.kind {
+                    StmtKind::Yield(values) => {
+                        let values = f.list(*values);
+                        let owner_kind = site.owner.map(|o| &f.stmts[o].kind);
+                        let want = owner_kind.and_then(|k| match k {
+                            StmtKind::Scope { .. } => None,
+                            k => expected_yield(f, k),
+                        });
+                        match want {
+                            None => out.push(Violation::new(
+                                stmt.span,
+                                "`yield` outside the body of a loop or `if` with results",
+                            )),
+                            Some(n) if n != values.len() => out.push(Violation::new(
+                                stmt.span,
+                                format!(
+                                    "`yield` of {} where {n} {} expected",
+                                    count(values.len() as u64, "value", "values"),
+                                    if n == 1 { "is" } else { "are" }
+                                ),
+                            )),
+                            Some(_) => {}
+                        }
+                    }
+                    StmtKind::Break | StmtKind::Continue if loop_depth.get() == 0 => {
+                        out.push(Violation::new(stmt.span, "jump outside a loop"));
+                    }
+                    StmtKind::For(_) | StmtKind::While(_) => {
+                        let (results, iter_args) = (f.results(&stmt.kind), f.iter_args(&stmt.kind));
+                        if results.len() != iter_args.len() {
+                            out.push(Violation::new(
+                                stmt.span,
+                                format!(
+                                    "loop has {} but {}",
+                                    count(results.len() as u64, "result", "results"),
+                                    count(iter_args.len() as u64, "iter-arg", "iter-args")
+                                ),
+                            ));
+                        }
+                        if !results.is_empty() {
+                            check_body(s, 0, results.len(), out);
+                        }
+                    }
+                    StmtKind::If(i) if !f.results(&stmt.kind).is_empty() => {
+                        let results = f.results(&stmt.kind);
+                        let else_body = &f.ifs[*i].else_body;
+                        check_body(s, 0, results.len(), out);
+                        if else_body.is_none() {
+                            out.push(Violation::new(
+                                stmt.span,
+                                "an `if` with results has no `else` branch",
+                            ));
+                        } else {
+                            check_body(s, 1, results.len(), out);
+                        }
+                    }
+                    _ => {}
+                }
                 if matches!(stmt.kind, StmtKind::For { .. } | StmtKind::While { .. }) {
                     loop_depth.set(loop_depth.get() + 1);
                 }
@@ -304,21 +373,6 @@ mod oracle {
                 f.span,
                 "a block names a statement that is not in the function's arena",
             ));
-        }
-    }
-
-    /// Body `which` of `owner` must end with a `yield` (of `want` values).
-    fn check_body(f: &Function, owner: StmtId, which: u8, want: usize, out: &mut Vec<Violation>) {
-        let block = block_of(f, Some(owner), which);
-        match f.block_stmts(block).last().map(|&s| &f.stmts[s].kind) {
-            Some(StmtKind::Yield(_)) => {}
-            _ => out.push(Violation::new(
-                block.span,
-                format!(
-                    "this body must end with a `yield` of {} for the statement's results",
-                    count(want as u64, "value", "values")
-                ),
-            )),
         }
     }
 
@@ -354,77 +408,6 @@ mod oracle {
                 span,
                 format!("statement after `{word}` in the same block"),
             ));
-        }
-    }
-
-    /// The rules of `s` itself (in `owner`, inside `loop_depth` loops): a
-    /// `yield` where results are expected, a jump inside a loop, results
-    /// matching iter-args, bodies with results ending with a `yield`.
-    fn stmt_shape(
-        f: &Function,
-        s: StmtId,
-        owner: Option<StmtId>,
-        loop_depth: usize,
-        out: &mut Vec<Violation>,
-    ) {
-        let stmt = &f.stmts[s];
-        match &stmt.kind {
-            StmtKind::Yield(values) => {
-                let values = f.list(*values);
-                let owner_kind = owner.map(|o| &f.stmts[o].kind);
-                let want = owner_kind.and_then(|k| match k {
-                    StmtKind::Scope { .. } => None,
-                    k => expected_yield(f, k),
-                });
-                match want {
-                    None => out.push(Violation::new(
-                        stmt.span,
-                        "`yield` outside the body of a loop or `if` with results",
-                    )),
-                    Some(n) if n != values.len() => out.push(Violation::new(
-                        stmt.span,
-                        format!(
-                            "`yield` of {} where {n} {} expected",
-                            count(values.len() as u64, "value", "values"),
-                            if n == 1 { "is" } else { "are" }
-                        ),
-                    )),
-                    Some(_) => {}
-                }
-            }
-            StmtKind::Break | StmtKind::Continue if loop_depth == 0 => {
-                out.push(Violation::new(stmt.span, "jump outside a loop"));
-            }
-            StmtKind::For(_) | StmtKind::While(_) => {
-                let (results, iter_args) = (f.results(&stmt.kind), f.iter_args(&stmt.kind));
-                if results.len() != iter_args.len() {
-                    out.push(Violation::new(
-                        stmt.span,
-                        format!(
-                            "loop has {} but {}",
-                            count(results.len() as u64, "result", "results"),
-                            count(iter_args.len() as u64, "iter-arg", "iter-args")
-                        ),
-                    ));
-                }
-                if !results.is_empty() {
-                    check_body(f, s, 0, results.len(), out);
-                }
-            }
-            StmtKind::If(i) if !f.results(&stmt.kind).is_empty() => {
-                let results = f.results(&stmt.kind);
-                let else_body = &f.ifs[*i].else_body;
-                check_body(f, s, 0, results.len(), out);
-                if else_body.is_none() {
-                    out.push(Violation::new(
-                        stmt.span,
-                        "an `if` with results has no `else` branch",
-                    ));
-                } else {
-                    check_body(f, s, 1, results.len(), out);
-                }
-            }
-            _ => {}
         }
     }
 }
