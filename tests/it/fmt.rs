@@ -11,7 +11,8 @@ use std::path::Path;
 const PFIR: &str = env!("CARGO_BIN_EXE_pfir");
 
 fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
-    crate::support::pfir_with_input(args, stdin.as_bytes())
+    let mut pfir = std::process::Command::new(PFIR);
+    crate::support::run_with_input(pfir.args(args), stdin.as_bytes())
 }
 
 const MESSY: &str = "// note\nfunc f() {\n    a = 1   // one\n}\n";
