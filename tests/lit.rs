@@ -289,7 +289,7 @@ type RunnerTest = fn() -> Result<(), Failed>;
 fn main() {
     let args = Arguments::from_args();
     let mut trials = lit_trials();
-    let runner_tests: [(&str, RunnerTest); 5] = [
+    let runner_tests: [(&str, RunnerTest); 4] = [
         ("broken_check_is_reported", broken_check_is_reported),
         ("filter_jobs_verbose", filter_jobs_verbose),
         ("update_round_trip", update_round_trip),
@@ -297,10 +297,13 @@ fn main() {
             "in_process_gives_the_same_verdicts",
             in_process_gives_the_same_verdicts,
         ),
-        ("verify_diagnostics_report", verify_diagnostics_report),
     ];
     for (name, test) in runner_tests {
         trials.push(Trial::test(format!("runner::{name}"), test));
     }
+    trials.push(Trial::test(
+        "runner::verify_diagnostics_report",
+        verify_diagnostics_report,
+    ));
     libtest_mimic::run(&args, trials).exit();
 }
