@@ -297,22 +297,24 @@ fn in_process_gives_the_same_verdicts() -> Result<(), Failed> {
     )
 }
 
+/// A test of the runner itself.
+type RunnerTest = fn() -> Result<(), Failed>;
+
 fn main() {
     let args = Arguments::from_args();
     let mut trials = lit_trials();
-    trials.push(Trial::test(
-        "runner::broken_check_is_reported",
-        broken_check_is_reported,
-    ));
-    trials.push(Trial::test(
-        "runner::filter_jobs_verbose",
-        filter_jobs_verbose,
-    ));
-    trials.push(Trial::test("runner::update_round_trip", update_round_trip));
-    trials.push(Trial::test(
-        "runner::in_process_gives_the_same_verdicts",
-        in_process_gives_the_same_verdicts,
-    ));
+    let runner_tests: [(&str, RunnerTest); 4] = [
+        ("broken_check_is_reported", broken_check_is_reported),
+        ("filter_jobs_verbose", filter_jobs_verbose),
+        ("update_round_trip", update_round_trip),
+        (
+            "in_process_gives_the_same_verdicts",
+            in_process_gives_the_same_verdicts,
+        ),
+    ];
+    for (name, test) in runner_tests {
+        trials.push(Trial::test(format!("runner::{name}"), test));
+    }
     trials.push(Trial::test(
         "runner::verify_diagnostics_report",
         verify_diagnostics_report,

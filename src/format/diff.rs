@@ -63,14 +63,34 @@ pub fn unified(path: &str, old: &str, new: &str) -> String {
 mod tests {
     use super::{line_changes, unified};
 
+    /// Whole diffs, each case named: (name, old, new, the diff).
     #[test]
-    fn one_hunk_with_context() {
-        let old = "a\nb\nc\nd\ne\nf\ng\nh\n";
-        let new = "a\nb\nc\nd\nE\nf\ng\nh\n";
-        assert_eq!(
-            unified("x", old, new),
-            "--- x\n+++ x (formatted)\n@@ -2,7 +2,7 @@\n b\n c\n d\n-e\n+E\n f\n g\n h\n"
-        );
+    fn exact_diffs() {
+        let cases = [
+            (
+                "one hunk with context",
+                "a\nb\nc\nd\ne\nf\ng\nh\n",
+                "a\nb\nc\nd\nE\nf\ng\nh\n",
+                "--- x\n+++ x (formatted)\n@@ -2,7 +2,7 @@\n b\n c\n d\n-e\n+E\n f\n g\n h\n",
+            ),
+            (
+                "joined lines and moved comment",
+                "func f() {\n  x = a +\n    1\n  y = 2\n}\n",
+                "func f() {\n  x = a + 1\n  y = 2\n}\n",
+                "--- x\n+++ x (formatted)\n@@ -1,5 +1,4 @@\n func f() {\n-  x = a +\n-    1\n+  x = a + 1\n   y = 2\n }\n",
+            ),
+            // A one-line range is written `-N` (GNU diff's form), not `-N,1`.
+            (
+                "a one-line hunk is a valid unified diff",
+                "a\n",
+                "b\n",
+                "--- x\n+++ x (formatted)\n@@ -1 +1 @@\n-a\n+b\n",
+            ),
+            ("equal texts, no diff", "a\n", "a\n", ""),
+        ];
+        for (name, old, new, expected) in cases {
+            assert_eq!(unified("x", old, new), expected, "{name}");
+        }
     }
 
     #[test]
@@ -79,34 +99,13 @@ mod tests {
         let new = old.replace("l2\n", "L2\n").replace("l25\n", "L25\n");
         let d = unified("x", &old, &new);
         assert_eq!(d.matches("@@ -").count(), 2, "{d}");
-        assert!(
-            d.contains("@@ -1,6 +1,6 @@\n l0\n l1\n-l2\n+L2\n l3\n"),
-            "{d}"
-        );
-        assert!(
-            d.contains("@@ -23,7 +23,7 @@\n l22\n l23\n l24\n-l25\n+L25\n"),
-            "{d}"
-        );
+        for hunk in [
+            "@@ -1,6 +1,6 @@\n l0\n l1\n-l2\n+L2\n l3\n",
+            "@@ -23,7 +23,7 @@\n l22\n l23\n l24\n-l25\n+L25\n",
+        ] {
+            assert!(d.contains(hunk), "{d}");
+        }
         assert!(!d.contains("-l10"), "{d}");
-    }
-
-    #[test]
-    fn joined_lines_and_moved_comment() {
-        let old = "func f() {\n  x = a +\n    1\n  y = 2\n}\n";
-        let new = "func f() {\n  x = a + 1\n  y = 2\n}\n";
-        assert_eq!(
-            unified("x", old, new),
-            "--- x\n+++ x (formatted)\n@@ -1,5 +1,4 @@\n func f() {\n-  x = a +\n-    1\n+  x = a + 1\n   y = 2\n }\n"
-        );
-    }
-
-    /// A one-line range is written `-N` (GNU diff's form), not `-N,1`.
-    #[test]
-    fn a_one_line_hunk_is_a_valid_unified_diff() {
-        assert_eq!(
-            unified("x", "a\n", "b\n"),
-            "--- x\n+++ x (formatted)\n@@ -1 +1 @@\n-a\n+b\n"
-        );
     }
 
     #[test]
@@ -115,11 +114,6 @@ mod tests {
         let b = ["f {\n", "  x = 1 + 2\n", "  y\n", "}\n", "w\n", "z\n"];
         assert_eq!(line_changes(&a, &b), vec![(1, 3, 1, 2), (5, 5, 4, 5)]);
         assert!(line_changes(&a, &a).is_empty());
-    }
-
-    #[test]
-    fn equal_texts_no_diff() {
-        assert_eq!(unified("x", "a\n", "a\n"), "");
     }
 
     #[test]

@@ -365,24 +365,53 @@ pub fn static_view_within(
 /// The static view of `f`, from its already evaluated task graph.
 pub fn static_view_of(m: &Module, f: &Function, side: Side, g: &TaskGraph) -> SideGraph {
     let st = structure(m, f);
-    let weights: HashMap<(StmtId, usize), u64> = static_dep_weights(f)
-        .into_iter()
-        .map(|w| ((w.stmt, w.entry), w.edges))
-        .collect();
-    let cap = crate::passes::phase_fence::CAP;
+    let (site_node, site_nodes) = site_nodes(m, f, &st);
+    let found = static_edges(m, f, g, &st, &site_node);
+    let (nodes, edges) = place(found.outside, found.joins, site_nodes, &found.edges);
+    let mut notes = Vec::new();
+    if g.truncated {
+        notes.push(
+            "the task-graph evaluation stopped at a budget: sources of later deps are not shown"
+                .to_string(),
+        );
+    }
+    let total = found.total;
+    SideGraph {
+        side,
+        prefix: format!("{}_", side.name()),
+        title: format!("{}: {total} runtime edges", side.name()),
+        total_edges: total,
+        clusters: st.clusters,
+        nodes,
+        edges,
+        notes,
+    }
+}
 
-    // Site nodes, ids by kind in pre-order.
+/// The static id of each site, by kind in pre-order: `t0`, `t1`, ... for
+/// `submit`s and `b0`, `b1`, ... for barriers.
+fn site_ids(st: &Structure) -> Vec<String> {
+    let (mut tasks, mut barriers) = (0usize, 0usize);
+    st.sites
+        .iter()
+        .map(|site| {
+            if site.barrier {
+                barriers += 1;
+                format!("b{}", barriers - 1)
+            } else {
+                tasks += 1;
+                format!("t{}", tasks - 1)
+            }
+        })
+        .collect()
+}
+
+/// The static view's site nodes, in pre-order, and the node of each site's
+/// statement.
+fn site_nodes(m: &Module, f: &Function, st: &Structure) -> (HashMap<StmtId, usize>, Vec<Node>) {
     let mut site_node: HashMap<StmtId, usize> = HashMap::new();
     let mut site_nodes: Vec<Node> = Vec::new();
-    let (mut tasks, mut barriers) = (0usize, 0usize);
-    for site in &st.sites {
-        let id = if site.barrier {
-            barriers += 1;
-            format!("b{}", barriers - 1)
-        } else {
-            tasks += 1;
-            format!("t{}", tasks - 1)
-        };
+    for (site, id) in st.sites.iter().zip(site_ids(st)) {
         let count = if site.barrier {
             count_line(site.instances, "barrier", "barriers")
         } else {
@@ -401,15 +430,41 @@ pub fn static_view_of(m: &Module, f: &Function, side: Side, g: &TaskGraph) -> Si
             highlight: false,
         });
     }
+    (site_node, site_nodes)
+}
 
-    // Edges, with outside and join nodes created on the way.
-    // Placement: outside nodes go first; a join node right before the
-    // first site it feeds.
-    enum From {
-        Site(usize),
-        Outside(usize),
-        Join(usize),
-    }
+/// An end of an edge of the static view, before the nodes are placed.
+enum From {
+    Site(usize),
+    Outside(usize),
+    Join(usize),
+}
+
+/// The static view's edges, with the outside and join nodes created on
+/// the way.
+struct StaticEdges {
+    outside: Vec<Node>,
+    /// Each join node and the site it feeds first.
+    joins: Vec<(Node, usize)>,
+    edges: Vec<(From, From, u64, EdgeStyle)>,
+    /// The runtime edges of every `deps` entry (capped).
+    total: u64,
+}
+
+/// One edge per `deps` entry of every site, from the one statement that
+/// fills it, or from an outside node or a join node of its sources.
+fn static_edges(
+    m: &Module,
+    f: &Function,
+    g: &TaskGraph,
+    st: &Structure,
+    site_node: &HashMap<StmtId, usize>,
+) -> StaticEdges {
+    let weights: HashMap<(StmtId, usize), u64> = static_dep_weights(f)
+        .into_iter()
+        .map(|w| ((w.stmt, w.entry), w.edges))
+        .collect();
+    let cap = crate::passes::phase_fence::CAP;
     let mut outside: Vec<Node> = Vec::new();
     let mut outside_of: BTreeMap<SourceKey, usize> = BTreeMap::new();
     let mut joins: Vec<(Node, usize)> = Vec::new(); // (node, site it precedes)
@@ -491,8 +546,23 @@ pub fn static_view_of(m: &Module, f: &Function, side: Side, g: &TaskGraph) -> Si
             }
         }
     }
+    StaticEdges {
+        outside,
+        joins,
+        edges: raw_edges,
+        total,
+    }
+}
 
-    // Final order: outside nodes, then sites with their joins before them.
+/// The final order of the static view's nodes: outside nodes first, then
+/// the sites, each with the join nodes it feeds first right before it; and
+/// the edges between their places.
+fn place(
+    outside: Vec<Node>,
+    joins: Vec<(Node, usize)>,
+    site_nodes: Vec<Node>,
+    raw_edges: &[(From, From, u64, EdgeStyle)],
+) -> (Vec<Node>, Vec<Edge>) {
     let mut nodes: Vec<Node> = Vec::new();
     let outside_base = 0usize;
     nodes.extend(outside);
@@ -526,23 +596,7 @@ pub fn static_view_of(m: &Module, f: &Function, side: Side, g: &TaskGraph) -> Si
             style: *style,
         })
         .collect();
-    let mut notes = Vec::new();
-    if g.truncated {
-        notes.push(
-            "the task-graph evaluation stopped at a budget: sources of later deps are not shown"
-                .to_string(),
-        );
-    }
-    SideGraph {
-        side,
-        prefix: format!("{}_", side.name()),
-        title: format!("{}: {total} runtime edges", side.name()),
-        total_edges: total,
-        clusters: st.clusters,
-        nodes,
-        edges,
-        notes,
-    }
+    (nodes, edges)
 }
 
 /// Work allowed for counting the runtime edges of an expanded graph (set
@@ -638,90 +692,15 @@ pub fn expanded_view(
     let g = function_task_graph(m, f, &run.limits(limits));
     run.spend(&g);
     let st = structure(m, f);
-    // Static ids of sites, as in the static view.
-    let mut ids: HashMap<StmtId, String> = HashMap::new();
-    let mut clusters_of: HashMap<StmtId, Option<usize>> = HashMap::new();
-    let (mut tasks, mut barriers) = (0usize, 0usize);
-    let mut titles: HashMap<StmtId, String> = HashMap::new();
-    for site in &st.sites {
-        let id = if site.barrier {
-            barriers += 1;
-            format!("b{}", barriers - 1)
-        } else {
-            tasks += 1;
-            format!("t{}", tasks - 1)
-        };
-        ids.insert(site.stmt, id);
-        clusters_of.insert(site.stmt, site.cluster);
-        titles.insert(site.stmt, clip(&site_title(m, f, site)));
-    }
     // The evaluator's join nodes are not runtime nodes: they are seen through.
     let runtime: Vec<usize> = (0..g.nodes.len())
         .filter(|&i| g.nodes[i].key.kind != TaskKind::Join)
         .collect();
     let shown = runtime.len().min(max_nodes);
-    let mut index_of: HashMap<usize, usize> = HashMap::new();
-    let mut nodes = Vec::with_capacity(shown);
-    for &gi in &runtime[..shown] {
-        let n = &g.nodes[gi];
-        let its: Vec<String> = n.key.iterations.iter().map(u32::to_string).collect();
-        let base = ids
-            .get(&n.stmt)
-            .cloned()
-            .unwrap_or_else(|| format!("n{}", n.key.ordinal));
-        let mut id = base;
-        for i in &its {
-            id.push('_');
-            id.push_str(i);
-        }
-        let title = titles
-            .get(&n.stmt)
-            .cloned()
-            .unwrap_or_else(|| BuiltinOp::TaskDummy.name().to_string());
-        let mut label = vec![title];
-        if !its.is_empty() {
-            label.push(format!("iteration [{}]", its.join(", ")));
-        }
-        index_of.insert(gi, nodes.len());
-        nodes.push(Node {
-            id,
-            label,
-            kind: match n.key.kind {
-                TaskKind::Barrier => NodeKind::Barrier,
-                _ => NodeKind::Task,
-            },
-            cluster: clusters_of.get(&n.stmt).copied().flatten(),
-            highlight: false,
-        });
-    }
-    let mut edges = Vec::new();
-    let mut total = 0u64;
-    let mut hidden_edges = 0u64;
-    let mut memo = HashMap::new();
-    let mut work = 0u64;
-    for (k, &gi) in runtime.iter().enumerate() {
-        if work > COUNT_BUDGET {
-            break;
-        }
-        let preds = runtime_preds(&g, &g.nodes[gi].preds, &mut memo, &mut work);
-        total += preds.len() as u64;
-        if k < shown {
-            for p in preds.iter() {
-                if let Some(&from) = index_of.get(p) {
-                    edges.push(Edge {
-                        from,
-                        to: k,
-                        weight: 1,
-                        label: None,
-                        style: EdgeStyle::Normal,
-                    });
-                }
-            }
-        } else {
-            hidden_edges += preds.len() as u64;
-        }
-    }
-    let counted = work <= COUNT_BUDGET;
+    let (index_of, nodes) = instance_nodes(m, f, &st, &g, &runtime[..shown]);
+    let drawn = instance_edges(&g, &runtime, shown, &index_of);
+    let (total, hidden_edges) = (drawn.total, drawn.hidden);
+    let counted = drawn.work <= COUNT_BUDGET;
     let mut notes = Vec::new();
     if shown < runtime.len() {
         notes.push(format!(
@@ -753,8 +732,119 @@ pub fn expanded_view(
         total_edges: total,
         clusters: st.clusters,
         nodes,
-        edges,
+        edges: drawn.edges,
         notes,
+    }
+}
+
+/// One node per runtime node of `g` in `shown`: its site's static id with
+/// the iteration vector (`t0_1_2`), its site's title and cluster; and the
+/// node of each shown runtime node.
+fn instance_nodes(
+    m: &Module,
+    f: &Function,
+    st: &Structure,
+    g: &TaskGraph,
+    shown: &[usize],
+) -> (HashMap<usize, usize>, Vec<Node>) {
+    // Static ids of sites, as in the static view.
+    let mut ids: HashMap<StmtId, String> = HashMap::new();
+    let mut clusters_of: HashMap<StmtId, Option<usize>> = HashMap::new();
+    let mut titles: HashMap<StmtId, String> = HashMap::new();
+    for (site, id) in st.sites.iter().zip(site_ids(st)) {
+        ids.insert(site.stmt, id);
+        clusters_of.insert(site.stmt, site.cluster);
+        titles.insert(site.stmt, clip(&site_title(m, f, site)));
+    }
+    let mut index_of: HashMap<usize, usize> = HashMap::new();
+    let mut nodes = Vec::with_capacity(shown.len());
+    for &gi in shown {
+        let n = &g.nodes[gi];
+        let its: Vec<String> = n.key.iterations.iter().map(u32::to_string).collect();
+        let base = ids
+            .get(&n.stmt)
+            .cloned()
+            .unwrap_or_else(|| format!("n{}", n.key.ordinal));
+        let mut id = base;
+        for i in &its {
+            id.push('_');
+            id.push_str(i);
+        }
+        let title = titles
+            .get(&n.stmt)
+            .cloned()
+            .unwrap_or_else(|| BuiltinOp::TaskDummy.name().to_string());
+        let mut label = vec![title];
+        if !its.is_empty() {
+            label.push(format!("iteration [{}]", its.join(", ")));
+        }
+        index_of.insert(gi, nodes.len());
+        nodes.push(Node {
+            id,
+            label,
+            kind: match n.key.kind {
+                TaskKind::Barrier => NodeKind::Barrier,
+                _ => NodeKind::Task,
+            },
+            cluster: clusters_of.get(&n.stmt).copied().flatten(),
+            highlight: false,
+        });
+    }
+    (index_of, nodes)
+}
+
+/// The expanded view's edges and counts.
+struct InstanceEdges {
+    /// The edges between shown nodes.
+    edges: Vec<Edge>,
+    /// Every runtime edge counted.
+    total: u64,
+    /// The runtime edges into nodes not shown.
+    hidden: u64,
+    /// The work spent counting (past `COUNT_BUDGET`, counting stopped).
+    work: u64,
+}
+
+/// The runtime edges into each of `runtime` (the first `shown` of them
+/// drawn), join nodes seen through, until the count's budget runs out.
+fn instance_edges(
+    g: &TaskGraph,
+    runtime: &[usize],
+    shown: usize,
+    index_of: &HashMap<usize, usize>,
+) -> InstanceEdges {
+    let mut edges = Vec::new();
+    let mut total = 0u64;
+    let mut hidden_edges = 0u64;
+    let mut memo = HashMap::new();
+    let mut work = 0u64;
+    for (k, &gi) in runtime.iter().enumerate() {
+        if work > COUNT_BUDGET {
+            break;
+        }
+        let preds = runtime_preds(g, &g.nodes[gi].preds, &mut memo, &mut work);
+        total += preds.len() as u64;
+        if k < shown {
+            for p in preds.iter() {
+                if let Some(&from) = index_of.get(p) {
+                    edges.push(Edge {
+                        from,
+                        to: k,
+                        weight: 1,
+                        label: None,
+                        style: EdgeStyle::Normal,
+                    });
+                }
+            }
+        } else {
+            hidden_edges += preds.len() as u64;
+        }
+    }
+    InstanceEdges {
+        edges,
+        total,
+        hidden: hidden_edges,
+        work,
     }
 }
 

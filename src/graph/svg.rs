@@ -14,7 +14,7 @@
 //! clusters and edges; text widths are estimated (a monospace font), so no
 //! font machinery is needed.
 
-use super::model::{ClusterKind, EdgeStyle, NodeKind, SideGraph};
+use super::model::{ClusterKind, Edge, EdgeStyle, Node, NodeKind, SideGraph};
 use super::{Nesting, Picture, nesting};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -74,6 +74,56 @@ struct Layout {
 }
 
 fn layout(function: &str, g: &SideGraph) -> Layout {
+    let column = column(g);
+    let nodes = column.nodes;
+    let y = column.bottom;
+    let right = right_edge(g, &nodes, &column.depth_of, &column.boxes);
+    // The title is `function: title`, bold at 14px: about 1.2 times as wide.
+    let title_w =
+        (text_w(function, false) + text_w(&g.title, false) + 2.0 * CHAR_W) * 1.2 + 2.0 * MARGIN;
+    let notes_w = g
+        .notes
+        .iter()
+        .map(|n| text_w(n, true) + 2.0 * MARGIN)
+        .fold(0.0, f64::max);
+    let ports = ports(g, &nodes);
+    let (lane_of, lane_w) = lanes(g, &ports);
+    let lanes_start = right + 14.0;
+    let mut lane_x = Vec::with_capacity(lane_w.len());
+    let mut x = lanes_start;
+    for w in &lane_w {
+        lane_x.push(x);
+        x += w;
+    }
+    let edges = (0..g.edges.len())
+        .map(|k| (ports[k].0, ports[k].1, lane_x[lane_of[k]]))
+        .collect();
+    let width = (x + MARGIN).max(title_w).max(notes_w);
+    let notes_y = y;
+    let height = y + NOTE_H * g.notes.len() as f64 + MARGIN;
+    Layout {
+        nodes,
+        boxes: column.boxes,
+        edges,
+        width,
+        height,
+        notes_y,
+    }
+}
+
+/// The nodes and cluster boxes of a side placed one under the other.
+struct Column {
+    nodes: Vec<Rect>,
+    /// How many boxes are around each node.
+    depth_of: Vec<usize>,
+    boxes: Vec<Boxed>,
+    /// Where the column ends.
+    bottom: f64,
+}
+
+/// Places the nodes top to bottom in nesting order, each cluster a box
+/// around its nodes, indented by its depth.
+fn column(g: &SideGraph) -> Column {
     let mut nodes = vec![Rect::default(); g.nodes.len()];
     let mut depth_of = vec![0usize; g.nodes.len()];
     let mut boxes: Vec<Boxed> = Vec::new();
@@ -101,38 +151,53 @@ fn layout(function: &str, g: &SideGraph) -> Layout {
                 }
             }
             Nesting::Node(i) => {
-                let n = &g.nodes[i];
                 let depth = open.len();
                 let x = MARGIN + depth as f64 * INDENT + if depth > 0 { 8.0 } else { 0.0 };
-                let r = if n.kind == NodeKind::Join {
-                    let label_w = text_w(&n.label.join(" "), true);
-                    Rect {
-                        x,
-                        y,
-                        w: 2.0 * JOIN_R + 6.0 + label_w,
-                        h: 2.0 * JOIN_R + 6.0,
-                    }
-                } else {
-                    let w = n
-                        .label
-                        .iter()
-                        .enumerate()
-                        .map(|(k, l)| text_w(l, k > 0))
-                        .fold(0.0, f64::max);
-                    Rect {
-                        x,
-                        y,
-                        w: w + 2.0 * PAD_X,
-                        h: 10.0 + LINE * n.label.len() as f64,
-                    }
-                };
+                let r = node_rect(&g.nodes[i], x, y);
                 nodes[i] = r;
                 depth_of[i] = depth;
                 y += r.h + GAP;
             }
         }
     }
-    // Right edge: every node fits inside every box around it.
+    Column {
+        nodes,
+        depth_of,
+        boxes,
+        bottom: y,
+    }
+}
+
+/// The rectangle of node `n` with its top left corner at (`x`, `y`): a
+/// join's circle and label, or a box around the label's lines.
+fn node_rect(n: &Node, x: f64, y: f64) -> Rect {
+    if n.kind == NodeKind::Join {
+        let label_w = text_w(&n.label.join(" "), true);
+        Rect {
+            x,
+            y,
+            w: 2.0 * JOIN_R + 6.0 + label_w,
+            h: 2.0 * JOIN_R + 6.0,
+        }
+    } else {
+        let w = n
+            .label
+            .iter()
+            .enumerate()
+            .map(|(k, l)| text_w(l, k > 0))
+            .fold(0.0, f64::max);
+        Rect {
+            x,
+            y,
+            w: w + 2.0 * PAD_X,
+            h: 10.0 + LINE * n.label.len() as f64,
+        }
+    }
+}
+
+/// The right edge of the column: every node fits inside every box around
+/// it.
+fn right_edge(g: &SideGraph, nodes: &[Rect], depth_of: &[usize], boxes: &[Boxed]) -> f64 {
     let mut right: f64 = MARGIN + 200.0;
     for (i, r) in nodes.iter().enumerate() {
         let extra = if g.nodes[i].kind == NodeKind::Join {
@@ -142,21 +207,17 @@ fn layout(function: &str, g: &SideGraph) -> Layout {
         };
         right = right.max(r.x + r.w + extra + depth_of[i] as f64 * 6.0);
     }
-    for b in &boxes {
+    for b in boxes {
         let label_w = text_w(&g.clusters[b.cluster].label, true) + 20.0;
         right = right.max(b.x + label_w + b.depth as f64 * 6.0);
     }
-    // The title is `function: title`, bold at 14px: about 1.2 times as wide.
-    let title_w =
-        (text_w(function, false) + text_w(&g.title, false) + 2.0 * CHAR_W) * 1.2 + 2.0 * MARGIN;
-    let notes_w = g
-        .notes
-        .iter()
-        .map(|n| text_w(n, true) + 2.0 * MARGIN)
-        .fold(0.0, f64::max);
+    right
+}
 
-    // Ports: incident edges spread along the right side, ordered by the
-    // position of the other end.
+/// Per edge, the y of its source port and of its target port: incident
+/// edges spread along the right side of a node, ordered by the position of
+/// the other end.
+fn ports(g: &SideGraph, nodes: &[Rect]) -> Vec<(f64, f64)> {
     let mut incident: Vec<Vec<(usize, usize, bool)>> = vec![Vec::new(); g.nodes.len()];
     for (k, e) in g.edges.iter().enumerate() {
         incident[e.from].push((e.to, k, true));
@@ -180,7 +241,12 @@ fn layout(function: &str, g: &SideGraph) -> Layout {
             }
         }
     }
-    // Lanes: greedy interval colouring.
+    ports
+}
+
+/// The lane of each edge (greedy interval colouring of the ports' spans)
+/// and the width of each lane.
+fn lanes(g: &SideGraph, ports: &[(f64, f64)]) -> (Vec<usize>, Vec<f64>) {
     let mut order: Vec<usize> = (0..g.edges.len()).collect();
     let span = |k: usize| {
         let (a, b) = ports[k];
@@ -222,27 +288,7 @@ fn layout(function: &str, g: &SideGraph) -> Layout {
         // Ends are kept in 1/16 px so they order as integers.
         active.push(Reverse(((hi * 16.0).ceil() as u64, lane)));
     }
-    let lanes_start = right + 14.0;
-    let mut lane_x = Vec::with_capacity(lane_w.len());
-    let mut x = lanes_start;
-    for w in &lane_w {
-        lane_x.push(x);
-        x += w;
-    }
-    let edges = (0..g.edges.len())
-        .map(|k| (ports[k].0, ports[k].1, lane_x[lane_of[k]]))
-        .collect();
-    let width = (x + MARGIN).max(title_w).max(notes_w);
-    let notes_y = y;
-    let height = y + NOTE_H * g.notes.len() as f64 + MARGIN;
-    Layout {
-        nodes,
-        boxes,
-        edges,
-        width,
-        height,
-        notes_y,
-    }
+    (lane_of, lane_w)
 }
 
 fn f(v: f64) -> String {
@@ -281,6 +327,37 @@ fn write_side(out: &mut String, function: &str, g: &SideGraph, l: &Layout, dx: f
         f(MARGIN + 14.0),
         escape(&format!("{function}: {}", g.title))
     );
+    write_boxes(out, &base, g, l);
+    for (k, e) in g.edges.iter().enumerate() {
+        write_edge(out, &base, g, l, k, e);
+    }
+    for (i, n) in g.nodes.iter().enumerate() {
+        write_node(out, &base, n, l.nodes[i]);
+    }
+    for (k, note) in g.notes.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            r##"<text class="note" x="{}" y="{}" font-size="11" font-style="italic" fill="#555555">{}</text>"##,
+            f(MARGIN),
+            f(l.notes_y + NOTE_H * (k as f64 + 1.0) - 4.0),
+            escape(note)
+        );
+    }
+    out.push_str("</g>\n");
+}
+
+/// ` stroke-dasharray="DASH"`, or nothing for a solid line.
+fn dash_attr(dash: &str) -> String {
+    if dash.is_empty() {
+        String::new()
+    } else {
+        format!(r#" stroke-dasharray="{dash}""#)
+    }
+}
+
+/// The cluster boxes of a side, each as wide as the column up to the
+/// first lane.
+fn write_boxes(out: &mut String, base: &str, g: &SideGraph, l: &Layout) {
     let right_edge = l.edges.iter().map(|e| e.2).fold(f64::NAN, f64::min);
     let box_right = if right_edge.is_nan() {
         l.width - MARGIN
@@ -303,145 +380,128 @@ fn write_side(out: &mut String, function: &str, g: &SideGraph, l: &Layout, dx: f
             f(b.top),
             f(w.max(10.0)),
             f((b.bottom - b.top).max(HEADER)),
-            if dash.is_empty() {
-                String::new()
-            } else {
-                format!(r#" stroke-dasharray="{dash}""#)
-            },
+            dash_attr(dash),
             f(b.x + 8.0),
             f(b.top + 15.0),
             escape(&c.label)
         );
     }
-    for (k, e) in g.edges.iter().enumerate() {
-        let (y1, y2, lx) = l.edges[k];
-        let (a, b) = (l.nodes[e.from], l.nodes[e.to]);
-        let x1 = a.x + a.w;
-        let x2 = b.x + b.w + if e.style == EdgeStyle::Feed { 0.0 } else { 2.0 };
-        let (stroke, width, dash, marker) = edge_color(e.style);
-        let dir = if y2 >= y1 { 1.0 } else { -1.0 };
-        let r = CORNER.min((y2 - y1).abs() / 2.0);
-        let d = format!(
-            "M{} {} H{} Q{} {} {} {} V{} Q{} {} {} {} H{}",
-            f(x1),
-            f(y1),
-            f(lx - r),
-            f(lx),
-            f(y1),
-            f(lx),
-            f(y1 + dir * r),
-            f(y2 - dir * r),
-            f(lx),
-            f(y2),
-            f(lx - r),
-            f(y2),
-            f(x2)
-        );
+}
+
+/// Edge `k`, `e`: a path from its source port out to its lane and back to
+/// its target port, and its label.
+fn write_edge(out: &mut String, base: &str, g: &SideGraph, l: &Layout, k: usize, e: &Edge) {
+    let (y1, y2, lx) = l.edges[k];
+    let (a, b) = (l.nodes[e.from], l.nodes[e.to]);
+    let x1 = a.x + a.w;
+    let x2 = b.x + b.w + if e.style == EdgeStyle::Feed { 0.0 } else { 2.0 };
+    let (stroke, width, dash, marker) = edge_color(e.style);
+    let dir = if y2 >= y1 { 1.0 } else { -1.0 };
+    let r = CORNER.min((y2 - y1).abs() / 2.0);
+    let d = format!(
+        "M{} {} H{} Q{} {} {} {} V{} Q{} {} {} {} H{}",
+        f(x1),
+        f(y1),
+        f(lx - r),
+        f(lx),
+        f(y1),
+        f(lx),
+        f(y1 + dir * r),
+        f(y2 - dir * r),
+        f(lx),
+        f(y2),
+        f(lx - r),
+        f(y2),
+        f(x2)
+    );
+    let _ = write!(
+        out,
+        r#"<g class="edge" id="{}"><path d="{d}" fill="none" stroke="{stroke}" stroke-width="{width}"{}{}/>"#,
+        escape(&format!(
+            "{base}_{}_{}_{k}",
+            g.nodes[e.from].id, g.nodes[e.to].id
+        )),
+        dash_attr(dash),
+        if marker.is_empty() {
+            String::new()
+        } else {
+            format!(r#" marker-end="url(#{marker})""#)
+        }
+    );
+    if let Some(label) = &e.label {
         let _ = write!(
             out,
-            r#"<g class="edge" id="{}"><path d="{d}" fill="none" stroke="{stroke}" stroke-width="{width}"{}{}/>"#,
-            escape(&format!(
-                "{base}_{}_{}_{k}",
-                g.nodes[e.from].id, g.nodes[e.to].id
-            )),
-            if dash.is_empty() {
-                String::new()
-            } else {
-                format!(r#" stroke-dasharray="{dash}""#)
-            },
-            if marker.is_empty() {
-                String::new()
-            } else {
-                format!(r#" marker-end="url(#{marker})""#)
-            }
+            r##"<text x="{}" y="{}" font-size="11" fill="{stroke}" stroke="#ffffff" stroke-width="3" paint-order="stroke">{}</text>"##,
+            f(lx + 3.0),
+            f((y1 + y2) / 2.0 + 4.0),
+            escape(label)
         );
-        if let Some(label) = &e.label {
-            let _ = write!(
-                out,
-                r##"<text x="{}" y="{}" font-size="11" fill="{stroke}" stroke="#ffffff" stroke-width="3" paint-order="stroke">{}</text>"##,
-                f(lx + 3.0),
-                f((y1 + y2) / 2.0 + 4.0),
-                escape(label)
-            );
-        }
-        out.push_str("</g>\n");
     }
-    for (i, n) in g.nodes.iter().enumerate() {
-        let r = l.nodes[i];
-        let id = escape(&format!("{base}_{}", n.id));
-        let kind = match n.kind {
-            NodeKind::Task => "task",
-            NodeKind::Barrier => "barrier",
-            NodeKind::Outside => "outside",
-            NodeKind::Join => "join",
-            NodeKind::Summary => "summary",
-        };
+    out.push_str("</g>\n");
+}
+
+/// Node `n` in rectangle `r`: a join's dot and label, or a box with the
+/// label's lines.
+fn write_node(out: &mut String, base: &str, n: &Node, r: Rect) {
+    let id = escape(&format!("{base}_{}", n.id));
+    let kind = match n.kind {
+        NodeKind::Task => "task",
+        NodeKind::Barrier => "barrier",
+        NodeKind::Outside => "outside",
+        NodeKind::Join => "join",
+        NodeKind::Summary => "summary",
+    };
+    let _ = write!(
+        out,
+        r#"<g class="node {kind}{}" id="{id}"><title>{}</title>"#,
+        if n.highlight { " inserted" } else { "" },
+        escape(&n.label.join(" / "))
+    );
+    if n.kind == NodeKind::Join {
         let _ = write!(
             out,
-            r#"<g class="node {kind}{}" id="{id}"><title>{}</title>"#,
-            if n.highlight { " inserted" } else { "" },
-            escape(&n.label.join(" / "))
-        );
-        if n.kind == NodeKind::Join {
-            let _ = write!(
-                out,
-                r##"<circle cx="{}" cy="{}" r="{}" fill="#888888"/><text x="{}" y="{}" font-size="11" fill="#555555">{}</text>"##,
-                f(r.x + r.w - JOIN_R),
-                f(r.y + JOIN_R + 3.0),
-                f(JOIN_R),
-                f(r.x),
-                f(r.y + JOIN_R + 7.0),
-                escape(&n.label.join(" "))
-            );
-            out.push_str("</g>\n");
-            continue;
-        }
-        let (fill, stroke, width, dash) = match (n.kind, n.highlight) {
-            (NodeKind::Task, _) => ("#dbe9f6", "#4a7ab5", "1.2", ""),
-            (NodeKind::Barrier, false) => ("#fde3c4", "#b36b00", "1.2", ""),
-            (NodeKind::Barrier, true) => ("#ffb347", "#b34700", "2.5", ""),
-            (NodeKind::Summary, true) => ("#ffd9a8", "#b34700", "2.5", ""),
-            (NodeKind::Outside, _) => ("#ffffff", "#777777", "1.2", "4 3"),
-            (NodeKind::Summary, false) => ("#eeeeee", "#555555", "1.5", ""),
-            (NodeKind::Join, _) => unreachable!("handled above"),
-        };
-        let rx = if n.kind == NodeKind::Barrier { 2 } else { 6 };
-        let _ = write!(
-            out,
-            r#"<rect x="{}" y="{}" width="{}" height="{}" rx="{rx}" fill="{fill}" stroke="{stroke}" stroke-width="{width}"{}/>"#,
+            r##"<circle cx="{}" cy="{}" r="{}" fill="#888888"/><text x="{}" y="{}" font-size="11" fill="#555555">{}</text>"##,
+            f(r.x + r.w - JOIN_R),
+            f(r.y + JOIN_R + 3.0),
+            f(JOIN_R),
             f(r.x),
-            f(r.y),
-            f(r.w),
-            f(r.h),
-            if dash.is_empty() {
-                String::new()
-            } else {
-                format!(r#" stroke-dasharray="{dash}""#)
-            }
+            f(r.y + JOIN_R + 7.0),
+            escape(&n.label.join(" "))
         );
-        for (k, line) in n.label.iter().enumerate() {
-            let (size, color) = if k == 0 {
-                ("12", "#111111")
-            } else {
-                ("11", "#555555")
-            };
-            let _ = write!(
-                out,
-                r#"<text x="{}" y="{}" font-size="{size}" fill="{color}">{}</text>"#,
-                f(r.x + PAD_X),
-                f(r.y + 5.0 + LINE * (k as f64 + 1.0) - 3.0),
-                escape(line)
-            );
-        }
         out.push_str("</g>\n");
+        return;
     }
-    for (k, note) in g.notes.iter().enumerate() {
-        let _ = writeln!(
+    let (fill, stroke, width, dash) = match (n.kind, n.highlight) {
+        (NodeKind::Task, _) => ("#dbe9f6", "#4a7ab5", "1.2", ""),
+        (NodeKind::Barrier, false) => ("#fde3c4", "#b36b00", "1.2", ""),
+        (NodeKind::Barrier, true) => ("#ffb347", "#b34700", "2.5", ""),
+        (NodeKind::Summary, true) => ("#ffd9a8", "#b34700", "2.5", ""),
+        (NodeKind::Outside, _) => ("#ffffff", "#777777", "1.2", "4 3"),
+        (NodeKind::Summary, false) => ("#eeeeee", "#555555", "1.5", ""),
+        (NodeKind::Join, _) => unreachable!("handled above"),
+    };
+    let rx = if n.kind == NodeKind::Barrier { 2 } else { 6 };
+    let _ = write!(
+        out,
+        r#"<rect x="{}" y="{}" width="{}" height="{}" rx="{rx}" fill="{fill}" stroke="{stroke}" stroke-width="{width}"{}/>"#,
+        f(r.x),
+        f(r.y),
+        f(r.w),
+        f(r.h),
+        dash_attr(dash)
+    );
+    for (k, line) in n.label.iter().enumerate() {
+        let (size, color) = if k == 0 {
+            ("12", "#111111")
+        } else {
+            ("11", "#555555")
+        };
+        let _ = write!(
             out,
-            r##"<text class="note" x="{}" y="{}" font-size="11" font-style="italic" fill="#555555">{}</text>"##,
-            f(MARGIN),
-            f(l.notes_y + NOTE_H * (k as f64 + 1.0) - 4.0),
-            escape(note)
+            r#"<text x="{}" y="{}" font-size="{size}" fill="{color}">{}</text>"#,
+            f(r.x + PAD_X),
+            f(r.y + 5.0 + LINE * (k as f64 + 1.0) - 3.0),
+            escape(line)
         );
     }
     out.push_str("</g>\n");
@@ -625,11 +685,7 @@ fn write_legend(out: &mut String, rows: &[Vec<Convention>], y: f64) {
                         f(x),
                         f(top + 10.0),
                         f(x + 26.0),
-                        if dash.is_empty() {
-                            String::new()
-                        } else {
-                            format!(r#" stroke-dasharray="{dash}""#)
-                        },
+                        dash_attr(dash),
                     );
                     x + 34.0
                 }
@@ -648,11 +704,7 @@ fn write_legend(out: &mut String, rows: &[Vec<Convention>], y: f64) {
                         r#"<rect x="{}" y="{}" width="14" height="12" rx="2" fill="{fill}" stroke="{stroke}"{}/>"#,
                         f(x),
                         f(top + 4.0),
-                        if dash.is_empty() {
-                            String::new()
-                        } else {
-                            format!(r#" stroke-dasharray="{dash}""#)
-                        },
+                        dash_attr(dash),
                     );
                     x + 20.0
                 }

@@ -145,7 +145,18 @@ pub fn scan_comment(
     if word.is_empty() {
         return (CommentKind::Plain, pieces);
     }
-    if word.starts_with("expected-") || !rest.starts_with(':') {
+    let directive = if word.starts_with("expected-") || !rest.starts_with(':') {
+        None
+    } else if word == "RUN" {
+        Some(CommentKind::Run)
+    } else if RUNNER_DIRECTIVES.contains(&word) {
+        Some(CommentKind::Other)
+    } else if is_check_directive(word, prefixes) {
+        Some(CommentKind::Check)
+    } else {
+        None
+    };
+    let Some(kind) = directive else {
         // `expected-*` may stand anywhere in a comment, several per line, as
         // `--verify-diagnostics` reads them.
         expectations(text, range.clone(), &mut pieces);
@@ -155,23 +166,8 @@ pub fn scan_comment(
             CommentKind::Expected
         };
         return (kind, pieces);
-    }
-    let dir = word_start..word_start + word_len + 1;
-    let kind = if word == "RUN" {
-        CommentKind::Run
-    } else if RUNNER_DIRECTIVES.contains(&word) {
-        CommentKind::Other
-    } else if is_check_directive(word, prefixes) {
-        CommentKind::Check
-    } else {
-        expectations(text, range.clone(), &mut pieces);
-        let kind = if pieces.is_empty() {
-            CommentKind::Plain
-        } else {
-            CommentKind::Expected
-        };
-        return (kind, pieces);
     };
+    let dir = word_start..word_start + word_len + 1;
     let dir_end = dir.end;
     pieces.push((dir, PieceKind::Directive));
     if kind == CommentKind::Check {

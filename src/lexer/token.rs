@@ -194,6 +194,16 @@ impl fmt::Display for Tok<'_> {
 }
 
 impl Tok<'_> {
+    /// The arithmetic operators and `==`, `!=`: symbols that are binary
+    /// operators and nothing else (`<` and `>` also bracket type arguments,
+    /// `-` also negates).
+    pub fn is_arithmetic_or_equality(&self) -> bool {
+        matches!(
+            self,
+            Tok::Plus | Tok::Minus | Tok::Star | Tok::Slash | Tok::Percent | Tok::EqEq | Tok::NotEq
+        )
+    }
+
     /// The fixed spelling of a keyword or punctuation token.
     pub fn keyword_text(&self) -> &'static str {
         match self {

@@ -323,49 +323,9 @@ impl<'i> Guided<'_, '_, 'i> {
         let (l, r) = (*l, *r);
         let here = Span::new(l, r);
         let first_on_line = i == 0 || self.layout.line(tokens[i - 1].2) != self.layout.line(l);
-        // `func` first on its line: every bracket still open is unclosed.
-        if !self.stack.is_empty() && starts_function(tokens, i, self.layout) {
-            self.close_above(0, here, &|_| "the next function starts here".to_string());
-        }
-        // A function header line without its `{`, followed by the body.
-        if first_on_line && self.stack.is_empty() && i > 0 {
-            self.missing_body_brace(tokens, i);
-        }
-        // A line starting at or left of an open `(`/`[` that was opened on
-        // an earlier line ends it (unless the line starts with its closer).
-        if first_on_line {
-            while let Some(&open) = self.stack.last() {
-                let kind = self.kind_of(open);
-                let open_span = self.span_of(open);
-                let earlier = self.layout.line(open_span.start()) < self.layout.line(l);
-                if kind == BRACE
-                    || !earlier
-                    || closer(tok) == Some(kind)
-                    || self.line_indent(l) > self.line_indent(open_span.start())
-                {
-                    break;
-                }
-                let keep = self.stack.len() - 1;
-                self.close_above(keep, here, &|_| {
-                    "the next statement starts here".to_string()
-                });
-            }
-        }
+        self.line_start(tokens, i, first_on_line);
         if let Some(kind) = opener(tok) {
-            // No block is ever inside `(` or `[`: those are unclosed.
-            if kind == BRACE {
-                let keep = self
-                    .stack
-                    .iter()
-                    .rposition(|&o| self.kind_of(o) == BRACE)
-                    .map_or(0, |d| d + 1);
-                self.close_above(keep, here, &|_| {
-                    "a block cannot start inside brackets".to_string()
-                });
-            }
-            self.stack.push(self.out.len());
-            self.open_count[kind] += 1;
-            self.out.push(Some(tokens[i].clone()));
+            self.open(tokens, i, kind);
             return;
         }
         let Some(kind) = closer(tok) else {
@@ -376,59 +336,18 @@ impl<'i> Guided<'_, '_, 'i> {
         let open = self.stack.last().filter(|_| self.open_count[kind] > 0);
         let Some(&top) = open.filter(|_| self.drop != Some(i)) else {
             self.first_stray.get_or_insert(i);
-            self.diags.push(
-                Diagnostic::error(
-                    format!("unexpected closing delimiter `{}`", CLOSE[kind]),
-                    here,
-                )
-                .with_code(Code::MismatchedDelimiter)
-                .with_label(format!("no `{}` is open here", OPEN[kind]))
-                .with_suggestion(
-                    here,
-                    "",
-                    format!("remove this `{}`", CLOSE[kind]),
-                    Applicability::MaybeIncorrect,
-                ),
-            );
+            self.diags.push(closer_error(
+                format!("unexpected closing delimiter `{}`", CLOSE[kind]),
+                here,
+                format!("no `{}` is open here", OPEN[kind]),
+                "",
+                format!("remove this `{}`", CLOSE[kind]),
+            ));
             return;
         };
         let top_kind = self.kind_of(top);
         if top_kind == kind {
-            // A `}` first on its line indented like an outer `{`'s line
-            // closes that one: the `{`s opened after it are unclosed.
-            if kind == BRACE && first_on_line {
-                let indent = self.line_indent(l);
-                if indent < self.line_indent(self.span_of(top).start())
-                    && let Some(depth) = self
-                        .stack
-                        .iter()
-                        .enumerate()
-                        .rev()
-                        .take(MAX_INDENT_SEARCH)
-                        .find(|&(_, &o)| {
-                            self.kind_of(o) == BRACE
-                                && self.line_indent(self.span_of(o).start()) == indent
-                        })
-                        .map(|(d, _)| d)
-                {
-                    let noticed = |s: &Self| {
-                        let line = s.layout.line_number(s.span_of(s.stack[depth]).start());
-                        format!(
-                            "this `}}` is indented like line {line}, so it probably closes the `{{` there"
-                        )
-                    };
-                    self.close_above(depth + 1, here, &noticed);
-                }
-            }
-            if kind == BRACE
-                && first_on_line
-                && self.line_indent(l) > self.line_indent(self.span_of(top).start())
-            {
-                self.deeper_close = Some(i);
-            }
-            self.stack.pop();
-            self.open_count[kind] -= 1;
-            self.out.push(Some(tokens[i].clone()));
+            self.close_matching(tokens, i, top, first_on_line);
             return;
         }
         let top_span = self.span_of(top);
@@ -436,19 +355,14 @@ impl<'i> Guided<'_, '_, 'i> {
         if same_line && top_kind != BRACE {
             // A typo for the right closer: read as it.
             self.diags.push(
-                Diagnostic::error(
+                closer_error(
                     format!("mismatched closing delimiter `{}`", CLOSE[kind]),
                     here,
-                )
-                .with_code(Code::MismatchedDelimiter)
-                .with_label(format!("does not close the `{}`", OPEN[top_kind]))
-                .with_secondary(top_span, format!("this `{}` is still open", OPEN[top_kind]))
-                .with_suggestion(
-                    here,
+                    format!("does not close the `{}`", OPEN[top_kind]),
                     CLOSE[top_kind],
                     format!("close it with `{}`", CLOSE[top_kind]),
-                    Applicability::MaybeIncorrect,
-                ),
+                )
+                .with_secondary(top_span, format!("this `{}` is still open", OPEN[top_kind])),
             );
             self.stack.pop();
             self.open_count[top_kind] -= 1;
@@ -469,4 +383,121 @@ impl<'i> Guided<'_, '_, 'i> {
         self.open_count[kind] -= 1;
         self.out.push(Some(tokens[i].clone()));
     }
+
+    /// Before token `i`: what a new function or a new line closes, and a
+    /// function header's missing `{`.
+    fn line_start(&mut self, tokens: &[Spanned<'i>], i: usize, first_on_line: bool) {
+        let (l, tok, r) = &tokens[i];
+        let here = Span::new(*l, *r);
+        // `func` first on its line: every bracket still open is unclosed.
+        if !self.stack.is_empty() && starts_function(tokens, i, self.layout) {
+            self.close_above(0, here, &|_| "the next function starts here".to_string());
+        }
+        // A function header line without its `{`, followed by the body.
+        if first_on_line && self.stack.is_empty() && i > 0 {
+            self.missing_body_brace(tokens, i);
+        }
+        // A line starting at or left of an open `(`/`[` that was opened on
+        // an earlier line ends it (unless the line starts with its closer).
+        if first_on_line {
+            while let Some(&open) = self.stack.last() {
+                let kind = self.kind_of(open);
+                let open_span = self.span_of(open);
+                let earlier = self.layout.line(open_span.start()) < self.layout.line(*l);
+                if kind == BRACE
+                    || !earlier
+                    || closer(tok) == Some(kind)
+                    || self.line_indent(*l) > self.line_indent(open_span.start())
+                {
+                    break;
+                }
+                let keep = self.stack.len() - 1;
+                self.close_above(keep, here, &|_| {
+                    "the next statement starts here".to_string()
+                });
+            }
+        }
+    }
+
+    /// Token `i` opens a bracket of `kind`.
+    fn open(&mut self, tokens: &[Spanned<'i>], i: usize, kind: usize) {
+        let here = Span::new(tokens[i].0, tokens[i].2);
+        // No block is ever inside `(` or `[`: those are unclosed.
+        if kind == BRACE {
+            let keep = self
+                .stack
+                .iter()
+                .rposition(|&o| self.kind_of(o) == BRACE)
+                .map_or(0, |d| d + 1);
+            self.close_above(keep, here, &|_| {
+                "a block cannot start inside brackets".to_string()
+            });
+        }
+        self.stack.push(self.out.len());
+        self.open_count[kind] += 1;
+        self.out.push(Some(tokens[i].clone()));
+    }
+
+    /// Token `i` closes `top`, the innermost open bracket, of its kind.
+    fn close_matching(
+        &mut self,
+        tokens: &[Spanned<'i>],
+        i: usize,
+        top: usize,
+        first_on_line: bool,
+    ) {
+        let (l, r) = (tokens[i].0, tokens[i].2);
+        let here = Span::new(l, r);
+        let kind = self.kind_of(top);
+        // A `}` first on its line indented like an outer `{`'s line
+        // closes that one: the `{`s opened after it are unclosed.
+        if kind == BRACE && first_on_line {
+            let indent = self.line_indent(l);
+            if indent < self.line_indent(self.span_of(top).start())
+                && let Some(depth) = self
+                    .stack
+                    .iter()
+                    .enumerate()
+                    .rev()
+                    .take(MAX_INDENT_SEARCH)
+                    .find(|&(_, &o)| {
+                        self.kind_of(o) == BRACE
+                            && self.line_indent(self.span_of(o).start()) == indent
+                    })
+                    .map(|(d, _)| d)
+            {
+                let noticed = |s: &Self| {
+                    let line = s.layout.line_number(s.span_of(s.stack[depth]).start());
+                    format!(
+                        "this `}}` is indented like line {line}, so it probably closes the `{{` there"
+                    )
+                };
+                self.close_above(depth + 1, here, &noticed);
+            }
+        }
+        if kind == BRACE
+            && first_on_line
+            && self.line_indent(l) > self.line_indent(self.span_of(top).start())
+        {
+            self.deeper_close = Some(i);
+        }
+        self.stack.pop();
+        self.open_count[kind] -= 1;
+        self.out.push(Some(tokens[i].clone()));
+    }
+}
+
+/// A closing delimiter that closes nothing it should (`message`, `label`
+/// at `here`), with the fix: replace it by `replacement`.
+fn closer_error(
+    message: String,
+    here: Span,
+    label: String,
+    replacement: &str,
+    help: String,
+) -> Diagnostic {
+    Diagnostic::error(message, here)
+        .with_code(Code::MismatchedDelimiter)
+        .with_label(label)
+        .with_suggestion(here, replacement, help, Applicability::MaybeIncorrect)
 }

@@ -368,127 +368,16 @@ fn repair_into<'i>(
         }
         ParseError::InvalidToken { .. } | ParseError::User { .. } => return None,
     };
-    let expects = |t: &str| expected.iter().any(|e| e.trim_matches('"') == t);
     let span = tok.as_ref().map(|_| Span::new(tokens[at].0, tokens[at].2));
-    match (&tok, span) {
-        (Some(Tok::BadEscapeStr(s)), _) => {
-            tokens[at].1 = Tok::Str(s);
-            *out = Some(diag);
-            return Some(());
-        }
-        (Some(Tok::Ident("def" | "fn" | "function" | "fun")), Some(span)) if expects("func") => {
-            tokens[at].1 = Tok::Func;
-            let word = ctx.layout.slice(span.start(), span.end());
-            return set(
-                out,
-                Diagnostic::error(
-                    format!("functions are declared with `func`, not `{word}`"),
-                    span,
-                )
-                .with_code(crate::diagnostics::Code::UnexpectedToken)
-                .with_label("not a keyword of .pfir")
-                .with_suggestion(
-                    span,
-                    "func",
-                    "write `func`",
-                    Applicability::MachineApplicable,
-                )
-                .with_note("read as `func`"),
-            );
-        }
-        (Some(Tok::Ident(name)), Some(span))
-            if expects("func") && matches!(tokens.get(at + 1), Some((_, Tok::LParen, _))) =>
-        {
-            let (l, _, _) = tokens[at];
-            tokens.insert(at, (l, Tok::Func, l));
-            let here = Span::new(l, l);
-            return set(
-                out,
-                Diagnostic::error(format!("missing `func` before `{name}`"), span)
-                    .with_code(crate::diagnostics::Code::UnexpectedToken)
-                    .with_label("a function starts with `func`")
-                    .with_suggestion(here, "func ", "add `func`", Applicability::MaybeIncorrect)
-                    .with_note(format!("read as `func {name}`")),
-            );
-        }
-        (Some(Tok::Ident(word)), Some(_)) => {
-            if let Some(k) = closest_expected_word(word, expected)
-                && let Some(t) = keyword_token(&k)
-            {
-                tokens[at].1 = t;
-                *out = Some(diag.with_note(format!("read as `{k}`")));
-                return Some(());
-            }
-        }
-        (Some(Tok::Assign), Some(span)) if expects("==") && in_condition(tokens, at, ctx) => {
-            tokens[at].1 = Tok::EqEq;
-            return set(
-                out,
-                Diagnostic::error("`=` in a condition", span)
-                    .with_code(crate::diagnostics::Code::UnexpectedToken)
-                    .with_label("this would assign; comparison is `==`")
-                    .with_suggestion(
-                        span,
-                        "==",
-                        "compare with `==`",
-                        Applicability::MachineApplicable,
-                    )
-                    .with_note("read as `==`"),
-            );
-        }
-        (Some(Tok::Colon), Some(span)) if expects("{") => {
-            *out = Some(colon_block(tokens, at, span, ctx));
-            return Some(());
-        }
-        _ => {}
+    let repaired = match span {
+        Some(span) => repair_token(&diag, tokens, at, span, expected, ctx),
+        None => None,
     }
-    // Python's `elif`: the error is on the token after it.
-    if at >= 2
-        && matches!(tokens[at - 1].1, Tok::Ident("elif"))
-        && matches!(tokens[at - 2].1, Tok::RBrace)
-    {
-        let (l, _, r) = tokens[at - 1];
-        let span = Span::new(l, r);
-        tokens.splice(at - 1..at, [(l, Tok::Else, r), (l, Tok::If, r)]);
-        return set(
-            out,
-            Diagnostic::error("`elif` is written `else if`", span)
-                .with_code(crate::diagnostics::Code::UnexpectedToken)
-                .with_label("not a keyword of .pfir")
-                .with_suggestion(
-                    span,
-                    "else if",
-                    "write `else if`",
-                    Applicability::MachineApplicable,
-                )
-                .with_note("read as `else if`"),
-        );
-    }
-    // A misspelt statement keyword (`retrun x`, `fro i in ...`): a name
-    // first on its line that the next token cannot follow.
-    if at >= 1
-        && let Tok::Ident(word) = tokens[at - 1].1
-        && first_on_line(tokens, at - 1, ctx)
-        && !first_on_line(tokens, at, ctx)
-        && let Some(k) = crate::diagnostics::suggest::closest(word, STATEMENT_KEYWORDS.into_iter())
-        && let Some(t) = keyword_token(k)
-    {
-        let (l, _, r) = tokens[at - 1];
-        let span = Span::new(l, r);
-        tokens[at - 1].1 = t;
-        return set(
-            out,
-            Diagnostic::error(format!("unknown statement `{word}`"), span)
-                .with_code(crate::diagnostics::Code::UnexpectedToken)
-                .with_label("not a keyword")
-                .with_suggestion(
-                    span,
-                    k,
-                    format!("did you mean `{k}`?"),
-                    Applicability::MaybeIncorrect,
-                )
-                .with_note(format!("read as `{k}`")),
-        );
+    .or_else(|| repair_elif(tokens, at))
+    .or_else(|| repair_statement_keyword(tokens, at, ctx));
+    if let Some(d) = repaired {
+        *out = Some(d);
+        return Some(());
     }
     let diag = match (&tok, span) {
         (Some(Tok::LBrace), Some(_)) if first_on_line(tokens, at, ctx) => diag.with_help(
@@ -506,10 +395,137 @@ fn repair_into<'i>(
     Some(())
 }
 
-/// Sets the diagnostic of a repair that applied.
-fn set(out: &mut Option<Diagnostic>, d: Diagnostic) -> Option<()> {
-    *out = Some(d);
-    Some(())
+/// An `UnexpectedToken` error at `span` repaired by reading `replacement`
+/// there: labelled, the fix suggested (`help`) and noted.
+fn read_instead(
+    message: impl Into<String>,
+    span: Span,
+    label: &str,
+    replacement: &str,
+    help: impl Into<String>,
+    applicability: Applicability,
+) -> Diagnostic {
+    Diagnostic::error(message, span)
+        .with_code(crate::diagnostics::Code::UnexpectedToken)
+        .with_label(label)
+        .with_suggestion(span, replacement, help, applicability)
+        .with_note(format!("read as `{replacement}`"))
+}
+
+/// Repairs of the offending token `tokens[at]` itself (at `span`; the
+/// parser's `diag` about it): a string with a bad escape kept, `def` read
+/// as `func`, a missing `func`, a misspelt keyword, `=` in a condition, a
+/// `:` before a block. The diagnostic when one applied.
+fn repair_token<'i>(
+    diag: &Diagnostic,
+    tokens: &mut Vec<Spanned<'i>>,
+    at: usize,
+    span: Span,
+    expected: &[String],
+    ctx: &Ctx<'_, 'i>,
+) -> Option<Diagnostic> {
+    let expects = |t: &str| expected.iter().any(|e| e.trim_matches('"') == t);
+    match tokens[at].1.clone() {
+        Tok::BadEscapeStr(s) => {
+            tokens[at].1 = Tok::Str(s);
+            Some(diag.clone())
+        }
+        Tok::Ident("def" | "fn" | "function" | "fun") if expects("func") => {
+            tokens[at].1 = Tok::Func;
+            let word = ctx.layout.slice(span.start(), span.end());
+            Some(read_instead(
+                format!("functions are declared with `func`, not `{word}`"),
+                span,
+                "not a keyword of .pfir",
+                "func",
+                "write `func`",
+                Applicability::MachineApplicable,
+            ))
+        }
+        Tok::Ident(name)
+            if expects("func") && matches!(tokens.get(at + 1), Some((_, Tok::LParen, _))) =>
+        {
+            let (l, _, _) = tokens[at];
+            tokens.insert(at, (l, Tok::Func, l));
+            let here = Span::new(l, l);
+            Some(
+                Diagnostic::error(format!("missing `func` before `{name}`"), span)
+                    .with_code(crate::diagnostics::Code::UnexpectedToken)
+                    .with_label("a function starts with `func`")
+                    .with_suggestion(here, "func ", "add `func`", Applicability::MaybeIncorrect)
+                    .with_note(format!("read as `func {name}`")),
+            )
+        }
+        Tok::Ident(word) => {
+            let k = closest_expected_word(word, expected)?;
+            let t = keyword_token(&k)?;
+            tokens[at].1 = t;
+            Some(diag.clone().with_note(format!("read as `{k}`")))
+        }
+        Tok::Assign if expects("==") && in_condition(tokens, at, ctx) => {
+            tokens[at].1 = Tok::EqEq;
+            Some(read_instead(
+                "`=` in a condition",
+                span,
+                "this would assign; comparison is `==`",
+                "==",
+                "compare with `==`",
+                Applicability::MachineApplicable,
+            ))
+        }
+        Tok::Colon if expects("{") => Some(colon_block(tokens, at, span, ctx)),
+        _ => None,
+    }
+}
+
+/// Python's `elif`: the error is on the token after it.
+fn repair_elif(tokens: &mut Vec<Spanned<'_>>, at: usize) -> Option<Diagnostic> {
+    if at < 2
+        || !matches!(tokens[at - 1].1, Tok::Ident("elif"))
+        || !matches!(tokens[at - 2].1, Tok::RBrace)
+    {
+        return None;
+    }
+    let (l, _, r) = tokens[at - 1];
+    let span = Span::new(l, r);
+    tokens.splice(at - 1..at, [(l, Tok::Else, r), (l, Tok::If, r)]);
+    Some(read_instead(
+        "`elif` is written `else if`",
+        span,
+        "not a keyword of .pfir",
+        "else if",
+        "write `else if`",
+        Applicability::MachineApplicable,
+    ))
+}
+
+/// A misspelt statement keyword (`retrun x`, `fro i in ...`): a name
+/// first on its line that the next token cannot follow.
+fn repair_statement_keyword<'i>(
+    tokens: &mut [Spanned<'i>],
+    at: usize,
+    ctx: &Ctx<'_, 'i>,
+) -> Option<Diagnostic> {
+    if at >= 1
+        && let Tok::Ident(word) = tokens[at - 1].1
+        && first_on_line(tokens, at - 1, ctx)
+        && !first_on_line(tokens, at, ctx)
+        && let Some(k) = crate::diagnostics::suggest::closest(word, STATEMENT_KEYWORDS.into_iter())
+        && let Some(t) = keyword_token(k)
+    {
+        let (l, _, r) = tokens[at - 1];
+        let span = Span::new(l, r);
+        tokens[at - 1].1 = t;
+        return Some(read_instead(
+            format!("unknown statement `{word}`"),
+            span,
+            "not a keyword",
+            k,
+            format!("did you mean `{k}`?"),
+            Applicability::MaybeIncorrect,
+        ));
+    }
+    None
 }
 
 /// The index of the token `(l, tok, r)` in `tokens` (sorted by start).
@@ -658,34 +674,28 @@ fn logical_line_end(
 /// Tokens that cannot end a statement: a line ending with one continues on
 /// the next.
 fn continues(t: &Tok<'_>) -> bool {
-    matches!(
-        t,
-        Tok::Assign
-            | Tok::Comma
-            | Tok::Dot
-            | Tok::Plus
-            | Tok::Minus
-            | Tok::Star
-            | Tok::Slash
-            | Tok::Percent
-            | Tok::EqEq
-            | Tok::NotEq
-            | Tok::Lt
-            | Tok::Le
-            | Tok::Ge
-            | Tok::And
-            | Tok::Or
-            | Tok::Not
-            | Tok::Arrow
-            | Tok::Colon
-            | Tok::In
-            | Tok::For
-            | Tok::While
-            | Tok::If
-            | Tok::Else
-            | Tok::Submit
-            | Tok::Func
-    )
+    t.is_arithmetic_or_equality()
+        || matches!(
+            t,
+            Tok::Assign
+                | Tok::Comma
+                | Tok::Dot
+                | Tok::Lt
+                | Tok::Le
+                | Tok::Ge
+                | Tok::And
+                | Tok::Or
+                | Tok::Not
+                | Tok::Arrow
+                | Tok::Colon
+                | Tok::In
+                | Tok::For
+                | Tok::While
+                | Tok::If
+                | Tok::Else
+                | Tok::Submit
+                | Tok::Func
+        )
 }
 
 /// Tokens a statement (or the `}` of its block) can start with.

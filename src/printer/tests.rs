@@ -21,6 +21,18 @@ fn task_array(n: i64) -> Type {
     }
 }
 
+/// `for VAR in KIND(STOP) { BODY }`: no results, no iter-args, the default
+/// start and step.
+fn plain_for(
+    b: &mut FnBuilder,
+    kind: LoopKind,
+    var: crate::ir::VarId,
+    stop: crate::ir::ExprId,
+    body: Vec<crate::ir::StmtId>,
+) -> crate::ir::StmtId {
+    b.for_(vec![], kind, var, None, stop, None, vec![], body)
+}
+
 /// `func kernel() -> task_id { return system.task_invalid() }`.
 fn kernel() -> crate::ir::Function {
     let mut k = FnBuilder::new("kernel", FuncKind::Opaque);
@@ -57,16 +69,7 @@ fn spec_section_1_example_after_the_pass() {
         body.push(b.submit_stmt(s));
     }
     let stop = b.int(4);
-    let l = b.for_(
-        vec![],
-        LoopKind::Parallel,
-        p,
-        None,
-        stop,
-        None,
-        vec![],
-        body,
-    );
+    let l = plain_for(&mut b, LoopKind::Parallel, p, stop, body);
     let scope = b.scope(true, None, vec![s_tids, s_barrier, l]);
     let inv = b.builtin(crate::ir::BuiltinOp::TaskInvalid, vec![], Type::TASK_ID);
     let r = b.ret(vec![inv]);
@@ -217,16 +220,16 @@ func f(n: i64) {
     assert_eq!(print_module(&m), expected);
 }
 
-#[test]
-fn bindings_carry_types_only_when_they_differ() {
-    let mut worker = FnBuilder::new("worker", FuncKind::InCore);
-    worker.f.results = vec![Type::I64, Type::F32];
-    let worker = worker.finish(vec![]);
+/// A group of statements of `bindings_carry_types_only_when_they_differ`,
+/// built into `f(x: i64)`, and the lines they print as.
+type BindingCase = (
+    fn(&mut FnBuilder, crate::ir::VarId) -> Vec<crate::ir::StmtId>,
+    &'static str,
+);
 
-    let mut b = FnBuilder::new("f", FuncKind::Orchestration);
-    let x = b.param("x", Type::I64, Direction::In);
+/// Same type: no annotation; a different one: annotated.
+fn single_bindings(b: &mut FnBuilder, x: crate::ir::VarId) -> Vec<crate::ir::StmtId> {
     let mut stmts = Vec::new();
-    // Same type: no annotation; a different one: annotated.
     let e = b.v(x);
     stmts.push(b.let_("same", e).1);
     let e = b.v(x);
@@ -242,7 +245,12 @@ fn bindings_carry_types_only_when_they_differ() {
     let load = b.op("tensor.load", vec![], Type::Unknown);
     let (_, s) = b.let_("u", load);
     stmts.push(s);
-    // Several results: compared with the tuple's components; `_` never typed.
+    stmts
+}
+
+/// Several results: compared with the tuple's components; `_` never typed.
+fn tuple_bindings(b: &mut FnBuilder, _: crate::ir::VarId) -> Vec<crate::ir::StmtId> {
+    let mut stmts = Vec::new();
     let pair = b.op(
         "tensor.pair",
         vec![],
@@ -259,7 +267,12 @@ fn bindings_carry_types_only_when_they_differ() {
     let d1 = b.var("_", Type::I64);
     let d2 = b.var("_", Type::F32);
     stmts.push(b.assign(vec![d1, d2], pair));
-    // Submit: the callee's results then task_id.
+    stmts
+}
+
+/// Submit: the callee's results then task_id.
+fn submit_bindings(b: &mut FnBuilder, _: crate::ir::VarId) -> Vec<crate::ir::StmtId> {
+    let mut stmts = Vec::new();
     let r1 = b.var("r1", Type::I64);
     let r2 = b.var("r2", Type::F32);
     let rt = b.var("rt", Type::TASK_ID);
@@ -270,7 +283,11 @@ fn bindings_carry_types_only_when_they_differ() {
     let rt = b.var("rt", Type::Unknown);
     let s = b.submit(vec![r1, r2, rt], FIRST, vec![]);
     stmts.push(b.submit_stmt(s));
-    // Loop results compare with iter-args; iter-args with their inits.
+    stmts
+}
+
+/// Loop results compare with iter-args; iter-args with their inits.
+fn for_bindings(b: &mut FnBuilder, _: crate::ir::VarId) -> Vec<crate::ir::StmtId> {
     let i = b.var("i", Type::INDEX);
     let acc = b.var("acc", Type::I64);
     let wide = b.var("wide", Type::Scalar(ScalarType::U64));
@@ -282,7 +299,7 @@ fn bindings_carry_types_only_when_they_differ() {
     let out1 = b.var("out1", Type::I64);
     let out2 = b.var("out2", Type::I64);
     let stop = b.int(8);
-    stmts.push(b.for_(
+    vec![b.for_(
         vec![out1, out2],
         LoopKind::Range,
         i,
@@ -300,8 +317,11 @@ fn bindings_carry_types_only_when_they_differ() {
             },
         ],
         vec![y],
-    ));
-    // While: same rule.
+    )]
+}
+
+/// While: same rule.
+fn while_bindings(b: &mut FnBuilder, x: crate::ir::VarId) -> Vec<crate::ir::StmtId> {
     let k = b.var("k", Type::I64);
     let k_init = b.v(x);
     let k_use = b.v(k);
@@ -312,7 +332,7 @@ fn bindings_carry_types_only_when_they_differ() {
     let next = b.bin(BinaryOp::Add, k_use, one);
     let y = b.yield_(vec![next]);
     let kr = b.var("kr", Type::I64);
-    stmts.push(b.while_(
+    vec![b.while_(
         [kr],
         cond,
         [IterArg {
@@ -320,8 +340,11 @@ fn bindings_carry_types_only_when_they_differ() {
             init: k_init,
         }],
         [y],
-    ));
-    // If: compare with the then-branch's yield.
+    )]
+}
+
+/// If: compare with the then-branch's yield.
+fn if_bindings(b: &mut FnBuilder, _: crate::ir::VarId) -> Vec<crate::ir::StmtId> {
     let c = b.boolean(true);
     let a1 = b.float(1.5);
     let a2 = b.int(2);
@@ -331,35 +354,54 @@ fn bindings_carry_types_only_when_they_differ() {
     let y2 = b.yield_(vec![b1, b2]);
     let f1 = b.var("f1", Type::F32);
     let f2 = b.var("f2", Type::Scalar(ScalarType::I8));
-    stmts.push(b.if_(vec![f1, f2], c, vec![y1], Some(vec![y2])));
-    let f = b.finish(stmts);
-    let m = module(vec![worker, f]);
-    let expected = "\
-incore func worker() -> (i64, f32) {
+    vec![b.if_(vec![f1, f2], c, vec![y1], Some(vec![y2]))]
 }
 
-orchestration func f(x: i64) {
-  same = x
-  narrow: i32 = x
-  t: tensor<[64], f32> = tensor.load()
-  u = tensor.load()
-  p1, p2: u8 = tensor.pair()
-  _, _ = tensor.pair()
-  r1, r2, rt = submit worker()
-  r1: i16, _, rt = submit worker()
-  out1, out2: i64 = for i in range(8) iter(acc = 0, wide: u64 = 1) {
-    yield acc, wide
-  }
-  kr = while k < 10 iter(k = x) {
-    yield k + 1
-  }
-  f1, f2: i8 = if true {
-    yield 1.5, 2
-  } else {
-    yield 2.5, 3
-  }
-}
-";
+#[test]
+fn bindings_carry_types_only_when_they_differ() {
+    let cases: [BindingCase; 6] = [
+        (
+            single_bindings,
+            "  same = x\n  narrow: i32 = x\n  t: tensor<[64], f32> = tensor.load()\n  u = tensor.load()\n",
+        ),
+        (
+            tuple_bindings,
+            "  p1, p2: u8 = tensor.pair()\n  _, _ = tensor.pair()\n",
+        ),
+        (
+            submit_bindings,
+            "  r1, r2, rt = submit worker()\n  r1: i16, _, rt = submit worker()\n",
+        ),
+        (
+            for_bindings,
+            "  out1, out2: i64 = for i in range(8) iter(acc = 0, wide: u64 = 1) {\n    yield acc, wide\n  }\n",
+        ),
+        (
+            while_bindings,
+            "  kr = while k < 10 iter(k = x) {\n    yield k + 1\n  }\n",
+        ),
+        (
+            if_bindings,
+            "  f1, f2: i8 = if true {\n    yield 1.5, 2\n  } else {\n    yield 2.5, 3\n  }\n",
+        ),
+    ];
+    let mut worker = FnBuilder::new("worker", FuncKind::InCore);
+    worker.f.results = vec![Type::I64, Type::F32];
+    let worker = worker.finish(vec![]);
+
+    let mut b = FnBuilder::new("f", FuncKind::Orchestration);
+    let x = b.param("x", Type::I64, Direction::In);
+    let mut stmts = Vec::new();
+    let mut lines = String::new();
+    for (build, printed) in cases {
+        stmts.extend(build(&mut b, x));
+        lines.push_str(printed);
+    }
+    let f = b.finish(stmts);
+    let m = module(vec![worker, f]);
+    let expected = format!(
+        "incore func worker() -> (i64, f32) {{\n}}\n\norchestration func f(x: i64) {{\n{lines}}}\n"
+    );
     assert_eq!(print_module(&m), expected);
 }
 
@@ -468,16 +510,7 @@ fn else_if_chains_and_control_flow() {
     let outer2 = b.if_(vec![], c7, vec![], Some(vec![with_results]));
     let i = b.var("i", Type::INDEX);
     let stop = b.int(3);
-    let l = b.for_(
-        vec![],
-        LoopKind::Range,
-        i,
-        None,
-        stop,
-        None,
-        vec![],
-        vec![if1],
-    );
+    let l = plain_for(&mut b, LoopKind::Range, i, stop, vec![if1]);
     let auto = b.scope(false, Some("a \"q\" \\ b"), vec![outer, outer2]);
     let manual = b.scope(true, Some("stage1"), vec![]);
     let ret = b.ret(vec![]);
@@ -659,16 +692,7 @@ fn nested_loops(depth: usize) -> Module {
     for _ in 0..depth {
         let i = b.var("i", Type::INDEX);
         let stop = b.int(2);
-        inner = b.for_(
-            vec![],
-            LoopKind::Range,
-            i,
-            None,
-            stop,
-            None,
-            vec![],
-            vec![inner],
-        );
+        inner = plain_for(&mut b, LoopKind::Range, i, stop, vec![inner]);
     }
     module(vec![b.finish(vec![inner])])
 }

@@ -604,16 +604,43 @@ orchestration func main(n: i64) -> task_id {
         assert_eq!(once, twice);
     }
 
+    /// The output of a file holding `func f() {\n}\n`.
+    const F: &str = "func f() {\n}\n";
+
+    /// Inputs around `f`, and what `generate` makes of them with the
+    /// prefix `CHECK`: (what it shows, input, result).
+    const AROUND_F: [(&str, &str, &str); 3] = [
+        (
+            "other prefixes and comments stay",
+            "// RUN: x\n// OTHER: keep\n// CHECK-SAME: go\n// CHECKER: keep\n// CHECK-COUNT-2: go\n// CHECK-NOT: go\nfunc f() {\n}\n",
+            "// RUN: x\n// OTHER: keep\n// CHECKER: keep\n// CHECK-LABEL: func f() {\n// CHECK-NEXT: }\nfunc f() {\n}\n",
+        ),
+        (
+            "directives anywhere in a line are removed",
+            "// RUN: x\n// a note // CHECK: stale\nfunc f() { // CHECK-NEXT: stale\n}\n// CHECKER: kept\n// RUN: y --check-prefix=CHECK:\n",
+            "// RUN: x\n// CHECK-LABEL: func f() {\n// CHECK-NEXT: }\nfunc f() {\n}\n// CHECKER: kept\n// RUN: y --check-prefix=CHECK:\n",
+        ),
+        (
+            "CRLF files stay CRLF",
+            "// RUN: x\r\n// CHECK: old\r\nfunc f() {\r\n}\r\n",
+            "// RUN: x\r\n// CHECK-LABEL: func f() {\r\n// CHECK-NEXT: }\r\nfunc f() {\r\n}\r\n",
+        ),
+    ];
+
+    #[test]
+    fn checks_around_f_are_regenerated() {
+        for (what, input, expected) in AROUND_F {
+            assert_eq!(generate(input, F, "CHECK", false), expected, "{what}");
+        }
+        // Directives stand anywhere in a line.
+        assert!(is_check_line("x // CHECK-COUNT-2: y", "CHECK"));
+        assert!(!is_check_line("// MYCHECK: y", "CHECK"));
+    }
+
     #[test]
     fn other_prefixes_and_comments_stay() {
-        let input = "// RUN: x\n// OTHER: keep\n// CHECK-SAME: go\n// CHECKER: keep\n// CHECK-COUNT-2: go\n// CHECK-NOT: go\nfunc f() {\n}\n";
-        let got = generate(input, "func f() {\n}\n", "CHECK", false);
-        assert_eq!(
-            got,
-            "// RUN: x\n// OTHER: keep\n// CHECKER: keep\n// CHECK-LABEL: func f() {\n// CHECK-NEXT: }\nfunc f() {\n}\n"
-        );
         // With another prefix, CHECK lines are someone else's.
-        let got = generate(input, "func f() {\n}\n", "OTHER", false);
+        let got = generate(AROUND_F[0].1, F, "OTHER", false);
         assert!(got.contains("// CHECK-SAME: go"));
         assert!(got.contains("// OTHER-LABEL: func f() {"));
         assert!(!got.contains("// OTHER: keep"));
@@ -750,25 +777,8 @@ orchestration func main(n: i64) -> task_id {
     }
 
     #[test]
-    fn directives_anywhere_in_a_line_are_removed() {
-        let input = "// RUN: x\n// a note // CHECK: stale\nfunc f() { // CHECK-NEXT: stale\n}\n// CHECKER: kept\n// RUN: y --check-prefix=CHECK:\n";
-        let got = generate(input, "func f() {\n}\n", "CHECK", false);
-        assert_eq!(
-            got,
-            "// RUN: x\n// CHECK-LABEL: func f() {\n// CHECK-NEXT: }\nfunc f() {\n}\n// CHECKER: kept\n// RUN: y --check-prefix=CHECK:\n"
-        );
-        assert!(is_check_line("x // CHECK-COUNT-2: y", "CHECK"));
-        assert!(!is_check_line("// MYCHECK: y", "CHECK"));
-    }
-
-    #[test]
-    fn crlf_files_stay_crlf() {
-        let input = "// RUN: x\r\n// CHECK: old\r\nfunc f() {\r\n}\r\n";
-        let got = generate(input, "func f() {\n}\n", "CHECK", false);
-        assert_eq!(
-            got,
-            "// RUN: x\r\n// CHECK-LABEL: func f() {\r\n// CHECK-NEXT: }\r\nfunc f() {\r\n}\r\n"
-        );
+    fn crlf_files_have_no_bare_lf() {
+        let got = generate(AROUND_F[2].1, F, "CHECK", false);
         assert!(!got.replace("\r\n", "").contains('\n'), "no bare LF");
     }
 

@@ -59,22 +59,15 @@ fn diagnostics_of_a_small_file_stay_small() {
         }
     }
     // The limit is a flag; 0 shows them all.
-    let out = pfir(&[
-        "check",
-        &nope,
-        "--diagnostic-format=short",
-        "--error-limit=7",
-    ]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let with_limit = |limit: &str| {
+        let limit = format!("--error-limit={limit}");
+        let out = pfir(&["check", &nope, "--diagnostic-format=short", &limit]);
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let stderr = with_limit("7");
     assert_eq!(stderr.matches(": error[").count(), 7, "{stderr}");
     assert!(stderr.contains("29994 more errors not shown"), "{stderr}");
-    let out = pfir(&[
-        "check",
-        &nope,
-        "--diagnostic-format=short",
-        "--error-limit=0",
-    ]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = with_limit("0");
     assert_eq!(stderr.matches(": error[").count(), 30_001);
     assert!(!stderr.contains("not shown"));
 }
@@ -337,6 +330,20 @@ fn unknown_loop_nests(n: usize, depth: usize) -> String {
     s
 }
 
+/// `run`'s budget was used up, overshot by at most the last step of the
+/// evaluation that passed it.
+fn assert_used_up(run: &pfir::analysis::RunBudget) {
+    assert!(
+        run.spent() <= run.max_work() + 1_000,
+        "spent {}",
+        run.spent()
+    );
+    assert!(
+        run.spent() >= run.max_work(),
+        "the run's budget was used up"
+    );
+}
+
 /// `--verify-deps` and `pfir graph` spend one work budget for the whole
 /// run: 100 nests that each exhaust a function's budget spend the run's
 /// budget once (plus the step that passed it), and the functions left out
@@ -355,16 +362,7 @@ fn dependency_budgets_are_per_run() {
     };
     let run = RunBudget::new(100_000);
     let warnings = verify_dependencies_within(&before, &after, &per, &run).expect("no lost edge");
-    // Overshoot: the last step of the evaluation that passed the budget.
-    assert!(
-        run.spent() <= run.max_work() + 1_000,
-        "spent {}",
-        run.spent()
-    );
-    assert!(
-        run.spent() >= run.max_work(),
-        "the run's budget was used up"
-    );
+    assert_used_up(&run);
     let last = warnings.last().expect("a warning");
     assert!(
         last.message
@@ -390,13 +388,5 @@ fn dependency_budgets_are_per_run() {
     };
     let picture = pfir::graph::build_within("t".into(), &before, Some(&after), &opts, &run);
     assert_eq!(picture.functions.len(), 100, "every function is drawn");
-    assert!(
-        run.spent() <= run.max_work() + 1_000,
-        "spent {}",
-        run.spent()
-    );
-    assert!(
-        run.spent() >= run.max_work(),
-        "the run's budget was used up"
-    );
+    assert_used_up(&run);
 }

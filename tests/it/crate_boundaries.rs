@@ -19,13 +19,12 @@ struct Graph {
     local: BTreeMap<String, String>,
 }
 
-fn workspace_graph() -> Graph {
+/// `cargo metadata --format-version 1 --no-deps --offline EXTRA` of the
+/// workspace. `--no-deps`: the workspace's own manifests, as Cargo reads
+/// them.
+fn cargo_metadata(extra: &[&str]) -> serde_json::Value {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    // `--no-deps`: the workspace's own manifests, as Cargo reads them. A
-    // registry crate cannot depend on a path crate, so the edges between
-    // workspace members are every edge that could ever reach `pfir`; and
-    // no package of another platform has to be downloaded to list them.
     let out = Command::new(cargo)
         .args([
             "metadata",
@@ -34,6 +33,7 @@ fn workspace_graph() -> Graph {
             "--no-deps",
             "--offline",
         ])
+        .args(extra)
         .current_dir(root)
         .output()
         .expect("running cargo metadata");
@@ -42,7 +42,14 @@ fn workspace_graph() -> Graph {
         "cargo metadata failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).expect("metadata is JSON");
+    serde_json::from_slice(&out.stdout).expect("metadata is JSON")
+}
+
+fn workspace_graph() -> Graph {
+    // A registry crate cannot depend on a path crate, so the edges between
+    // workspace members are every edge that could ever reach `pfir`; and
+    // no package of another platform has to be downloaded to list them.
+    let meta = cargo_metadata(&[]);
     let packages = meta["packages"].as_array().expect("packages");
     // Every workspace member, by the directory of its manifest.
     let mut local = BTreeMap::new();
@@ -152,22 +159,7 @@ fn an_indirect_dependency_on_pfir_is_found() {
 /// build) enables it.
 #[test]
 fn testkit_is_off_in_default_builds() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let out = Command::new(cargo)
-        .args([
-            "metadata",
-            "--format-version",
-            "1",
-            "--offline",
-            "--locked",
-            "--no-deps",
-        ])
-        .current_dir(root)
-        .output()
-        .expect("running cargo metadata");
-    assert!(out.status.success());
-    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).expect("metadata is JSON");
+    let meta = cargo_metadata(&["--locked"]);
     let pfir = meta["packages"]
         .as_array()
         .unwrap()

@@ -102,42 +102,44 @@ fn assert_lost(before: &str, after: &str, what: &str) {
     }
 }
 
+/// The common shapes are checked exactly, and the same shape with one
+/// dependency dropped (`from` replaced by `to`) reports the one it lost.
 #[test]
-fn fan_out_is_checked_exactly_and_a_lost_edge_is_caught() {
-    let src = fan_out(4096, 8000);
-    assert_exact(&src);
-    // The barrier misses the producers: every consumer loses them.
-    let wrong = src.replace(
-        "    for j in range(8000) {\n      c = submit k(deps=[tids])",
-        "    fence = system.task_dummy(deps=[])\n    for j in range(8000) {\n      c = submit k(deps=[fence])",
-    );
-    assert_lost(&src, &wrong, "`c = submit k` (loop iteration [0])");
-}
-
-#[test]
-fn if_chain_is_checked_exactly_and_a_lost_edge_is_caught() {
-    let src = if_chain(1600);
-    assert_exact(&src);
-    // Link 1200 drops its only dependency (p1199, which may be t1199 or
-    // anything before it, down to p0).
-    let wrong = src.replace("t1200 = submit k(deps=[p1199])", "t1200 = submit k()");
-    assert_lost(&src, &wrong, "`t1200 = submit k`");
-}
-
-#[test]
-fn else_if_chain_is_checked_exactly_and_a_lost_edge_is_caught() {
-    let src = else_if_chain(4000);
-    assert_exact(&src);
-    let wrong = src.replace("t3999 = submit k(deps=[tids])", "t3999 = submit k()");
-    assert_lost(&src, &wrong, "`t3999 = submit k` (loop iteration [0])");
-}
-
-#[test]
-fn many_functions_are_checked_exactly() {
-    let src = many_functions(80_000);
-    assert_exact(&src);
-    let wrong = src.replace("c = submit k(deps=[tids])", "c = submit k()");
-    assert_lost(&src, &wrong, "`c = submit k`");
+fn common_shapes_are_checked_exactly_and_a_lost_edge_is_caught() {
+    let cases = [
+        // Fan-out: the barrier misses the producers, every consumer loses them.
+        (
+            fan_out(4096, 8000),
+            "    for j in range(8000) {\n      c = submit k(deps=[tids])",
+            "    fence = system.task_dummy(deps=[])\n    for j in range(8000) {\n      c = submit k(deps=[fence])",
+            "`c = submit k` (loop iteration [0])",
+        ),
+        // An `if` chain: link 1200 drops its only dependency (p1199, which
+        // may be t1199 or anything before it, down to p0).
+        (
+            if_chain(1600),
+            "t1200 = submit k(deps=[p1199])",
+            "t1200 = submit k()",
+            "`t1200 = submit k`",
+        ),
+        (
+            else_if_chain(4000),
+            "t3999 = submit k(deps=[tids])",
+            "t3999 = submit k()",
+            "`t3999 = submit k` (loop iteration [0])",
+        ),
+        (
+            many_functions(80_000),
+            "c = submit k(deps=[tids])",
+            "c = submit k()",
+            "`c = submit k`",
+        ),
+    ];
+    for (src, from, to, lost) in cases {
+        assert_exact(&src);
+        let wrong = src.replace(from, to);
+        assert_lost(&src, &wrong, lost);
+    }
 }
 
 #[test]

@@ -406,12 +406,7 @@ fn deep_nests_are_bounded_by_the_work_budget() {
     // 2,000 nested `range(2)` loops: 2^2000 tasks, each keyed by 2,000
     // indices. The work budget stops the evaluation early, in bounded memory.
     let depth = 2000;
-    let mut body = String::new();
-    for i in 0..depth {
-        body.push_str(&format!("for v{i} in range(2) {{\n"));
-    }
-    body.push_str("t = submit p()\n");
-    body.push_str(&"}\n".repeat(depth));
+    let body = crate::support::nested_for_loops(depth, "t = submit p()\n");
     let src = prog(&body);
     let m = pfir::driver::with_large_stack(|| module(&src));
     let limits = Limits {

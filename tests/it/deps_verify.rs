@@ -5,42 +5,7 @@ use crate::support;
 
 use pfir::analysis::{Limits, verify_same_dependencies};
 use pfir::diagnostics::Diagnostic;
-use support::module;
-
-/// The first example of `docs/language.md` (section 1), before the pass.
-const SECTION1_BEFORE: &str = "func kernel() -> task_id {
-  return system.task_invalid()
-}
-
-orchestration func main(n: i64) -> task_id {
-  manual {
-    tids = array.create(4, task_id)
-    for p in parallel(4) {
-      a, a_tid = submit kernel(deps=[tids])
-      b, b_tid = submit kernel(deps=[tids])
-    }
-  }
-  return system.task_invalid()
-}
-";
-
-/// ... and after.
-const SECTION1_AFTER: &str = "func kernel() -> task_id {
-  return system.task_invalid()
-}
-
-orchestration func main(n: i64) -> task_id {
-  manual {
-    tids = array.create(4, task_id)
-    phase_fence_barrier_0_tid = system.task_dummy(deps=[tids])
-    for p in parallel(4) {
-      a, a_tid = submit kernel(deps=[phase_fence_barrier_0_tid])
-      b, b_tid = submit kernel(deps=[phase_fence_barrier_0_tid])
-    }
-  }
-  return system.task_invalid()
-}
-";
+use support::{SECTION1_BEFORE, module, section1_after};
 
 /// Producers fill `tids`; 3 x 3 consumers read it: the compressible shape.
 fn filled(consumer_deps: &str, barrier: &str) -> String {
@@ -67,13 +32,18 @@ orchestration func main(n: i64) {{
     )
 }
 
+/// `d`'s message holds `text`.
+fn assert_says(d: &Diagnostic, text: &str) {
+    assert!(d.message.contains(text), "{}", d.message);
+}
+
 fn check(before: &str, after: &str) -> Result<(), Diagnostic> {
     verify_same_dependencies(&module(before), &module(after))
 }
 
 #[test]
 fn section1_example_pair_is_equivalent() {
-    check(SECTION1_BEFORE, SECTION1_AFTER).unwrap();
+    check(SECTION1_BEFORE, &section1_after()).unwrap();
     check(SECTION1_BEFORE, SECTION1_BEFORE).unwrap();
 }
 
@@ -93,17 +63,11 @@ fn dropped_edge_is_reported_at_the_consumer_with_the_producer_named() {
     let after = filled("fence", "fence = system.task_dummy(deps=[early])");
     let d = check(&before, &after).unwrap_err();
     assert!(d.is_error());
-    assert!(d.message.contains("dependency lost"), "{}", d.message);
-    assert!(
-        d.message.contains("`c = submit k` (loop iteration [0])"),
-        "{}",
-        d.message
-    );
-    assert!(
-        d.message
-            .contains("no longer waits for task `t = submit k` (loop iteration [0])"),
-        "{}",
-        d.message
+    assert_says(&d, "dependency lost");
+    assert_says(&d, "`c = submit k` (loop iteration [0])");
+    assert_says(
+        &d,
+        "no longer waits for task `t = submit k` (loop iteration [0])",
     );
     // The primary span is the consumer `submit` in `after`.
     assert_eq!(&after[d.primary.span.range()], "c = submit k(deps=[fence])");
@@ -125,12 +89,7 @@ fn dropped_scalar_edge_is_reported() {
     let after =
         "func k() {\n}\n\norchestration func main() {\n  a = submit k()\n  b = submit k()\n}\n";
     let d = check(before, after).unwrap_err();
-    assert!(
-        d.message
-            .contains("`b = submit k` no longer waits for task `a = submit k`"),
-        "{}",
-        d.message
-    );
+    assert_says(&d, "`b = submit k` no longer waits for task `a = submit k`");
     assert_eq!(&after[d.primary.span.range()], "b = submit k()");
 }
 
@@ -139,13 +98,8 @@ fn added_edge_is_reported() {
     let before = filled("early", "");
     let after = filled("fence", "fence = system.task_dummy(deps=[tids])");
     let d = check(&before, &after).unwrap_err();
-    assert!(d.message.contains("dependency added"), "{}", d.message);
-    assert!(
-        d.message
-            .contains("now waits for task `t = submit k` (loop iteration [0])"),
-        "{}",
-        d.message
-    );
+    assert_says(&d, "dependency added");
+    assert_says(&d, "now waits for task `t = submit k` (loop iteration [0])");
 }
 
 #[test]
@@ -162,9 +116,9 @@ fn missing_and_extra_tasks_are_reported() {
     let two =
         "func k() {\n}\n\norchestration func main() {\n  a = submit k()\n  b = submit k()\n}\n";
     let d = check(two, one).unwrap_err();
-    assert!(d.message.contains("no longer created"), "{}", d.message);
+    assert_says(&d, "no longer created");
     let d = check(one, two).unwrap_err();
-    assert!(d.message.contains("did not exist before"), "{}", d.message);
+    assert_says(&d, "did not exist before");
     assert_eq!(&two[d.primary.span.range()], "b = submit k()");
 }
 

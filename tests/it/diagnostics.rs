@@ -5,9 +5,8 @@
 
 use pfir::diagnostics::codes::{CODES, Code, Example, explain, markdown_table};
 use serde_json::Value;
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 struct Run {
     status: i32,
@@ -17,21 +16,15 @@ struct Run {
 
 fn pfir_env(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Run {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_pfir"));
-    cmd.args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .env_remove("NO_COLOR");
+    cmd.args(args).env_remove("NO_COLOR");
     for (k, v) in env {
         cmd.env(k, v);
     }
-    let mut child = cmd.spawn().expect("running pfir");
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    let out = child.wait_with_output().unwrap();
+    let (status, stdout, stderr) = crate::support::run_with_input(&mut cmd, stdin);
     Run {
-        status: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        status,
+        stdout,
+        stderr,
     }
 }
 

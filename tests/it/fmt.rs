@@ -6,32 +6,13 @@
 use pfir::format::{format_text, format_text_with};
 use pfir::ir::equality::modules_equal;
 use proptest::prelude::*;
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 const PFIR: &str = env!("CARGO_BIN_EXE_pfir");
 
 fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let mut child = Command::new(PFIR)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("running pfir");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let mut pfir = std::process::Command::new(PFIR);
+    crate::support::run_with_input(pfir.args(args), stdin.as_bytes())
 }
 
 const MESSY: &str = "// note\nfunc f() {\n    a = 1   // one\n}\n";

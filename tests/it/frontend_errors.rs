@@ -3,284 +3,293 @@
 //! exit status and all three `--diagnostic-format`s.
 
 use pfir::diagnostics::{Applicability, Code};
-use std::io::Write;
-use std::process::{Command, Stdio};
 
 const KERNEL: &str = "func kernel(x: i64) -> task_id {\n  return system.task_invalid()\n}\n";
 
 /// `(name, source, message fragment, line, column)`: the first error must
-/// contain the fragment and start at `line:column` (1-based).
+/// contain the fragment and start at `line:column` (1-based). `{k}` at the
+/// start of a source stands for `KERNEL`.
+const CASES: &[(&str, &str, &str, usize, usize)] = &[
+    (
+        "syntax_error",
+        "func f() {\n  x = = 1\n}\n",
+        "unexpected `=`",
+        2,
+        7,
+    ),
+    (
+        "syntax_expected_tokens",
+        "func f( {\n}\n",
+        "unclosed delimiter `(`",
+        1,
+        7,
+    ),
+    (
+        "unexpected_character",
+        "func f() {\n  x = $\n}\n",
+        "unexpected character",
+        2,
+        7,
+    ),
+    (
+        "unterminated_string",
+        "func f() {\n  manual \"abc {\n  }\n}\n",
+        "unterminated string",
+        2,
+        10,
+    ),
+    (
+        "unknown_variable",
+        "func f() {\n  tids = 1\n  x = tid + 1\n}\n",
+        "unknown variable `tid`",
+        3,
+        7,
+    ),
+    (
+        "unknown_function_call",
+        "func f() {\n  x = g(1)\n}\n",
+        "unknown function `g`",
+        2,
+        7,
+    ),
+    (
+        "unknown_function_submit",
+        "func f() {\n  t = submit kernal(1)\n}\n",
+        "unknown function `kernal`",
+        2,
+        14,
+    ),
+    (
+        "duplicate_function",
+        "{k}func kernel() {\n}\n",
+        "duplicate function `kernel`",
+        4,
+        6,
+    ),
+    (
+        "submit_of_non_function",
+        "func f(n: i64) {\n  t = submit n()\n}\n",
+        "`n` is a variable, not a function",
+        2,
+        14,
+    ),
+    (
+        "submit_of_op",
+        "func f() {\n  t = submit array.create(4, task_id)\n}\n",
+        "`array.create` is an op, not a function",
+        2,
+        14,
+    ),
+    (
+        "argument_count",
+        "{k}func f() {\n  a, t = submit kernel(1, 2)\n}\n",
+        "`kernel` takes 1 argument, but 2 were given",
+        5,
+        10,
+    ),
+    (
+        "call_argument_count",
+        "{k}func f() {\n  a = kernel()\n}\n",
+        "`kernel` takes 1 argument, but 0 were given",
+        5,
+        7,
+    ),
+    (
+        "binding_count_submit",
+        "{k}func f() {\n  t = submit kernel(1)\n}\n",
+        "produces 2 values",
+        5,
+        3,
+    ),
+    (
+        "binding_count_call",
+        "{k}func f() {\n  a, b = kernel(1)\n}\n",
+        "`kernel` returns 1 value, but 2 bindings are given",
+        5,
+        3,
+    ),
+    (
+        "deps_entry_type",
+        "{k}func f() {\n  a, t = submit kernel(1, deps=[1.5])\n}\n",
+        "a `deps=` entry must be `task_id`, `array<task_id, N>` or `none`",
+        5,
+        33,
+    ),
+    (
+        "deps_on_plain_call",
+        "{k}func f() {\n  a = kernel(1, deps=[])\n}\n",
+        "`deps=` is not allowed on a plain call of `kernel`",
+        5,
+        17,
+    ),
+    (
+        "deps_on_op_call",
+        "func f() {\n  a = tensor.load(1, deps=[])\n}\n",
+        "`deps=` is not allowed on a plain call of `tensor.load`",
+        2,
+        22,
+    ),
+    (
+        "body_must_yield",
+        "func f() {\n  x = for i in range(3) iter(a = 0) {\n    b = a\n  }\n}\n",
+        "this body must end with `yield` of 1 value",
+        4,
+        3,
+    ),
+    (
+        "yield_wrong_count",
+        "func f() {\n  x = for i in range(3) iter(a = 0) {\n    yield a, a\n  }\n}\n",
+        "this body must yield 1 value, but yields 2",
+        3,
+        5,
+    ),
+    (
+        "if_yield_wrong_count",
+        "func f(c: bool) {\n  x = if c {\n    yield 1\n  } else {\n    yield\n  }\n}\n",
+        "this body must yield 1 value, but yields 0",
+        5,
+        5,
+    ),
+    (
+        "yield_outside_body",
+        "func f() {\n  yield 1\n}\n",
+        "`yield` outside a loop",
+        2,
+        3,
+    ),
+    (
+        "yield_not_last",
+        "func f() {\n  x = for i in range(3) iter(a = 0) {\n    yield a\n    b = 1\n  }\n}\n",
+        "`yield` must be the last statement",
+        3,
+        5,
+    ),
+    (
+        "break_outside_loop",
+        "func f() {\n  manual {\n    break\n  }\n}\n",
+        "`break` outside a loop",
+        3,
+        5,
+    ),
+    (
+        "continue_outside_loop",
+        "func f(c: bool) {\n  if c {\n    continue\n  }\n}\n",
+        "`continue` outside a loop",
+        3,
+        5,
+    ),
+    (
+        "loop_bound_not_integer",
+        "func f() {\n  for i in range(0, 2.5) {\n  }\n}\n",
+        "loop bound must be an integer",
+        2,
+        21,
+    ),
+    (
+        "condition_not_bool",
+        "func f(n: i64) {\n  if n + 1 {\n  }\n}\n",
+        "`if` condition must be `bool`",
+        2,
+        6,
+    ),
+    (
+        "while_condition_not_bool",
+        "func f(n: i64) {\n  while n {\n  }\n}\n",
+        "`while` condition must be `bool`",
+        2,
+        9,
+    ),
+    (
+        "integer_out_of_range",
+        "func f() {\n  x = 9223372036854775808\n}\n",
+        "integer literal out of range",
+        2,
+        7,
+    ),
+    (
+        "type_extent_out_of_range",
+        "func f(a: array<task_id, 99999999999999999999>) {\n}\n",
+        "integer literal out of range",
+        1,
+        26,
+    ),
+    (
+        "loop_results_without_bindings",
+        "func f() {\n  for i in range(3) iter(a = 0) {\n    yield a\n  }\n}\n",
+        "binds no results",
+        2,
+        3,
+    ),
+    (
+        "if_binding_without_else",
+        "func f(c: bool) {\n  x = if c {\n    yield 1\n  }\n}\n",
+        "needs an `else` branch",
+        2,
+        7,
+    ),
+    (
+        "annotation_mismatch",
+        "func f() {\n  x: task_id = 1\n}\n",
+        "type mismatch: `x` is annotated `task_id` but the value is `i64`",
+        2,
+        6,
+    ),
+    (
+        "submit_unknown_kwarg",
+        "{k}func f() {\n  a, t = submit kernel(1, dep=[])\n}\n",
+        "unknown keyword argument `dep` for `submit`",
+        5,
+        27,
+    ),
+    (
+        "submit_duplicate_kwarg",
+        "{k}func f() {\n  a, t = submit kernel(1, core_num=1, core_num=2)\n}\n",
+        "keyword argument `core_num` given twice",
+        5,
+        39,
+    ),
+    (
+        "positional_after_keyword",
+        "func f() {\n  x = tensor.load(mode=1, 2)\n}\n",
+        "positional argument after keyword arguments",
+        2,
+        27,
+    ),
+    (
+        "range_too_many_arguments",
+        "func f() {\n  for i in range(1, 2, 3, 4) {\n  }\n}\n",
+        "takes 1 to 3 arguments",
+        2,
+        12,
+    ),
+    (
+        "argument_type",
+        "{k}func f() {\n  a, t = submit kernel(true)\n}\n",
+        "argument `x` must be `i64`",
+        5,
+        24,
+    ),
+    (
+        "return_count",
+        "func f() -> i64 {\n  return\n}\n",
+        "`f` returns 1 value, but this `return` has 0",
+        2,
+        3,
+    ),
+];
+
+/// The cases, `KERNEL` in place.
 fn cases() -> Vec<(&'static str, String, &'static str, usize, usize)> {
-    let k = KERNEL;
-    vec![
-        (
-            "syntax_error",
-            "func f() {\n  x = = 1\n}\n".into(),
-            "unexpected `=`",
-            2,
-            7,
-        ),
-        (
-            "syntax_expected_tokens",
-            "func f( {\n}\n".into(),
-            "unclosed delimiter `(`",
-            1,
-            7,
-        ),
-        (
-            "unexpected_character",
-            "func f() {\n  x = $\n}\n".into(),
-            "unexpected character",
-            2,
-            7,
-        ),
-        (
-            "unterminated_string",
-            "func f() {\n  manual \"abc {\n  }\n}\n".into(),
-            "unterminated string",
-            2,
-            10,
-        ),
-        (
-            "unknown_variable",
-            "func f() {\n  tids = 1\n  x = tid + 1\n}\n".into(),
-            "unknown variable `tid`",
-            3,
-            7,
-        ),
-        (
-            "unknown_function_call",
-            "func f() {\n  x = g(1)\n}\n".into(),
-            "unknown function `g`",
-            2,
-            7,
-        ),
-        (
-            "unknown_function_submit",
-            "func f() {\n  t = submit kernal(1)\n}\n".into(),
-            "unknown function `kernal`",
-            2,
-            14,
-        ),
-        (
-            "duplicate_function",
-            format!("{k}func kernel() {{\n}}\n"),
-            "duplicate function `kernel`",
-            4,
-            6,
-        ),
-        (
-            "submit_of_non_function",
-            "func f(n: i64) {\n  t = submit n()\n}\n".into(),
-            "`n` is a variable, not a function",
-            2,
-            14,
-        ),
-        (
-            "submit_of_op",
-            "func f() {\n  t = submit array.create(4, task_id)\n}\n".into(),
-            "`array.create` is an op, not a function",
-            2,
-            14,
-        ),
-        (
-            "argument_count",
-            format!("{k}func f() {{\n  a, t = submit kernel(1, 2)\n}}\n"),
-            "`kernel` takes 1 argument, but 2 were given",
-            5,
-            10,
-        ),
-        (
-            "call_argument_count",
-            format!("{k}func f() {{\n  a = kernel()\n}}\n"),
-            "`kernel` takes 1 argument, but 0 were given",
-            5,
-            7,
-        ),
-        (
-            "binding_count_submit",
-            format!("{k}func f() {{\n  t = submit kernel(1)\n}}\n"),
-            "produces 2 values",
-            5,
-            3,
-        ),
-        (
-            "binding_count_call",
-            format!("{k}func f() {{\n  a, b = kernel(1)\n}}\n"),
-            "`kernel` returns 1 value, but 2 bindings are given",
-            5,
-            3,
-        ),
-        (
-            "deps_entry_type",
-            format!("{k}func f() {{\n  a, t = submit kernel(1, deps=[1.5])\n}}\n"),
-            "a `deps=` entry must be `task_id`, `array<task_id, N>` or `none`",
-            5,
-            33,
-        ),
-        (
-            "deps_on_plain_call",
-            format!("{k}func f() {{\n  a = kernel(1, deps=[])\n}}\n"),
-            "`deps=` is not allowed on a plain call of `kernel`",
-            5,
-            17,
-        ),
-        (
-            "deps_on_op_call",
-            "func f() {\n  a = tensor.load(1, deps=[])\n}\n".into(),
-            "`deps=` is not allowed on a plain call of `tensor.load`",
-            2,
-            22,
-        ),
-        (
-            "body_must_yield",
-            "func f() {\n  x = for i in range(3) iter(a = 0) {\n    b = a\n  }\n}\n".into(),
-            "this body must end with `yield` of 1 value",
-            4,
-            3,
-        ),
-        (
-            "yield_wrong_count",
-            "func f() {\n  x = for i in range(3) iter(a = 0) {\n    yield a, a\n  }\n}\n".into(),
-            "this body must yield 1 value, but yields 2",
-            3,
-            5,
-        ),
-        (
-            "if_yield_wrong_count",
-            "func f(c: bool) {\n  x = if c {\n    yield 1\n  } else {\n    yield\n  }\n}\n".into(),
-            "this body must yield 1 value, but yields 0",
-            5,
-            5,
-        ),
-        (
-            "yield_outside_body",
-            "func f() {\n  yield 1\n}\n".into(),
-            "`yield` outside a loop",
-            2,
-            3,
-        ),
-        (
-            "yield_not_last",
-            "func f() {\n  x = for i in range(3) iter(a = 0) {\n    yield a\n    b = 1\n  }\n}\n"
-                .into(),
-            "`yield` must be the last statement",
-            3,
-            5,
-        ),
-        (
-            "break_outside_loop",
-            "func f() {\n  manual {\n    break\n  }\n}\n".into(),
-            "`break` outside a loop",
-            3,
-            5,
-        ),
-        (
-            "continue_outside_loop",
-            "func f(c: bool) {\n  if c {\n    continue\n  }\n}\n".into(),
-            "`continue` outside a loop",
-            3,
-            5,
-        ),
-        (
-            "loop_bound_not_integer",
-            "func f() {\n  for i in range(0, 2.5) {\n  }\n}\n".into(),
-            "loop bound must be an integer",
-            2,
-            21,
-        ),
-        (
-            "condition_not_bool",
-            "func f(n: i64) {\n  if n + 1 {\n  }\n}\n".into(),
-            "`if` condition must be `bool`",
-            2,
-            6,
-        ),
-        (
-            "while_condition_not_bool",
-            "func f(n: i64) {\n  while n {\n  }\n}\n".into(),
-            "`while` condition must be `bool`",
-            2,
-            9,
-        ),
-        (
-            "integer_out_of_range",
-            "func f() {\n  x = 9223372036854775808\n}\n".into(),
-            "integer literal out of range",
-            2,
-            7,
-        ),
-        (
-            "type_extent_out_of_range",
-            "func f(a: array<task_id, 99999999999999999999>) {\n}\n".into(),
-            "integer literal out of range",
-            1,
-            26,
-        ),
-        (
-            "loop_results_without_bindings",
-            "func f() {\n  for i in range(3) iter(a = 0) {\n    yield a\n  }\n}\n".into(),
-            "binds no results",
-            2,
-            3,
-        ),
-        (
-            "if_binding_without_else",
-            "func f(c: bool) {\n  x = if c {\n    yield 1\n  }\n}\n".into(),
-            "needs an `else` branch",
-            2,
-            7,
-        ),
-        (
-            "annotation_mismatch",
-            "func f() {\n  x: task_id = 1\n}\n".into(),
-            "type mismatch: `x` is annotated `task_id` but the value is `i64`",
-            2,
-            6,
-        ),
-        (
-            "submit_unknown_kwarg",
-            format!("{k}func f() {{\n  a, t = submit kernel(1, dep=[])\n}}\n"),
-            "unknown keyword argument `dep` for `submit`",
-            5,
-            27,
-        ),
-        (
-            "submit_duplicate_kwarg",
-            format!("{k}func f() {{\n  a, t = submit kernel(1, core_num=1, core_num=2)\n}}\n"),
-            "keyword argument `core_num` given twice",
-            5,
-            39,
-        ),
-        (
-            "positional_after_keyword",
-            "func f() {\n  x = tensor.load(mode=1, 2)\n}\n".into(),
-            "positional argument after keyword arguments",
-            2,
-            27,
-        ),
-        (
-            "range_too_many_arguments",
-            "func f() {\n  for i in range(1, 2, 3, 4) {\n  }\n}\n".into(),
-            "takes 1 to 3 arguments",
-            2,
-            12,
-        ),
-        (
-            "argument_type",
-            format!("{k}func f() {{\n  a, t = submit kernel(true)\n}}\n"),
-            "argument `x` must be `i64`",
-            5,
-            24,
-        ),
-        (
-            "return_count",
-            "func f() -> i64 {\n  return\n}\n".into(),
-            "`f` returns 1 value, but this `return` has 0",
-            2,
-            3,
-        ),
-    ]
+    CASES
+        .iter()
+        .map(|&(name, src, fragment, line, col)| {
+            let src = match src.strip_prefix("{k}") {
+                Some(rest) => format!("{KERNEL}{rest}"),
+                None => src.to_string(),
+            };
+            (name, src, fragment, line, col)
+        })
+        .collect()
 }
 
 fn line_col(text: &str, offset: usize) -> (usize, usize) {
@@ -333,20 +342,7 @@ fn run_pfir(args: &[&str], stdin: &str) -> (i32, String, String) {
 }
 
 fn run_pfir_bytes(args: &[&str], stdin: &[u8]) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pfir"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("running pfir");
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    crate::support::pfir_with_input(args, stdin)
 }
 
 #[test]

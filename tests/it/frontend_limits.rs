@@ -8,15 +8,24 @@ use pfir::lexer::MAX_NESTING;
 pub fn nested_loops(depth: usize) -> String {
     let mut s = String::from("func k() -> task_id {\n  return system.task_invalid()\n}\n");
     s.push_str("orchestration func main() {\n  manual {\n    tids = array.create(4, task_id)\n");
-    for i in 0..depth {
-        s.push_str(&format!("for v{i} in range(2) {{\n"));
-    }
-    s.push_str("a, t = submit k(deps=[tids])\n");
-    for _ in 0..depth {
-        s.push_str("}\n");
-    }
+    s.push_str(&crate::support::nested_for_loops(
+        depth,
+        "a, t = submit k(deps=[tids])\n",
+    ));
     s.push_str("  }\n}\n");
     s
+}
+
+/// `src` read and run through the pass, which reports no error (call on a
+/// large stack).
+fn read_and_run_the_pass(src: &str) -> pfir::ir::Module {
+    let (module, diags) = read_module(src, 0);
+    let mut module = module.unwrap_or_else(|| panic!("{:?}", diags.first()));
+    let file = pfir::diagnostics::SourceFile::new("deep.pfir", src);
+    let r = pfir::passes::run_passes(&mut module, &file, &["expand-manual-phase-fence"])
+        .expect("the pass exists");
+    assert!(!pfir::diagnostics::has_errors(&r.diagnostics));
+    module
 }
 
 fn first_error(src: &str) -> Option<String> {
@@ -130,12 +139,7 @@ fn the_deepest_allowed_nesting_goes_through_the_whole_pipeline() {
     );
     for src in [negations, sums, parens] {
         with_large_stack(move || {
-            let (module, diags) = read_module(&src, 0);
-            let mut module = module.unwrap_or_else(|| panic!("{:?}", diags.first()));
-            let file = pfir::diagnostics::SourceFile::new("deep.pfir", &src);
-            let r = pfir::passes::run_passes(&mut module, &file, &["expand-manual-phase-fence"])
-                .expect("the pass exists");
-            assert!(!pfir::diagnostics::has_errors(&r.diagnostics));
+            let module = read_and_run_the_pass(&src);
             let printed = pfir::printer::print_module(&module);
             let (again, _) = read_module(&printed, 0);
             let again = again.expect("the printed form reads back");
@@ -144,13 +148,5 @@ fn the_deepest_allowed_nesting_goes_through_the_whole_pipeline() {
     }
     // Loops: the nest is read, run through the pass and dropped (printing
     // it writes about `depth`^2 bytes of indentation).
-    with_large_stack(|| {
-        let src = nested_loops(MAX_NESTING - 4);
-        let (module, diags) = read_module(&src, 0);
-        let mut module = module.unwrap_or_else(|| panic!("{:?}", diags.first()));
-        let file = pfir::diagnostics::SourceFile::new("deep.pfir", &src);
-        let r = pfir::passes::run_passes(&mut module, &file, &["expand-manual-phase-fence"])
-            .expect("the pass exists");
-        assert!(!pfir::diagnostics::has_errors(&r.diagnostics));
-    });
+    with_large_stack(|| read_and_run_the_pass(&nested_loops(MAX_NESTING - 4)));
 }

@@ -3,85 +3,51 @@
 //! span lies inside the file on character boundaries. Accepted inputs print
 //! to a fixpoint.
 
+use crate::support::{apply_edits, random_edits};
 use proptest::prelude::*;
 
-const TOKENS: &[&str] = &[
-    "func",
-    "orchestration",
-    "incore",
-    "opaque",
-    "in",
-    "out",
-    "inout",
-    "for",
-    "range",
-    "parallel",
-    "unroll",
-    "iter",
-    "while",
-    "if",
-    "else",
-    "manual",
-    "auto",
-    "yield",
-    "return",
-    "break",
-    "continue",
-    "submit",
-    "true",
-    "false",
-    "none",
-    "and",
-    "or",
-    "not",
-    "i64",
-    "bool",
-    "task_id",
-    "index",
-    "f32",
-    "array",
-    "tensor",
-    "(",
-    ")",
-    "{",
-    "}",
-    "[",
-    "]",
-    "<",
-    ">",
-    ",",
-    ":",
-    "=",
-    "->",
-    ".",
-    "+",
-    "-",
-    "*",
-    "/",
-    "%",
-    "==",
-    "!=",
-    "<=",
-    ">=",
-    "x",
-    "tids",
-    "k",
-    "_",
-    "0",
-    "4",
-    "1.5",
-    "1e3",
-    "\"s\"",
-    "array.create",
-    "system.task_dummy",
-    "deps",
-    "\n",
-    "// c\n",
-    "$",
-    "\"",
-    "é",
-    "99999999999999999999",
+/// Tokens and pieces that are not reserved words, in the order the
+/// replacements (below) and the token soup use them.
+const PUNCTUATION: &[&str] = &[
+    "(", ")", "{", "}", "[", "]", "<", ">", ",", ":", "=", "->", ".", "+",
 ];
+
+/// Pieces for the token soup and the mutations: every reserved word of
+/// `pfir::vocab`, the punctuation, and names, numbers, strings, comments
+/// and stray characters.
+fn tokens() -> Vec<&'static str> {
+    pfir::vocab::reserved_words()
+        .chain(PUNCTUATION.iter().copied())
+        .chain([
+            "-",
+            "*",
+            "/",
+            "%",
+            "==",
+            "!=",
+            "<=",
+            ">=",
+            "x",
+            "tids",
+            "k",
+            "_",
+            "0",
+            "4",
+            "1.5",
+            "1e3",
+            "\"s\"",
+            "array.create",
+            "system.task_dummy",
+            "deps",
+            "\n",
+            "// c\n",
+            "$",
+            "\"",
+            "é",
+            "99999999999999999999",
+        ])
+        .collect()
+}
 
 const SEEDS: &[&str] = &[
     include_str!("../../examples/first.pfir"),
@@ -157,7 +123,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 3000, failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
-    fn random_token_soup(tokens in proptest::collection::vec(proptest::sample::select(TOKENS), 0..60)) {
+    fn random_token_soup(tokens in proptest::collection::vec(proptest::sample::select(tokens()), 0..60)) {
         check(&tokens.join(" "))?;
     }
 
@@ -169,40 +135,16 @@ proptest! {
     #[test]
     fn mutated_examples(
         seed in 0..SEEDS.len(),
-        edits in proptest::collection::vec((any::<prop::sample::Index>(), 0usize..8, proptest::sample::select(TOKENS)), 1..4),
+        edits in random_edits(tokens(), 8, 1..4),
     ) {
-        let mut src = SEEDS[seed].to_string();
-        for (at, len, insert) in edits {
-            let mut start = at.index(src.len() + 1);
-            while !src.is_char_boundary(start) { start -= 1; }
-            let mut end = (start + len).min(src.len());
-            while !src.is_char_boundary(end) { end += 1; }
-            src.replace_range(start..end, insert);
-        }
-        check(&src)?;
+        check(&apply_edits(SEEDS[seed].to_string(), &edits))?;
     }
 }
 
 /// Every valid chunk of the examples and the `.pfir` tests (those that read
 /// without an error), as `(file, chunk text)`.
 fn valid_chunks() -> Vec<(String, String)> {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = Vec::new();
-    let mut dirs = vec![root.join("examples"), root.join("tests")];
-    while let Some(dir) = dirs.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                dirs.push(p);
-            } else if p.extension().is_some_and(|x| x == "pfir") {
-                files.push(p);
-            }
-        }
-    }
-    files.sort();
+    let files = crate::support::repository_pfir_files();
     let mut out = Vec::new();
     for f in files {
         let Ok(text) = std::fs::read_to_string(&f) else {
@@ -219,41 +161,16 @@ fn valid_chunks() -> Vec<(String, String)> {
 
 /// Replacement texts for the "replace with another token kind" mutation:
 /// one of each kind of token.
-const REPLACEMENTS: &[&str] = &[
-    "func",
-    "for",
-    "in",
-    "range",
-    "if",
-    "else",
-    "yield",
-    "return",
-    "submit",
-    "manual",
-    "i64",
-    "array",
-    "(",
-    ")",
-    "{",
-    "}",
-    "[",
-    "]",
-    "<",
-    ">",
-    ",",
-    ":",
-    "=",
-    "->",
-    ".",
-    "+",
-    "==",
-    "x",
-    "_",
-    "4",
-    "1.5",
-    "\"s\"",
-    "array.create",
-];
+fn replacements() -> Vec<&'static str> {
+    [
+        "func", "for", "in", "range", "if", "else", "yield", "return", "submit", "manual", "i64",
+        "array",
+    ]
+    .into_iter()
+    .chain(PUNCTUATION.iter().copied())
+    .chain(["==", "x", "_", "4", "1.5", "\"s\"", "array.create"])
+    .collect()
+}
 
 /// Single-token mutations (delete, duplicate, replace with another kind of
 /// token) of every valid file: at most 2 errors in at least 95% of them.
@@ -262,6 +179,7 @@ const REPLACEMENTS: &[&str] = &[
 #[test]
 fn single_token_mutations_give_at_most_two_errors() {
     const BUDGET: usize = 1500;
+    let replacements = replacements();
     let chunks = valid_chunks();
     assert!(chunks.len() >= 20, "only {} valid chunks", chunks.len());
     let tokens: Vec<(usize, usize, usize)> = chunks
@@ -282,10 +200,10 @@ fn single_token_mutations_give_at_most_two_errors() {
     for (n, &(c, l, r)) in tokens.iter().enumerate().step_by(stride) {
         let text = &chunks[c].1;
         let tok = &text[l..r];
-        let replacement = REPLACEMENTS
+        let replacement = replacements
             .iter()
             .cycle()
-            .skip(n % REPLACEMENTS.len())
+            .skip(n % replacements.len())
             .find(|t| **t != tok)
             .copied()
             .unwrap_or("x");

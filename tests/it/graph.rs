@@ -347,10 +347,8 @@ fn output_format_follows_the_extension_and_html_lists_the_decisions() {
 
 /// `n` loops in a row, each of 2 submits waiting on the previous loop.
 fn long_program(n: usize) -> String {
-    let mut s = String::from(
-        "func k() -> task_id {\n  return system.task_invalid()\n}\n\
-         orchestration func main(t: task_id) -> task_id {\n  manual {\n    prev = t\n",
-    );
+    let mut s = String::from("func k() -> task_id {\n  return system.task_invalid()\n}\n");
+    s.push_str("orchestration func main(t: task_id) -> task_id {\n  manual {\n    prev = t\n");
     for i in 0..n {
         s.push_str(&format!(
             "    last{i} = for p in parallel(4) iter(acc = prev{}) {{\n      a, a_tid = submit k(deps=[acc])\n      b, b_tid = submit k(deps=[a_tid])\n      yield b_tid\n    }}\n",
@@ -389,13 +387,10 @@ fn deep_nesting_draws_a_bounded_number_of_clusters() {
     let mut src = String::from(
         "func k() -> task_id {\n  return system.task_invalid()\n}\norchestration func main() -> task_id {\n  manual {\n",
     );
-    for i in 0..depth {
-        src.push_str(&format!("for v{i} in range(2) {{\n"));
-    }
-    src.push_str("a, a_tid = submit k()\n");
-    for _ in 0..depth {
-        src.push_str("}\n");
-    }
+    src.push_str(&crate::support::nested_for_loops(
+        depth,
+        "a, a_tid = submit k()\n",
+    ));
     src.push_str("  }\n  return system.task_invalid()\n}\n");
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("deep.pfir");

@@ -4,17 +4,12 @@
 //! has a passing and a failing case, run through the binary in a
 //! temporary directory.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 const PFIR: &str = env!("CARGO_BIN_EXE_pfir");
 
-fn write(dir: &Path, name: &str, contents: &str) -> PathBuf {
-    let p = dir.join(name);
-    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-    std::fs::write(&p, contents).unwrap();
-    p
-}
+use crate::support::write_file as write;
 
 /// Runs `pfir test ARGS` and returns (status, stdout, stderr).
 fn pfir_test(args: &[&str]) -> (i32, String, String) {
@@ -30,6 +25,16 @@ fn pfir_test(args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// Writes `body` to `d/name` and runs `pfir test` on it: it exits with
+/// `status`, and its output holds each of `wanted`.
+fn check_one(d: &Path, name: &str, body: &str, status: i32, wanted: &[&str]) {
+    let (got, out) = run_one(&write(d, name, body), &[]);
+    assert_eq!(got, status, "{out}");
+    for w in wanted {
+        assert!(out.contains(w), "{w:?} in {out}");
+    }
+}
+
 fn run_one(path: &Path, extra: &[&str]) -> (i32, String) {
     let p = path.display().to_string();
     let mut args: Vec<&str> = extra.to_vec();
@@ -43,26 +48,27 @@ fn xfail() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     write(d, "lit.toml", "features = [\"broken-here\"]\n");
-    let expected = write(d, "xfail.pfir", "// XFAIL: *\n// RUN: false\n");
-    let (status, out) = run_one(&expected, &[]);
-    assert_eq!(status, 0, "{out}");
-    assert!(
-        out.contains("XFAIL: ") && out.contains("  Expectedly Failed: 1 (100.00%)"),
-        "{out}"
+    check_one(
+        d,
+        "xfail.pfir",
+        "// XFAIL: *\n// RUN: false\n",
+        0,
+        &["XFAIL: ", "  Expectedly Failed: 1 (100.00%)"],
     );
-    let by_feature = write(
+    check_one(
         d,
         "feature.pfir",
         "// XFAIL: other, broken-here\n// RUN: false\n",
+        0,
+        &[],
     );
-    assert_eq!(run_one(&by_feature, &[]).0, 0);
     // Failing: it passes although marked XFAIL, or the feature is absent.
-    let xpass = write(d, "xpass.pfir", "// XFAIL: *\n// RUN: true\n");
-    let (status, out) = run_one(&xpass, &[]);
-    assert_eq!(status, 1, "{out}");
-    assert!(
-        out.contains("XPASS: ") && out.contains("XFAIL: line says it should fail"),
-        "{out}"
+    check_one(
+        d,
+        "xpass.pfir",
+        "// XFAIL: *\n// RUN: true\n",
+        1,
+        &["XPASS: ", "XFAIL: line says it should fail"],
     );
     let absent = write(d, "absent.pfir", "// XFAIL: nowhere\n// RUN: false\n");
     let (status, out) = run_one(&absent, &[]);
@@ -75,25 +81,36 @@ fn requires_and_unsupported() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     write(d, "lit.toml", "features = [\"fast\"]\n");
-    let has = write(d, "has.pfir", "// REQUIRES: fast, unix\n// RUN: true\n");
-    let (status, out) = run_one(&has, &[]);
-    assert_eq!(status, 0, "{out}");
-    assert!(out.contains("PASS: "), "{out}");
-    // Not run at all (its RUN line would fail).
-    let lacks = write(d, "lacks.pfir", "// REQUIRES: gpu\n// RUN: false\n");
-    let (status, out) = run_one(&lacks, &[]);
-    assert_eq!(status, 0, "{out}");
-    assert!(
-        out.contains("UNSUPPORTED: ") && out.contains("requires gpu"),
-        "{out}"
+    check_one(
+        d,
+        "has.pfir",
+        "// REQUIRES: fast, unix\n// RUN: true\n",
+        0,
+        &["PASS: "],
     );
-    let excluded = write(d, "excluded.pfir", "// UNSUPPORTED: fast\n// RUN: false\n");
-    let (status, out) = run_one(&excluded, &[]);
-    assert_eq!(status, 0, "{out}");
-    assert!(out.contains("unsupported with fast"), "{out}");
+    // Not run at all (its RUN line would fail).
+    check_one(
+        d,
+        "lacks.pfir",
+        "// REQUIRES: gpu\n// RUN: false\n",
+        0,
+        &["UNSUPPORTED: ", "requires gpu"],
+    );
+    check_one(
+        d,
+        "excluded.pfir",
+        "// UNSUPPORTED: fast\n// RUN: false\n",
+        0,
+        &["unsupported with fast"],
+    );
     // Failing: a feature that is absent does not exclude; a malformed list.
-    let runs = write(d, "runs.pfir", "// UNSUPPORTED: gpu\n// RUN: false\n");
-    assert_eq!(run_one(&runs, &[]).0, 1);
+    check_one(
+        d,
+        "runs.pfir",
+        "// UNSUPPORTED: gpu\n// RUN: false\n",
+        1,
+        &[],
+    );
     let bad = write(d, "bad.pfir", "// REQUIRES: a b\n// RUN: true\n");
     let (status, out) = run_one(&bad, &[]);
     assert_eq!(status, 1, "{out}");
@@ -109,16 +126,22 @@ fn allow_retries() {
     let d = dir.path();
     // Fails the first time (it leaves a marker), passes the second.
     let flaky = "// RUN: sh -c 'if [ -e %s.marker ]; then exit 0; fi; touch %s.marker; exit 1'\n";
-    let retried = write(d, "retried.pfir", &format!("// ALLOW_RETRIES: 2\n{flaky}"));
-    let (status, out) = run_one(&retried, &[]);
-    assert_eq!(status, 0, "{out}");
-    assert!(out.contains("attempt 2 of 3"), "{out}");
-    let once = write(d, "once.pfir", flaky);
-    let (status, out) = run_one(&once, &[]);
-    assert_eq!(status, 1, "{out}");
+    check_one(
+        d,
+        "retried.pfir",
+        &format!("// ALLOW_RETRIES: 2\n{flaky}"),
+        0,
+        &["attempt 2 of 3"],
+    );
+    check_one(d, "once.pfir", flaky, 1, &[]);
     // Retries do not turn a real failure into a pass.
-    let broken = write(d, "broken.pfir", "// ALLOW_RETRIES: 3\n// RUN: false\n");
-    assert_eq!(run_one(&broken, &[]).0, 1);
+    check_one(
+        d,
+        "broken.pfir",
+        "// ALLOW_RETRIES: 3\n// RUN: false\n",
+        1,
+        &[],
+    );
     let bad = write(d, "bad.pfir", "// ALLOW_RETRIES: often\n// RUN: true\n");
     assert_eq!(run_one(&bad, &[]).0, 1);
 }
@@ -137,13 +160,13 @@ fn lit_toml_substitutions() {
         "sub/lit.toml",
         "[substitutions]\ngreet = \"echo bonjour\"\n",
     );
-    let outer = write(
+    check_one(
         d,
         "outer.pfir",
         "// RUN: %{greet} | %{check}\n// CHECK: hello\n",
+        0,
+        &[],
     );
-    let (status, out) = run_one(&outer, &[]);
-    assert_eq!(status, 0, "{out}");
     let inner = write(
         d,
         "sub/inner.pfir",
@@ -151,18 +174,23 @@ fn lit_toml_substitutions() {
     );
     let (status, out) = run_one(&inner, &[]);
     assert_eq!(status, 0, "the nearer lit.toml wins: {out}");
-    let builtin = write(d, "builtin.pfir", "// RUN: %{pfir} opt %s\nfunc f() {\n}\n");
-    assert_eq!(run_one(&builtin, &[]).0, 0);
+    check_one(
+        d,
+        "builtin.pfir",
+        "// RUN: %{pfir} opt %s\nfunc f() {\n}\n",
+        0,
+        &[],
+    );
     // Failing: an unknown name, a malformed lit.toml.
-    let unknown = write(d, "unknown.pfir", "// RUN: %{nope} x\n");
-    let (status, out) = run_one(&unknown, &[]);
-    assert_eq!(status, 1, "{out}");
-    assert!(out.contains("unknown substitution `%{nope}`"), "{out}");
+    check_one(
+        d,
+        "unknown.pfir",
+        "// RUN: %{nope} x\n",
+        1,
+        &["unknown substitution `%{nope}`"],
+    );
     write(d, "bad/lit.toml", "features = 3\n");
-    let under_bad = write(d, "bad/t.pfir", "// RUN: true\n");
-    let (status, out) = run_one(&under_bad, &[]);
-    assert_eq!(status, 1, "{out}");
-    assert!(out.contains("lit.toml"), "{out}");
+    check_one(d, "bad/t.pfir", "// RUN: true\n", 1, &["lit.toml"]);
 }
 
 #[test]
@@ -393,14 +421,12 @@ fn boolean_feature_expressions_and_define() {
             && out.contains("in expression: 'here &&'"),
         "{out}"
     );
-    let t = write(d, "redef.pfir", "// REDEFINE: %{nope} = 1\n// RUN: true\n");
-    let (status, out) = run_one(&t, &[]);
-    assert_eq!(status, 1, "{out}");
-    assert!(
-        out.contains(
-            "No substitution for '%{nope}' is defined before 'REDEFINE:' directive at line 1"
-        ),
-        "{out}"
+    check_one(
+        d,
+        "redef.pfir",
+        "// REDEFINE: %{nope} = 1\n// RUN: true\n",
+        1,
+        &["No substitution for '%{nope}' is defined before 'REDEFINE:' directive at line 1"],
     );
 }
 

@@ -17,23 +17,58 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-fn pfir_test(args: &[&str]) -> Output {
-    Command::new(PFIR)
-        .arg("test")
-        .args(args)
-        .output()
-        .expect("running pfir test")
-}
-
-fn write(dir: &Path, name: &str, contents: &str) -> PathBuf {
-    let p = dir.join(name);
-    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-    std::fs::write(&p, contents).unwrap();
-    p
-}
+use crate::support::write_file as write;
 
 fn read_pid(p: &Path) -> Option<u32> {
     std::fs::read_to_string(p).ok()?.trim().parse().ok()
+}
+
+/// A new temporary directory holding `body` as `t.pfir`.
+fn one_test(body: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let test = write(dir.path(), "t.pfir", body);
+    (dir, test)
+}
+
+/// A new temporary directory holding `t.pfir`, `body` with `{pid}`
+/// replaced by the path of a file (`pid`, beside it) its RUN line writes
+/// a pid to.
+fn writing_a_pid(body: &str) -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("pid");
+    let body = body.replace("{pid}", &pidfile.display().to_string());
+    let test = write(dir.path(), "t.pfir", &body);
+    (dir, test, pidfile)
+}
+
+/// `pfir test ARGS TEST`, with its standard output as text.
+fn run_on(args: &[&str], test: &Path) -> (Output, String) {
+    let r = Command::new(PFIR)
+        .arg("test")
+        .args(args)
+        .arg(test)
+        .output()
+        .expect("running pfir test");
+    let stdout = text(&r.stdout);
+    (r, stdout)
+}
+
+/// `pfir test ARGS TEST` with its standard output piped, waited for a
+/// minute at the most (killed after that): whether it finished, and what
+/// it wrote.
+fn run_guarded(args: &[&str], test: &Path) -> (bool, Output) {
+    let mut child = Command::new(PFIR)
+        .arg("test")
+        .args(args)
+        .arg(test)
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("running pfir test");
+    let finished = eventually(|| matches!(child.try_wait(), Ok(Some(_))));
+    if !finished {
+        let _ = child.kill();
+    }
+    (finished, child.wait_with_output().unwrap())
 }
 
 /// The old runner used `$TMPDIR/pfir-lit-<pid>-<n>` with `create_dir_all`,
@@ -85,11 +120,9 @@ fn scratch_directories_are_private_and_unpredictable() {
 
 #[test]
 fn update_leaves_checks_it_cannot_attribute_alone() {
-    let dir = tempfile::tempdir().unwrap();
     let original = "// RUN: echo hello | FileCheck %s\n// CHECK: hello\n";
-    let test = write(dir.path(), "t.pfir", original);
-    let r = pfir_test(&["--update", &test.display().to_string()]);
-    let stdout = text(&r.stdout);
+    let (_dir, test) = one_test(original);
+    let (r, stdout) = run_on(&["--update"], &test);
     assert!(r.status.success(), "{stdout}");
     assert!(stdout.contains("PASS: "), "{stdout}");
     assert!(stdout.contains("checks not updated"), "{stdout}");
@@ -99,14 +132,10 @@ fn update_leaves_checks_it_cannot_attribute_alone() {
 
 #[test]
 fn a_refused_update_reports_the_error_once() {
-    let dir = tempfile::tempdir().unwrap();
-    let test = write(
-        dir.path(),
-        "t.pfir",
+    let (_dir, test) = one_test(
         "// RUN: pfir opt %s | FileCheck %s\n// CHECK: x\nfunc f() {\n  x = undefined_name\n}\n",
     );
-    let r = pfir_test(&["--update", &test.display().to_string()]);
-    let stdout = text(&r.stdout);
+    let (r, stdout) = run_on(&["--update"], &test);
     assert_eq!(r.status.code(), Some(1), "{stdout}");
     assert!(stdout.contains("checks not updated"), "{stdout}");
     assert_eq!(stdout.matches("undefined_name").count(), 2, "{stdout}");
@@ -117,14 +146,10 @@ fn a_refused_update_reports_the_error_once() {
 
 #[test]
 fn update_keeps_crlf_line_endings() {
-    let dir = tempfile::tempdir().unwrap();
-    let test = write(
-        dir.path(),
-        "t.pfir",
-        "// RUN: pfir opt %s | FileCheck %s\r\n// CHECK: stale\r\nfunc f() {\r\n}\r\n",
-    );
-    let r = pfir_test(&["--update", &test.display().to_string()]);
-    assert!(r.status.success(), "{}", text(&r.stdout));
+    let (_dir, test) =
+        one_test("// RUN: pfir opt %s | FileCheck %s\r\n// CHECK: stale\r\nfunc f() {\r\n}\r\n");
+    let (r, stdout) = run_on(&["--update"], &test);
+    assert!(r.status.success(), "{stdout}");
     let updated = std::fs::read_to_string(&test).unwrap();
     assert_eq!(
         updated,
@@ -138,18 +163,14 @@ fn update_keeps_the_files_mode_and_refuses_write_protected_files() {
     let body = "// RUN: pfir opt %s | FileCheck %s\n// CHECK: stale\nfunc f() {\n}\n";
     let test = write(dir.path(), "t.pfir", body);
     std::fs::set_permissions(&test, std::fs::Permissions::from_mode(0o600)).unwrap();
-    let r = pfir_test(&["--update", &test.display().to_string()]);
-    assert!(r.status.success(), "{}", text(&r.stdout));
+    let (r, stdout) = run_on(&["--update"], &test);
+    assert!(r.status.success(), "{stdout}");
     let mode = std::fs::metadata(&test).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o600);
     let ro = write(dir.path(), "ro.pfir", body);
     std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o444)).unwrap();
-    let r = pfir_test(&["--update", &ro.display().to_string()]);
-    assert!(
-        text(&r.stdout).contains("write-protected"),
-        "{}",
-        text(&r.stdout)
-    );
+    let (_, stdout) = run_on(&["--update"], &ro);
+    assert!(stdout.contains("write-protected"), "{stdout}");
     assert_eq!(std::fs::read_to_string(&ro).unwrap(), body);
 }
 
@@ -158,18 +179,9 @@ fn update_keeps_the_files_mode_and_refuses_write_protected_files() {
 /// returns instead of waiting for it.
 #[test]
 fn timeout_kills_the_process_group() {
-    let dir = tempfile::tempdir().unwrap();
-    let pidfile = dir.path().join("pid");
-    let test = write(
-        dir.path(),
-        "t.pfir",
-        &format!(
-            "// RUN: sh -c 'sleep 1000 & echo $! > {}; wait'\n",
-            pidfile.display()
-        ),
-    );
-    let r = pfir_test(&["--timeout", "1", &test.display().to_string()]);
-    let stdout = text(&r.stdout);
+    let (_dir, test, pidfile) =
+        writing_a_pid("// RUN: sh -c 'sleep 1000 & echo $! > {pid}; wait'\n");
+    let (r, stdout) = run_on(&["--timeout", "1"], &test);
     assert_eq!(r.status.code(), Some(1), "{stdout}");
     assert!(stdout.contains("timed out"), "{stdout}");
     let pid = read_pid(&pidfile).expect("the pid was written");
@@ -196,17 +208,7 @@ fn processes_that_leave_the_group_die_with_the_pipeline() {
         ),
     );
     // Guarded: without the fix the runner waits for the sleep forever.
-    let mut child = Command::new(PFIR)
-        .args(["test", "--timeout", "30", "-v"])
-        .arg(&test)
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("running pfir test");
-    let finished = eventually(|| matches!(child.try_wait(), Ok(Some(_))));
-    if !finished {
-        let _ = child.kill();
-    }
-    let r = child.wait_with_output().unwrap();
+    let (finished, r) = run_guarded(&["--timeout", "30", "-v"], &test);
     let stdout = text(&r.stdout);
     for pidfile in [&p1, &p2] {
         let pid = read_pid(pidfile).expect("the pid was written");
@@ -226,27 +228,9 @@ fn processes_that_leave_the_group_die_with_the_pipeline() {
 /// not hang the runner: the pipe stops being read once the commands ended.
 #[test]
 fn an_escaped_process_holding_the_pipe_does_not_hang_the_runner() {
-    let dir = tempfile::tempdir().unwrap();
-    let pidfile = dir.path().join("pid");
-    let test = write(
-        dir.path(),
-        "t.pfir",
-        &format!(
-            "// RUN: sh -c 'env -i setsid sleep 1000 & echo $! > {}; echo started'\n",
-            pidfile.display()
-        ),
-    );
-    let mut child = Command::new(PFIR)
-        .args(["test", "-v"])
-        .arg(&test)
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("running pfir test");
-    let finished = eventually(|| matches!(child.try_wait(), Ok(Some(_))));
-    if !finished {
-        let _ = child.kill();
-    }
-    let r = child.wait_with_output().unwrap();
+    let (_dir, test, pidfile) =
+        writing_a_pid("// RUN: sh -c 'env -i setsid sleep 1000 & echo $! > {pid}; echo started'\n");
+    let (finished, r) = run_guarded(&["-v"], &test);
     if let Some(pid) = read_pid(&pidfile) {
         let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
     }
@@ -256,14 +240,10 @@ fn an_escaped_process_holding_the_pipe_does_not_hang_the_runner() {
 
 #[test]
 fn captured_output_is_bounded() {
-    let dir = tempfile::tempdir().unwrap();
-    let test = write(
-        dir.path(),
-        "t.pfir",
+    let (_dir, test) = one_test(
         "// RUN: sh -c 'yes abcdefgh | head -c 50000000; yes e | head -c 30000000 >&2; exit 1'\n",
     );
-    let r = pfir_test(&[&test.display().to_string()]);
-    let stdout = text(&r.stdout);
+    let (r, stdout) = run_on(&[], &test);
     assert_eq!(r.status.code(), Some(1));
     assert!(
         stdout.len() < 10_000_000,

@@ -34,6 +34,22 @@ fn main_fn(m: &Module) -> &pfir::ir::Function {
     m.function("main").unwrap()
 }
 
+fn main_mut(m: &mut Module) -> &mut pfir::ir::Function {
+    m.functions_mut()
+        .iter_mut()
+        .find(|f| f.name == "main")
+        .unwrap()
+}
+
+/// The first `submit` statement of `f`.
+fn first_submit(f: &pfir::ir::Function) -> pfir::ir::StmtId {
+    f.stmts
+        .iter()
+        .find(|(_, s)| matches!(s.kind, StmtKind::Submit(_)))
+        .map(|(id, _)| id)
+        .unwrap()
+}
+
 #[test]
 fn all_properties_hold_on_lowered_input() {
     let m = read(EXAMPLE);
@@ -75,11 +91,7 @@ fn nested_call_is_reported_and_the_pass_does_not_run() {
 fn nested_call_inside_a_list_is_found() {
     let mut m = read(EXAMPLE);
     // Make `tids`' deps entry a list holding a call: [array.create(...)].
-    let f = m
-        .functions_mut()
-        .iter_mut()
-        .find(|f| f.name == "main")
-        .unwrap();
+    let f = main_mut(&mut m);
     let create = f
         .exprs
         .iter()
@@ -89,15 +101,7 @@ fn nested_call_inside_a_list_is_found() {
         .map(|(id, _)| id)
         .unwrap();
     let list = pfir::ir::builder::Builder::edit(f).list(vec![create]);
-    for (_, s) in f.stmts.iter() {
-        let _ = s;
-    }
-    let sub = f
-        .stmts
-        .iter()
-        .find(|(_, s)| matches!(s.kind, StmtKind::Submit(_)))
-        .map(|(id, _)| id)
-        .unwrap();
+    let sub = first_submit(f);
     if let StmtKind::Submit(s) = f.stmts[sub].kind {
         let mut args = f.list(f.submits[s].args).to_vec();
         args.push(list);
@@ -119,28 +123,15 @@ fn call_directions_are_checked_against_the_callee() {
     let text = EXAMPLE.replace("func k(x: i64)", "func k(inout x: i64)");
     let mut m = read(&text);
     assert!(Property::CallDirectionsResolved.verify(&m).is_empty());
-    let f = m
-        .functions_mut()
-        .iter_mut()
-        .find(|f| f.name == "main")
-        .unwrap();
-    let sub = f
-        .stmts
-        .iter()
-        .find(|(_, s)| matches!(s.kind, StmtKind::Submit(_)))
-        .map(|(id, _)| id)
-        .unwrap();
+    let f = main_mut(&mut m);
+    let sub = first_submit(f);
     if let StmtKind::Submit(s) = f.stmts[sub].kind {
         f.submits[s].arg_directions = f.new_directions([Direction::In]);
     }
     let v = Property::CallDirectionsResolved.verify(&m);
     assert_eq!(v.len(), 1, "{v:?}");
     assert!(v[0].message.contains("do not match"), "{}", v[0].message);
-    let f = m
-        .functions_mut()
-        .iter_mut()
-        .find(|f| f.name == "main")
-        .unwrap();
+    let f = main_mut(&mut m);
     if let StmtKind::Submit(s) = f.stmts[sub].kind {
         f.submits[s].arg_directions = f.new_directions([]);
     }
@@ -163,22 +154,14 @@ fn statement_structure_violations() {
     let text = "func k() {\n}\n\norchestration func main() {\n  for i in range(2) {\n    a = submit k()\n    break\n  }\n  return\n}\n";
     let mut m = read(text);
     assert!(Property::NormalizedStmtStructure.verify(&m).is_empty());
-    let f = m
-        .functions_mut()
-        .iter_mut()
-        .find(|f| f.name == "main")
-        .unwrap();
+    let f = main_mut(&mut m);
     // Move the `return` before the loop: a statement after `return`.
     edit_body(f, |b| b.reverse());
     let v = Property::NormalizedStmtStructure.verify(&m);
     assert_eq!(v.len(), 1, "{v:?}");
     assert!(v[0].message.contains("after `return`"));
     // A `break` outside a loop, and a `yield` outside a body with results.
-    let f = m
-        .functions_mut()
-        .iter_mut()
-        .find(|f| f.name == "main")
-        .unwrap();
+    let f = main_mut(&mut m);
     edit_body(f, |b| b.reverse());
     let mut b = pfir::ir::builder::Builder::edit(f);
     let brk = b.stmt(StmtKind::Break);
@@ -199,11 +182,7 @@ fn statement_structure_violations() {
     );
     assert!(msgs.iter().any(|m| m.contains("after `break`")), "{msgs:?}");
     // A statement in two blocks.
-    let f = m
-        .functions_mut()
-        .iter_mut()
-        .find(|f| f.name == "main")
-        .unwrap();
+    let f = main_mut(&mut m);
     edit_body(f, |b| b.push(b[2]));
     let msgs: Vec<String> = Property::NormalizedStmtStructure
         .verify(&m)
@@ -235,11 +214,7 @@ fn yields_must_close_bodies_with_results() {
 fn manual_deps_only_on_submit_and_barriers() {
     let mut m = read(EXAMPLE);
     assert!(Property::ManualDepsOnSubmitOnly.verify(&m).is_empty());
-    let f = m
-        .functions_mut()
-        .iter_mut()
-        .find(|f| f.name == "main")
-        .unwrap();
+    let f = main_mut(&mut m);
     let (id, dep) = {
         let (id, _) = f
             .exprs

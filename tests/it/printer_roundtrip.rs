@@ -65,33 +65,13 @@ fn prints_each_as(cases: &[(&str, &str)]) {
     );
 }
 
-const SPEC_EXAMPLE: &str = "\
-func kernel() -> task_id {
-  return system.task_invalid()
-}
-
-orchestration func main(n: i64) -> task_id {
-  manual {
-    tids = array.create(4, task_id)
-    for p in parallel(4) {
-      a, a_tid = submit kernel(deps=[tids])
-      b, b_tid = submit kernel(deps=[tids])
-    }
-  }
-  return system.task_invalid()
-}
-";
+use crate::support::SECTION1_BEFORE as SPEC_EXAMPLE;
 
 #[test]
 fn spec_section_1_example_is_canonical() {
     prints_as(SPEC_EXAMPLE, SPEC_EXAMPLE);
     // And its form after the pass (with a barrier) too.
-    let after = SPEC_EXAMPLE
-        .replace("deps=[tids])\n", "deps=[phase_fence_barrier_0_tid])\n")
-        .replace(
-            "    for p",
-            "    phase_fence_barrier_0_tid = system.task_dummy(deps=[tids])\n    for p",
-        );
+    let after = crate::support::section1_after();
     prints_as(&after, &after);
 }
 

@@ -294,29 +294,7 @@ mod oracle {
                     ));
                 }
                 let block = block_of(f, site.owner, site.block);
-                let block = f.block_stmts(block);
-                let is_last = site.index + 1 == block.len();
-                let terminator = match &stmt.kind {
-                    StmtKind::Return(_) => Some("return"),
-                    StmtKind::Yield(_) => Some("yield"),
-                    StmtKind::Break => Some("break"),
-                    StmtKind::Continue => Some("continue"),
-                    _ => None,
-                };
-                if let Some(word) = terminator
-                    && !is_last
-                {
-                    let next = block[site.index + 1];
-                    let span = if next.index() < nstmts {
-                        f.stmts[next].span
-                    } else {
-                        stmt.span
-                    };
-                    out.push(Violation::new(
-                        span,
-                        format!("statement after `{word}` in the same block"),
-                    ));
-                }
+                statement_after_terminator(f, s, f.block_stmts(block), site.index, out);
                 match &stmt.kind {
                     StmtKind::Yield(values) => {
                         let values = f.list(*values);
@@ -394,6 +372,41 @@ mod oracle {
             out.push(Violation::new(
                 f.span,
                 "a block names a statement that is not in the function's arena",
+            ));
+        }
+    }
+
+    /// `s`, at `index` in `block`, is a `return`, `yield`, `break` or
+    /// `continue` that is not last.
+    fn statement_after_terminator(
+        f: &Function,
+        s: StmtId,
+        block: &[StmtId],
+        index: usize,
+        out: &mut Vec<Violation>,
+    ) {
+        let nstmts = f.stmts.len();
+        let stmt = &f.stmts[s];
+        let is_last = index + 1 == block.len();
+        let terminator = match &stmt.kind {
+            StmtKind::Return(_) => Some("return"),
+            StmtKind::Yield(_) => Some("yield"),
+            StmtKind::Break => Some("break"),
+            StmtKind::Continue => Some("continue"),
+            _ => None,
+        };
+        if let Some(word) = terminator
+            && !is_last
+        {
+            let next = block[index + 1];
+            let span = if next.index() < nstmts {
+                f.stmts[next].span
+            } else {
+                stmt.span
+            };
+            out.push(Violation::new(
+                span,
+                format!("statement after `{word}` in the same block"),
             ));
         }
     }
@@ -512,18 +525,8 @@ fn damage(m: &mut Module, rng: &mut Rng) {
         return;
     }
     let f = &mut m.functions_mut()[rng.below(nf)];
-    let calls: Vec<ExprId> = f
-        .exprs
-        .iter()
-        .filter(|(_, e)| matches!(e.kind, ExprKind::Call(_)))
-        .map(|(id, _)| id)
-        .collect();
-    let submits: Vec<StmtId> = f
-        .stmts
-        .iter()
-        .filter(|(_, s)| matches!(s.kind, StmtKind::Submit(_)))
-        .map(|(id, _)| id)
-        .collect();
+    let calls = ids_where(f.exprs.iter(), |e| matches!(e.kind, ExprKind::Call(_)));
+    let submits = ids_where(f.stmts.iter(), |s| matches!(s.kind, StmtKind::Submit(_)));
     let mut blocks: Vec<(Option<StmtId>, u8)> = vec![(None, 0)];
     walk_stmts(
         f,
@@ -536,103 +539,19 @@ fn damage(m: &mut Module, rng: &mut Rng) {
         },
         |_| {},
     );
-    let any_expr = |f: &pfir::ir::Function, rng: &mut Rng| -> Option<ExprId> {
-        (!f.exprs.is_empty()).then(|| ExprId::from_index(rng.below(f.exprs.len())))
-    };
-    let random_dirs = |rng: &mut Rng, n: usize| -> Vec<Direction> {
-        let n = match rng.below(3) {
-            0 => n,
-            1 => n + 1,
-            _ => n.saturating_sub(1),
-        };
-        (0..n)
-            .map(|_| match rng.below(4) {
-                0 => Direction::Out,
-                1 => Direction::InOut,
-                _ => Direction::In,
-            })
-            .collect()
-    };
     match rng.below(7) {
         // A call (or any expression) among a submit's arguments or deps.
-        0 if !submits.is_empty() => {
-            let Some(e) = (if calls.is_empty() || rng.below(4) == 0 {
-                any_expr(f, rng)
-            } else {
-                Some(calls[rng.below(calls.len())])
-            }) else {
-                return;
-            };
-            let StmtKind::Submit(s) = f.stmts[submits[rng.below(submits.len())]].kind else {
-                unreachable!()
-            };
-            if rng.below(2) == 0 {
-                let mut deps = f.submits[s].deps;
-                f.push_list(&mut deps, e);
-                f.submits[s].deps = deps;
-            } else {
-                let mut args = f.submits[s].args;
-                f.push_list(&mut args, e);
-                f.submits[s].args = args;
-                let mut dirs = f.directions(f.submits[s].arg_directions).to_vec();
-                dirs.push(Direction::In);
-                f.submits[s].arg_directions = f.new_directions(dirs);
-            }
-        }
+        0 if !submits.is_empty() => nest_in_a_submit(f, rng, &calls, &submits),
         // A call among another call's arguments or manual edges.
-        1 if !calls.is_empty() => {
-            let inner = calls[rng.below(calls.len())];
-            let outer_expr = calls[rng.below(calls.len())];
-            if reaches(f, inner, outer_expr) {
-                return; // would make the expression tree a cycle
-            }
-            let ExprKind::Call(outer) = f.exprs[outer_expr].kind else {
-                unreachable!()
-            };
-            let mut args = f.calls[outer].args;
-            f.push_list(&mut args, inner);
-            f.calls[outer].args = args;
-        }
+        1 if !calls.is_empty() => nest_in_a_call(f, rng, &calls),
         // Wrong directions on a submit or a call.
-        2 => {
-            if !submits.is_empty() && rng.below(2) == 0 {
-                let StmtKind::Submit(s) = f.stmts[submits[rng.below(submits.len())]].kind else {
-                    unreachable!()
-                };
-                let n = f.list(f.submits[s].args).len();
-                let dirs = random_dirs(rng, n);
-                f.submits[s].arg_directions = f.new_directions(dirs);
-            } else if !calls.is_empty() {
-                let ExprKind::Call(c) = f.exprs[calls[rng.below(calls.len())]].kind else {
-                    unreachable!()
-                };
-                let n = f.list(f.calls[c].args).len();
-                let dirs = random_dirs(rng, n);
-                f.calls[c].arg_directions = f.new_directions(dirs);
-            }
-        }
+        2 => wrong_directions(f, rng, &calls, &submits),
         // Manual edges on a call, or a barrier's flag dropped.
-        3 if !calls.is_empty() => {
-            let call = calls[rng.below(calls.len())];
-            let ExprKind::Call(c) = f.exprs[call].kind else {
-                unreachable!()
-            };
-            if f.calls[c].dummy_task && rng.below(2) == 0 {
-                f.calls[c].dummy_task = false;
-            } else if let Some(e) = any_expr(f, rng)
-                && !reaches(f, e, call)
-            {
-                let mut edges = f.calls[c].manual_dep_edges;
-                f.push_list(&mut edges, e);
-                f.calls[c].manual_dep_edges = edges;
-            }
-        }
+        3 if !calls.is_empty() => manual_edges_on_a_call(f, rng, &calls),
         // A block reversed, cut or given a duplicate.
         4 => {
             let (owner, which) = blocks[rng.below(blocks.len())];
-            let handle = block_of_mut(f, owner, which).stmts;
-            let mut stmts = f.list(handle).to_vec();
-            match rng.below(3) {
+            edit_block(f, owner, which, |stmts| match rng.below(3) {
                 0 => stmts.reverse(),
                 1 => {
                     stmts.pop();
@@ -643,9 +562,7 @@ fn damage(m: &mut Module, rng: &mut Rng) {
                     stmts.insert(at, s);
                 }
                 _ => {}
-            }
-            let new = f.replace_list(handle, &stmts);
-            block_of_mut(f, owner, which).stmts = new;
+            });
         }
         // A statement of another block moved or copied here.
         5 if f.stmts.len() > 1 => {
@@ -655,12 +572,10 @@ fn damage(m: &mut Module, rng: &mut Rng) {
             if owner.is_some_and(|o| o == s) || f.nested_block(&f.stmts[s].kind, 0).is_some() {
                 return;
             }
-            let handle = block_of_mut(f, owner, which).stmts;
-            let mut stmts = f.list(handle).to_vec();
-            let at = rng.below(stmts.len() + 1);
-            stmts.insert(at, s);
-            let new = f.replace_list(handle, &stmts);
-            block_of_mut(f, owner, which).stmts = new;
+            edit_block(f, owner, which, |stmts| {
+                let at = rng.below(stmts.len() + 1);
+                stmts.insert(at, s);
+            });
         }
         // A stray jump, yield or return.
         _ => {
@@ -673,13 +588,141 @@ fn damage(m: &mut Module, rng: &mut Rng) {
                 2 => b.yield_(values),
                 _ => b.ret(values),
             };
-            let handle = block_of_mut(f, owner, which).stmts;
-            let mut stmts = f.list(handle).to_vec();
-            let at = rng.below(stmts.len() + 1);
-            stmts.insert(at, s);
-            let new = f.replace_list(handle, &stmts);
-            block_of_mut(f, owner, which).stmts = new;
+            edit_block(f, owner, which, |stmts| {
+                let at = rng.below(stmts.len() + 1);
+                stmts.insert(at, s);
+            });
         }
+    }
+}
+
+/// The ids of the items `keep` picks, in order.
+fn ids_where<'a, Id, T: 'a>(
+    items: impl Iterator<Item = (Id, &'a T)>,
+    keep: impl Fn(&T) -> bool,
+) -> Vec<Id> {
+    items.filter(|(_, x)| keep(x)).map(|(id, _)| id).collect()
+}
+
+/// Any expression of `f`, at random (none when it has none).
+fn any_expr(f: &pfir::ir::Function, rng: &mut Rng) -> Option<ExprId> {
+    (!f.exprs.is_empty()).then(|| ExprId::from_index(rng.below(f.exprs.len())))
+}
+
+/// `n` directions, or one more or one fewer, at random.
+fn random_dirs(rng: &mut Rng, n: usize) -> Vec<Direction> {
+    let n = match rng.below(3) {
+        0 => n,
+        1 => n + 1,
+        _ => n.saturating_sub(1),
+    };
+    (0..n)
+        .map(|_| match rng.below(4) {
+            0 => Direction::Out,
+            1 => Direction::InOut,
+            _ => Direction::In,
+        })
+        .collect()
+}
+
+/// Block `which` of `owner` (the body when `None`) after `edit`.
+fn edit_block(
+    f: &mut pfir::ir::Function,
+    owner: Option<StmtId>,
+    which: u8,
+    edit: impl FnOnce(&mut Vec<StmtId>),
+) {
+    let handle = block_of_mut(f, owner, which).stmts;
+    let mut stmts = f.list(handle).to_vec();
+    edit(&mut stmts);
+    let new = f.replace_list(handle, &stmts);
+    block_of_mut(f, owner, which).stmts = new;
+}
+
+/// A call (or any expression) among a submit's arguments or deps.
+fn nest_in_a_submit(
+    f: &mut pfir::ir::Function,
+    rng: &mut Rng,
+    calls: &[ExprId],
+    submits: &[StmtId],
+) {
+    let Some(e) = (if calls.is_empty() || rng.below(4) == 0 {
+        any_expr(f, rng)
+    } else {
+        Some(calls[rng.below(calls.len())])
+    }) else {
+        return;
+    };
+    let StmtKind::Submit(s) = f.stmts[submits[rng.below(submits.len())]].kind else {
+        unreachable!()
+    };
+    if rng.below(2) == 0 {
+        let mut deps = f.submits[s].deps;
+        f.push_list(&mut deps, e);
+        f.submits[s].deps = deps;
+    } else {
+        let mut args = f.submits[s].args;
+        f.push_list(&mut args, e);
+        f.submits[s].args = args;
+        let mut dirs = f.directions(f.submits[s].arg_directions).to_vec();
+        dirs.push(Direction::In);
+        f.submits[s].arg_directions = f.new_directions(dirs);
+    }
+}
+
+/// A call among another call's arguments.
+fn nest_in_a_call(f: &mut pfir::ir::Function, rng: &mut Rng, calls: &[ExprId]) {
+    let inner = calls[rng.below(calls.len())];
+    let outer_expr = calls[rng.below(calls.len())];
+    if reaches(f, inner, outer_expr) {
+        return; // would make the expression tree a cycle
+    }
+    let ExprKind::Call(outer) = f.exprs[outer_expr].kind else {
+        unreachable!()
+    };
+    let mut args = f.calls[outer].args;
+    f.push_list(&mut args, inner);
+    f.calls[outer].args = args;
+}
+
+/// Wrong directions on a submit or a call.
+fn wrong_directions(
+    f: &mut pfir::ir::Function,
+    rng: &mut Rng,
+    calls: &[ExprId],
+    submits: &[StmtId],
+) {
+    if !submits.is_empty() && rng.below(2) == 0 {
+        let StmtKind::Submit(s) = f.stmts[submits[rng.below(submits.len())]].kind else {
+            unreachable!()
+        };
+        let n = f.list(f.submits[s].args).len();
+        let dirs = random_dirs(rng, n);
+        f.submits[s].arg_directions = f.new_directions(dirs);
+    } else if !calls.is_empty() {
+        let ExprKind::Call(c) = f.exprs[calls[rng.below(calls.len())]].kind else {
+            unreachable!()
+        };
+        let n = f.list(f.calls[c].args).len();
+        let dirs = random_dirs(rng, n);
+        f.calls[c].arg_directions = f.new_directions(dirs);
+    }
+}
+
+/// Manual edges on a call, or a barrier's flag dropped.
+fn manual_edges_on_a_call(f: &mut pfir::ir::Function, rng: &mut Rng, calls: &[ExprId]) {
+    let call = calls[rng.below(calls.len())];
+    let ExprKind::Call(c) = f.exprs[call].kind else {
+        unreachable!()
+    };
+    if f.calls[c].dummy_task && rng.below(2) == 0 {
+        f.calls[c].dummy_task = false;
+    } else if let Some(e) = any_expr(f, rng)
+        && !reaches(f, e, call)
+    {
+        let mut edges = f.calls[c].manual_dep_edges;
+        f.push_list(&mut edges, e);
+        f.calls[c].manual_dep_edges = edges;
     }
 }
 

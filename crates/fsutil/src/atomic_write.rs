@@ -371,6 +371,20 @@ mod tests {
         std::fs::metadata(p).unwrap().permissions().mode() & 0o7777
     }
 
+    /// `dir/name`, written with `text`.
+    fn file_in(dir: &tempfile::TempDir, name: &str, text: &str) -> std::path::PathBuf {
+        let p = dir.path().join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+
+    fn is_symlink(p: &Path) -> bool {
+        std::fs::symlink_metadata(p)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    }
+
     fn leftovers(dir: &Path) -> Vec<String> {
         std::fs::read_dir(dir)
             .unwrap()
@@ -406,26 +420,15 @@ mod tests {
     #[test]
     fn writes_through_symlinks() {
         let dir = tempfile::tempdir().unwrap();
-        let real = dir.path().join("real.pfir");
-        std::fs::write(&real, "old").unwrap();
+        let real = file_in(&dir, "real.pfir", "old");
         let link = dir.path().join("link.pfir");
         std::os::unix::fs::symlink("real.pfir", &link).unwrap();
         let link2 = dir.path().join("link2.pfir");
         std::os::unix::fs::symlink(&link, &link2).unwrap();
         write_atomically(&link2, b"new").unwrap();
         assert_eq!(std::fs::read_to_string(&real).unwrap(), "new");
-        assert!(
-            std::fs::symlink_metadata(&link)
-                .unwrap()
-                .file_type()
-                .is_symlink()
-        );
-        assert!(
-            std::fs::symlink_metadata(&link2)
-                .unwrap()
-                .file_type()
-                .is_symlink()
-        );
+        assert!(is_symlink(&link));
+        assert!(is_symlink(&link2));
         // A dangling link creates the file it names.
         let dangling = dir.path().join("dangling");
         std::os::unix::fs::symlink("created", &dangling).unwrap();
@@ -444,8 +447,7 @@ mod tests {
     #[test]
     fn write_protected_files_are_refused() {
         let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("ro");
-        std::fs::write(&p, "old").unwrap();
+        let p = file_in(&dir, "ro", "old");
         std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o444)).unwrap();
         let e = write_atomically(&p, b"new").unwrap_err();
         assert_eq!(e.kind(), std::io::ErrorKind::PermissionDenied);
@@ -458,8 +460,7 @@ mod tests {
     #[test]
     fn hard_links_keep_the_old_contents() {
         let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("p");
-        std::fs::write(&p, "old").unwrap();
+        let p = file_in(&dir, "p", "old");
         let other = dir.path().join("other");
         std::fs::hard_link(&p, &other).unwrap();
         write_atomically(&p, b"new").unwrap();
@@ -472,8 +473,7 @@ mod tests {
     #[test]
     fn a_planted_temporary_name_is_not_followed() {
         let dir = tempfile::tempdir().unwrap();
-        let victim = dir.path().join("victim");
-        std::fs::write(&victim, "precious").unwrap();
+        let victim = file_in(&dir, "victim", "precious");
         let target = dir.path().join("out.pfir");
         let planted = dir
             .path()
@@ -482,19 +482,13 @@ mod tests {
         write_atomically(&target, b"result").unwrap();
         assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "result");
-        assert!(
-            std::fs::symlink_metadata(&planted)
-                .unwrap()
-                .file_type()
-                .is_symlink()
-        );
+        assert!(is_symlink(&planted));
     }
 
     #[test]
     fn a_failed_write_leaves_the_target_and_no_debris() {
         let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("p");
-        std::fs::write(&p, "old").unwrap();
+        let p = file_in(&dir, "p", "old");
         let r = write_atomically_with(&p, |f| {
             f.write_all(b"half")?;
             Err(std::io::Error::other("boom"))
@@ -511,8 +505,7 @@ mod tests {
     #[test]
     fn a_file_changed_since_it_was_read_is_not_replaced() {
         let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("p");
-        std::fs::write(&p, "old").unwrap();
+        let p = file_in(&dir, "p", "old");
         let read = Snapshot::of_regular_file(&p).unwrap();
         let e = write_atomically_checked(&p, Some(&read), |f| {
             let mut other = std::fs::OpenOptions::new().append(true).open(&p)?;
@@ -583,8 +576,7 @@ mod tests {
             return;
         }
         let dir = tempfile::tempdir().unwrap();
-        let victim = dir.path().join("victim");
-        std::fs::write(&victim, "precious").unwrap();
+        let victim = file_in(&dir, "victim", "precious");
         let shared = dir.path().join("shared");
         std::fs::create_dir(&shared).unwrap();
         std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o1777)).unwrap();

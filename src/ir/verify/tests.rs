@@ -257,6 +257,14 @@ fn an_id_out_of_range_is_named() {
     });
 }
 
+/// `return` given the handle `list`: the verifier names the `return` with
+/// `want`.
+fn assert_return_named(mut fx: Fixture, list: crate::ir::ExprList, want: ErrorKind) {
+    let id = fx.ret_stmt;
+    fx.main().stmts[id].kind = StmtKind::Return(list);
+    assert_names(&fx.errors(), Node::Stmt(id), |k| *k == want);
+}
+
 #[test]
 fn a_list_out_of_its_pool_is_named() {
     let mut fx = fixture();
@@ -267,13 +275,13 @@ fn a_list_out_of_its_pool_is_named() {
         EntityList::from_slice(&[use_], &mut other);
     }
     let far = EntityList::from_slice(&[use_, use_], &mut other);
-    let id = fx.ret_stmt;
-    fx.main().stmts[id].kind = StmtKind::Return(far);
-    assert_names(&fx.errors(), Node::Stmt(id), |k| {
-        *k == ErrorKind::ListOutOfRange {
+    assert_return_named(
+        fx,
+        far,
+        ErrorKind::ListOutOfRange {
             list: ListKind::Exprs,
-        }
-    });
+        },
+    );
 }
 
 #[test]
@@ -284,13 +292,13 @@ fn a_list_held_twice_is_named() {
         let s = fx.submit;
         fx.main().submits[s].deps
     };
-    let id = fx.ret_stmt;
-    fx.main().stmts[id].kind = StmtKind::Return(deps);
-    assert_names(&fx.errors(), Node::Stmt(id), |k| {
-        *k == ErrorKind::ListShared {
+    assert_return_named(
+        fx,
+        deps,
+        ErrorKind::ListShared {
             list: ListKind::Exprs,
-        }
-    });
+        },
+    );
 }
 
 #[test]

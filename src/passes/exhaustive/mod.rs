@@ -145,6 +145,15 @@ struct Mark {
     next: [u32; KINDS],
 }
 
+/// Where a body starts: its statement's depth, and how many arrays and
+/// tasks were in scope before it (what goes out of scope at its end).
+#[derive(Clone, Copy)]
+struct Opened {
+    depth: usize,
+    outer_a: usize,
+    outer_t: usize,
+}
+
 type Cont<'k> = &'k mut dyn FnMut(&mut Gen);
 type StmtCont<'k> = &'k mut dyn FnMut(&mut Gen, usize);
 
@@ -219,13 +228,7 @@ impl Gen {
             deps.push(format!("{a}, {t}"));
         }
         for d in &deps {
-            let m = self.mark();
-            let t = self.fresh(Kind::Task);
-            self.indent(depth);
-            let _ = writeln!(self.buf, "{t} = submit k(deps=[{d}])");
-            self.tasks.push(t);
-            k(self, 1);
-            self.reset(m);
+            self.binding(depth, Kind::Task, &format!("submit k(deps=[{d}])"), k);
         }
         // `array.update_element` on each array, with the latest task (the
         // producer `p0` before there is one).
@@ -234,43 +237,38 @@ impl Gen {
             .last()
             .map_or("p0".to_string(), |t| t.to_string());
         for a in 0..arrays {
-            let m = self.mark();
             let arr = self.arrays[a];
-            let u = self.fresh(Kind::Update);
-            self.indent(depth);
-            let _ = writeln!(self.buf, "{u} = array.update_element({arr}, 0, {t})");
-            self.arrays.push(u);
-            k(self, 1);
-            self.reset(m);
+            let rhs = format!("array.update_element({arr}, 0, {t})");
+            self.binding(depth, Kind::Update, &rhs, k);
         }
         // `array.get_element` of each array.
         for a in 0..arrays {
-            let m = self.mark();
             let arr = self.arrays[a];
-            let e = self.fresh(Kind::Element);
-            self.indent(depth);
-            let _ = writeln!(self.buf, "{e} = array.get_element({arr}, 0)");
-            self.tasks.push(e);
-            k(self, 1);
-            self.reset(m);
+            let rhs = format!("array.get_element({arr}, 0)");
+            self.binding(depth, Kind::Element, &rhs, k);
         }
         // A copy of each array.
         for a in 0..arrays {
-            let m = self.mark();
-            let arr = self.arrays[a];
-            let b = self.fresh(Kind::Copy);
-            self.indent(depth);
-            let _ = writeln!(self.buf, "{b} = {arr}");
-            self.arrays.push(b);
-            k(self, 1);
-            self.reset(m);
+            let arr = self.arrays[a].to_string();
+            self.binding(depth, Kind::Copy, &arr, k);
         }
         // A fresh array.
+        self.binding(depth, Kind::Create, "array.create(3, task_id)", k);
+    }
+
+    /// One statement `NAME = RHS` at `depth`, `NAME` a fresh name of
+    /// `kind` added to the arrays (updates, copies, creations) or the
+    /// tasks (submits, elements); then `k`, and all of it undone.
+    fn binding(&mut self, depth: usize, kind: Kind, rhs: &str, k: StmtCont) {
         let m = self.mark();
-        let cv = self.fresh(Kind::Create);
+        let name = self.fresh(kind);
         self.indent(depth);
-        let _ = writeln!(self.buf, "{cv} = array.create(3, task_id)");
-        self.arrays.push(cv);
+        let _ = writeln!(self.buf, "{name} = {rhs}");
+        if matches!(kind, Kind::Update | Kind::Copy | Kind::Create) {
+            self.arrays.push(name);
+        } else {
+            self.tasks.push(name);
+        }
         k(self, 1);
         self.reset(m);
     }
@@ -289,10 +287,10 @@ impl Gen {
                     let i = self.fresh(Kind::LoopVar);
                     let _ = writeln!(self.buf, "for {i} in {head} {{");
                 }
-                let (outer_a, outer_t) = (self.arrays.len(), self.tasks.len());
+                let open = self.opened(depth);
                 let cost = body + 1;
                 self.block(body, depth + 1, &mut |g: &mut Gen| {
-                    g.close(depth, outer_a, outer_t, None, cost, k)
+                    g.close(open, None, cost, k)
                 });
                 self.reset(m);
             }
@@ -316,18 +314,11 @@ impl Gen {
                             "{r} = for {i} in {head} iter({acc} = {init_text}) {{"
                         );
                     }
-                    let (outer_a, outer_t) = (self.arrays.len(), self.tasks.len());
+                    let open = self.opened(depth);
                     self.arrays.push(acc);
                     let cost = body + 2;
                     self.block(body, depth + 1, &mut |g: &mut Gen| {
-                        for y in 0..g.arrays.len() {
-                            let m = g.mark();
-                            let v = g.arrays[y];
-                            g.indent(depth + 1);
-                            let _ = writeln!(g.buf, "yield {v}");
-                            g.close(depth, outer_a, outer_t, Some(r), cost, k);
-                            g.reset(m);
-                        }
+                        g.yield_each_then_close(open, Some(r), cost, k)
                     });
                     self.reset(m);
                 }
@@ -335,17 +326,24 @@ impl Gen {
         }
     }
 
+    /// A body opened at `depth` now, with the arrays and tasks in scope so
+    /// far.
+    fn opened(&self, depth: usize) -> Opened {
+        Opened {
+            depth,
+            outer_a: self.arrays.len(),
+            outer_t: self.tasks.len(),
+        }
+    }
+
     /// Closes a body opened at `depth`: `}`, the body's variables out of
     /// scope, `result` (if any) bound, then `k`; everything restored after.
-    fn close(
-        &mut self,
-        depth: usize,
-        outer_a: usize,
-        outer_t: usize,
-        result: Option<Name>,
-        cost: usize,
-        k: StmtCont,
-    ) {
+    fn close(&mut self, open: Opened, result: Option<Name>, cost: usize, k: StmtCont) {
+        let Opened {
+            depth,
+            outer_a,
+            outer_t,
+        } = open;
         let m = self.mark();
         self.indent(depth);
         self.buf.push_str("}\n");
@@ -361,6 +359,45 @@ impl Gen {
         self.reset(m);
     }
 
+    /// `yield V` for each array `V` in scope, each then closed as
+    /// [`Gen::close`] does; restored after each.
+    fn yield_each_then_close(
+        &mut self,
+        open: Opened,
+        result: Option<Name>,
+        cost: usize,
+        k: StmtCont,
+    ) {
+        for y in 0..self.arrays.len() {
+            let m = self.mark();
+            let v = self.arrays[y];
+            self.indent(open.depth + 1);
+            let _ = writeln!(self.buf, "yield {v}");
+            self.close(open, result, cost, k);
+            self.reset(m);
+        }
+    }
+
+    /// `} else {` after a then-branch opened at `depth`, then every else
+    /// branch of `size` statements (the then-branch's variables out of
+    /// scope), then `k`; the variables restored after.
+    fn else_branch(&mut self, open: Opened, size: usize, k: Cont) {
+        let Opened {
+            depth,
+            outer_a,
+            outer_t,
+        } = open;
+        self.indent(depth);
+        self.buf.push_str("} else {\n");
+        let inner_a: Vec<Name> = self.arrays.drain(outer_a..).collect();
+        let inner_t: Vec<Name> = self.tasks.drain(outer_t..).collect();
+        self.block(size, depth + 1, k);
+        self.arrays.truncate(outer_a);
+        self.tasks.truncate(outer_t);
+        self.arrays.extend(inner_a);
+        self.tasks.extend(inner_t);
+    }
+
     /// `if c { } else { }` and `x = if c { yield A } else { yield B }`.
     fn ifs(&mut self, budget: usize, depth: usize, k: StmtCont) {
         // Without results: then 1.., else 0 (absent) or 1...
@@ -369,25 +406,15 @@ impl Gen {
                 let m = self.mark();
                 self.indent(depth);
                 self.buf.push_str("if c {\n");
-                let (outer_a, outer_t) = (self.arrays.len(), self.tasks.len());
+                let open = self.opened(depth);
                 let cost = 1 + then + els;
                 self.block(then, depth + 1, &mut |g: &mut Gen| {
                     if els == 0 {
-                        g.close(depth, outer_a, outer_t, None, cost, k);
+                        g.close(open, None, cost, k);
                         return;
                     }
                     let m = g.mark();
-                    g.indent(depth);
-                    g.buf.push_str("} else {\n");
-                    let inner_a: Vec<Name> = g.arrays.drain(outer_a..).collect();
-                    let inner_t: Vec<Name> = g.tasks.drain(outer_t..).collect();
-                    g.block(els, depth + 1, &mut |g: &mut Gen| {
-                        g.close(depth, outer_a, outer_t, None, cost, k)
-                    });
-                    g.arrays.truncate(outer_a);
-                    g.tasks.truncate(outer_t);
-                    g.arrays.extend(inner_a);
-                    g.tasks.extend(inner_t);
+                    g.else_branch(open, els, &mut |g: &mut Gen| g.close(open, None, cost, k));
                     g.reset(m);
                 });
                 self.reset(m);
@@ -400,7 +427,7 @@ impl Gen {
                 let x = self.fresh(Kind::IfResult);
                 self.indent(depth);
                 let _ = writeln!(self.buf, "{x} = if c {{");
-                let (outer_a, outer_t) = (self.arrays.len(), self.tasks.len());
+                let open = self.opened(depth);
                 let cost = 2 + then + els;
                 self.block(then, depth + 1, &mut |g: &mut Gen| {
                     for y in 0..g.arrays.len() {
@@ -408,24 +435,9 @@ impl Gen {
                         let v = g.arrays[y];
                         g.indent(depth + 1);
                         let _ = writeln!(g.buf, "yield {v}");
-                        g.indent(depth);
-                        g.buf.push_str("} else {\n");
-                        let inner_a: Vec<Name> = g.arrays.drain(outer_a..).collect();
-                        let inner_t: Vec<Name> = g.tasks.drain(outer_t..).collect();
-                        g.block(els, depth + 1, &mut |g: &mut Gen| {
-                            for z in 0..g.arrays.len() {
-                                let m = g.mark();
-                                let w = g.arrays[z];
-                                g.indent(depth + 1);
-                                let _ = writeln!(g.buf, "yield {w}");
-                                g.close(depth, outer_a, outer_t, Some(x), cost, k);
-                                g.reset(m);
-                            }
+                        g.else_branch(open, els, &mut |g: &mut Gen| {
+                            g.yield_each_then_close(open, Some(x), cost, k)
                         });
-                        g.arrays.truncate(outer_a);
-                        g.tasks.truncate(outer_t);
-                        g.arrays.extend(inner_a);
-                        g.tasks.extend(inner_t);
                         g.reset(m);
                     }
                 });

@@ -5,7 +5,7 @@
 //! mutations of them, so the language server (which publishes these) and
 //! the command line never disagree.
 
-use super::robustness::{PIECES, seeds};
+use super::robustness::{mutated_seed, seeds};
 use pfir::diagnostics::{Diagnostic, Severity, SourceFile};
 use pfir::driver::{OptOptions, run_opt, with_large_stack};
 use pfir::ide::Analysis;
@@ -85,21 +85,8 @@ proptest! {
 
     #[test]
     fn mutated_examples_and_tests_agree_with_pfir_opt(
-        seed in any::<prop::sample::Index>(),
-        edits in proptest::collection::vec(
-            (any::<prop::sample::Index>(), 0usize..12, proptest::sample::select(PIECES)),
-            1..5,
-        ),
+        src in mutated_seed(),
     ) {
-        let seeds = seeds();
-        let mut src = seeds[seed.index(seeds.len())].clone();
-        for (at, len, insert) in edits {
-            let mut start = at.index(src.len() + 1);
-            while !src.is_char_boundary(start) { start -= 1; }
-            let mut end = (start + len).min(src.len());
-            while !src.is_char_boundary(end) { end += 1; }
-            src.replace_range(start..end, insert);
-        }
         agree(&src)?;
     }
 }

@@ -41,19 +41,7 @@ pub fn lines(src: &str, ranges: &[Range<usize>]) -> Vec<usize> {
 }
 
 /// The spec's first example, with a non-ASCII comment before the code.
-pub const FIRST: &str = "// Ünïcödé — ✓ before everything
-func kernel() -> task_id {
-  return system.task_invalid()
-}
-
-orchestration func main(n: i64) -> task_id {
-  manual {
-    tids = array.create(4, task_id)
-    for p in parallel(4) {
-      a, a_tid = submit kernel(deps=[tids])
-      b, b_tid = submit kernel(deps=[tids])
-    }
-  }
-  return system.task_invalid()
-}
-";
+pub const FIRST: &str = concat!(
+    "// Ünïcödé — ✓ before everything\n",
+    crate::support::section1_example!()
+);

@@ -3,6 +3,11 @@
 use super::{FIRST, at, lines, nth, texts};
 use pfir::ide::{Access, Analysis};
 
+/// Where the definition of the name at `offset` starts.
+fn definition_start(a: &Analysis, offset: usize) -> Option<usize> {
+    a.definition(offset).map(|r| r.start)
+}
+
 #[test]
 fn definition_of_a_use_after_non_ascii_text() {
     let a = Analysis::new(FIRST);
@@ -11,10 +16,7 @@ fn definition_of_a_use_after_non_ascii_text() {
     assert_eq!(def.start, at(FIRST, "tids ="));
     assert_eq!(&FIRST[def], "tids");
     // The cursor just after the name still finds it.
-    assert_eq!(
-        a.definition(use_ + 4).map(|r| r.start),
-        Some(at(FIRST, "tids ="))
-    );
+    assert_eq!(definition_start(&a, use_ + 4), Some(at(FIRST, "tids =")));
 }
 
 const SHADOW: &str = "func f(n: i64, out t: tensor<[4], f32>) -> i64 {
@@ -42,16 +44,10 @@ fn shadowing_resolves_each_use_to_the_innermost_earlier_definition() {
     let a = Analysis::new(SHADOW);
     // `x = x + 1`: the right-hand `x` is the first `x`.
     let rhs = nth(SHADOW, "x + 1", 0);
-    assert_eq!(
-        a.definition(rhs).map(|r| r.start),
-        Some(at(SHADOW, "x = n"))
-    );
+    assert_eq!(definition_start(&a, rhs), Some(at(SHADOW, "x = n")));
     // `y = x * 2`: the second `x`.
     let later = at(SHADOW, "x * 2");
-    assert_eq!(
-        a.definition(later).map(|r| r.start),
-        Some(at(SHADOW, "x = x + 1"))
-    );
+    assert_eq!(definition_start(&a, later), Some(at(SHADOW, "x = x + 1")));
     // Each `x` has its own references.
     let first = a.references(at(SHADOW, "x = n"), true);
     assert_eq!(lines(SHADOW, &first), [2, 3]);
@@ -72,20 +68,14 @@ fn iter_args_loop_variables_and_parameters() {
     let acc_def = at(SHADOW, "acc = y");
     assert_eq!(a.definition(acc_use), Some(acc_def..acc_def + 3));
     let i_use = at(SHADOW, "i\n");
-    assert_eq!(
-        a.definition(i_use).map(|r| r.start),
-        Some(at(SHADOW, "i in range"))
-    );
+    assert_eq!(definition_start(&a, i_use), Some(at(SHADOW, "i in range")));
     // A parameter's definition is its name, not its direction or type.
     let t_use = at(SHADOW, "t)\n");
     let t_def = at(SHADOW, "t: tensor");
     assert_eq!(a.definition(t_use), Some(t_def..t_def + 1));
     // The `while` condition sees... the enclosing `r`; its body the iter-arg.
     let v_use = at(SHADOW, "v + 1");
-    assert_eq!(
-        a.definition(v_use).map(|r| r.start),
-        Some(at(SHADOW, "v = r"))
-    );
+    assert_eq!(definition_start(&a, v_use), Some(at(SHADOW, "v = r")));
     let n_uses = a.references(at(SHADOW, "n: i64"), false);
     assert_eq!(lines(SHADOW, &n_uses), [2, 5]);
 }
@@ -158,7 +148,7 @@ fn split_chunks_resolve_separately_with_document_offsets() {
     let a = Analysis::new(SPLIT);
     let second_use = nth(SPLIT, "y = x", 1) + 4;
     assert_eq!(
-        a.definition(second_use).map(|r| r.start),
+        definition_start(&a, second_use),
         Some(nth(SPLIT, "x = ", 1))
     );
     let refs = a.references(nth(SPLIT, "x = ", 0), true);
@@ -172,16 +162,10 @@ fn functions_with_errors_still_resolve_what_lowers() {
     // An unknown variable is an error, but the rest of the function lowers.
     let src = "func f(n: i64) -> i64 {\n  a = n + missing\n  return a\n}\n";
     let a = Analysis::new(src);
-    assert_eq!(
-        a.definition(at(src, "a\n}")).map(|r| r.start),
-        Some(at(src, "a ="))
-    );
+    assert_eq!(definition_start(&a, at(src, "a\n}")), Some(at(src, "a =")));
     assert_eq!(a.definition(at(src, "missing")), None);
     // A syntax error in another statement: the parser recovers.
     let src = "func f(n: i64) -> i64 {\n  a = n ) 1\n  b = n\n  return b\n}\n";
     let a = Analysis::new(src);
-    assert_eq!(
-        a.definition(at(src, "b\n}")).map(|r| r.start),
-        Some(at(src, "b ="))
-    );
+    assert_eq!(definition_start(&a, at(src, "b\n}")), Some(at(src, "b =")));
 }

@@ -96,10 +96,7 @@ fn split_documents_get_one_chunk_node_each() {
 fn outline_depth_is_bounded() {
     let depth = 300;
     let mut src = String::from("func f() {\n");
-    for i in 0..depth {
-        src.push_str(&format!("for v{i} in range(2) {{\n"));
-    }
-    src.push_str(&"}\n".repeat(depth));
+    src.push_str(&crate::support::nested_for_loops(depth, ""));
     src.push_str("}\n");
     let a = Analysis::new(&src);
     let lines = outline(&a.document_symbols());

@@ -71,26 +71,19 @@ fn renaming_one_of_two_shadowing_variables_keeps_the_other() {
 fn refuses_keywords_type_names_and_invalid_identifiers() {
     let a = Analysis::new(FIRST);
     let tids = at(FIRST, "tids");
-    assert_eq!(refusal(&a, tids, "for"), "`for` is a keyword");
-    assert_eq!(refusal(&a, tids, "parallel"), "`parallel` is a keyword");
-    assert_eq!(refusal(&a, tids, "task_id"), "`task_id` is a type name");
-    assert_eq!(refusal(&a, tids, "array"), "`array` is a type name");
-    assert_eq!(
-        refusal(&a, tids, "2x"),
-        "`2x` is not an identifier (a letter or `_`, then letters, digits or `_`)"
-    );
-    assert_eq!(
-        refusal(&a, tids, "a.b"),
-        "`a.b` is not an identifier (a letter or `_`, then letters, digits or `_`)"
-    );
-    assert_eq!(
-        refusal(&a, tids, "_"),
-        "`_` is the discard binding, not a name"
-    );
-    assert_eq!(
-        refusal(&a, tids, "ü"),
-        "`ü` is not an identifier (a letter or `_`, then letters, digits or `_`)"
-    );
+    let not_an_identifier = "is not an identifier (a letter or `_`, then letters, digits or `_`)";
+    for (name, why) in [
+        ("for", "is a keyword"),
+        ("parallel", "is a keyword"),
+        ("task_id", "is a type name"),
+        ("array", "is a type name"),
+        ("2x", not_an_identifier),
+        ("a.b", not_an_identifier),
+        ("_", "is the discard binding, not a name"),
+        ("ü", not_an_identifier),
+    ] {
+        assert_eq!(refusal(&a, tids, name), format!("`{name}` {why}"));
+    }
 }
 
 #[test]

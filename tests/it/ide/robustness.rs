@@ -3,6 +3,7 @@
 //! mutations of the examples and tests, random bytes, and every API at
 //! every offset of the (small) results; deep nesting does not overflow.
 
+use crate::support::{apply_edits, random_edits};
 use pfir::ide::{Analysis, SymbolNode};
 use proptest::prelude::*;
 use std::ops::Range;
@@ -28,6 +29,15 @@ pub(super) fn seeds() -> &'static [String] {
         }
         assert!(out.len() > 20);
         out
+    })
+}
+
+/// An example or test file of `seeds` with 1 to 4 random edits, each
+/// replacing fewer than 12 bytes with one of `PIECES`.
+pub(super) fn mutated_seed() -> impl Strategy<Value = String> {
+    (any::<prop::sample::Index>(), random_edits(PIECES, 12, 1..5)).prop_map(|(seed, edits)| {
+        let seeds = seeds();
+        apply_edits(seeds[seed.index(seeds.len())].clone(), &edits)
     })
 }
 
@@ -143,22 +153,9 @@ proptest! {
 
     #[test]
     fn mutated_examples_and_tests(
-        seed in any::<prop::sample::Index>(),
-        edits in proptest::collection::vec(
-            (any::<prop::sample::Index>(), 0usize..12, proptest::sample::select(PIECES)),
-            1..5,
-        ),
+        src in mutated_seed(),
         keep in 80usize..700,
     ) {
-        let seeds = seeds();
-        let mut src = seeds[seed.index(seeds.len())].clone();
-        for (at, len, insert) in edits {
-            let mut start = at.index(src.len() + 1);
-            while !src.is_char_boundary(start) { start -= 1; }
-            let mut end = (start + len).min(src.len());
-            while !src.is_char_boundary(end) { end += 1; }
-            src.replace_range(start..end, insert);
-        }
         // Small inputs get every offset: keep a prefix.
         let mut cut = keep.min(src.len());
         while !src.is_char_boundary(cut) { cut -= 1; }

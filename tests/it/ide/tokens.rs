@@ -19,56 +19,34 @@ fn sorted_and_disjoint(src: &str, tokens: &[SemanticToken]) {
     }
 }
 
+/// The semantic tokens of `src`, checked sorted and disjoint.
+fn checked_tokens(src: &str) -> Vec<SemanticToken> {
+    let tokens = Analysis::new(src).semantic_tokens();
+    sorted_and_disjoint(src, &tokens);
+    tokens
+}
+
 #[test]
 fn code_tokens_know_definitions_uses_parameters_and_functions() {
-    let a = Analysis::new(FIRST);
-    let tokens = a.semantic_tokens();
-    sorted_and_disjoint(FIRST, &tokens);
+    let tokens = checked_tokens(FIRST);
     let kind = |o: usize| (token_at(&tokens, o).kind, token_at(&tokens, o).modifiers);
-    assert_eq!(
-        kind(at(FIRST, "func")),
-        (TokenKind::Keyword, TokenModifiers::NONE)
-    );
-    assert_eq!(
-        kind(at(FIRST, "task_id")),
-        (TokenKind::Type, TokenModifiers::NONE)
-    );
-    assert_eq!(
-        kind(at(FIRST, "kernel")),
-        (TokenKind::Function, TokenModifiers::DECLARATION)
-    );
-    assert_eq!(
-        kind(nth(FIRST, "kernel", 1)),
-        (TokenKind::Function, TokenModifiers::NONE)
-    );
-    assert_eq!(
-        kind(at(FIRST, "n: i64")),
-        (TokenKind::Parameter, TokenModifiers::DECLARATION)
-    );
-    assert_eq!(
-        kind(at(FIRST, "tids")),
-        (TokenKind::Variable, TokenModifiers::DECLARATION)
-    );
-    assert_eq!(
-        kind(nth(FIRST, "tids", 1)),
-        (TokenKind::Variable, TokenModifiers::NONE)
-    );
-    assert_eq!(
-        kind(at(FIRST, "array.create")),
-        (TokenKind::Function, TokenModifiers::DEFAULT_LIBRARY)
-    );
-    assert_eq!(
-        kind(at(FIRST, "4,")),
-        (TokenKind::Number, TokenModifiers::NONE)
-    );
-    assert_eq!(
-        kind(at(FIRST, "deps")),
-        (TokenKind::Property, TokenModifiers::NONE)
-    );
-    assert_eq!(
-        kind(at(FIRST, "= array")),
-        (TokenKind::Operator, TokenModifiers::NONE)
-    );
+    // (text, which occurrence of it, kind, modifiers)
+    use pfir::ide::{TokenKind as K, TokenModifiers as M};
+    for (needle, n, k, m) in [
+        ("func", 0, K::Keyword, M::NONE),
+        ("task_id", 0, K::Type, M::NONE),
+        ("kernel", 0, K::Function, M::DECLARATION),
+        ("kernel", 1, K::Function, M::NONE),
+        ("n: i64", 0, K::Parameter, M::DECLARATION),
+        ("tids", 0, K::Variable, M::DECLARATION),
+        ("tids", 1, K::Variable, M::NONE),
+        ("array.create", 0, K::Function, M::DEFAULT_LIBRARY),
+        ("4,", 0, K::Number, M::NONE),
+        ("deps", 0, K::Property, M::NONE),
+        ("= array", 0, K::Operator, M::NONE),
+    ] {
+        assert_eq!(kind(nth(FIRST, needle, n)), (k, m), "{needle} #{n}");
+    }
     assert_eq!(kind(0), (TokenKind::Comment, TokenModifiers::NONE));
     assert_eq!(
         &FIRST[token_at(&tokens, 0).range.clone()],
@@ -79,9 +57,7 @@ fn code_tokens_know_definitions_uses_parameters_and_functions() {
 #[test]
 fn comment_directives_and_their_parts() {
     let src = "// RUN: pfir opt %s | FileCheck %s\n// CHECK-NEXT: x = {{.*}} [[V:a]]\n// expected-error@+1 {{unknown}}\nfunc f() {\n}\n// -----\n";
-    let a = Analysis::new(src);
-    let tokens = a.semantic_tokens();
-    sorted_and_disjoint(src, &tokens);
+    let tokens = checked_tokens(src);
     let parts: Vec<(&str, TokenKind)> = tokens
         .iter()
         .filter(|t| t.range.end <= at(src, "func"))
@@ -115,9 +91,7 @@ fn comment_directives_and_their_parts() {
 #[test]
 fn documents_that_do_not_parse_are_still_coloured() {
     let src = "func f( {\n  x = = 1 \"s\"\n  y = z(1)\n}\n";
-    let a = Analysis::new(src);
-    let tokens = a.semantic_tokens();
-    sorted_and_disjoint(src, &tokens);
+    let tokens = checked_tokens(src);
     assert_eq!(token_at(&tokens, at(src, "func")).kind, TokenKind::Keyword);
     assert_eq!(token_at(&tokens, at(src, "\"s\"")).kind, TokenKind::String);
     let z = token_at(&tokens, at(src, "z("));

@@ -257,6 +257,29 @@ impl Client {
         (path, uri)
     }
 
+    /// Writes `text` to `name` in the scratch directory and opens it;
+    /// returns its path and URI.
+    pub fn open_file(&mut self, name: &str, text: &str) -> (PathBuf, String) {
+        let (path, uri) = self.write_file(name, text);
+        self.open(&uri, text);
+        (path, uri)
+    }
+
+    /// Sends `textDocument/didSave` for `uri`.
+    pub fn save(&mut self, uri: &str) {
+        self.notify(
+            "textDocument/didSave",
+            json!({ "textDocument": { "uri": uri } }),
+        );
+    }
+
+    /// `open_file`, then saves it.
+    pub fn open_and_save(&mut self, name: &str, text: &str) -> (PathBuf, String) {
+        let (path, uri) = self.open_file(name, text);
+        self.save(&uri);
+        (path, uri)
+    }
+
     /// `shutdown`, then `exit`; returns the server's exit status.
     pub fn shutdown_and_exit(mut self) -> ExitStatus {
         self.request("shutdown", Value::Null)

@@ -8,6 +8,14 @@ use serde_json::{Value, json};
 
 const URI: &str = "file:///virtual/diag.pfir";
 
+/// A server with `text` open as `URI`, and its first diagnostics.
+fn opened(text: &str) -> (Client, Vec<Value>) {
+    let mut c = Client::start(json!({}));
+    c.open(URI, text);
+    let diags = c.diagnostics(URI, 1);
+    (c, diags)
+}
+
 fn by_code<'a>(diags: &'a [Value], code: &str) -> Vec<&'a Value> {
     diags.iter().filter(|d| d["code"] == code).collect()
 }
@@ -15,9 +23,7 @@ fn by_code<'a>(diags: &'a [Value], code: &str) -> Vec<&'a Value> {
 #[test]
 fn ranges_count_utf16_units_after_astral_characters() {
     let text = "func k() {\n}\n\norchestration func main(n: i64) {\n  manual \"h\u{e9}llo \u{1F600}\" ; {\n  }\n}\n";
-    let mut c = Client::start(json!({}));
-    c.open(URI, text);
-    let diags = c.diagnostics(URI, 1);
+    let (_c, diags) = opened(text);
     let semicolon = by_code(&diags, "E0003");
     assert_eq!(semicolon.len(), 1, "{diags:#?}");
     let d = semicolon[0];
@@ -65,9 +71,7 @@ fn utf8_and_utf32_are_used_when_offered() {
 #[test]
 fn every_error_of_the_file_is_reported() {
     let text = "func k(x: i64) {\n  a = x + aa\n  b = bb\n  c = a + cc\n}\n";
-    let mut c = Client::start(json!({}));
-    c.open(URI, text);
-    let diags = c.diagnostics(URI, 1);
+    let (_c, diags) = opened(text);
     let unknown = by_code(&diags, "E0010");
     assert_eq!(unknown.len(), 3, "{diags:#?}");
     for (d, name) in unknown.iter().zip(["aa", "bb", "cc"]) {
@@ -79,9 +83,7 @@ fn every_error_of_the_file_is_reported() {
 #[test]
 fn secondary_labels_are_related_information() {
     let text = "func k() {\n}\n\nfunc k() {\n}\n";
-    let mut c = Client::start(json!({}));
-    c.open(URI, text);
-    let diags = c.diagnostics(URI, 1);
+    let (_c, diags) = opened(text);
     let d = by_code(&diags, "E0012")[0];
     let related = d["relatedInformation"]
         .as_array()
@@ -112,9 +114,7 @@ fn diagnostics_clear_when_fixed_and_return_when_broken_again() {
 #[test]
 fn split_chunks_are_checked_one_by_one() {
     let text = "func k(x: i64) {\n  y = aa\n}\n// -----\nfunc k(x: i64) {\n  y = bb\n}\n";
-    let mut c = Client::start(json!({}));
-    c.open(URI, text);
-    let diags = c.diagnostics(URI, 1);
+    let (_c, diags) = opened(text);
     // Without splitting, the second `k` would be a duplicate function.
     assert!(by_code(&diags, "E0012").is_empty(), "{diags:#?}");
     let unknown = by_code(&diags, "E0010");

@@ -65,55 +65,67 @@ fn actions(
     .unwrap_or_default()
 }
 
-#[test]
-fn a_did_you_mean_is_a_quick_fix() {
-    let text = "// \u{e9}\u{1F600}\nfunc k(x: i64) {\n  value = x\n  y = valu + 1\n}\n";
+/// Opens `text` as `URI`, waits for its diagnostics and returns the
+/// client with the code actions offered at `needle`.
+fn open_with_actions(text: &str, needle: &str) -> (Client, Vec<Value>) {
     let mut c = Client::start(json!({}));
     c.open(URI, text);
     c.diagnostics(URI, 1);
-    let all = actions(&mut c, URI, text, "valu +", None);
-    let fix = all
-        .iter()
-        .find(|a| {
-            a["title"]
-                .as_str()
-                .unwrap()
-                .starts_with("Did you mean `value`")
-        })
-        .unwrap_or_else(|| panic!("{all:#?}"));
+    let all = actions(&mut c, URI, text, needle, None);
+    (c, all)
+}
+
+/// The first action `wanted` picks out of `all` (the list in the panic).
+fn find_action(all: &[Value], wanted: impl Fn(&Value) -> bool) -> &Value {
+    all.iter()
+        .find(|a| wanted(a))
+        .unwrap_or_else(|| panic!("{all:#?}"))
+}
+
+/// `text` after the edits `action` carries for `uri`.
+fn applied(text: &str, action: &Value, uri: &str) -> String {
+    apply(text, action["edit"]["changes"][uri].as_array().unwrap())
+}
+
+/// A whole-document formatting request for `uri`.
+fn format_document(c: &mut Client, uri: &str) -> Result<Value, Value> {
+    c.request(
+        "textDocument/formatting",
+        json!({ "textDocument": { "uri": uri }, "options": { "tabSize": 2, "insertSpaces": true } }),
+    )
+}
+
+#[test]
+fn a_did_you_mean_is_a_quick_fix() {
+    let text = "// \u{e9}\u{1F600}\nfunc k(x: i64) {\n  value = x\n  y = valu + 1\n}\n";
+    let (_c, all) = open_with_actions(text, "valu +");
+    let fix = find_action(&all, |a| {
+        a["title"]
+            .as_str()
+            .unwrap()
+            .starts_with("Did you mean `value`")
+    });
     assert_eq!(fix["kind"], "quickfix");
     assert_eq!(fix["diagnostics"][0]["code"], "E0010");
-    let fixed = apply(text, fix["edit"]["changes"][URI].as_array().unwrap());
+    let fixed = applied(text, fix, URI);
     assert_eq!(fixed, text.replace("valu +", "value +"));
 }
 
 #[test]
 fn a_machine_applicable_fix_is_preferred() {
     let text = "func k(x: i64) {\n  y = x \u{ff0b} 1\n}\n";
-    let mut c = Client::start(json!({}));
-    c.open(URI, text);
-    c.diagnostics(URI, 1);
-    let all = actions(&mut c, URI, text, "\u{ff0b}", None);
-    let fix = all
-        .iter()
-        .find(|a| a["isPreferred"] == true)
-        .unwrap_or_else(|| panic!("{all:#?}"));
-    let fixed = apply(text, fix["edit"]["changes"][URI].as_array().unwrap());
+    let (_c, all) = open_with_actions(text, "\u{ff0b}");
+    let fix = find_action(&all, |a| a["isPreferred"] == true);
+    let fixed = applied(text, fix, URI);
     assert_eq!(fixed, "func k(x: i64) {\n  y = x + 1\n}\n");
 }
 
 #[test]
 fn an_error_can_become_an_expected_error_comment() {
     let text = "func k(x: i64) {\n  y = zz\n}\n";
-    let mut c = Client::start(json!({}));
-    c.open(URI, text);
-    c.diagnostics(URI, 1);
-    let all = actions(&mut c, URI, text, "zz", None);
-    let add = all
-        .iter()
-        .find(|a| a["title"] == "Add `expected-error` comment")
-        .unwrap_or_else(|| panic!("{all:#?}"));
-    let with_comment = apply(text, add["edit"]["changes"][URI].as_array().unwrap());
+    let (c, all) = open_with_actions(text, "zz");
+    let add = find_action(&all, |a| a["title"] == "Add `expected-error` comment");
+    let with_comment = applied(text, add, URI);
     assert_eq!(
         with_comment,
         "func k(x: i64) {\n  // expected-error@+1 {{unknown variable `zz`}}\n  y = zz\n}\n"
@@ -137,12 +149,7 @@ fn formatting_keeps_comments() {
         "// h\u{e9}ader \u{1F600}\nfunc k(x: i64) {\n    // keep me\n  y =   x+1   // and me\n}\n";
     let mut c = Client::start(json!({}));
     c.open(URI, text);
-    let edits = c
-        .request(
-            "textDocument/formatting",
-            json!({ "textDocument": { "uri": URI }, "options": { "tabSize": 2, "insertSpaces": true } }),
-        )
-        .unwrap();
+    let edits = format_document(&mut c, URI).unwrap();
     let formatted = apply(text, edits.as_array().unwrap());
     assert_eq!(
         formatted,
@@ -150,12 +157,7 @@ fn formatting_keeps_comments() {
     );
     // Already formatted: no edits.
     c.change(URI, 2, &formatted);
-    let none = c
-        .request(
-            "textDocument/formatting",
-            json!({ "textDocument": { "uri": URI }, "options": { "tabSize": 2, "insertSpaces": true } }),
-        )
-        .unwrap();
+    let none = format_document(&mut c, URI).unwrap();
     assert_eq!(none, json!([]));
 }
 
@@ -188,12 +190,7 @@ fn formatting_a_document_with_semantic_errors_works() {
     let text = "func k() {\n    x =   nope(y,1)\n}\n";
     let mut c = Client::start(json!({}));
     c.open(URI, text);
-    let edits = c
-        .request(
-            "textDocument/formatting",
-            json!({ "textDocument": { "uri": URI }, "options": { "tabSize": 2, "insertSpaces": true } }),
-        )
-        .unwrap();
+    let edits = format_document(&mut c, URI).unwrap();
     let formatted = apply(text, edits.as_array().unwrap());
     assert_eq!(formatted, "func k() {\n  x = nope(y, 1)\n}\n");
 }
@@ -202,12 +199,7 @@ fn formatting_a_document_with_semantic_errors_works() {
 fn formatting_a_broken_document_fails_with_the_reason() {
     let mut c = Client::start(json!({}));
     c.open(URI, "func k( {\n");
-    let err = c
-        .request(
-            "textDocument/formatting",
-            json!({ "textDocument": { "uri": URI }, "options": { "tabSize": 2, "insertSpaces": true } }),
-        )
-        .unwrap_err();
+    let err = format_document(&mut c, URI).unwrap_err();
     assert!(
         err["message"]
             .as_str()
@@ -224,20 +216,12 @@ fn update_check_lines_regenerates_them_from_the_editor_text() {
     let (_, uri) = c.write_file("update.pfir", text);
     c.open(&uri, text);
     let all = actions(&mut c, &uri, text, "func k", Some(&["source"]));
-    let update = all
-        .iter()
-        .find(|a| a["title"] == "Update CHECK lines")
-        .unwrap_or_else(|| panic!("{all:#?}"));
+    let update = find_action(&all, |a| a["title"] == "Update CHECK lines");
     assert_eq!(update["kind"], "source.updateChecks.pfir");
     // Offered without its edit: the command runs when the action is resolved.
     assert!(update.get("edit").is_none(), "{update:#}");
     let resolved = c.request("codeAction/resolve", update.clone()).unwrap();
-    let updated = apply(
-        text,
-        resolved["edit"]["changes"][uri.as_str()]
-            .as_array()
-            .unwrap(),
-    );
+    let updated = applied(text, &resolved, &uri);
     assert_eq!(
         updated,
         "// RUN: pfir opt %s | FileCheck %s\n\n// CHECK-LABEL: func k(x: i64) {\n// CHECK-NEXT:   y = x\n// CHECK-NEXT: }\nfunc k(x:   i64) {\n  y = x\n}\n"
@@ -253,21 +237,15 @@ fn update_check_lines_regenerates_them_from_the_editor_text() {
 #[test]
 fn formatting_breaks_lines_at_the_width_of_the_nearest_pfir_toml() {
     let text = "func k(a: i64, b: i64) -> i64 {\n  x = k(a + b + a + b, a + b + a + b, a)\n  return x\n}\n";
-    let format = |c: &mut Client, uri: &str| {
-        c.request(
-            "textDocument/formatting",
-            json!({ "textDocument": { "uri": uri }, "options": { "tabSize": 2, "insertSpaces": true } }),
-        )
-    };
     let mut c = Client::start(json!({}));
     // No pfir.toml: 100 columns, the statement fits.
     c.open(URI, text);
-    assert_eq!(format(&mut c, URI).unwrap(), json!([]));
+    assert_eq!(format_document(&mut c, URI).unwrap(), json!([]));
     // A pfir.toml next to the file: 30 columns.
     let (toml, _) = c.write_file("pfir.toml", "[fmt]\nline-width = 30\n");
     let (_, uri) = c.write_file("wide.pfir", text);
     c.open(&uri, text);
-    let edits = format(&mut c, &uri).unwrap();
+    let edits = format_document(&mut c, &uri).unwrap();
     assert_eq!(
         apply(text, edits.as_array().unwrap()),
         "func k(a: i64, b: i64) -> i64 {\n  x = k(\n    a + b + a + b,\n    a + b + a + b,\n    a\n  )\n  return x\n}\n"
@@ -277,7 +255,7 @@ fn formatting_breaks_lines_at_the_width_of_the_nearest_pfir_toml() {
     c.write_file("deeper/pfir.toml", "[fmt]\nline-width = 0\n");
     let (_, uri) = c.write_file("deeper/bad.pfir", text);
     c.open(&uri, text);
-    let err = format(&mut c, &uri).unwrap_err();
+    let err = format_document(&mut c, &uri).unwrap_err();
     let message = err["message"].as_str().unwrap();
     assert!(
         message.starts_with("cannot format the document") && message.contains("line-width"),

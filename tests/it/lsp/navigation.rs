@@ -16,6 +16,12 @@ fn opened() -> Client {
     c
 }
 
+/// `method` (which takes only the document) on the document.
+fn whole_document(c: &mut Client, method: &str) -> Value {
+    c.request(method, json!({ "textDocument": { "uri": URI } }))
+        .unwrap()
+}
+
 fn at(needle: &str, nth: usize, delta: usize) -> Value {
     json!({ "textDocument": { "uri": URI }, "position": position_of(DOC, needle, nth, delta) })
 }
@@ -140,12 +146,7 @@ fn rename_edits_every_use_and_refuses_keywords() {
 #[test]
 fn outline_nests_functions_scopes_and_loops() {
     let mut c = opened();
-    let symbols = c
-        .request(
-            "textDocument/documentSymbol",
-            json!({ "textDocument": { "uri": URI } }),
-        )
-        .unwrap();
+    let symbols = whole_document(&mut c, "textDocument/documentSymbol");
     let names: Vec<&str> = symbols
         .as_array()
         .unwrap()
@@ -190,12 +191,7 @@ fn workspace_symbols_search_every_open_document() {
 #[test]
 fn folding_covers_functions_and_blocks() {
     let mut c = opened();
-    let folds = c
-        .request(
-            "textDocument/foldingRange",
-            json!({ "textDocument": { "uri": URI } }),
-        )
-        .unwrap();
+    let folds = whole_document(&mut c, "textDocument/foldingRange");
     let lines: Vec<(u64, u64)> = folds
         .as_array()
         .unwrap()
@@ -245,12 +241,7 @@ fn semantic_tokens_use_the_legend_and_utf16_columns() {
             .position(|t| t == name)
             .unwrap() as u64
     };
-    let tokens = c
-        .request(
-            "textDocument/semanticTokens/full",
-            json!({ "textDocument": { "uri": URI } }),
-        )
-        .unwrap();
+    let tokens = whole_document(&mut c, "textDocument/semanticTokens/full");
     let tokens = decode(tokens["data"].as_array().unwrap());
     // The comment on line 0 is one token as long as its UTF-16 text.
     let comment_len = DOC.lines().next().unwrap().encode_utf16().count() as u64;
@@ -273,12 +264,7 @@ fn semantic_tokens_use_the_legend_and_utf16_columns() {
 #[test]
 fn semantic_tokens_of_a_range_are_those_of_its_lines() {
     let mut c = opened();
-    let full = c
-        .request(
-            "textDocument/semanticTokens/full",
-            json!({ "textDocument": { "uri": URI } }),
-        )
-        .unwrap();
+    let full = whole_document(&mut c, "textDocument/semanticTokens/full");
     let full = decode(full["data"].as_array().unwrap());
     assert_eq!(
         c.initialized["capabilities"]["semanticTokensProvider"]["range"],

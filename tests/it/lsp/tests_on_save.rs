@@ -26,13 +26,6 @@ orchestration func main(n: i64) {
 }
 ";
 
-fn save(c: &mut Client, uri: &str) {
-    c.notify(
-        "textDocument/didSave",
-        json!({ "textDocument": { "uri": uri } }),
-    );
-}
-
 fn wait_for_test_run(c: &mut Client) {
     c.wait_for(|m| m["method"] == "workspace/codeLens/refresh");
 }
@@ -60,9 +53,7 @@ fn lenses(c: &mut Client, uri: &str) -> Vec<(u64, String)> {
 #[test]
 fn a_failing_check_line_gets_a_diagnostic_and_the_passing_ones_a_lens() {
     let mut c = Client::start(json!({}));
-    let (_, uri) = c.write_file("failing.pfir", TEST);
-    c.open(&uri, TEST);
-    save(&mut c, &uri);
+    let (_, uri) = c.open_and_save("failing.pfir", TEST);
     let diags = c.diagnostics_from(&uri, "pfir test");
     let failed: Vec<&Value> = diags
         .iter()
@@ -109,10 +100,9 @@ fn a_passing_test_has_no_problems_and_definition_opens_the_output() {
         "// CHECK: b = submit k(deps=[phase_fence_barrier_0_tid])",
     );
     let mut c = Client::start(json!({}));
-    let (_, uri) = c.write_file("passing.pfir", &passing);
-    c.open(&uri, &passing);
+    let (_, uri) = c.open_file("passing.pfir", &passing);
     c.diagnostics(&uri, 1);
-    save(&mut c, &uri);
+    c.save(&uri);
     wait_for_test_run(&mut c);
     let lenses = lenses(&mut c, &uri);
     assert_eq!(lenses.len(), 3, "{lenses:#?}");
@@ -153,8 +143,7 @@ fn a_passing_test_has_no_problems_and_definition_opens_the_output() {
 #[test]
 fn view_output_runs_the_pass_pipeline_on_the_unsaved_text() {
     let mut c = Client::start(json!({}));
-    let (_, uri) = c.write_file("view.pfir", TEST);
-    c.open(&uri, TEST);
+    let (_, uri) = c.open_file("view.pfir", TEST);
     // Unsaved edit: the loop gains a third consumer.
     let edited = TEST.replace(
         "      b = submit k(deps=[tids])\n",
@@ -187,10 +176,9 @@ fn view_output_runs_the_pass_pipeline_on_the_unsaved_text() {
 #[test]
 fn tests_on_save_can_be_turned_off() {
     let mut c = Client::start(json!({ "testsOnSave": false }));
-    let (_, uri) = c.write_file("off.pfir", TEST);
-    c.open(&uri, TEST);
+    let (_, uri) = c.open_file("off.pfir", TEST);
     c.diagnostics(&uri, 1);
-    save(&mut c, &uri);
+    c.save(&uri);
     // Give a test run (were one started) time to finish; none is.
     c.request("pfir/testBusy", json!({ "ms": 500 })).unwrap();
     assert_eq!(lenses(&mut c, &uri), Vec::<(u64, String)>::new());
@@ -199,7 +187,7 @@ fn tests_on_save_can_be_turned_off() {
         "workspace/didChangeConfiguration",
         json!({ "settings": { "testsOnSave": true } }),
     );
-    save(&mut c, &uri);
+    c.save(&uri);
     wait_for_test_run(&mut c);
     assert_eq!(lenses(&mut c, &uri).len(), 3);
 }
@@ -208,9 +196,7 @@ fn tests_on_save_can_be_turned_off() {
 fn a_failing_run_line_without_filecheck_is_reported_on_the_run_line() {
     let text = "// RUN: pfir opt %s --verify-diagnostics\nfunc k(x: i64) {\n  y = zz\n}\n";
     let mut c = Client::start(json!({}));
-    let (_, uri) = c.write_file("verify.pfir", text);
-    c.open(&uri, text);
-    save(&mut c, &uri);
+    let (_, uri) = c.open_and_save("verify.pfir", text);
     let diags = c.diagnostics_from(&uri, "pfir test");
     let run = diags.iter().find(|d| d["source"] == "pfir test").unwrap();
     assert_eq!(run["range"]["start"], json!({ "line": 0, "character": 0 }));

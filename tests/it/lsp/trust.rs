@@ -12,13 +12,6 @@ use crate::support::{eventually, process_ended};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
-fn save(c: &mut Client, uri: &str) {
-    c.notify(
-        "textDocument/didSave",
-        json!({ "textDocument": { "uri": uri } }),
-    );
-}
-
 /// The diagnostics of the first test run of `uri` that reports something.
 fn test_diagnostics(c: &mut Client, uri: &str) -> Vec<Value> {
     c.diagnostics_from(uri, "pfir test")
@@ -45,6 +38,18 @@ fn pids(path: &Path) -> Vec<u32> {
         .lines()
         .filter_map(|l| l.trim().parse().ok())
         .collect()
+}
+
+/// Opens and saves `name`, a test whose RUN line appends its shell's pid
+/// to a file and sleeps 300 s: its URI and the pid file.
+fn save_a_sleeper(c: &mut Client, name: &str) -> (String, PathBuf) {
+    let pidfile = c.dir.path().join("pids");
+    let text = format!(
+        "// RUN: sh -c 'echo $$ >> {}; sleep 300'\nfunc k() {{\n}}\n",
+        pidfile.display()
+    );
+    let (_, uri) = c.open_and_save(name, &text);
+    (uri, pidfile)
 }
 
 /// Kills what a failed test left running, then fails.
@@ -79,9 +84,7 @@ fn assert_not_run(markers: &[PathBuf]) {
 fn saving_runs_no_other_program_by_default() {
     let mut c = Client::start(json!({}));
     let (text, markers) = attack(c.dir.path());
-    let (_, uri) = c.write_file("attack.pfir", &text);
-    c.open(&uri, &text);
-    save(&mut c, &uri);
+    let (_, uri) = c.open_and_save("attack.pfir", &text);
     let diags = test_diagnostics(&mut c, &uri);
     assert_not_run(&markers);
     // The first RUN line says why it did not run and how to allow it; the
@@ -101,7 +104,7 @@ fn an_untitled_document_runs_nothing_either() {
     let (text, markers) = attack(c.dir.path());
     let uri = "untitled:Untitled-1";
     c.open(uri, &text);
-    save(&mut c, uri);
+    c.save(uri);
     let diags = test_diagnostics(&mut c, uri);
     assert_not_run(&markers);
     assert!(
@@ -122,9 +125,7 @@ fn a_lit_toml_substitution_is_not_run() {
         ),
     );
     let text = "// RUN: %{check} | FileCheck %s\n// CHECK: func\nfunc k() {\n}\n";
-    let (_, uri) = c.write_file("innocent.pfir", text);
-    c.open(&uri, text);
-    save(&mut c, &uri);
+    let (_, uri) = c.open_and_save("innocent.pfir", text);
     let diags = test_diagnostics(&mut c, &uri);
     assert_not_run(&[marker]);
     let message = diags[0]["message"].as_str().unwrap();
@@ -136,9 +137,7 @@ fn a_lit_toml_substitution_is_not_run() {
 fn pfir_and_filecheck_still_run_by_default() {
     let text = "// RUN: pfir opt %s | FileCheck %s\n// CHECK: func nope\nfunc k() {\n}\n";
     let mut c = Client::start(json!({}));
-    let (_, uri) = c.write_file("own.pfir", text);
-    c.open(&uri, text);
-    save(&mut c, &uri);
+    let (_, uri) = c.open_and_save("own.pfir", text);
     let diags = test_diagnostics(&mut c, &uri);
     assert_eq!(diags[0]["severity"], 1, "{diags:#?}");
     assert!(
@@ -155,9 +154,7 @@ fn with_consent_the_commands_run() {
     // The positive control of the tests above: what stops them is consent.
     let mut c = Client::start(json!({ "allowRunningCommands": true }));
     let (text, markers) = attack(c.dir.path());
-    let (_, uri) = c.write_file("consented.pfir", &text);
-    c.open(&uri, &text);
-    save(&mut c, &uri);
+    c.open_and_save("consented.pfir", &text);
     c.wait_for(|m| m["method"] == "workspace/codeLens/refresh");
     assert!(markers.iter().all(|m| m.exists()));
 }
@@ -200,10 +197,9 @@ fn settings_that_are_not_valid_fail_closed_and_are_reported() {
         let message = warning(&mut c, expected);
         assert!(message.starts_with("pfir: settings: "), "{message}");
         let (text, markers) = attack(c.dir.path());
-        let (_, uri) = c.write_file(&format!("case{i}.pfir"), &text);
-        c.open(&uri, &text);
+        let (_, uri) = c.open_file(&format!("case{i}.pfir"), &text);
         c.diagnostics(&uri, 1);
-        save(&mut c, &uri);
+        c.save(&uri);
         // Either no test runs, or one that runs nothing: wait for the
         // server to have handled the save and any run to have ended.
         c.request("pfir/testBusy", json!({ "ms": 500 })).unwrap();
@@ -224,9 +220,7 @@ fn a_bad_setting_sent_later_is_reported_and_withdraws_consent() {
     warning(&mut c, "`allowRunningCommands` must be true or false");
     warning(&mut c, "unknown setting `testTimout`");
     let (text, markers) = attack(c.dir.path());
-    let (_, uri) = c.write_file("later.pfir", &text);
-    c.open(&uri, &text);
-    save(&mut c, &uri);
+    let (_, uri) = c.open_and_save("later.pfir", &text);
     let diags = test_diagnostics(&mut c, &uri);
     assert_not_run(&markers);
     assert!(diags[0]["message"].as_str().unwrap().contains("not run"));
@@ -240,8 +234,7 @@ fn view_output_of_a_run_line_runs_nothing_by_default() {
         "// RUN: sh -c 'touch {}; echo x' | FileCheck %s\n// CHECK: x\nfunc k() {{\n}}\n",
         marker.display()
     );
-    let (_, uri) = c.write_file("view.pfir", &text);
-    c.open(&uri, &text);
+    let (_, uri) = c.open_file("view.pfir", &text);
     let err = c
         .request(
             "pfir/viewOutput",
@@ -265,8 +258,7 @@ fn code_actions_run_nothing_until_resolved_and_then_only_with_consent() {
         "// RUN: sh -c \"touch {}; echo 'func k() {{'; echo '}}'\" | FileCheck %s\n// CHECK: func\nfunc k() {{\n}}\n",
         marker.display()
     );
-    let (_, uri) = c.write_file("actions.pfir", &text);
-    c.open(&uri, &text);
+    let (_, uri) = c.open_file("actions.pfir", &text);
     let ask = |c: &mut Client, trigger: Option<u8>| {
         let mut context = json!({ "diagnostics": [], "only": ["source"] });
         if let Some(t) = trigger {
@@ -348,13 +340,10 @@ fn a_never_ending_run_line_blocks_nothing_and_leaves_nothing() {
         "// RUN: sh -c 'echo $$ >> {p}; setsid sleep 301 & echo $! >> {p}; sleep 300; echo done' | FileCheck %s\n// CHECK: done\nfunc k() {{\n}}\n",
         p = pidfile.display()
     );
-    let (_, uri) = c.write_file("forever.pfir", &text);
-    c.open(&uri, &text);
-    save(&mut c, &uri);
+    c.open_and_save("forever.pfir", &text);
     assert!(eventually(|| pids(&pidfile).len() == 2), "the test started");
     let other = "func broken() {\n  x = nope\n}\n";
-    let (_, other_uri) = c.write_file("other.pfir", other);
-    c.open(&other_uri, other);
+    let (_, other_uri) = c.open_file("other.pfir", other);
     let diags = c.diagnostics(&other_uri, 1);
     assert!(!diags.is_empty(), "the other document is checked");
     let started = pids(&pidfile);
@@ -370,14 +359,7 @@ fn a_never_ending_run_line_blocks_nothing_and_leaves_nothing() {
 #[test]
 fn exit_ends_the_server_while_a_test_runs() {
     let mut c = Client::start(json!({ "allowRunningCommands": true, "testTimeout": 600 }));
-    let pidfile = c.dir.path().join("pids");
-    let text = format!(
-        "// RUN: sh -c 'echo $$ >> {}; sleep 300'\nfunc k() {{\n}}\n",
-        pidfile.display()
-    );
-    let (_, uri) = c.write_file("exit.pfir", &text);
-    c.open(&uri, &text);
-    save(&mut c, &uri);
+    let (_, pidfile) = save_a_sleeper(&mut c, "exit.pfir");
     assert!(eventually(|| pids(&pidfile).len() == 1));
     let started = pids(&pidfile);
     let status = c.exit_without_shutdown();
@@ -389,16 +371,9 @@ fn exit_ends_the_server_while_a_test_runs() {
 #[test]
 fn a_newer_save_and_did_close_cancel_the_running_test() {
     let mut c = Client::start(json!({ "allowRunningCommands": true, "testTimeout": 600 }));
-    let pidfile = c.dir.path().join("pids");
-    let text = format!(
-        "// RUN: sh -c 'echo $$ >> {}; sleep 300'\nfunc k() {{\n}}\n",
-        pidfile.display()
-    );
-    let (_, uri) = c.write_file("cancel.pfir", &text);
-    c.open(&uri, &text);
-    save(&mut c, &uri);
+    let (uri, pidfile) = save_a_sleeper(&mut c, "cancel.pfir");
     assert!(eventually(|| pids(&pidfile).len() == 1));
-    save(&mut c, &uri);
+    c.save(&uri);
     assert!(eventually(|| pids(&pidfile).len() == 2));
     let first = pids(&pidfile)[0];
     assert!(eventually(|| process_ended(first)), "a newer save");
@@ -418,14 +393,7 @@ fn withdrawing_consent_stops_the_running_tests() {
         c.initialized["capabilities"]["codeActionProvider"]["resolveProvider"],
         true
     );
-    let pidfile = c.dir.path().join("pids");
-    let text = format!(
-        "// RUN: sh -c 'echo $$ >> {}; sleep 300'\nfunc k() {{\n}}\n",
-        pidfile.display()
-    );
-    let (_, uri) = c.write_file("withdrawn.pfir", &text);
-    c.open(&uri, &text);
-    save(&mut c, &uri);
+    let (_, pidfile) = save_a_sleeper(&mut c, "withdrawn.pfir");
     assert!(eventually(|| pids(&pidfile).len() == 1));
     c.notify(
         "workspace/didChangeConfiguration",
@@ -439,14 +407,7 @@ fn withdrawing_consent_stops_the_running_tests() {
 #[test]
 fn a_run_line_past_the_timeout_is_killed_and_reported() {
     let mut c = Client::start(json!({ "allowRunningCommands": true, "testTimeout": 1 }));
-    let pidfile = c.dir.path().join("pids");
-    let text = format!(
-        "// RUN: sh -c 'echo $$ >> {}; sleep 300'\nfunc k() {{\n}}\n",
-        pidfile.display()
-    );
-    let (_, uri) = c.write_file("slow.pfir", &text);
-    c.open(&uri, &text);
-    save(&mut c, &uri);
+    let (uri, pidfile) = save_a_sleeper(&mut c, "slow.pfir");
     let diags = test_diagnostics(&mut c, &uri);
     let message = diags[0]["message"].as_str().unwrap();
     assert!(message.contains("timed out after 1s"), "{message}");
@@ -469,9 +430,7 @@ fn pfir_test_passes(path: &Path) -> bool {
 fn a_large_output_gets_the_verdict_of_pfir_test() {
     let text = "// RUN: seq 1 1000000 | FileCheck %s\n// CHECK: {{^}}500000{{$}}\nfunc k() {\n}\n";
     let mut c = Client::start(json!({ "allowRunningCommands": true, "testTimeout": 120 }));
-    let (path, uri) = c.write_file("seq.pfir", text);
-    c.open(&uri, text);
-    save(&mut c, &uri);
+    let (path, uri) = c.open_and_save("seq.pfir", text);
     c.wait_for(|m| m["method"] == "workspace/codeLens/refresh");
     let lenses = c
         .request(
@@ -490,9 +449,7 @@ fn a_large_output_gets_the_verdict_of_pfir_test() {
         "// CHECK: {{^}}500000{{$}}",
         "// CHECK-NOT: {{^}}500000{{$}}",
     );
-    let (path, uri) = c.write_file("seq-not.pfir", &failing);
-    c.open(&uri, &failing);
-    save(&mut c, &uri);
+    let (path, uri) = c.open_and_save("seq-not.pfir", &failing);
     let diags = test_diagnostics(&mut c, &uri);
     assert_eq!(diags[0]["severity"], 1, "{diags:#?}");
     assert!(!pfir_test_passes(&path));
@@ -504,9 +461,7 @@ fn a_large_output_gets_the_verdict_of_pfir_test() {
 fn output_beyond_the_editor_limit_is_said_to_be_unchecked() {
     let text = "// RUN: sh -c 'yes abcdefghi | head -c 80000000' | FileCheck %s\n// CHECK-NOT: xyz\nfunc k() {\n}\n";
     let mut c = Client::start(json!({ "allowRunningCommands": true, "testTimeout": 120 }));
-    let (_, uri) = c.write_file("huge.pfir", text);
-    c.open(&uri, text);
-    save(&mut c, &uri);
+    let (_, uri) = c.open_and_save("huge.pfir", text);
     let diags = test_diagnostics(&mut c, &uri);
     assert_eq!(diags.len(), 1, "{diags:#?}");
     assert_eq!(diags[0]["severity"], 2, "a warning: {diags:#?}");

@@ -445,20 +445,7 @@ impl Renderer {
                 self.indent -= 1;
                 self.line("}");
             }
-            GStmt::Select { cond, a, b } => {
-                let x = self.fresh("sel");
-                let (a, b) = (self.task(*a), self.task(*b));
-                self.line(&format!("{x} = if {} {{", self.cond(cond)));
-                self.indent += 1;
-                self.line(&format!("yield {a}"));
-                self.indent -= 1;
-                self.line("} else {");
-                self.indent += 1;
-                self.line(&format!("yield {b}"));
-                self.indent -= 1;
-                self.line("}");
-                self.define(false, x);
-            }
+            GStmt::Select { cond, a, b } => self.select(cond, *a, *b),
             GStmt::Scope { manual, body } => {
                 // No new scope: what is defined stays visible.
                 self.line(if *manual { "manual {" } else { "auto {" });
@@ -473,94 +460,7 @@ impl Renderer {
                 carry,
                 yields,
                 body,
-            } => {
-                let kw = ["range", "parallel", "unroll"][*kind as usize % 3];
-                let i = self.fresh("ix");
-                let b = match bounds {
-                    GBounds::Const(a, b, c) => format!("{a}, {b}, {c}"),
-                    GBounds::Dynamic => "n".into(),
-                    GBounds::DynamicStep => "0, n, 2".into(),
-                    GBounds::FromInduction => self
-                        .inductions
-                        .last()
-                        .cloned()
-                        .unwrap_or_else(|| "3".into()),
-                };
-                let carried = carry.and_then(|k| self.pick(true, k));
-                let mut frame = Frame::default();
-                let head = match &carried {
-                    Some(src) => {
-                        let acc = self.fresh("acc");
-                        let r = self.fresh("res");
-                        frame.arrays.push(acc.clone());
-                        let h = format!("{r} = for {i} in {kw}({b}) iter({acc} = {src}) {{");
-                        Some((h, acc, r))
-                    }
-                    None => None,
-                };
-                match &head {
-                    Some((h, _, _)) => self.line(h),
-                    None => self.line(&format!("for {i} in {kw}({b}) {{")),
-                }
-                self.inductions.push(i);
-                self.loops += 1;
-                self.in_while.push(false);
-                let acc = head.as_ref().map(|(_, acc, _)| acc.clone());
-                // The loop's own update of its iter-arg, so carrying matters.
-                let mut body = body.clone();
-                if acc.is_some() {
-                    body.push(GStmt::Submit {
-                        kernel: 0,
-                        deps: vec![],
-                    });
-                }
-                self.frames.push(frame);
-                self.indent += 1;
-                self.block(&body);
-                if let Some(acc) = &acc {
-                    let t = self.task(0);
-                    let ix = self.index(&GIndex::Induction);
-                    match yields {
-                        GYield::Update => {
-                            let u = self.fresh("upd");
-                            self.line(&format!("{u} = array.update_element({acc}, {ix}, {t})"));
-                            self.line(&format!("yield {u}"));
-                        }
-                        GYield::Itself => {
-                            self.line(&format!("_ = array.update_element({acc}, {ix}, {t})"));
-                            self.line(&format!("yield {acc}"));
-                        }
-                        GYield::Any(k) => {
-                            let v = self.pick(true, *k).unwrap_or_else(|| acc.clone());
-                            self.line(&format!("yield {v}"));
-                        }
-                        GYield::Copy => {
-                            let c = self.fresh("buf");
-                            self.line(&format!("{c} = {acc}"));
-                            self.line(&format!("yield {c}"));
-                        }
-                        GYield::Select(k) => {
-                            let v = self.pick(true, *k).unwrap_or_else(|| acc.clone());
-                            let x = self.fresh("sel");
-                            self.line(&format!("{x} = if flag {{"));
-                            self.line(&format!("  yield {acc}"));
-                            self.line("} else {");
-                            self.line(&format!("  yield {v}"));
-                            self.line("}");
-                            self.line(&format!("yield {x}"));
-                        }
-                    }
-                }
-                self.indent -= 1;
-                self.frames.pop();
-                self.loops -= 1;
-                self.in_while.pop();
-                self.inductions.pop();
-                self.line("}");
-                if let Some((_, _, r)) = head {
-                    self.define(true, r);
-                }
-            }
+            } => self.for_loop(*kind, bounds, *carry, yields, body),
             GStmt::If {
                 cond,
                 then_body,
@@ -574,28 +474,151 @@ impl Renderer {
                 }
                 self.line("}");
             }
-            GStmt::While { bounded, body } => {
-                let c = self.fresh("c");
-                let r = self.fresh("w");
-                let cond = if *bounded {
-                    format!("{c} < 3")
-                } else {
-                    "flag".into()
-                };
-                self.line(&format!("{r} = while {cond} iter({c} = 0) {{"));
-                self.loops += 1;
-                self.in_while.push(true);
-                self.scoped(body, Frame::default());
-                self.in_while.pop();
-                self.indent += 1;
-                let c2 = self.fresh("c");
-                self.line(&format!("{c2} = {c} + 1"));
-                self.line(&format!("yield {c2}"));
-                self.indent -= 1;
-                self.loops -= 1;
+            GStmt::While { bounded, body } => self.while_loop(*bounded, body),
+        }
+    }
+
+    /// A `for` loop, with an iter-arg carried from an array when `carry`
+    /// picks one (then bound to a result).
+    fn for_loop(
+        &mut self,
+        kind: u8,
+        bounds: &GBounds,
+        carry: Option<u8>,
+        yields: &GYield,
+        body: &[GStmt],
+    ) {
+        let kw = ["range", "parallel", "unroll"][kind as usize % 3];
+        let i = self.fresh("ix");
+        let b = match bounds {
+            GBounds::Const(a, b, c) => format!("{a}, {b}, {c}"),
+            GBounds::Dynamic => "n".into(),
+            GBounds::DynamicStep => "0, n, 2".into(),
+            GBounds::FromInduction => self
+                .inductions
+                .last()
+                .cloned()
+                .unwrap_or_else(|| "3".into()),
+        };
+        let carried = carry.and_then(|k| self.pick(true, k));
+        let mut frame = Frame::default();
+        let head = match &carried {
+            Some(src) => {
+                let acc = self.fresh("acc");
+                let r = self.fresh("res");
+                frame.arrays.push(acc.clone());
+                let h = format!("{r} = for {i} in {kw}({b}) iter({acc} = {src}) {{");
+                Some((h, acc, r))
+            }
+            None => None,
+        };
+        match &head {
+            Some((h, _, _)) => self.line(h),
+            None => self.line(&format!("for {i} in {kw}({b}) {{")),
+        }
+        self.inductions.push(i);
+        self.loops += 1;
+        self.in_while.push(false);
+        let acc = head.as_ref().map(|(_, acc, _)| acc.clone());
+        // The loop's own update of its iter-arg, so carrying matters.
+        let mut body = body.to_vec();
+        if acc.is_some() {
+            body.push(GStmt::Submit {
+                kernel: 0,
+                deps: vec![],
+            });
+        }
+        self.frames.push(frame);
+        self.indent += 1;
+        self.block(&body);
+        if let Some(acc) = &acc {
+            self.loop_yield(acc, yields);
+        }
+        self.indent -= 1;
+        self.frames.pop();
+        self.loops -= 1;
+        self.in_while.pop();
+        self.inductions.pop();
+        self.line("}");
+        if let Some((_, _, r)) = head {
+            self.define(true, r);
+        }
+    }
+
+    /// The end of a loop body that carries `acc`: what `yields` says it
+    /// yields into it.
+    fn loop_yield(&mut self, acc: &str, yields: &GYield) {
+        let t = self.task(0);
+        let ix = self.index(&GIndex::Induction);
+        match yields {
+            GYield::Update => {
+                let u = self.fresh("upd");
+                self.line(&format!("{u} = array.update_element({acc}, {ix}, {t})"));
+                self.line(&format!("yield {u}"));
+            }
+            GYield::Itself => {
+                self.line(&format!("_ = array.update_element({acc}, {ix}, {t})"));
+                self.line(&format!("yield {acc}"));
+            }
+            GYield::Any(k) => {
+                let v = self.pick(true, *k).unwrap_or_else(|| acc.to_string());
+                self.line(&format!("yield {v}"));
+            }
+            GYield::Copy => {
+                let c = self.fresh("buf");
+                self.line(&format!("{c} = {acc}"));
+                self.line(&format!("yield {c}"));
+            }
+            GYield::Select(k) => {
+                let v = self.pick(true, *k).unwrap_or_else(|| acc.to_string());
+                let x = self.fresh("sel");
+                self.line(&format!("{x} = if flag {{"));
+                self.line(&format!("  yield {acc}"));
+                self.line("} else {");
+                self.line(&format!("  yield {v}"));
                 self.line("}");
+                self.line(&format!("yield {x}"));
             }
         }
+    }
+
+    /// A `while` loop counting in an iter-arg, bounded (`c < 3`) or not.
+    fn while_loop(&mut self, bounded: bool, body: &[GStmt]) {
+        let c = self.fresh("c");
+        let r = self.fresh("w");
+        let cond = if bounded {
+            format!("{c} < 3")
+        } else {
+            "flag".into()
+        };
+        self.line(&format!("{r} = while {cond} iter({c} = 0) {{"));
+        self.loops += 1;
+        self.in_while.push(true);
+        self.scoped(body, Frame::default());
+        self.in_while.pop();
+        self.indent += 1;
+        let c2 = self.fresh("c");
+        self.line(&format!("{c2} = {c} + 1"));
+        self.line(&format!("yield {c2}"));
+        self.indent -= 1;
+        self.loops -= 1;
+        self.line("}");
+    }
+
+    /// A task bound by an `if` that yields one task or another.
+    fn select(&mut self, cond: &GCond, a: u8, b: u8) {
+        let x = self.fresh("sel");
+        let (a, b) = (self.task(a), self.task(b));
+        self.line(&format!("{x} = if {} {{", self.cond(cond)));
+        self.indent += 1;
+        self.line(&format!("yield {a}"));
+        self.indent -= 1;
+        self.line("} else {");
+        self.indent += 1;
+        self.line(&format!("yield {b}"));
+        self.indent -= 1;
+        self.line("}");
+        self.define(false, x);
     }
 }
 

@@ -138,3 +138,127 @@ pub fn process_ended(pid: u32) -> bool {
             .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
     }
 }
+
+/// One edit of a mutation test: where in the text (an index into its
+/// bytes), how many bytes it replaces, and with what.
+pub type Edit = (proptest::sample::Index, usize, &'static str);
+
+/// From `count.start` to `count.end - 1` edits, each replacing fewer than
+/// `max_len` bytes with one of `pieces`.
+pub fn random_edits(
+    pieces: impl Into<std::borrow::Cow<'static, [&'static str]>>,
+    max_len: usize,
+    count: std::ops::Range<usize>,
+) -> impl proptest::strategy::Strategy<Value = Vec<Edit>> {
+    use proptest::prelude::*;
+    proptest::collection::vec(
+        (
+            any::<proptest::sample::Index>(),
+            0usize..max_len,
+            proptest::sample::select(pieces),
+        ),
+        count,
+    )
+}
+
+/// `src` with `edits` applied one after the other, each widened to
+/// character boundaries.
+pub fn apply_edits(mut src: String, edits: &[Edit]) -> String {
+    for &(at, len, insert) in edits {
+        let mut start = at.index(src.len() + 1);
+        while !src.is_char_boundary(start) {
+            start -= 1;
+        }
+        let mut end = (start + len).min(src.len());
+        while !src.is_char_boundary(end) {
+            end += 1;
+        }
+        src.replace_range(start..end, insert);
+    }
+    src
+}
+
+/// The first example of `docs/language.md` (section 1), before the pass.
+/// A macro so that a test can `concat!` text before it.
+macro_rules! section1_example {
+    () => {
+        "func kernel() -> task_id {
+  return system.task_invalid()
+}
+
+orchestration func main(n: i64) -> task_id {
+  manual {
+    tids = array.create(4, task_id)
+    for p in parallel(4) {
+      a, a_tid = submit kernel(deps=[tids])
+      b, b_tid = submit kernel(deps=[tids])
+    }
+  }
+  return system.task_invalid()
+}
+"
+    };
+}
+pub(crate) use section1_example;
+
+/// The first example of `docs/language.md` (section 1), before the pass.
+pub const SECTION1_BEFORE: &str = section1_example!();
+
+/// The same example after the pass: one barrier before the loop, and the
+/// submits depend on it.
+pub fn section1_after() -> String {
+    SECTION1_BEFORE
+        .replace("deps=[tids])\n", "deps=[phase_fence_barrier_0_tid])\n")
+        .replace(
+            "    for p",
+            "    phase_fence_barrier_0_tid = system.task_dummy(deps=[tids])\n    for p",
+        )
+}
+
+/// Runs `cmd` with `stdin` written to its standard input: (exit status, -1
+/// when killed by a signal; standard output; standard error).
+pub fn run_with_input(cmd: &mut std::process::Command, stdin: &[u8]) -> (i32, String, String) {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("running pfir");
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `pfir ARGS` with `stdin` as its input: (status, stdout, stderr).
+pub fn pfir_with_input(args: &[&str], stdin: &[u8]) -> (i32, String, String) {
+    run_with_input(
+        std::process::Command::new(env!("CARGO_BIN_EXE_pfir")).args(args),
+        stdin,
+    )
+}
+
+/// Writes `contents` to `dir/name`, creating the directories between.
+pub fn write_file(dir: &std::path::Path, name: &str, contents: &str) -> std::path::PathBuf {
+    let p = dir.join(name);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(&p, contents).unwrap();
+    p
+}
+
+/// `depth` nested `for v{i} in range(2) {` loops (one a line, unindented)
+/// around `inner`, and their closing braces.
+pub fn nested_for_loops(depth: usize, inner: &str) -> String {
+    let mut s = String::new();
+    for i in 0..depth {
+        s.push_str(&format!("for v{i} in range(2) {{\n"));
+    }
+    s.push_str(inner);
+    s.push_str(&"}\n".repeat(depth));
+    s
+}
