@@ -118,8 +118,12 @@ impl<'a> Lowerer<'a> {
             ast::ExprKind::Name(name) => match self.scopes.lookup(self.text(*name)) {
                 Some(v) => (ExprKind::Var(v), self.func.var_ty(v).clone()),
                 None => {
-                    self.unknown_variable(self.text(*name), span);
-                    (ExprKind::Unresolved(self.written(span)), Type::Unknown)
+                    // The name as written, not the span: a parenthesized
+                    // name's span holds its parentheses, which the printer
+                    // writes again where they are needed.
+                    let written = self.text(*name);
+                    self.unknown_variable(written, span);
+                    (ExprKind::Unresolved(self.func.names.add(written)), Type::Unknown)
                 }
             },
             ast::ExprKind::Unary(u) => {
