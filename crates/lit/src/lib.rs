@@ -362,11 +362,12 @@ fn run_steps(
     // Parse everything first: a syntax error anywhere fails before anything runs.
     let mut parsed = Vec::new();
     for (run_line, defines) in run_lines.into_iter().zip(&defines) {
-        let text = define::expand(&run_line.text, defines);
-        let pipelines = run_line::parse(&text, &subs).map_err(|message| Failure::BadRunLine {
-            line: run_line.line,
-            message,
-        })?;
+        let pipelines = define::expand(&run_line.text, defines)
+            .and_then(|text| run_line::parse(&text, &subs))
+            .map_err(|message| Failure::BadRunLine {
+                line: run_line.line,
+                message,
+            })?;
         parsed.push((run_line, pipelines));
     }
     for (run_line, pipelines) in parsed {
