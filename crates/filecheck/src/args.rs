@@ -147,6 +147,28 @@ fn parse_bool(name: &str, v: &str) -> Result<bool, UsageError> {
     }
 }
 
+/// The values of `--dump-input`.
+const DUMP_INPUT: [(&str, DumpInput); 4] = {
+    use DumpInput::*;
+    [
+        ("help", Help),
+        ("always", Always),
+        ("fail", Fail),
+        ("never", Never),
+    ]
+};
+
+/// The values of `--dump-input-filter`.
+const DUMP_INPUT_FILTER: [(&str, DumpInputFilter); 4] = {
+    use DumpInputFilter::*;
+    [
+        ("all", All),
+        ("annotation-full", AnnotationFull),
+        ("annotation", Annotation),
+        ("error", Error),
+    ]
+};
+
 /// The value `v` of `option` among `choices` (LLVM's message otherwise).
 fn choice<T: Copy>(option: &str, v: &str, choices: &[(&str, T)]) -> Result<T, UsageError> {
     choices
@@ -263,26 +285,14 @@ impl Given {
                 // As every option since LLVM 15: given again, the last wins.
                 self.p.input_file = Some(value()?);
             }
-            Opt::DumpInput => self.dump_inputs.push(choice(
-                "--dump-input",
-                &value()?,
-                &[
-                    ("help", DumpInput::Help),
-                    ("always", DumpInput::Always),
-                    ("fail", DumpInput::Fail),
-                    ("never", DumpInput::Never),
-                ],
-            )?),
-            Opt::DumpInputFilter => self.filters.push(choice(
-                "--dump-input-filter",
-                &value()?,
-                &[
-                    ("all", DumpInputFilter::All),
-                    ("annotation-full", DumpInputFilter::AnnotationFull),
-                    ("annotation", DumpInputFilter::Annotation),
-                    ("error", DumpInputFilter::Error),
-                ],
-            )?),
+            Opt::DumpInput => {
+                let v = choice("--dump-input", &value()?, &DUMP_INPUT)?;
+                self.dump_inputs.push(v);
+            }
+            Opt::DumpInputFilter => {
+                let v = choice("--dump-input-filter", &value()?, &DUMP_INPUT_FILTER)?;
+                self.filters.push(v);
+            }
             Opt::DumpInputContext => {
                 let v = value()?;
                 let n = v.parse::<u32>().map_err(|_| {

@@ -382,31 +382,30 @@ impl Tokenizer<'_> {
         }
     }
 
+    /// An operator token `len` characters long ends the word before it.
+    fn operator(&mut self, token: Token, len: usize) {
+        self.flush();
+        self.tokens.push(token);
+        self.i += len;
+    }
+
     fn pipe(&mut self) -> Result<(), String> {
         match self.chars.get(self.i + 1) {
             Some('|') => return Err("`||` is not supported".into()),
             Some('&') => return Err("`|&` is not supported; write `2>&1 |`".into()),
             _ => {}
         }
-        self.flush();
-        self.tokens.push(Token::Pipe);
-        self.i += 1;
+        self.operator(Token::Pipe, 1);
         Ok(())
     }
 
     /// `&&`, `&>`, `&>>`.
     fn ampersand(&mut self) -> Result<(), String> {
         match self.chars.get(self.i + 1) {
-            Some('&') => {
-                self.flush();
-                self.tokens.push(Token::AndAnd);
-                self.i += 2;
-            }
+            Some('&') => self.operator(Token::AndAnd, 2),
             Some('>') => {
-                self.flush();
                 let append = self.chars.get(self.i + 2) == Some(&'>');
-                self.tokens.push(Token::Both(append));
-                self.i += if append { 3 } else { 2 };
+                self.operator(Token::Both(append), if append { 3 } else { 2 });
             }
             _ => {
                 return Err("`&` (running a command in the background) is not supported".into());
@@ -433,9 +432,7 @@ impl Tokenizer<'_> {
             }
             _ => {}
         }
-        self.flush();
-        self.tokens.push(Token::In);
-        self.i += 1;
+        self.operator(Token::In, 1);
         Ok(())
     }
 
