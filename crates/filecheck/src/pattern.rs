@@ -280,6 +280,20 @@ impl Pattern {
                 if *literal {
                     return Ok(find_text(&literal_text(pieces, &subst), buf));
                 }
+                if compiled.is_none() && !*has_backrefs && !*ignore_case && !*skip_first {
+                    let k = pieces
+                        .iter()
+                        .take_while(|p| {
+                            matches!(p, Piece::Lit(_) | Piece::Subst(_) | Piece::Num { .. })
+                        })
+                        .count();
+                    let lead = literal_text(&pieces[..k], &subst[..k]);
+                    if lead.len() >= LONG_LEAD {
+                        let src = regex_source(&pieces[k..], &subst[k..], None);
+                        let rest = build(&src, false).map_err(MatchError::InvalidRegex)?;
+                        return find_after_lead(&lead, &rest, defs, buf);
+                    }
+                }
                 let re = match compiled {
                     Some(re) => re,
                     None => {
@@ -559,6 +573,47 @@ fn literal_text(pieces: &[Piece], subst: &[Option<String>]) -> String {
         }
     }
     s
+}
+
+/// The length from which the literal text a pattern starts with (after
+/// substitution) is searched for as text, the rest of the pattern with a
+/// regex after it.
+const LONG_LEAD: usize = 256;
+
+/// The leftmost match of `lead` (literal text) followed by `rest`: the
+/// first occurrence of `lead` where a match of `rest` starts right after
+/// it (the preferred one there, as the whole regex would take). A search
+/// for `rest` that finds its leftmost match further on skips the
+/// occurrences of `lead` that end before it, so each part of the input is
+/// searched about once.
+fn find_after_lead(
+    lead: &str,
+    rest: &Regex,
+    defs: &[Def],
+    buf: &str,
+) -> Result<Option<Found>, MatchError> {
+    let mut from = 0;
+    while let Some(i) = buf[from..].find(lead) {
+        let p = from + i;
+        let q = p + lead.len();
+        let Some(c) = rest.captures_at(buf, q) else {
+            return Ok(None);
+        };
+        let m = c.get(0).expect("group 0");
+        if m.start() == q {
+            return Ok(Some(Found {
+                start: p,
+                end: m.end(),
+                defs: defs_of(&c, defs)?,
+            }));
+        }
+        // No match of `rest` starts between `q` and `m.start()`.
+        from = (p + 1).max(m.start() - lead.len());
+        while !buf.is_char_boundary(from) {
+            from += 1;
+        }
+    }
+    Ok(None)
 }
 
 /// The first occurrence of `text` in `buf`; like LLVM, an empty pattern
@@ -1141,6 +1196,48 @@ mod tests {
         // time in proportion to its length for each input byte.
         assert_eq!(BUILT.with(|c| c.get()), 0);
         assert_eq!(pat.find(&input[1..], &vars).unwrap(), None);
+    }
+
+    #[test]
+    fn a_long_substituted_lead_is_found_as_text() {
+        let lead = "é".repeat(200);
+        let vars = Vars {
+            strs: HashMap::from([("X".to_string(), lead.clone())]),
+            ..Vars::default()
+        };
+        let parse = |p: &str| {
+            Pattern::parse(p, CheckKind::Plain, 1, "CHECK", set(), &mut VarTable::new()).unwrap()
+        };
+        let find = |p: &Pattern, buf: &str| {
+            BUILT.with(|c| c.set(0));
+            let f = p.find(buf, &vars).unwrap();
+            // Only the regex after the lead was compiled.
+            assert!(BUILT.with(|c| c.get()) < 40, "{}", BUILT.with(|c| c.get()));
+            f.map(|f| (f.start, f.end, f.defs))
+        };
+        let n = lead.len();
+        // The first lead is followed by no number; the rest's match further
+        // on skips to the lead that ends where it starts.
+        let buf = format!("{lead}a{lead}{lead}42 ");
+        let p = parse("[[X]]{{[0-9]+}}");
+        assert_eq!(find(&p, &buf), Some((n + 1 + n, 3 * n + 3, vec![])));
+        assert_eq!(find(&p, &format!("{lead}a{lead}")), None);
+        // A definition after the lead, and a line-start anchor that sees
+        // the text before it.
+        let p = parse("[[X]] [[Y:[a-z]+]]");
+        assert_eq!(
+            find(&p, &format!("{lead} 1 {lead} ab")),
+            Some((
+                n + 3,
+                2 * n + 6,
+                vec![("Y".into(), Value::Str("ab".into()))]
+            ))
+        );
+        assert_eq!(find(&parse("[[X]]{{^a}}"), &format!("{lead}a\n")), None);
+        assert_eq!(
+            find(&parse("[[X]]{{$}}"), &format!("{lead}é{lead}\n")),
+            Some((n + 2, 2 * n + 2, vec![]))
+        );
     }
 
     #[test]
