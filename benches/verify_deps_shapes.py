@@ -78,6 +78,15 @@ def many_functions(n):
     return "".join(f"func fn{i}() {{\n}}\n\n" for i in range(n)) + fan_out(4, 4)
 
 
+def many_nests(n, depth):
+    """`n` orchestration functions, each a nest of `depth` loops of unknown
+    trip count around a `submit`: each reaches its own budget, so the run's
+    budget (`analysis::RunBudget`) is what bounds the whole run."""
+    body = nested(depth).split("orchestration func main(m: i64) {", 1)[1]
+    return KERNEL + "".join(
+        f"orchestration func main{i}(m: i64) {{" + body + "\n" for i in range(n))
+
+
 SHAPES = {
     "nested_unknown_14": lambda: nested(14),
     "nested_unknown_20": lambda: nested(20),
@@ -85,6 +94,7 @@ SHAPES = {
     "fan_out_4096x32000": lambda: fan_out(4096, 32000),
     "else_if_chain_4000": lambda: else_if_chain(4000),
     "many_functions_80000": lambda: many_functions(80000),
+    "nests_100x20": lambda: many_nests(100, 20),
 }
 
 if __name__ == "__main__":

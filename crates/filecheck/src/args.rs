@@ -147,6 +147,41 @@ fn parse_bool(name: &str, v: &str) -> Result<bool, UsageError> {
     }
 }
 
+/// The values of `--dump-input`.
+const DUMP_INPUT: [(&str, DumpInput); 4] = {
+    use DumpInput::*;
+    [
+        ("help", Help),
+        ("always", Always),
+        ("fail", Fail),
+        ("never", Never),
+    ]
+};
+
+/// The values of `--dump-input-filter`.
+const DUMP_INPUT_FILTER: [(&str, DumpInputFilter); 4] = {
+    use DumpInputFilter::*;
+    [
+        ("all", All),
+        ("annotation-full", AnnotationFull),
+        ("annotation", Annotation),
+        ("error", Error),
+    ]
+};
+
+/// The value `v` of `option` among `choices` (LLVM's message otherwise).
+fn choice<T: Copy>(option: &str, v: &str, choices: &[(&str, T)]) -> Result<T, UsageError> {
+    choices
+        .iter()
+        .find(|(name, _)| *name == v)
+        .map(|(_, t)| *t)
+        .ok_or_else(|| {
+            UsageError(format!(
+                "for the {option} option: Cannot find option named '{v}'!"
+            ))
+        })
+}
+
 /// Parses FileCheck's arguments (`FILECHECK_OPTS` words first).
 pub fn parse_args(args: &[String]) -> Result<Parsed, UsageError> {
     parse_args_with_color(args, || std::io::stderr().is_terminal())
@@ -159,21 +194,14 @@ pub fn parse_args_with_color(
     args: &[String],
     default_color: impl FnOnce() -> bool,
 ) -> Result<Parsed, UsageError> {
-    let mut p = Parsed::default();
-    let o = &mut p.opts;
-    let mut dump_inputs: Vec<DumpInput> = Vec::new();
-    let mut filters: Vec<DumpInputFilter> = Vec::new();
-    let mut contexts: Vec<usize> = Vec::new();
-    let mut color: Option<bool> = None;
-    let (mut verbose, mut very_verbose) = (false, false);
-    let mut positional: Vec<String> = Vec::new();
+    let mut given = Given::default();
     let mut i = 0;
     let mut only_positional = false;
     while i < args.len() {
         let arg = &args[i];
         i += 1;
         if only_positional || arg == "-" || !arg.starts_with('-') {
-            positional.push(arg.clone());
+            given.positional.push(arg.clone());
             continue;
         }
         if arg == "--" {
@@ -191,20 +219,20 @@ pub fn parse_args_with_color(
                 if def.is_empty() {
                     return Err(UsageError("for the -D option: requires a value!".into()));
                 }
-                o.defines.push(def.to_string());
+                given.p.opts.defines.push(def.to_string());
                 continue;
             }
             return Err(UsageError(format!(
                 "Unknown command line argument '{arg}'.  Try: 'pfir filecheck --help'"
             )));
         };
-        let value = |i: &mut usize| -> Result<String, UsageError> {
+        let value = || -> Result<String, UsageError> {
             if let Some(v) = inline {
                 return Ok(v.to_string());
             }
-            match args.get(*i) {
+            match args.get(i) {
                 Some(v) => {
-                    *i += 1;
+                    i += 1;
                     Ok(v.clone())
                 }
                 None => Err(UsageError(format!(
@@ -213,56 +241,66 @@ pub fn parse_args_with_color(
                 ))),
             }
         };
+        given.apply(opt, name, inline, value)?;
+    }
+    given.settle(default_color)
+}
+
+/// What the options said so far, settled into a [`Parsed`] at the end
+/// (where the last, the highest precedence or the largest value wins).
+#[derive(Default)]
+struct Given {
+    p: Parsed,
+    dump_inputs: Vec<DumpInput>,
+    filters: Vec<DumpInputFilter>,
+    contexts: Vec<usize>,
+    color: Option<bool>,
+    verbose: bool,
+    very_verbose: bool,
+    positional: Vec<String>,
+}
+
+impl Given {
+    /// Applies `opt`, written as `name` (with `=inline` if given); `value`
+    /// reads the value of an option that takes one.
+    fn apply(
+        &mut self,
+        opt: Opt,
+        name: &str,
+        inline: Option<&str>,
+        value: impl FnOnce() -> Result<String, UsageError>,
+    ) -> Result<(), UsageError> {
+        let o = &mut self.p.opts;
         match opt {
-            Opt::CheckPrefix => o.check_prefixes.push(value(&mut i)?),
+            Opt::CheckPrefix => o.check_prefixes.push(value()?),
             Opt::CheckPrefixes => o
                 .check_prefixes
-                .extend(value(&mut i)?.split(',').map(String::from)),
+                .extend(value()?.split(',').map(String::from)),
             Opt::CommentPrefixes => o
                 .comment_prefixes
                 .get_or_insert_with(Vec::new)
-                .extend(value(&mut i)?.split(',').map(String::from)),
-            Opt::ImplicitCheckNot => o.implicit_check_not.push(value(&mut i)?),
+                .extend(value()?.split(',').map(String::from)),
+            Opt::ImplicitCheckNot => o.implicit_check_not.push(value()?),
             Opt::InputFile => {
                 // As every option since LLVM 15: given again, the last wins.
-                p.input_file = Some(value(&mut i)?);
+                self.p.input_file = Some(value()?);
             }
             Opt::DumpInput => {
-                let v = value(&mut i)?;
-                dump_inputs.push(match v.as_str() {
-                    "help" => DumpInput::Help,
-                    "always" => DumpInput::Always,
-                    "fail" => DumpInput::Fail,
-                    "never" => DumpInput::Never,
-                    _ => {
-                        return Err(UsageError(format!(
-                            "for the --dump-input option: Cannot find option named '{v}'!"
-                        )));
-                    }
-                });
+                let v = choice("--dump-input", &value()?, &DUMP_INPUT)?;
+                self.dump_inputs.push(v);
             }
             Opt::DumpInputFilter => {
-                let v = value(&mut i)?;
-                filters.push(match v.as_str() {
-                    "all" => DumpInputFilter::All,
-                    "annotation-full" => DumpInputFilter::AnnotationFull,
-                    "annotation" => DumpInputFilter::Annotation,
-                    "error" => DumpInputFilter::Error,
-                    _ => {
-                        return Err(UsageError(format!(
-                            "for the --dump-input-filter option: Cannot find option named '{v}'!"
-                        )));
-                    }
-                });
+                let v = choice("--dump-input-filter", &value()?, &DUMP_INPUT_FILTER)?;
+                self.filters.push(v);
             }
             Opt::DumpInputContext => {
-                let v = value(&mut i)?;
+                let v = value()?;
                 let n = v.parse::<u32>().map_err(|_| {
                     UsageError(format!(
                         "for the --dump-input-context option: '{v}' value invalid for uint argument!"
                     ))
                 })?;
-                contexts.push(n as usize);
+                self.contexts.push(n as usize);
             }
             Opt::Bool(b) => {
                 let v = match inline {
@@ -279,29 +317,39 @@ pub fn parse_args_with_color(
                     BoolOpt::AllowUnusedPrefixes => o.allow_unused_prefixes = v,
                     BoolOpt::AllowDeprecatedDagOverlap => o.allow_deprecated_dag_overlap = v,
                     BoolOpt::EnableVarScope => o.enable_var_scope = v,
-                    BoolOpt::Color => color = Some(v),
-                    BoolOpt::V => verbose = v,
-                    BoolOpt::Vv => very_verbose = v,
+                    BoolOpt::Color => self.color = Some(v),
+                    BoolOpt::V => self.verbose = v,
+                    BoolOpt::Vv => self.very_verbose = v,
                 }
             }
-            Opt::Help => p.help = true,
-            Opt::Version => p.version = true,
+            Opt::Help => self.p.help = true,
+            Opt::Version => self.p.version = true,
         }
+        Ok(())
     }
-    if positional.len() > 1 {
-        return Err(UsageError(
-            "Too many positional arguments specified!\nCan specify at most 1 positional \
-             arguments: See: pfir filecheck --help"
-                .into(),
-        ));
+
+    /// The options as they stand after the whole command line.
+    fn settle(mut self, default_color: impl FnOnce() -> bool) -> Result<Parsed, UsageError> {
+        if self.positional.len() > 1 {
+            return Err(UsageError(
+                "Too many positional arguments specified!\nCan specify at most 1 positional \
+                 arguments: See: pfir filecheck --help"
+                    .into(),
+            ));
+        }
+        let mut p = self.p;
+        p.check_file = self.positional.pop();
+        p.opts.verbose = if self.very_verbose {
+            2
+        } else {
+            u8::from(self.verbose)
+        };
+        p.opts.dump_input = self.dump_inputs.into_iter().min().unwrap_or_default();
+        p.opts.dump_input_filter = self.filters.into_iter().min();
+        p.opts.dump_input_context = self.contexts.into_iter().max().unwrap_or(5);
+        p.opts.color = self.color.unwrap_or_else(default_color);
+        Ok(p)
     }
-    p.check_file = positional.pop();
-    p.opts.verbose = if very_verbose { 2 } else { u8::from(verbose) };
-    p.opts.dump_input = dump_inputs.into_iter().min().unwrap_or_default();
-    p.opts.dump_input_filter = filters.into_iter().min();
-    p.opts.dump_input_context = contexts.into_iter().max().unwrap_or(5);
-    p.opts.color = color.unwrap_or_else(default_color);
-    Ok(p)
 }
 
 #[cfg(test)]

@@ -73,6 +73,25 @@ pub(crate) struct ParseConfig<'a> {
     pub vars: &'a VarTable,
 }
 
+#[cfg(test)]
+impl<'a> ParseConfig<'a> {
+    /// FileCheck's defaults with these prefixes (for tests).
+    pub(crate) fn defaults(prefixes: &'a [String], comments: &'a [String]) -> Self {
+        static EMPTY: std::sync::LazyLock<VarTable> = std::sync::LazyLock::new(VarTable::new);
+        ParseConfig {
+            prefixes,
+            comment_prefixes: comments,
+            implicit_not: &[],
+            strict_whitespace: false,
+            match_full_lines: false,
+            ignore_case: false,
+            allow_unused_prefixes: false,
+            default_prefix: true,
+            vars: &EMPTY,
+        }
+    }
+}
+
 const SUFFIXES: [(&str, CheckKind); 6] = [
     ("NEXT", CheckKind::Next),
     ("SAME", CheckKind::Same),
@@ -157,16 +176,13 @@ fn classify(prefix: &str, rest: &str, comment: bool) -> Kind {
             after: 1,
         };
     }
-    if let Some(close) = rest.strip_prefix('{').and_then(|m| m.find("}:")) {
-        if rest[1..1 + close].split(',').all(|x| x.trim() == "LITERAL") {
-            return Kind::Found {
-                kind: CheckKind::Plain,
-                count: 1,
-                literal: true,
-                after: 1 + close + 2,
-            };
-        }
-        return Kind::None;
+    if next == b'{' {
+        return literal_modifier(rest).map_or(Kind::None, |after| Kind::Found {
+            kind: CheckKind::Plain,
+            count: 1,
+            literal: true,
+            after,
+        });
     }
     match next {
         b'-' => {}
@@ -175,41 +191,7 @@ fn classify(prefix: &str, rest: &str, comment: bool) -> Kind {
     }
     let r = &rest[1..];
     if let Some(num) = r.strip_prefix("COUNT-") {
-        let digits = num.bytes().take_while(u8::is_ascii_digit).count();
-        let bad = |o: usize| {
-            Kind::Bad(
-                o,
-                format!("invalid count in -COUNT specification on prefix '{prefix}'"),
-            )
-        };
-        let at = 7 + digits;
-        let Ok(count) = num[..digits].parse::<u32>() else {
-            return bad(7);
-        };
-        if count == 0 || count > i32::MAX as u32 {
-            return bad(at);
-        }
-        let tail = &num[digits..];
-        if tail.starts_with(':') {
-            return Kind::Found {
-                kind: CheckKind::Plain,
-                count: count as usize,
-                literal: false,
-                after: at + 1,
-            };
-        }
-        // `CHECK-COUNT-2{LITERAL}:`
-        if let Some(close) = tail.strip_prefix('{').and_then(|m| m.find("}:"))
-            && tail[1..1 + close].split(',').all(|x| x.trim() == "LITERAL")
-        {
-            return Kind::Found {
-                kind: CheckKind::Plain,
-                count: count as usize,
-                literal: true,
-                after: at + 1 + close + 2,
-            };
-        }
-        return bad(at);
+        return classify_count(prefix, num);
     }
     for combo in [
         "DAG-NOT:",
@@ -236,22 +218,12 @@ fn classify(prefix: &str, rest: &str, comment: bool) -> Kind {
                     after: base + 1,
                 };
             }
-            if let Some(mods) = m.strip_prefix('{') {
-                // Modifiers: `{LITERAL}` (comma-separated list).
-                let Some(close) = mods.find("}:") else {
-                    return Kind::None;
-                };
-                if mods[..close].split(',').any(|x| x.trim() != "LITERAL") {
-                    return Kind::None;
-                }
-                return Kind::Found {
-                    kind,
-                    count: 1,
-                    literal: true,
-                    after: base + 1 + close + 2,
-                };
-            }
-            return Kind::None;
+            return literal_modifier(m).map_or(Kind::None, |after| Kind::Found {
+                kind,
+                count: 1,
+                literal: true,
+                after: base + after,
+            });
         }
     }
     // pfir extension: a suffix that looks like a misspelled directive.
@@ -286,6 +258,55 @@ fn misspelled(prefix: &str, rest: &str) -> Kind {
     Kind::Misspelled(format!("misspelled directive '{prefix}{}'", &rest[..end]))
 }
 
+/// Classifies `num`, what follows `PREFIX-COUNT-` (offsets in the result
+/// are relative to the prefix end, as in [`classify`]).
+fn classify_count(prefix: &str, num: &str) -> Kind {
+    let digits = num.bytes().take_while(u8::is_ascii_digit).count();
+    let bad = |o: usize| {
+        Kind::Bad(
+            o,
+            format!("invalid count in -COUNT specification on prefix '{prefix}'"),
+        )
+    };
+    let at = 7 + digits;
+    let Ok(count) = num[..digits].parse::<u32>() else {
+        return bad(7);
+    };
+    if count == 0 || count > i32::MAX as u32 {
+        return bad(at);
+    }
+    let tail = &num[digits..];
+    if tail.starts_with(':') {
+        return Kind::Found {
+            kind: CheckKind::Plain,
+            count: count as usize,
+            literal: false,
+            after: at + 1,
+        };
+    }
+    // `CHECK-COUNT-2{LITERAL}:`
+    literal_modifier(tail).map_or_else(
+        || bad(at),
+        |after| Kind::Found {
+            kind: CheckKind::Plain,
+            count: count as usize,
+            literal: true,
+            after: at + after,
+        },
+    )
+}
+
+/// The modifiers `{LITERAL}` (a comma-separated list) and the colon at the
+/// start of `tail`: the length they take, or `None` when `tail` does not
+/// start with a `{...}:` that holds only `LITERAL`s.
+fn literal_modifier(tail: &str) -> Option<usize> {
+    let close = tail.strip_prefix('{')?.find("}:")?;
+    tail[1..1 + close]
+        .split(',')
+        .all(|x| x.trim() == "LITERAL")
+        .then_some(1 + close + 2)
+}
+
 /// Optimal-string-alignment distance (adjacent transpositions count 1).
 fn edit_distance(a: &str, b: &str) -> usize {
     let a = a.as_bytes();
@@ -311,6 +332,92 @@ fn edit_distance(a: &str, b: &str) -> usize {
     d[a.len()][b.len()]
 }
 
+/// The `--implicit-check-not` patterns, as CHECK-NOT directives.
+fn implicit_nots(
+    cfg: &ParseConfig<'_>,
+    settings: ParseSettings,
+    table: &mut VarTable,
+) -> Result<Vec<Directive>, ParseError> {
+    let mut implicit = Vec::new();
+    for (i, p) in cfg.implicit_not.iter().enumerate() {
+        let pat = Pattern::parse(p, CheckKind::Not, 1, "IMPLICIT-CHECK", settings, table).map_err(
+            |e| ParseError {
+                offset: None,
+                message: format!("in --implicit-check-not='{p}': {}", e.message),
+            },
+        )?;
+        implicit.push(Directive {
+            pat,
+            prefix: "IMPLICIT-CHECK".into(),
+            source: Source::ImplicitNot(i),
+            prefix_offset: 0,
+            pattern_offset: 0,
+            line: 0,
+        });
+    }
+    Ok(implicit)
+}
+
+/// A regex finding any check or comment prefix, the longest first.
+fn prefix_regex(cfg: &ParseConfig<'_>) -> Regex {
+    let mut all: Vec<&String> = cfg.prefixes.iter().chain(cfg.comment_prefixes).collect();
+    all.sort_by_key(|p| std::cmp::Reverse(p.len()));
+    let alternation: Vec<String> = all.iter().map(|p| regex::escape(p)).collect();
+    Regex::new(&alternation.join("|")).expect("escaped prefixes form a regex")
+}
+
+/// LLVM's rules on where a directive may stand: no variables in a LABEL,
+/// no NEXT / SAME / EMPTY before the first positive directive (`first`).
+fn check_placement(pat: &Pattern, prefix: &str, at: usize, first: bool) -> Result<(), ParseError> {
+    let kind = pat.kind;
+    if kind == CheckKind::Label && pat.has_vars {
+        return Err(ParseError {
+            offset: Some(at),
+            message: format!("found '{prefix}-LABEL:' with variable definition or use"),
+        });
+    }
+    if matches!(kind, CheckKind::Next | CheckKind::Same | CheckKind::Empty) && first {
+        return Err(ParseError {
+            offset: Some(at),
+            message: format!(
+                "found '{prefix}{}' without previous '{prefix}: line",
+                kind.suffix()
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// Every check prefix must be used, unless `--allow-unused-prefixes` (at
+/// least one must be, unless there are implicit CHECK-NOTs and the prefix
+/// is the default).
+fn check_unused(
+    cfg: &ParseConfig<'_>,
+    used: &BTreeSet<&str>,
+    no_implicit: bool,
+) -> Result<(), ParseError> {
+    let unused: Vec<&String> = cfg
+        .prefixes
+        .iter()
+        .filter(|p| !used.contains(p.as_str()))
+        .collect();
+    let none_found = unused.len() == cfg.prefixes.len();
+    if (none_found || (!cfg.allow_unused_prefixes && !unused.is_empty()))
+        && (no_implicit || !cfg.default_prefix)
+    {
+        let list: Vec<String> = unused.iter().map(|p| format!("'{p}:'")).collect();
+        return Err(ParseError {
+            offset: None,
+            message: format!(
+                "no check strings found with prefix{} {}",
+                if unused.len() > 1 { "es" } else { "" },
+                list.join(", ")
+            ),
+        });
+    }
+    Ok(())
+}
+
 /// Parses the canonical check text into check strings.
 pub(crate) fn parse(text: &str, cfg: &ParseConfig<'_>) -> Result<Vec<CheckString>, ParseError> {
     let settings = |line: usize, literal: bool| ParseSettings {
@@ -321,34 +428,8 @@ pub(crate) fn parse(text: &str, cfg: &ParseConfig<'_>) -> Result<Vec<CheckString
         line,
     };
     let mut table = cfg.vars.clone();
-    let mut implicit = Vec::new();
-    for (i, p) in cfg.implicit_not.iter().enumerate() {
-        let pat = Pattern::parse(
-            p,
-            CheckKind::Not,
-            1,
-            "IMPLICIT-CHECK",
-            settings(1, false),
-            &mut table,
-        )
-        .map_err(|e| ParseError {
-            offset: None,
-            message: format!("in --implicit-check-not='{p}': {}", e.message),
-        })?;
-        implicit.push(Directive {
-            pat,
-            prefix: "IMPLICIT-CHECK".into(),
-            source: Source::ImplicitNot(i),
-            prefix_offset: 0,
-            pattern_offset: 0,
-            line: 0,
-        });
-    }
-
-    let mut all: Vec<&String> = cfg.prefixes.iter().chain(cfg.comment_prefixes).collect();
-    all.sort_by_key(|p| std::cmp::Reverse(p.len()));
-    let alternation: Vec<String> = all.iter().map(|p| regex::escape(p)).collect();
-    let prefix_re = Regex::new(&alternation.join("|")).expect("escaped prefixes form a regex");
+    let implicit = implicit_nots(cfg, settings(1, false), &mut table)?;
+    let prefix_re = prefix_regex(cfg);
 
     let bytes = text.as_bytes();
     let mut strings: Vec<CheckString> = Vec::new();
@@ -401,16 +482,7 @@ pub(crate) fn parse(text: &str, cfg: &ParseConfig<'_>) -> Result<Vec<CheckString
                 after,
             } => (kind, count, literal, after),
         };
-        let mut start = after_prefix + after;
-        if !(cfg.strict_whitespace && cfg.match_full_lines) {
-            start += text[start..]
-                .bytes()
-                .take_while(|b| *b == b' ' || *b == b'\t')
-                .count();
-        }
-        let eol = text[start..]
-            .find(['\n', '\r'])
-            .map_or(text.len(), |e| start + e);
+        let (start, eol) = pattern_bounds(text, after_prefix + after, cfg);
         pos = eol;
         used.insert(prefix);
         let pat = Pattern::parse(
@@ -425,23 +497,7 @@ pub(crate) fn parse(text: &str, cfg: &ParseConfig<'_>) -> Result<Vec<CheckString
             offset: Some(start + e.offset),
             message: e.message,
         })?;
-        if kind == CheckKind::Label && pat.has_vars {
-            return Err(ParseError {
-                offset: Some(p),
-                message: format!("found '{prefix}-LABEL:' with variable definition or use"),
-            });
-        }
-        if matches!(kind, CheckKind::Next | CheckKind::Same | CheckKind::Empty)
-            && strings.is_empty()
-        {
-            return Err(ParseError {
-                offset: Some(p),
-                message: format!(
-                    "found '{prefix}{}' without previous '{prefix}: line",
-                    kind.suffix()
-                ),
-            });
-        }
+        check_placement(&pat, prefix, p, strings.is_empty())?;
         let d = Directive {
             pat,
             prefix: prefix.to_string(),
@@ -460,26 +516,9 @@ pub(crate) fn parse(text: &str, cfg: &ParseConfig<'_>) -> Result<Vec<CheckString
         });
     }
 
-    let unused: Vec<&String> = cfg
-        .prefixes
-        .iter()
-        .filter(|p| !used.contains(p.as_str()))
-        .collect();
-    let none_found = unused.len() == cfg.prefixes.len();
-    if (none_found || (!cfg.allow_unused_prefixes && !unused.is_empty()))
-        && (implicit.is_empty() || !cfg.default_prefix)
-    {
-        let list: Vec<String> = unused.iter().map(|p| format!("'{p}:'")).collect();
-        return Err(ParseError {
-            offset: None,
-            message: format!(
-                "no check strings found with prefix{} {}",
-                if unused.len() > 1 { "es" } else { "" },
-                list.join(", ")
-            ),
-        });
-    }
+    check_unused(cfg, &used, implicit.is_empty())?;
     if !dag_nots.is_empty() {
+        // Trailing DAG / NOT directives are anchored at the end of the input.
         strings.push(CheckString {
             main: Directive {
                 pat: Pattern::eof(),
@@ -495,25 +534,30 @@ pub(crate) fn parse(text: &str, cfg: &ParseConfig<'_>) -> Result<Vec<CheckString
     Ok(strings)
 }
 
+/// The pattern text of a directive whose colon ends at `from`: its start
+/// (after leading blanks unless both strict options are on) and the end of
+/// its line.
+fn pattern_bounds(text: &str, from: usize, cfg: &ParseConfig<'_>) -> (usize, usize) {
+    let mut start = from;
+    if !(cfg.strict_whitespace && cfg.match_full_lines) {
+        start += text[start..]
+            .bytes()
+            .take_while(|b| *b == b' ' || *b == b'\t')
+            .count();
+    }
+    let eol = text[start..]
+        .find(['\n', '\r'])
+        .map_or(text.len(), |e| start + e);
+    (start, eol)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn cfg<'a>(prefixes: &'a [String], comments: &'a [String]) -> ParseConfig<'a> {
-        ParseConfig {
-            prefixes,
-            comment_prefixes: comments,
-            implicit_not: &[],
-            strict_whitespace: false,
-            match_full_lines: false,
-            ignore_case: false,
-            allow_unused_prefixes: false,
-            default_prefix: true,
-            vars: &EMPTY,
-        }
+        ParseConfig::defaults(prefixes, comments)
     }
-
-    static EMPTY: std::sync::LazyLock<VarTable> = std::sync::LazyLock::new(VarTable::new);
 
     fn run(text: &str) -> Result<Vec<CheckString>, ParseError> {
         let p = vec!["CHECK".to_string()];

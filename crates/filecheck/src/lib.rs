@@ -593,46 +593,45 @@ mod tests {
             assert_eq!(f.kind, FailureKind::CheckFile);
             f.errors[0].message.clone()
         };
-        assert_eq!(
-            e(&["10V=1"]),
-            "Global define #1: 10V=1: invalid variable name"
-        );
-        assert_eq!(
-            e(&["@V=1"]),
-            "Global define #1: @V=1: invalid name in string variable definition '@V'"
-        );
-        assert_eq!(
-            e(&["X-Y=1"]),
-            "Global define #1: X-Y=1: invalid name in string variable definition 'X-Y'"
-        );
-        assert_eq!(
-            e(&["=1"]),
-            "Missing variable name in command-line definition '-D=1'"
-        );
-        assert_eq!(
-            e(&["X"]),
-            "Missing equal sign in command-line definition '-DX'"
-        );
-        assert_eq!(
-            e(&["N=1", "#N=2"]),
-            "Global define #2: #N=2: string variable with name 'N' already exists"
-        );
-        assert_eq!(
-            e(&["#N=1", "N=2"]),
-            "Global define #2: N=2: numeric variable with name 'N' already exists"
-        );
-        assert_eq!(
-            e(&["#N=x"]),
-            "Global define #1: #N=x: undefined variable: x"
-        );
-        assert_eq!(
-            e(&["#N=1", "#%x,N=1"]),
-            "Global define #2: #%x,N=1: format different from previous variable definition"
-        );
-        assert_eq!(
-            e(&["#%y,N=1"]),
-            "Global define #1: #%y,N=1: invalid format specifier in expression"
-        );
+        let cases: [(&[&str], &str); 10] = [
+            (&["10V=1"], "Global define #1: 10V=1: invalid variable name"),
+            (
+                &["@V=1"],
+                "Global define #1: @V=1: invalid name in string variable definition '@V'",
+            ),
+            (
+                &["X-Y=1"],
+                "Global define #1: X-Y=1: invalid name in string variable definition 'X-Y'",
+            ),
+            (
+                &["=1"],
+                "Missing variable name in command-line definition '-D=1'",
+            ),
+            (
+                &["X"],
+                "Missing equal sign in command-line definition '-DX'",
+            ),
+            (
+                &["N=1", "#N=2"],
+                "Global define #2: #N=2: string variable with name 'N' already exists",
+            ),
+            (
+                &["#N=1", "N=2"],
+                "Global define #2: N=2: numeric variable with name 'N' already exists",
+            ),
+            (&["#N=x"], "Global define #1: #N=x: undefined variable: x"),
+            (
+                &["#N=1", "#%x,N=1"],
+                "Global define #2: #%x,N=1: format different from previous variable definition",
+            ),
+            (
+                &["#%y,N=1"],
+                "Global define #1: #%y,N=1: invalid format specifier in expression",
+            ),
+        ];
+        for (defines, message) in cases {
+            assert_eq!(e(defines), message, "{defines:?}");
+        }
     }
 
     #[test]

@@ -9,7 +9,7 @@
 //! module turns into diagnostics and an annotated input dump.
 
 use super::directives::{CheckString, Directive};
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::ops::Bound;
 
 use super::pattern::{CheckKind, MatchError, Value, Vars};
@@ -313,14 +313,27 @@ impl<'a> Matcher<'a> {
         // another), so the ends are sorted too and each overlap test or
         // insertion costs O(log n).
         let mut ranges: BTreeSet<(usize, usize)> = BTreeSet::new();
+        // Per literal pattern, where its last match in this group ended. A
+        // literal's occurrences all have its length, so the search from the
+        // group start skips exactly the occurrences that overlap a range
+        // (one range at a time); every occurrence before the last match's
+        // end overlaps the ranges it skipped or that match. Starting there
+        // gives the same match without skipping them again, which made
+        // n identical CHECK-DAG lines cost n^2.
+        let mut resume: HashMap<&'a str, usize> = HashMap::new();
         let n = cs.dag_nots.len();
         for (idx, d) in cs.dag_nots.iter().enumerate() {
             if d.pat.kind == CheckKind::Not {
                 nots.push(d);
                 continue;
             }
-            let mut pos = start_pos;
+            let literal = d.pat.literal().filter(|_| !self.allow_dag_overlap);
+            let mut pos = literal
+                .and_then(|l| resume.get(l).copied())
+                .map_or(start_pos, |p| p.max(start_pos));
             loop {
+                #[cfg(test)]
+                DAG_SEARCHES.with(|c| c.set(c.get() + 1));
                 let (s, e) = match self.find(d, pos, end) {
                     Err(e) => {
                         self.match_error(d, 1, e, pos);
@@ -355,6 +368,9 @@ impl<'a> Matcher<'a> {
                     Some((rs, re)) if rs < e => pos = re,
                     _ => {
                         ranges.insert((s, e));
+                        if let Some(l) = literal {
+                            resume.insert(l, e);
+                        }
                         self.event(d, 1, EventKind::Match, s, e);
                         break;
                     }
@@ -371,10 +387,18 @@ impl<'a> Matcher<'a> {
                 }
                 start_pos = ranges.last().expect("group matched").1;
                 ranges.clear();
+                resume.clear();
             }
         }
         Some(start_pos)
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Searches made for CHECK-DAG directives on this thread (tests check
+    /// that they grow linearly with the directives).
+    static DAG_SEARCHES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 #[cfg(test)]
@@ -383,20 +407,13 @@ mod tests {
     use super::*;
 
     fn passes(check: &str, input: &str) -> bool {
-        let prefixes = vec!["CHECK".to_string()];
-        let cfg = ParseConfig {
-            prefixes: &prefixes,
-            comment_prefixes: &[],
-            implicit_not: &[],
-            strict_whitespace: false,
-            match_full_lines: false,
-            ignore_case: false,
-            allow_unused_prefixes: false,
-            default_prefix: true,
-            vars: &Default::default(),
-        };
-        let strings = parse(check, &cfg).unwrap();
+        let strings = parse_check(check);
         Matcher::new(input, Vars::default(), false).run(&strings)
+    }
+
+    fn parse_check(check: &str) -> Vec<CheckString> {
+        let prefixes = vec!["CHECK".to_string()];
+        parse(check, &ParseConfig::defaults(&prefixes, &[])).unwrap()
     }
 
     #[test]
@@ -433,6 +450,42 @@ mod tests {
             "CHECK-DAG: a\nCHECK-NOT: x\nCHECK-DAG: b\n",
             "x a b\n"
         ));
+    }
+
+    #[test]
+    fn identical_dag_lines_search_once_each() {
+        // Each search used to start at the group start and skip every
+        // earlier match: n (n + 1) / 2 searches.
+        let searches = |check: &str, input: &str, pass: bool| {
+            DAG_SEARCHES.with(|c| c.set(0));
+            assert_eq!(passes(check, input), pass);
+            DAG_SEARCHES.with(|c| c.get())
+        };
+        let n = 2000;
+        let dag = "CHECK-DAG: x\n".repeat(n);
+        assert_eq!(searches(&dag, &"x\n".repeat(n), true), n);
+        // Two literals taking turns, and a group after a CHECK-NOT.
+        let two = "CHECK-DAG: a\nCHECK-DAG: b\n".repeat(n);
+        assert_eq!(searches(&two, &"b\na\n".repeat(n), true), 2 * n);
+        let groups = format!("{dag}CHECK-NOT: y\n{dag}");
+        assert_eq!(searches(&groups, &"x\n".repeat(2 * n), true), 2 * n);
+        // One more than there are: the last search finds nothing.
+        let more = format!("{dag}CHECK-DAG: x\n");
+        assert_eq!(searches(&more, &"x\n".repeat(n), false), n + 1);
+        // The resumed search still skips the other patterns' matches.
+        assert!(passes(
+            "CHECK-DAG: x y\nCHECK-DAG: x\nCHECK-DAG: y\nCHECK-DAG: x\n",
+            "x y x\ny x\n"
+        ));
+        assert!(!passes(
+            "CHECK-DAG: x y\nCHECK-DAG: x\nCHECK-DAG: x\n",
+            "x y x\n"
+        ));
+        // With overlaps allowed every identical line matches the first one.
+        let mut m = Matcher::new("x\n", Vars::default(), false);
+        m.allow_dag_overlap = true;
+        let strings = parse_check("CHECK-DAG: x\nCHECK-DAG: x\n");
+        assert!(m.run(&strings));
     }
 
     #[test]

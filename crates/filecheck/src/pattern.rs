@@ -107,6 +107,8 @@ pub(crate) struct Found {
 
 #[derive(Debug, Clone)]
 enum Piece {
+    /// Literal text from the pattern.
+    Lit(String),
     /// A numeric expression: its value, printed in `format`, matched literally.
     Num { expr: Expr, format: Format },
     /// Regex text in the `regex` crate's syntax.
@@ -129,6 +131,11 @@ enum Matcher {
         ignore_case: bool,
         /// CHECK-EMPTY: the match starts after the consumed newline.
         skip_first: bool,
+        /// Nothing but literal text and substitutions, case-sensitive: once
+        /// substituted, the pattern is searched for as text (a regex of a
+        /// long literal costs time in proportion to its length for each
+        /// input byte).
+        literal: bool,
     },
     Eof,
 }
@@ -208,76 +215,15 @@ impl Pattern {
         }
         let mut pieces = Vec::new();
         let mut defs: Vec<Def> = Vec::new();
-        let mut def_res: HashMap<String, (String, String, usize)> = HashMap::new();
-        // LLVM's capture-group count (1-based), for its back-reference limit.
-        let mut paren = 1usize;
         if full_lines {
             pieces.push(Piece::Re(
                 if set.strict_whitespace { "^" } else { "^ *" }.into(),
             ));
         }
         if plain {
-            pieces.push(Piece::Re(regex::escape(text)));
+            pieces.push(Piece::Lit(text.to_string()));
         } else {
-            let mut pos = 0;
-            while pos < text.len() {
-                let rest = &text[pos..];
-                if let Some(inner) = rest.strip_prefix("{{") {
-                    let Some(end) = inner.find("}}") else {
-                        return err(pos, "found start of regex string with no end '}}'".into());
-                    };
-                    if end == 0 {
-                        return err(pos + 2, "invalid regex: empty (sub)expression".into());
-                    }
-                    let re = translate_ere(&inner[..end]).map_err(|m| PatternError {
-                        offset: pos + 2,
-                        message: format!("invalid regex: {m}"),
-                    })?;
-                    // Refuse an oversized regex here, at its own block.
-                    build_limited(&format!("(?:{re})"), set.ignore_case, BLOCK_SIZE_LIMIT)
-                        .map_err(|m| PatternError {
-                            offset: pos + 2,
-                            message: format!("invalid regex: {m}"),
-                        })?;
-                    paren += count_groups(&inner[..end]);
-                    pieces.push(Piece::Re(format!("(?:{re})")));
-                    pos += 2 + end + 2;
-                    continue;
-                }
-                if rest.starts_with("[[[") {
-                    // `[[[V]]]`: a literal `[` before the block (LLVM's reading).
-                    pieces.push(Piece::Re(regex::escape("[")));
-                    pos += 1;
-                    continue;
-                }
-                if let Some(inner) = rest.strip_prefix("[[") {
-                    let end = find_var_end(inner).map_err(|(o, m)| PatternError {
-                        offset: pos + 2 + o,
-                        message: m,
-                    })?;
-                    let block = &inner[..end];
-                    let block_off = pos + 2;
-                    pos += 2 + end + 2;
-                    let mut b = Block {
-                        set,
-                        pieces: &mut pieces,
-                        defs: &mut defs,
-                        def_res: &mut def_res,
-                        paren: &mut paren,
-                        table,
-                    };
-                    if b.parse(block, block_off)? {
-                        pat.has_vars = true;
-                    }
-                    continue;
-                }
-                // Literal text up to the next `{{` or `[[` (not at offset 0;
-                // the first character may be several bytes long).
-                let first = rest.chars().next().map_or(1, char::len_utf8);
-                let next = literal_end(rest, first);
-                pieces.push(Piece::Re(regex::escape(&rest[..next])));
-                pos += next;
-            }
+            pat.has_vars = parse_blocks(text, set, table, &mut pieces, &mut defs)?;
         }
         if full_lines {
             pieces.push(Piece::Re(
@@ -290,6 +236,16 @@ impl Pattern {
                 message: format!("invalid regex: {m}"),
             })?;
         Ok(pat)
+    }
+
+    /// The text a literal pattern searches for, as is (no regex, no
+    /// variable, case-sensitive): its matches are exactly the occurrences
+    /// of that text, all of one length.
+    pub fn literal(&self) -> Option<&str> {
+        match &self.matcher {
+            Matcher::Fixed(s) => Some(s),
+            _ => None,
+        }
     }
 
     #[cfg(test)]
@@ -309,11 +265,7 @@ impl Pattern {
                 end: buf.len(),
                 defs: vec![],
             })),
-            Matcher::Fixed(s) => Ok(buf.find(s.as_str()).map(|p| Found {
-                start: p,
-                end: p + s.len(),
-                defs: vec![],
-            })),
+            Matcher::Fixed(s) => Ok(find_text(s, buf)),
             Matcher::Regex {
                 pieces,
                 compiled,
@@ -321,9 +273,27 @@ impl Pattern {
                 has_backrefs,
                 ignore_case,
                 skip_first,
+                literal,
             } => {
                 let owned;
                 let subst = substitute(pieces, vars)?;
+                if *literal {
+                    return Ok(find_text(&literal_text(pieces, &subst), buf));
+                }
+                if compiled.is_none() && !*has_backrefs && !*ignore_case && !*skip_first {
+                    let k = pieces
+                        .iter()
+                        .take_while(|p| {
+                            matches!(p, Piece::Lit(_) | Piece::Subst(_) | Piece::Num { .. })
+                        })
+                        .count();
+                    let lead = literal_text(&pieces[..k], &subst[..k]);
+                    if lead.len() >= LONG_LEAD {
+                        let src = regex_source(&pieces[k..], &subst[k..], None);
+                        let rest = build(&src, false).map_err(MatchError::InvalidRegex)?;
+                        return find_after_lead(&lead, &rest, defs, buf);
+                    }
+                }
                 let re = match compiled {
                     Some(re) => re,
                     None => {
@@ -339,6 +309,13 @@ impl Pattern {
                 };
                 let found = if *has_backrefs {
                     find_with_backrefs(re, pieces, &subst, defs, *ignore_case, buf)?
+                } else if defs.is_empty() {
+                    // No captures to resolve: the lazy DFA finds the match.
+                    re.find(buf).map(|m| Found {
+                        start: m.start(),
+                        end: m.end(),
+                        defs: vec![],
+                    })
                 } else {
                     match re.captures(buf) {
                         None => None,
@@ -363,6 +340,84 @@ impl Pattern {
     }
 }
 
+/// The pieces of pattern text that holds `{{...}}` or `[[...]]` blocks,
+/// appended to `pieces`, and the variables it defines, to `defs`; returns
+/// whether it defines or uses a string variable.
+fn parse_blocks(
+    text: &str,
+    set: ParseSettings,
+    table: &mut VarTable,
+    pieces: &mut Vec<Piece>,
+    defs: &mut Vec<Def>,
+) -> Result<bool, PatternError> {
+    let err = |offset: usize, message: String| Err(PatternError { offset, message });
+    let mut def_res: HashMap<String, (String, String, usize)> = HashMap::new();
+    // LLVM's capture-group count (1-based), for its back-reference limit.
+    let mut paren = 1usize;
+    let mut has_vars = false;
+    let mut pos = 0;
+    while pos < text.len() {
+        let rest = &text[pos..];
+        if let Some(inner) = rest.strip_prefix("{{") {
+            let Some(end) = inner.find("}}") else {
+                return err(pos, "found start of regex string with no end '}}'".into());
+            };
+            if end == 0 {
+                return err(pos + 2, "invalid regex: empty (sub)expression".into());
+            }
+            let re = translate_ere(&inner[..end]).map_err(|m| PatternError {
+                offset: pos + 2,
+                message: format!("invalid regex: {m}"),
+            })?;
+            // Refuse an oversized regex here, at its own block.
+            build_limited(&format!("(?:{re})"), set.ignore_case, BLOCK_SIZE_LIMIT).map_err(
+                |m| PatternError {
+                    offset: pos + 2,
+                    message: format!("invalid regex: {m}"),
+                },
+            )?;
+            paren += count_groups(&inner[..end]);
+            pieces.push(Piece::Re(format!("(?:{re})")));
+            pos += 2 + end + 2;
+            continue;
+        }
+        if rest.starts_with("[[[") {
+            // `[[[V]]]`: a literal `[` before the block (LLVM's reading).
+            pieces.push(Piece::Lit("[".into()));
+            pos += 1;
+            continue;
+        }
+        if let Some(inner) = rest.strip_prefix("[[") {
+            let end = find_var_end(inner).map_err(|(o, m)| PatternError {
+                offset: pos + 2 + o,
+                message: m,
+            })?;
+            let block = &inner[..end];
+            let block_off = pos + 2;
+            pos += 2 + end + 2;
+            let mut b = Block {
+                set,
+                pieces,
+                defs,
+                def_res: &mut def_res,
+                paren: &mut paren,
+                table,
+            };
+            if b.parse(block, block_off)? {
+                has_vars = true;
+            }
+            continue;
+        }
+        // Literal text up to the next `{{` or `[[` (not at offset 0;
+        // the first character may be several bytes long).
+        let first = rest.chars().next().map_or(1, char::len_utf8);
+        let next = literal_end(rest, first);
+        pieces.push(Piece::Lit(rest[..next].to_string()));
+        pos += next;
+    }
+    Ok(has_vars)
+}
+
 /// The end of the literal text at the start of `rest`: the first `{{` or
 /// `[[` at or after `from`, else the end. Scans each byte once, so parsing
 /// a pattern stays linear however many blocks it holds.
@@ -384,6 +439,9 @@ fn literal_end(rest: &str, from: usize) -> usize {
 thread_local! {
     /// Bytes examined by `literal_end` on this thread (tests check linearity).
     static SCANNED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    /// Bytes of regex source compiled on this thread (tests check that
+    /// substituted literal text is not searched with a regex).
+    static BUILT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// The most bytes a pattern's substituted values may add up to, so that a
@@ -505,6 +563,72 @@ fn find_with_backrefs(
     Ok(None)
 }
 
+/// The text of a pattern made only of literal text and substitutions.
+fn literal_text(pieces: &[Piece], subst: &[Option<String>]) -> String {
+    let mut s = String::new();
+    for (i, p) in pieces.iter().enumerate() {
+        match p {
+            Piece::Lit(t) => s.push_str(t),
+            _ => s.push_str(subst.get(i).and_then(Option::as_deref).unwrap_or("")),
+        }
+    }
+    s
+}
+
+/// The length from which the literal text a pattern starts with (after
+/// substitution) is searched for as text, the rest of the pattern with a
+/// regex after it.
+const LONG_LEAD: usize = 256;
+
+/// The leftmost match of `lead` (literal text) followed by `rest`: the
+/// first occurrence of `lead` where a match of `rest` starts right after
+/// it (the preferred one there, as the whole regex would take). A search
+/// for `rest` that finds its leftmost match further on skips the
+/// occurrences of `lead` that end before it, so each part of the input is
+/// searched about once.
+fn find_after_lead(
+    lead: &str,
+    rest: &Regex,
+    defs: &[Def],
+    buf: &str,
+) -> Result<Option<Found>, MatchError> {
+    let mut from = 0;
+    while let Some(i) = buf[from..].find(lead) {
+        let p = from + i;
+        let q = p + lead.len();
+        let Some(c) = rest.captures_at(buf, q) else {
+            return Ok(None);
+        };
+        let m = c.get(0).expect("group 0");
+        if m.start() == q {
+            return Ok(Some(Found {
+                start: p,
+                end: m.end(),
+                defs: defs_of(&c, defs)?,
+            }));
+        }
+        // No match of `rest` starts between `q` and `m.start()`.
+        from = (p + 1).max(m.start() - lead.len());
+        while !buf.is_char_boundary(from) {
+            from += 1;
+        }
+    }
+    Ok(None)
+}
+
+/// The first occurrence of `text` in `buf`; like LLVM, an empty pattern
+/// (all its substitutions empty) matches nothing.
+fn find_text(text: &str, buf: &str) -> Option<Found> {
+    if text.is_empty() {
+        return None;
+    }
+    buf.find(text).map(|p| Found {
+        start: p,
+        end: p + text.len(),
+        defs: vec![],
+    })
+}
+
 /// Assembles regex source from `pieces`; back-references become their
 /// definition's regex (`caps == None`) or the captured text.
 fn regex_source(
@@ -516,6 +640,7 @@ fn regex_source(
     for (i, p) in pieces.iter().enumerate() {
         match p {
             Piece::Re(r) => s.push_str(r),
+            Piece::Lit(t) => s.push_str(&regex::escape(t)),
             Piece::Subst(_) | Piece::Num { .. } => {
                 s.push_str(&regex::escape(
                     subst.get(i).and_then(Option::as_deref).unwrap_or(""),
@@ -549,6 +674,8 @@ fn build(src: &str, ignore_case: bool) -> Result<Regex, String> {
 }
 
 fn build_limited(src: &str, ignore_case: bool, limit: usize) -> Result<Regex, String> {
+    #[cfg(test)]
+    BUILT.with(|c| c.set(c.get() + src.len()));
     RegexBuilder::new(src)
         .multi_line(true)
         .case_insensitive(ignore_case)
@@ -567,6 +694,11 @@ fn regex_matcher(
         .iter()
         .any(|p| matches!(p, Piece::Subst(_) | Piece::Num { .. }));
     let has_backrefs = pieces.iter().any(|p| matches!(p, Piece::Backref { .. }));
+    let literal = !ignore_case
+        && !skip_first
+        && pieces
+            .iter()
+            .all(|p| matches!(p, Piece::Lit(_) | Piece::Subst(_) | Piece::Num { .. }));
     // Validate even when compilation must wait for variable values.
     let probe = build(&regex_source(&pieces, &[], None), ignore_case)?;
     Ok(Matcher::Regex {
@@ -576,6 +708,7 @@ fn regex_matcher(
         has_backrefs,
         ignore_case,
         skip_first,
+        literal,
     })
 }
 
@@ -661,8 +794,7 @@ impl Block<'_> {
         if pseudo {
             return match line_expr(block, set.line) {
                 Some(line) => {
-                    self.pieces
-                        .push(Piece::Re(regex::escape(&line.to_string())));
+                    self.pieces.push(Piece::Lit(line.to_string()));
                     Ok(false)
                 }
                 None => err(0, &format!("invalid pseudo variable '{name}'")),
@@ -1068,10 +1200,101 @@ mod tests {
             ..Vars::default()
         };
         let input = "ab ".repeat(5000);
+        BUILT.with(|c| c.set(0));
         assert_eq!(
             pat.find(&input, &vars).unwrap().map(|f| (f.start, f.end)),
             Some((0, input.len() - 1))
         );
+        // Searched for as text: a regex of the 15,000-byte literal cost
+        // time in proportion to its length for each input byte.
+        assert_eq!(BUILT.with(|c| c.get()), 0);
+        assert_eq!(pat.find(&input[1..], &vars).unwrap(), None);
+    }
+
+    #[test]
+    fn a_long_substituted_lead_is_found_as_text() {
+        let lead = "é".repeat(200);
+        let vars = Vars {
+            strs: HashMap::from([("X".to_string(), lead.clone())]),
+            ..Vars::default()
+        };
+        let parse = |p: &str| {
+            Pattern::parse(p, CheckKind::Plain, 1, "CHECK", set(), &mut VarTable::new()).unwrap()
+        };
+        let find = |p: &Pattern, buf: &str| {
+            BUILT.with(|c| c.set(0));
+            let f = p.find(buf, &vars).unwrap();
+            // Only the regex after the lead was compiled.
+            assert!(BUILT.with(|c| c.get()) < 40, "{}", BUILT.with(|c| c.get()));
+            f.map(|f| (f.start, f.end, f.defs))
+        };
+        let n = lead.len();
+        // The first lead is followed by no number; the rest's match further
+        // on skips to the lead that ends where it starts.
+        let buf = format!("{lead}a{lead}{lead}42 ");
+        let p = parse("[[X]]{{[0-9]+}}");
+        assert_eq!(find(&p, &buf), Some((n + 1 + n, 3 * n + 3, vec![])));
+        assert_eq!(find(&p, &format!("{lead}a{lead}")), None);
+        // A definition after the lead, and a line-start anchor that sees
+        // the text before it.
+        let p = parse("[[X]] [[Y:[a-z]+]]");
+        assert_eq!(
+            find(&p, &format!("{lead} 1 {lead} ab")),
+            Some((
+                n + 3,
+                2 * n + 6,
+                vec![("Y".into(), Value::Str("ab".into()))]
+            ))
+        );
+        assert_eq!(find(&parse("[[X]]{{^a}}"), &format!("{lead}a\n")), None);
+        assert_eq!(
+            find(&parse("[[X]]{{$}}"), &format!("{lead}é{lead}\n")),
+            Some((n + 2, 2 * n + 2, vec![]))
+        );
+    }
+
+    #[test]
+    fn substituted_literals_are_found_as_text() {
+        let vars = Vars {
+            strs: HashMap::from([
+                ("X".to_string(), "a.b".to_string()),
+                ("E".to_string(), String::new()),
+            ]),
+            nums: HashMap::from([("N".to_string(), 41.into())]),
+        };
+        let parse = |p: &str| {
+            Pattern::parse(p, CheckKind::Plain, 1, "CHECK", set(), &mut VarTable::new()).unwrap()
+        };
+        let found = |p: &Pattern, buf: &str| {
+            BUILT.with(|c| c.set(0));
+            let f = p.find(buf, &vars).unwrap().map(|f| (f.start, f.end));
+            (f, BUILT.with(|c| c.get()) > 0)
+        };
+        // Literal text, string and numeric substitutions: no regex.
+        let p = parse("[[[X]]] = [[#N+1]]");
+        assert_eq!(found(&p, "axb [a.b] = 42"), (Some((4, 14)), false));
+        assert_eq!(found(&p, "[axb] = 42"), (None, false));
+        // An empty substitution alone matches nothing (as LLVM).
+        assert_eq!(found(&parse("[[E]]"), "anything"), (None, false));
+        // A regex block, a definition or ignore-case: the regex engine.
+        assert_eq!(found(&parse("[[X]]{{.}}"), "a.bc"), (Some((0, 4)), true));
+        assert_eq!(
+            found(&parse("[[X]] [[Y:.]]"), "a.b c"),
+            (Some((0, 5)), true)
+        );
+        let p = Pattern::parse(
+            "[[X]]",
+            CheckKind::Plain,
+            1,
+            "CHECK",
+            ParseSettings {
+                ignore_case: true,
+                ..set()
+            },
+            &mut VarTable::new(),
+        )
+        .unwrap();
+        assert_eq!(found(&p, "A.B"), (Some((0, 3)), true));
     }
 
     #[test]

@@ -358,25 +358,25 @@ impl<'a> Context<'a> {
         // The input as the user wrote it (indentation included, as LLVM
         // shows it); event offsets are canonical and mapped back.
         let text = self.input_text;
-        let canon = self.input_canon;
         let mut line_starts = vec![0];
         line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
         if text.ends_with('\n') {
             line_starts.pop();
         }
+        let (anns, cont) = self.annotations(events, &line_starts);
+        let ranges = self.shown_lines(&anns, &cont, line_starts.len());
+        self.render_dump(&line_starts, &anns, &cont, &ranges)
+    }
+
+    /// The dump's annotations by input line (sparse: a long input has
+    /// few), and the lines a scanned region continues over (label, first,
+    /// last).
+    fn annotations(&self, events: &[Event<'_>], line_starts: &[usize]) -> (Annotations, Continued) {
+        let text = self.input_text;
+        let canon = self.input_canon;
         let line_of = |off: usize| line_starts.partition_point(|&s| s <= off).max(1) - 1;
-        struct Ann {
-            label: String,
-            col: usize,
-            width: usize,
-            marker: char,
-            note: String,
-            error: bool,
-        }
-        // Annotations by line (sparse: a long input has few), and the
-        // lines a scanned region continues over (label, first, last).
-        let mut anns: BTreeMap<usize, Vec<Ann>> = BTreeMap::new();
-        let mut cont: Vec<(String, usize, usize)> = Vec::new();
+        let mut anns: Annotations = BTreeMap::new();
+        let mut cont: Continued = Vec::new();
         for ev in events {
             if text.is_empty() {
                 break;
@@ -422,20 +422,17 @@ impl<'a> Context<'a> {
                 error: ev.is_error(),
             });
         }
-        let label_w = anns
-            .values()
-            .flatten()
-            .map(|a| a.label.len())
-            .chain([line_starts.len().to_string().len(), 6])
-            .max()
-            .unwrap_or(6);
-        // Which lines to show: those the filter selects, with context.
-        let n = line_starts.len();
+        (anns, cont)
+    }
+
+    /// The ranges of input lines to show (of `n`), merged: those the
+    /// filter selects, with context.
+    fn shown_lines(&self, anns: &Annotations, cont: &Continued, n: usize) -> Vec<(usize, usize)> {
         let selected: Vec<usize> = match self.dump_filter {
-            DumpInputFilter::All => (0..n.min(1)).collect(),
+            DumpInputFilter::All => return vec![(0, n.saturating_sub(1))],
             DumpInputFilter::AnnotationFull => {
                 let mut v: Vec<usize> = anns.keys().copied().collect();
-                for (_, first, last) in &cont {
+                for (_, first, last) in cont {
                     v.extend(*first..=*last);
                 }
                 v.sort_unstable();
@@ -449,28 +446,44 @@ impl<'a> Context<'a> {
                 .map(|(l, _)| *l)
                 .collect(),
         };
-        // Merged ranges of shown lines.
         let mut ranges: Vec<(usize, usize)> = Vec::new();
-        if self.dump_filter == DumpInputFilter::All {
-            ranges.push((0, n.saturating_sub(1)));
-        } else {
-            for &l in &selected {
-                let (lo, hi) = (
-                    l.saturating_sub(self.dump_context),
-                    (l + self.dump_context).min(n - 1),
-                );
-                match ranges.last_mut() {
-                    Some((_, h)) if lo <= *h + 1 => *h = (*h).max(hi),
-                    _ => ranges.push((lo, hi)),
-                }
+        for &l in &selected {
+            let (lo, hi) = (
+                l.saturating_sub(self.dump_context),
+                (l + self.dump_context).min(n - 1),
+            );
+            match ranges.last_mut() {
+                Some((_, h)) if lo <= *h + 1 => *h = (*h).max(hi),
+                _ => ranges.push((lo, hi)),
             }
         }
+        ranges
+    }
+
+    /// Writes the dump: the lines of `ranges` with their annotations below
+    /// them, `.` where lines are left out.
+    fn render_dump(
+        &self,
+        line_starts: &[usize],
+        anns: &Annotations,
+        cont: &Continued,
+        ranges: &[(usize, usize)],
+    ) -> String {
+        let text = self.input_text;
+        let n = line_starts.len();
+        let label_w = anns
+            .values()
+            .flatten()
+            .map(|a| a.label.len())
+            .chain([n.to_string().len(), 6])
+            .max()
+            .unwrap_or(6);
         let mut out = format!(
             "\nInput file: {}\nCheck file: {}\n\n--dump-input=help explains the following input dump.\n\nInput was:\n<<<<<<\n",
             self.input_name, self.check_name
         );
         let mut next_line = 0;
-        for &(lo, hi) in &ranges {
+        for &(lo, hi) in ranges {
             if n == 0 {
                 break;
             }
@@ -504,6 +517,22 @@ impl<'a> Context<'a> {
         out
     }
 }
+
+/// One annotation line of the input dump.
+struct Ann {
+    label: String,
+    col: usize,
+    width: usize,
+    marker: char,
+    note: String,
+    error: bool,
+}
+
+/// The dump's annotations by input line.
+type Annotations = BTreeMap<usize, Vec<Ann>>;
+
+/// The lines a scanned region continues over: (label, first, last).
+type Continued = Vec<(String, usize, usize)>;
 
 /// The literal parts of a pattern (regexes and variables dropped).
 fn literal_parts(pattern: &str) -> String {

@@ -198,19 +198,21 @@ pub fn expanded_run_lines(
     let run_lines = crate::run_line::find_run_lines(text)?;
     let lines: Vec<usize> = run_lines.iter().map(|r| r.line).collect();
     let defines = defines_at(text, &lines, &predefined(custom))?;
-    Ok(run_lines
+    run_lines
         .into_iter()
         .zip(&defines)
         .map(|(run_line, defines)| {
-            let expanded = expand(&run_line.text, defines);
-            (run_line, expanded)
+            let expanded = expand(&run_line.text, defines)
+                .map_err(|e| format!("RUN line {}: {e}", run_line.line))?;
+            Ok((run_line, expanded))
         })
-        .collect())
+        .collect()
 }
 
 /// Expands `defines` in `text`, newest first, each once (lit's order); a
-/// `%%{` is left alone.
-pub fn expand(text: &str, defines: &Defines) -> String {
+/// `%%{` is left alone. A line that would grow past
+/// [`crate::run_line::MAX_EXPANDED`] is refused.
+pub fn expand(text: &str, defines: &Defines) -> Result<String, String> {
     let mut text = text.to_string();
     for (name, value) in defines.iter().rev() {
         if !text.contains(name.as_str()) {
@@ -221,13 +223,15 @@ pub fn expand(text: &str, defines: &Defines) -> String {
         while let Some(at) = rest.find(name.as_str()) {
             let escaped = rest[..at].chars().rev().take_while(|&c| c == '%').count() % 2 == 1;
             out.push_str(&rest[..at]);
-            out.push_str(if escaped { name } else { value });
+            let with = if escaped { name } else { value };
+            crate::run_line::within_limit(out.len() + rest.len() - at, with.len(), name)?;
+            out.push_str(with);
             rest = &rest[at + name.len()..];
         }
         out.push_str(rest);
         text = out;
     }
-    text
+    Ok(text)
 }
 
 #[cfg(test)]
@@ -253,9 +257,12 @@ mod tests {
                     // REDEFINE: %{check} = mine\n\
                     // RUN: %{check}\n";
         let d = at(text, &[4, 6, 8]).unwrap();
-        assert_eq!(expand("%{run}", &d[0]), "echo one and more");
-        assert_eq!(expand("%{run} %%{x}", &d[1]), "echo two and more %%{x}");
-        assert_eq!(expand("%{check}", &d[2]), "mine");
+        assert_eq!(expand("%{run}", &d[0]).unwrap(), "echo one and more");
+        assert_eq!(
+            expand("%{run} %%{x}", &d[1]).unwrap(),
+            "echo two and more %%{x}"
+        );
+        assert_eq!(expand("%{check}", &d[2]).unwrap(), "mine");
         assert!(at("// RUN: x\n", &[1]).unwrap()[0].is_empty());
     }
 
@@ -289,6 +296,22 @@ mod tests {
                 .unwrap_err()
                 .contains("already defined")
         );
+    }
+
+    #[test]
+    fn expansion_is_capped_by_size() {
+        // Each definition doubles the last: 2^40 bytes if nothing stopped it.
+        let mut text = String::from("// DEFINE: %{d0} = xx\n");
+        for i in 1..=40 {
+            let p = i - 1;
+            text += &format!("// DEFINE: %{{d{i}}} = %{{d{p}}}%{{d{p}}}\n");
+        }
+        text += "// RUN: %{d40}\n";
+        let d = at(&text, &[42]).unwrap();
+        let e = expand("%{d40}", &d[0]).unwrap_err();
+        assert!(e.contains("makes the RUN line longer than 16 MiB"), "{e}");
+        // 2^22 bytes (4 MiB) is within the limit.
+        assert_eq!(expand("%{d21}", &d[0]).unwrap().len(), 2 << 21);
     }
 
     #[test]

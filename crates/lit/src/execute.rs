@@ -204,13 +204,16 @@ impl PipelineResult {
     }
 }
 
-fn open_out(path: &Path, append: bool) -> std::io::Result<std::fs::File> {
+/// Opens a redirection's file for writing (`append`: `>>`); the error
+/// names the file.
+pub(crate) fn open_out(path: &Path, append: bool) -> std::io::Result<std::fs::File> {
     std::fs::OpenOptions::new()
         .write(true)
         .create(true)
         .append(append)
         .truncate(!append)
         .open(path)
+        .map_err(open_error(path))
 }
 
 /// What was kept of a captured stream.
@@ -389,9 +392,7 @@ fn stage_io(
     // where the other stream goes), so the other one can share it.
     let stdout_own: Option<std::os::fd::OwnedFd> = match &stage.stdout {
         StdoutTarget::ToStderr => None,
-        StdoutTarget::File(path, append) => {
-            Some(open_out(path, *append).map_err(open_error(path))?.into())
-        }
+        StdoutTarget::File(path, append) => Some(open_out(path, *append)?.into()),
         StdoutTarget::Pipe => {
             let (reader, writer) = std::io::pipe()?;
             if last {
@@ -404,9 +405,7 @@ fn stage_io(
     };
     let stderr_own: Option<std::os::fd::OwnedFd> = match &stage.stderr {
         StderrTarget::ToStdout => None,
-        StderrTarget::File(path, append) => {
-            Some(open_out(path, *append).map_err(open_error(path))?.into())
-        }
+        StderrTarget::File(path, append) => Some(open_out(path, *append)?.into()),
         StderrTarget::Capture => {
             let (reader, writer) = std::io::pipe()?;
             stderr_drain = Some(drain(reader, limit));
@@ -517,57 +516,26 @@ pub fn run_pipeline(pipeline: &Pipeline, tools: &Tools, cwd: Option<&Path>) -> P
         if io.stdout_drain.is_some() {
             stdout_drain = io.stdout_drain;
         }
-        let (program, lead) = tools.resolve(&stage.argv[0]);
-        let mut cmd = Command::new(&program);
-        cmd.args(&lead)
-            .args(&stage.argv[1..])
-            .stdin(io.stdin)
-            .stdout(io.stdout)
-            .stderr(io.stderr)
-            .env(super::orphans::MARKER, &marker);
-        if let Some(dir) = cwd {
-            cmd.current_dir(dir);
-        }
-        #[cfg(unix)]
-        {
-            use std::os::unix::process::CommandExt;
-            let id = group.as_ref().map_or(0, |(id, _)| *id);
-            cmd.process_group(i32::try_from(id).unwrap_or(0));
-        }
-        let spawned = match group {
-            Some(_) => super::orphans::spawn_tracked(&mut cmd, |c| c.spawn(), |c| c.id()),
-            // The first process: spawned and registered with no signal
-            // cleanup in between, so an interrupted run never misses it.
-            None => super::orphans::spawn_tracked(
-                &mut cmd,
-                |c| {
-                    cleanup::register_with(
-                        || c.spawn(),
-                        |child| cleanup::Item::ProcessGroup(child.id()),
-                    )
-                },
-                |(child, _)| child.id(),
-            )
-            .map(|(child, registration)| {
-                group = Some((child.id(), registration));
-                child
-            }),
-        };
-        // Dropping the command closes this process's copies of the pipe
-        // ends, so readers see end-of-file when the children exit.
-        drop(cmd);
-        match spawned {
-            Ok(child) => running.push(Running {
+        let (program, spawned) = spawn_stage(
+            stage,
+            (io.stdin, io.stdout, io.stderr),
+            tools,
+            cwd,
+            &mut group,
+            &marker,
+        );
+        running.push(match spawned {
+            Ok(child) => Running {
                 child: Some(child),
                 error: None,
                 stderr_drain: io.stderr_drain,
-            }),
-            Err(e) => running.push(Running {
+            },
+            Err(e) => Running {
                 child: None,
                 error: Some(format!("cannot run '{}': {e}", program.display())),
                 stderr_drain: io.stderr_drain,
-            }),
-        }
+            },
+        });
     }
     drop(prev);
     let group_id = group.as_ref().map(|(id, _)| *id);
@@ -580,6 +548,73 @@ pub fn run_pipeline(pipeline: &Pipeline, tools: &Tools, cwd: Option<&Path>) -> P
             tools.cancel.as_deref(),
         );
     }
+    let statuses = wait_all(&mut running);
+    // Every stage has exited: whatever they left running in their group
+    // (a background job holding a pipe open), or adopted after it left the
+    // group, is killed, so the drains end.
+    if let Some(id) = group_id {
+        cleanup::kill_process_group(id);
+    }
+    super::orphans::sweep(&marker, group_id);
+    drop(group);
+    collect(pipeline, running, statuses, stdout_drain)
+}
+
+/// Spawns `stage` with its streams in the pipeline's process group (the
+/// first stage starts it, in `group`); returns the program it resolved to
+/// and the child. The command is dropped on return, which closes this
+/// process's copies of the pipe ends, so readers see end-of-file when the
+/// children exit.
+fn spawn_stage(
+    stage: &Stage,
+    (stdin, stdout, stderr): (Stdio, Stdio, Stdio),
+    tools: &Tools,
+    cwd: Option<&Path>,
+    group: &mut Option<(u32, cleanup::Registration)>,
+    marker: &str,
+) -> (PathBuf, std::io::Result<std::process::Child>) {
+    let (program, lead) = tools.resolve(&stage.argv[0]);
+    let mut cmd = Command::new(&program);
+    cmd.args(&lead)
+        .args(&stage.argv[1..])
+        .stdin(stdin)
+        .stdout(stdout)
+        .stderr(stderr)
+        .env(super::orphans::MARKER, marker);
+    if let Some(dir) = cwd {
+        cmd.current_dir(dir);
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        let id = group.as_ref().map_or(0, |(id, _)| *id);
+        cmd.process_group(i32::try_from(id).unwrap_or(0));
+    }
+    let spawned = match group {
+        Some(_) => super::orphans::spawn_tracked(&mut cmd, |c| c.spawn(), |c| c.id()),
+        // The first process: spawned and registered with no signal
+        // cleanup in between, so an interrupted run never misses it.
+        None => super::orphans::spawn_tracked(
+            &mut cmd,
+            |c| {
+                cleanup::register_with(
+                    || c.spawn(),
+                    |child| cleanup::Item::ProcessGroup(child.id()),
+                )
+            },
+            |(child, _)| child.id(),
+        )
+        .map(|(child, registration)| {
+            *group = Some((child.id(), registration));
+            child
+        }),
+    };
+    (program, spawned)
+}
+
+/// Waits for every child that was started; `None` for a stage that never
+/// ran or could not be waited for (with its error recorded).
+fn wait_all(running: &mut [Running]) -> Vec<Option<ExitStatus>> {
     let mut statuses = Vec::new();
     for r in running.iter_mut() {
         statuses.push(match r.child.as_mut() {
@@ -597,14 +632,17 @@ pub fn run_pipeline(pipeline: &Pipeline, tools: &Tools, cwd: Option<&Path>) -> P
             None => None,
         });
     }
-    // Every stage has exited: whatever they left running in their group
-    // (a background job holding a pipe open), or adopted after it left the
-    // group, is killed, so the drains end.
-    if let Some(id) = group_id {
-        cleanup::kill_process_group(id);
-    }
-    super::orphans::sweep(&marker, group_id);
-    drop(group);
+    statuses
+}
+
+/// The result of a pipeline whose stages have all ended: each stage's
+/// status and captured standard error, and the last one's output.
+fn collect(
+    pipeline: &Pipeline,
+    running: Vec<Running>,
+    statuses: Vec<Option<ExitStatus>>,
+    stdout_drain: Option<Drain>,
+) -> PipelineResult {
     let mut stages = Vec::new();
     for ((stage, r), status) in pipeline.stages.iter().zip(running).zip(statuses) {
         let stderr = r.stderr_drain.map(Drain::collect).unwrap_or_default();
@@ -630,19 +668,25 @@ mod tests {
     use super::*;
     use crate::run_line::{Substitutions, parse};
 
-    fn run(text: &str) -> PipelineResult {
+    /// The one pipeline of `text`.
+    fn pipeline(text: &str) -> Pipeline {
         let subs = Substitutions {
             source: PathBuf::from("/dev/null"),
             temp: std::env::temp_dir().join(format!("pfir-exec-test-{}", std::process::id())),
             custom: Vec::new(),
         };
-        let p = parse(text, &subs).unwrap();
+        let mut p = parse(text, &subs).unwrap();
         assert_eq!(p.len(), 1);
+        p.remove(0)
+    }
+
+    fn run(text: &str) -> PipelineResult {
+        let p = pipeline(text);
         let tools = Tools {
             timeout: Some(Duration::from_secs(60)),
             ..Tools::new().with_program("pfir", "/bin/false", &[])
         };
-        run_pipeline(&p[0], &tools, None)
+        run_pipeline(&p, &tools, None)
     }
 
     #[test]
@@ -668,21 +712,13 @@ mod tests {
 
     #[test]
     fn timeout_kills() {
-        let p = parse(
-            "sleep 30 | cat",
-            &Substitutions {
-                source: PathBuf::from("x"),
-                temp: PathBuf::from("t"),
-                custom: Vec::new(),
-            },
-        )
-        .unwrap();
+        let p = pipeline("sleep 30 | cat");
         let tools = Tools {
             timeout: Some(Duration::from_millis(200)),
             ..Tools::new().with_program("pfir", "/bin/false", &[])
         };
         let start = Instant::now();
-        let r = run_pipeline(&p[0], &tools, None);
+        let r = run_pipeline(&p, &tools, None);
         assert!(start.elapsed() < Duration::from_secs(10));
         assert!(!r.passed());
         assert!(r.stages[0].describe_status().contains("timed out"));
@@ -690,15 +726,7 @@ mod tests {
 
     #[test]
     fn cancel_kills() {
-        let p = parse(
-            "sleep 30 | cat",
-            &Substitutions {
-                source: PathBuf::from("x"),
-                temp: PathBuf::from("t"),
-                custom: Vec::new(),
-            },
-        )
-        .unwrap();
+        let p = pipeline("sleep 30 | cat");
         let cancel = Arc::new(AtomicBool::new(false));
         let tools = Tools {
             cancel: Some(cancel.clone()),
@@ -708,7 +736,7 @@ mod tests {
             std::thread::sleep(Duration::from_millis(100));
             cancel.store(true, Ordering::SeqCst);
         });
-        let r = run_pipeline(&p[0], &tools, None);
+        let r = run_pipeline(&p, &tools, None);
         setter.join().unwrap();
         assert!(!r.passed());
         assert!(

@@ -19,7 +19,7 @@
 //! after it); as a thread cannot be killed, the stage is left to finish in
 //! the background and nothing it produces is used or written.
 
-use crate::execute::{Captured, PipelineResult, StageResult, Tools, capture};
+use crate::execute::{Captured, PipelineResult, StageResult, Tools, capture, open_out};
 use crate::run_line::{Pipeline, StderrTarget, StdoutTarget};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -167,18 +167,6 @@ fn timed_out(timeout: Duration) -> String {
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-fn open_out(path: &Path, append: bool) -> std::io::Result<std::fs::File> {
-    std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .append(append)
-        .truncate(!append)
-        .open(path)
-        .map_err(|e| {
-            std::io::Error::new(e.kind(), format!("cannot open '{}': {e}", path.display()))
-        })
 }
 
 /// A stage's output destination, opened before it runs.

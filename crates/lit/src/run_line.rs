@@ -247,233 +247,280 @@ enum Token {
 }
 
 fn tokenize(text: &str, subs: &Substitutions) -> Result<Vec<Token>, String> {
-    let mut tokens = Vec::new();
-    let chars: Vec<char> = text.chars().collect();
-    let mut i = 0;
-    let mut word = String::new();
-    // Whether a word is being built (a quoted empty string is still a word).
-    let mut in_word = false;
-    // Whether the current word is exactly an unquoted fd number so far.
-    let mut digits_only = true;
-    macro_rules! flush {
-        () => {
-            if in_word {
-                tokens.push(Token::Word(std::mem::take(&mut word)));
-                in_word = false;
-            }
-            digits_only = true;
-        };
+    Tokenizer {
+        chars: text.chars().collect(),
+        i: 0,
+        subs,
+        tokens: Vec::new(),
+        word: String::new(),
+        in_word: false,
+        digits_only: true,
+        size: text.len(),
     }
-    let substitute = |i: &mut usize, word: &mut String| {
-        // chars[*i] == '%'
-        match chars.get(*i + 1).and_then(|&c| subs.lookup(c)) {
-            Some(v) => {
-                word.push_str(&v);
-                *i += 2;
+    .run()
+}
+
+/// The state of [`tokenize`]: the position in the line and the word being
+/// built.
+struct Tokenizer<'s> {
+    chars: Vec<char>,
+    i: usize,
+    subs: &'s Substitutions,
+    tokens: Vec<Token>,
+    word: String,
+    /// Whether a word is being built (a quoted empty string is still a word).
+    in_word: bool,
+    /// Whether the current word is exactly an unquoted fd number so far.
+    digits_only: bool,
+    /// The line's length with the substitutions made so far (for
+    /// [`MAX_EXPANDED`]).
+    size: usize,
+}
+
+impl Tokenizer<'_> {
+    fn run(mut self) -> Result<Vec<Token>, String> {
+        while let Some(&c) = self.chars.get(self.i) {
+            match c {
+                ' ' | '\t' => {
+                    self.flush();
+                    self.i += 1;
+                }
+                '\'' | '"' => self.quoted(c)?,
+                '\\' => self.backslash(),
+                '|' => self.pipe()?,
+                '&' => self.ampersand()?,
+                ';' => return Err("`;` is not supported; use `&&` or another RUN line".into()),
+                '<' => self.input()?,
+                '>' => self.output()?,
+                '%' => {
+                    self.in_word = true;
+                    self.digits_only = false;
+                    self.substitute()?;
+                }
+                c => {
+                    self.in_word = true;
+                    if !c.is_ascii_digit() {
+                        self.digits_only = false;
+                    }
+                    self.word.push(c);
+                    self.i += 1;
+                }
+            }
+        }
+        self.flush();
+        Ok(self.tokens)
+    }
+
+    fn flush(&mut self) {
+        if self.in_word {
+            self.tokens
+                .push(Token::Word(std::mem::take(&mut self.word)));
+            self.in_word = false;
+        }
+        self.digits_only = true;
+    }
+
+    /// `%x` at `i`: its value, or the `%` as written.
+    fn substitute(&mut self) -> Result<(), String> {
+        let next = self.chars.get(self.i + 1).copied();
+        match next.and_then(|c| self.subs.lookup(c).map(|v| (c, v))) {
+            Some((c, v)) => {
+                within_limit(self.size, v.len(), &format!("%{c}"))?;
+                self.size += v.len();
+                self.word.push_str(&v);
+                self.i += 2;
             }
             None => {
-                word.push('%');
-                *i += 1;
+                self.word.push('%');
+                self.i += 1;
             }
         }
-    };
-    while i < chars.len() {
-        let c = chars[i];
-        match c {
-            ' ' | '\t' => {
-                flush!();
-                i += 1;
-            }
-            '\'' => {
-                in_word = true;
-                digits_only = false;
-                i += 1;
-                loop {
-                    match chars.get(i) {
-                        None => return Err("unterminated '...' quote".into()),
-                        Some('\'') => {
-                            i += 1;
-                            break;
-                        }
-                        Some('%') => substitute(&mut i, &mut word),
-                        Some(&c) => {
-                            word.push(c);
-                            i += 1;
-                        }
-                    }
+        Ok(())
+    }
+
+    /// A `'...'` or `"..."` quote at `i` (`close` is its quote character):
+    /// substitutions apply in both, `\"` and `\\` escape in the second.
+    fn quoted(&mut self, close: char) -> Result<(), String> {
+        self.in_word = true;
+        self.digits_only = false;
+        self.i += 1;
+        loop {
+            match self.chars.get(self.i) {
+                None => return Err(format!("unterminated {close}...{close} quote")),
+                Some(&c) if c == close => {
+                    self.i += 1;
+                    return Ok(());
+                }
+                Some('\\')
+                    if close == '"' && matches!(self.chars.get(self.i + 1), Some('"' | '\\')) =>
+                {
+                    self.word.push(self.chars[self.i + 1]);
+                    self.i += 2;
+                }
+                Some('%') => self.substitute()?,
+                Some(&c) => {
+                    self.word.push(c);
+                    self.i += 1;
                 }
             }
-            '"' => {
-                in_word = true;
-                digits_only = false;
-                i += 1;
-                loop {
-                    match chars.get(i) {
-                        None => return Err("unterminated \"...\" quote".into()),
-                        Some('"') => {
-                            i += 1;
-                            break;
-                        }
-                        Some('\\') if matches!(chars.get(i + 1), Some('"' | '\\')) => {
-                            word.push(chars[i + 1]);
-                            i += 2;
-                        }
-                        Some('%') => substitute(&mut i, &mut word),
-                        Some(&c) => {
-                            word.push(c);
-                            i += 1;
-                        }
-                    }
-                }
+        }
+    }
+
+    /// An unquoted `\` escapes the next character.
+    fn backslash(&mut self) {
+        self.in_word = true;
+        self.digits_only = false;
+        match self.chars.get(self.i + 1) {
+            Some(&n) => {
+                self.word.push(n);
+                self.i += 2;
             }
-            '\\' => {
-                in_word = true;
-                digits_only = false;
-                match chars.get(i + 1) {
-                    Some(&n) => {
-                        word.push(n);
-                        i += 2;
-                    }
-                    None => {
-                        word.push('\\');
-                        i += 1;
-                    }
-                }
+            None => {
+                self.word.push('\\');
+                self.i += 1;
             }
-            '|' => {
-                match chars.get(i + 1) {
-                    Some('|') => return Err("`||` is not supported".into()),
-                    Some('&') => {
-                        return Err("`|&` is not supported; write `2>&1 |`".into());
-                    }
-                    _ => {}
-                }
-                flush!();
-                tokens.push(Token::Pipe);
-                i += 1;
+        }
+    }
+
+    /// An operator token `len` characters long ends the word before it.
+    fn operator(&mut self, token: Token, len: usize) {
+        self.flush();
+        self.tokens.push(token);
+        self.i += len;
+    }
+
+    fn pipe(&mut self) -> Result<(), String> {
+        match self.chars.get(self.i + 1) {
+            Some('|') => return Err("`||` is not supported".into()),
+            Some('&') => return Err("`|&` is not supported; write `2>&1 |`".into()),
+            _ => {}
+        }
+        self.operator(Token::Pipe, 1);
+        Ok(())
+    }
+
+    /// `&&`, `&>`, `&>>`.
+    fn ampersand(&mut self) -> Result<(), String> {
+        match self.chars.get(self.i + 1) {
+            Some('&') => self.operator(Token::AndAnd, 2),
+            Some('>') => {
+                let append = self.chars.get(self.i + 2) == Some(&'>');
+                self.operator(Token::Both(append), if append { 3 } else { 2 });
             }
-            '&' => match chars.get(i + 1) {
-                Some('&') => {
-                    flush!();
-                    tokens.push(Token::AndAnd);
-                    i += 2;
-                }
-                Some('>') => {
-                    flush!();
-                    let append = chars.get(i + 2) == Some(&'>');
-                    tokens.push(Token::Both(append));
-                    i += if append { 3 } else { 2 };
-                }
-                _ => {
-                    return Err("`&` (running a command in the background) is not supported".into());
-                }
-            },
-            ';' => return Err("`;` is not supported; use `&&` or another RUN line".into()),
-            '<' => {
-                if in_word && digits_only {
+            _ => {
+                return Err("`&` (running a command in the background) is not supported".into());
+            }
+        }
+        Ok(())
+    }
+
+    /// `<`, and the input redirections that are not supported.
+    fn input(&mut self) -> Result<(), String> {
+        if self.in_word && self.digits_only {
+            return Err(format!(
+                "`{}<`: redirecting the input of file descriptor {} is not supported",
+                self.word, self.word
+            ));
+        }
+        match self.chars.get(self.i + 1) {
+            Some('<') => {
+                return Err("`<<` (here-documents) is not supported; use `< file`".into());
+            }
+            Some('&') => return Err("`<&` (duplicating an input) is not supported".into()),
+            Some('>') => {
+                return Err("`<>` (opening for reading and writing) is not supported".into());
+            }
+            _ => {}
+        }
+        self.operator(Token::In, 1);
+        Ok(())
+    }
+
+    /// `>`, `>>`, `N>`, `N>>` and `N>&M` (a word of digits before `>` is
+    /// its file descriptor).
+    fn output(&mut self) -> Result<(), String> {
+        let fd = if self.in_word && self.digits_only {
+            let fd = match self.word.as_str() {
+                "1" => 1,
+                "2" => 2,
+                other => {
                     return Err(format!(
-                        "`{word}<`: redirecting the input of file descriptor {word} is not supported"
+                        "`{other}>`: only standard output (1) and standard error (2) \
+                         can be redirected"
                     ));
                 }
-                match chars.get(i + 1) {
-                    Some('<') => {
-                        return Err("`<<` (here-documents) is not supported; use `< file`".into());
-                    }
-                    Some('&') => return Err("`<&` (duplicating an input) is not supported".into()),
-                    Some('>') => {
-                        return Err(
-                            "`<>` (opening for reading and writing) is not supported".into()
-                        );
-                    }
-                    _ => {}
+            };
+            self.word.clear();
+            self.in_word = false;
+            fd
+        } else {
+            self.flush();
+            1
+        };
+        self.digits_only = true;
+        self.i += 1;
+        let chars = &self.chars;
+        let i = self.i;
+        if chars.get(i) == Some(&'&') {
+            let to = match chars.get(i + 1) {
+                Some('1') => 1,
+                Some('2') => 2,
+                Some(c) if c.is_ascii_digit() => {
+                    return Err(format!(
+                        "`{fd}>&{c}`: only standard output (1) and standard error (2) \
+                         can be redirected"
+                    ));
                 }
-                flush!();
-                tokens.push(Token::In);
-                i += 1;
+                Some('-') => {
+                    return Err(format!("`{fd}>&-` (closing a stream) is not supported"));
+                }
+                _ => {
+                    return Err(format!(
+                        "`{fd}>&` must be followed by 1 or 2 (`>& file` is not supported; \
+                         write `&> file`)"
+                    ));
+                }
+            };
+            if chars.get(i + 2).is_some_and(|c| c.is_ascii_digit()) {
+                return Err(format!(
+                    "`{fd}>&{to}{}...`: only standard output (1) and standard error (2) \
+                     can be redirected",
+                    chars[i + 2]
+                ));
             }
-            '>' => {
-                let fd = if in_word && digits_only {
-                    let fd = match word.as_str() {
-                        "1" => 1,
-                        "2" => 2,
-                        other => {
-                            return Err(format!(
-                                "`{other}>`: only standard output (1) and standard error (2) \
-                                 can be redirected"
-                            ));
-                        }
-                    };
-                    word.clear();
-                    in_word = false;
-                    fd
-                } else {
-                    if in_word {
-                        tokens.push(Token::Word(std::mem::take(&mut word)));
-                        in_word = false;
-                    }
-                    1
-                };
-                digits_only = true;
-                i += 1;
-                if chars.get(i) == Some(&'&') {
-                    let to = match chars.get(i + 1) {
-                        Some('1') => 1,
-                        Some('2') => 2,
-                        Some(c) if c.is_ascii_digit() => {
-                            return Err(format!(
-                                "`{fd}>&{c}`: only standard output (1) and standard error (2) \
-                                 can be redirected"
-                            ));
-                        }
-                        Some('-') => {
-                            return Err(format!("`{fd}>&-` (closing a stream) is not supported"));
-                        }
-                        _ => {
-                            return Err(format!(
-                                "`{fd}>&` must be followed by 1 or 2 (`>& file` is not supported; \
-                                 write `&> file`)"
-                            ));
-                        }
-                    };
-                    if chars.get(i + 2).is_some_and(|c| c.is_ascii_digit()) {
-                        return Err(format!(
-                            "`{fd}>&{to}{}...`: only standard output (1) and standard error (2) \
-                             can be redirected",
-                            chars[i + 2]
-                        ));
-                    }
-                    tokens.push(Token::Dup(fd, to));
-                    i += 2;
-                    continue;
-                }
-                if chars.get(i) == Some(&'|') {
-                    return Err(format!("`{fd}>|` (overriding noclobber) is not supported"));
-                }
-                let append = chars.get(i) == Some(&'>');
-                if append {
-                    i += 1;
-                }
-                tokens.push(Token::Out(fd, append));
-            }
-            '%' => {
-                in_word = true;
-                digits_only = false;
-                substitute(&mut i, &mut word);
-            }
-            c => {
-                in_word = true;
-                if !c.is_ascii_digit() {
-                    digits_only = false;
-                }
-                word.push(c);
-                i += 1;
-            }
+            self.tokens.push(Token::Dup(fd, to));
+            self.i += 2;
+            return Ok(());
         }
+        if chars.get(i) == Some(&'|') {
+            return Err(format!("`{fd}>|` (overriding noclobber) is not supported"));
+        }
+        let append = chars.get(i) == Some(&'>');
+        if append {
+            self.i += 1;
+        }
+        self.tokens.push(Token::Out(fd, append));
+        Ok(())
     }
-    if in_word {
-        tokens.push(Token::Word(word));
+}
+
+/// The most bytes a RUN line may grow to through its substitutions
+/// (`DEFINE:`, `%{name}`, `%s`...): a large value used many times is
+/// refused before it is built, instead of exhausting memory. A command line
+/// that the kernel runs is far shorter anyway (a few MiB on Linux).
+pub const MAX_EXPANDED: usize = 16 << 20;
+
+/// Checks that `len` more bytes on a RUN line already `so_far` long stay
+/// within [`MAX_EXPANDED`]; the error names the substitution.
+pub(crate) fn within_limit(so_far: usize, len: usize, what: &str) -> Result<(), String> {
+    if so_far.saturating_add(len) <= MAX_EXPANDED {
+        return Ok(());
     }
-    Ok(tokens)
+    Err(format!(
+        "substituting `{what}` ({len} bytes) makes the RUN line longer than {} MiB; \
+         use a smaller value or fewer uses",
+        MAX_EXPANDED >> 20
+    ))
 }
 
 /// Replaces the `%{name}` substitutions of `text` (see the module
@@ -504,7 +551,10 @@ pub fn expand_named(text: &str, subs: &Substitutions) -> Result<String, String> 
                 .map(|(_, v)| v.as_str())
         };
         match value {
-            Some(v) => out.push_str(v),
+            Some(v) => {
+                within_limit(out.len(), v.len(), &format!("%{{{name}}}"))?;
+                out.push_str(v);
+            }
             None => {
                 return Err(format!(
                     "unknown substitution `%{{{name}}}` (define it under [substitutions] in a lit.toml)"
@@ -779,6 +829,28 @@ mod tests {
                 .contains("unknown substitution `%{nope}`")
         );
         assert!(parse("echo %{open", &s).is_err());
+    }
+
+    #[test]
+    fn substitutions_are_capped_by_size() {
+        // 10 MB used 1,000 times would be 10 GB: refused at the second use,
+        // before the line passes the limit.
+        let mut s = subs();
+        s.custom = vec![("big".into(), "b".repeat(10 << 20))];
+        let e = parse(&"%{big} ".repeat(1000), &s).unwrap_err();
+        assert!(e.contains("substituting `%{big}` (10485760 bytes)"), "{e}");
+        assert!(e.contains("longer than 16 MiB"), "{e}");
+        // Up to the limit it is substituted.
+        s.custom = vec![("big".into(), "b".repeat(MAX_EXPANDED / 2 - 8))];
+        let p = parse("echo %{big} %{big}", &s).unwrap();
+        assert_eq!(p[0].stages[0].argv[2].len(), MAX_EXPANDED / 2 - 8);
+        assert!(parse("echo %{big} %{big} %{big}", &s).is_err());
+        // `%s` on a long line: its path, many times over.
+        s.source = PathBuf::from("d".repeat(4000));
+        let line = format!("echo {}", "%s".repeat(MAX_EXPANDED / 4000 / 2));
+        assert!(parse(&line, &s).is_ok());
+        let e = parse(&"%s".repeat(MAX_EXPANDED / 4000 + 1), &s).unwrap_err();
+        assert!(e.contains("substituting `%s` (4000 bytes)"), "{e}");
     }
 
     #[test]
