@@ -27,7 +27,9 @@ use std::sync::{Arc, OnceLock};
 pub struct Document {
     pub text: Arc<str>,
     pub version: i32,
-    pub lines: LineIndex,
+    /// Shared with the worker, which converts the version's diagnostics
+    /// with it.
+    pub lines: Arc<LineIndex>,
     analysis: AnalysisCell,
 }
 
@@ -40,7 +42,7 @@ impl Document {
     pub fn new(text: impl Into<Arc<str>>, version: i32, encoding: Encoding) -> Document {
         let text = text.into();
         Document {
-            lines: LineIndex::new(&text, encoding),
+            lines: Arc::new(LineIndex::new(&text, encoding)),
             text,
             version,
             analysis: AnalysisCell::default(),
@@ -50,7 +52,7 @@ impl Document {
     /// The analysis of this version (built on first use).
     pub fn analysis(&self) -> Arc<Analysis> {
         self.analysis
-            .get_or_init(|| Arc::new(Analysis::new(&self.text)))
+            .get_or_init(|| Arc::new(Analysis::shared(self.text.clone())))
             .clone()
     }
 

@@ -125,7 +125,7 @@ pub fn defines_at(
     let mut pending: Option<Pending> = None;
     let mut out = Vec::new();
     let mut next = at_lines.iter().peekable();
-    for (index, line) in text.lines().enumerate() {
+    for (index, line) in fsutil::lines::lines(text).enumerate() {
         let number = index + 1;
         while next.peek().is_some_and(|&&l| l == number) {
             out.push(defines.clone());
@@ -225,6 +225,16 @@ mod tests {
         assert_eq!(expand("%{run} %%{x}", &d[1]), "echo two and more %%{x}");
         assert_eq!(expand("%{check}", &d[2]), "mine");
         assert!(at("// RUN: x\n", &[1]).unwrap()[0].is_empty());
+    }
+
+    #[test]
+    fn lines_end_at_a_lone_cr_as_run_lines_do() {
+        // The RUN line is line 3 for `run_line` (`fsutil::lines`), so the
+        // definition on line 2 must be in force there.
+        let text = "// DEFINE: %{x} = one\r// REDEFINE: %{x} = two\r// RUN: %{x}\n";
+        let d = at(text, &[2, 3]).unwrap();
+        assert_eq!(expand("%{x}", &d[0]), "one");
+        assert_eq!(expand("%{x}", &d[1]), "two");
     }
 
     #[test]

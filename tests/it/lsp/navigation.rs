@@ -346,6 +346,34 @@ fn completion_offers_variables_in_scope() {
     );
 }
 
+/// A document with more folding ranges than an answer lists (50,000): the
+/// first ones in document order.
+#[test]
+fn folding_ranges_of_a_huge_document_are_bounded() {
+    let text: String = (0..26_000)
+        .map(|i| format!("func k{i}(a: i64) {{\n  if a > 0 {{\n    b = a\n  }}\n}}\n"))
+        .collect();
+    let uri = "file:///virtual/folds.pfir";
+    let mut c = Client::start(json!({}));
+    c.open(uri, &text);
+    let folds = c
+        .request(
+            "textDocument/foldingRange",
+            json!({ "textDocument": { "uri": uri } }),
+        )
+        .unwrap();
+    let starts: Vec<u64> = folds
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["startLine"].as_u64().unwrap())
+        .collect();
+    assert_eq!(starts.len(), 50_000);
+    assert!(starts.is_sorted(), "the first ranges in document order");
+    assert_eq!((starts[0], starts[1]), (0, 1));
+    assert_eq!(*starts.last().unwrap(), 5 * 24_999 + 1);
+}
+
 /// A document with more symbols than an answer lists: the outline is cut
 /// at the limit (10,000) and says how many symbols it leaves out.
 #[test]
