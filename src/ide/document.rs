@@ -285,3 +285,36 @@ fn classify(range: Range<usize>, tok: &Tok<'_>) -> LexToken {
         class,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A document holds one of these per token: keep them small.
+    #[test]
+    fn a_token_is_12_bytes_and_lexed_on_first_use() {
+        assert_eq!(std::mem::size_of::<LexToken>(), 12);
+        let doc = Document::build("func k() {\n}\n");
+        let chunk = &doc.chunks[0];
+        assert!(
+            chunk.tokens.get().is_none(),
+            "not lexed before it is asked for"
+        );
+        let keywords: Vec<&str> = chunk
+            .tokens()
+            .iter()
+            .map(|t| t.keyword(&doc.text))
+            .collect();
+        assert_eq!(keywords, ["func", "", "", "", "", ""]);
+        assert_eq!(chunk.tokens()[1].range(), 5..6);
+    }
+
+    /// The analysis keeps the text it is given, not a copy of it.
+    #[test]
+    fn the_text_is_shared() {
+        let text: Arc<str> = "func k() {\n}\n".into();
+        let analysis = crate::ide::Analysis::shared(text.clone());
+        assert!(Arc::ptr_eq(&analysis.doc.text, &text));
+        assert!(Arc::ptr_eq(&analysis.doc.chunks[0].text, &text));
+    }
+}

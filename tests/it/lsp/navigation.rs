@@ -346,22 +346,23 @@ fn completion_offers_variables_in_scope() {
     );
 }
 
+/// The answer to `method` on a new server's only document: `functions`
+/// functions, the `i`th written by `function(i)`.
+fn answer_on(functions: usize, function: impl Fn(usize) -> String, method: &str) -> Value {
+    let text: String = (0..functions).map(function).collect();
+    let uri = "file:///virtual/huge.pfir";
+    let mut c = Client::start(json!({}));
+    c.open(uri, &text);
+    c.request(method, json!({ "textDocument": { "uri": uri } }))
+        .unwrap()
+}
+
 /// A document with more folding ranges than an answer lists (50,000): the
 /// first ones in document order.
 #[test]
 fn folding_ranges_of_a_huge_document_are_bounded() {
-    let text: String = (0..26_000)
-        .map(|i| format!("func k{i}(a: i64) {{\n  if a > 0 {{\n    b = a\n  }}\n}}\n"))
-        .collect();
-    let uri = "file:///virtual/folds.pfir";
-    let mut c = Client::start(json!({}));
-    c.open(uri, &text);
-    let folds = c
-        .request(
-            "textDocument/foldingRange",
-            json!({ "textDocument": { "uri": uri } }),
-        )
-        .unwrap();
+    let function = |i| format!("func k{i}(a: i64) {{\n  if a > 0 {{\n    b = a\n  }}\n}}\n");
+    let folds = answer_on(26_000, function, "textDocument/foldingRange");
     let starts: Vec<u64> = folds
         .as_array()
         .unwrap()
@@ -378,18 +379,8 @@ fn folding_ranges_of_a_huge_document_are_bounded() {
 /// at the limit (10,000) and says how many symbols it leaves out.
 #[test]
 fn document_symbols_of_a_huge_document_are_bounded() {
-    let text: String = (0..4_000)
-        .map(|i| format!("func k{i}(a: i64) {{\n  b = a\n  c = b\n}}\n"))
-        .collect();
-    let uri = "file:///virtual/huge.pfir";
-    let mut c = Client::start(json!({}));
-    c.open(uri, &text);
-    let answer = c
-        .request(
-            "textDocument/documentSymbol",
-            json!({ "textDocument": { "uri": uri } }),
-        )
-        .unwrap();
+    let function = |i| format!("func k{i}(a: i64) {{\n  b = a\n  c = b\n}}\n");
+    let answer = answer_on(4_000, function, "textDocument/documentSymbol");
     fn count(symbols: &[Value]) -> usize {
         symbols
             .iter()
