@@ -12,8 +12,9 @@
 //! text is no longer the editor's). The analysis of
 //! the current version answers every request; `pfir::ide` builds it from
 //! whatever parses, so a document that does not parse still answers (from
-//! its functions that do, or with nothing). Documents are shared with the
-//! diagnostics worker as `Arc<str>`, never copied per request.
+//! its functions that do, or with nothing). A version's text is one
+//! `Arc<str>`, shared with the diagnostics worker and kept by the analysis
+//! itself (no copy per reader), and its line index is shared with the worker.
 
 use super::positions::{Encoding, LineIndex, offset_by_scan};
 use crate::ide::Analysis;
