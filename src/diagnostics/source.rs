@@ -1,16 +1,17 @@
 //! A source file: its display name, its text, and line lookup.
 
 use crate::span::Span;
+use fsutil::lines::{Encoding, LineIndex};
 
 #[derive(Clone, Debug)]
 pub struct SourceFile {
     /// The name diagnostics show (`-` reads as `<stdin>`).
     pub name: String,
     pub text: String,
-    /// Where each line of `text` starts: indexed by the first query (a
-    /// diagnostic to render), so a file read without one never pays for
-    /// it (8 bytes a line).
-    line_starts: std::sync::OnceLock<Vec<usize>>,
+    /// Where each line of `text` starts (`fsutil::lines`, the one
+    /// definition of a line): indexed by the first query (a diagnostic to
+    /// render), so a file read without one never pays for it.
+    lines: std::sync::OnceLock<LineIndex>,
     /// For text decoded lossily from bytes that were not UTF-8: where each
     /// U+FFFD stands for an invalid byte sequence, as (offset in `text`,
     /// total bytes the text has gained up to and including it). Empty for
@@ -23,7 +24,7 @@ impl SourceFile {
         SourceFile {
             name: name.into(),
             text: text.into(),
-            line_starts: std::sync::OnceLock::new(),
+            lines: std::sync::OnceLock::new(),
             replacements: Vec::new(),
         }
     }
@@ -75,47 +76,31 @@ impl SourceFile {
         self.file_offset(self.text.len())
     }
 
-    /// Where each line starts (built on first use).
-    fn line_starts(&self) -> &[usize] {
-        self.line_starts.get_or_init(|| {
-            std::iter::once(0)
-                .chain(crate::span::line_starts(&self.text))
-                .collect()
-        })
+    /// The line index (built on first use).
+    fn lines(&self) -> &LineIndex {
+        self.lines.get_or_init(|| LineIndex::new(&self.text))
     }
 
     /// 0-based line index of a byte offset (clamped to the text).
     pub fn line_index(&self, offset: usize) -> usize {
-        let offset = offset.min(self.text.len());
-        match self.line_starts().binary_search(&offset) {
-            Ok(i) => i,
-            Err(i) => i - 1,
-        }
+        self.lines().line_of(offset.min(self.text.len()))
     }
 
     /// 1-based `(line, column)` of a byte offset; the column counts
-    /// characters, as editors do.
+    /// characters, as editors do (an offset inside a line break is the end
+    /// of its line).
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
-        let mut offset = offset.min(self.text.len());
-        while !self.text.is_char_boundary(offset) {
-            offset -= 1;
-        }
-        let line = self.line_index(offset);
-        let start = self.line_starts()[line];
-        let col = self.text[start..offset].chars().count() + 1;
-        (line + 1, col)
+        let (line, col) = self.lines().line_col(&self.text, offset, Encoding::Utf32);
+        (line + 1, col + 1)
     }
 
     /// The byte offset where 0-based line `line` starts.
     pub fn line_start(&self, line: usize) -> usize {
-        self.line_starts()
-            .get(line)
-            .copied()
-            .unwrap_or(self.text.len())
+        self.lines().line_start(line).unwrap_or(self.text.len())
     }
 
     pub fn line_count(&self) -> usize {
-        self.line_starts().len()
+        self.lines().line_count()
     }
 
     /// The text a span covers (clamped to the file).
@@ -147,10 +132,7 @@ impl<'a> codespan_reporting::files::Files<'a> for SourceFile {
         (): (),
         byte_index: usize,
     ) -> Result<usize, codespan_reporting::files::Error> {
-        Ok(self
-            .line_starts()
-            .binary_search(&byte_index)
-            .unwrap_or_else(|next_line| next_line - 1))
+        Ok(self.lines().line_of(byte_index))
     }
 
     fn line_range(
@@ -158,21 +140,40 @@ impl<'a> codespan_reporting::files::Files<'a> for SourceFile {
         (): (),
         line_index: usize,
     ) -> Result<std::ops::Range<usize>, codespan_reporting::files::Error> {
-        let start = |i: usize| match i.cmp(&self.line_starts().len()) {
-            std::cmp::Ordering::Less => Ok(self.line_starts()[i]),
-            std::cmp::Ordering::Equal => Ok(self.text.len()),
-            std::cmp::Ordering::Greater => Err(codespan_reporting::files::Error::LineTooLarge {
-                given: i,
-                max: self.line_starts().len() - 1,
-            }),
-        };
-        Ok(start(line_index)?..start(line_index + 1)?)
+        self.lines().line_with_break(&self.text, line_index).ok_or(
+            codespan_reporting::files::Error::LineTooLarge {
+                given: line_index,
+                max: self.lines().line_count() - 1,
+            },
+        )
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lines_end_at_lf_crlf_and_lone_cr() {
+        use codespan_reporting::files::Files;
+        let file = SourceFile::new("f", "ab\r\nc\rd\u{e9}x\ne");
+        let at = |c: char| file.text.find(c).unwrap();
+        assert_eq!(file.line_col(at('c')), (2, 1));
+        assert_eq!(file.line_col(at('d')), (3, 1));
+        assert_eq!(file.line_col(at('x')), (3, 3), "columns count characters");
+        // Inside the `\r\n`: the end of the first line.
+        assert_eq!(file.line_col(3), (1, 3));
+        assert_eq!(file.line_col(999), (4, 2));
+        assert_eq!(file.line_count(), 4);
+        assert_eq!(
+            (file.line_start(2), file.line_start(9)),
+            (at('d'), file.text.len())
+        );
+        assert_eq!(file.line_range((), 1).unwrap(), at('c')..at('d'));
+        assert_eq!(file.line_range((), 3).unwrap(), at('e')..file.text.len());
+        assert!(file.line_range((), 4).is_err());
+        assert_eq!(Files::line_index(&file, (), at('d')).unwrap(), 2);
+    }
 
     #[test]
     fn lossy_offsets_map_back_to_the_bytes() {

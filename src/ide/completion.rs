@@ -82,7 +82,7 @@ fn word_start(text: &str, offset: usize, part: impl Fn(u8) -> bool) -> usize {
 }
 
 pub fn completions(doc: &Document, offset: usize) -> Vec<Completion> {
-    let text = doc.text.as_str();
+    let text = &*doc.text;
     if offset > text.len() || !text.is_char_boundary(offset) {
         return Vec::new();
     }
@@ -96,7 +96,7 @@ pub fn completions(doc: &Document, offset: usize) -> Vec<Completion> {
 }
 
 fn in_comment(doc: &Document, comment: Range<usize>, offset: usize) -> Vec<Completion> {
-    let text = doc.text.as_str();
+    let text = &*doc.text;
     let start = word_start(text, offset, |b| !b.is_ascii_whitespace());
     let replace = start..offset;
     let before = text.get(comment.start..start).unwrap_or("");
@@ -190,16 +190,16 @@ fn in_comment(doc: &Document, comment: Range<usize>, offset: usize) -> Vec<Compl
 }
 
 fn in_code(doc: &Document, chunk: &Chunk, offset: usize) -> Vec<Completion> {
-    let text = doc.text.as_str();
+    let text = &*doc.text;
     let start = word_start(text, offset, |b| {
         b.is_ascii_alphanumeric() || b == b'_' || b == b'.'
     });
     let replace = start..offset;
     // The tokens before the word being typed.
-    let i = chunk.tokens.partition_point(|t| t.range.end <= start);
-    let prev = |back: usize| i.checked_sub(back).and_then(|j| chunk.tokens.get(j));
-    let prev_kw = prev(1).map(|t| t.keyword);
-    let prev_text = prev(1).and_then(|t| text.get(t.range.clone()));
+    let i = chunk.tokens().partition_point(|t| t.range().end <= start);
+    let prev = |back: usize| i.checked_sub(back).and_then(|j| chunk.tokens().get(j));
+    let prev_kw = prev(1).map(|t| t.keyword(text));
+    let prev_text = prev(1).and_then(|t| text.get(t.range()));
     let mut out = Vec::new();
     let ix = &chunk.index;
     let functions = |out: &mut Vec<Completion>| {
@@ -223,7 +223,7 @@ fn in_code(doc: &Document, chunk: &Chunk, offset: usize) -> Vec<Completion> {
         functions(&mut out);
         return out;
     }
-    if prev_kw == Some("in") && prev(3).map(|t| t.keyword) == Some("for") {
+    if prev_kw == Some("in") && prev(3).map(|t| t.keyword(text)) == Some("for") {
         for k in builtins::LOOP_KINDS {
             let c = item(k.keyword(), CompletionKind::LoopKind, None, &replace);
             out.push(snippet(c, format!("{}(${{1:n}})", k.keyword())));
@@ -277,8 +277,10 @@ fn in_code(doc: &Document, chunk: &Chunk, offset: usize) -> Vec<Completion> {
 /// comes before any `>` or bracket, looking back a few tokens.
 fn inside_angle(text: &str, chunk: &Chunk, i: usize) -> bool {
     for j in (i.saturating_sub(16)..i).rev() {
-        let Some(t) = chunk.tokens.get(j) else { break };
-        match (t.class, text.get(t.range.clone())) {
+        let Some(t) = chunk.tokens().get(j) else {
+            break;
+        };
+        match (t.class, text.get(t.range())) {
             (_, Some("<")) => return true,
             (_, Some(">")) | (LexClass::Open(_) | LexClass::Close(_), _) => return false,
             _ => {}

@@ -18,7 +18,7 @@ use crate::ide::index::{self, ChunkIndex};
 use crate::ir::Module;
 use crate::lexer::Tok;
 use std::ops::Range;
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// What a token is, for colouring, folding and completion.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -40,19 +40,41 @@ pub enum LexClass {
     Error,
 }
 
+/// One token of a chunk, in 12 bytes (a document holds one per token:
+/// offsets as `u32`s, which every accepted source fits; a keyword's text is
+/// the document's text at its range).
 #[derive(Clone, Debug)]
 pub struct LexToken {
-    pub range: Range<usize>,
+    start: u32,
+    end: u32,
     pub class: LexClass,
-    /// The fixed text of a keyword (`""` for other tokens).
-    pub keyword: &'static str,
+}
+
+impl LexToken {
+    /// The token's byte range in the document.
+    pub fn range(&self) -> Range<usize> {
+        self.start as usize..self.end as usize
+    }
+
+    /// The text of a keyword (`""` for other tokens), from the
+    /// document's `text`.
+    pub fn keyword<'t>(&self, text: &'t str) -> &'t str {
+        match self.class {
+            LexClass::Keyword => text.get(self.range()).unwrap_or(""),
+            _ => "",
+        }
+    }
 }
 
 #[derive(Debug)]
 pub struct Chunk {
     /// The chunk's text in the document (marker lines excluded).
     pub range: Range<usize>,
-    pub tokens: Vec<LexToken>,
+    /// The document's text (shared, not a copy).
+    text: Arc<str>,
+    /// The lexer's tokens, read the first time they are asked for (the
+    /// diagnostics need none).
+    tokens: OnceLock<Vec<LexToken>>,
     /// Every `// ...` comment, from `//` to the end of its line.
     pub comments: Vec<Range<usize>>,
     pub index: ChunkIndex,
@@ -68,6 +90,18 @@ pub struct Chunk {
 }
 
 impl Chunk {
+    /// The chunk's tokens in order (lexed on first use, up to a token the
+    /// lexer refuses).
+    pub fn tokens(&self) -> &[LexToken] {
+        self.tokens.get_or_init(|| {
+            let chunk = self.text.get(self.range.clone()).unwrap_or("");
+            crate::lexer::tokens(chunk, self.range.start)
+                .map_while(Result::ok)
+                .map(|(start, tok, end)| classify(start..end, &tok))
+                .collect()
+        })
+    }
+
     /// The pass's decisions, computed the first time they are asked for.
     pub fn decisions(&self) -> &Decisions {
         self.decisions.get_or_init(|| {
@@ -110,7 +144,9 @@ fn on_large_stack<T: Send>(f: impl FnOnce() -> T + Send, failed: impl FnOnce() -
 
 #[derive(Debug)]
 pub struct Document {
-    pub text: String,
+    /// The text, shared with whoever holds the document (the language
+    /// server's copy is this one).
+    pub text: Arc<str>,
     pub chunks: Vec<Chunk>,
     /// The `// -----` lines (without their newline).
     pub markers: Vec<Range<usize>>,
@@ -120,16 +156,20 @@ pub struct Document {
 }
 
 impl Document {
-    pub fn build(text: &str) -> Document {
+    pub fn build(text: impl Into<Arc<str>>) -> Document {
+        let text = text.into();
         if text.len() > crate::span::MAX_SOURCE_BYTES {
             return Document::empty(text);
         }
-        on_large_stack(|| build_here(text), || Document::empty(text))
+        on_large_stack(
+            || build_here(text.clone()),
+            || Document::empty(text.clone()),
+        )
     }
 
-    fn empty(text: &str) -> Document {
+    fn empty(text: Arc<str>) -> Document {
         Document {
-            text: text.to_string(),
+            text,
             chunks: Vec::new(),
             markers: Vec::new(),
             check_prefixes: vec!["CHECK".into()],
@@ -156,41 +196,33 @@ impl Document {
 
     /// The start of the line holding `offset`.
     pub fn line_start(&self, offset: usize) -> usize {
-        self.text
-            .get(..offset)
-            .and_then(|t| t.rfind('\n'))
-            .map_or(0, |i| i + 1)
+        fsutil::lines::line_start_of(&self.text, offset)
     }
 }
 
-fn build_here(text: &str) -> Document {
+fn build_here(text: Arc<str>) -> Document {
     let mut markers = Vec::new();
     let mut offset = 0;
-    for line in fsutil::lines::lines_inclusive(text) {
+    for line in fsutil::lines::lines_inclusive(&text) {
         if line.trim_end() == crate::driver::SPLIT_MARKER {
             let content = line.trim_end_matches(['\n', '\r']);
             markers.push(offset..offset + content.len());
         }
         offset += line.len();
     }
-    let chunks = split_chunks(text)
+    let chunks = split_chunks(&text)
         .into_iter()
-        .map(|(base, chunk)| build_chunk(text, base, chunk))
+        .map(|(base, chunk)| build_chunk(&text, base, chunk))
         .collect();
     Document {
-        text: text.to_string(),
+        check_prefixes: directives::check_prefixes(&text),
+        text,
         chunks,
         markers,
-        check_prefixes: directives::check_prefixes(text),
     }
 }
 
-fn build_chunk(text: &str, base: usize, chunk: &str) -> Chunk {
-    let mut tokens = Vec::new();
-    for t in crate::lexer::tokens(chunk, base) {
-        let Ok((start, tok, end)) = t else { break };
-        tokens.push(classify(start..end, &tok));
-    }
+fn build_chunk(text: &Arc<str>, base: usize, chunk: &str) -> Chunk {
     let comments = crate::lexer::comments(chunk, base)
         .into_iter()
         .map(|s| s.range())
@@ -200,7 +232,8 @@ fn build_chunk(text: &str, base: usize, chunk: &str) -> Chunk {
     let index = index::build(text, &module);
     Chunk {
         range: base..base + chunk.len(),
-        tokens,
+        text: text.clone(),
+        tokens: OnceLock::new(),
         comments,
         index,
         front_end,
@@ -208,6 +241,12 @@ fn build_chunk(text: &str, base: usize, chunk: &str) -> Chunk {
         module: Mutex::new((!has_errors).then_some(module)),
         decisions: OnceLock::new(),
     }
+}
+
+/// An offset as a `u32` (the document is at most
+/// [`crate::span::MAX_SOURCE_BYTES`] long, so every offset fits).
+fn narrow(offset: usize) -> u32 {
+    u32::try_from(offset).unwrap_or(u32::MAX)
 }
 
 fn classify(range: Range<usize>, tok: &Tok<'_>) -> LexToken {
@@ -240,14 +279,42 @@ fn classify(range: Range<usize>, tok: &Tok<'_>) -> LexToken {
         Tok::Error(_) => LexClass::Error,
         _ => LexClass::Keyword,
     };
-    let keyword = if class == LexClass::Keyword {
-        tok.keyword_text()
-    } else {
-        ""
-    };
     LexToken {
-        range,
+        start: narrow(range.start),
+        end: narrow(range.end),
         class,
-        keyword,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A document holds one of these per token: keep them small.
+    #[test]
+    fn a_token_is_12_bytes_and_lexed_on_first_use() {
+        assert_eq!(std::mem::size_of::<LexToken>(), 12);
+        let doc = Document::build("func k() {\n}\n");
+        let chunk = &doc.chunks[0];
+        assert!(
+            chunk.tokens.get().is_none(),
+            "not lexed before it is asked for"
+        );
+        let keywords: Vec<&str> = chunk
+            .tokens()
+            .iter()
+            .map(|t| t.keyword(&doc.text))
+            .collect();
+        assert_eq!(keywords, ["func", "", "", "", "", ""]);
+        assert_eq!(chunk.tokens()[1].range(), 5..6);
+    }
+
+    /// The analysis keeps the text it is given, not a copy of it.
+    #[test]
+    fn the_text_is_shared() {
+        let text: Arc<str> = "func k() {\n}\n".into();
+        let analysis = crate::ide::Analysis::shared(text.clone());
+        assert!(Arc::ptr_eq(&analysis.doc.text, &text));
+        assert!(Arc::ptr_eq(&analysis.doc.chunks[0].text, &text));
     }
 }

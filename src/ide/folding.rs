@@ -31,16 +31,16 @@ fn spans_lines(text: &str, range: &Range<usize>) -> bool {
 }
 
 pub fn folding_ranges(doc: &Document) -> Vec<Fold> {
-    let text = doc.text.as_str();
+    let text = &*doc.text;
     let mut out = Vec::new();
     for chunk in &doc.chunks {
         let mut open: Vec<usize> = Vec::new();
-        for t in &chunk.tokens {
+        for t in chunk.tokens() {
             match t.class {
-                LexClass::Open(b'{') => open.push(t.range.start),
+                LexClass::Open(b'{') => open.push(t.range().start),
                 LexClass::Close(b'}') => {
                     let Some(start) = open.pop() else { continue };
-                    let block = start..t.range.end;
+                    let block = start..t.range().end;
                     if !spans_lines(text, &block) {
                         continue;
                     }
@@ -51,7 +51,7 @@ pub fn folding_ranges(doc: &Document) -> Vec<Fold> {
                         .filter(|f| f.body.start == start);
                     out.push(match function {
                         Some(f) => Fold {
-                            range: f.range.start.min(start)..t.range.end,
+                            range: f.range.start.min(start)..t.range().end,
                             kind: FoldKind::Function,
                         },
                         None => Fold {
@@ -94,8 +94,10 @@ pub fn folding_ranges(doc: &Document) -> Vec<Fold> {
             let checks = kind == CommentKind::Check;
             // The comment continues the run when it is on the next line.
             let adjacent = prev_line_end.is_some_and(|end: usize| {
-                text.get(end..line_start)
-                    .is_some_and(|gap| gap == "\n" || gap == "\r\n")
+                // One line break (`\n`, `\r\n` or a lone `\r`) between them.
+                text.get(end..line_start).is_some_and(|gap| {
+                    !gap.is_empty() && fsutil::lines::strip_line_break(gap).is_empty()
+                })
             });
             match &mut run {
                 Some((range, run_checks, lines)) if adjacent && *run_checks == checks => {

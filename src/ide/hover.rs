@@ -75,15 +75,17 @@ pub fn hover(doc: &Document, offset: usize) -> Option<HoverInfo> {
             markdown,
         });
     }
-    let i = chunk.tokens.partition_point(|t| t.range.start <= offset);
+    let i = chunk
+        .tokens()
+        .partition_point(|t| t.range().start <= offset);
     let tok = i
         .checked_sub(1)
-        .and_then(|j| chunk.tokens.get(j))
-        .filter(|t| offset <= t.range.end);
+        .and_then(|j| chunk.tokens().get(j))
+        .filter(|t| offset <= t.range().end);
     if let Some(t) = tok
         && t.class == LexClass::OpName
     {
-        let name = doc.text.get(t.range.clone()).unwrap_or("");
+        let name = doc.text.get(t.range()).unwrap_or("");
         let markdown = match builtins::builtin_op(name) {
             Some(op) => format!("{}\n\n{}", code(op.signature()), op.doc()),
             None => format!(
@@ -93,7 +95,7 @@ pub fn hover(doc: &Document, offset: usize) -> Option<HoverInfo> {
             ),
         };
         return Some(HoverInfo {
-            range: t.range.clone(),
+            range: t.range(),
             markdown,
         });
     }
@@ -104,10 +106,10 @@ pub fn hover(doc: &Document, offset: usize) -> Option<HoverInfo> {
         });
     }
     let t = tok?;
-    let word = doc.text.get(t.range.clone())?;
+    let word = doc.text.get(t.range())?;
     let doc_text = builtins::keyword_doc(word)?;
     Some(HoverInfo {
-        range: t.range.clone(),
+        range: t.range(),
         markdown: format!("`{word}`: {doc_text}"),
     })
 }

@@ -45,7 +45,7 @@ pub use folding::{Fold, FoldKind};
 pub use hover::{HoverInfo, InlayHint, InlayHintKind};
 pub use index::MAX_OUTLINE_DEPTH;
 pub use navigate::{Access, Highlight, RenameError};
-pub use outline::{SymbolKind, SymbolNode, WorkspaceSymbol};
+pub use outline::{Outline, SymbolKind, SymbolNode, WorkspaceSymbol};
 pub use tokens::{SemanticToken, TokenKind, TokenModifiers};
 
 /// Everything the editor asks about one version of one document.
@@ -57,6 +57,12 @@ pub struct Analysis {
 impl Analysis {
     /// Reads `text` once. Never panics, whatever the input.
     pub fn new(text: &str) -> Analysis {
+        Analysis::shared(text.into())
+    }
+
+    /// [`Analysis::new`] on a text the caller shares: the analysis keeps
+    /// it, not a copy of it.
+    pub fn shared(text: std::sync::Arc<str>) -> Analysis {
         Analysis {
             doc: document::Document::build(text),
         }
@@ -70,11 +76,18 @@ impl Analysis {
     /// chunks that have not run it yet (once per chunk, shared with the
     /// decisions hover and inlay hints show).
     pub fn diagnostics(&self) -> Vec<Diagnostic> {
+        self.diagnostics_where(|_| true)
+    }
+
+    /// The diagnostics of [`Analysis::diagnostics`] that `keep` keeps
+    /// (only those are copied: the editor leaves remarks out unless asked).
+    pub fn diagnostics_where(&self, keep: impl Fn(&Diagnostic) -> bool) -> Vec<Diagnostic> {
         let mut all = Vec::new();
         for chunk in &self.doc.chunks {
-            all.extend(chunk.front_end.iter().cloned());
+            all.extend(chunk.front_end.iter().filter(|d| keep(d)).cloned());
             if !chunk.has_errors {
-                all.extend(chunk.decisions().diagnostics.iter().cloned());
+                let pass = &chunk.decisions().diagnostics;
+                all.extend(pass.iter().filter(|d| keep(d)).cloned());
             }
         }
         all
@@ -122,6 +135,13 @@ impl Analysis {
     /// scopes, loops and variables, nested as written.
     pub fn document_symbols(&self) -> Vec<SymbolNode> {
         outline::document_symbols(&self.doc)
+    }
+
+    /// The first `max` symbols of [`Analysis::document_symbols`] (depth
+    /// first), each counting the symbols left out below it; only those are
+    /// built, so a huge document's outline costs the limit.
+    pub fn document_symbols_within(&self, max: usize) -> Outline {
+        outline::document_symbols_within(&self.doc, max)
     }
 
     /// Foldable regions: functions, blocks, comment runs, runs of CHECK

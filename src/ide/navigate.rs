@@ -110,10 +110,7 @@ pub fn highlights(doc: &Document, offset: usize) -> Vec<Highlight> {
 
 /// The line number (from 1) of `offset`, for messages.
 fn line_of(doc: &Document, offset: usize) -> usize {
-    doc.text
-        .get(..offset)
-        .map_or(0, |t| t.bytes().filter(|&b| b == b'\n').count())
-        + 1
+    fsutil::lines::line_col(&doc.text, offset).0
 }
 
 /// Why the token at `offset` (which is no known name) cannot be renamed.
@@ -124,15 +121,17 @@ fn refusal(doc: &Document, offset: usize) -> RenameError {
     if doc.comment_at(offset).is_some() {
         return RenameError::new("names inside comments are not renamed");
     }
-    let i = chunk.tokens.partition_point(|t| t.range.start <= offset);
+    let i = chunk
+        .tokens()
+        .partition_point(|t| t.range().start <= offset);
     let Some(tok) = i
         .checked_sub(1)
-        .and_then(|j| chunk.tokens.get(j))
-        .filter(|t| offset <= t.range.end)
+        .and_then(|j| chunk.tokens().get(j))
+        .filter(|t| offset <= t.range().end)
     else {
         return RenameError::new("there is no name to rename here");
     };
-    let word = doc.text.get(tok.range.clone()).unwrap_or("");
+    let word = doc.text.get(tok.range()).unwrap_or("");
     match tok.class {
         LexClass::Keyword => RenameError::new(format!("`{word}` is a keyword")),
         LexClass::Type => RenameError::new(format!("`{word}` is a type name")),
@@ -143,11 +142,11 @@ fn refusal(doc: &Document, offset: usize) -> RenameError {
             RenameError::new("`_` is the discard binding: it names nothing")
         }
         LexClass::Ident => {
-            let next = chunk.tokens.get(i).map(|t| t.class);
+            let next = chunk.tokens().get(i).map(|t| t.class);
             let prev = i
                 .checked_sub(2)
-                .and_then(|j| chunk.tokens.get(j))
-                .map(|t| t.keyword);
+                .and_then(|j| chunk.tokens().get(j))
+                .map(|t| t.keyword(&doc.text));
             if next == Some(LexClass::Open(b'(')) || prev == Some("submit") {
                 RenameError::new(format!(
                     "`{word}` is not a function of this file: its definition and its other \

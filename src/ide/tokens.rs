@@ -159,7 +159,7 @@ pub fn semantic_tokens_in(doc: &Document, range: Range<usize>) -> Vec<SemanticTo
 /// search per name and a sort of the result cost a logarithm of (mostly
 /// cache-missing) steps per token on a large document.
 fn code_tokens(doc: &Document, chunk: &Chunk, range: &Range<usize>, out: &mut Vec<SemanticToken>) {
-    let text = doc.text.as_str();
+    let text = &*doc.text;
     let occurrences = &chunk.index.occurrences;
     let mut next_occurrence = occurrences.partition_point(|o| o.range.end <= range.start);
     let first_comment = chunk.comments.partition_point(|c| c.end <= range.start);
@@ -167,13 +167,15 @@ fn code_tokens(doc: &Document, chunk: &Chunk, range: &Range<usize>, out: &mut Ve
         .iter()
         .take_while(|c| c.start < range.end)
         .peekable();
-    let first_token = chunk.tokens.partition_point(|t| t.range.end <= range.start);
-    let in_range = chunk.tokens[first_token..]
+    let first_token = chunk
+        .tokens()
+        .partition_point(|t| t.range().end <= range.start);
+    let in_range = chunk.tokens()[first_token..]
         .iter()
-        .take_while(|t| t.range.start < range.end);
+        .take_while(|t| t.range().start < range.end);
     for (i, t) in in_range.enumerate() {
         let i = first_token + i;
-        while let Some(c) = comments.next_if(|c| c.start < t.range.start) {
+        while let Some(c) = comments.next_if(|c| c.start < t.range().start) {
             comment_tokens(doc, c.clone(), out);
         }
         let kind = match t.class {
@@ -184,7 +186,7 @@ fn code_tokens(doc: &Document, chunk: &Chunk, range: &Range<usize>, out: &mut Ve
             LexClass::Operator => TokenKind::Operator,
             LexClass::OpName => {
                 out.push(SemanticToken {
-                    range: t.range.clone(),
+                    range: t.range(),
                     kind: TokenKind::Function,
                     modifiers: TokenModifiers::DEFAULT_LIBRARY,
                 });
@@ -193,19 +195,19 @@ fn code_tokens(doc: &Document, chunk: &Chunk, range: &Range<usize>, out: &mut Ve
             LexClass::Ident => {
                 while occurrences
                     .get(next_occurrence)
-                    .is_some_and(|o| o.range.start < t.range.start)
+                    .is_some_and(|o| o.range.start < t.range().start)
                 {
                     next_occurrence += 1;
                 }
                 let occurrence = occurrences
                     .get(next_occurrence)
-                    .filter(|o| o.range == t.range);
+                    .filter(|o| o.range == t.range());
                 out.push(name_token(text, chunk, i, occurrence));
                 continue;
             }
             _ => continue,
         };
-        out.push(token(t.range.clone(), kind));
+        out.push(token(t.range(), kind));
     }
     for c in comments {
         comment_tokens(doc, c.clone(), out);
@@ -215,7 +217,7 @@ fn code_tokens(doc: &Document, chunk: &Chunk, range: &Range<usize>, out: &mut Ve
 /// The token of the name `chunk.tokens[i]`, whose occurrence in the index
 /// (same range) is `occ`, if it has one.
 fn name_token(text: &str, chunk: &Chunk, i: usize, occ: Option<&Occurrence>) -> SemanticToken {
-    let t = &chunk.tokens[i];
+    let t = &chunk.tokens()[i];
     let ix = &chunk.index;
     if let Some(o) = occ {
         let kind = match o.target {
@@ -228,7 +230,7 @@ fn name_token(text: &str, chunk: &Chunk, i: usize, occ: Option<&Occurrence>) -> 
             Target::Var(_) => TokenKind::Variable,
         };
         return SemanticToken {
-            range: t.range.clone(),
+            range: t.range(),
             kind,
             modifiers: if o.is_def {
                 TokenModifiers::DECLARATION
@@ -237,14 +239,14 @@ fn name_token(text: &str, chunk: &Chunk, i: usize, occ: Option<&Occurrence>) -> 
             },
         };
     }
-    let text_of = |j: usize| chunk.tokens.get(j).and_then(|t| text.get(t.range.clone()));
+    let text_of = |j: usize| chunk.tokens().get(j).and_then(|t| text.get(t.range()));
     let next = text_of(i + 1);
     let prev = i.checked_sub(1).and_then(text_of);
     let (kind, modifiers) = if next == Some("=") && matches!(prev, Some("(" | ",")) {
         (TokenKind::Property, TokenModifiers::NONE)
     } else if next == Some("(") || prev == Some("submit") {
         (TokenKind::Function, TokenModifiers::UNRESOLVED)
-    } else if text.get(t.range.clone()) == Some("_") {
+    } else if text.get(t.range()) == Some("_") {
         (TokenKind::Variable, TokenModifiers::NONE)
     } else if prev == Some("func") {
         // A function the index skipped (a duplicate definition).
@@ -253,7 +255,7 @@ fn name_token(text: &str, chunk: &Chunk, i: usize, occ: Option<&Occurrence>) -> 
         (TokenKind::Variable, TokenModifiers::UNRESOLVED)
     };
     SemanticToken {
-        range: t.range.clone(),
+        range: t.range(),
         kind,
         modifiers,
     }

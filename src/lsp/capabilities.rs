@@ -11,7 +11,7 @@ use lsp_types::{
 /// The capabilities, with the negotiated position encoding.
 pub fn server_capabilities(encoding: Encoding) -> ServerCapabilities {
     let mut caps = ServerCapabilities {
-        position_encoding: Some(encoding.kind()),
+        position_encoding: Some(super::positions::kind(encoding)),
         text_document_sync: Some(TextDocumentSyncCapability::Options(
             TextDocumentSyncOptions {
                 open_close: Some(true),

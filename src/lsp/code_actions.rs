@@ -133,13 +133,13 @@ fn expected_error_comment(
     d: &Diagnostic,
     lsp: &lsp_types::Diagnostic,
 ) -> Option<CodeAction> {
-    let message = d.message.lines().next().unwrap_or("");
+    let message = fsutil::lines::lines(&d.message).next().unwrap_or("");
     if message.is_empty() || message.contains("}}") {
         return None;
     }
     let text = &*doc.text;
     let line = doc.lines.line_of(d.primary.span.start().min(text.len()));
-    let line_range = doc.lines.line_range(line)?;
+    let line_range = doc.lines.line_range(text, line)?;
     let indent: String = text[line_range.clone()]
         .chars()
         .take_while(|c| *c == ' ' || *c == '\t')
@@ -261,4 +261,23 @@ pub fn resolve_update_checks<'a>(
         }],
     ));
     Ok(action)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The comment quotes the message's first line as the editor shows
+    /// it: a lone `\r` ends it (the rest would become code of the file).
+    #[test]
+    fn the_expected_error_comment_quotes_the_first_line_lone_cr_included() {
+        let uri = Url::parse("file:///t.pfir").unwrap();
+        let doc = Document::new("  x = 1\n", 1, super::super::positions::Encoding::Utf16);
+        let d = Diagnostic::error("first\rsecond", crate::span::Span::new(2, 3));
+        let lsp = lsp_types::Diagnostic::default();
+        let action = expected_error_comment(&uri, &doc, &d, &lsp).unwrap();
+        let mut changes = action.edit.unwrap().changes.unwrap();
+        let edits = changes.remove(&uri).unwrap();
+        assert_eq!(edits[0].new_text, "  // expected-error@+1 {{first}}\n");
+    }
 }

@@ -41,11 +41,7 @@ pub fn is_split(text: &str) -> bool {
 /// analysis already ran (one reading per document version serves both the
 /// diagnostics and every request).
 pub fn check_document(analysis: &Analysis, remarks: bool) -> Vec<Diagnostic> {
-    let mut diags = analysis.diagnostics();
-    if !remarks {
-        diags.retain(|d| d.severity != Severity::Remark);
-    }
-    diags
+    analysis.diagnostics_where(|d| remarks || d.severity != Severity::Remark)
 }
 
 /// The `pfir-explain:` URI of an error code.

@@ -12,8 +12,9 @@
 //! text is no longer the editor's). The analysis of
 //! the current version answers every request; `pfir::ide` builds it from
 //! whatever parses, so a document that does not parse still answers (from
-//! its functions that do, or with nothing). Documents are shared with the
-//! diagnostics worker as `Arc<str>`, never copied per request.
+//! its functions that do, or with nothing). A version's text is one
+//! `Arc<str>`, shared with the diagnostics worker and kept by the analysis
+//! itself (no copy per reader), and its line index is shared with the worker.
 
 use super::positions::{Encoding, LineIndex, offset_by_scan};
 use crate::ide::Analysis;
@@ -27,7 +28,9 @@ use std::sync::{Arc, OnceLock};
 pub struct Document {
     pub text: Arc<str>,
     pub version: i32,
-    pub lines: LineIndex,
+    /// Shared with the worker, which converts the version's diagnostics
+    /// with it.
+    pub lines: Arc<LineIndex>,
     analysis: AnalysisCell,
 }
 
@@ -40,7 +43,7 @@ impl Document {
     pub fn new(text: impl Into<Arc<str>>, version: i32, encoding: Encoding) -> Document {
         let text = text.into();
         Document {
-            lines: LineIndex::new(&text, encoding),
+            lines: Arc::new(LineIndex::new(&text, encoding)),
             text,
             version,
             analysis: AnalysisCell::default(),
@@ -50,7 +53,7 @@ impl Document {
     /// The analysis of this version (built on first use).
     pub fn analysis(&self) -> Arc<Analysis> {
         self.analysis
-            .get_or_init(|| Arc::new(Analysis::new(&self.text)))
+            .get_or_init(|| Arc::new(Analysis::shared(self.text.clone())))
             .clone()
     }
 

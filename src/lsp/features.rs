@@ -171,20 +171,8 @@ fn symbol_kind(kind: SymbolKind) -> lsp_types::SymbolKind {
 /// of a huge document stays small.
 pub const MAX_DOCUMENT_SYMBOLS: usize = 10_000;
 
-/// The number of symbols in `node` and below.
-fn symbol_count(node: &ide::SymbolNode) -> usize {
-    let mut count = 0;
-    let mut stack = vec![node];
-    while let Some(n) = stack.pop() {
-        count += 1;
-        stack.extend(&n.children);
-    }
-    count
-}
-
 #[allow(deprecated)] // `DocumentSymbol::deprecated` must be spelt out.
-fn document_symbol(doc: &Document, node: ide::SymbolNode, budget: &mut usize) -> DocumentSymbol {
-    *budget = budget.saturating_sub(1);
+fn document_symbol(doc: &Document, node: ide::SymbolNode) -> DocumentSymbol {
     let range = doc.range(node.range.clone());
     let mut selection_range = doc.range(node.selection_range);
     // The protocol wants the selection inside the range.
@@ -192,20 +180,18 @@ fn document_symbol(doc: &Document, node: ide::SymbolNode, budget: &mut usize) ->
         selection_range = Range::new(range.start, range.start);
     }
     let mut detail = node.detail;
-    let mut children = Vec::new();
-    let mut rest = node.children.into_iter();
-    while let Some(child) = rest.next() {
-        if *budget == 0 {
-            let left = symbol_count(&child) + rest.map(|c| symbol_count(&c)).sum::<usize>();
-            let note = format!("({left} symbols below not listed)");
-            detail = Some(match detail {
-                Some(d) => format!("{d} {note}"),
-                None => note,
-            });
-            break;
-        }
-        children.push(document_symbol(doc, child, budget));
+    if node.omitted > 0 {
+        let note = format!("({} symbols below not listed)", node.omitted);
+        detail = Some(match detail {
+            Some(d) => format!("{d} {note}"),
+            None => note,
+        });
     }
+    let children = node
+        .children
+        .into_iter()
+        .map(|c| document_symbol(doc, c))
+        .collect();
     DocumentSymbol {
         name: if node.name.is_empty() {
             "(unnamed)".to_string()
@@ -222,34 +208,34 @@ fn document_symbol(doc: &Document, node: ide::SymbolNode, budget: &mut usize) ->
     }
 }
 
+/// The outline, its first [`MAX_DOCUMENT_SYMBOLS`] symbols (only those are
+/// built), then an entry counting the top-level ones left out.
 fn document_symbols(server: &Server, request: &Request) -> Answer {
     let p: DocumentSymbolParams = params(request)?;
     let Some(doc) = server.documents.get(&p.text_document.uri) else {
         return Ok(serde_json::Value::Null);
     };
-    let mut budget = MAX_DOCUMENT_SYMBOLS;
-    let mut symbols = Vec::new();
     let analysis = doc.analysis();
     server.check_cancelled()?;
-    let mut nodes = analysis.document_symbols().into_iter();
-    while let Some(node) = nodes.next() {
-        if budget == 0 {
-            let left = symbol_count(&node) + nodes.map(|n| symbol_count(&n)).sum::<usize>();
-            let start = doc.range(node.range.clone()).start;
-            #[allow(deprecated)]
-            symbols.push(DocumentSymbol {
-                name: format!("({left} more symbols not listed)"),
-                detail: None,
-                kind: lsp_types::SymbolKind::FILE,
-                tags: None,
-                deprecated: None,
-                range: Range::new(start, start),
-                selection_range: Range::new(start, start),
-                children: None,
-            });
-            break;
-        }
-        symbols.push(document_symbol(doc, node, &mut budget));
+    let outline = analysis.document_symbols_within(MAX_DOCUMENT_SYMBOLS);
+    let mut symbols: Vec<DocumentSymbol> = outline
+        .symbols
+        .into_iter()
+        .map(|n| document_symbol(doc, n))
+        .collect();
+    if outline.omitted > 0 {
+        let start = doc.range(outline.omitted_at..outline.omitted_at).start;
+        #[allow(deprecated)]
+        symbols.push(DocumentSymbol {
+            name: format!("({} more symbols not listed)", outline.omitted),
+            detail: None,
+            kind: lsp_types::SymbolKind::FILE,
+            tags: None,
+            deprecated: None,
+            range: Range::new(start, start),
+            selection_range: Range::new(start, start),
+            children: None,
+        });
     }
     json(DocumentSymbolResponse::Nested(symbols))
 }
@@ -277,6 +263,12 @@ fn workspace_symbols(server: &Server, request: &Request) -> Answer {
     json(out)
 }
 
+/// The most folding ranges a `foldingRange` answer lists: the first ones
+/// in document order (as VS Code, whose default limit is 5,000, keeps
+/// them). Each costs about 400 bytes as JSON before it is written, so the
+/// answer of a huge document stays small.
+pub const MAX_FOLDING_RANGES: usize = 50_000;
+
 fn folding_ranges(server: &Server, request: &Request) -> Answer {
     let p: FoldingRangeParams = params(request)?;
     let Some(doc) = server.documents.get(&p.text_document.uri) else {
@@ -284,8 +276,12 @@ fn folding_ranges(server: &Server, request: &Request) -> Answer {
     };
     let analysis = doc.analysis();
     server.check_cancelled()?;
-    let folds: Vec<FoldingRange> = analysis
-        .folding_ranges()
+    let mut folds = analysis.folding_ranges();
+    if folds.len() > MAX_FOLDING_RANGES {
+        folds.sort_by_key(|f| f.range.start);
+        folds.truncate(MAX_FOLDING_RANGES);
+    }
+    let folds: Vec<FoldingRange> = folds
         .into_iter()
         .filter_map(|f| {
             let start_line = doc.lines.line_of(f.range.start);

@@ -80,7 +80,7 @@ fn render(p: &Produced) -> String {
             text.push('\n');
         }
         text.push_str(&format!("// `{}` failed:\n", p.command));
-        for line in p.stderr.lines() {
+        for line in fsutil::lines::lines(&p.stderr) {
             text.push_str("// ");
             text.push_str(line);
             text.push('\n');
@@ -127,6 +127,25 @@ fn encode_path(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every line of a failing command's standard error is a comment in
+    /// the output document, also a line a lone `\r` ends (the editor shows
+    /// it as a line of its own).
+    #[test]
+    fn each_line_of_stderr_is_commented_lone_cr_included() {
+        let produced = Produced {
+            stdout: String::new(),
+            stderr: "first\rsecond\r\nthird\n".into(),
+            passed: false,
+            command: "cmd".into(),
+            status: String::new(),
+            dropped: 0,
+        };
+        assert_eq!(
+            render(&produced),
+            "// `cmd` failed:\n// first\n// second\n// third\n"
+        );
+    }
 
     #[test]
     fn output_uris_carry_the_encoded_source_and_run() {

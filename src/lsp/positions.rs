@@ -3,127 +3,89 @@
 //! units of the negotiated encoding: UTF-16 by default, UTF-8 or UTF-32
 //! when the client offers them in `general.positionEncodings`).
 //!
-//! Lines end at `\n`, `\r\n` or a lone `\r`, as the protocol says (the
-//! definition the lexer and diagnostics share, `crate::span::line_starts`); a column
+//! Lines and columns are `fsutil::lines`'s: the one definition of a line
+//! (`\n`, `\r\n` or a lone `\r`, as the protocol says) that the lexer and
+//! diagnostics share, and its one [`fsutil::lines::LineIndex`]. A column
 //! past the end of its line means the end of the line, a line past the end
 //! of the text means the end of the text, and an offset inside a character
 //! or a line break is moved back to where that character starts. Each
 //! conversion costs a binary search plus the length of one line.
 
+use fsutil::lines;
+pub use fsutil::lines::Encoding;
 use lsp_types::{Position, PositionEncodingKind, Range};
 
-/// The units columns are counted in.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
-pub enum Encoding {
-    Utf8,
-    #[default]
-    Utf16,
-    Utf32,
-}
-
-impl Encoding {
-    /// The encoding to use for a client that offers `offered` (in its order
-    /// of preference): UTF-8 when offered (offsets need no conversion),
-    /// else UTF-32, else the protocol's default UTF-16.
-    pub fn negotiate(offered: Option<&[PositionEncodingKind]>) -> Encoding {
-        let offered = offered.unwrap_or_default();
-        let has = |kind: &PositionEncodingKind| offered.iter().any(|k| k == kind);
-        if has(&PositionEncodingKind::UTF8) {
-            Encoding::Utf8
-        } else if has(&PositionEncodingKind::UTF32) {
-            Encoding::Utf32
-        } else {
-            Encoding::Utf16
-        }
-    }
-
-    /// The name announced in the server's capabilities.
-    pub fn kind(self) -> PositionEncodingKind {
-        match self {
-            Encoding::Utf8 => PositionEncodingKind::UTF8,
-            Encoding::Utf16 => PositionEncodingKind::UTF16,
-            Encoding::Utf32 => PositionEncodingKind::UTF32,
-        }
-    }
-
-    fn units(self, c: char) -> usize {
-        match self {
-            Encoding::Utf8 => c.len_utf8(),
-            Encoding::Utf16 => c.len_utf16(),
-            Encoding::Utf32 => 1,
-        }
+/// The encoding to use for a client that offers `offered` (in its order of
+/// preference): UTF-8 when offered (offsets need no conversion), else
+/// UTF-32, else the protocol's default UTF-16.
+pub fn negotiate(offered: Option<&[PositionEncodingKind]>) -> Encoding {
+    let offered = offered.unwrap_or_default();
+    let has = |kind: &PositionEncodingKind| offered.iter().any(|k| k == kind);
+    if has(&PositionEncodingKind::UTF8) {
+        Encoding::Utf8
+    } else if has(&PositionEncodingKind::UTF32) {
+        Encoding::Utf32
+    } else {
+        Encoding::Utf16
     }
 }
 
-/// The line starts of one text, for converting positions in it.
+/// The name of `encoding` announced in the server's capabilities.
+pub fn kind(encoding: Encoding) -> PositionEncodingKind {
+    match encoding {
+        Encoding::Utf8 => PositionEncodingKind::UTF8,
+        Encoding::Utf16 => PositionEncodingKind::UTF16,
+        Encoding::Utf32 => PositionEncodingKind::UTF32,
+    }
+}
+
+/// The line index of one text with the negotiated encoding, for
+/// converting positions in it (every method takes the text it was built
+/// from).
 #[derive(Clone, Debug)]
 pub struct LineIndex {
-    /// Byte offset where each line starts; the first is 0.
-    line_starts: Vec<usize>,
-    /// Byte offset where each line's content ends (before its line break).
-    line_ends: Vec<usize>,
+    lines: lines::LineIndex,
     encoding: Encoding,
 }
 
 impl LineIndex {
     pub fn new(text: &str, encoding: Encoding) -> LineIndex {
-        let bytes = text.as_bytes();
-        let mut line_starts = vec![0];
-        line_starts.extend(crate::span::line_starts(text));
-        let line_ends = line_starts[1..]
-            .iter()
-            .map(|&next| {
-                if next >= 2 && bytes[next - 2] == b'\r' && bytes[next - 1] == b'\n' {
-                    next - 2
-                } else {
-                    next - 1
-                }
-            })
-            .chain(std::iter::once(bytes.len()))
-            .collect();
         LineIndex {
-            line_starts,
-            line_ends,
+            lines: lines::LineIndex::new(text),
             encoding,
         }
     }
 
     /// The number of lines (a text ending in a line break has an empty last line).
     pub fn line_count(&self) -> usize {
-        self.line_starts.len()
+        self.lines.line_count()
     }
 
     /// The byte range of line `line`'s content (without its line break);
     /// `None` past the last line.
-    pub fn line_range(&self, line: usize) -> Option<std::ops::Range<usize>> {
-        (line < self.line_count()).then(|| self.line_starts[line]..self.line_ends[line])
+    pub fn line_range(&self, text: &str, line: usize) -> Option<std::ops::Range<usize>> {
+        self.lines.line_range(text, line)
     }
 
     /// The 0-based line that byte `offset` is on.
     pub fn line_of(&self, offset: usize) -> usize {
-        self.line_starts.partition_point(|&s| s <= offset).max(1) - 1
+        self.lines.line_of(offset)
     }
 
     /// The position of byte `offset` of `text` (clamped into the text).
     pub fn position(&self, text: &str, offset: usize) -> Position {
-        let line = self.line_of(offset.min(text.len()));
-        let start = self.line_starts[line];
-        let end = offset.clamp(start, self.line_ends[line]);
-        let column: usize = text[start..floor_char_boundary(text, end)]
-            .chars()
-            .map(|c| self.encoding.units(c))
-            .sum();
+        let (line, column) = self.lines.line_col(text, offset, self.encoding);
         Position::new(to_u32(line), to_u32(column))
     }
 
     /// The byte offset of `position` in `text` (clamped as the module doc says).
     pub fn offset(&self, text: &str, position: Position) -> usize {
-        let line = position.line as usize;
-        if line >= self.line_count() {
-            return text.len();
-        }
-        let (start, end) = (self.line_starts[line], self.line_ends[line]);
-        column_offset(text, start..end, self.encoding, position.character)
+        self.lines.offset(
+            text,
+            position.line as usize,
+            position.character as usize,
+            self.encoding,
+        )
     }
 
     pub fn range(&self, text: &str, range: std::ops::Range<usize>) -> Range {
@@ -145,60 +107,24 @@ impl LineIndex {
 /// over the text up to it (for applying a change, after which an index
 /// would be stale); the same answer as [`LineIndex::offset`].
 pub fn offset_by_scan(text: &str, encoding: Encoding, position: Position) -> usize {
-    let bytes = text.as_bytes();
-    let mut start = 0;
-    for _ in 0..position.line {
-        let Some(i) = bytes[start..]
-            .iter()
-            .position(|&b| b == b'\n' || b == b'\r')
-        else {
-            return text.len();
-        };
-        let i = start + i;
-        start = if bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n') {
-            i + 2
-        } else {
-            i + 1
-        };
-    }
-    let end = bytes[start..]
-        .iter()
-        .position(|&b| b == b'\n' || b == b'\r')
-        .map_or(text.len(), |i| start + i);
-    column_offset(text, start..end, encoding, position.character)
-}
-
-/// The byte offset of column `character` on the line whose content is
-/// `line` (a column past its end means its end).
-fn column_offset(
-    text: &str,
-    line: std::ops::Range<usize>,
-    encoding: Encoding,
-    character: u32,
-) -> usize {
-    let wanted = character as usize;
-    let mut units = 0;
-    for (i, c) in text[line.clone()].char_indices() {
-        let next = units + encoding.units(c);
-        if next > wanted {
-            return line.start + i;
-        }
-        units = next;
-    }
-    line.end
+    let start = match position.line as usize {
+        0 => 0,
+        n => match lines::line_starts(text).nth(n - 1) {
+            Some(start) => start,
+            None => return text.len(),
+        },
+    };
+    let line = lines::strip_line_break(lines::lines_inclusive(&text[start..]).next().unwrap_or(""));
+    lines::column_offset(
+        text,
+        start..start + line.len(),
+        position.character as usize,
+        encoding,
+    )
 }
 
 fn to_u32(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
-}
-
-/// The largest char boundary of `text` at or before `offset`.
-pub fn floor_char_boundary(text: &str, offset: usize) -> usize {
-    let mut i = offset.min(text.len());
-    while !text.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
 }
 
 #[cfg(test)]
@@ -237,16 +163,10 @@ mod tests {
     #[test]
     fn negotiation_prefers_utf8_then_utf32_then_utf16() {
         use PositionEncodingKind as K;
-        assert_eq!(Encoding::negotiate(None), Encoding::Utf16);
-        assert_eq!(
-            Encoding::negotiate(Some(&[K::UTF16, K::UTF32])),
-            Encoding::Utf32
-        );
-        assert_eq!(
-            Encoding::negotiate(Some(&[K::UTF16, K::UTF8])),
-            Encoding::Utf8
-        );
-        assert_eq!(Encoding::negotiate(Some(&[K::UTF16])), Encoding::Utf16);
+        assert_eq!(negotiate(None), Encoding::Utf16);
+        assert_eq!(negotiate(Some(&[K::UTF16, K::UTF32])), Encoding::Utf32);
+        assert_eq!(negotiate(Some(&[K::UTF16, K::UTF8])), Encoding::Utf8);
+        assert_eq!(negotiate(Some(&[K::UTF16])), Encoding::Utf16);
     }
 
     proptest::proptest! {

@@ -69,106 +69,120 @@ fn json(value: impl Serialize) -> Answer {
     })
 }
 
-/// Answers `request`.
+/// Answers `request`: the language features first, then the document
+/// edits and tests, then pfir's own requests.
 pub fn handle(server: &mut Server, request: Request) -> Answer {
     if let Some(answer) = features::handle(server, &request) {
         return answer;
     }
     match request.method.as_str() {
-        "textDocument/formatting" => {
-            let p: DocumentFormattingParams = params(&request)?;
-            let Some(doc) = server.documents.get(&p.text_document.uri) else {
-                return Ok(Value::Null);
-            };
-            json(
-                formatting::format_edits(&p.text_document.uri, doc, None)
-                    .map_err(RequestError::failed)?,
-            )
-        }
-        "textDocument/rangeFormatting" => {
-            let p: DocumentRangeFormattingParams = params(&request)?;
-            let Some(doc) = server.documents.get(&p.text_document.uri) else {
-                return Ok(Value::Null);
-            };
-            let range = doc.lines.byte_range(&doc.text, p.range);
-            json(
-                formatting::format_edits(&p.text_document.uri, doc, Some(range))
-                    .map_err(RequestError::failed)?,
-            )
-        }
-        "textDocument/codeAction" => {
-            let p: CodeActionParams = params(&request)?;
-            let Some(doc) = server.documents.get(&p.text_document.uri) else {
-                return Ok(Value::Null);
-            };
-            let range = doc.lines.byte_range(&doc.text, p.range);
-            json(code_actions::code_actions(
-                &p.text_document.uri,
-                doc,
-                range,
-                p.context.only.as_deref(),
-                p.context.trigger_kind,
-            ))
-        }
-        "codeAction/resolve" => {
-            let action: CodeAction = params(&request)?;
-            if action.kind.as_ref().map(|k| k.as_str()) != Some(code_actions::UPDATE_CHECKS_KIND) {
-                // Every other action comes with its edit.
-                return json(action);
-            }
-            let policy = super::trust::RunPolicy::from_settings(
-                &server.settings,
-                server.options.read_command,
-            );
-            let documents = &server.documents;
-            json(
-                code_actions::resolve_update_checks(action, |u| documents.get(u), &policy)
-                    .map_err(RequestError::failed)?,
-            )
-        }
+        "textDocument/formatting" => formatting(server, &request),
+        "textDocument/rangeFormatting" => range_formatting(server, &request),
+        "textDocument/codeAction" => code_action(server, &request),
+        "codeAction/resolve" => resolve_code_action(server, &request),
         "textDocument/codeLens" => {
             let p: CodeLensParams = params(&request)?;
             json(code_lenses(server, &p.text_document.uri))
         }
-        output::VIEW_OUTPUT => {
-            let p: ViewOutputParams = params(&request)?;
-            let Some(doc) = server.documents.get(&p.text_document.uri) else {
-                return Err(RequestError::failed(format!(
-                    "{} is not open",
-                    p.text_document.uri
-                )));
-            };
-            let source = output::source_path(&p.text_document.uri);
-            let policy = super::trust::RunPolicy::from_settings(
-                &server.settings,
-                server.options.read_command,
-            );
-            let text = output::view_output(&doc.text, &source, p.run, &policy)
-                .map_err(RequestError::failed)?;
-            json(ViewOutputResult { text })
-        }
-        EXPLAIN => {
-            let invalid = |message: String| RequestError {
-                code: ErrorCode::InvalidParams,
-                message,
-            };
-            let code = request
-                .params
-                .get("code")
-                .and_then(Value::as_str)
-                .ok_or_else(|| {
-                    invalid(format!(
-                        "`{EXPLAIN}` needs {{\"code\": \"E0010\"}}: an error code as a string"
-                    ))
-                })?;
-            let code = crate::diagnostics::Code::parse(code).ok_or_else(|| {
-                invalid(format!(
-                    "no error code `{}` (codes look like E0010)",
-                    super::server::shorten(code)
-                ))
-            })?;
-            json(serde_json::json!({ "text": crate::diagnostics::codes::explain(code) }))
-        }
+        output::VIEW_OUTPUT => view_output(server, &request),
+        EXPLAIN => explain(&request),
+        _ => test_request(server, &request),
+    }
+}
+
+fn formatting(server: &Server, request: &Request) -> Answer {
+    let p: DocumentFormattingParams = params(request)?;
+    let Some(doc) = server.documents.get(&p.text_document.uri) else {
+        return Ok(Value::Null);
+    };
+    json(formatting::format_edits(&p.text_document.uri, doc, None).map_err(RequestError::failed)?)
+}
+
+fn range_formatting(server: &Server, request: &Request) -> Answer {
+    let p: DocumentRangeFormattingParams = params(request)?;
+    let Some(doc) = server.documents.get(&p.text_document.uri) else {
+        return Ok(Value::Null);
+    };
+    let range = doc.lines.byte_range(&doc.text, p.range);
+    json(
+        formatting::format_edits(&p.text_document.uri, doc, Some(range))
+            .map_err(RequestError::failed)?,
+    )
+}
+
+fn code_action(server: &Server, request: &Request) -> Answer {
+    let p: CodeActionParams = params(request)?;
+    let Some(doc) = server.documents.get(&p.text_document.uri) else {
+        return Ok(Value::Null);
+    };
+    let range = doc.lines.byte_range(&doc.text, p.range);
+    json(code_actions::code_actions(
+        &p.text_document.uri,
+        doc,
+        range,
+        p.context.only.as_deref(),
+        p.context.trigger_kind,
+    ))
+}
+
+fn resolve_code_action(server: &Server, request: &Request) -> Answer {
+    let action: CodeAction = params(request)?;
+    if action.kind.as_ref().map(|k| k.as_str()) != Some(code_actions::UPDATE_CHECKS_KIND) {
+        // Every other action comes with its edit.
+        return json(action);
+    }
+    let policy =
+        super::trust::RunPolicy::from_settings(&server.settings, server.options.read_command);
+    let documents = &server.documents;
+    json(
+        code_actions::resolve_update_checks(action, |u| documents.get(u), &policy)
+            .map_err(RequestError::failed)?,
+    )
+}
+
+fn view_output(server: &Server, request: &Request) -> Answer {
+    let p: ViewOutputParams = params(request)?;
+    let Some(doc) = server.documents.get(&p.text_document.uri) else {
+        return Err(RequestError::failed(format!(
+            "{} is not open",
+            p.text_document.uri
+        )));
+    };
+    let source = output::source_path(&p.text_document.uri);
+    let policy =
+        super::trust::RunPolicy::from_settings(&server.settings, server.options.read_command);
+    let text =
+        output::view_output(&doc.text, &source, p.run, &policy).map_err(RequestError::failed)?;
+    json(ViewOutputResult { text })
+}
+
+fn explain(request: &Request) -> Answer {
+    let invalid = |message: String| RequestError {
+        code: ErrorCode::InvalidParams,
+        message,
+    };
+    let code = request
+        .params
+        .get("code")
+        .and_then(Value::as_str)
+        .ok_or_else(|| {
+            invalid(format!(
+                "`{EXPLAIN}` needs {{\"code\": \"E0010\"}}: an error code as a string"
+            ))
+        })?;
+    let code = crate::diagnostics::Code::parse(code).ok_or_else(|| {
+        invalid(format!(
+            "no error code `{}` (codes look like E0010)",
+            super::server::shorten(code)
+        ))
+    })?;
+    json(serde_json::json!({ "text": crate::diagnostics::codes::explain(code) }))
+}
+
+/// The test-only requests (when the server was started with them), else
+/// "unknown request".
+fn test_request(server: &Server, request: &Request) -> Answer {
+    match request.method.as_str() {
         TEST_PANIC if server.options.test_requests => {
             panic!("pfir/testPanic: a handler panicked on purpose")
         }
@@ -218,7 +232,7 @@ fn code_lenses(server: &Server, uri: &lsp_types::Url) -> Vec<CodeLens> {
         .checks
         .iter()
         .filter_map(|check| {
-            let range = doc.lines.line_range(check.line)?;
+            let range = doc.lines.line_range(&doc.text, check.line)?;
             let title = features::check_lens_title(check);
             Some(CodeLens {
                 range: doc.range(range),

@@ -123,7 +123,7 @@ impl Encoder {
                     return false;
                 }
                 let line = doc.lines.line_of(start);
-                let Some(line_range) = doc.lines.line_range(line) else {
+                let Some(line_range) = doc.lines.line_range(text, line) else {
                     break;
                 };
                 let piece_end = end.min(line_range.end);
@@ -147,7 +147,7 @@ impl Encoder {
                     self.prev = (a.line, a.character);
                 }
                 // Continue on the next line.
-                match doc.lines.line_range(line + 1) {
+                match doc.lines.line_range(text, line + 1) {
                     Some(next) => start = next.start,
                     None => break,
                 }

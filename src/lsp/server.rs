@@ -16,7 +16,6 @@
 //!   the client goes away without `exit`).
 
 use super::documents::Documents;
-use super::positions::Encoding;
 use super::requests;
 use super::requests::RequestError;
 use super::settings::Settings;
@@ -87,7 +86,7 @@ pub fn run(
         .general
         .as_ref()
         .and_then(|g| g.position_encodings.as_deref());
-    let encoding = Encoding::negotiate(offered);
+    let encoding = super::positions::negotiate(offered);
     let mut settings = Settings::default();
     let setting_problems = params
         .initialization_options
@@ -114,7 +113,6 @@ pub fn run(
     let (jobs, job_queue) = crossbeam_channel::unbounded();
     let cx = WorkerContext {
         out: out.clone(),
-        encoding,
         reports: reports.clone(),
         refresh_code_lenses,
     };
@@ -412,6 +410,7 @@ impl Server {
                     uri,
                     version: doc.version,
                     text: doc.text.clone(),
+                    lines: doc.lines.clone(),
                     remarks: self.settings.remarks,
                     analysis: doc.analysis_cell(),
                 });

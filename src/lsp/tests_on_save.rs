@@ -213,7 +213,29 @@ fn run_pipeline(
         });
         return false;
     }
-    let stage = &pipeline.stages[fc];
+    check_output(
+        report,
+        &pipeline.stages[fc],
+        produced.stdout,
+        index,
+        run_line,
+        text,
+        source,
+    ) && produced.passed
+}
+
+/// Runs the FileCheck stage `stage` of RUN line `index` on `output` (what
+/// the stages before it printed), with its results put on the directive
+/// lines of this document; returns whether FileCheck passed.
+fn check_output(
+    report: &mut TestReport,
+    stage: &lit::run_line::Stage,
+    output: String,
+    index: usize,
+    run_line: usize,
+    text: &str,
+    source: &Path,
+) -> bool {
     let parsed = match parse_args(&stage.argv[1..]) {
         Ok(p) => p,
         Err(e) => {
@@ -242,23 +264,58 @@ fn run_pipeline(
     };
     let input = match parsed.input_file {
         Some(path) => std::fs::read_to_string(&path).unwrap_or_default(),
-        None => produced.stdout,
+        None => output,
     };
     let mut opts = parsed.opts;
     opts.color = false;
     opts.dump_input = filecheck::DumpInput::Never;
     let outcome = filecheck::check_detailed(&check_text, &check_file, &input, "<stdin>", &opts);
-    let line_starts: Vec<usize> = std::iter::once(0)
-        .chain(input.match_indices('\n').map(|(i, _)| i + 1))
-        .collect();
+    if this_document {
+        report_directives(report, &outcome, &input, index);
+    }
+    match outcome.result {
+        Ok(()) => true,
+        Err(failure) => {
+            // Failures not on a line of this document (usage, an empty
+            // input, another check file) go on the RUN line.
+            let located = this_document && failure.errors.iter().all(|e| e.line > 0);
+            if !located
+                || outcome
+                    .directives
+                    .iter()
+                    .all(|d| d.status == DirectiveStatus::Matched)
+            {
+                let first = failure
+                    .report()
+                    .lines()
+                    .next()
+                    .unwrap_or("FileCheck failed")
+                    .to_string();
+                report.fail(run_line, first);
+            }
+            false
+        }
+    }
+}
+
+/// Each directive of this document that FileCheck tried: a problem on its
+/// line when it failed, and the output line it matched (or its closest
+/// candidate), by the output's lines as the editor shows them
+/// (`fsutil::lines`: the `pfir-output:` document).
+fn report_directives(
+    report: &mut TestReport,
+    outcome: &filecheck::FileCheckOutcome,
+    input: &str,
+    index: usize,
+) {
+    let lines = fsutil::lines::LineIndex::new(input);
     let output_line = |offset: usize| {
-        let line = line_starts.partition_point(|&s| s <= offset).max(1) - 1;
-        let start = line_starts[line];
-        let end = input[start..].find('\n').map_or(input.len(), |e| start + e);
-        (line, input[start..end].trim_end_matches('\r').to_string())
+        let line = lines.line_of(offset);
+        let range = lines.line_range(input, line).unwrap_or(0..0);
+        (line, input[range].to_string())
     };
     for d in &outcome.directives {
-        if !this_document || d.check_line == 0 {
+        if d.check_line == 0 {
             continue;
         }
         let line = d.check_line - 1;
@@ -285,29 +342,6 @@ fn run_pipeline(
             output_line: matched,
         });
     }
-    match outcome.result {
-        Ok(()) => produced.passed,
-        Err(failure) => {
-            // Failures not on a line of this document (usage, an empty
-            // input, another check file) go on the RUN line.
-            let located = this_document && failure.errors.iter().all(|e| e.line > 0);
-            if !located
-                || outcome
-                    .directives
-                    .iter()
-                    .all(|d| d.status == DirectiveStatus::Matched)
-            {
-                let first = failure
-                    .report()
-                    .lines()
-                    .next()
-                    .unwrap_or("FileCheck failed")
-                    .to_string();
-                report.fail(run_line, first);
-            }
-            false
-        }
-    }
 }
 
 fn failed_command(p: &Produced) -> String {
@@ -315,10 +349,33 @@ fn failed_command(p: &Produced) -> String {
     if !p.status.is_empty() {
         message.push_str(&format!(": {}", p.status));
     }
-    let stderr: Vec<&str> = p.stderr.lines().take(10).collect();
+    let stderr: Vec<&str> = fsutil::lines::lines(&p.stderr).take(10).collect();
     if !stderr.is_empty() {
         message.push('\n');
         message.push_str(&stderr.join("\n"));
     }
     message
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The lines of a failing command's standard error are the editor's
+    /// lines: a lone `\r` ends one.
+    #[test]
+    fn failed_command_shows_stderr_lines_as_the_editor_does() {
+        let produced = Produced {
+            stdout: String::new(),
+            stderr: "a\rb\r\nc\n".into(),
+            passed: false,
+            command: "cmd".into(),
+            status: "exit status 1".into(),
+            dropped: 0,
+        };
+        assert_eq!(
+            failed_command(&produced),
+            "`cmd` failed: exit status 1\na\nb\nc"
+        );
+    }
 }

@@ -23,7 +23,7 @@
 
 use super::diagnostics::{check_document, to_lsp};
 use super::documents::AnalysisCell;
-use super::positions::{Encoding, LineIndex};
+use super::positions::LineIndex;
 use super::tests_on_save::{Level, TestReport, run_tests};
 use super::trust::RunPolicy;
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
@@ -48,6 +48,8 @@ pub enum Job {
         uri: Url,
         version: i32,
         text: Arc<str>,
+        /// The line index of `text`.
+        lines: Arc<LineIndex>,
         remarks: bool,
         /// Where the version's analysis is built (or was, by a request):
         /// the diagnostics come from it.
@@ -75,7 +77,6 @@ pub type TestReports = Arc<Mutex<HashMap<Url, TestReport>>>;
 #[derive(Clone)]
 pub struct WorkerContext {
     pub out: Sender<Message>,
-    pub encoding: Encoding,
     pub reports: TestReports,
     /// Send `workspace/codeLens/refresh` after a test run.
     pub refresh_code_lenses: bool,
@@ -85,6 +86,7 @@ pub struct WorkerContext {
 struct Published {
     version: i32,
     text: Arc<str>,
+    lines: Arc<LineIndex>,
     diagnostics: Vec<Diagnostic>,
 }
 
@@ -229,15 +231,15 @@ fn handle(
             uri,
             version,
             text,
+            lines,
             remarks,
             analysis,
         } => {
             // Once in the cell, requests answer from the analysis while the
             // pass runs for the diagnostics.
             let analysis = analysis
-                .get_or_init(|| Arc::new(crate::ide::Analysis::new(&text)))
+                .get_or_init(|| Arc::new(crate::ide::Analysis::shared(text.clone())))
                 .clone();
-            let lines = LineIndex::new(&text, cx.encoding);
             let diagnostics = check_document(&analysis, remarks)
                 .iter()
                 .map(|d| to_lsp(d, &uri, &text, &lines))
@@ -248,6 +250,7 @@ fn handle(
                 Published {
                     version,
                     text,
+                    lines,
                     diagnostics,
                 },
             );
@@ -257,75 +260,15 @@ fn handle(
             uri,
             version,
             text,
-            mut policy,
+            policy,
         } => {
-            tests.cancel(&uri);
-            let cancel = Arc::new(AtomicBool::new(false));
-            policy.cancel = Some(cancel.clone());
-            tests.next += 1;
-            let generation = tests.next;
-            lock(&tests.current).insert(
-                uri.clone(),
-                TestRun {
-                    generation,
-                    cancel: cancel.clone(),
-                },
-            );
-            let current = tests.current.clone();
-            let (context, published, refresh_ids) = (
-                tests.context.clone(),
-                published.clone(),
-                refresh_ids.clone(),
-            );
-            let thread_uri = uri.clone();
-            let spawned = std::thread::Builder::new()
-                .name("pfir-lsp-test".into())
-                .stack_size(crate::driver::LARGE_STACK_BYTES)
-                .spawn(move || {
-                    let uri = thread_uri;
-                    let source = super::output::source_path(&uri);
-                    let report = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        run_tests(&text, &source, version, &policy)
-                    }));
-                    let Ok(report) = report else {
-                        eprintln!("pfir lsp: a test run panicked");
-                        return;
-                    };
-                    let Some(cx) = lock(&context).clone() else {
-                        return;
-                    };
-                    // Only the document's current run reports; a cancelled
-                    // one (newer save, close, shutdown) says nothing.
-                    {
-                        let mut current = lock(&current);
-                        if cancel.load(Ordering::SeqCst)
-                            || current.get(&uri).map(|r| r.generation) != Some(generation)
-                        {
-                            return;
-                        }
-                        current.remove(&uri);
-                        if let Ok(mut reports) = cx.reports.lock() {
-                            reports.insert(uri.clone(), report);
-                        }
-                    }
-                    publish(&cx, &uri, lock(&published).get(&uri));
-                    if cx.refresh_code_lenses {
-                        let id = refresh_ids.fetch_add(1, Ordering::Relaxed);
-                        let request = Request::new(
-                            RequestId::from(format!("pfir-code-lens-refresh-{id}")),
-                            "workspace/codeLens/refresh".to_string(),
-                            serde_json::Value::Null,
-                        );
-                        let _ = cx.out.send(request.into());
-                    }
-                });
-            match spawned {
-                Ok(t) => tests.threads.push(t),
-                Err(e) => {
-                    tests.cancel(&uri);
-                    eprintln!("pfir lsp: cannot start a test run: {e}");
-                }
-            }
+            let test = TestJob {
+                uri,
+                version,
+                text,
+                policy,
+            };
+            start_test(test, published, refresh_ids, tests);
         }
         Job::Close { uri } => {
             tests.cancel(&uri);
@@ -340,6 +283,108 @@ fn handle(
     }
 }
 
+/// What a test run needs of its [`Job::Test`].
+struct TestJob {
+    uri: Url,
+    version: i32,
+    text: Arc<str>,
+    policy: RunPolicy,
+}
+
+/// Starts the test run of `test` on a thread of its own (cancelling the
+/// document's previous run); the run reports through
+/// [`finish_test`].
+fn start_test(
+    mut test: TestJob,
+    published: &PublishedMap,
+    refresh_ids: &Arc<AtomicU64>,
+    tests: &mut TestRuns,
+) {
+    let uri = test.uri.clone();
+    tests.cancel(&uri);
+    let cancel = Arc::new(AtomicBool::new(false));
+    test.policy.cancel = Some(cancel.clone());
+    tests.next += 1;
+    let generation = tests.next;
+    lock(&tests.current).insert(
+        uri.clone(),
+        TestRun {
+            generation,
+            cancel: cancel.clone(),
+        },
+    );
+    let run = FinishedRun {
+        current: tests.current.clone(),
+        context: tests.context.clone(),
+        published: published.clone(),
+        refresh_ids: refresh_ids.clone(),
+        cancel,
+        generation,
+    };
+    let spawned = std::thread::Builder::new()
+        .name("pfir-lsp-test".into())
+        .stack_size(crate::driver::LARGE_STACK_BYTES)
+        .spawn(move || {
+            let source = super::output::source_path(&test.uri);
+            let report = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                run_tests(&test.text, &source, test.version, &test.policy)
+            }));
+            match report {
+                Ok(report) => finish_test(run, &test.uri, report),
+                Err(_) => eprintln!("pfir lsp: a test run panicked"),
+            }
+        });
+    match spawned {
+        Ok(t) => tests.threads.push(t),
+        Err(e) => {
+            tests.cancel(&uri);
+            eprintln!("pfir lsp: cannot start a test run: {e}");
+        }
+    }
+}
+
+/// What a test thread reports through.
+struct FinishedRun {
+    current: Arc<Mutex<HashMap<Url, TestRun>>>,
+    context: Arc<Mutex<Option<WorkerContext>>>,
+    published: PublishedMap,
+    refresh_ids: Arc<AtomicU64>,
+    cancel: Arc<AtomicBool>,
+    generation: u64,
+}
+
+/// Keeps and publishes the report of a finished run, unless it was
+/// cancelled or superseded, and asks the client to refresh code lenses.
+fn finish_test(run: FinishedRun, uri: &Url, report: TestReport) {
+    let Some(cx) = lock(&run.context).clone() else {
+        return;
+    };
+    // Only the document's current run reports; a cancelled one (newer
+    // save, close, shutdown) says nothing.
+    {
+        let mut current = lock(&run.current);
+        if run.cancel.load(Ordering::SeqCst)
+            || current.get(uri).map(|r| r.generation) != Some(run.generation)
+        {
+            return;
+        }
+        current.remove(uri);
+        if let Ok(mut reports) = cx.reports.lock() {
+            reports.insert(uri.clone(), report);
+        }
+    }
+    publish(&cx, uri, lock(&run.published).get(uri));
+    if cx.refresh_code_lenses {
+        let id = run.refresh_ids.fetch_add(1, Ordering::Relaxed);
+        let request = Request::new(
+            RequestId::from(format!("pfir-code-lens-refresh-{id}")),
+            "workspace/codeLens/refresh".to_string(),
+            serde_json::Value::Null,
+        );
+        let _ = cx.out.send(request.into());
+    }
+}
+
 fn publish(cx: &WorkerContext, uri: &Url, document: Option<&Published>) {
     let Some(document) = document else { return };
     let mut diagnostics = document.diagnostics.clone();
@@ -349,10 +394,10 @@ fn publish(cx: &WorkerContext, uri: &Url, document: Option<&Published>) {
             .cloned()
     });
     if let Some(report) = report {
-        let lines = LineIndex::new(&document.text, cx.encoding);
+        let lines = &document.lines;
         for problem in &report.problems {
             let range = lines
-                .line_range(problem.line)
+                .line_range(&document.text, problem.line)
                 .unwrap_or(document.text.len()..document.text.len());
             let severity = match problem.level {
                 Level::Error => DiagnosticSeverity::ERROR,

@@ -342,13 +342,7 @@ fn strip_checks(line: &str, prefix: &str) -> Option<Option<String>> {
         return Some(None);
     }
     let cut = line[..at].find("//")?;
-    let eol = if line.ends_with("\r\n") {
-        "\r\n"
-    } else if line.ends_with('\n') {
-        "\n"
-    } else {
-        ""
-    };
+    let eol = &line[fsutil::lines::strip_line_break(line).len()..];
     Some(Some(format!("{}{eol}", line[..cut].trim_end())))
 }
 
@@ -371,7 +365,9 @@ pub fn generate(input: &str, output: &str, prefix: &str, split: bool) -> String 
     let mut chunks: Vec<Vec<String>> = vec![Vec::new()];
     let mut markers: Vec<String> = Vec::new();
     let eol = if input.contains("\r\n") { "\r\n" } else { "\n" };
-    for line in input.split_inclusive('\n') {
+    // Lines as the compiler and editors read them: a lone `\r` ends one,
+    // so a check comment never takes the code after it along.
+    for line in fsutil::lines::lines_inclusive(input) {
         let line = match strip_checks(line, prefix) {
             None => line.to_string(),
             Some(None) => continue,
@@ -595,6 +591,22 @@ orchestration func main(n: i64) -> task_id {
     fn generates_label_next_blocks_above_functions() {
         let got = generate(INPUT, OUTPUT, "CHECK", false);
         assert_eq!(got, EXPECTED);
+    }
+
+    #[test]
+    fn a_lone_cr_ends_the_check_line_it_ends() {
+        // The code after the `\r` is a line of its own for the lexer and
+        // editors: removing the old check keeps it.
+        let input = "// RUN: x\n// CHECK: old\rfunc f() {\r}\n";
+        let got = generate(input, "func f() {\n}\n", "CHECK", false);
+        assert!(!got.contains("old"), "{got:?}");
+        assert!(got.contains("func f() {\r}\n"), "{got:?}");
+        assert!(got.contains("// CHECK-LABEL: func f() {"), "{got:?}");
+        // Code before a check comment keeps its lone `\r`.
+        assert_eq!(
+            strip_checks("x = 1 // CHECK: y\r", "CHECK"),
+            Some(Some("x = 1\r".to_string()))
+        );
     }
 
     #[test]

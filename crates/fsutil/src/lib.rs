@@ -1,8 +1,8 @@
 //! File-system and process plumbing shared by pfir and its test tooling:
 //! safe replacement of files ([`atomic_write`]) and cleanup when a run is
 //! interrupted by a signal ([`cleanup`]); and the one XML escaper both
-//! write reports with ([`xml`]); and the one definition of a line
-//! ([`lines`]: `\n`, `\r\n` or a lone `\r`).
+//! write reports with ([`xml`]); and the one definition of a line and
+//! line index ([`lines`]: `\n`, `\r\n` or a lone `\r`; UTF-8/16/32 columns).
 //!
 //! **Boundary:** this crate knows nothing of pfir's compiler (nor of
 //! `.pfir`, FileCheck or lit). It depends on no other crate of the

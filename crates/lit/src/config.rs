@@ -124,7 +124,7 @@ impl Directives {
     pub fn parse(text: &str) -> Result<Directives, String> {
         let mut d = Directives::default();
         let mut retries_seen = false;
-        for (index, line) in text.lines().enumerate() {
+        for (index, line) in fsutil::lines::lines(text).enumerate() {
             let Some(rest) = line.trim_start().strip_prefix("//") else {
                 continue;
             };
@@ -222,6 +222,15 @@ mod tests {
         );
         assert!(Directives::parse("// XFAIL: a && (b\n").is_err());
         assert!(Directives::parse("// UNSUPPORTED:\n").is_err());
+        // A lone `\r` ends a line, as for RUN lines: the code after it is
+        // no part of the directive, and line numbers agree.
+        let cr = Directives::parse("// REQUIRES: a\rx = 1\n").unwrap();
+        assert_eq!(cr.requires, vec!["a"]);
+        assert!(
+            Directives::parse("// RUN: x\r// ALLOW_RETRIES: many\n")
+                .unwrap_err()
+                .contains("line 2")
+        );
         let config = LitConfig {
             features: vec!["a".into(), "b".into()],
             ..LitConfig::default()

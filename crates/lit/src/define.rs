@@ -125,7 +125,7 @@ pub fn defines_at(
     let mut pending: Option<Pending> = None;
     let mut out = Vec::new();
     let mut next = at_lines.iter().peekable();
-    for (index, line) in text.lines().enumerate() {
+    for (index, line) in fsutil::lines::lines(text).enumerate() {
         let number = index + 1;
         while next.peek().is_some_and(|&&l| l == number) {
             out.push(defines.clone());
@@ -312,6 +312,16 @@ mod tests {
         assert!(e.contains("makes the RUN line longer than 16 MiB"), "{e}");
         // 2^22 bytes (4 MiB) is within the limit.
         assert_eq!(expand("%{d21}", &d[0]).unwrap().len(), 2 << 21);
+    }
+
+    #[test]
+    fn lines_end_at_a_lone_cr_as_run_lines_do() {
+        // The RUN line is line 3 for `run_line` (`fsutil::lines`), so the
+        // definition on line 2 must be in force there.
+        let text = "// DEFINE: %{x} = one\r// REDEFINE: %{x} = two\r// RUN: %{x}\n";
+        let d = at(text, &[2, 3]).unwrap();
+        assert_eq!(expand("%{x}", &d[0]).unwrap(), "one");
+        assert_eq!(expand("%{x}", &d[1]).unwrap(), "two");
     }
 
     #[test]

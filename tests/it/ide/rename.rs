@@ -105,6 +105,18 @@ fn refuses_names_already_visible_where_the_variable_is() {
     assert!(b.rename(at(src, "y"), "x").is_ok());
 }
 
+/// Line numbers in refusals count lines as editors do: a lone `\r` and a
+/// `\r\n` each end one.
+#[test]
+fn refusals_count_lone_carriage_returns_as_line_ends() {
+    let src = "func f(x: i64) {\r}\r\n\rfunc g(y: i64) {\r}\r";
+    let a = Analysis::new(src);
+    assert_eq!(
+        refusal(&a, at(src, "f("), "g"),
+        "a function named `g` already exists (line 4)"
+    );
+}
+
 #[test]
 fn refuses_function_clashes_ops_and_callees_defined_elsewhere() {
     let a = Analysis::new(FIRST);

@@ -332,22 +332,41 @@ fn completion_offers_variables_in_scope() {
     );
 }
 
+/// The answer to `method` on a new server's only document: `functions`
+/// functions, the `i`th written by `function(i)`.
+fn answer_on(functions: usize, function: impl Fn(usize) -> String, method: &str) -> Value {
+    let text: String = (0..functions).map(function).collect();
+    let uri = "file:///virtual/huge.pfir";
+    let mut c = Client::start(json!({}));
+    c.open(uri, &text);
+    c.request(method, json!({ "textDocument": { "uri": uri } }))
+        .unwrap()
+}
+
+/// A document with more folding ranges than an answer lists (50,000): the
+/// first ones in document order.
+#[test]
+fn folding_ranges_of_a_huge_document_are_bounded() {
+    let function = |i| format!("func k{i}(a: i64) {{\n  if a > 0 {{\n    b = a\n  }}\n}}\n");
+    let folds = answer_on(26_000, function, "textDocument/foldingRange");
+    let starts: Vec<u64> = folds
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["startLine"].as_u64().unwrap())
+        .collect();
+    assert_eq!(starts.len(), 50_000);
+    assert!(starts.is_sorted(), "the first ranges in document order");
+    assert_eq!((starts[0], starts[1]), (0, 1));
+    assert_eq!(*starts.last().unwrap(), 5 * 24_999 + 1);
+}
+
 /// A document with more symbols than an answer lists: the outline is cut
 /// at the limit (10,000) and says how many symbols it leaves out.
 #[test]
 fn document_symbols_of_a_huge_document_are_bounded() {
-    let text: String = (0..4_000)
-        .map(|i| format!("func k{i}(a: i64) {{\n  b = a\n  c = b\n}}\n"))
-        .collect();
-    let uri = "file:///virtual/huge.pfir";
-    let mut c = Client::start(json!({}));
-    c.open(uri, &text);
-    let answer = c
-        .request(
-            "textDocument/documentSymbol",
-            json!({ "textDocument": { "uri": uri } }),
-        )
-        .unwrap();
+    let function = |i| format!("func k{i}(a: i64) {{\n  b = a\n  c = b\n}}\n");
+    let answer = answer_on(4_000, function, "textDocument/documentSymbol");
     fn count(symbols: &[Value]) -> usize {
         symbols
             .iter()

@@ -202,3 +202,34 @@ fn a_lone_carriage_return_ends_the_comment_in_the_editor_too() {
         json!({ "start": { "line": 2, "character": 8 }, "end": { "line": 2, "character": 12 } })
     );
 }
+
+/// Folding and the outline read lines as the editor does: a run of comment
+/// lines ended by lone `\r`s folds, and a chunk is named by its first line
+/// (not by the lines a lone `\r` ends).
+#[test]
+fn folds_and_chunk_names_end_lines_at_a_lone_carriage_return() {
+    let mut c = Client::start(json!({}));
+    c.open(
+        URI,
+        "// one\r// two\rfunc a(x: index) {\r}\r// -----\rfunc b(y: index) {\r}\r",
+    );
+    let doc = json!({ "textDocument": { "uri": URI } });
+    let folds = c.request("textDocument/foldingRange", doc.clone()).unwrap();
+    let comment_run = folds
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["kind"] == "comment");
+    let comment_run = comment_run.unwrap_or_else(|| panic!("no comment fold in {folds}"));
+    assert_eq!(
+        (&comment_run["startLine"], &comment_run["endLine"]),
+        (&json!(0), &json!(1))
+    );
+    let symbols = c.request("textDocument/documentSymbol", doc).unwrap();
+    assert_eq!(symbols[1]["name"], "chunk 2", "{symbols}");
+    assert_eq!(symbols[1]["detail"], "func b(y: index) {", "{symbols}");
+    assert_eq!(
+        symbols[1]["selectionRange"]["end"],
+        json!({ "line": 5, "character": 18 })
+    );
+}
