@@ -213,7 +213,7 @@ impl<'a> Lowerer<'a> {
         let src = self.src;
         let starts = self.line_starts?.get_or_init(|| {
             std::iter::once(src.base)
-                .chain(src.text.match_indices('\n').map(|(i, _)| src.base + i + 1))
+                .chain(crate::span::line_starts(src.text).map(|s| src.base + s))
                 .collect()
         });
         Some(starts.partition_point(|&s| s <= offset))

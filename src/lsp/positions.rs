@@ -56,11 +56,6 @@ impl LineIndex {
         }
     }
 
-    /// The number of lines (a text ending in a line break has an empty last line).
-    pub fn line_count(&self) -> usize {
-        self.lines.line_count()
-    }
-
     /// The byte range of line `line`'s content (without its line break);
     /// `None` past the last line.
     pub fn line_range(&self, text: &str, line: usize) -> Option<std::ops::Range<usize>> {
@@ -150,7 +145,7 @@ mod tests {
     fn crlf_and_lone_cr_end_lines() {
         let text = "ab\r\ncd\ref";
         let index = LineIndex::new(text, Encoding::Utf16);
-        assert_eq!(index.line_count(), 3);
+        assert_eq!(index.lines.line_count(), 3);
         assert_eq!(index.position(text, 4), Position::new(1, 0));
         assert_eq!(index.position(text, 7), Position::new(2, 0));
         // Inside the `\r\n`: the end of line 0.

@@ -695,3 +695,14 @@ fn did_you_mean_searches_are_capped_per_function() {
         .count();
     assert_eq!(suggested, pfir::lower::MAX_SUGGESTION_SEARCHES);
 }
+
+#[test]
+fn out_of_scope_uses_name_the_line_with_lone_carriage_returns() {
+    // Lines end at a lone `\r` for the lowering's "at line N" as for the
+    // editor and the diagnostic's own position (line 3 holds the loop).
+    let text = "func k() {\r}\rfunc main() {\r  for i in range(4) {\r    t = submit k()\r  }\r  u = submit k(deps=[t])\r}\r";
+    let (code, _, err) = run_pfir(&["check", "-", "--color=never"], text);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("defined inside the loop at line 4;"), "{err}");
+    assert!(err.contains("<stdin>:7:") || err.contains(":7:"), "{err}");
+}
