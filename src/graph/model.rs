@@ -19,9 +19,9 @@
 //!   runtime edge, up to a node budget.
 
 use crate::analysis::{Limits, NodeKind as TaskKind, RunBudget, TaskGraph, function_task_graph};
+use crate::ir::walk::walk_stmts;
 use crate::ir::{BuiltinOp, ExprId, ExprKind, Function, Module, StmtId, StmtKind};
 use crate::passes::expand_manual_phase_fence::static_dep_weights;
-use crate::passes::walk::walk_stmts;
 use crate::printer::print_expr;
 use std::collections::{BTreeMap, HashMap};
 

@@ -71,10 +71,10 @@
 use super::phase_fence::counts::CountMap;
 use super::phase_fence::index::{FunctionIndex, LoopId, UpdateKind, producers};
 use super::phase_fence::remark::{Decision, DecisionKind, Reason};
-use super::walk::{Site, block_of_mut, walk_stmts};
 use super::{Pass, PassContext, Property};
 use crate::diagnostics::Diagnostic;
 use crate::ir::builder::Builder;
+use crate::ir::walk::{Site, block_of_mut, walk_stmts};
 use crate::ir::{ArenaId, SecondaryMap};
 use crate::ir::{Extent, FuncKind, Function, Module, StmtId, StmtKind, Type, VarId};
 use hashbrown::{HashMap, HashSet};

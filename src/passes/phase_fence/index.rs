@@ -27,11 +27,11 @@
 
 use super::alias::AliasForest;
 use crate::ir::trip_count::trip_count;
+use crate::ir::walk::{Site, for_each_expr, for_each_own_expr, is_leaf, walk_stmts};
 use crate::ir::{
     Arena, ArenaId, BuiltinOp, ExprKind, Function, LoopKind, SecondaryMap, StmtId, StmtKind, Type,
     VarId,
 };
-use crate::passes::walk::{Site, for_each_expr, for_each_own_expr, is_leaf, walk_stmts};
 use crate::span::Span;
 use hashbrown::HashMap;
 

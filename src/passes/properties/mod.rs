@@ -25,8 +25,8 @@ pub mod manual_deps_on_submit_only;
 pub mod no_nested_calls;
 pub mod normalized_stmt_structure;
 
+use crate::ir::walk::{for_each_child, for_each_own_expr, is_leaf, walk_stmts};
 use crate::ir::{ArenaId, ExprId, ExprKind, Module, StmtKind};
-use crate::passes::walk::{for_each_child, for_each_own_expr, is_leaf, walk_stmts};
 use crate::span::Span;
 use no_nested_calls::Outer;
 use std::cell::RefCell;
