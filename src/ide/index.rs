@@ -211,38 +211,11 @@ pub fn header_of(stmt: Span, body: Span) -> Range<usize> {
     stmt.start()..end
 }
 
-/// The signature line of `f`.
+/// The signature line of `f`: the printer's function header without its `{`.
 pub fn signature(f: &Function) -> String {
-    let mut s = String::new();
-    if f.kind != FuncKind::Opaque {
-        s.push_str(f.kind.keyword());
-        s.push(' ');
-    }
-    s.push_str("func ");
-    s.push_str(&f.name);
-    s.push('(');
-    for (i, p) in f.params.iter().enumerate() {
-        if i > 0 {
-            s.push_str(", ");
-        }
-        if p.direction != Direction::In {
-            s.push_str(p.direction.keyword());
-            s.push(' ');
-        }
-        s.push_str(f.var_name(p.var));
-        s.push_str(": ");
-        s.push_str(&f.types[f.vars[p.var].ty].to_string());
-    }
-    s.push(')');
-    match f.results.as_slice() {
-        [] => {}
-        [one] => s.push_str(&format!(" -> {one}")),
-        many => {
-            let list: Vec<String> = many.iter().map(|t| t.to_string()).collect();
-            s.push_str(&format!(" -> ({})", list.join(", ")));
-        }
-    }
-    s
+    let mut head = crate::printer::function_head(f);
+    head.truncate(head.trim_end_matches('{').trim_end().len());
+    head
 }
 
 /// Builds the index of `module`, whose spans are offsets into `text`.
