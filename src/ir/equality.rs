@@ -9,7 +9,8 @@
 //! and every use in `a` must refer to the partner of the variable used at
 //! the same place in `b`. Spans and the ids nodes happen to have are ignored.
 //!
-//! Statements and expressions are compared with explicit work lists, not
+//! Statements are compared by walking both functions in step with
+//! [`super::walk::Walk`], expressions with an explicit work list: no
 //! recursion, so any nesting depth is fine. Mismatch messages describe the
 //! statements and expressions involved with [`super::describe`] (cut at a
 //! few levels), never with the printer.
@@ -19,6 +20,15 @@ use super::{
     ScopeStmt, StmtId, StmtKind, Submit, Type, VarId, WhileLoop,
 };
 use crate::ir::arena::SecondaryMap;
+use crate::ir::walk::{Event, Walk};
+
+/// The results a `for`, `while` or `if` binds after its blocks.
+fn compound_results(f: &Function, s: StmtId) -> &[VarId] {
+    match f.stmts[s].kind {
+        StmtKind::For(_) | StmtKind::While(_) | StmtKind::If(_) => f.results(&f.stmts[s].kind),
+        _ => &[],
+    }
+}
 
 /// `Ok(())` when `a` and `b` are the same IR up to spans and ids; otherwise
 /// a message naming the function and what differs.
@@ -42,17 +52,6 @@ type Res = Result<(), String>;
 
 fn fail(message: String) -> Res {
     Err(message)
-}
-
-/// A pending comparison of the statement walk (an explicit stack instead of
-/// recursion, so nesting depth costs heap, not stack).
-enum Work<'x> {
-    /// Two blocks, inside the given statements (`None`: function bodies).
-    Block(&'x Block, &'x Block, Option<(StmtId, StmtId)>),
-    /// Two statements.
-    Stmt(StmtId, StmtId),
-    /// The results a compound statement binds once its blocks are compared.
-    Results(&'x [VarId], &'x [VarId], (StmtId, StmtId)),
 }
 
 /// Compares one pair of functions.
@@ -116,24 +115,45 @@ impl<'x> FnCmp<'x> {
                 type_list(&b.results)
             ));
         }
-        self.walk(&a.body, &b.body)
+        self.walk()
     }
 
-    /// Compares two function bodies, statement by statement.
-    fn walk(&mut self, a: &'x Block, b: &'x Block) -> Result<(), String> {
-        let mut work = vec![Work::Block(a, b, None)];
-        while let Some(item) = work.pop() {
-            match item {
-                Work::Block(x, y, parent) => self.block(x, y, parent, &mut work)?,
-                Work::Stmt(sa, sb) => self
-                    .stmt(sa, sb, &mut work)
-                    .map_err(|e| self.in_stmt(sa, sb, e))?,
-                Work::Results(ra, rb, (sa, sb)) => self
-                    .define_all(ra, rb, "results")
-                    .map_err(|e| self.in_stmt(sa, sb, e))?,
+    /// Compares two function bodies statement by statement: the two
+    /// functions' walks ([`Walk`]) in step. Statements of the same kind
+    /// (with or without an `else` alike) in blocks of the same length nest
+    /// the same blocks, so the two walks meet the same events.
+    fn walk(&mut self) -> Result<(), String> {
+        let (mut wa, mut wb) = (Walk::new(self.a), Walk::new(self.b));
+        loop {
+            match (wa.next(), wb.next()) {
+                (None, None) => return Ok(()),
+                (
+                    Some(Event::EnterBlock {
+                        owner: oa,
+                        block: x,
+                        ..
+                    }),
+                    Some(Event::EnterBlock {
+                        owner: ob,
+                        block: y,
+                        ..
+                    }),
+                ) => self.block(x, y, oa.zip(ob))?,
+                (Some(Event::Enter(sa, _)), Some(Event::Enter(sb, _))) => {
+                    self.stmt(sa, sb).map_err(|e| self.in_stmt(sa, sb, e))?
+                }
+                // The results a compound statement binds, once its blocks
+                // are compared.
+                (Some(Event::Leave(sa)), Some(Event::Leave(sb))) => {
+                    let ra = compound_results(self.a, sa);
+                    let rb = compound_results(self.b, sb);
+                    self.define_all(ra, rb, "results")
+                        .map_err(|e| self.in_stmt(sa, sb, e))?
+                }
+                (Some(Event::LeaveBlock { .. }), Some(Event::LeaveBlock { .. })) => {}
+                _ => return fail("the statements nest differently".to_string()),
             }
         }
-        Ok(())
     }
 
     /// Places a mismatch message at the statements it occurred in.
@@ -176,14 +196,25 @@ impl<'x> FnCmp<'x> {
         Ok(())
     }
 
-    fn define_all(&mut self, va: &[VarId], vb: &[VarId], what: &str) -> Res {
-        if va.len() != vb.len() {
-            return fail(format!("{} vs {} {what}", va.len(), vb.len()));
+    /// Compares two lists of the same length item by item with `each`.
+    fn pairwise<T: Copy>(
+        &mut self,
+        a: &[T],
+        b: &[T],
+        what: &str,
+        mut each: impl FnMut(&mut Self, T, T) -> Res,
+    ) -> Res {
+        if a.len() != b.len() {
+            return fail(format!("{} vs {} {what}", a.len(), b.len()));
         }
-        for (x, y) in va.iter().zip(vb) {
-            self.define(*x, *y)?;
+        for (x, y) in a.iter().zip(b) {
+            each(self, *x, *y)?;
         }
         Ok(())
+    }
+
+    fn define_all(&mut self, va: &[VarId], vb: &[VarId], what: &str) -> Res {
+        self.pairwise(va, vb, what, Self::define)
     }
 
     /// Checks that a use of `va` corresponds to a use of `vb`.
@@ -204,14 +235,8 @@ impl<'x> FnCmp<'x> {
         }
     }
 
-    /// Checks the lengths of two blocks and queues their statements.
-    fn block(
-        &self,
-        a: &'x Block,
-        b: &'x Block,
-        parent: Option<(StmtId, StmtId)>,
-        work: &mut Vec<Work<'x>>,
-    ) -> Result<(), String> {
+    /// Checks the lengths of two blocks.
+    fn block(&self, a: &Block, b: &Block, parent: Option<(StmtId, StmtId)>) -> Res {
         let (a, b) = (self.a.block_stmts(a), self.b.block_stmts(b));
         if a.len() != b.len() {
             let first = match (a.first(), b.first()) {
@@ -225,10 +250,6 @@ impl<'x> FnCmp<'x> {
                 None => format!("in the body: {message}"),
             });
         }
-        // Reversed: the stack then visits them in order.
-        for (sa, sb) in a.iter().zip(b).rev() {
-            work.push(Work::Stmt(*sa, *sb));
-        }
         Ok(())
     }
 
@@ -240,12 +261,11 @@ impl<'x> FnCmp<'x> {
         shorten(super::describe::describe_stmt(self.mb, self.b, s))
     }
 
-    /// Compares what two statements hold directly and queues their blocks
-    /// (and the results bound after them).
-    fn stmt(&mut self, sa: StmtId, sb: StmtId, work: &mut Vec<Work<'x>>) -> Res {
+    /// Compares what two statements hold directly (their blocks and the
+    /// results bound after them are the walk's).
+    fn stmt(&mut self, sa: StmtId, sb: StmtId) -> Res {
         let (fa, fb): (&'x Function, &'x Function) = (self.a, self.b);
         let (ka, kb) = (&fa.stmts[sa].kind, &fb.stmts[sb].kind);
-        let here = Some((sa, sb));
         match (*ka, *kb) {
             (
                 StmtKind::Assign {
@@ -279,37 +299,20 @@ impl<'x> FnCmp<'x> {
                 self.exprs(fa.list(x.extra_bounds), fb.list(y.extra_bounds), "bounds")?;
                 self.iter_args(fa.list(x.iter_args), fb.list(y.iter_args))?;
                 self.define(x.var, y.var)?;
-                work.push(Work::Results(
-                    fa.list(x.results),
-                    fb.list(y.results),
-                    (sa, sb),
-                ));
-                work.push(Work::Block(&x.body, &y.body, here));
                 Ok(())
             }
             (StmtKind::While(x), StmtKind::While(y)) => {
                 let (x, y): (&'x WhileLoop, &'x WhileLoop) = (&fa.whiles[x], &fb.whiles[y]);
                 self.iter_args(fa.list(x.iter_args), fb.list(y.iter_args))?;
                 self.expr(x.cond, y.cond)?;
-                work.push(Work::Results(
-                    fa.list(x.results),
-                    fb.list(y.results),
-                    (sa, sb),
-                ));
-                work.push(Work::Block(&x.body, &y.body, here));
                 Ok(())
             }
             (StmtKind::If(x), StmtKind::If(y)) => {
                 let (x, y): (&'x IfStmt, &'x IfStmt) = (&fa.ifs[x], &fb.ifs[y]);
                 self.expr(x.cond, y.cond)?;
-                work.push(Work::Results(
-                    fa.list(x.results),
-                    fb.list(y.results),
-                    (sa, sb),
-                ));
                 match (&x.else_body, &y.else_body) {
                     (None, None) => {}
-                    (Some(p), Some(q)) => work.push(Work::Block(p, q, here)),
+                    (Some(_), Some(_)) => {}
                     (ea, eb) => {
                         return fail(format!(
                             "one `if` has an else branch and the other not ({} vs {})",
@@ -318,7 +321,6 @@ impl<'x> FnCmp<'x> {
                         ));
                     }
                 }
-                work.push(Work::Block(&x.then_body, &y.then_body, here));
                 Ok(())
             }
             (StmtKind::Scope(x), StmtKind::Scope(y)) => {
@@ -331,7 +333,6 @@ impl<'x> FnCmp<'x> {
                         x.manual, y.manual
                     ));
                 }
-                work.push(Work::Block(&x.body, &y.body, here));
                 Ok(())
             }
             (StmtKind::Yield(x), StmtKind::Yield(y))
@@ -418,13 +419,7 @@ impl<'x> FnCmp<'x> {
     }
 
     fn exprs(&mut self, a: &[ExprId], b: &[ExprId], what: &str) -> Res {
-        if a.len() != b.len() {
-            return fail(format!("{} vs {} {what}", a.len(), b.len()));
-        }
-        for (x, y) in a.iter().zip(b) {
-            self.expr(*x, *y)?;
-        }
-        Ok(())
+        self.pairwise(a, b, what, Self::expr)
     }
 
     /// Compares two expression trees with a work list (no recursion).
@@ -615,8 +610,8 @@ mod tests {
     use super::modules_equal;
     use crate::ir::builder::FunctionBuilder as FnBuilder;
     use crate::ir::{
-        BinaryOp, Direction, ExprKind, FuncKind, IterArg, LoopKind, Module, ScalarType, StmtKind,
-        Type,
+        BinaryOp, Direction, ExprKind, FuncKind, Function, IterArg, LoopKind, Module, ScalarType,
+        StmtId, StmtKind, Type, VarId,
     };
 
     /// One way to change the reference module.
@@ -656,8 +651,8 @@ mod tests {
 
     /// The reference module, with `change` applied. `shift` allocates unused
     /// nodes first so that every id differs from the unshifted build.
-    fn build(change: Option<Change>, shift: bool) -> Module {
-        let is = |c: Change| change == Some(c);
+    /// `kernel`, the callee.
+    fn kernel(is: &dyn Fn(Change) -> bool) -> Function {
         let mut k = FnBuilder::new(
             if is(Change::FunctionName) {
                 "kernel2"
@@ -684,24 +679,16 @@ mod tests {
         } else {
             Type::I64
         }];
-        let kernel = k.finish(vec![]);
+        k.finish(vec![])
+    }
 
-        let mut b = FnBuilder::new("main", FuncKind::Orchestration);
-        if shift {
-            b.var("garbage", Type::BOOL);
-            b.int(99);
-            b.stmt(StmtKind::Break);
-        }
-        let n = b.param(
-            if is(Change::ParamName) { "m" } else { "n" },
-            if is(Change::ParamType) {
-                Type::INDEX
-            } else {
-                Type::I64
-            },
-            Direction::In,
-        );
-        let mut stmts = Vec::new();
+    /// Bindings: `x = n + 1 ; x = n * 2 ; y = x ; f = 0.5`; returns `y`.
+    fn bindings(
+        b: &mut FnBuilder,
+        is: &dyn Fn(Change) -> bool,
+        n: VarId,
+        stmts: &mut Vec<StmtId>,
+    ) -> VarId {
         // x = n + 1 ; x = n * 2 ; y = x (the second x)
         let nv = b.v(n);
         let one = if is(Change::IntLiteral) {
@@ -743,6 +730,16 @@ mod tests {
         }
         let (_, s) = b.let_("f", half);
         stmts.push(s);
+        y
+    }
+
+    /// An op call with a keyword argument and a barrier; returns the barrier.
+    fn calls(
+        b: &mut FnBuilder,
+        is: &dyn Fn(Change) -> bool,
+        y: VarId,
+        stmts: &mut Vec<StmtId>,
+    ) -> VarId {
         // An op call with a keyword argument.
         let yv = b.v(y);
         let name = if is(Change::Callee) {
@@ -789,6 +786,18 @@ mod tests {
         }
         let (barrier, s) = b.let_("bar", dummy);
         stmts.push(s);
+        barrier
+    }
+
+    /// A loop with an iter-arg, a submit inside a manual scope, an if, a
+    /// call and the `return`.
+    fn control(
+        b: &mut FnBuilder,
+        is: &dyn Fn(Change) -> bool,
+        vars: [VarId; 3],
+        stmts: &mut Vec<StmtId>,
+    ) {
+        let [n, y, barrier] = vars;
         // A loop with an iter-arg, a submit inside a manual scope, an if.
         let i = b.var("i", Type::INDEX);
         let acc = b.var("acc", Type::I64);
@@ -863,6 +872,31 @@ mod tests {
             vec![ov]
         };
         stmts.push(b.ret(ret_values));
+    }
+
+    fn build(change: Option<Change>, shift: bool) -> Module {
+        let is = |c: Change| change == Some(c);
+        let kernel = kernel(&is);
+
+        let mut b = FnBuilder::new("main", FuncKind::Orchestration);
+        if shift {
+            b.var("garbage", Type::BOOL);
+            b.int(99);
+            b.stmt(StmtKind::Break);
+        }
+        let n = b.param(
+            if is(Change::ParamName) { "m" } else { "n" },
+            if is(Change::ParamType) {
+                Type::INDEX
+            } else {
+                Type::I64
+            },
+            Direction::In,
+        );
+        let mut stmts = Vec::new();
+        let y = bindings(&mut b, &is, n, &mut stmts);
+        let barrier = calls(&mut b, &is, y, &mut stmts);
+        control(&mut b, &is, [n, y, barrier], &mut stmts);
         let mut main = b.finish(stmts);
         main.results = vec![Type::I64];
         if is(Change::StatementKind) {
