@@ -202,7 +202,7 @@ fn leave_loops_before(
     }
 }
 
-/// 2. The loop that would rewrite each consumer: the slots (loop, array),
+/// Phase 2, the loop that would rewrite each consumer: the slots (loop, array),
 /// and each consumer's slot (an index into the slots), if it has one.
 fn assign_slots(idx: &FunctionIndex) -> (Vec<Slot>, Vec<Option<u32>>) {
     let mut slot_of: HashMap<(LoopId, VarId), u32> = HashMap::new();
@@ -263,7 +263,7 @@ fn assign_slots(idx: &FunctionIndex) -> (Vec<Slot>, Vec<Option<u32>>) {
     (slots, consumer_slot)
 }
 
-/// 3. M(G, A), bottom-up: each slot's consumer count and whether it is
+/// Phase 3, M(G, A) bottom-up: each slot's consumer count and whether it is
 /// worth a barrier.
 fn count_consumers(
     f: &Function,
@@ -319,7 +319,7 @@ fn count_consumers(
 /// Barrier statements per block (owner, which), with the index they go before.
 type Insertions = HashMap<(Option<StmtId>, u8), Vec<(usize, StmtId)>>;
 
-/// 4. Barriers, in creation order: made, their consumers rewritten, and
+/// Phase 4, barriers in creation order: made, their consumers rewritten, and
 /// inserted before their loops.
 fn insert_barriers(
     f: &mut Function,
