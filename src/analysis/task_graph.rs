@@ -586,6 +586,17 @@ impl Evaluator<'_> {
         self.graph.stopped_by.get_or_insert(budget);
     }
 
+    /// One more task or loop iteration, `over` its own budget or not: its
+    /// work (1 plus the loop depth) is spent; false (and the evaluation
+    /// stops) past either budget.
+    fn step(&mut self, over: Option<Budget>) -> bool {
+        if let Some(budget) = over {
+            self.stop(budget);
+            return false;
+        }
+        self.charge(1 + self.iterations.len() as u64)
+    }
+
     /// Spends `units` of work; false (and the evaluation stops) past the budget.
     fn charge(&mut self, units: u64) -> bool {
         self.work = self.work.saturating_add(units);
@@ -1105,11 +1116,8 @@ impl Evaluator<'_> {
         let f = self.f;
         let sub = &f.submits[sub];
         self.tasks += 1;
-        if self.tasks > self.limits.max_tasks {
-            self.stop(Budget::Tasks(self.limits.max_tasks));
-            return Flow::default();
-        }
-        if !self.charge(1 + self.iterations.len() as u64) {
+        let max = self.limits.max_tasks;
+        if !self.step((self.tasks > max).then_some(Budget::Tasks(max))) {
             return Flow::default();
         }
         let mut preds = Set::new();
@@ -1298,11 +1306,8 @@ impl Evaluator<'_> {
                 }
             }
             self.loop_iterations += 1;
-            if self.loop_iterations > self.limits.max_iterations {
-                self.stop(Budget::Iterations(self.limits.max_iterations));
-                return Flow::default();
-            }
-            if !self.charge(1 + self.iterations.len() as u64) {
+            let max = self.limits.max_iterations;
+            if !self.step((self.loop_iterations > max).then_some(Budget::Iterations(max))) {
                 return Flow::default();
             }
             self.iterations.push(u32::try_from(k).unwrap_or(u32::MAX));

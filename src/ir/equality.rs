@@ -682,196 +682,198 @@ mod tests {
         k.finish(vec![])
     }
 
-    /// Bindings: `x = n + 1 ; x = n * 2 ; y = x ; f = 0.5`; returns `y`.
-    fn bindings(
-        b: &mut FnBuilder,
-        is: &dyn Fn(Change) -> bool,
-        n: VarId,
-        stmts: &mut Vec<StmtId>,
-    ) -> VarId {
-        // x = n + 1 ; x = n * 2 ; y = x (the second x)
-        let nv = b.v(n);
-        let one = if is(Change::IntLiteral) {
-            b.int(7)
-        } else {
-            b.int(1)
-        };
-        let sum = b.bin(BinaryOp::Add, nv, one);
-        let (x1, s) = b.let_("x", sum);
-        stmts.push(s);
-        let nv = b.v(n);
-        let two = b.int(2);
-        let op = if is(Change::BinaryOperator) {
-            BinaryOp::Sub
-        } else {
-            BinaryOp::Mul
-        };
-        let prod = b.bin(op, nv, two);
-        let (x2, s) = b.let_("x", prod);
-        stmts.push(s);
-        let used = if is(Change::VarIdentity) { x1 } else { x2 };
-        let xv = b.v(used);
-        let y_name = if is(Change::VarName) { "z" } else { "y" };
-        let y_ty = if is(Change::VarType) {
-            Type::Scalar(ScalarType::I32)
-        } else {
-            Type::I64
-        };
-        let y = b.var(y_name, y_ty);
-        stmts.push(b.assign(vec![y], xv));
-        // f = 0.5 (typed f64 in one variant)
-        let half = if is(Change::FloatLiteral) {
-            b.float(0.25)
-        } else {
-            b.float(0.5)
-        };
-        if is(Change::ExprType) {
-            b.f.exprs[half].ty = b.f.types.intern(Type::Scalar(ScalarType::F64));
-        }
-        let (_, s) = b.let_("f", half);
-        stmts.push(s);
-        y
+    /// `main` while it is built, with the change to apply.
+    struct Main {
+        b: FnBuilder,
+        change: Option<Change>,
+        stmts: Vec<StmtId>,
     }
 
-    /// An op call with a keyword argument and a barrier; returns the barrier.
-    fn calls(
-        b: &mut FnBuilder,
-        is: &dyn Fn(Change) -> bool,
-        y: VarId,
-        stmts: &mut Vec<StmtId>,
-    ) -> VarId {
-        // An op call with a keyword argument.
-        let yv = b.v(y);
-        let name = if is(Change::Callee) {
-            "tensor.bar"
-        } else {
-            "tensor.foo"
-        };
-        let call = b.op(name, vec![yv], Type::Unknown);
-        let kw = if is(Change::KwargValue) {
-            b.int(3)
-        } else {
-            b.int(2)
-        };
-        if let ExprKind::Call(c) = b.f.exprs[call].kind {
-            let kw_name = if is(Change::KwargName) {
-                "level"
+    impl Main {
+        fn is(&self, c: Change) -> bool {
+            self.change == Some(c)
+        }
+
+        /// Bindings: `x = n + 1 ; x = n * 2 ; y = x ; f = 0.5`; returns `y`.
+        fn bindings(&mut self, n: VarId) -> VarId {
+            // x = n + 1 ; x = n * 2 ; y = x (the second x)
+            let nv = self.b.v(n);
+            let one = if self.is(Change::IntLiteral) {
+                self.b.int(7)
             } else {
-                "mode"
+                self.b.int(1)
             };
-            let kw = b.kwarg(kw_name, kw);
-            let mut kwargs = b.f.calls[c].kwargs;
-            b.f.push_list(&mut kwargs, kw);
-            b.f.calls[c].kwargs = kwargs;
-            if is(Change::ArgDirection) {
-                b.f.calls[c].arg_directions = b.directions([Direction::Out]);
+            let sum = self.b.bin(BinaryOp::Add, nv, one);
+            let (x1, s) = self.b.let_("x", sum);
+            self.stmts.push(s);
+            let nv = self.b.v(n);
+            let two = self.b.int(2);
+            let op = if self.is(Change::BinaryOperator) {
+                BinaryOp::Sub
+            } else {
+                BinaryOp::Mul
+            };
+            let prod = self.b.bin(op, nv, two);
+            let (x2, s) = self.b.let_("x", prod);
+            self.stmts.push(s);
+            let used = if self.is(Change::VarIdentity) { x1 } else { x2 };
+            let xv = self.b.v(used);
+            let y_name = if self.is(Change::VarName) { "z" } else { "y" };
+            let y_ty = if self.is(Change::VarType) {
+                Type::Scalar(ScalarType::I32)
+            } else {
+                Type::I64
+            };
+            let y = self.b.var(y_name, y_ty);
+            self.stmts.push(self.b.assign(vec![y], xv));
+            // f = 0.5 (typed f64 in one variant)
+            let half = if self.is(Change::FloatLiteral) {
+                self.b.float(0.25)
+            } else {
+                self.b.float(0.5)
+            };
+            if self.is(Change::ExprType) {
+                self.b.f.exprs[half].ty = self.b.f.types.intern(Type::Scalar(ScalarType::F64));
             }
+            let (_, s) = self.b.let_("f", half);
+            self.stmts.push(s);
+            y
         }
-        stmts.push(b.eval(call));
-        // A barrier.
-        let none = b.none();
-        let inv = b.builtin(crate::ir::BuiltinOp::TaskInvalid, vec![], Type::TASK_ID);
-        let (t0, s) = b.let_("t0", inv);
-        stmts.push(s);
-        let t0v = b.v(t0);
-        let mut deps = vec![t0v];
-        if is(Change::DepEdges) {
-            deps.push(none);
-        }
-        let dummy = b.task_dummy(deps);
-        if is(Change::DummyTask)
-            && let ExprKind::Call(c) = b.f.exprs[dummy].kind
-        {
-            b.f.calls[c].dummy_task = false;
-        }
-        let (barrier, s) = b.let_("bar", dummy);
-        stmts.push(s);
-        barrier
-    }
 
-    /// A loop with an iter-arg, a submit inside a manual scope, an if, a
-    /// call and the `return`.
-    fn control(
-        b: &mut FnBuilder,
-        is: &dyn Fn(Change) -> bool,
-        vars: [VarId; 3],
-        stmts: &mut Vec<StmtId>,
-    ) {
-        let [n, y, barrier] = vars;
-        // A loop with an iter-arg, a submit inside a manual scope, an if.
-        let i = b.var("i", Type::INDEX);
-        let acc = b.var("acc", Type::I64);
-        let init = if is(Change::IterArgInit) {
-            b.v(y)
-        } else {
-            b.v(n)
-        };
-        let r = b.var("r", Type::I64);
-        let tid = b.var("tid", Type::TASK_ID);
-        let av = b.v(acc);
-        let mut sub = b.submit(vec![r, tid], crate::ir::FuncId::from_u32(0), vec![av]);
-        if !is(Change::SubmitDeps) {
-            let bv = b.v(barrier);
-            sub.deps = b.exprs([bv]);
+        /// An op call with a keyword argument and a barrier; returns the barrier.
+        fn calls(&mut self, y: VarId) -> VarId {
+            // An op call with a keyword argument.
+            let yv = self.b.v(y);
+            let name = if self.is(Change::Callee) {
+                "tensor.bar"
+            } else {
+                "tensor.foo"
+            };
+            let call = self.b.op(name, vec![yv], Type::Unknown);
+            let kw = if self.is(Change::KwargValue) {
+                self.b.int(3)
+            } else {
+                self.b.int(2)
+            };
+            if let ExprKind::Call(c) = self.b.f.exprs[call].kind {
+                let kw_name = if self.is(Change::KwargName) {
+                    "level"
+                } else {
+                    "mode"
+                };
+                let kw = self.b.kwarg(kw_name, kw);
+                let mut kwargs = self.b.f.calls[c].kwargs;
+                self.b.f.push_list(&mut kwargs, kw);
+                self.b.f.calls[c].kwargs = kwargs;
+                if self.is(Change::ArgDirection) {
+                    self.b.f.calls[c].arg_directions = self.b.directions([Direction::Out]);
+                }
+            }
+            self.stmts.push(self.b.eval(call));
+            // A barrier.
+            let none = self.b.none();
+            let inv = self
+                .b
+                .builtin(crate::ir::BuiltinOp::TaskInvalid, vec![], Type::TASK_ID);
+            let (t0, s) = self.b.let_("t0", inv);
+            self.stmts.push(s);
+            let t0v = self.b.v(t0);
+            let mut deps = vec![t0v];
+            if self.is(Change::DepEdges) {
+                deps.push(none);
+            }
+            let dummy = self.b.task_dummy(deps);
+            if self.is(Change::DummyTask)
+                && let ExprKind::Call(c) = self.b.f.exprs[dummy].kind
+            {
+                self.b.f.calls[c].dummy_task = false;
+            }
+            let (barrier, s) = self.b.let_("bar", dummy);
+            self.stmts.push(s);
+            barrier
         }
-        if is(Change::SubmitKwarg) {
-            sub.sync_start = Some(b.boolean(true));
-        }
-        let sub = b.submit_stmt(sub);
-        let scope = b.scope(
-            true,
-            if is(Change::ScopeName) {
-                Some("s")
+
+        /// A loop with an iter-arg, a submit inside a manual scope, an if, a
+        /// call and the `return`.
+        fn control(&mut self, vars: [VarId; 3]) {
+            let [n, y, barrier] = vars;
+            // A loop with an iter-arg, a submit inside a manual scope, an if.
+            let i = self.b.var("i", Type::INDEX);
+            let acc = self.b.var("acc", Type::I64);
+            let init = if self.is(Change::IterArgInit) {
+                self.b.v(y)
+            } else {
+                self.b.v(n)
+            };
+            let r = self.b.var("r", Type::I64);
+            let tid = self.b.var("tid", Type::TASK_ID);
+            let av = self.b.v(acc);
+            let mut sub = self
+                .b
+                .submit(vec![r, tid], crate::ir::FuncId::from_u32(0), vec![av]);
+            if !self.is(Change::SubmitDeps) {
+                let bv = self.b.v(barrier);
+                sub.deps = self.b.exprs([bv]);
+            }
+            if self.is(Change::SubmitKwarg) {
+                sub.sync_start = Some(self.b.boolean(true));
+            }
+            let sub = self.b.submit_stmt(sub);
+            let scope = self.b.scope(
+                true,
+                if self.is(Change::ScopeName) {
+                    Some("s")
+                } else {
+                    None
+                },
+                vec![sub],
+            );
+            let rv = self.b.v(r);
+            let yield_ = self.b.yield_(vec![rv]);
+            let out = self.b.var("out", Type::I64);
+            let stop = self.b.int(4);
+            let step = if self.is(Change::LoopStep) {
+                Some(self.b.int(2))
             } else {
                 None
-            },
-            vec![sub],
-        );
-        let rv = b.v(r);
-        let yield_ = b.yield_(vec![rv]);
-        let out = b.var("out", Type::I64);
-        let stop = b.int(4);
-        let step = if is(Change::LoopStep) {
-            Some(b.int(2))
-        } else {
-            None
-        };
-        let kind = if is(Change::LoopKind) {
-            LoopKind::Unroll
-        } else {
-            LoopKind::Range
-        };
-        stmts.push(b.for_(
-            vec![out],
-            kind,
-            i,
-            None,
-            stop,
-            step,
-            vec![IterArg { var: acc, init }],
-            vec![scope, yield_],
-        ));
-        let ov = b.v(out);
-        let zero = b.int(0);
-        let cond = b.bin(BinaryOp::Gt, ov, zero);
-        let brk = b.stmt(StmtKind::Break);
-        let else_body = if is(Change::ElseBranch) {
-            Some(vec![])
-        } else {
-            None
-        };
-        stmts.push(b.if_([], cond, [brk], else_body));
-        if !is(Change::StatementCount) {
-            let call = b.op("tensor.flush", vec![], Type::Unknown);
-            stmts.push(b.eval(call));
+            };
+            let kind = if self.is(Change::LoopKind) {
+                LoopKind::Unroll
+            } else {
+                LoopKind::Range
+            };
+            self.stmts.push(self.b.for_(
+                vec![out],
+                kind,
+                i,
+                None,
+                stop,
+                step,
+                vec![IterArg { var: acc, init }],
+                vec![scope, yield_],
+            ));
+            let ov = self.b.v(out);
+            let zero = self.b.int(0);
+            let cond = self.b.bin(BinaryOp::Gt, ov, zero);
+            let brk = self.b.stmt(StmtKind::Break);
+            let else_body = if self.is(Change::ElseBranch) {
+                Some(vec![])
+            } else {
+                None
+            };
+            self.stmts.push(self.b.if_([], cond, [brk], else_body));
+            if !self.is(Change::StatementCount) {
+                let call = self.b.op("tensor.flush", vec![], Type::Unknown);
+                self.stmts.push(self.b.eval(call));
+            }
+            let ov = self.b.v(out);
+            let ret_values = if self.is(Change::ResultCount) {
+                vec![]
+            } else {
+                vec![ov]
+            };
+            self.stmts.push(self.b.ret(ret_values));
         }
-        let ov = b.v(out);
-        let ret_values = if is(Change::ResultCount) {
-            vec![]
-        } else {
-            vec![ov]
-        };
-        stmts.push(b.ret(ret_values));
     }
 
     fn build(change: Option<Change>, shift: bool) -> Module {
@@ -893,11 +895,15 @@ mod tests {
             },
             Direction::In,
         );
-        let mut stmts = Vec::new();
-        let y = bindings(&mut b, &is, n, &mut stmts);
-        let barrier = calls(&mut b, &is, y, &mut stmts);
-        control(&mut b, &is, [n, y, barrier], &mut stmts);
-        let mut main = b.finish(stmts);
+        let mut parts = Main {
+            b,
+            change,
+            stmts: Vec::new(),
+        };
+        let y = parts.bindings(n);
+        let barrier = parts.calls(y);
+        parts.control([n, y, barrier]);
+        let mut main = parts.b.finish(parts.stmts);
         main.results = vec![Type::I64];
         if is(Change::StatementKind) {
             // A `continue` replaces the `tensor.flush()` call.

@@ -656,16 +656,7 @@ impl<'m> Verifier<'m> {
             Some(t) => std::slice::from_ref(t),
         };
         let unknown = matches!(self.expr_ty(value), Some(Type::Unknown) | None);
-        if !unknown && types.len() != results.len() {
-            self.error(ErrorKind::ResultCount {
-                expected: types.len(),
-                found: results.len(),
-            });
-        }
-        for (i, (&r, t)) in results.iter().zip(types).enumerate() {
-            let rt = self.var_ty(r);
-            self.expect(TypeSite::Binding(i), rt, t);
-        }
+        self.result_types(results, (!unknown).then_some(types.len()), types);
         for &r in results {
             self.define(r);
         }
@@ -754,6 +745,28 @@ impl<'m> Verifier<'m> {
         }
     }
 
+    /// The bindings `results` against the types bound to them, and their
+    /// count against `expected` (when known).
+    fn result_types<'t>(
+        &mut self,
+        results: &[VarId],
+        expected: Option<usize>,
+        types: impl IntoIterator<Item = &'t Type>,
+    ) {
+        if let Some(n) = expected
+            && n != results.len()
+        {
+            self.error(ErrorKind::ResultCount {
+                expected: n,
+                found: results.len(),
+            });
+        }
+        for (i, (&r, t)) in results.iter().zip(types).enumerate() {
+            let rt = self.var_ty(r);
+            self.expect(TypeSite::Binding(i), rt, t);
+        }
+    }
+
     /// Checks the initial values of iter-args (in the enclosing scope).
     fn iter_inits(&mut self, iters: &'m [IterArg], s: StmtId, span: Span) {
         for (i, a) in iters.iter().enumerate() {
@@ -829,16 +842,7 @@ impl<'m> Verifier<'m> {
         if let Some(callee) = callee {
             // The callee's results, then the task id.
             let want = callee.results.iter().chain([&Type::TASK_ID]);
-            if results.len() != callee.results.len() + 1 {
-                self.error(ErrorKind::ResultCount {
-                    expected: callee.results.len() + 1,
-                    found: results.len(),
-                });
-            }
-            for (i, (&r, t)) in results.iter().zip(want).enumerate() {
-                let rt = self.var_ty(r);
-                self.expect(TypeSite::Binding(i), rt, t);
-            }
+            self.result_types(results, Some(callee.results.len() + 1), want);
         }
         for &r in results {
             self.define(r);
