@@ -674,16 +674,30 @@ impl<'m> Verifier<'m> {
             let t = self.expr_ty(e);
             self.expect(TypeSite::LoopBound, t, &Type::INDEX);
         }
-        let iters = self.list(l.iter_args, ListKind::IterArgs);
-        self.iter_inits(iters, s, f.stmts[s].span);
-        self.loop_results(l.results, iters);
-        stack.push(Frame::Results(s));
-        let frame = self.body(&l.body, true);
-        stack.push(frame);
+        let iters = self.loop_head(s, l.iter_args, l.results, &l.body, stack);
         self.define(l.var);
         let t = self.var_ty(l.var);
         self.expect(TypeSite::LoopBound, t, &Type::INDEX);
         self.define_iters(iters);
+    }
+
+    /// A loop's iter-args (their initial values) and results; pushes its
+    /// body, and its results after it. Returns the iter-args.
+    fn loop_head(
+        &mut self,
+        s: StmtId,
+        iter_args: super::IterArgList,
+        results: super::VarList,
+        body: &Block,
+        stack: &mut Vec<Frame<'m>>,
+    ) -> &'m [IterArg] {
+        let iters = self.list(iter_args, ListKind::IterArgs);
+        self.iter_inits(iters, s, self.f.stmts[s].span);
+        self.loop_results(results, iters);
+        stack.push(Frame::Results(s));
+        let frame = self.body(body, true);
+        stack.push(frame);
+        iters
     }
 
     /// A `while`: iter-args, results, condition; its body is pushed.
@@ -692,12 +706,7 @@ impl<'m> Verifier<'m> {
         let Some(w) = self.node(&f.whiles, id, Entity::While) else {
             return;
         };
-        let iters = self.list(w.iter_args, ListKind::IterArgs);
-        self.iter_inits(iters, s, f.stmts[s].span);
-        self.loop_results(w.results, iters);
-        stack.push(Frame::Results(s));
-        let frame = self.body(&w.body, true);
-        stack.push(frame);
+        let iters = self.loop_head(s, w.iter_args, w.results, &w.body, stack);
         self.define_iters(iters);
         self.expr_tree(w.cond);
         self.at(s);
