@@ -195,24 +195,6 @@ fn loop_label(m: &Module, f: &Function, s: StmtId) -> String {
     }
 }
 
-impl Structure {
-    /// The sites with their static ids, `t0, t1, ...` for `submit`s and
-    /// `b0, b1, ...` for barriers, in pre-order.
-    fn site_ids(&self) -> impl Iterator<Item = (&Site, String)> {
-        let (mut tasks, mut barriers) = (0usize, 0usize);
-        self.sites.iter().map(move |site| {
-            let id = if site.barrier {
-                barriers += 1;
-                format!("b{}", barriers - 1)
-            } else {
-                tasks += 1;
-                format!("t{}", tasks - 1)
-            };
-            (site, id)
-        })
-    }
-}
-
 fn structure(m: &Module, f: &Function) -> Structure {
     use crate::ir::trip_count::trip_count;
     let mut st = Structure {
@@ -391,7 +373,15 @@ pub fn static_view_of(m: &Module, f: &Function, side: Side, g: &TaskGraph) -> Si
     // Site nodes, ids by kind in pre-order.
     let mut site_node: HashMap<StmtId, usize> = HashMap::new();
     let mut site_nodes: Vec<Node> = Vec::new();
-    for (site, id) in st.site_ids() {
+    let (mut tasks, mut barriers) = (0usize, 0usize);
+    for site in &st.sites {
+        let id = if site.barrier {
+            barriers += 1;
+            format!("b{}", barriers - 1)
+        } else {
+            tasks += 1;
+            format!("t{}", tasks - 1)
+        };
         let count = if site.barrier {
             count_line(site.instances, "barrier", "barriers")
         } else {
@@ -650,8 +640,16 @@ pub fn expanded_view(
     // Static ids of sites, as in the static view.
     let mut ids: HashMap<StmtId, String> = HashMap::new();
     let mut clusters_of: HashMap<StmtId, Option<usize>> = HashMap::new();
+    let (mut tasks, mut barriers) = (0usize, 0usize);
     let mut titles: HashMap<StmtId, String> = HashMap::new();
-    for (site, id) in st.site_ids() {
+    for site in &st.sites {
+        let id = if site.barrier {
+            barriers += 1;
+            format!("b{}", barriers - 1)
+        } else {
+            tasks += 1;
+            format!("t{}", tasks - 1)
+        };
         ids.insert(site.stmt, id);
         clusters_of.insert(site.stmt, site.cluster);
         titles.insert(site.stmt, clip(&site_title(m, f, site)));
