@@ -104,7 +104,6 @@ pub struct LoopInfo {
     pub is_for: bool,
     /// Inside a `manual` scope (the innermost scope around it).
     pub manual: bool,
-    pub label: String,
 }
 
 #[derive(Clone, Debug)]
@@ -571,7 +570,7 @@ impl<'a> Outline<'a> {
         is_for: bool,
     ) -> u32 {
         let header = header_of(st, body);
-        let symbol = self.symbol(st, nested, label.clone(), SymbolKind::Loop, header.clone());
+        let symbol = self.symbol(st, nested, label, SymbolKind::Loop, header.clone());
         let manual = self.frames.last().is_some_and(|fr| fr.manual);
         self.ix.loops.push(LoopInfo {
             stmt: clamp(st.range()),
@@ -579,7 +578,6 @@ impl<'a> Outline<'a> {
             func: self.fi,
             is_for,
             manual,
-            label,
         });
         symbol
     }
