@@ -96,9 +96,10 @@
 //! - Plain calls of functions are opaque: they create no nodes.
 
 use crate::ir::trip_count::range_len;
+use crate::ir::walk::{Event, Walk, walk_stmts};
 use crate::ir::{
-    BinaryOp, Block, BuiltinOp, ExprId, ExprKind, Function, Module, ScalarType, Span, StmtId,
-    StmtKind, Type, UnaryOp, VarId,
+    BinaryOp, Block, BuiltinOp, CallId, ExprId, ExprKind, ForId, Function, IfId, IterArg, Module,
+    ScalarType, Span, StmtId, StmtKind, SubmitId, Type, UnaryOp, VarId, VarList, WhileId,
 };
 use hashbrown::HashMap;
 use std::collections::{BTreeMap, BTreeSet};
@@ -370,7 +371,7 @@ pub fn function_task_graph(module: &Module, f: &Function, limits: &Limits) -> Ta
         joins: 0,
         cur_stmt: None,
     };
-    ev.number_submits(&f.body, &mut 0);
+    ev.number_submits();
     let mut st = State::default();
     for p in &f.params {
         let v = ev.default_value(f.var_ty(p.var), &mut st);
@@ -524,28 +525,30 @@ struct Evaluator<'a> {
 }
 
 impl Evaluator<'_> {
-    fn number_submits(&mut self, b: &Block, n: &mut u32) {
+    /// Numbers the `submit`s of the function in pre-order and labels them.
+    fn number_submits(&mut self) {
         let f = self.f;
-        for &s in f.block_stmts(b) {
-            let kind = &f.stmts[s].kind;
-            if let StmtKind::Submit(sub) = kind {
-                let sub = &f.submits[*sub];
-                self.submit_ordinals.insert(s, *n);
-                *n += 1;
-                let tid = f.list(sub.results).last().map(|v| f.var_name(*v));
-                self.graph.labels.insert(
-                    s,
-                    format!(
-                        "`{} = submit {}`",
-                        tid.unwrap_or("_"),
-                        f.callee_name(self.module, sub.callee)
-                    ),
-                );
-            }
-            for inner in f.blocks(kind) {
-                self.number_submits(inner, n);
-            }
-        }
+        let mut n = 0u32;
+        walk_stmts(
+            f,
+            |s, _| {
+                if let StmtKind::Submit(sub) = f.stmts[s].kind {
+                    let sub = &f.submits[sub];
+                    self.submit_ordinals.insert(s, n);
+                    n += 1;
+                    let tid = f.list(sub.results).last().map(|v| f.var_name(*v));
+                    self.graph.labels.insert(
+                        s,
+                        format!(
+                            "`{} = submit {}`",
+                            tid.unwrap_or("_"),
+                            f.callee_name(self.module, sub.callee)
+                        ),
+                    );
+                }
+            },
+            |_| {},
+        );
     }
 
     fn approx(&mut self, span: Span, what: &'static str) {
@@ -581,6 +584,17 @@ impl Evaluator<'_> {
         self.stopped = true;
         self.graph.truncated = true;
         self.graph.stopped_by.get_or_insert(budget);
+    }
+
+    /// One more task or loop iteration, `over` its own budget or not: its
+    /// work (1 plus the loop depth) is spent; false (and the evaluation
+    /// stops) past either budget.
+    fn step(&mut self, over: Option<Budget>) -> bool {
+        if let Some(budget) = over {
+            self.stop(budget);
+            return false;
+        }
+        self.charge(1 + self.iterations.len() as u64)
     }
 
     /// Spends `units` of work; false (and the evaluation stops) past the budget.
@@ -859,110 +873,115 @@ impl Evaluator<'_> {
                 let b = self.expr(y, stmt, st);
                 binary(op, a, b)
             }
-            ExprKind::Call(call) => {
-                let call = &f.calls[*call];
-                let builtin = call.builtin;
-                if call.dummy_task || builtin == Some(BuiltinOp::TaskDummy) {
-                    let mut preds = Set::new();
-                    for (k, &d) in f.list(call.manual_dep_edges).iter().enumerate() {
-                        let v = self.expr(d, stmt, st);
-                        preds.extend(self.entry_of(stmt, k, &v, st));
-                    }
-                    let key = NodeKey {
-                        kind: NodeKind::Barrier,
-                        ordinal: e.index_u32(),
-                        iterations: self.iterations.clone(),
-                    };
-                    if !self.graph.labels.contains_key(&stmt) {
-                        let label = match f.results(&f.stmts[stmt].kind).first() {
-                            Some(v) => format!(
-                                "`{} = {}`",
-                                self.f.var_name(*v),
-                                BuiltinOp::TaskDummy.name()
-                            ),
-                            None => format!("`{}`", BuiltinOp::TaskDummy.name()),
-                        };
-                        self.graph.labels.insert(stmt, label);
-                    }
-                    let i = self.add_node(key, stmt, preds);
-                    return Val::Task(Some(i));
+            ExprKind::Call(call) => self.call(e, *call, stmt, st),
+        }
+    }
+
+    /// A call: a barrier node, an array op, or an opaque value of its type.
+    fn call(&mut self, e: ExprId, call: CallId, stmt: StmtId, st: &mut State) -> Val {
+        let f = self.f;
+        let ex = &f.exprs[e];
+        let call = &f.calls[call];
+        let builtin = call.builtin;
+        if call.dummy_task || builtin == Some(BuiltinOp::TaskDummy) {
+            let mut preds = Set::new();
+            for (k, &d) in f.list(call.manual_dep_edges).iter().enumerate() {
+                let v = self.expr(d, stmt, st);
+                preds.extend(self.entry_of(stmt, k, &v, st));
+            }
+            let key = NodeKey {
+                kind: NodeKind::Barrier,
+                ordinal: e.index_u32(),
+                iterations: self.iterations.clone(),
+            };
+            if !self.graph.labels.contains_key(&stmt) {
+                let label = match f.results(&f.stmts[stmt].kind).first() {
+                    Some(v) => format!(
+                        "`{} = {}`",
+                        self.f.var_name(*v),
+                        BuiltinOp::TaskDummy.name()
+                    ),
+                    None => format!("`{}`", BuiltinOp::TaskDummy.name()),
+                };
+                self.graph.labels.insert(stmt, label);
+            }
+            let i = self.add_node(key, stmt, preds);
+            return Val::Task(Some(i));
+        }
+        match (builtin, f.list(call.args)) {
+            (Some(BuiltinOp::ArrayCreate), [n, _]) => {
+                let n = match self.expr(*n, stmt, st) {
+                    Val::Int(n) => n,
+                    _ => None,
+                };
+                let c = self.sized_cell(n);
+                self.new_cell(st, c)
+            }
+            (Some(BuiltinOp::ArrayGetElement), [a, i]) => {
+                let a = self.expr(*a, stmt, st);
+                let i = self.expr(*i, stmt, st);
+                let set = match a {
+                    Val::Array(c) => match st.heap.get_mut(&c) {
+                        Some(cell) => match i {
+                            Val::Int(Some(i))
+                                if !cell.summary
+                                    && i >= 0
+                                    && (i as u64) < cell.slots.len() as u64 =>
+                            {
+                                cell.slots[i as usize]
+                            }
+                            _ => self.contents(cell),
+                        },
+                        None => None,
+                    },
+                    _ => None,
+                };
+                if self.f.types[ex.ty].is_task_id() {
+                    Val::Task(set)
+                } else {
+                    let ty = self.f.types[ex.ty].clone();
+                    self.default_value(&ty, st)
                 }
-                match (builtin, f.list(call.args)) {
-                    (Some(BuiltinOp::ArrayCreate), [n, _]) => {
-                        let n = match self.expr(*n, stmt, st) {
-                            Val::Int(n) => n,
-                            _ => None,
-                        };
-                        let c = self.sized_cell(n);
-                        self.new_cell(st, c)
-                    }
-                    (Some(BuiltinOp::ArrayGetElement), [a, i]) => {
-                        let a = self.expr(*a, stmt, st);
-                        let i = self.expr(*i, stmt, st);
-                        let set = match a {
-                            Val::Array(c) => match st.heap.get_mut(&c) {
-                                Some(cell) => match i {
-                                    Val::Int(Some(i))
-                                        if !cell.summary
-                                            && i >= 0
-                                            && (i as u64) < cell.slots.len() as u64 =>
-                                    {
-                                        cell.slots[i as usize]
-                                    }
-                                    _ => self.contents(cell),
-                                },
-                                None => None,
-                            },
-                            _ => None,
-                        };
-                        if self.f.types[ex.ty].is_task_id() {
-                            Val::Task(set)
-                        } else {
-                            let ty = self.f.types[ex.ty].clone();
-                            self.default_value(&ty, st)
+            }
+            (Some(BuiltinOp::ArrayUpdateElement), [a, i, v]) => {
+                let span = ex.span;
+                let a = self.expr(*a, stmt, st);
+                let i = self.expr(*i, stmt, st);
+                let v = self.expr(*v, stmt, st);
+                let v = self.task_of(&v, st);
+                let Val::Array(c) = a else {
+                    return Val::Other;
+                };
+                let cell = st.heap.get_mut(&c).expect("live cell");
+                match i {
+                    Val::Int(Some(i)) if !cell.summary => {
+                        if i >= 0
+                            && (i as u64) < cell.slots.len() as u64
+                            && cell.slots[i as usize] != v
+                        {
+                            Rc::make_mut(&mut cell.slots)[i as usize] = v;
+                            cell.content = None;
                         }
                     }
-                    (Some(BuiltinOp::ArrayUpdateElement), [a, i, v]) => {
-                        let span = ex.span;
-                        let a = self.expr(*a, stmt, st);
-                        let i = self.expr(*i, stmt, st);
-                        let v = self.expr(*v, stmt, st);
-                        let v = self.task_of(&v, st);
-                        let Val::Array(c) = a else {
-                            return Val::Other;
-                        };
-                        let cell = st.heap.get_mut(&c).expect("live cell");
-                        match i {
-                            Val::Int(Some(i)) if !cell.summary => {
-                                if i >= 0
-                                    && (i as u64) < cell.slots.len() as u64
-                                    && cell.slots[i as usize] != v
-                                {
-                                    Rc::make_mut(&mut cell.slots)[i as usize] = v;
-                                    cell.content = None;
-                                }
-                            }
-                            _ => {
-                                if v.is_some() {
-                                    self.charge(cell.slots.len() as u64);
-                                    let slots = Rc::make_mut(&mut cell.slots);
-                                    for x in slots.iter_mut() {
-                                        *x = self.union(*x, v);
-                                    }
-                                    cell.content = None;
-                                }
-                                self.approx(span, "array update at an unknown index (weak update)");
-                            }
-                        }
-                        let copy = st.heap[&c].clone();
-                        self.new_cell(st, copy)
-                    }
-                    (Some(BuiltinOp::TaskInvalid), _) => Val::Task(None),
                     _ => {
-                        let ty = self.f.types[ex.ty].clone();
-                        self.default_value(&ty, st)
+                        if v.is_some() {
+                            self.charge(cell.slots.len() as u64);
+                            let slots = Rc::make_mut(&mut cell.slots);
+                            for x in slots.iter_mut() {
+                                *x = self.union(*x, v);
+                            }
+                            cell.content = None;
+                        }
+                        self.approx(span, "array update at an unknown index (weak update)");
                     }
                 }
+                let copy = st.heap[&c].clone();
+                self.new_cell(st, copy)
+            }
+            (Some(BuiltinOp::TaskInvalid), _) => Val::Task(None),
+            _ => {
+                let ty = self.f.types[ex.ty].clone();
+                self.default_value(&ty, st)
             }
         }
     }
@@ -1002,13 +1021,14 @@ impl Evaluator<'_> {
         let mut flow = self.block(b, st);
         let mut defs = Vec::new();
         let f = self.f;
-        let mut blocks = vec![b];
-        while let Some(b) = blocks.pop() {
-            for &s in f.block_stmts(b) {
+        // What the block binds, and what the scopes in it bind.
+        let mut walk = Walk::within(f, None, 0, b);
+        while let Some(event) = walk.next() {
+            if let Event::Enter(s, _) = event {
                 let kind = &f.stmts[s].kind;
                 defs.extend_from_slice(f.results(kind));
-                if let StmtKind::Scope(sc) = kind {
-                    blocks.push(&f.scopes[*sc].body);
+                if !matches!(kind, StmtKind::Scope(_)) {
+                    walk.skip_nested();
                 }
             }
         }
@@ -1035,57 +1055,8 @@ impl Evaluator<'_> {
         self.cur_stmt = Some(s);
         let span = f.stmts[s].span;
         match &f.stmts[s].kind {
-            StmtKind::Assign { results, value } => {
-                let results = f.list(*results);
-                let v = self.expr(*value, s, &mut st);
-                if results.len() == 1 {
-                    let v = match (&f.exprs[*value].kind, v) {
-                        // `b = a`: a copy, not an alias.
-                        (ExprKind::Var(_), Val::Array(c)) => {
-                            let copy = st.heap[&c].clone();
-                            self.new_cell(&mut st, copy)
-                        }
-                        (_, v) => v,
-                    };
-                    st.env.insert(results[0], v);
-                } else {
-                    for &r in results {
-                        let v = self.default_value(f.var_ty(r), &mut st);
-                        st.env.insert(r, v);
-                    }
-                }
-                Self::normal(st)
-            }
-            StmtKind::Submit(sub) => {
-                let sub = &f.submits[*sub];
-                self.tasks += 1;
-                if self.tasks > self.limits.max_tasks {
-                    self.stop(Budget::Tasks(self.limits.max_tasks));
-                    return Flow::default();
-                }
-                if !self.charge(1 + self.iterations.len() as u64) {
-                    return Flow::default();
-                }
-                let mut preds = Set::new();
-                for (k, &d) in f.list(sub.deps).iter().enumerate() {
-                    let v = self.expr(d, s, &mut st);
-                    preds.extend(self.entry_of(s, k, &v, &mut st));
-                }
-                let key = NodeKey {
-                    kind: NodeKind::Task,
-                    ordinal: self.submit_ordinals[&s],
-                    iterations: self.iterations.clone(),
-                };
-                let node = self.add_node(key, s, preds);
-                if let Some((tid, rest)) = f.list(sub.results).split_last() {
-                    for &r in rest {
-                        let v = self.default_value(f.var_ty(r), &mut st);
-                        st.env.insert(r, v);
-                    }
-                    st.env.insert(*tid, Val::Task(Some(node)));
-                }
-                Self::normal(st)
-            }
+            StmtKind::Assign { results, value } => self.assign(s, *results, *value, st),
+            StmtKind::Submit(sub) => self.submit(s, *sub, st),
             StmtKind::Eval(e) => {
                 self.expr(*e, s, &mut st);
                 Self::normal(st)
@@ -1110,130 +1081,179 @@ impl Evaluator<'_> {
                 continues: Some(st),
                 ..Flow::default()
             },
-            StmtKind::If(i) => {
-                let crate::ir::IfStmt {
-                    results,
-                    cond,
-                    then_body,
-                    else_body,
-                } = &f.ifs[*i];
-                let results = f.list(*results);
-                let c = self.cond(*cond, s, &mut st);
-                if c.is_none() {
-                    self.approx(
-                        span,
-                        "`if` with an unknown condition (both branches joined)",
-                    );
+            StmtKind::If(i) => self.if_stmt(s, *i, span, st),
+            StmtKind::For(l) => self.for_loop(s, *l, span, st),
+            StmtKind::While(w) => self.while_loop(s, *w, span, st),
+        }
+    }
+
+    /// `results = value`.
+    fn assign(&mut self, s: StmtId, results: VarList, value: ExprId, mut st: State) -> Flow {
+        let f = self.f;
+        let results = f.list(results);
+        let v = self.expr(value, s, &mut st);
+        if results.len() == 1 {
+            let v = match (&f.exprs[value].kind, v) {
+                // `b = a`: a copy, not an alias.
+                (ExprKind::Var(_), Val::Array(c)) => {
+                    let copy = st.heap[&c].clone();
+                    self.new_cell(&mut st, copy)
                 }
-                let mut out = Flow::default();
-                let mut yields: Option<Vec<Snap>> = None;
-                let mut take = |ev: &mut Self, mut flow: Flow, out: &mut Flow| {
-                    if let Some(n) = flow.normal.as_mut()
-                        && let Some(y) = n.yielded.take()
-                    {
-                        yields = Some(match yields.take() {
-                            None => y,
-                            Some(old) => old
-                                .into_iter()
-                                .zip(y)
-                                .map(|(a, b)| ev.join_snap(a, b))
-                                .collect(),
-                        });
-                    }
-                    out.normal = join_opt(out.normal.take(), flow.normal, ev);
-                    out.breaks = join_opt(out.breaks.take(), flow.breaks, ev);
-                    out.continues = join_opt(out.continues.take(), flow.continues, ev);
-                };
-                if c != Some(false) {
-                    let flow = self.scoped_block(then_body, st.clone());
-                    take(self, flow, &mut out);
-                }
-                if c != Some(true) {
-                    let flow = match else_body {
-                        Some(b) => self.scoped_block(b, st),
-                        None => Self::normal(st),
-                    };
-                    take(self, flow, &mut out);
-                }
-                if let (Some(n), false) = (out.normal.as_mut(), results.is_empty()) {
-                    let ys = yields.unwrap_or_default();
-                    for (i, &r) in results.iter().enumerate() {
-                        let v = match ys.get(i) {
-                            Some(y) => self.unsnap(y.clone(), n),
-                            None => self.default_value(f.var_ty(r), n),
-                        };
-                        n.env.insert(r, v);
-                    }
-                }
-                out
-            }
-            StmtKind::For(l) => {
-                let crate::ir::ForLoop {
-                    results,
-                    var,
-                    start,
-                    stop,
-                    step,
-                    iter_args,
-                    body,
-                    ..
-                } = &f.fors[*l];
-                let (results, iter_args) = (f.list(*results), f.list(*iter_args));
-                let bounds = [*start, *stop, *step].map(|e| match self.expr(e, s, &mut st) {
-                    Val::Int(n) => n,
-                    _ => None,
-                });
-                let trip = match bounds {
-                    [Some(a), Some(b), Some(c)] => Some((a, c, range_len(a, b, c))),
-                    _ => {
-                        self.approx(
-                            span,
-                            "loop with an unknown trip count (bounded exploration)",
-                        );
-                        None
-                    }
-                };
-                let inits: Vec<(VarId, ExprId)> =
-                    iter_args.iter().map(|ia| (ia.var, ia.init)).collect();
-                self.run_loop(s, st, &inits, results, body, |ev, st, k| match trip {
-                    Some((a, c, n)) => {
-                        if k >= n {
-                            return Some(false);
-                        }
-                        let i = (k as i128) * (c as i128) + a as i128;
-                        st.env.insert(*var, Val::Int(i64::try_from(i).ok()));
-                        Some(true)
-                    }
-                    None => {
-                        st.env.insert(*var, Val::Int(None));
-                        let _ = ev;
-                        None
-                    }
-                })
-            }
-            StmtKind::While(w) => {
-                let crate::ir::WhileLoop {
-                    results,
-                    cond,
-                    iter_args,
-                    body,
-                } = &f.whiles[*w];
-                let (results, iter_args) = (f.list(*results), f.list(*iter_args));
-                let inits: Vec<(VarId, ExprId)> =
-                    iter_args.iter().map(|ia| (ia.var, ia.init)).collect();
-                let cond = *cond;
-                self.run_loop(s, st, &inits, results, body, |ev, st, _| {
-                    let c = ev.cond(cond, s, st);
-                    if c.is_none() {
-                        ev.approx(
-                            span,
-                            "`while` with an unknown condition (bounded exploration)",
-                        );
-                    }
-                    c
-                })
+                (_, v) => v,
+            };
+            st.env.insert(results[0], v);
+        } else {
+            for &r in results {
+                let v = self.default_value(f.var_ty(r), &mut st);
+                st.env.insert(r, v);
             }
         }
+        Self::normal(st)
+    }
+
+    /// A `submit`: a task node waiting for its `deps`.
+    fn submit(&mut self, s: StmtId, sub: SubmitId, mut st: State) -> Flow {
+        let f = self.f;
+        let sub = &f.submits[sub];
+        self.tasks += 1;
+        let max = self.limits.max_tasks;
+        if !self.step((self.tasks > max).then_some(Budget::Tasks(max))) {
+            return Flow::default();
+        }
+        let mut preds = Set::new();
+        for (k, &d) in f.list(sub.deps).iter().enumerate() {
+            let v = self.expr(d, s, &mut st);
+            preds.extend(self.entry_of(s, k, &v, &mut st));
+        }
+        let key = NodeKey {
+            kind: NodeKind::Task,
+            ordinal: self.submit_ordinals[&s],
+            iterations: self.iterations.clone(),
+        };
+        let node = self.add_node(key, s, preds);
+        if let Some((tid, rest)) = f.list(sub.results).split_last() {
+            for &r in rest {
+                let v = self.default_value(f.var_ty(r), &mut st);
+                st.env.insert(r, v);
+            }
+            st.env.insert(*tid, Val::Task(Some(node)));
+        }
+        Self::normal(st)
+    }
+
+    /// An `if`: the branches its condition may take, joined.
+    fn if_stmt(&mut self, s: StmtId, i: IfId, span: Span, mut st: State) -> Flow {
+        let f = self.f;
+        let crate::ir::IfStmt {
+            results,
+            cond,
+            then_body,
+            else_body,
+        } = &f.ifs[i];
+        let results = f.list(*results);
+        let c = self.cond(*cond, s, &mut st);
+        if c.is_none() {
+            self.approx(
+                span,
+                "`if` with an unknown condition (both branches joined)",
+            );
+        }
+        let mut out = Flow::default();
+        let mut yields: Option<Vec<Snap>> = None;
+        let mut take = |ev: &mut Self, mut flow: Flow, out: &mut Flow| {
+            if let Some(n) = flow.normal.as_mut()
+                && let Some(y) = n.yielded.take()
+            {
+                yields = Some(match yields.take() {
+                    None => y,
+                    Some(old) => old
+                        .into_iter()
+                        .zip(y)
+                        .map(|(a, b)| ev.join_snap(a, b))
+                        .collect(),
+                });
+            }
+            out.normal = join_opt(out.normal.take(), flow.normal, ev);
+            out.breaks = join_opt(out.breaks.take(), flow.breaks, ev);
+            out.continues = join_opt(out.continues.take(), flow.continues, ev);
+        };
+        if c != Some(false) {
+            let flow = self.scoped_block(then_body, st.clone());
+            take(self, flow, &mut out);
+        }
+        if c != Some(true) {
+            let flow = match else_body {
+                Some(b) => self.scoped_block(b, st),
+                None => Self::normal(st),
+            };
+            take(self, flow, &mut out);
+        }
+        if let (Some(n), false) = (out.normal.as_mut(), results.is_empty()) {
+            let ys = yields.unwrap_or_default();
+            for (i, &r) in results.iter().enumerate() {
+                let v = match ys.get(i) {
+                    Some(y) => self.unsnap(y.clone(), n),
+                    None => self.default_value(f.var_ty(r), n),
+                };
+                n.env.insert(r, v);
+            }
+        }
+        out
+    }
+
+    /// A `for` loop: unrolled when its bounds are known.
+    fn for_loop(&mut self, s: StmtId, l: ForId, span: Span, mut st: State) -> Flow {
+        let f = self.f;
+        let l = &f.fors[l];
+        let bounds = [l.start, l.stop, l.step].map(|e| match self.expr(e, s, &mut st) {
+            Val::Int(n) => n,
+            _ => None,
+        });
+        let trip = match bounds {
+            [Some(a), Some(b), Some(c)] => Some((a, c, range_len(a, b, c))),
+            _ => {
+                self.approx(
+                    span,
+                    "loop with an unknown trip count (bounded exploration)",
+                );
+                None
+            }
+        };
+        let var = l.var;
+        let (results, iter_args) = (f.list(l.results), f.list(l.iter_args));
+        self.run_loop(s, st, iter_args, results, &l.body, |ev, st, k| match trip {
+            Some((a, c, n)) => {
+                if k >= n {
+                    return Some(false);
+                }
+                let i = (k as i128) * (c as i128) + a as i128;
+                st.env.insert(var, Val::Int(i64::try_from(i).ok()));
+                Some(true)
+            }
+            None => {
+                st.env.insert(var, Val::Int(None));
+                let _ = ev;
+                None
+            }
+        })
+    }
+
+    /// A `while` loop.
+    fn while_loop(&mut self, s: StmtId, w: WhileId, span: Span, st: State) -> Flow {
+        let f = self.f;
+        let w = &f.whiles[w];
+        let (results, iter_args) = (f.list(w.results), f.list(w.iter_args));
+        let cond = w.cond;
+        self.run_loop(s, st, iter_args, results, &w.body, |ev, st, _| {
+            let c = ev.cond(cond, s, st);
+            if c.is_none() {
+                ev.approx(
+                    span,
+                    "`while` with an unknown condition (bounded exploration)",
+                );
+            }
+            c
+        })
     }
 
     /// Runs a loop. `decide(k)` says whether iteration `k` runs: `Some(true)`
@@ -1242,14 +1262,14 @@ impl Evaluator<'_> {
         &mut self,
         s: StmtId,
         mut st: State,
-        inits: &[(VarId, ExprId)],
+        iter_args: &[IterArg],
         results: &[VarId],
         body: &Block,
         mut decide: impl FnMut(&mut Self, &mut State, u64) -> Option<bool>,
     ) -> Flow {
         let f = self.f;
         // Iter-args: an array variable's cell is shared, anything else is new.
-        for &(var, init) in inits {
+        for &IterArg { var, init } in iter_args {
             let v = self.expr(init, s, &mut st);
             let v = match (&f.exprs[init].kind, v) {
                 (ExprKind::Var(_), v @ Val::Array(_)) => v,
@@ -1286,11 +1306,8 @@ impl Evaluator<'_> {
                 }
             }
             self.loop_iterations += 1;
-            if self.loop_iterations > self.limits.max_iterations {
-                self.stop(Budget::Iterations(self.limits.max_iterations));
-                return Flow::default();
-            }
-            if !self.charge(1 + self.iterations.len() as u64) {
+            let max = self.limits.max_iterations;
+            if !self.step((self.loop_iterations > max).then_some(Budget::Iterations(max))) {
                 return Flow::default();
             }
             self.iterations.push(u32::try_from(k).unwrap_or(u32::MAX));
@@ -1301,7 +1318,7 @@ impl Evaluator<'_> {
             if let Some(n) = next.as_mut()
                 && let Some(ys) = n.yielded.take()
             {
-                for (&(var, _), y) in inits.iter().zip(ys) {
+                for (&IterArg { var, .. }, y) in iter_args.iter().zip(ys) {
                     match (n.env.get(&var).cloned(), y) {
                         (Some(Val::Array(c)), Snap::Array(contents)) => {
                             n.heap.insert(c, contents);
@@ -1326,7 +1343,7 @@ impl Evaluator<'_> {
         let Some(mut out) = exit else {
             return Flow::default();
         };
-        for (&r, &(var, _)) in results.iter().zip(inits) {
+        for (&r, &IterArg { var, .. }) in results.iter().zip(iter_args) {
             let v = out.env.get(&var).cloned().unwrap_or(Val::Other);
             let v = match v {
                 Val::Array(c) => {
@@ -1338,7 +1355,7 @@ impl Evaluator<'_> {
             out.env.insert(r, v);
         }
         // The induction variable and iter-args are visible in the body only.
-        let mut head_vars: Vec<VarId> = inits.iter().map(|&(v, _)| v).collect();
+        let mut head_vars: Vec<VarId> = iter_args.iter().map(|ia| ia.var).collect();
         if let StmtKind::For(l) = f.stmts[s].kind {
             head_vars.push(f.fors[l].var);
         }

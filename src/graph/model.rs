@@ -19,9 +19,9 @@
 //!   runtime edge, up to a node budget.
 
 use crate::analysis::{Limits, NodeKind as TaskKind, RunBudget, TaskGraph, function_task_graph};
+use crate::ir::walk::{Event, Walk};
 use crate::ir::{BuiltinOp, ExprId, ExprKind, Function, Module, StmtId, StmtKind};
 use crate::passes::expand_manual_phase_fence::static_dep_weights;
-use crate::passes::walk::walk_stmts;
 use crate::printer::print_expr;
 use std::collections::{BTreeMap, HashMap};
 
@@ -205,86 +205,85 @@ fn structure(m: &Module, f: &Function) -> Structure {
     // (cluster, instance product) per open cluster.
     let mut stack: Vec<(usize, Option<u64>)> = Vec::new();
     let mut opened: Vec<StmtId> = Vec::new();
-    let cell = std::cell::RefCell::new((&mut st, &mut stack, &mut opened));
-    walk_stmts(
-        f,
-        |s, _| {
-            let (st, stack, opened) = &mut *cell.borrow_mut();
-            let parent = stack.last().map(|&(c, _)| c);
-            let outer = stack.last().map_or(Some(1u64), |&(_, n)| n);
-            if let Some(p) = parent {
-                st.cluster_of.insert(s, p);
+    for event in Walk::new(f) {
+        let s = match event {
+            Event::Enter(s, _) => s,
+            Event::Leave(s) => {
+                if opened.last() == Some(&s) {
+                    opened.pop();
+                    stack.pop();
+                }
+                continue;
             }
-            let kind = &f.stmts[s].kind;
-            let new_cluster = match kind {
-                StmtKind::For(l) => {
-                    let l = &f.fors[*l];
-                    let trip = trip_count(f, l.start, l.stop, l.step);
-                    let label = match trip {
-                        Some(n) => format!("{}  (x{n})", loop_label(m, f, s)),
-                        None => format!("{}  (x?)", loop_label(m, f, s)),
-                    };
-                    Some((ClusterKind::Loop, label, trip))
-                }
-                StmtKind::While { .. } => Some((
-                    ClusterKind::Loop,
-                    format!("{}  (x?)", loop_label(m, f, s)),
-                    None,
-                )),
-                StmtKind::Scope(sc) => {
-                    let manual = f.scopes[*sc].manual;
-                    let word = if manual { "manual" } else { "auto" };
-                    let label = match f.scopes[*sc].name {
-                        Some(n) => format!("{word} \"{}\"", f.names.get(n)),
-                        None => word.to_string(),
-                    };
-                    let kind = if manual {
-                        ClusterKind::Manual
-                    } else {
-                        ClusterKind::Auto
-                    };
-                    Some((kind, label, Some(1)))
-                }
+            Event::EnterBlock { .. } | Event::LeaveBlock { .. } => continue,
+        };
+        let parent = stack.last().map(|&(c, _)| c);
+        let outer = stack.last().map_or(Some(1u64), |&(_, n)| n);
+        if let Some(p) = parent {
+            st.cluster_of.insert(s, p);
+        }
+        let kind = &f.stmts[s].kind;
+        let new_cluster = match kind {
+            StmtKind::For(l) => {
+                let l = &f.fors[*l];
+                let trip = trip_count(f, l.start, l.stop, l.step);
+                let label = match trip {
+                    Some(n) => format!("{}  (x{n})", loop_label(m, f, s)),
+                    None => format!("{}  (x?)", loop_label(m, f, s)),
+                };
+                Some((ClusterKind::Loop, label, trip))
+            }
+            StmtKind::While { .. } => Some((
+                ClusterKind::Loop,
+                format!("{}  (x?)", loop_label(m, f, s)),
+                None,
+            )),
+            StmtKind::Scope(sc) => {
+                let manual = f.scopes[*sc].manual;
+                let word = if manual { "manual" } else { "auto" };
+                let label = match f.scopes[*sc].name {
+                    Some(n) => format!("{word} \"{}\"", f.names.get(n)),
+                    None => word.to_string(),
+                };
+                let kind = if manual {
+                    ClusterKind::Manual
+                } else {
+                    ClusterKind::Auto
+                };
+                Some((kind, label, Some(1)))
+            }
+            _ => None,
+        };
+        if let Some((kind, label, trip)) = new_cluster {
+            let id = st.clusters.len();
+            st.clusters.push(Cluster {
+                id: format!("L{id}"),
+                label: clip(&label),
+                kind,
+                parent,
+            });
+            let n = match (outer, trip) {
+                (Some(a), Some(b)) => Some(a.saturating_mul(b)),
                 _ => None,
             };
-            if let Some((kind, label, trip)) = new_cluster {
-                let id = st.clusters.len();
-                st.clusters.push(Cluster {
-                    id: format!("L{id}"),
-                    label: clip(&label),
-                    kind,
-                    parent,
-                });
-                let n = match (outer, trip) {
-                    (Some(a), Some(b)) => Some(a.saturating_mul(b)),
-                    _ => None,
-                };
-                stack.push((id, n));
-                opened.push(s);
-                return;
-            }
-            let site = match kind {
-                StmtKind::Submit(sub) => Some((false, f.list(f.submits[*sub].deps).to_vec())),
-                _ => barrier_deps(f, s).map(|d| (true, d.to_vec())),
-            };
-            if let Some((barrier, deps)) = site {
-                st.sites.push(Site {
-                    stmt: s,
-                    barrier,
-                    deps,
-                    cluster: parent,
-                    instances: outer,
-                });
-            }
-        },
-        |s| {
-            let (_, stack, opened) = &mut *cell.borrow_mut();
-            if opened.last() == Some(&s) {
-                opened.pop();
-                stack.pop();
-            }
-        },
-    );
+            stack.push((id, n));
+            opened.push(s);
+            continue;
+        }
+        let site = match kind {
+            StmtKind::Submit(sub) => Some((false, f.list(f.submits[*sub].deps).to_vec())),
+            _ => barrier_deps(f, s).map(|d| (true, d.to_vec())),
+        };
+        if let Some((barrier, deps)) = site {
+            st.sites.push(Site {
+                stmt: s,
+                barrier,
+                deps,
+                cluster: parent,
+                instances: outer,
+            });
+        }
+    }
     st
 }
 

@@ -17,8 +17,9 @@
 
 use crate::ide::navigate::Access;
 use crate::ide::outline::SymbolKind;
+use crate::ir::walk::{Event, Walk};
 use crate::ir::{
-    ArenaId, Callee, Direction, ExprKind, FuncKind, Function, Module, StmtKind, VarId,
+    ArenaId, Callee, Direction, ExprKind, FuncKind, Function, Module, StmtId, StmtKind, VarId,
 };
 use crate::span::Span;
 use hashbrown::HashMap;
@@ -209,47 +210,11 @@ pub fn header_of(stmt: Span, body: Span) -> Range<usize> {
     stmt.start()..end
 }
 
-/// The signature line of `f`.
+/// The signature line of `f`: the printer's function header without its `{`.
 pub fn signature(f: &Function) -> String {
-    let mut s = String::new();
-    if f.kind != FuncKind::Opaque {
-        s.push_str(f.kind.keyword());
-        s.push(' ');
-    }
-    s.push_str("func ");
-    s.push_str(&f.name);
-    s.push('(');
-    for (i, p) in f.params.iter().enumerate() {
-        if i > 0 {
-            s.push_str(", ");
-        }
-        if p.direction != Direction::In {
-            s.push_str(p.direction.keyword());
-            s.push(' ');
-        }
-        s.push_str(f.var_name(p.var));
-        s.push_str(": ");
-        s.push_str(&f.types[f.vars[p.var].ty].to_string());
-    }
-    s.push(')');
-    match f.results.as_slice() {
-        [] => {}
-        [one] => s.push_str(&format!(" -> {one}")),
-        many => {
-            let list: Vec<String> = many.iter().map(|t| t.to_string()).collect();
-            s.push_str(&format!(" -> ({})", list.join(", ")));
-        }
-    }
-    s
-}
-
-struct Frame<'f> {
-    block: &'f crate::ir::Block,
-    /// The end of the innermost block that opens a scope.
-    scope_end: usize,
-    parent: u32,
-    manual: bool,
-    depth: u32,
+    let mut head = crate::printer::function_head(f);
+    head.truncate(head.trim_end_matches('{').trim_end().len());
+    head
 }
 
 /// Builds the index of `module`, whose spans are offsets into `text`.
@@ -286,6 +251,8 @@ pub fn build(text: &str, module: &Module) -> ChunkIndex {
     ix
 }
 
+/// Indexes one function: its variables, the occurrences of its names and
+/// its outline (with its loops).
 fn index_function(
     text: &str,
     f: &Function,
@@ -294,8 +261,24 @@ fn index_function(
     ix: &mut ChunkIndex,
 ) {
     let base = ix.vars.len() as u32;
-    let var_of = |v: VarId| base + v.index() as u32;
-    // Variables, with their kind and visibility filled in by the walk.
+    index_vars(text, f, fi, ix);
+    index_uses(text, f, base, ix);
+    if by_name.get(f.name.as_str()) == Some(&fi) {
+        ix.occurrences.push(Occurrence {
+            range: f.name_span.range(),
+            target: Target::Function(fi),
+            is_def: true,
+            access: Access::Write,
+        });
+    }
+    Outline::new(f, fi, base, ix).walk();
+}
+
+/// The variables of `f`, with their kind and visibility as bindings (the
+/// outline walk corrects both for loop variables and iter-args), then the
+/// parameters'.
+fn index_vars(text: &str, f: &Function, fi: u32, ix: &mut ChunkIndex) {
+    let base = ix.vars.len();
     for (_, v) in f.vars.iter() {
         let name = f.names.get(v.name).to_string();
         let name_range = name_range(text, v.span, &name);
@@ -311,14 +294,16 @@ fn index_function(
             name_range,
         });
     }
-    let body = f.body.span;
     for p in &f.params {
-        let info = &mut ix.vars[var_of(p.var) as usize];
+        let info = &mut ix.vars[base + p.var.index()];
         info.kind = VarKind::Parameter;
-        info.visible = body.range();
+        info.visible = f.body.span.range();
     }
+}
 
-    // Which variable uses are writes.
+/// Which expressions of `f` are variable uses that write: an `out`/`inout`
+/// argument, or the array `array.update_element` updates.
+fn written_uses(f: &Function) -> Vec<bool> {
     let mut written: Vec<bool> = vec![false; f.exprs.len()];
     let mut mark = |args: &[crate::ir::ExprId], dirs: &mut dyn Iterator<Item = Direction>| {
         for (a, d) in args.iter().zip(dirs) {
@@ -345,21 +330,39 @@ fn index_function(
             &mut f.directions(sub.arg_directions).iter(),
         );
     }
+    written
+}
 
-    // Uses of variables and calls of functions.
+/// A read of `range` naming `target`, when the text there is `name`.
+fn read_of(
+    text: &str,
+    range: Range<usize>,
+    name: Option<&str>,
+    target: Target,
+) -> Option<Occurrence> {
+    (name.is_some() && text.get(range.clone()) == name).then_some(Occurrence {
+        range,
+        target,
+        is_def: false,
+        access: Access::Read,
+    })
+}
+
+/// The uses of variables (in expressions and in types) and the callees
+/// of calls and `submit`s.
+fn index_uses(text: &str, f: &Function, base: u32, ix: &mut ChunkIndex) {
+    let var_of = |v: VarId| base + v.index() as u32;
+    let written = written_uses(f);
     for (id, e) in f.exprs.iter() {
         match &e.kind {
             ExprKind::Var(v) => {
                 let target = var_of(*v);
-                let range = e.span.range();
-                if text.get(range.clone()) == Some(ix.vars[target as usize].name.as_str()) {
-                    let write = written.get(id.index()).copied().unwrap_or(false);
-                    ix.occurrences.push(Occurrence {
-                        range,
-                        target: Target::Var(target),
-                        is_def: false,
-                        access: if write { Access::Write } else { Access::Read },
-                    });
+                let name = Some(ix.vars[target as usize].name.as_str());
+                if let Some(mut o) = read_of(text, e.span.range(), name, Target::Var(target)) {
+                    if written.get(id.index()).copied().unwrap_or(false) {
+                        o.access = Access::Write;
+                    }
+                    ix.occurrences.push(o);
                 }
             }
             ExprKind::Call(c) => {
@@ -370,11 +373,10 @@ fn index_function(
                         .filter(|callee| is_word_at(text, e.span.start(), &callee.name))
                         .map(|callee| callee.name.len())
                 {
-                    let callee = id.index() as u32;
                     let start = e.span.start();
                     ix.occurrences.push(Occurrence {
                         range: start..start + len,
-                        target: Target::Function(callee),
+                        target: Target::Function(id.index() as u32),
                         is_def: false,
                         access: Access::Read,
                     });
@@ -386,216 +388,247 @@ fn index_function(
     // Names of variables written as dynamic extents in types.
     for &(span, v) in &f.extent_uses {
         let target = var_of(v);
-        if text.get(span.range()) == ix.vars.get(target as usize).map(|v| v.name.as_str()) {
-            ix.occurrences.push(Occurrence {
-                range: span.range(),
-                target: Target::Var(target),
-                is_def: false,
-                access: Access::Read,
-            });
-        }
+        let name = ix.vars.get(target as usize).map(|v| v.name.as_str());
+        ix.occurrences
+            .extend(read_of(text, span.range(), name, Target::Var(target)));
     }
     for (_, sub) in f.submits.iter() {
-        if let Some(id) = sub.callee.function()
-            && let Some(info) = ix.functions.get(id.index())
-            && text.get(sub.callee_span.range()) == Some(info.name.as_str())
-        {
-            let callee = id.index() as u32;
-            ix.occurrences.push(Occurrence {
-                range: sub.callee_span.range(),
-                target: Target::Function(callee),
-                is_def: false,
-                access: Access::Read,
-            });
+        if let Some(id) = sub.callee.function() {
+            let name = ix.functions.get(id.index()).map(|info| info.name.as_str());
+            let target = Target::Function(id.index() as u32);
+            ix.occurrences
+                .extend(read_of(text, sub.callee_span.range(), name, target));
         }
     }
-    if by_name.get(f.name.as_str()) == Some(&fi) {
-        ix.occurrences.push(Occurrence {
-            range: f.name_span.range(),
-            target: Target::Function(fi),
-            is_def: true,
-            access: Access::Write,
-        });
+}
+
+/// An open block of the outline walk.
+#[derive(Copy, Clone)]
+struct Frame {
+    /// The end of the innermost block that opens a scope.
+    scope_end: usize,
+    parent: u32,
+    manual: bool,
+}
+
+/// The outline walk of one function: definitions of bindings, loop
+/// variables and iter-args (with their visibility), loops and scopes, as
+/// outline nodes under their parents.
+struct Outline<'a> {
+    f: &'a Function,
+    fi: u32,
+    base: u32,
+    ix: &'a mut ChunkIndex,
+    /// The open blocks, innermost last.
+    frames: Vec<Frame>,
+    /// The outline node of the loop or scope just entered: its body's parent.
+    entered: u32,
+}
+
+impl<'a> Outline<'a> {
+    fn new(f: &'a Function, fi: u32, base: u32, ix: &'a mut ChunkIndex) -> Self {
+        Outline {
+            f,
+            fi,
+            base,
+            ix,
+            frames: Vec::new(),
+            entered: NONE,
+        }
     }
 
-    // The function's outline node and its parameters.
-    let func_symbol = ix.symbols.len() as u32;
-    ix.symbols.push(FlatSymbol {
-        name: f.name.clone(),
-        detail: Some(ix.functions[fi as usize].signature.clone()),
-        kind: SymbolKind::Function,
-        range: clamp(f.span.range()),
-        selection: f.name_span.range(),
-        parent: NONE,
-    });
-    let defined = |ix: &mut ChunkIndex, v: VarId, parent: u32, kind: SymbolKind| {
-        let info = &ix.vars[var_of(v) as usize];
+    fn var_of(&self, v: VarId) -> u32 {
+        self.base + v.index() as u32
+    }
+
+    /// The function's node and its parameters', then every statement's.
+    fn walk(mut self) {
+        let f = self.f;
+        let func_symbol = self.ix.symbols.len() as u32;
+        self.ix.symbols.push(FlatSymbol {
+            name: f.name.clone(),
+            detail: Some(self.ix.functions[self.fi as usize].signature.clone()),
+            kind: SymbolKind::Function,
+            range: clamp(f.span.range()),
+            selection: f.name_span.range(),
+            parent: NONE,
+        });
+        for p in &f.params {
+            self.defined(p.var, func_symbol, SymbolKind::Parameter);
+        }
+        self.entered = func_symbol;
+        let mut walk = Walk::new(f);
+        while let Some(event) = walk.next() {
+            match event {
+                Event::EnterBlock { owner, block, .. } => self.open(owner, block),
+                Event::Enter(s, _) => self.stmt(s, walk.depth() < MAX_OUTLINE_DEPTH as usize),
+                Event::LeaveBlock { .. } => {
+                    self.frames.pop();
+                }
+                Event::Leave(_) => {}
+            }
+        }
+    }
+
+    /// Opens a block of `owner` (`None`: the body).
+    fn open(&mut self, owner: Option<StmtId>, block: &crate::ir::Block) {
+        let f = self.f;
+        let outer = self.frames.last().copied().unwrap_or(Frame {
+            scope_end: block.span.end(),
+            parent: self.entered,
+            manual: false,
+        });
+        let frame = match owner.map(|s| f.stmts[s].kind) {
+            None => outer,
+            Some(StmtKind::Scope(sc)) => Frame {
+                parent: self.entered,
+                manual: f.scopes[sc].manual,
+                ..outer
+            },
+            Some(StmtKind::If(_)) => Frame {
+                scope_end: block.span.end(),
+                ..outer
+            },
+            Some(_) => Frame {
+                scope_end: block.span.end(),
+                parent: self.entered,
+                ..outer
+            },
+        };
+        self.frames.push(frame);
+    }
+
+    /// The outline node of a variable defined under `parent`, and the
+    /// occurrence of its name.
+    fn defined(&mut self, v: VarId, parent: u32, kind: SymbolKind) {
+        let target = self.var_of(v);
+        let info = &self.ix.vars[target as usize];
         if info.name == "_" || info.name_range.is_empty() {
             return;
         }
+        let span = self.f.vars[v].span;
         let sym = FlatSymbol {
             name: info.name.clone(),
             detail: Some(info.ty.clone()),
             kind,
-            range: clamp(f.vars[v].span.range())
-                .start
-                .min(info.name_range.start)
-                ..f.vars[v].span.end().max(info.name_range.end),
+            range: clamp(span.range()).start.min(info.name_range.start)
+                ..span.end().max(info.name_range.end),
             selection: info.name_range.clone(),
             parent,
         };
-        ix.symbols.push(sym);
-        ix.occurrences.push(Occurrence {
-            range: info.name_range.clone(),
-            target: Target::Var(var_of(v)),
+        let range = info.name_range.clone();
+        self.ix.symbols.push(sym);
+        self.ix.occurrences.push(Occurrence {
+            range,
+            target: Target::Var(target),
             is_def: true,
             access: Access::Write,
         });
-    };
-    for p in &f.params {
-        defined(ix, p.var, func_symbol, SymbolKind::Parameter);
     }
 
-    let mut stack = vec![Frame {
-        block: &f.body,
-        scope_end: body.end(),
-        parent: func_symbol,
-        manual: false,
-        depth: 1,
-    }];
-    while let Some(fr) = stack.pop() {
-        for &sid in f.block_stmts(fr.block) {
-            let st = &f.stmts[sid];
-            let after = st.span.end()..fr.scope_end.max(st.span.end());
-            for &r in f.results(&st.kind) {
-                ix.vars[var_of(r) as usize].visible = after.clone();
-                defined(ix, r, fr.parent, SymbolKind::Variable);
+    /// A loop variable or iter-arg of a loop, visible in `visible`.
+    fn head_var(&mut self, v: VarId, kind: VarKind, visible: Range<usize>, parent: u32) {
+        let target = self.var_of(v) as usize;
+        let info = &mut self.ix.vars[target];
+        info.kind = kind;
+        info.visible = visible;
+        self.defined(v, parent, SymbolKind::Variable);
+    }
+
+    /// The outline node of a loop or scope statement `st` (its parent's
+    /// when `nested` is false: past [`MAX_OUTLINE_DEPTH`]).
+    fn symbol(
+        &mut self,
+        st: Span,
+        nested: bool,
+        label: String,
+        kind: SymbolKind,
+        selection: Range<usize>,
+    ) -> u32 {
+        let parent = self.frames.last().map_or(NONE, |fr| fr.parent);
+        if !nested {
+            return parent;
+        }
+        self.ix.symbols.push(FlatSymbol {
+            name: label,
+            detail: None,
+            kind,
+            range: clamp(st.range()),
+            selection,
+            parent,
+        });
+        self.ix.symbols.len() as u32 - 1
+    }
+
+    /// A loop: its outline node and its entry in [`ChunkIndex::loops`].
+    fn loop_symbol(
+        &mut self,
+        st: Span,
+        body: Span,
+        nested: bool,
+        label: String,
+        is_for: bool,
+    ) -> u32 {
+        let header = header_of(st, body);
+        let symbol = self.symbol(st, nested, label, SymbolKind::Loop, header.clone());
+        let manual = self.frames.last().is_some_and(|fr| fr.manual);
+        self.ix.loops.push(LoopInfo {
+            stmt: clamp(st.range()),
+            header,
+            func: self.fi,
+            is_for,
+            manual,
+        });
+        symbol
+    }
+
+    /// A statement of the open block: the variables it binds, and the
+    /// outline node of a loop or scope.
+    fn stmt(&mut self, s: StmtId, nested: bool) {
+        let f = self.f;
+        let st = &f.stmts[s];
+        let Some(&fr) = self.frames.last() else {
+            return;
+        };
+        let after = st.span.end()..fr.scope_end.max(st.span.end());
+        for &r in f.results(&st.kind) {
+            let target = self.var_of(r) as usize;
+            self.ix.vars[target].visible = after.clone();
+            self.defined(r, fr.parent, SymbolKind::Variable);
+        }
+        match st.kind {
+            StmtKind::For(l) => {
+                let l = &f.fors[l];
+                let label = format!("for {} in {}", f.var_name(l.var), l.kind.keyword());
+                let symbol = self.loop_symbol(st.span, l.body.span, nested, label, true);
+                let visible = l.body.span.range();
+                self.head_var(l.var, VarKind::LoopVariable, visible.clone(), symbol);
+                for it in f.list(l.iter_args) {
+                    self.head_var(it.var, VarKind::IterArg, visible.clone(), symbol);
+                }
+                self.entered = symbol;
             }
-            let nested = fr.depth < MAX_OUTLINE_DEPTH;
-            let symbol = |ix: &mut ChunkIndex,
-                          name: String,
-                          detail: Option<String>,
-                          kind: SymbolKind,
-                          selection: Range<usize>| {
-                if !nested {
-                    return fr.parent;
+            StmtKind::While(w) => {
+                let w = &f.whiles[w];
+                let symbol = self.loop_symbol(st.span, w.body.span, nested, "while".into(), false);
+                let cond_start = f.exprs[w.cond].span.start().min(w.body.span.start());
+                for it in f.list(w.iter_args) {
+                    let visible = cond_start..w.body.span.end();
+                    self.head_var(it.var, VarKind::IterArg, visible, symbol);
                 }
-                ix.symbols.push(FlatSymbol {
-                    name,
-                    detail,
-                    kind,
-                    range: clamp(st.span.range()),
-                    selection,
-                    parent: fr.parent,
-                });
-                ix.symbols.len() as u32 - 1
-            };
-            match &st.kind {
-                StmtKind::For(l) => {
-                    let crate::ir::ForLoop {
-                        kind,
-                        var,
-                        iter_args,
-                        body,
-                        ..
-                    } = &f.fors[*l];
-                    let iter_args = f.list(*iter_args);
-                    let label = format!("for {} in {}", f.var_name(*var), kind.keyword());
-                    let header = header_of(st.span, body.span);
-                    let loop_symbol = symbol(ix, label, None, SymbolKind::Loop, header.clone());
-                    ix.loops.push(LoopInfo {
-                        stmt: clamp(st.span.range()),
-                        header,
-                        func: fi,
-                        is_for: true,
-                        manual: fr.manual,
-                    });
-                    let lv = &mut ix.vars[var_of(*var) as usize];
-                    lv.kind = VarKind::LoopVariable;
-                    lv.visible = body.span.range();
-                    defined(ix, *var, loop_symbol, SymbolKind::Variable);
-                    for it in iter_args {
-                        let iv = &mut ix.vars[var_of(it.var) as usize];
-                        iv.kind = VarKind::IterArg;
-                        iv.visible = body.span.range();
-                        defined(ix, it.var, loop_symbol, SymbolKind::Variable);
-                    }
-                    stack.push(Frame {
-                        block: body,
-                        scope_end: body.span.end(),
-                        parent: loop_symbol,
-                        manual: fr.manual,
-                        depth: fr.depth + 1,
-                    });
-                }
-                StmtKind::While(w) => {
-                    let crate::ir::WhileLoop {
-                        cond,
-                        iter_args,
-                        body,
-                        ..
-                    } = &f.whiles[*w];
-                    let iter_args = f.list(*iter_args);
-                    let header = header_of(st.span, body.span);
-                    let loop_symbol =
-                        symbol(ix, "while".into(), None, SymbolKind::Loop, header.clone());
-                    ix.loops.push(LoopInfo {
-                        stmt: clamp(st.span.range()),
-                        header,
-                        func: fi,
-                        is_for: false,
-                        manual: fr.manual,
-                    });
-                    let cond_start = f.exprs[*cond].span.start().min(body.span.start());
-                    for it in iter_args {
-                        let iv = &mut ix.vars[var_of(it.var) as usize];
-                        iv.kind = VarKind::IterArg;
-                        iv.visible = cond_start..body.span.end();
-                        defined(ix, it.var, loop_symbol, SymbolKind::Variable);
-                    }
-                    stack.push(Frame {
-                        block: body,
-                        scope_end: body.span.end(),
-                        parent: loop_symbol,
-                        manual: fr.manual,
-                        depth: fr.depth + 1,
-                    });
-                }
-                StmtKind::If(i) => {
-                    let crate::ir::IfStmt {
-                        then_body,
-                        else_body,
-                        ..
-                    } = &f.ifs[*i];
-                    for b in std::iter::once(then_body).chain(else_body.iter()) {
-                        stack.push(Frame {
-                            block: b,
-                            scope_end: b.span.end(),
-                            parent: fr.parent,
-                            manual: fr.manual,
-                            depth: fr.depth + 1,
-                        });
-                    }
-                }
-                StmtKind::Scope(sc) => {
-                    let crate::ir::ScopeStmt { manual, name, body } = &f.scopes[*sc];
-                    let word = if *manual { "manual" } else { "auto" };
-                    let label = match name {
-                        Some(n) => format!("{word} \"{}\"", f.names.get(*n)),
-                        None => word.to_string(),
-                    };
-                    let header = header_of(st.span, body.span);
-                    let scope_symbol = symbol(ix, label, None, SymbolKind::Scope, header);
-                    stack.push(Frame {
-                        block: body,
-                        scope_end: fr.scope_end,
-                        parent: scope_symbol,
-                        manual: *manual,
-                        depth: fr.depth + 1,
-                    });
-                }
-                _ => {}
+                self.entered = symbol;
             }
+            StmtKind::Scope(sc) => {
+                let sc = &f.scopes[sc];
+                let word = if sc.manual { "manual" } else { "auto" };
+                let label = match sc.name {
+                    Some(n) => format!("{word} \"{}\"", f.names.get(n)),
+                    None => word.to_string(),
+                };
+                let header = header_of(st.span, sc.body.span);
+                self.entered = self.symbol(st.span, nested, label, SymbolKind::Scope, header);
+            }
+            _ => {}
         }
     }
 }

@@ -125,18 +125,25 @@ impl<I: ArenaId, T> Default for Arena<I, T> {
     }
 }
 
-impl<I: ArenaId, T> std::ops::Index<I> for Arena<I, T> {
-    type Output = T;
-    fn index(&self, id: I) -> &T {
-        &self.items[id.index()]
-    }
+/// Indexing a table whose `items` vector is indexed by `I`.
+macro_rules! index_by_id {
+    ($table:ident) => {
+        impl<I: ArenaId, T> std::ops::Index<I> for $table<I, T> {
+            type Output = T;
+            fn index(&self, id: I) -> &T {
+                &self.items[id.index()]
+            }
+        }
+
+        impl<I: ArenaId, T> std::ops::IndexMut<I> for $table<I, T> {
+            fn index_mut(&mut self, id: I) -> &mut T {
+                &mut self.items[id.index()]
+            }
+        }
+    };
 }
 
-impl<I: ArenaId, T> std::ops::IndexMut<I> for Arena<I, T> {
-    fn index_mut(&mut self, id: I) -> &mut T {
-        &mut self.items[id.index()]
-    }
-}
+index_by_id!(Arena);
 
 impl<I: ArenaId, T: fmt::Debug> fmt::Debug for Arena<I, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -190,18 +197,7 @@ impl<I: ArenaId, V> SecondaryMap<I, V> {
     }
 }
 
-impl<I: ArenaId, V> std::ops::Index<I> for SecondaryMap<I, V> {
-    type Output = V;
-    fn index(&self, id: I) -> &V {
-        &self.items[id.index()]
-    }
-}
-
-impl<I: ArenaId, V> std::ops::IndexMut<I> for SecondaryMap<I, V> {
-    fn index_mut(&mut self, id: I) -> &mut V {
-        &mut self.items[id.index()]
-    }
-}
+index_by_id!(SecondaryMap);
 
 impl<I: ArenaId, V: fmt::Debug> fmt::Debug for SecondaryMap<I, V> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

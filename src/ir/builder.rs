@@ -11,8 +11,9 @@
 
 use crate::ir::{
     BinaryOp, Block, BuiltinOp, Call, Callee, DirList, Direction, ExprId, ExprKind, ExprList,
-    Extent, FuncId, FuncKind, Function, IfStmt, IterArg, Kwarg, KwargList, LoopKind, Param,
-    ScalarType, ScopeStmt, Span, StmtId, StmtKind, Submit, Type, UnaryOp, VarId, WhileLoop,
+    Extent, FuncId, FuncKind, Function, IfStmt, IterArg, IterArgList, Kwarg, KwargList, LoopKind,
+    Param, ScalarType, ScopeStmt, Span, StmtId, StmtKind, Submit, Type, UnaryOp, VarId, VarList,
+    WhileLoop,
 };
 use std::borrow::BorrowMut;
 
@@ -242,22 +243,19 @@ impl<F: BorrowMut<Function>> Builder<F> {
     ) -> StmtId {
         let start = start.unwrap_or_else(|| self.int(0));
         let step = step.unwrap_or_else(|| self.int(1));
-        let f = self.func();
+        let (results, iter_args, body) = self.loop_parts(results, iter_args, body);
         let l = crate::ir::ForLoop {
-            results: f.new_list(results.as_ref()),
+            results,
             kind,
             var,
             start,
             stop,
             step,
             extra_bounds: ExprList::new(),
-            iter_args: f.new_list(iter_args.as_ref()),
-            body: Block {
-                stmts: f.new_list(body.as_ref()),
-                span: Span::default(),
-            },
+            iter_args,
+            body,
         };
-        let id = f.fors.alloc(l);
+        let id = self.func().fors.alloc(l);
         self.stmt(StmtKind::For(id))
     }
 
@@ -269,18 +267,28 @@ impl<F: BorrowMut<Function>> Builder<F> {
         iter_args: impl AsRef<[IterArg]>,
         body: impl AsRef<[StmtId]>,
     ) -> StmtId {
-        let f = self.func();
+        let (results, iter_args, body) = self.loop_parts(results, iter_args, body);
         let w = WhileLoop {
-            results: f.new_list(results.as_ref()),
+            results,
             cond,
-            iter_args: f.new_list(iter_args.as_ref()),
-            body: Block {
-                stmts: f.new_list(body.as_ref()),
-                span: Span::default(),
-            },
+            iter_args,
+            body,
         };
-        let id = f.whiles.alloc(w);
+        let id = self.func().whiles.alloc(w);
         self.stmt(StmtKind::While(id))
+    }
+
+    /// A loop's results, iter-args and body as lists of the function.
+    fn loop_parts(
+        &mut self,
+        results: impl AsRef<[VarId]>,
+        iter_args: impl AsRef<[IterArg]>,
+        body: impl AsRef<[StmtId]>,
+    ) -> (VarList, IterArgList, Block) {
+        let f = self.func();
+        let results = f.new_list(results.as_ref());
+        let iter_args = f.new_list(iter_args.as_ref());
+        (results, iter_args, self.block(body))
     }
 
     pub fn if_(

@@ -9,7 +9,8 @@
 //! and every use in `a` must refer to the partner of the variable used at
 //! the same place in `b`. Spans and the ids nodes happen to have are ignored.
 //!
-//! Statements and expressions are compared with explicit work lists, not
+//! Statements are compared by walking both functions in step with
+//! [`super::walk::Walk`], expressions with an explicit work list: no
 //! recursion, so any nesting depth is fine. Mismatch messages describe the
 //! statements and expressions involved with [`super::describe`] (cut at a
 //! few levels), never with the printer.
@@ -19,6 +20,15 @@ use super::{
     ScopeStmt, StmtId, StmtKind, Submit, Type, VarId, WhileLoop,
 };
 use crate::ir::arena::SecondaryMap;
+use crate::ir::walk::{Event, Walk};
+
+/// The results a `for`, `while` or `if` binds after its blocks.
+fn compound_results(f: &Function, s: StmtId) -> &[VarId] {
+    match f.stmts[s].kind {
+        StmtKind::For(_) | StmtKind::While(_) | StmtKind::If(_) => f.results(&f.stmts[s].kind),
+        _ => &[],
+    }
+}
 
 /// `Ok(())` when `a` and `b` are the same IR up to spans and ids; otherwise
 /// a message naming the function and what differs.
@@ -42,17 +52,6 @@ type Res = Result<(), String>;
 
 fn fail(message: String) -> Res {
     Err(message)
-}
-
-/// A pending comparison of the statement walk (an explicit stack instead of
-/// recursion, so nesting depth costs heap, not stack).
-enum Work<'x> {
-    /// Two blocks, inside the given statements (`None`: function bodies).
-    Block(&'x Block, &'x Block, Option<(StmtId, StmtId)>),
-    /// Two statements.
-    Stmt(StmtId, StmtId),
-    /// The results a compound statement binds once its blocks are compared.
-    Results(&'x [VarId], &'x [VarId], (StmtId, StmtId)),
 }
 
 /// Compares one pair of functions.
@@ -116,24 +115,45 @@ impl<'x> FnCmp<'x> {
                 type_list(&b.results)
             ));
         }
-        self.walk(&a.body, &b.body)
+        self.walk()
     }
 
-    /// Compares two function bodies, statement by statement.
-    fn walk(&mut self, a: &'x Block, b: &'x Block) -> Result<(), String> {
-        let mut work = vec![Work::Block(a, b, None)];
-        while let Some(item) = work.pop() {
-            match item {
-                Work::Block(x, y, parent) => self.block(x, y, parent, &mut work)?,
-                Work::Stmt(sa, sb) => self
-                    .stmt(sa, sb, &mut work)
-                    .map_err(|e| self.in_stmt(sa, sb, e))?,
-                Work::Results(ra, rb, (sa, sb)) => self
-                    .define_all(ra, rb, "results")
-                    .map_err(|e| self.in_stmt(sa, sb, e))?,
+    /// Compares two function bodies statement by statement: the two
+    /// functions' walks ([`Walk`]) in step. Statements of the same kind
+    /// (with or without an `else` alike) in blocks of the same length nest
+    /// the same blocks, so the two walks meet the same events.
+    fn walk(&mut self) -> Result<(), String> {
+        let (mut wa, mut wb) = (Walk::new(self.a), Walk::new(self.b));
+        loop {
+            match (wa.next(), wb.next()) {
+                (None, None) => return Ok(()),
+                (
+                    Some(Event::EnterBlock {
+                        owner: oa,
+                        block: x,
+                        ..
+                    }),
+                    Some(Event::EnterBlock {
+                        owner: ob,
+                        block: y,
+                        ..
+                    }),
+                ) => self.block(x, y, oa.zip(ob))?,
+                (Some(Event::Enter(sa, _)), Some(Event::Enter(sb, _))) => {
+                    self.stmt(sa, sb).map_err(|e| self.in_stmt(sa, sb, e))?
+                }
+                // The results a compound statement binds, once its blocks
+                // are compared.
+                (Some(Event::Leave(sa)), Some(Event::Leave(sb))) => {
+                    let ra = compound_results(self.a, sa);
+                    let rb = compound_results(self.b, sb);
+                    self.define_all(ra, rb, "results")
+                        .map_err(|e| self.in_stmt(sa, sb, e))?
+                }
+                (Some(Event::LeaveBlock { .. }), Some(Event::LeaveBlock { .. })) => {}
+                _ => return fail("the statements nest differently".to_string()),
             }
         }
-        Ok(())
     }
 
     /// Places a mismatch message at the statements it occurred in.
@@ -176,14 +196,25 @@ impl<'x> FnCmp<'x> {
         Ok(())
     }
 
-    fn define_all(&mut self, va: &[VarId], vb: &[VarId], what: &str) -> Res {
-        if va.len() != vb.len() {
-            return fail(format!("{} vs {} {what}", va.len(), vb.len()));
+    /// Compares two lists of the same length item by item with `each`.
+    fn pairwise<T: Copy>(
+        &mut self,
+        a: &[T],
+        b: &[T],
+        what: &str,
+        mut each: impl FnMut(&mut Self, T, T) -> Res,
+    ) -> Res {
+        if a.len() != b.len() {
+            return fail(format!("{} vs {} {what}", a.len(), b.len()));
         }
-        for (x, y) in va.iter().zip(vb) {
-            self.define(*x, *y)?;
+        for (x, y) in a.iter().zip(b) {
+            each(self, *x, *y)?;
         }
         Ok(())
+    }
+
+    fn define_all(&mut self, va: &[VarId], vb: &[VarId], what: &str) -> Res {
+        self.pairwise(va, vb, what, Self::define)
     }
 
     /// Checks that a use of `va` corresponds to a use of `vb`.
@@ -204,14 +235,8 @@ impl<'x> FnCmp<'x> {
         }
     }
 
-    /// Checks the lengths of two blocks and queues their statements.
-    fn block(
-        &self,
-        a: &'x Block,
-        b: &'x Block,
-        parent: Option<(StmtId, StmtId)>,
-        work: &mut Vec<Work<'x>>,
-    ) -> Result<(), String> {
+    /// Checks the lengths of two blocks.
+    fn block(&self, a: &Block, b: &Block, parent: Option<(StmtId, StmtId)>) -> Res {
         let (a, b) = (self.a.block_stmts(a), self.b.block_stmts(b));
         if a.len() != b.len() {
             let first = match (a.first(), b.first()) {
@@ -225,10 +250,6 @@ impl<'x> FnCmp<'x> {
                 None => format!("in the body: {message}"),
             });
         }
-        // Reversed: the stack then visits them in order.
-        for (sa, sb) in a.iter().zip(b).rev() {
-            work.push(Work::Stmt(*sa, *sb));
-        }
         Ok(())
     }
 
@@ -240,12 +261,11 @@ impl<'x> FnCmp<'x> {
         shorten(super::describe::describe_stmt(self.mb, self.b, s))
     }
 
-    /// Compares what two statements hold directly and queues their blocks
-    /// (and the results bound after them).
-    fn stmt(&mut self, sa: StmtId, sb: StmtId, work: &mut Vec<Work<'x>>) -> Res {
+    /// Compares what two statements hold directly (their blocks and the
+    /// results bound after them are the walk's).
+    fn stmt(&mut self, sa: StmtId, sb: StmtId) -> Res {
         let (fa, fb): (&'x Function, &'x Function) = (self.a, self.b);
         let (ka, kb) = (&fa.stmts[sa].kind, &fb.stmts[sb].kind);
-        let here = Some((sa, sb));
         match (*ka, *kb) {
             (
                 StmtKind::Assign {
@@ -279,37 +299,20 @@ impl<'x> FnCmp<'x> {
                 self.exprs(fa.list(x.extra_bounds), fb.list(y.extra_bounds), "bounds")?;
                 self.iter_args(fa.list(x.iter_args), fb.list(y.iter_args))?;
                 self.define(x.var, y.var)?;
-                work.push(Work::Results(
-                    fa.list(x.results),
-                    fb.list(y.results),
-                    (sa, sb),
-                ));
-                work.push(Work::Block(&x.body, &y.body, here));
                 Ok(())
             }
             (StmtKind::While(x), StmtKind::While(y)) => {
                 let (x, y): (&'x WhileLoop, &'x WhileLoop) = (&fa.whiles[x], &fb.whiles[y]);
                 self.iter_args(fa.list(x.iter_args), fb.list(y.iter_args))?;
                 self.expr(x.cond, y.cond)?;
-                work.push(Work::Results(
-                    fa.list(x.results),
-                    fb.list(y.results),
-                    (sa, sb),
-                ));
-                work.push(Work::Block(&x.body, &y.body, here));
                 Ok(())
             }
             (StmtKind::If(x), StmtKind::If(y)) => {
                 let (x, y): (&'x IfStmt, &'x IfStmt) = (&fa.ifs[x], &fb.ifs[y]);
                 self.expr(x.cond, y.cond)?;
-                work.push(Work::Results(
-                    fa.list(x.results),
-                    fb.list(y.results),
-                    (sa, sb),
-                ));
                 match (&x.else_body, &y.else_body) {
                     (None, None) => {}
-                    (Some(p), Some(q)) => work.push(Work::Block(p, q, here)),
+                    (Some(_), Some(_)) => {}
                     (ea, eb) => {
                         return fail(format!(
                             "one `if` has an else branch and the other not ({} vs {})",
@@ -318,7 +321,6 @@ impl<'x> FnCmp<'x> {
                         ));
                     }
                 }
-                work.push(Work::Block(&x.then_body, &y.then_body, here));
                 Ok(())
             }
             (StmtKind::Scope(x), StmtKind::Scope(y)) => {
@@ -331,7 +333,6 @@ impl<'x> FnCmp<'x> {
                         x.manual, y.manual
                     ));
                 }
-                work.push(Work::Block(&x.body, &y.body, here));
                 Ok(())
             }
             (StmtKind::Yield(x), StmtKind::Yield(y))
@@ -418,13 +419,7 @@ impl<'x> FnCmp<'x> {
     }
 
     fn exprs(&mut self, a: &[ExprId], b: &[ExprId], what: &str) -> Res {
-        if a.len() != b.len() {
-            return fail(format!("{} vs {} {what}", a.len(), b.len()));
-        }
-        for (x, y) in a.iter().zip(b) {
-            self.expr(*x, *y)?;
-        }
-        Ok(())
+        self.pairwise(a, b, what, Self::expr)
     }
 
     /// Compares two expression trees with a work list (no recursion).
@@ -615,8 +610,8 @@ mod tests {
     use super::modules_equal;
     use crate::ir::builder::FunctionBuilder as FnBuilder;
     use crate::ir::{
-        BinaryOp, Direction, ExprKind, FuncKind, IterArg, LoopKind, Module, ScalarType, StmtKind,
-        Type,
+        BinaryOp, Direction, ExprKind, FuncKind, Function, IterArg, LoopKind, Module, ScalarType,
+        StmtId, StmtKind, Type, VarId,
     };
 
     /// One way to change the reference module.
@@ -656,8 +651,8 @@ mod tests {
 
     /// The reference module, with `change` applied. `shift` allocates unused
     /// nodes first so that every id differs from the unshifted build.
-    fn build(change: Option<Change>, shift: bool) -> Module {
-        let is = |c: Change| change == Some(c);
+    /// `kernel`, the callee.
+    fn kernel(is: &dyn Fn(Change) -> bool) -> Function {
         let mut k = FnBuilder::new(
             if is(Change::FunctionName) {
                 "kernel2"
@@ -684,7 +679,206 @@ mod tests {
         } else {
             Type::I64
         }];
-        let kernel = k.finish(vec![]);
+        k.finish(vec![])
+    }
+
+    /// `main` while it is built, with the change to apply.
+    struct Main {
+        b: FnBuilder,
+        change: Option<Change>,
+        stmts: Vec<StmtId>,
+    }
+
+    impl Main {
+        fn is(&self, c: Change) -> bool {
+            self.change == Some(c)
+        }
+
+        /// Bindings: `x = n + 1 ; x = n * 2 ; y = x ; f = 0.5`; returns `y`.
+        fn bindings(&mut self, n: VarId) -> VarId {
+            // x = n + 1 ; x = n * 2 ; y = x (the second x)
+            let nv = self.b.v(n);
+            let one = if self.is(Change::IntLiteral) {
+                self.b.int(7)
+            } else {
+                self.b.int(1)
+            };
+            let sum = self.b.bin(BinaryOp::Add, nv, one);
+            let (x1, s) = self.b.let_("x", sum);
+            self.stmts.push(s);
+            let nv = self.b.v(n);
+            let two = self.b.int(2);
+            let op = if self.is(Change::BinaryOperator) {
+                BinaryOp::Sub
+            } else {
+                BinaryOp::Mul
+            };
+            let prod = self.b.bin(op, nv, two);
+            let (x2, s) = self.b.let_("x", prod);
+            self.stmts.push(s);
+            let used = if self.is(Change::VarIdentity) { x1 } else { x2 };
+            let xv = self.b.v(used);
+            let y_name = if self.is(Change::VarName) { "z" } else { "y" };
+            let y_ty = if self.is(Change::VarType) {
+                Type::Scalar(ScalarType::I32)
+            } else {
+                Type::I64
+            };
+            let y = self.b.var(y_name, y_ty);
+            self.stmts.push(self.b.assign(vec![y], xv));
+            // f = 0.5 (typed f64 in one variant)
+            let half = if self.is(Change::FloatLiteral) {
+                self.b.float(0.25)
+            } else {
+                self.b.float(0.5)
+            };
+            if self.is(Change::ExprType) {
+                self.b.f.exprs[half].ty = self.b.f.types.intern(Type::Scalar(ScalarType::F64));
+            }
+            let (_, s) = self.b.let_("f", half);
+            self.stmts.push(s);
+            y
+        }
+
+        /// An op call with a keyword argument and a barrier; returns the barrier.
+        fn calls(&mut self, y: VarId) -> VarId {
+            // An op call with a keyword argument.
+            let yv = self.b.v(y);
+            let name = if self.is(Change::Callee) {
+                "tensor.bar"
+            } else {
+                "tensor.foo"
+            };
+            let call = self.b.op(name, vec![yv], Type::Unknown);
+            let kw = if self.is(Change::KwargValue) {
+                self.b.int(3)
+            } else {
+                self.b.int(2)
+            };
+            if let ExprKind::Call(c) = self.b.f.exprs[call].kind {
+                let kw_name = if self.is(Change::KwargName) {
+                    "level"
+                } else {
+                    "mode"
+                };
+                let kw = self.b.kwarg(kw_name, kw);
+                let mut kwargs = self.b.f.calls[c].kwargs;
+                self.b.f.push_list(&mut kwargs, kw);
+                self.b.f.calls[c].kwargs = kwargs;
+                if self.is(Change::ArgDirection) {
+                    self.b.f.calls[c].arg_directions = self.b.directions([Direction::Out]);
+                }
+            }
+            self.stmts.push(self.b.eval(call));
+            // A barrier.
+            let none = self.b.none();
+            let inv = self
+                .b
+                .builtin(crate::ir::BuiltinOp::TaskInvalid, vec![], Type::TASK_ID);
+            let (t0, s) = self.b.let_("t0", inv);
+            self.stmts.push(s);
+            let t0v = self.b.v(t0);
+            let mut deps = vec![t0v];
+            if self.is(Change::DepEdges) {
+                deps.push(none);
+            }
+            let dummy = self.b.task_dummy(deps);
+            if self.is(Change::DummyTask)
+                && let ExprKind::Call(c) = self.b.f.exprs[dummy].kind
+            {
+                self.b.f.calls[c].dummy_task = false;
+            }
+            let (barrier, s) = self.b.let_("bar", dummy);
+            self.stmts.push(s);
+            barrier
+        }
+
+        /// A loop with an iter-arg, a submit inside a manual scope, an if, a
+        /// call and the `return`.
+        fn control(&mut self, vars: [VarId; 3]) {
+            let [n, y, barrier] = vars;
+            // A loop with an iter-arg, a submit inside a manual scope, an if.
+            let i = self.b.var("i", Type::INDEX);
+            let acc = self.b.var("acc", Type::I64);
+            let init = if self.is(Change::IterArgInit) {
+                self.b.v(y)
+            } else {
+                self.b.v(n)
+            };
+            let r = self.b.var("r", Type::I64);
+            let tid = self.b.var("tid", Type::TASK_ID);
+            let av = self.b.v(acc);
+            let mut sub = self
+                .b
+                .submit(vec![r, tid], crate::ir::FuncId::from_u32(0), vec![av]);
+            if !self.is(Change::SubmitDeps) {
+                let bv = self.b.v(barrier);
+                sub.deps = self.b.exprs([bv]);
+            }
+            if self.is(Change::SubmitKwarg) {
+                sub.sync_start = Some(self.b.boolean(true));
+            }
+            let sub = self.b.submit_stmt(sub);
+            let scope = self.b.scope(
+                true,
+                if self.is(Change::ScopeName) {
+                    Some("s")
+                } else {
+                    None
+                },
+                vec![sub],
+            );
+            let rv = self.b.v(r);
+            let yield_ = self.b.yield_(vec![rv]);
+            let out = self.b.var("out", Type::I64);
+            let stop = self.b.int(4);
+            let step = if self.is(Change::LoopStep) {
+                Some(self.b.int(2))
+            } else {
+                None
+            };
+            let kind = if self.is(Change::LoopKind) {
+                LoopKind::Unroll
+            } else {
+                LoopKind::Range
+            };
+            self.stmts.push(self.b.for_(
+                vec![out],
+                kind,
+                i,
+                None,
+                stop,
+                step,
+                vec![IterArg { var: acc, init }],
+                vec![scope, yield_],
+            ));
+            let ov = self.b.v(out);
+            let zero = self.b.int(0);
+            let cond = self.b.bin(BinaryOp::Gt, ov, zero);
+            let brk = self.b.stmt(StmtKind::Break);
+            let else_body = if self.is(Change::ElseBranch) {
+                Some(vec![])
+            } else {
+                None
+            };
+            self.stmts.push(self.b.if_([], cond, [brk], else_body));
+            if !self.is(Change::StatementCount) {
+                let call = self.b.op("tensor.flush", vec![], Type::Unknown);
+                self.stmts.push(self.b.eval(call));
+            }
+            let ov = self.b.v(out);
+            let ret_values = if self.is(Change::ResultCount) {
+                vec![]
+            } else {
+                vec![ov]
+            };
+            self.stmts.push(self.b.ret(ret_values));
+        }
+    }
+
+    fn build(change: Option<Change>, shift: bool) -> Module {
+        let is = |c: Change| change == Some(c);
+        let kernel = kernel(&is);
 
         let mut b = FnBuilder::new("main", FuncKind::Orchestration);
         if shift {
@@ -701,169 +895,15 @@ mod tests {
             },
             Direction::In,
         );
-        let mut stmts = Vec::new();
-        // x = n + 1 ; x = n * 2 ; y = x (the second x)
-        let nv = b.v(n);
-        let one = if is(Change::IntLiteral) {
-            b.int(7)
-        } else {
-            b.int(1)
+        let mut parts = Main {
+            b,
+            change,
+            stmts: Vec::new(),
         };
-        let sum = b.bin(BinaryOp::Add, nv, one);
-        let (x1, s) = b.let_("x", sum);
-        stmts.push(s);
-        let nv = b.v(n);
-        let two = b.int(2);
-        let op = if is(Change::BinaryOperator) {
-            BinaryOp::Sub
-        } else {
-            BinaryOp::Mul
-        };
-        let prod = b.bin(op, nv, two);
-        let (x2, s) = b.let_("x", prod);
-        stmts.push(s);
-        let used = if is(Change::VarIdentity) { x1 } else { x2 };
-        let xv = b.v(used);
-        let y_name = if is(Change::VarName) { "z" } else { "y" };
-        let y_ty = if is(Change::VarType) {
-            Type::Scalar(ScalarType::I32)
-        } else {
-            Type::I64
-        };
-        let y = b.var(y_name, y_ty);
-        stmts.push(b.assign(vec![y], xv));
-        // f = 0.5 (typed f64 in one variant)
-        let half = if is(Change::FloatLiteral) {
-            b.float(0.25)
-        } else {
-            b.float(0.5)
-        };
-        if is(Change::ExprType) {
-            b.f.exprs[half].ty = b.f.types.intern(Type::Scalar(ScalarType::F64));
-        }
-        let (_, s) = b.let_("f", half);
-        stmts.push(s);
-        // An op call with a keyword argument.
-        let yv = b.v(y);
-        let name = if is(Change::Callee) {
-            "tensor.bar"
-        } else {
-            "tensor.foo"
-        };
-        let call = b.op(name, vec![yv], Type::Unknown);
-        let kw = if is(Change::KwargValue) {
-            b.int(3)
-        } else {
-            b.int(2)
-        };
-        if let ExprKind::Call(c) = b.f.exprs[call].kind {
-            let kw_name = if is(Change::KwargName) {
-                "level"
-            } else {
-                "mode"
-            };
-            let kw = b.kwarg(kw_name, kw);
-            let mut kwargs = b.f.calls[c].kwargs;
-            b.f.push_list(&mut kwargs, kw);
-            b.f.calls[c].kwargs = kwargs;
-            if is(Change::ArgDirection) {
-                b.f.calls[c].arg_directions = b.directions([Direction::Out]);
-            }
-        }
-        stmts.push(b.eval(call));
-        // A barrier.
-        let none = b.none();
-        let inv = b.builtin(crate::ir::BuiltinOp::TaskInvalid, vec![], Type::TASK_ID);
-        let (t0, s) = b.let_("t0", inv);
-        stmts.push(s);
-        let t0v = b.v(t0);
-        let mut deps = vec![t0v];
-        if is(Change::DepEdges) {
-            deps.push(none);
-        }
-        let dummy = b.task_dummy(deps);
-        if is(Change::DummyTask)
-            && let ExprKind::Call(c) = b.f.exprs[dummy].kind
-        {
-            b.f.calls[c].dummy_task = false;
-        }
-        let (barrier, s) = b.let_("bar", dummy);
-        stmts.push(s);
-        // A loop with an iter-arg, a submit inside a manual scope, an if.
-        let i = b.var("i", Type::INDEX);
-        let acc = b.var("acc", Type::I64);
-        let init = if is(Change::IterArgInit) {
-            b.v(y)
-        } else {
-            b.v(n)
-        };
-        let r = b.var("r", Type::I64);
-        let tid = b.var("tid", Type::TASK_ID);
-        let av = b.v(acc);
-        let mut sub = b.submit(vec![r, tid], crate::ir::FuncId::from_u32(0), vec![av]);
-        if !is(Change::SubmitDeps) {
-            let bv = b.v(barrier);
-            sub.deps = b.exprs([bv]);
-        }
-        if is(Change::SubmitKwarg) {
-            sub.sync_start = Some(b.boolean(true));
-        }
-        let sub = b.submit_stmt(sub);
-        let scope = b.scope(
-            true,
-            if is(Change::ScopeName) {
-                Some("s")
-            } else {
-                None
-            },
-            vec![sub],
-        );
-        let rv = b.v(r);
-        let yield_ = b.yield_(vec![rv]);
-        let out = b.var("out", Type::I64);
-        let stop = b.int(4);
-        let step = if is(Change::LoopStep) {
-            Some(b.int(2))
-        } else {
-            None
-        };
-        let kind = if is(Change::LoopKind) {
-            LoopKind::Unroll
-        } else {
-            LoopKind::Range
-        };
-        stmts.push(b.for_(
-            vec![out],
-            kind,
-            i,
-            None,
-            stop,
-            step,
-            vec![IterArg { var: acc, init }],
-            vec![scope, yield_],
-        ));
-        let ov = b.v(out);
-        let zero = b.int(0);
-        let cond = b.bin(BinaryOp::Gt, ov, zero);
-        let brk = b.stmt(StmtKind::Break);
-        let else_body = if is(Change::ElseBranch) {
-            Some(vec![])
-        } else {
-            None
-        };
-        stmts.push(b.if_([], cond, [brk], else_body));
-        if !is(Change::StatementCount) {
-            let call = b.op("tensor.flush", vec![], Type::Unknown);
-            stmts.push(b.eval(call));
-        }
-        let ov = b.v(out);
-        let ret_values = if is(Change::ResultCount) {
-            vec![]
-        } else {
-            vec![ov]
-        };
-        stmts.push(b.ret(ret_values));
-        let mut main = b.finish(stmts);
+        let y = parts.bindings(n);
+        let barrier = parts.calls(y);
+        parts.control([n, y, barrier]);
+        let mut main = parts.b.finish(parts.stmts);
         main.results = vec![Type::I64];
         if is(Change::StatementKind) {
             // A `continue` replaces the `tensor.flush()` call.

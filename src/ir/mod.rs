@@ -34,6 +34,7 @@ pub mod symbol;
 pub mod trip_count;
 pub mod types;
 pub mod verify;
+pub mod walk;
 
 pub use crate::span::Span;
 pub use crate::vocab::{BinaryOp, BuiltinOp, Direction, FuncKind, LoopKind, UnaryOp};

@@ -602,31 +602,7 @@ impl<'m> Verifier<'m> {
         };
         at(self);
         match stmt.kind {
-            StmtKind::Assign { results, value } => {
-                self.expr_tree(value);
-                at(self);
-                let results = self.list(results, ListKind::Vars);
-                // The value's types, one per result (any count of unknowns).
-                let types: &[Type] = match self.expr_ty(value) {
-                    Some(Type::Tuple(ts)) => ts,
-                    Some(Type::Unknown) | None => &[],
-                    Some(t) => std::slice::from_ref(t),
-                };
-                let unknown = matches!(self.expr_ty(value), Some(Type::Unknown) | None);
-                if !unknown && types.len() != results.len() {
-                    self.error(ErrorKind::ResultCount {
-                        expected: types.len(),
-                        found: results.len(),
-                    });
-                }
-                for (i, (&r, t)) in results.iter().zip(types).enumerate() {
-                    let rt = self.var_ty(r);
-                    self.expect(TypeSite::Binding(i), rt, t);
-                }
-                for &r in results {
-                    self.define(r);
-                }
-            }
+            StmtKind::Assign { results, value } => self.assign(s, results, value),
             StmtKind::Submit(id) => self.submit(id, s),
             StmtKind::Eval(e) => {
                 if f.exprs
@@ -637,60 +613,9 @@ impl<'m> Verifier<'m> {
                 }
                 self.expr_tree(e);
             }
-            StmtKind::For(id) => {
-                let Some(l) = self.node(&f.fors, id, Entity::For) else {
-                    return;
-                };
-                for e in [l.start, l.stop, l.step] {
-                    self.expr_tree(e);
-                    at(self);
-                    let t = self.expr_ty(e);
-                    self.expect(TypeSite::LoopBound, t, &Type::INDEX);
-                }
-                let iters = self.list(l.iter_args, ListKind::IterArgs);
-                self.iter_inits(iters, s, stmt.span);
-                self.loop_results(l.results, iters);
-                stack.push(Frame::Results(s));
-                let frame = self.body(&l.body, true);
-                stack.push(frame);
-                self.define(l.var);
-                let t = self.var_ty(l.var);
-                self.expect(TypeSite::LoopBound, t, &Type::INDEX);
-                self.define_iters(iters);
-            }
-            StmtKind::While(id) => {
-                let Some(w) = self.node(&f.whiles, id, Entity::While) else {
-                    return;
-                };
-                let iters = self.list(w.iter_args, ListKind::IterArgs);
-                self.iter_inits(iters, s, stmt.span);
-                self.loop_results(w.results, iters);
-                stack.push(Frame::Results(s));
-                let frame = self.body(&w.body, true);
-                stack.push(frame);
-                self.define_iters(iters);
-                self.expr_tree(w.cond);
-                at(self);
-                let t = self.expr_ty(w.cond);
-                self.expect(TypeSite::Condition, t, &Type::BOOL);
-            }
-            StmtKind::If(id) => {
-                let Some(i) = self.node(&f.ifs, id, Entity::If) else {
-                    return;
-                };
-                self.expr_tree(i.cond);
-                at(self);
-                let t = self.expr_ty(i.cond);
-                self.expect(TypeSite::Condition, t, &Type::BOOL);
-                self.list(i.results, ListKind::Vars);
-                stack.push(Frame::Results(s));
-                if let Some(b) = &i.else_body {
-                    let frame = self.body(b, true);
-                    stack.push(frame);
-                }
-                let frame = self.body(&i.then_body, true);
-                stack.push(frame);
-            }
+            StmtKind::For(id) => self.for_stmt(s, id, stack),
+            StmtKind::While(id) => self.while_stmt(s, id, stack),
+            StmtKind::If(id) => self.if_stmt(s, id, stack),
             StmtKind::Scope(id) => {
                 let Some(sc) = self.node(&f.scopes, id, Entity::Scope) else {
                     return;
@@ -708,24 +633,146 @@ impl<'m> Verifier<'m> {
                     self.expr_tree(e);
                 }
             }
-            StmtKind::Return(es) => {
-                let es = self.list(es, ListKind::Exprs);
-                for &e in es {
-                    self.expr_tree(e);
-                }
-                at(self);
-                if es.len() != f.results.len() {
-                    self.error(ErrorKind::ResultCount {
-                        expected: f.results.len(),
-                        found: es.len(),
-                    });
-                }
-                for (i, (&e, t)) in es.iter().zip(&f.results).enumerate() {
-                    let et = self.expr_ty(e);
-                    self.expect(TypeSite::Return(i), et, t);
-                }
-            }
+            StmtKind::Return(es) => self.ret(s, es),
             StmtKind::Break | StmtKind::Continue => {}
+        }
+    }
+
+    /// Reports on statement `s` from now on.
+    fn at(&mut self, s: StmtId) {
+        self.node = Node::Stmt(s);
+        self.span = self.f.stmts[s].span;
+    }
+
+    /// `results = value`: the value's types against the results'.
+    fn assign(&mut self, s: StmtId, results: super::VarList, value: ExprId) {
+        self.expr_tree(value);
+        self.at(s);
+        let results = self.list(results, ListKind::Vars);
+        // The value's types, one per result (any count of unknowns).
+        let types: &[Type] = match self.expr_ty(value) {
+            Some(Type::Tuple(ts)) => ts,
+            Some(Type::Unknown) | None => &[],
+            Some(t) => std::slice::from_ref(t),
+        };
+        let unknown = matches!(self.expr_ty(value), Some(Type::Unknown) | None);
+        self.result_types(results, (!unknown).then_some(types.len()), types);
+        for &r in results {
+            self.define(r);
+        }
+    }
+
+    /// A `for`: bounds, iter-args, results; its body is pushed.
+    fn for_stmt(&mut self, s: StmtId, id: super::ForId, stack: &mut Vec<Frame<'m>>) {
+        let f = self.f;
+        let Some(l) = self.node(&f.fors, id, Entity::For) else {
+            return;
+        };
+        for e in [l.start, l.stop, l.step] {
+            self.expr_tree(e);
+            self.at(s);
+            let t = self.expr_ty(e);
+            self.expect(TypeSite::LoopBound, t, &Type::INDEX);
+        }
+        let iters = self.loop_head(s, l.iter_args, l.results, &l.body, stack);
+        self.define(l.var);
+        let t = self.var_ty(l.var);
+        self.expect(TypeSite::LoopBound, t, &Type::INDEX);
+        self.define_iters(iters);
+    }
+
+    /// A loop's iter-args (their initial values) and results; pushes its
+    /// body, and its results after it. Returns the iter-args.
+    fn loop_head(
+        &mut self,
+        s: StmtId,
+        iter_args: super::IterArgList,
+        results: super::VarList,
+        body: &Block,
+        stack: &mut Vec<Frame<'m>>,
+    ) -> &'m [IterArg] {
+        let iters = self.list(iter_args, ListKind::IterArgs);
+        self.iter_inits(iters, s, self.f.stmts[s].span);
+        self.loop_results(results, iters);
+        stack.push(Frame::Results(s));
+        let frame = self.body(body, true);
+        stack.push(frame);
+        iters
+    }
+
+    /// A `while`: iter-args, results, condition; its body is pushed.
+    fn while_stmt(&mut self, s: StmtId, id: super::WhileId, stack: &mut Vec<Frame<'m>>) {
+        let f = self.f;
+        let Some(w) = self.node(&f.whiles, id, Entity::While) else {
+            return;
+        };
+        let iters = self.loop_head(s, w.iter_args, w.results, &w.body, stack);
+        self.define_iters(iters);
+        self.expr_tree(w.cond);
+        self.at(s);
+        let t = self.expr_ty(w.cond);
+        self.expect(TypeSite::Condition, t, &Type::BOOL);
+    }
+
+    /// An `if`: its condition; its branches are pushed.
+    fn if_stmt(&mut self, s: StmtId, id: super::IfId, stack: &mut Vec<Frame<'m>>) {
+        let f = self.f;
+        let Some(i) = self.node(&f.ifs, id, Entity::If) else {
+            return;
+        };
+        self.expr_tree(i.cond);
+        self.at(s);
+        let t = self.expr_ty(i.cond);
+        self.expect(TypeSite::Condition, t, &Type::BOOL);
+        self.list(i.results, ListKind::Vars);
+        stack.push(Frame::Results(s));
+        if let Some(b) = &i.else_body {
+            let frame = self.body(b, true);
+            stack.push(frame);
+        }
+        let frame = self.body(&i.then_body, true);
+        stack.push(frame);
+    }
+
+    /// A `return`: its values against the function's result types.
+    fn ret(&mut self, s: StmtId, es: super::ExprList) {
+        let f = self.f;
+        let es = self.list(es, ListKind::Exprs);
+        for &e in es {
+            self.expr_tree(e);
+        }
+        self.at(s);
+        if es.len() != f.results.len() {
+            self.error(ErrorKind::ResultCount {
+                expected: f.results.len(),
+                found: es.len(),
+            });
+        }
+        for (i, (&e, t)) in es.iter().zip(&f.results).enumerate() {
+            let et = self.expr_ty(e);
+            self.expect(TypeSite::Return(i), et, t);
+        }
+    }
+
+    /// The bindings `results` against the types bound to them, and their
+    /// count against `expected` (when known).
+    fn result_types<'t>(
+        &mut self,
+        results: &[VarId],
+        expected: Option<usize>,
+        types: impl IntoIterator<Item = &'t Type>,
+    ) {
+        if let Some(n) = expected
+            && n != results.len()
+        {
+            self.error(ErrorKind::ResultCount {
+                expected: n,
+                found: results.len(),
+            });
+        }
+        for (i, (&r, t)) in results.iter().zip(types).enumerate() {
+            let rt = self.var_ty(r);
+            self.expect(TypeSite::Binding(i), rt, t);
         }
     }
 
@@ -804,16 +851,7 @@ impl<'m> Verifier<'m> {
         if let Some(callee) = callee {
             // The callee's results, then the task id.
             let want = callee.results.iter().chain([&Type::TASK_ID]);
-            if results.len() != callee.results.len() + 1 {
-                self.error(ErrorKind::ResultCount {
-                    expected: callee.results.len() + 1,
-                    found: results.len(),
-                });
-            }
-            for (i, (&r, t)) in results.iter().zip(want).enumerate() {
-                let rt = self.var_ty(r);
-                self.expect(TypeSite::Binding(i), rt, t);
-            }
+            self.result_types(results, Some(callee.results.len() + 1), want);
         }
         for &r in results {
             self.define(r);

@@ -49,17 +49,7 @@ impl<'a> Lowerer<'a> {
 
     pub(super) fn expect_integer(&mut self, e: ExprId, what: &str) -> bool {
         let ty = self.func.ty(e);
-        if ty.is_integer() || ty.is_unknown() {
-            return true;
-        }
-        let span = self.func.exprs[e].span;
-        let found = self.describe(e);
-        self.error(
-            Diagnostic::error(format!("{what} must be an integer, found {found}"), span)
-                .with_code(Code::TypeMismatch)
-                .with_label(format!("this has type {found}")),
-        );
-        false
+        ty.is_integer() || ty.is_unknown() || self.not_of_kind(e, what, "an integer")
     }
 
     pub(super) fn expect_bool(&mut self, e: ExprId, what: &str) -> bool {
@@ -68,9 +58,12 @@ impl<'a> Lowerer<'a> {
 
     fn expect_category(&mut self, e: ExprId, cat: Category, what: &str, name: &str) -> bool {
         let c = self.func.ty(e).category();
-        if c == cat || c == Category::Unknown {
-            return true;
-        }
+        c == cat || c == Category::Unknown || self.not_of_kind(e, what, name)
+    }
+
+    /// Reports that `e` (`what`) is not `name` (`an integer`, `` `bool` ``);
+    /// false.
+    fn not_of_kind(&mut self, e: ExprId, what: &str, name: &str) -> bool {
         let span = self.func.exprs[e].span;
         let found = self.describe(e);
         self.error(
@@ -561,66 +554,98 @@ impl<'a> Lowerer<'a> {
         let builtin = BuiltinOp::from_name(name);
         call.builtin = builtin;
         if builtin == Some(BuiltinOp::TaskDummy) {
-            // Everything rejected is kept as written.
-            let mut ids: SmallVec<[ExprId; 4]> = SmallVec::new();
-            for a in args.positional() {
-                ids.push(self.lower_expr(a));
-                self.error(
-                    Diagnostic::error("`system.task_dummy` takes only `deps=`", a.span)
-                        .with_code(Code::KeywordArgument)
-                        .with_label("unexpected positional argument"),
-                );
-            }
-            let mut kwargs: SmallVec<[Kwarg; 2]> = SmallVec::new();
-            let mut seen_deps = false;
-            let mut first_empty_deps = None;
-            for (key, value) in args.keyword() {
-                let key_name = self.text(key);
-                if key_name == "deps" && !seen_deps {
-                    seen_deps = true;
-                    match self.lower_deps(value) {
-                        Ok(deps) if deps.is_empty() => {
-                            // Printed only if `deps=` is given again.
-                            first_empty_deps = Some(self.empty_list(value.span));
-                        }
-                        Ok(deps) => call.manual_dep_edges = deps,
-                        Err(kept) => {
-                            let kw = self.kept_kwarg(key_name, kept);
-                            kwargs.push(kw);
-                        }
-                    }
-                } else {
-                    if key_name == "deps"
-                        && let Some(first) = first_empty_deps.take()
-                    {
-                        let kw = self.kept_kwarg(key_name, first);
-                        kwargs.push(kw);
-                    }
-                    let kept = self.lower_kept(value);
-                    let kw = self.kept_kwarg(key_name, kept);
-                    kwargs.push(kw);
-                    self.error(
-                        Diagnostic::error(
-                            format!(
-                                "unexpected keyword argument `{key_name}` for `system.task_dummy`"
-                            ),
-                            key.span(),
-                        )
-                        .with_code(Code::KeywordArgument)
-                        .with_label("`system.task_dummy` takes only one `deps=`"),
-                    );
-                }
-            }
-            let in_place = self.split_misplaced(args, &ids, &mut kwargs);
-            self.in_source_order(&mut kwargs);
-            call.args = self.func.new_list(&ids[..in_place]);
-            call.arg_directions = self.func.new_directions(vec![Direction::In; in_place]);
-            call.kwargs = self.func.new_list(&kwargs);
-            call.dummy_task = true;
-            return self.build(span).call(call, Type::TASK_ID);
+            return self.lower_task_dummy(call, args, span);
         }
 
         let a: SmallVec<[ExprId; 4]> = args.positional().map(|a| self.lower_expr(a)).collect();
+        let mut kwargs = self.op_kwargs(args, name);
+        let in_place = self.split_misplaced(args, &a, &mut kwargs);
+        self.in_source_order(&mut kwargs);
+        call.args = self.func.new_list(&a[..in_place]);
+        call.arg_directions = self.func.new_directions(vec![Direction::In; in_place]);
+        call.kwargs = self.func.new_list(&kwargs);
+        // Every built-in op but `system.task_dummy` (handled above).
+        if builtin.is_some()
+            && let Some((key, _)) = args.keyword().find(|(k, _)| self.text(*k) != "deps")
+        {
+            self.error(
+                Diagnostic::error(format!("`{name}` takes no keyword arguments"), key.span())
+                    .with_code(Code::KeywordArgument)
+                    .with_label("unexpected keyword argument"),
+            );
+        }
+        if let Some(op) = builtin
+            && a.len() != op.arity()
+        {
+            self.arity_error(name, op.arity(), a.len(), span, op.usage());
+        }
+        let ty = self.builtin_type(builtin, &a, name);
+        self.build(span).call(call, ty)
+    }
+
+    /// `system.task_dummy(deps=[...])`: a barrier call; everything else
+    /// given is rejected and kept as written.
+    fn lower_task_dummy(&mut self, mut call: Call, args: &ast::CallArgs<'a>, span: Span) -> ExprId {
+        // Everything rejected is kept as written.
+        let mut ids: SmallVec<[ExprId; 4]> = SmallVec::new();
+        for a in args.positional() {
+            ids.push(self.lower_expr(a));
+            self.error(
+                Diagnostic::error("`system.task_dummy` takes only `deps=`", a.span)
+                    .with_code(Code::KeywordArgument)
+                    .with_label("unexpected positional argument"),
+            );
+        }
+        let mut kwargs: SmallVec<[Kwarg; 2]> = SmallVec::new();
+        let mut seen_deps = false;
+        let mut first_empty_deps = None;
+        for (key, value) in args.keyword() {
+            let key_name = self.text(key);
+            if key_name == "deps" && !seen_deps {
+                seen_deps = true;
+                match self.lower_deps(value) {
+                    Ok(deps) if deps.is_empty() => {
+                        // Printed only if `deps=` is given again.
+                        first_empty_deps = Some(self.empty_list(value.span));
+                    }
+                    Ok(deps) => call.manual_dep_edges = deps,
+                    Err(kept) => {
+                        let kw = self.kept_kwarg(key_name, kept);
+                        kwargs.push(kw);
+                    }
+                }
+            } else {
+                if key_name == "deps"
+                    && let Some(first) = first_empty_deps.take()
+                {
+                    let kw = self.kept_kwarg(key_name, first);
+                    kwargs.push(kw);
+                }
+                let kept = self.lower_kept(value);
+                let kw = self.kept_kwarg(key_name, kept);
+                kwargs.push(kw);
+                self.error(
+                    Diagnostic::error(
+                        format!("unexpected keyword argument `{key_name}` for `system.task_dummy`"),
+                        key.span(),
+                    )
+                    .with_code(Code::KeywordArgument)
+                    .with_label("`system.task_dummy` takes only one `deps=`"),
+                );
+            }
+        }
+        let in_place = self.split_misplaced(args, &ids, &mut kwargs);
+        self.in_source_order(&mut kwargs);
+        call.args = self.func.new_list(&ids[..in_place]);
+        call.arg_directions = self.func.new_directions(vec![Direction::In; in_place]);
+        call.kwargs = self.func.new_list(&kwargs);
+        call.dummy_task = true;
+        self.build(span).call(call, Type::TASK_ID)
+    }
+
+    /// The keyword arguments of an op call: checked ones lowered, `deps=`
+    /// and repeated ones rejected and kept as written.
+    fn op_kwargs(&mut self, args: &ast::CallArgs<'a>, name: &str) -> SmallVec<[Kwarg; 2]> {
         let mut kwargs: SmallVec<[Kwarg; 2]> = SmallVec::new();
         // The keyword arguments lowering checked; rejected ones are kept
         // in `kwargs` too, as written.
@@ -649,106 +674,17 @@ impl<'a> Lowerer<'a> {
             checked.push(name);
             kwargs.push(Kwarg { name, value });
         }
-        let in_place = self.split_misplaced(args, &a, &mut kwargs);
-        self.in_source_order(&mut kwargs);
-        call.args = self.func.new_list(&a[..in_place]);
-        call.arg_directions = self.func.new_directions(vec![Direction::In; in_place]);
-        call.kwargs = self.func.new_list(&kwargs);
-        // Every built-in op but `system.task_dummy` (handled above).
-        if builtin.is_some()
-            && let Some((key, _)) = args.keyword().find(|(k, _)| self.text(*k) != "deps")
-        {
-            self.error(
-                Diagnostic::error(format!("`{name}` takes no keyword arguments"), key.span())
-                    .with_code(Code::KeywordArgument)
-                    .with_label("unexpected keyword argument"),
-            );
-        }
-        if let Some(op) = builtin
-            && a.len() != op.arity()
-        {
-            self.arity_error(name, op.arity(), a.len(), span, op.usage());
-        }
-        let ty = match builtin {
+        kwargs
+    }
+
+    /// The result type of a built-in op (its arguments checked), or unknown.
+    fn builtin_type(&mut self, builtin: Option<BuiltinOp>, a: &[ExprId], name: &str) -> Type {
+        match builtin {
             Some(BuiltinOp::ArrayCreate) => {
                 if a.len() != 2 {
                     Type::Unknown
                 } else {
-                    self.expect_integer(a[0], "the size of `array.create`");
-                    let elem = match &self.func.exprs[a[1]].kind {
-                        ExprKind::Dtype(s) => *s,
-                        _ => {
-                            let s = self.func.exprs[a[1]].span;
-                            // A misspelt type name (`task_ids`) was just
-                            // reported as an unknown variable: one mistake,
-                            // so one error, about the type.
-                            let misspelt = match self.diags.last() {
-                                Some(d)
-                                    if d.code == Some(Code::UnknownVariable)
-                                        && d.primary.span == s =>
-                                {
-                                    d.message.split('`').nth(1).map(str::to_string)
-                                }
-                                _ => None,
-                            };
-                            let mut d = Diagnostic::error(
-                                "the element type of `array.create` must be a scalar type",
-                                s,
-                            )
-                            .with_code(Code::TypeMismatch)
-                            .with_label("expected a type such as `task_id`");
-                            if let Some(word) = misspelt {
-                                self.diags.pop();
-                                d = Diagnostic::error(format!("unknown type `{word}`"), s)
-                                    .with_code(Code::TypeMismatch)
-                                    .with_label("not a scalar type");
-                                if let Some(t) = suggest::closest(
-                                    &word,
-                                    ScalarType::ALL.iter().map(|t| t.name()),
-                                ) {
-                                    d = d.with_suggestion(
-                                        s,
-                                        t,
-                                        format!("did you mean `{t}`?"),
-                                        Applicability::MaybeIncorrect,
-                                    );
-                                }
-                            }
-                            self.error(d);
-                            ScalarType::TaskId
-                        }
-                    };
-                    // A literal extent below zero (`-4`, or a negative
-                    // literal) can never be a size.
-                    let negative = match &self.func.exprs[a[0]].kind {
-                        ExprKind::Int(n) => (n.get() < 0).then(|| n.to_string()),
-                        ExprKind::Unary(UnaryOp::Neg, inner) => {
-                            match &self.func.exprs[*inner].kind {
-                                ExprKind::Int(n) if n.get() > 0 => Some(format!("-{n}")),
-                                _ => None,
-                            }
-                        }
-                        _ => None,
-                    };
-                    if let Some(text) = &negative {
-                        let s = self.func.exprs[a[0]].span;
-                        self.error(
-                            Diagnostic::error(
-                                format!("the size of `array.create` is negative ({text})"),
-                                s,
-                            )
-                            .with_label("an array size must be zero or more"),
-                        );
-                    }
-                    let extent = match &self.func.exprs[a[0]].kind {
-                        _ if negative.is_some() => Extent::Const(0),
-                        ExprKind::Int(n) => Extent::Const(n.get()),
-                        ExprKind::Var(v) => {
-                            Extent::Dynamic(Some(self.func.var_name(*v).to_string()))
-                        }
-                        _ => Extent::Dynamic(None),
-                    };
-                    Type::Array { elem, extent }
+                    self.array_create_type(a[0], a[1])
                 }
             }
             Some(BuiltinOp::ArrayGetElement) => {
@@ -773,8 +709,84 @@ impl<'a> Lowerer<'a> {
             }
             Some(BuiltinOp::TaskInvalid) => Type::TASK_ID,
             Some(BuiltinOp::TaskDummy) | None => Type::Unknown,
+        }
+    }
+
+    /// The type of `array.create(size, elem)`.
+    fn array_create_type(&mut self, size: ExprId, elem_expr: ExprId) -> Type {
+        self.expect_integer(size, "the size of `array.create`");
+        let elem = self.array_elem_type(elem_expr);
+        // A literal extent below zero (`-4`, or a negative
+        // literal) can never be a size.
+        let negative = match &self.func.exprs[size].kind {
+            ExprKind::Int(n) => (n.get() < 0).then(|| n.to_string()),
+            ExprKind::Unary(UnaryOp::Neg, inner) => match &self.func.exprs[*inner].kind {
+                ExprKind::Int(n) if n.get() > 0 => Some(format!("-{n}")),
+                _ => None,
+            },
+            _ => None,
         };
-        self.build(span).call(call, ty)
+        if let Some(text) = &negative {
+            let s = self.func.exprs[size].span;
+            self.error(
+                Diagnostic::error(
+                    format!("the size of `array.create` is negative ({text})"),
+                    s,
+                )
+                .with_label("an array size must be zero or more"),
+            );
+        }
+        let extent = match &self.func.exprs[size].kind {
+            _ if negative.is_some() => Extent::Const(0),
+            ExprKind::Int(n) => Extent::Const(n.get()),
+            ExprKind::Var(v) => Extent::Dynamic(Some(self.func.var_name(*v).to_string())),
+            _ => Extent::Dynamic(None),
+        };
+        Type::Array { elem, extent }
+    }
+
+    /// The element type argument of `array.create` (`task_id` when it is
+    /// not one, reported).
+    fn array_elem_type(&mut self, elem_expr: ExprId) -> ScalarType {
+        match &self.func.exprs[elem_expr].kind {
+            ExprKind::Dtype(s) => *s,
+            _ => {
+                let s = self.func.exprs[elem_expr].span;
+                // A misspelt type name (`task_ids`) was just
+                // reported as an unknown variable: one mistake,
+                // so one error, about the type.
+                let misspelt = match self.diags.last() {
+                    Some(d) if d.code == Some(Code::UnknownVariable) && d.primary.span == s => {
+                        d.message.split('`').nth(1).map(str::to_string)
+                    }
+                    _ => None,
+                };
+                let mut d = Diagnostic::error(
+                    "the element type of `array.create` must be a scalar type",
+                    s,
+                )
+                .with_code(Code::TypeMismatch)
+                .with_label("expected a type such as `task_id`");
+                if let Some(word) = misspelt {
+                    self.diags.pop();
+                    d = Diagnostic::error(format!("unknown type `{word}`"), s)
+                        .with_code(Code::TypeMismatch)
+                        .with_label("not a scalar type");
+                    if let Some(t) =
+                        suggest::closest(&word, ScalarType::ALL.iter().map(|t| t.name()))
+                    {
+                        d = d.with_suggestion(
+                            s,
+                            t,
+                            format!("did you mean `{t}`?"),
+                            Applicability::MaybeIncorrect,
+                        );
+                    }
+                }
+                self.error(d);
+                ScalarType::TaskId
+            }
+        }
     }
 
     /// The element type of the array `a`, reporting a non-array.
@@ -844,6 +856,28 @@ impl<'a> Lowerer<'a> {
             predicate: None,
             rejected_kwargs: crate::ir::KwargList::new(),
         };
+        self.submit_kwargs(s, &mut submit, &mut rejected);
+        self.in_source_order(&mut rejected);
+        submit.rejected_kwargs = self.func.new_list(&rejected);
+        self.check_submit_bindings(bindings, s, callee, sig);
+        const TASK_ID: &Type = &Type::TASK_ID;
+        let types = sig
+            .results
+            .iter()
+            .chain(std::iter::once(TASK_ID))
+            .chain(std::iter::repeat(&Type::Unknown));
+        submit.results = self.bind_results_from(bindings, types);
+        Some(StmtKind::Submit(self.func.submits.alloc(submit)))
+    }
+
+    /// The keyword arguments of a `submit` into `submit`; unknown and
+    /// repeated ones are rejected and kept (as written) in `rejected`.
+    fn submit_kwargs(
+        &mut self,
+        s: &ast::SubmitStmt<'a>,
+        submit: &mut Submit,
+        rejected: &mut SmallVec<[Kwarg; 2]>,
+    ) {
         // Which of SUBMIT_KWARGS were given (no list is built).
         let mut seen = [false; SUBMIT_KWARGS.len()];
         // A value the canonical form leaves out (`deps=[]`, `sync_start=false`),
@@ -923,8 +957,17 @@ impl<'a> Lowerer<'a> {
                 _ => submit.predicate = Some(self.lower_expr(value)),
             }
         }
-        self.in_source_order(&mut rejected);
-        submit.rejected_kwargs = self.func.new_list(&rejected);
+    }
+
+    /// Reports a `submit` whose bindings are not its callee's results and
+    /// the task id.
+    fn check_submit_bindings(
+        &mut self,
+        bindings: &[ast::Binding<'a>],
+        s: &ast::SubmitStmt<'a>,
+        callee: &str,
+        sig: &super::Signature,
+    ) {
         // The callee's results and the task id, borrowed (no list is built).
         let produced = sig.results.len() + 1;
         if bindings.len() != produced {
@@ -950,14 +993,6 @@ impl<'a> Lowerer<'a> {
             }
             self.error(d);
         }
-        const TASK_ID: &Type = &Type::TASK_ID;
-        let types = sig
-            .results
-            .iter()
-            .chain(std::iter::once(TASK_ID))
-            .chain(std::iter::repeat(&Type::Unknown));
-        submit.results = self.bind_results_from(bindings, types);
-        Some(StmtKind::Submit(self.func.submits.alloc(submit)))
     }
 
     /// The fix for a `submit` that binds fewer values than it produces

@@ -71,10 +71,10 @@
 use super::phase_fence::counts::CountMap;
 use super::phase_fence::index::{FunctionIndex, LoopId, UpdateKind, producers};
 use super::phase_fence::remark::{Decision, DecisionKind, Reason};
-use super::walk::{Site, block_of_mut, walk_stmts};
 use super::{Pass, PassContext, Property};
 use crate::diagnostics::Diagnostic;
 use crate::ir::builder::Builder;
+use crate::ir::walk::{Event, Site, Walk, block_of_mut};
 use crate::ir::{ArenaId, SecondaryMap};
 use crate::ir::{Extent, FuncKind, Function, Module, StmtId, StmtKind, Type, VarId};
 use hashbrown::{HashMap, HashSet};
@@ -172,226 +172,261 @@ pub fn run_on_function(f: &mut Function, remarks: bool) -> FunctionOutcome {
     if idx.loops.is_empty() || idx.consumers.is_empty() {
         return outcome;
     }
-
-    // 2. The loop that would rewrite each consumer.
-    let mut slot_of: HashMap<(LoopId, VarId), u32> = HashMap::new();
-    let mut slots: Vec<Slot> = Vec::new();
-    // Each consumer's slot (an index into `slots`), if it has one.
-    let mut consumer_slot: Vec<Option<u32>> = vec![None; idx.consumers.len()];
-    {
-        // The loops enclosing the walk's position, outermost first.
-        let mut path: Vec<LoopId> = Vec::new();
-        // Positions in `path` of its eligible loops, increasing.
-        let mut eligible: Vec<u32> = Vec::new();
-        let mut next_loop = 0usize;
-        let mut last_slot: Option<((LoopId, VarId), u32)> = None;
-        for (ci, c) in idx.consumers.iter().enumerate() {
-            let Some(c_loop) = c.loop_ else {
-                continue;
-            };
-            // Bring the path to the consumer: push the loops that start before it.
-            while next_loop < idx.loops.len()
-                && idx.loops[LoopId::from_index(next_loop)].num < c.num
-            {
-                let l = &idx.loops[LoopId::from_index(next_loop)];
-                while let Some(&top) = path.last() {
-                    if idx.loops[top].end < l.num {
-                        path.pop();
-                        if eligible.last() == Some(&(path.len() as u32)) {
-                            eligible.pop();
-                        }
-                    } else {
-                        break;
-                    }
-                }
-                if l.eligible() {
-                    eligible.push(path.len() as u32);
-                }
-                path.push(LoopId::from_index(next_loop));
-                next_loop += 1;
-            }
-            while let Some(&top) = path.last() {
-                if idx.loops[top].end < c.num {
-                    path.pop();
-                    if eligible.last() == Some(&(path.len() as u32)) {
-                        eligible.pop();
-                    }
-                } else {
-                    break;
-                }
-            }
-            debug_assert_eq!(path.last(), Some(&c_loop));
-            let innermost = &idx.loops[c_loop];
-            let root_depth = idx.loops[innermost.comp_root].depth as usize;
-            // First safe position at or below the component root.
-            let suffix = &path[root_depth..];
-            let safe_from = root_depth + suffix.partition_point(|&l| idx.unsafe_for(l, c.array));
-            let e = eligible.partition_point(|&p| (p as usize) < safe_from);
-            let Some(&p) = eligible.get(e) else { continue };
-            let g = path[p as usize];
-            // Neighbouring consumers mostly share their slot: no lookup.
-            if let Some((key, s)) = last_slot
-                && key == (g, c.array)
-            {
-                consumer_slot[ci] = Some(s);
-                continue;
-            }
-            let next = slots.len() as u32;
-            let s = *slot_of.entry((g, c.array)).or_insert_with(|| {
-                slots.push(Slot {
-                    loop_: g,
-                    array: c.array,
-                    consumers: 0,
-                    first: u32::MAX,
-                    rewrite: false,
-                    barrier: None,
-                });
-                next
-            });
-            last_slot = Some(((g, c.array), s));
-            consumer_slot[ci] = Some(s);
-        }
-    }
-
-    // 3. M(G, A), bottom-up.
+    let (mut slots, consumer_slot) = assign_slots(&idx);
     if !slots.is_empty() {
-        // The slots of each loop, in creation order: loop `l`'s are
-        // `by_loop[start[l]..start[l + 1]]` (a counting sort, no list per loop).
-        let mut start = vec![0u32; idx.loops.len() + 1];
-        for slot in &slots {
-            start[slot.loop_.index() + 1] += 1;
-        }
-        for i in 1..start.len() {
-            start[i] += start[i - 1];
-        }
-        let mut by_loop = vec![0u32; slots.len()];
-        let mut fill = start.clone();
-        for (s, slot) in slots.iter().enumerate() {
-            let at = &mut fill[slot.loop_.index()];
-            by_loop[*at as usize] = s as u32;
-            *at += 1;
-        }
-        let mut maps = direct_counts(&idx, |ci| consumer_slot[ci].is_some());
-        for l in idx.loops.ids().rev() {
-            let Some(mut map) = maps[l].take() else {
-                continue;
-            };
-            let lp = &idx.loops[l];
-            let mine = start[l.index()] as usize..start[l.index() + 1] as usize;
-            for &s in &by_loop[mine] {
-                let slot = &mut slots[s as usize];
-                let entry = map.remove(slot.array).expect("slot has consumers");
-                slot.consumers = entry
-                    .count
-                    .saturating_mul(lp.multiplier())
-                    .min(super::phase_fence::CAP);
-                slot.first = entry.first;
-                slot.rewrite = profitable(producers(f.var_ty(slot.array)), slot.consumers);
-            }
-            if let (true, Some(p)) = (lp.countable_edge, lp.parent) {
-                map.scale(lp.multiplier());
-                match &mut maps[p] {
-                    Some(parent) => parent.absorb(map),
-                    none => *none = Some(map),
-                }
-            } else {
-                debug_assert!(map.is_empty(), "every counted consumer has its loop");
-            }
-        }
+        count_consumers(f, &idx, &mut slots, &consumer_slot);
     }
-
-    // 4. Barriers, in creation order.
-    let mut order: Vec<u32> = (0..slots.len() as u32)
-        .filter(|&s| slots[s as usize].rewrite)
-        .collect();
-    order.sort_by_key(|&s| {
-        let slot = &slots[s as usize];
-        (idx.loops[slot.loop_].num, slot.first)
-    });
-    // Barrier statements per block (owner, which), with the index they go before.
-    type Insertions = HashMap<(Option<StmtId>, u8), Vec<(usize, StmtId)>>;
-    let mut insertions: Insertions = HashMap::new();
-    if !order.is_empty() {
-        // The K of every variable already named `phase_fence_barrier_K_tid`.
-        // (Names too short to be one are skipped without reading them.)
-        let used: HashSet<u64> = f
-            .vars
-            .iter()
-            .filter(|(_, v)| f.names.byte_len(v.name) >= BARRIER_NAME_MIN_LEN)
-            .filter_map(|(_, v)| barrier_number(f.names.get(v.name)))
-            .collect();
-        let mut k = 0u64;
-        for &s in &order {
-            let (loop_, array) = (slots[s as usize].loop_, slots[s as usize].array);
-            while used.contains(&k) {
-                k += 1;
-            }
-            let name = format!("phase_fence_barrier_{k}_tid");
-            k += 1;
-            let lp = &idx.loops[loop_];
-            let span = lp.header;
-            let mut b = Builder::edit(f);
-            b.at(span);
-            let dep = b.v(array);
-            let (stmt, var) = b.barrier(&name, [dep]);
-            let Site {
-                owner,
-                block,
-                index,
-            } = lp.site;
-            insertions
-                .entry((owner, block))
-                .or_default()
-                .push((index, stmt));
-            slots[s as usize].barrier = Some(var);
-            outcome.barriers_inserted += 1;
-        }
-        // Consumers.
-        for (ci, c) in idx.consumers.iter().enumerate() {
-            let Some(s) = consumer_slot[ci] else {
-                continue;
-            };
-            let Some(barrier) = slots[s as usize].barrier else {
-                continue;
-            };
-            let StmtKind::Submit(sub) = f.stmts[c.stmt].kind else {
-                unreachable!("consumers are submits")
-            };
-            let deps = f.submits[sub].deps;
-            let old = f.list(deps)[0];
-            let span = f.exprs[old].span;
-            let dep = Builder::edit(f).at(span).v(barrier);
-            // A consumer has exactly one dependency: replaced in place.
-            deps.as_mut_slice(&mut f.lists.exprs)[0] = dep;
-            outcome.consumers_rewritten += 1;
-        }
-        // Blocks, each rebuilt once. Barriers of one loop keep creation order.
-        for ((owner, which), mut list) in insertions {
-            list.sort_by_key(|&(i, _)| i); // stable: creation order within a loop
-            let handle = block_of_mut(f, owner, which).stmts;
-            let old = f.list(handle);
-            let mut new = Vec::with_capacity(old.len() + list.len());
-            let mut it = list.into_iter().peekable();
-            for (i, &s) in old.iter().enumerate() {
-                while let Some(&(j, b)) = it.peek() {
-                    if j != i {
-                        break;
-                    }
-                    new.push(b);
-                    it.next();
-                }
-                new.push(s);
-            }
-            // The block's list rebuilt once: O(its length).
-            let rebuilt = f.replace_list(handle, &new);
-            block_of_mut(f, owner, which).stmts = rebuilt;
-        }
-    }
-
+    insert_barriers(f, &idx, &mut slots, &consumer_slot, &mut outcome);
     if remarks {
         outcome.decisions = decisions_for(f, &idx, &slots, &consumer_slot);
     }
     outcome
+}
+
+/// Pops the loops of `path` that end before statement number `num`
+/// (with their entries in `eligible`).
+fn leave_loops_before(
+    idx: &FunctionIndex,
+    num: u32,
+    path: &mut Vec<LoopId>,
+    eligible: &mut Vec<u32>,
+) {
+    while let Some(&top) = path.last() {
+        if idx.loops[top].end >= num {
+            break;
+        }
+        path.pop();
+        if eligible.last() == Some(&(path.len() as u32)) {
+            eligible.pop();
+        }
+    }
+}
+
+/// Phase 2, the loop that would rewrite each consumer: the slots (loop, array),
+/// and each consumer's slot (an index into the slots), if it has one.
+fn assign_slots(idx: &FunctionIndex) -> (Vec<Slot>, Vec<Option<u32>>) {
+    let mut slot_of: HashMap<(LoopId, VarId), u32> = HashMap::new();
+    let mut slots: Vec<Slot> = Vec::new();
+    let mut consumer_slot: Vec<Option<u32>> = vec![None; idx.consumers.len()];
+    // The loops enclosing the walk's position, outermost first.
+    let mut path: Vec<LoopId> = Vec::new();
+    // Positions in `path` of its eligible loops, increasing.
+    let mut eligible: Vec<u32> = Vec::new();
+    let mut next_loop = 0usize;
+    let mut last_slot: Option<((LoopId, VarId), u32)> = None;
+    for (ci, c) in idx.consumers.iter().enumerate() {
+        let Some(c_loop) = c.loop_ else {
+            continue;
+        };
+        // Bring the path to the consumer: push the loops that start before it.
+        while next_loop < idx.loops.len() && idx.loops[LoopId::from_index(next_loop)].num < c.num {
+            let l = &idx.loops[LoopId::from_index(next_loop)];
+            leave_loops_before(idx, l.num, &mut path, &mut eligible);
+            if l.eligible() {
+                eligible.push(path.len() as u32);
+            }
+            path.push(LoopId::from_index(next_loop));
+            next_loop += 1;
+        }
+        leave_loops_before(idx, c.num, &mut path, &mut eligible);
+        debug_assert_eq!(path.last(), Some(&c_loop));
+        let innermost = &idx.loops[c_loop];
+        let root_depth = idx.loops[innermost.comp_root].depth as usize;
+        // First safe position at or below the component root.
+        let suffix = &path[root_depth..];
+        let safe_from = root_depth + suffix.partition_point(|&l| idx.unsafe_for(l, c.array));
+        let e = eligible.partition_point(|&p| (p as usize) < safe_from);
+        let Some(&p) = eligible.get(e) else { continue };
+        let g = path[p as usize];
+        // Neighbouring consumers mostly share their slot: no lookup.
+        if let Some((key, s)) = last_slot
+            && key == (g, c.array)
+        {
+            consumer_slot[ci] = Some(s);
+            continue;
+        }
+        let next = slots.len() as u32;
+        let s = *slot_of.entry((g, c.array)).or_insert_with(|| {
+            slots.push(Slot {
+                loop_: g,
+                array: c.array,
+                consumers: 0,
+                first: u32::MAX,
+                rewrite: false,
+                barrier: None,
+            });
+            next
+        });
+        last_slot = Some(((g, c.array), s));
+        consumer_slot[ci] = Some(s);
+    }
+    (slots, consumer_slot)
+}
+
+/// Phase 3, M(G, A) bottom-up: each slot's consumer count and whether it is
+/// worth a barrier.
+fn count_consumers(
+    f: &Function,
+    idx: &FunctionIndex,
+    slots: &mut [Slot],
+    consumer_slot: &[Option<u32>],
+) {
+    // The slots of each loop, in creation order: loop `l`'s are
+    // `by_loop[start[l]..start[l + 1]]` (a counting sort, no list per loop).
+    let mut start = vec![0u32; idx.loops.len() + 1];
+    for slot in slots.iter() {
+        start[slot.loop_.index() + 1] += 1;
+    }
+    for i in 1..start.len() {
+        start[i] += start[i - 1];
+    }
+    let mut by_loop = vec![0u32; slots.len()];
+    let mut fill = start.clone();
+    for (s, slot) in slots.iter().enumerate() {
+        let at = &mut fill[slot.loop_.index()];
+        by_loop[*at as usize] = s as u32;
+        *at += 1;
+    }
+    let mut maps = direct_counts(idx, |ci| consumer_slot[ci].is_some());
+    for l in idx.loops.ids().rev() {
+        let Some(mut map) = maps[l].take() else {
+            continue;
+        };
+        let lp = &idx.loops[l];
+        let mine = start[l.index()] as usize..start[l.index() + 1] as usize;
+        for &s in &by_loop[mine] {
+            let slot = &mut slots[s as usize];
+            let entry = map.remove(slot.array).expect("slot has consumers");
+            slot.consumers = entry
+                .count
+                .saturating_mul(lp.multiplier())
+                .min(super::phase_fence::CAP);
+            slot.first = entry.first;
+            slot.rewrite = profitable(producers(f.var_ty(slot.array)), slot.consumers);
+        }
+        if let (true, Some(p)) = (lp.countable_edge, lp.parent) {
+            map.scale(lp.multiplier());
+            match &mut maps[p] {
+                Some(parent) => parent.absorb(map),
+                none => *none = Some(map),
+            }
+        } else {
+            debug_assert!(map.is_empty(), "every counted consumer has its loop");
+        }
+    }
+}
+
+/// Barrier statements per block (owner, which), with the index they go before.
+type Insertions = HashMap<(Option<StmtId>, u8), Vec<(usize, StmtId)>>;
+
+/// Phase 4, barriers in creation order: made, their consumers rewritten, and
+/// inserted before their loops.
+fn insert_barriers(
+    f: &mut Function,
+    idx: &FunctionIndex,
+    slots: &mut [Slot],
+    consumer_slot: &[Option<u32>],
+    outcome: &mut FunctionOutcome,
+) {
+    let mut order: Vec<u32> = (0..slots.len() as u32)
+        .filter(|&s| slots[s as usize].rewrite)
+        .collect();
+    if order.is_empty() {
+        return;
+    }
+    order.sort_by_key(|&s| {
+        let slot = &slots[s as usize];
+        (idx.loops[slot.loop_].num, slot.first)
+    });
+    let mut insertions: Insertions = HashMap::new();
+    // The K of every variable already named `phase_fence_barrier_K_tid`.
+    // (Names too short to be one are skipped without reading them.)
+    let used: HashSet<u64> = f
+        .vars
+        .iter()
+        .filter(|(_, v)| f.names.byte_len(v.name) >= BARRIER_NAME_MIN_LEN)
+        .filter_map(|(_, v)| barrier_number(f.names.get(v.name)))
+        .collect();
+    let mut k = 0u64;
+    for &s in &order {
+        let (loop_, array) = (slots[s as usize].loop_, slots[s as usize].array);
+        while used.contains(&k) {
+            k += 1;
+        }
+        let name = format!("phase_fence_barrier_{k}_tid");
+        k += 1;
+        let lp = &idx.loops[loop_];
+        let mut b = Builder::edit(f);
+        b.at(lp.header);
+        let dep = b.v(array);
+        let (stmt, var) = b.barrier(&name, [dep]);
+        let Site {
+            owner,
+            block,
+            index,
+        } = lp.site;
+        insertions
+            .entry((owner, block))
+            .or_default()
+            .push((index, stmt));
+        slots[s as usize].barrier = Some(var);
+        outcome.barriers_inserted += 1;
+    }
+    rewrite_consumers(f, idx, slots, consumer_slot, outcome);
+    insert_into_blocks(f, insertions);
+}
+
+/// Each consumer of a slot with a barrier depends on the barrier instead.
+fn rewrite_consumers(
+    f: &mut Function,
+    idx: &FunctionIndex,
+    slots: &[Slot],
+    consumer_slot: &[Option<u32>],
+    outcome: &mut FunctionOutcome,
+) {
+    for (ci, c) in idx.consumers.iter().enumerate() {
+        let Some(s) = consumer_slot[ci] else {
+            continue;
+        };
+        let Some(barrier) = slots[s as usize].barrier else {
+            continue;
+        };
+        let StmtKind::Submit(sub) = f.stmts[c.stmt].kind else {
+            unreachable!("consumers are submits")
+        };
+        let deps = f.submits[sub].deps;
+        let old = f.list(deps)[0];
+        let span = f.exprs[old].span;
+        let dep = Builder::edit(f).at(span).v(barrier);
+        // A consumer has exactly one dependency: replaced in place.
+        deps.as_mut_slice(&mut f.lists.exprs)[0] = dep;
+        outcome.consumers_rewritten += 1;
+    }
+}
+
+/// Inserts the barriers into their blocks, each block rebuilt once.
+/// Barriers of one loop keep creation order.
+fn insert_into_blocks(f: &mut Function, insertions: Insertions) {
+    for ((owner, which), mut list) in insertions {
+        list.sort_by_key(|&(i, _)| i); // stable: creation order within a loop
+        let handle = block_of_mut(f, owner, which).stmts;
+        let old = f.list(handle);
+        let mut new = Vec::with_capacity(old.len() + list.len());
+        let mut it = list.into_iter().peekable();
+        for (i, &s) in old.iter().enumerate() {
+            while let Some(&(j, b)) = it.peek() {
+                if j != i {
+                    break;
+                }
+                new.push(b);
+                it.next();
+            }
+            new.push(s);
+        }
+        // The block's list rebuilt once: O(its length).
+        let rebuilt = f.replace_list(handle, &new);
+        block_of_mut(f, owner, which).stmts = rebuilt;
+    }
 }
 
 /// The length of the shortest barrier name, `phase_fence_barrier_0_tid`.
@@ -611,45 +646,41 @@ pub fn static_dep_weights(f: &Function) -> Vec<DepWeight> {
         }
     };
     let cap = super::phase_fence::CAP;
-    let out = std::cell::RefCell::new(Vec::new());
-    let scale = std::cell::RefCell::new(vec![1u64]);
-    walk_stmts(
-        f,
-        |s, _| {
-            let factor = *scale.borrow().last().expect("scale stack");
-            let add = |deps: &[crate::ir::ExprId]| {
-                for (entry, &d) in deps.iter().enumerate() {
-                    out.borrow_mut().push(DepWeight {
-                        stmt: s,
-                        entry,
-                        edges: weight(d).saturating_mul(factor).min(cap),
-                    });
+    let mut out = Vec::new();
+    let mut scale = vec![1u64];
+    for event in Walk::new(f) {
+        let s = match event {
+            Event::Enter(s, _) => s,
+            Event::Leave(s) => {
+                if matches!(f.stmts[s].kind, StmtKind::For { .. }) {
+                    scale.pop();
                 }
-            };
-            match &f.stmts[s].kind {
-                StmtKind::Submit(sub) => add(f.list(f.submits[*sub].deps)),
-                StmtKind::Assign { value, .. } | StmtKind::Eval(value) => {
-                    if let Some(c) = f.call(*value)
-                        && c.dummy_task
-                    {
-                        add(f.list(c.manual_dep_edges));
-                    }
-                }
-                StmtKind::For(l) => {
-                    let l = &f.fors[*l];
-                    let trip = trip_count(f, l.start, l.stop, l.step).unwrap_or(1);
-                    scale
-                        .borrow_mut()
-                        .push(factor.saturating_mul(trip).min(cap));
-                }
-                _ => {}
+                continue;
             }
-        },
-        |s| {
-            if matches!(f.stmts[s].kind, StmtKind::For { .. }) {
-                scale.borrow_mut().pop();
+            Event::EnterBlock { .. } | Event::LeaveBlock { .. } => continue,
+        };
+        let factor = *scale.last().expect("scale stack");
+        let deps = match &f.stmts[s].kind {
+            StmtKind::Submit(sub) => f.list(f.submits[*sub].deps),
+            StmtKind::Assign { value, .. } | StmtKind::Eval(value) => match f.call(*value) {
+                Some(c) if c.dummy_task => f.list(c.manual_dep_edges),
+                _ => &[],
+            },
+            StmtKind::For(l) => {
+                let l = &f.fors[*l];
+                let trip = trip_count(f, l.start, l.stop, l.step).unwrap_or(1);
+                scale.push(factor.saturating_mul(trip).min(cap));
+                &[]
             }
-        },
-    );
-    out.into_inner()
+            _ => &[],
+        };
+        for (entry, &d) in deps.iter().enumerate() {
+            out.push(DepWeight {
+                stmt: s,
+                entry,
+                edges: weight(d).saturating_mul(factor).min(cap),
+            });
+        }
+    }
+    out
 }

@@ -105,6 +105,135 @@ fn malformed_ir_diagnostics(
     })
 }
 
+/// Checks `props` on `module` in one walk: the ones that hold join
+/// `established`; each that does not leaves it and is reported under
+/// `message(prop)`. True when one did not hold.
+fn check_properties(
+    props: Vec<Property>,
+    module: &Module,
+    established: &mut BTreeSet<Property>,
+    diagnostics: &mut Vec<Diagnostic>,
+    message: impl Fn(Property) -> String,
+) -> bool {
+    let mut failed = false;
+    let found = verify_all(&props, module);
+    for (prop, violations) in props.into_iter().zip(found) {
+        if violations.is_empty() {
+            established.insert(prop);
+        } else {
+            failed = true;
+            established.remove(&prop);
+            diagnostics.extend(violation_diagnostics(&message(prop), prop, violations));
+        }
+    }
+    failed
+}
+
+/// After `pass`: the IR is well formed and has the properties the pass
+/// produces (and `ManualDepsOnSubmitOnly`). True when it is not.
+fn verify_after(
+    pass: &dyn super::Pass,
+    module: &Module,
+    established: &mut BTreeSet<Property>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> bool {
+    let mut failed = false;
+    if let Err(errors) = crate::ir::verify::verify_module(module) {
+        failed = true;
+        diagnostics.extend(malformed_ir_diagnostics(pass.name(), errors));
+    }
+    let mut to_check: Vec<Property> = pass.produced().to_vec();
+    if !to_check.contains(&Property::ManualDepsOnSubmitOnly) {
+        to_check.push(Property::ManualDepsOnSubmitOnly);
+    }
+    let message = |prop: Property| {
+        format!(
+            "after `{}`, the code no longer has {} (a bug in the pass)",
+            pass.name(),
+            prop.requirement()
+        )
+    };
+    check_properties(to_check, module, established, diagnostics, message) || failed
+}
+
+/// What a run of the pipeline gathers besides its result.
+#[derive(Default)]
+struct Gathered {
+    established: BTreeSet<Property>,
+    timings: Vec<(&'static str, Duration)>,
+    statistics: Vec<(&'static str, Vec<Statistic>)>,
+}
+
+/// Runs one pass of the pipeline: its required properties, the pass, the
+/// IR's checks and dumps. False when the pipeline stops here.
+fn run_one(
+    pass: &dyn super::Pass,
+    module: &mut Module,
+    opts: &PipelineOptions,
+    result: &mut PipelineResult,
+    g: &mut Gathered,
+) -> bool {
+    // 1. Required properties, everything still to check in one walk.
+    let to_check: Vec<Property> = pass
+        .required()
+        .iter()
+        .copied()
+        .filter(|p| !g.established.contains(p))
+        .collect();
+    let message = |prop: Property| format!("`{}` needs {}", pass.name(), prop.requirement());
+    if check_properties(
+        to_check,
+        module,
+        &mut g.established,
+        &mut result.diagnostics,
+        message,
+    ) {
+        return false;
+    }
+    // 2. Run.
+    let mut ctx = PassContext {
+        remarks_enabled: opts.remarks_for(pass.name()),
+        stats_enabled: opts.stats,
+        ..PassContext::default()
+    };
+    let start = Instant::now();
+    pass.run(module, &mut ctx);
+    g.timings.push((pass.name(), start.elapsed()));
+    result.diagnostics.append(&mut ctx.diagnostics);
+    result
+        .phase_fence_decisions
+        .append(&mut ctx.phase_fence_decisions);
+    if opts.stats {
+        g.statistics
+            .push((pass.name(), std::mem::take(&mut ctx.statistics)));
+    }
+    for prop in pass.invalidated() {
+        g.established.remove(prop);
+    }
+    // 3. Well-formed IR, and the produced properties.
+    let mut failed = false;
+    if opts.verify_each() {
+        failed = verify_after(pass, module, &mut g.established, &mut result.diagnostics);
+    } else {
+        // Trust the declaration; nothing was verified.
+        g.established.extend(pass.produced().iter().copied());
+        #[cfg(debug_assertions)]
+        if let Err(errors) = crate::ir::verify::verify_module(module) {
+            panic!(
+                "after `{}`, the IR is not well formed: {}",
+                pass.name(),
+                errors[0]
+            );
+        }
+    }
+    // 4. IR dumps.
+    if opts.print_after(pass.name()) {
+        result.stderr.push_str(&dump_header(pass.name()));
+        result.stderr.push_str(&dump_ir(module, MAX_IR_DUMP_BYTES));
+    }
+    !failed
+}
+
 /// Runs the pipeline of `opts` over `module`. Unknown pass names (which
 /// [`super::check_pipeline`] rejects up front) are reported as errors.
 pub fn run_pipeline(
@@ -116,9 +245,7 @@ pub fn run_pipeline(
     let mut result = PipelineResult::default();
     // `--verify-deps` compares against the module as it was read.
     let before = opts.verify_deps.then(|| module.clone());
-    let mut established: BTreeSet<Property> = BTreeSet::new();
-    let mut timings: Vec<(&'static str, Duration)> = Vec::new();
-    let mut statistics: Vec<(&'static str, Vec<Statistic>)> = Vec::new();
+    let mut g = Gathered::default();
     let total_start = Instant::now();
     for name in &opts.passes {
         let Some(pass) = registry::lookup(name) else {
@@ -131,106 +258,17 @@ pub fn run_pipeline(
             );
             break;
         };
-        // 1. Required properties.
-        let mut failed = false;
-        // Everything still to check, in one walk.
-        let to_check: Vec<Property> = pass
-            .required()
-            .iter()
-            .copied()
-            .filter(|p| !established.contains(p))
-            .collect();
-        let found = verify_all(&to_check, module);
-        for (prop, violations) in to_check.into_iter().zip(found) {
-            if violations.is_empty() {
-                established.insert(prop);
-            } else {
-                failed = true;
-                let message = format!("`{}` needs {}", pass.name(), prop.requirement());
-                result
-                    .diagnostics
-                    .extend(violation_diagnostics(&message, prop, violations));
-            }
-        }
-        if failed {
-            break;
-        }
-        // 2. Run.
-        let mut ctx = PassContext {
-            remarks_enabled: opts.remarks_for(pass.name()),
-            stats_enabled: opts.stats,
-            ..PassContext::default()
-        };
-        let start = Instant::now();
-        pass.run(module, &mut ctx);
-        timings.push((pass.name(), start.elapsed()));
-        result.diagnostics.append(&mut ctx.diagnostics);
-        result
-            .phase_fence_decisions
-            .append(&mut ctx.phase_fence_decisions);
-        if opts.stats {
-            statistics.push((pass.name(), std::mem::take(&mut ctx.statistics)));
-        }
-        for prop in pass.invalidated() {
-            established.remove(prop);
-        }
-        // 3. Well-formed IR, and the produced properties.
-        if opts.verify_each() {
-            if let Err(errors) = crate::ir::verify::verify_module(module) {
-                failed = true;
-                result
-                    .diagnostics
-                    .extend(malformed_ir_diagnostics(pass.name(), errors));
-            }
-            let mut to_check: Vec<Property> = pass.produced().to_vec();
-            if !to_check.contains(&Property::ManualDepsOnSubmitOnly) {
-                to_check.push(Property::ManualDepsOnSubmitOnly);
-            }
-            let found = verify_all(&to_check, module);
-            for (prop, violations) in to_check.into_iter().zip(found) {
-                if violations.is_empty() {
-                    established.insert(prop);
-                } else {
-                    failed = true;
-                    established.remove(&prop);
-                    let message = format!(
-                        "after `{}`, the code no longer has {} (a bug in the pass)",
-                        pass.name(),
-                        prop.requirement()
-                    );
-                    result
-                        .diagnostics
-                        .extend(violation_diagnostics(&message, prop, violations));
-                }
-            }
-        } else {
-            // Trust the declaration; nothing was verified.
-            established.extend(pass.produced().iter().copied());
-            #[cfg(debug_assertions)]
-            if let Err(errors) = crate::ir::verify::verify_module(module) {
-                panic!(
-                    "after `{}`, the IR is not well formed: {}",
-                    pass.name(),
-                    errors[0]
-                );
-            }
-        }
-        // 4. IR dumps.
-        if opts.print_after(pass.name()) {
-            result.stderr.push_str(&dump_header(pass.name()));
-            result.stderr.push_str(&dump_ir(module, MAX_IR_DUMP_BYTES));
-        }
-        if failed {
+        if !run_one(pass, module, opts, &mut result, &mut g) {
             break;
         }
     }
     if opts.timing {
         result
             .stderr
-            .push_str(&timing_report(&timings, total_start.elapsed()));
+            .push_str(&timing_report(&g.timings, total_start.elapsed()));
     }
     if opts.stats {
-        result.stderr.push_str(&stats_report(&statistics));
+        result.stderr.push_str(&stats_report(&g.statistics));
     }
     if let Some(before) = before
         && !crate::diagnostics::has_errors(&result.diagnostics)

@@ -26,7 +26,6 @@ pub mod registry;
 pub mod synth;
 #[cfg(feature = "testkit")]
 pub mod test_drop_deps;
-pub mod walk;
 
 use crate::diagnostics::{Diagnostic, SourceFile};
 use crate::ir::Module;

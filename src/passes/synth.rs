@@ -160,7 +160,7 @@ pub fn statement_count(module: &Module) -> usize {
         .iter()
         .map(|f| {
             let mut n = 0;
-            super::walk::walk_stmts(f, |_, _| n += 1, |_| {});
+            crate::ir::walk::walk_stmts(f, |_, _| n += 1, |_| {});
             n
         })
         .sum()

@@ -9,20 +9,20 @@
 //! wrong directions, manual edges on plain calls, shuffled, duplicated or
 //! cut blocks, stray jumps and yields).
 
+use pfir::ir::walk::{block_of_mut, for_each_expr, walk_stmts};
 use pfir::ir::{ArenaId, Direction, ExprId, ExprKind, Module, StmtId, StmtKind};
 use pfir::passes::properties::{Property, Violation, verify_all};
-use pfir::passes::walk::{block_of_mut, for_each_expr, walk_stmts};
 use proptest::prelude::*;
 
 /// The verifiers with a walk each, as they were before `verify_all`.
 mod oracle {
     use pfir::diagnostics::count;
+    use pfir::ir::walk::{block_of, expr_children, for_each_expr, own_exprs, walk_stmts};
     use pfir::ir::{
         ArenaId, Callee, Direction, Directions, ExprId, ExprKind, FuncId, Function, Module, StmtId,
         StmtKind,
     };
     use pfir::passes::properties::{Property, Violation};
-    use pfir::passes::walk::{block_of, expr_children, for_each_expr, own_exprs, walk_stmts};
     use pfir::span::Span;
 
     pub fn verify(p: Property, m: &Module) -> Vec<Violation> {

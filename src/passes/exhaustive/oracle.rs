@@ -2,7 +2,7 @@
 //! `expand-manual-phase-fence`, written from
 //! `docs/passes/expand-manual-phase-fence.md` alone, as a test oracle: it
 //! shares no code with the pass (`passes::expand_manual_phase_fence`,
-//! `passes::phase_fence`, `passes::walk`, `ir::trip_count`) and is written
+//! `passes::phase_fence`, `ir::walk`, `ir::trip_count`) and is written
 //! for clarity, not speed: it visits loops the way the page describes,
 //! outer first, recomputing counts and safety for every (loop, array)
 //! pair.

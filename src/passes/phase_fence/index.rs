@@ -27,11 +27,11 @@
 
 use super::alias::AliasForest;
 use crate::ir::trip_count::trip_count;
+use crate::ir::walk::{Event, Site, Walk, for_each_expr, for_each_own_expr, is_leaf};
 use crate::ir::{
-    Arena, ArenaId, BuiltinOp, ExprKind, Function, LoopKind, SecondaryMap, StmtId, StmtKind, Type,
-    VarId,
+    Arena, ArenaId, BuiltinOp, ExprId, ExprKind, ForLoop, Function, IterArg, LoopKind,
+    SecondaryMap, StmtId, StmtKind, Type, VarId,
 };
-use crate::passes::walk::{Site, for_each_expr, for_each_own_expr, is_leaf, walk_stmts};
 use crate::span::Span;
 use hashbrown::HashMap;
 
@@ -147,6 +147,171 @@ pub struct FunctionIndex {
     pub stmt_count: u32,
 }
 
+/// The state of [`FunctionIndex::build`]'s walk.
+struct Indexer<'f> {
+    f: &'f Function,
+    idx: FunctionIndex,
+    /// The number of the last statement entered.
+    last_num: u32,
+    /// Whether each enclosing scope is `manual`, innermost last.
+    manual_stack: Vec<bool>,
+    /// The enclosing `for` loops, innermost last.
+    loop_stack: Vec<LoopId>,
+    /// The expression walk's work list.
+    work: Vec<ExprId>,
+}
+
+impl<'f> Indexer<'f> {
+    /// Numbers statement `s` and records what it defines, updates,
+    /// consumes or opens.
+    fn enter(&mut self, s: StmtId, site: Site) {
+        let f = self.f;
+        self.last_num += 1;
+        let num = self.last_num;
+        let pos = 2 * u64::from(num);
+        let stmt = &f.stmts[s];
+        for &r in f.results(&stmt.kind) {
+            self.idx.def_pos[r] = pos;
+        }
+        self.element_updates(&stmt.kind, pos);
+        match &stmt.kind {
+            StmtKind::Yield(values) => self.yield_updates(site, f.list(*values), pos),
+            StmtKind::Submit(sub) => {
+                if let [d] = f.list(f.submits[*sub].deps)
+                    && let ExprKind::Var(a) = f.exprs[*d].kind
+                    && f.var_ty(a).is_task_id_array()
+                {
+                    self.idx.consumers.push(Consumer {
+                        stmt: s,
+                        array: a,
+                        num,
+                        loop_: self.loop_stack.last().copied(),
+                    });
+                }
+            }
+            StmtKind::Scope(sc) => self.manual_stack.push(f.scopes[*sc].manual),
+            StmtKind::While(w) => self.link_iters(f.list(f.whiles[*w].iter_args), pos),
+            StmtKind::For(l) => self.for_loop(s, site, num, &f.fors[*l]),
+            _ => {}
+        }
+    }
+
+    /// Closes the scope or loop `s`.
+    fn leave(&mut self, s: StmtId) {
+        match &self.f.stmts[s].kind {
+            StmtKind::Scope { .. } => {
+                self.manual_stack.pop();
+            }
+            StmtKind::For { .. } => {
+                let me = self.loop_stack.pop().expect("loop stack");
+                self.idx.loops[me].end = self.last_num;
+            }
+            _ => {}
+        }
+    }
+
+    /// Storage updates among a statement's own expressions (a variable or
+    /// a literal holds none: not walked).
+    fn element_updates(&mut self, kind: &StmtKind, pos: u64) {
+        let (f, idx, work) = (self.f, &mut self.idx, &mut self.work);
+        for_each_own_expr(f, kind, |r| {
+            if is_leaf(&f.exprs[r].kind) {
+                return;
+            }
+            for_each_expr(f, r, work, |e| {
+                if let Some(c) = f.call(e)
+                    && c.builtin == Some(UPDATE_ELEMENT)
+                    && let Some(&a) = f.list(c.args).first()
+                    && let ExprKind::Var(target) = f.exprs[a].kind
+                {
+                    idx.update(pos, f.exprs[e].span, target, UpdateKind::Element);
+                }
+            });
+        });
+    }
+
+    /// Rule 3, second half: a loop's yield writes its values into the
+    /// iter-args' storage.
+    fn yield_updates(&mut self, site: Site, values: &[ExprId], pos: u64) {
+        let f = self.f;
+        let iters = site
+            .owner
+            .map_or(&[][..], |o| f.iter_args(&f.stmts[o].kind));
+        for (it, &v) in iters.iter().zip(values) {
+            if !f.var_ty(it.var).is_task_id_array() {
+                continue;
+            }
+            let class = self.idx.alias.class(it.var);
+            let value = match f.exprs[v].kind {
+                ExprKind::Var(x) => Some(x),
+                _ => None,
+            };
+            if value.is_some_and(|x| self.idx.alias.class(x) == class) {
+                continue;
+            }
+            let span = f.exprs[v].span;
+            self.idx
+                .update(pos, span, it.var, UpdateKind::Yield { value });
+        }
+    }
+
+    /// A loop's iter-args: defined for its body, and aliased to the array
+    /// variable they start from.
+    fn link_iters(&mut self, iters: &[IterArg], pos: u64) {
+        let f = self.f;
+        for it in iters {
+            self.idx.def_pos[it.var] = pos + 1;
+            if f.var_ty(it.var).is_task_id_array()
+                && let ExprKind::Var(init) = f.exprs[it.init].kind
+                && f.var_ty(init).is_task_id_array()
+            {
+                self.idx.alias.link(it.var, init);
+            }
+        }
+    }
+
+    /// Opens `for` loop `s`, numbered `num`.
+    fn for_loop(&mut self, s: StmtId, site: Site, num: u32, l: &ForLoop) {
+        let f = self.f;
+        let pos = 2 * u64::from(num);
+        let span = f.stmts[s].span;
+        let (kind, body) = (l.kind, &l.body);
+        let iter_args = f.list(l.iter_args);
+        self.idx.def_pos[l.var] = pos + 1;
+        self.link_iters(iter_args, pos);
+        let idx = &mut self.idx;
+        let parent = self.loop_stack.last().copied();
+        let trip = trip_count(f, l.start, l.stop, l.step);
+        let me = LoopId::from_index(idx.loops.len());
+        let countable_edge = parent.is_some_and(|p| {
+            idx.loops[p].kind == LoopKind::Range && matches!(trip, Some(t) if t > 0)
+        });
+        let comp_root = match parent {
+            Some(p) if countable_edge => idx.loops[p].comp_root,
+            _ => me,
+        };
+        // `for ... {`: up to and including the body's brace.
+        let header_end = (body.span.start() + 1).max(span.start());
+        let header = Span::new(span.start(), header_end.min(span.end().max(span.start())));
+        idx.loops.alloc(LoopInfo {
+            stmt: s,
+            site,
+            num,
+            end: num,
+            parent,
+            depth: self.loop_stack.len() as u32,
+            kind,
+            trip,
+            manual: self.manual_stack.last().copied().unwrap_or(false),
+            countable_edge,
+            comp_root,
+            header,
+            iter_vars: iter_args.iter().map(|a| a.var).collect(),
+        });
+        self.loop_stack.push(me);
+    }
+}
+
 impl FunctionIndex {
     pub fn build(f: &Function) -> FunctionIndex {
         let mut idx = FunctionIndex {
@@ -158,170 +323,40 @@ impl FunctionIndex {
             updates_by_class: HashMap::new(),
             stmt_count: 0,
         };
-        let mut counter = 0u32;
-        let mut last_num = 0u32;
-        let mut manual_stack: Vec<bool> = Vec::new();
-        let mut loop_stack: Vec<LoopId> = Vec::new();
-        let mut work = Vec::new();
         // Room for every `for` loop and every `submit` (each at most one
         // consumer), so neither list grows (and copies itself) on the way.
         idx.loops.reserve(f.fors.len());
         idx.consumers.reserve(f.submits.len());
-        // `walk_stmts` takes two closures sharing this state.
-        let state =
-            std::cell::RefCell::new((&mut idx, &mut manual_stack, &mut loop_stack, &mut last_num));
-        walk_stmts(
+        let mut ix = Indexer {
             f,
-            |s, site| {
-                let mut st = state.borrow_mut();
-                let (idx, manual_stack, loop_stack, last_num) = &mut *st;
-                counter += 1;
-                **last_num = counter;
-                let num = counter;
-                let pos = 2 * u64::from(num);
-                let stmt = &f.stmts[s];
-                for &r in f.results(&stmt.kind) {
-                    idx.def_pos[r] = pos;
-                }
-                // Storage updates among the statement's own expressions
-                // (a variable or a literal holds none: not walked).
-                for_each_own_expr(f, &stmt.kind, |r| {
-                    if is_leaf(&f.exprs[r].kind) {
-                        return;
-                    }
-                    for_each_expr(f, r, &mut work, |e| {
-                        if let Some(c) = f.call(e)
-                            && c.builtin == Some(UPDATE_ELEMENT)
-                            && let Some(&a) = f.list(c.args).first()
-                            && let ExprKind::Var(target) = f.exprs[a].kind
-                        {
-                            let class = idx.alias.class(target);
-                            let i = idx.updates.len() as u32;
-                            idx.updates.push(Update {
-                                pos,
-                                span: f.exprs[e].span,
-                                target,
-                                kind: UpdateKind::Element,
-                            });
-                            idx.updates_by_class.entry(class).or_default().push(i);
-                        }
-                    });
-                });
-                let link_iters = |idx: &mut FunctionIndex, iters: &[crate::ir::IterArg]| {
-                    for it in iters {
-                        idx.def_pos[it.var] = pos + 1;
-                        if f.var_ty(it.var).is_task_id_array()
-                            && let ExprKind::Var(init) = f.exprs[it.init].kind
-                            && f.var_ty(init).is_task_id_array()
-                        {
-                            idx.alias.link(it.var, init);
-                        }
-                    }
-                };
-                match &stmt.kind {
-                    StmtKind::Yield(values) => {
-                        // Rule 3, second half: a loop's yield writes its
-                        // values into the iter-args' storage.
-                        let iters = site
-                            .owner
-                            .map_or(&[][..], |o| f.iter_args(&f.stmts[o].kind));
-                        for (it, &v) in iters.iter().zip(f.list(*values)) {
-                            if !f.var_ty(it.var).is_task_id_array() {
-                                continue;
-                            }
-                            let class = idx.alias.class(it.var);
-                            let value = match f.exprs[v].kind {
-                                ExprKind::Var(x) => Some(x),
-                                _ => None,
-                            };
-                            if value.is_some_and(|x| idx.alias.class(x) == class) {
-                                continue;
-                            }
-                            let i = idx.updates.len() as u32;
-                            idx.updates.push(Update {
-                                pos,
-                                span: f.exprs[v].span,
-                                target: it.var,
-                                kind: UpdateKind::Yield { value },
-                            });
-                            idx.updates_by_class.entry(class).or_default().push(i);
-                        }
-                    }
-                    StmtKind::Submit(sub) => {
-                        if let [d] = f.list(f.submits[*sub].deps)
-                            && let ExprKind::Var(a) = f.exprs[*d].kind
-                            && f.var_ty(a).is_task_id_array()
-                        {
-                            idx.consumers.push(Consumer {
-                                stmt: s,
-                                array: a,
-                                num,
-                                loop_: loop_stack.last().copied(),
-                            });
-                        }
-                    }
-                    StmtKind::Scope(sc) => manual_stack.push(f.scopes[*sc].manual),
-                    StmtKind::While(w) => link_iters(idx, f.list(f.whiles[*w].iter_args)),
-                    StmtKind::For(l) => {
-                        let l = &f.fors[*l];
-                        let (kind, body) = (l.kind, &l.body);
-                        let iter_args = f.list(l.iter_args);
-                        idx.def_pos[l.var] = pos + 1;
-                        link_iters(idx, iter_args);
-                        let parent = loop_stack.last().copied();
-                        let trip = trip_count(f, l.start, l.stop, l.step);
-                        let me = LoopId::from_index(idx.loops.len());
-                        let countable_edge = parent.is_some_and(|p| {
-                            idx.loops[p].kind == LoopKind::Range && matches!(trip, Some(t) if t > 0)
-                        });
-                        let comp_root = match parent {
-                            Some(p) if countable_edge => idx.loops[p].comp_root,
-                            _ => me,
-                        };
-                        // `for ... {`: up to and including the body's brace.
-                        let header_end = (body.span.start() + 1).max(stmt.span.start());
-                        let header = Span::new(
-                            stmt.span.start(),
-                            header_end.min(stmt.span.end().max(stmt.span.start())),
-                        );
-                        idx.loops.alloc(LoopInfo {
-                            stmt: s,
-                            site,
-                            num,
-                            end: num,
-                            parent,
-                            depth: loop_stack.len() as u32,
-                            kind,
-                            trip,
-                            manual: manual_stack.last().copied().unwrap_or(false),
-                            countable_edge,
-                            comp_root,
-                            header,
-                            iter_vars: iter_args.iter().map(|a| a.var).collect(),
-                        });
-                        loop_stack.push(me);
-                    }
-                    _ => {}
-                }
-            },
-            |s| {
-                let mut st = state.borrow_mut();
-                let (idx, manual_stack, loop_stack, last_num) = &mut *st;
-                match &f.stmts[s].kind {
-                    StmtKind::Scope { .. } => {
-                        manual_stack.pop();
-                    }
-                    StmtKind::For { .. } => {
-                        let me = loop_stack.pop().expect("loop stack");
-                        idx.loops[me].end = **last_num;
-                    }
-                    _ => {}
-                }
-            },
-        );
-        let _ = state;
-        idx.stmt_count = last_num;
-        idx
+            idx,
+            last_num: 0,
+            manual_stack: Vec::new(),
+            loop_stack: Vec::new(),
+            work: Vec::new(),
+        };
+        for event in Walk::new(f) {
+            match event {
+                Event::Enter(s, site) => ix.enter(s, site),
+                Event::Leave(s) => ix.leave(s),
+                Event::EnterBlock { .. } | Event::LeaveBlock { .. } => {}
+            }
+        }
+        ix.idx.stmt_count = ix.last_num;
+        ix.idx
+    }
+
+    /// Records an update of `target`'s class at `pos`.
+    fn update(&mut self, pos: u64, span: Span, target: VarId, kind: UpdateKind) {
+        let class = self.alias.class(target);
+        let i = self.updates.len() as u32;
+        self.updates.push(Update {
+            pos,
+            span,
+            target,
+            kind,
+        });
+        self.updates_by_class.entry(class).or_default().push(i);
     }
 
     /// Whether `array` is an iter-arg of loop `l` (rule 1).

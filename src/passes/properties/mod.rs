@@ -25,11 +25,10 @@ pub mod manual_deps_on_submit_only;
 pub mod no_nested_calls;
 pub mod normalized_stmt_structure;
 
+use crate::ir::walk::{Event, Walk, for_each_child, for_each_own_expr, is_leaf};
 use crate::ir::{ArenaId, ExprId, ExprKind, Module, StmtKind};
-use crate::passes::walk::{for_each_child, for_each_own_expr, is_leaf, walk_stmts};
 use crate::span::Span;
 use no_nested_calls::Outer;
-use std::cell::RefCell;
 use std::fmt;
 
 /// A property of the IR that a pass may require, produce or invalidate.
@@ -155,71 +154,71 @@ pub fn verify_all(props: &[Property], module: &Module) -> Vec<Vec<Violation>> {
         if !structure && !exprs {
             break;
         }
-        let checker = RefCell::new(structure.then(|| normalized_stmt_structure::Checker::new(f)));
-        walk_stmts(
-            f,
-            |s, site| {
-                if let Some(c) = checker.borrow_mut().as_mut() {
-                    if !c.enter(s, site, structure_out) {
-                        return;
+        let mut checker = structure.then(|| normalized_stmt_structure::Checker::new(f));
+        for event in Walk::new(f) {
+            let (s, site) = match event {
+                Event::Enter(s, site) => (s, site),
+                Event::Leave(s) => {
+                    if let Some(c) = checker.as_mut() {
+                        c.exit(s);
                     }
-                } else if s.index() >= f.stmts.len() {
-                    return;
+                    continue;
                 }
-                if !exprs {
-                    return;
+                Event::EnterBlock { .. } | Event::LeaveBlock { .. } => continue,
+            };
+            if let Some(c) = checker.as_mut() {
+                if !c.enter(s, site, structure_out) {
+                    continue;
                 }
-                let stmt = &f.stmts[s];
-                let outer = match stmt.kind {
-                    StmtKind::Submit(sub) => {
-                        let sub = &f.submits[sub];
+            } else if s.index() >= f.stmts.len() {
+                continue;
+            }
+            if !exprs {
+                continue;
+            }
+            let stmt = &f.stmts[s];
+            let outer = match stmt.kind {
+                StmtKind::Submit(sub) => {
+                    let sub = &f.submits[sub];
+                    if let Some(d) = &directions {
+                        d.submit(f, sub, stmt.span, directions_out);
+                    }
+                    Outer::Submit(sub.callee)
+                }
+                _ => Outer::None,
+            };
+            // Pre-order, in source order: roots and children are pushed
+            // reversed onto the stack.
+            work.clear();
+            for_each_own_expr(f, &stmt.kind, |e| work.push((e, outer)));
+            work.reverse();
+            while let Some((e, outer)) = work.pop() {
+                let node = &f.exprs[e];
+                let inner = match node.kind {
+                    ExprKind::Call(c) => {
+                        let call = &f.calls[c];
+                        if nested {
+                            no_nested_calls::check_call(module, f, c, outer, node.span, nested_out);
+                        }
                         if let Some(d) = &directions {
-                            d.submit(f, sub, stmt.span, directions_out);
+                            d.call(f, call, node.span, directions_out);
                         }
-                        Outer::Submit(sub.callee)
+                        if manual {
+                            manual_deps_on_submit_only::check_call(
+                                module, f, call, node.span, manual_out,
+                            );
+                        }
+                        Outer::Call(c)
                     }
-                    _ => Outer::None,
+                    ref k if is_leaf(k) => continue,
+                    _ => outer,
                 };
-                // Pre-order, in source order: roots and children are pushed
-                // reversed onto the stack.
-                work.clear();
-                for_each_own_expr(f, &stmt.kind, |e| work.push((e, outer)));
-                work.reverse();
-                while let Some((e, outer)) = work.pop() {
-                    let node = &f.exprs[e];
-                    let inner = match node.kind {
-                        ExprKind::Call(c) => {
-                            let call = &f.calls[c];
-                            if nested {
-                                no_nested_calls::check_call(
-                                    module, f, c, outer, node.span, nested_out,
-                                );
-                            }
-                            if let Some(d) = &directions {
-                                d.call(f, call, node.span, directions_out);
-                            }
-                            if manual {
-                                manual_deps_on_submit_only::check_call(
-                                    module, f, call, node.span, manual_out,
-                                );
-                            }
-                            Outer::Call(c)
-                        }
-                        ref k if is_leaf(k) => continue,
-                        _ => outer,
-                    };
-                    let before = work.len();
-                    for_each_child(f, &node.kind, |k| work.push((k, inner)));
-                    work[before..].reverse();
-                }
-            },
-            |s| {
-                if let Some(c) = checker.borrow_mut().as_mut() {
-                    c.exit(s);
-                }
-            },
-        );
-        if let Some(c) = checker.into_inner() {
+                let before = work.len();
+                for_each_child(f, &node.kind, |k| work.push((k, inner)));
+                work[before..].reverse();
+            }
+        }
+        if let Some(c) = checker {
             c.finish(structure_out);
         }
     }

@@ -19,8 +19,8 @@
 
 use super::Violation;
 use crate::diagnostics::count;
+use crate::ir::walk::{Site, block_of};
 use crate::ir::{ArenaId, Function, StmtId, StmtKind};
-use crate::passes::walk::{Site, block_of};
 
 /// How many values the body `which` of `kind` must yield (`None`: it yields nothing).
 fn expected_yield(f: &Function, kind: &StmtKind) -> Option<usize> {
