@@ -21,7 +21,8 @@
 //! item, which forces that list, and the lists around it, to break; the
 //! ones no list claims are printed above the statement by the printer.
 
-use crate::ir::{ExprId, ExprKind, Function, Inner, Module, StmtId, StmtKind};
+use super::notes::InnerNote;
+use crate::ir::{ExprId, ExprKind, Function, Module, StmtId, StmtKind};
 use crate::printer::binding::{binding_texts, iter_arg_binding};
 use crate::printer::expr::write_expr;
 use pretty::RcDoc;
@@ -39,9 +40,9 @@ pub const MIN_ROOM: usize = 40;
 
 /// The comments inside a statement that the layout may keep in its lists.
 struct Cx<'a> {
-    inner: &'a [Inner],
+    inner: &'a [InnerNote<'a>],
     /// Per comment of `inner`: may it be placed (else it stays above).
-    placeable: &'a [bool],
+    placeable: Vec<bool>,
     /// Per comment of `inner`: placed in a list.
     placed: Vec<bool>,
 }
@@ -58,7 +59,7 @@ impl Cx<'_> {
             }
             if !self.placed[i] && self.placeable[i] {
                 self.placed[i] = true;
-                out.push((c.own_line, c.comment.text.trim_end().to_string()));
+                out.push((c.own_line, c.note.text.trim_end().to_string()));
             }
         }
         out
@@ -67,14 +68,13 @@ impl Cx<'_> {
 
 /// `line` (the canonical text of statement `s`, which starts at column
 /// `indent`) laid out within `width` columns: `None` when it fits and no
-/// comment of `inner` (those inside the statement's source, the ones
-/// `placeable` says may be) can be kept in one of its lists, or when it has
+/// comment of `inner` (those inside the statement's source but test
+/// directives, whose offsets name lines) can be kept in one of its lists, or when it has
 /// no list to break; else broken over several lines, each after the first
 /// starting with `indent` spaces plus its own indentation, and which of
 /// `inner` it holds (a list holding a comment is always broken, the
 /// comment after its item, or on its own line before the next one when it
 /// was on a line of its own).
-#[allow(clippy::too_many_arguments)]
 pub fn fit_statement(
     m: &Module,
     f: &Function,
@@ -82,11 +82,15 @@ pub fn fit_statement(
     line: &str,
     indent: usize,
     width: usize,
-    inner: &[Inner],
-    placeable: &[bool],
+    inner: &[InnerNote],
 ) -> Option<(String, Vec<bool>)> {
     let room = width.saturating_sub(indent).max(MIN_ROOM.min(width)).max(1);
-    let fits = line.chars().count() <= room;
+    // Bytes count at least the characters: a shorter line fits.
+    let fits = line.len() <= room || line.chars().count() <= room;
+    let placeable: Vec<bool> = inner
+        .iter()
+        .map(|c| !super::print::is_directive(c.note.text))
+        .collect();
     if fits && !placeable.iter().any(|p| *p) {
         return None;
     }

@@ -207,25 +207,3 @@ fn structural_equality_ignores_comments() {
     let (p, _) = crate::frontend::read_module(plain, 0);
     assert!(crate::ir::equality::modules_equal(&m, &p.unwrap()).is_ok());
 }
-
-/// A long function is printed on two threads: the output is the same as
-/// on one, wherever the halves meet (after a `{`, a `}`, comments, blank
-/// lines, a wrapped statement): the filler statements move the middle.
-#[test]
-fn printing_on_two_threads_prints_what_one_thread_prints() {
-    let body = "  // above\n  x = n + 1 // after\n\n  if x > 1 {\n    y = k(x, // inner\n      n)\n  } else {\n\n    // in else\n    z = 2\n  }\n  manual {\n\n    t = array.create(4, task_id)\n    for i in parallel(4) {\n\n      u, v = submit k(i, n, deps=[t]) // s\n    }\n\n    w = 3\n  }\n  return system.task_invalid()\n}\n// end\n";
-    for filler in 0..40 {
-        let mut src = String::from(
-            "// head\nfunc k(a: i64, b: i64) -> i64 {\n  return a\n}\n\norchestration func main(n: i64) -> task_id {\n",
-        );
-        for i in 0..filler {
-            src.push_str(&format!("  fill{i} = {i}\n"));
-        }
-        src.push_str(body);
-        for width in [30, 100] {
-            let one = super::format_text_parallel_from(&src, width, usize::MAX).unwrap();
-            let two = super::format_text_parallel_from(&src, width, 1).unwrap();
-            assert_eq!(two, one, "{filler} filler lines at width {width}");
-        }
-    }
-}
