@@ -161,11 +161,12 @@ fn format_chunks(
 }
 
 /// [`crate::printer::check_output_size`] for printing with comments: the
-/// comment lines printed at depth (the `keep` ones) count too.
+/// comment lines printed at depth (the `keep` ones) count too. Returns
+/// what was counted.
 fn check_output_size<'a, 't: 'a>(
     modules: impl IntoIterator<Item = (&'a Module, &'a ModuleNotes<'t>)>,
     keep: Keep,
-) -> Result<(), Diagnostic> {
+) -> Result<crate::printer::OutputBudget, Diagnostic> {
     let mut budget = crate::printer::OutputBudget::default();
     let none = notes::FunctionNotes::default();
     for (m, notes) in modules {
@@ -182,14 +183,14 @@ fn check_output_size<'a, 't: 'a>(
             })?;
         }
     }
-    Ok(())
+    Ok(budget)
 }
 
 /// [`crate::printer::check_output_size`] for `pfir opt --keep-comments`:
 /// the comment lines `modules` carry count too.
 pub fn check_output_size_keeping_comments(modules: &[Module]) -> Result<(), Diagnostic> {
     let notes: Vec<ModuleNotes> = modules.iter().map(ModuleNotes::of_ir).collect();
-    check_output_size(modules.iter().zip(&notes), Keep::NotDirectives)
+    check_output_size(modules.iter().zip(&notes), Keep::NotDirectives).map(|_| ())
 }
 
 fn is_blank(s: &str) -> bool {

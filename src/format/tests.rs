@@ -207,3 +207,68 @@ fn structural_equality_ignores_comments() {
     let (p, _) = crate::frontend::read_module(plain, 0);
     assert!(crate::ir::equality::modules_equal(&m, &p.unwrap()).is_ok());
 }
+
+/// The indentation of every line `pfir fmt` prints.
+fn printed_indentation(text: &str) -> u64 {
+    text.lines()
+        .map(|l| (l.len() - l.trim_start_matches(' ').len()) as u64)
+        .sum()
+}
+
+/// What the output-size bound counts for `src` formatted.
+fn counted_indentation(src: &str) -> u64 {
+    let lines = super::attach::LineIndex::new(src);
+    let spans = crate::lexer::comments(src, 0);
+    let (m, notes) = super::read_for_format(src, &lines, 0, src, &spans).unwrap();
+    super::check_output_size([(&m, &notes)], super::print::Keep::All)
+        .unwrap()
+        .total()
+}
+
+/// The output-size bound counts the comment lines printed at depth, so
+/// that its count is the indentation `pfir fmt` prints (for statements
+/// that are not broken by width).
+#[test]
+fn the_output_size_bound_counts_comment_lines_at_depth() {
+    for src in [
+        "func f(c: bool) {\n  // a\n  if c {\n    // b\n    // c\n    x = 1 // t\n    // before else\n  } else if c {\n    // d\n    y = 2\n    // before close\n  } else {\n    z = 3 +\n      // inner\n      4\n  }\n  // last\n}\n",
+        "func f() {\n  for i in range(4) {\n    for j in range(4) {\n      // deep\n\n      // deeper\n      x = i\n      // end\n    }\n  }\n}\n// after\n",
+    ] {
+        let printed = printed_indentation(&fmt(src));
+        assert_eq!(counted_indentation(src), printed, "{src}");
+        assert!(
+            printed > printed_indentation(&crate::printer::print_module(
+                &crate::frontend::read_module(src, 0).0.unwrap()
+            ))
+        );
+    }
+}
+
+/// 10,000 nested `if`s print 200 MB of indentation, within the bound
+/// (512 MiB); 20,000 comment lines inside the innermost one bring 400 MB
+/// more: `pfir fmt` and `pfir opt --keep-comments` refuse it (E0006)
+/// before printing, `pfir opt` (no comments) does not.
+#[test]
+fn comment_lines_at_depth_count_toward_the_output_bound() {
+    let depth = 10_000;
+    let src = format!(
+        "func f() -> i64 {{\n{}{}{}  return 0\n}}\n",
+        "if true {\n".repeat(depth),
+        "// c\n".repeat(20_000),
+        "}\n".repeat(depth)
+    );
+    let refused = |diags: Vec<crate::diagnostics::Diagnostic>| {
+        diags
+            .iter()
+            .any(|d| d.code == Some(crate::diagnostics::Code::TooDeep))
+    };
+    crate::stack::with_large_stack(|| {
+        assert!(refused(super::format_text(&src).unwrap_err()));
+        let lines = super::attach::LineIndex::new(&src);
+        let (m, _) = super::read_with_comments(&src, &lines, 0, &src);
+        let m = m.unwrap();
+        assert!(crate::printer::check_output_size([&m]).is_ok());
+        let keep = super::check_output_size_keeping_comments(std::slice::from_ref(&m));
+        assert!(refused(vec![keep.unwrap_err()]));
+    });
+}

@@ -86,6 +86,11 @@ pub struct OutputBudget {
 }
 
 impl OutputBudget {
+    /// The bytes of indentation counted so far.
+    pub fn total(&self) -> u64 {
+        self.total
+    }
+
     /// Counts the indentation of `f`'s lines, plus `extra` bytes per line
     /// (the indentation of the comment lines printed with it); an error
     /// when the total passes the limit.
