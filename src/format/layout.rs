@@ -238,11 +238,13 @@ impl<'a> Cx<'a> {
                 (Some(a), Some(b)) => a.1 <= b.0,
                 _ => false,
             })
-            && items.last().and_then(|l| l.span).is_some_and(|l| l.1 <= limit);
+            && items
+                .last()
+                .and_then(|l| l.span)
+                .is_some_and(|l| l.1 <= limit);
         // Claimed before the items are built: a comment between two items of
         // this list is this list's, not its last item's inner list's.
-        let comments: Vec<Vec<(bool, &'a str)>> = if ordered && self.placeable.iter().any(|p| *p)
-        {
+        let comments: Vec<Vec<(bool, &'a str)>> = if ordered && self.placeable.iter().any(|p| *p) {
             (0..n)
                 .map(|i| {
                     let to = match items.get(i + 1) {
@@ -427,7 +429,9 @@ fn statement<'a>(s: StmtId, cx: &mut Cx<'a>) -> Option<Doc<'a>> {
                 cx.text(word)
             } else {
                 let values = values.iter().map(|v| cx.expr(*v)).collect();
-                cx.text(word).append(cx.text(" ")).append(cx.hanging(values))
+                cx.text(word)
+                    .append(cx.text(" "))
+                    .append(cx.hanging(values))
             }
         }
         // Heads with no list to break: the canonical text stays.
