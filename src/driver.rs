@@ -108,7 +108,12 @@ pub fn run_opt(file: &SourceFile, args: &OptOptions) -> OptOutcome {
         }
     }
     // Nothing is printed when the output would pass its bound.
-    if let Err(d) = crate::printer::check_output_size(&outcome.modules) {
+    let size = if args.keep_comments {
+        crate::format::check_output_size_keeping_comments(&outcome.modules)
+    } else {
+        crate::printer::check_output_size(&outcome.modules)
+    };
+    if let Err(d) = size {
         outcome.diagnostics.push(d);
         outcome.modules.clear();
     }

@@ -3,11 +3,13 @@
 //!
 //! One merge of two sorted sequences: the comments of the chunk (from
 //! [`crate::lexer::comments`]) and the printed lines of its functions in
-//! source order ([`super::lines::walk`]). Linear in both, plus a binary
-//! search per comment for its line.
+//! source order ([`crate::printer::lines::Lines`]), into
+//! [`super::notes`]: comment text borrowed from the source, no table.
+//! Linear in both, plus a binary search per comment for its line.
 
-use super::lines::{Line, walk};
-use crate::ir::{Anchor, Attached, Comment, Inner, Module};
+use super::notes::{FunctionNotes, InnerNote, ModuleNotes, Note};
+use crate::ir::{Anchor, Module};
+use crate::printer::lines::{Line, Lines};
 use crate::span::Span;
 
 /// Line starts of a text, for offset -> 0-based line.
@@ -60,18 +62,28 @@ struct State<'t> {
     next: usize,
     /// Byte just past the last thing consumed (a line or a comment).
     last_end: usize,
-    /// (function index, anchor, its comments, 0-based source line of its end).
-    prev: Option<(usize, Anchor, Attached, usize)>,
-    pending: Vec<Comment>,
+    /// The line printed last: its function, index, anchor, whether it has
+    /// a trailing comment, and the 0-based source line of its end.
+    prev: Option<(usize, usize, Anchor, bool, usize)>,
+    pending: Vec<Note<'t>>,
+    /// Scratch for a line's inner comments.
+    inner: Vec<InnerNote<'t>>,
+    notes: ModuleNotes<'t>,
 }
 
-impl State<'_> {
-    fn comment(&self, span: Span, blank_before: bool) -> Comment {
-        Comment {
-            text: self.text[span.range()].to_string(),
+impl<'t> State<'t> {
+    fn note(&self, span: Span, blank_before: bool) -> Note<'t> {
+        Note {
+            text: &self.text[span.range()],
             blank_before,
             line: u32::try_from(self.lines.line(span.start())).unwrap_or(u32::MAX),
         }
+    }
+
+    /// Whether only whitespace precedes byte `at` on its line.
+    fn own_line(&self, at: usize) -> bool {
+        let line_start = self.lines.start(self.lines.line(at));
+        self.text[line_start..at].trim().is_empty()
     }
 
     /// Consumes the comments that start before `before`: trailing ones
@@ -83,81 +95,64 @@ impl State<'_> {
                 break;
             }
             self.next += 1;
-            let line = self.lines.line(c.start());
-            let own_line = self.text[self.lines.start(line)..c.start()]
-                .trim()
-                .is_empty();
+            let own_line = self.own_line(c.start());
             let blank = blank_between(self.text, self.last_end, c.start());
-            let comment = self.comment(c, blank);
+            let note = self.note(c, blank);
             self.last_end = self.last_end.max(c.end());
             match &mut self.prev {
-                Some((_, _, attached, end_line))
-                    if !own_line && *end_line == line && attached.trailing.is_none() =>
+                Some((fi, index, anchor, trailing, end_line))
+                    if !own_line && *end_line == note.line as usize && !*trailing =>
                 {
-                    attached.trailing = Some(comment);
+                    *trailing = true;
+                    self.notes.functions[*fi].set_trailing(*index, *anchor, note);
                 }
-                _ => self.pending.push(comment),
+                _ => self.pending.push(note),
             }
         }
     }
 
-    /// Stores the previous line's comments in its function's table.
-    fn flush(&mut self, module: &mut Module) {
-        if let Some((fi, anchor, attached, _)) = self.prev.take()
-            && !attached.is_empty()
-        {
-            module.functions_mut()[fi]
-                .comments
-                .by_anchor
-                .insert(anchor, attached);
-        }
-    }
-
-    fn line(&mut self, module: &mut Module, fi: usize, line: Line) {
+    fn line(&mut self, fi: usize, index: usize, line: Line) {
         self.take_before(line.start);
         let blank_before = blank_between(self.text, self.last_end, line.start);
         // Comments inside the line's code (a statement written over several
         // lines): the printer keeps them next to their list item when it
         // breaks that list, else moves them above the statement.
-        let mut inner = Vec::new();
         while let Some(&c) = self.comments.get(self.next) {
             if c.start() >= line.end {
                 break;
             }
             self.next += 1;
-            let own_line = self.text[self.lines.start(self.lines.line(c.start()))..c.start()]
-                .trim()
-                .is_empty();
-            inner.push(Inner {
-                comment: self.comment(c, false),
+            let inner = InnerNote {
+                note: self.note(c, false),
                 at: c.start(),
-                own_line,
-            });
+                own_line: self.own_line(c.start()),
+            };
+            self.inner.push(inner);
         }
-        self.flush(module);
-        let attached = Attached {
-            leading: std::mem::take(&mut self.pending),
-            trailing: None,
+        self.notes.functions[fi].push_line(
+            index,
+            line.anchor,
+            &mut self.pending,
             blank_before,
-            inner,
-        };
+            &mut self.inner,
+        );
         self.last_end = self.last_end.max(line.end);
         let end_line = self.lines.line(line.end.saturating_sub(1).max(line.start));
-        self.prev = Some((fi, line.anchor, attached, end_line));
+        self.prev = Some((fi, index, line.anchor, false, end_line));
     }
 }
 
 /// Attaches `comments` (sorted spans into `text`, the whole file) to the
 /// lines of `module`, read from `text[chunk_start..chunk_end]`; comments
-/// after the last function become [`Module::end_comments`].
-pub fn attach(
-    module: &mut Module,
-    text: &str,
-    lines: &LineIndex,
-    comments: &[Span],
+/// after the last function are the notes' `end`.
+pub fn attach<'t>(
+    module: &Module,
+    text: &'t str,
+    lines: &'t LineIndex,
+    comments: &'t [Span],
     chunk_start: usize,
     chunk_end: usize,
-) {
+) -> ModuleNotes<'t> {
     let mut state = State {
         text,
         lines,
@@ -166,23 +161,25 @@ pub fn attach(
         last_end: chunk_start,
         prev: None,
         pending: Vec::new(),
+        inner: Vec::new(),
+        notes: ModuleNotes {
+            functions: vec![FunctionNotes::default(); module.functions().len()],
+            end: Vec::new(),
+        },
     };
-    let mut all_lines = Vec::new();
-    for fi in 0..module.functions().len() {
-        all_lines.clear();
-        walk(&module.functions()[fi], |l| all_lines.push(l));
-        for l in &all_lines {
-            state.line(module, fi, *l);
+    for (fi, f) in module.functions().iter().enumerate() {
+        for (index, line) in Lines::of(f).enumerate() {
+            state.line(fi, index, line);
         }
     }
     state.take_before(chunk_end.max(state.last_end));
-    state.flush(module);
     let mut end = std::mem::take(&mut state.pending);
     // Whatever is left (nothing, for spans inside the chunk) stays too.
     while state.next < comments.len() {
         let c = comments[state.next];
         state.next += 1;
-        end.push(state.comment(c, false));
+        end.push(state.note(c, false));
     }
-    module.end_comments = end;
+    state.notes.end = end;
+    state.notes
 }

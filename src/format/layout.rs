@@ -21,15 +21,19 @@
 //! item, which forces that list, and the lists around it, to break; the
 //! ones no list claims are printed above the statement by the printer.
 
-use crate::ir::{ExprId, ExprKind, Function, Inner, Module, StmtId, StmtKind};
+use super::notes::InnerNote;
+use crate::ir::{ExprId, ExprKind, Function, IterArg, Module, StmtId, StmtKind};
 use crate::printer::binding::{binding_texts, iter_arg_binding};
 use crate::printer::expr::write_expr;
-use pretty::RcDoc;
+use pretty::{Arena, DocAllocator, DocBuilder};
+use std::borrow::Cow;
 
 /// The line width `pfir fmt` uses unless told otherwise.
 pub const DEFAULT_LINE_WIDTH: usize = 100;
 
-type Doc = RcDoc<'static, ()>;
+/// A document under construction, its nodes in one arena per statement
+/// (a few allocations, where reference-counted nodes cost one each).
+type Doc<'a> = DocBuilder<'a, Arena<'a>>;
 
 /// The room a statement always has, however deep it is indented: past
 /// `width - MIN_ROOM` columns of indentation (deep nesting), a statement is
@@ -37,19 +41,28 @@ type Doc = RcDoc<'static, ()>;
 /// that it is not broken into one-word lines.
 pub const MIN_ROOM: usize = 40;
 
-/// The comments inside a statement that the layout may keep in its lists.
+/// The statement being laid out: its function, the arena of its
+/// document, and the comments inside it that the layout may keep in its
+/// lists.
 struct Cx<'a> {
-    inner: &'a [Inner],
+    m: &'a Module,
+    f: &'a Function,
+    arena: &'a Arena<'a>,
+    inner: &'a [InnerNote<'a>],
     /// Per comment of `inner`: may it be placed (else it stays above).
-    placeable: &'a [bool],
+    placeable: Vec<bool>,
     /// Per comment of `inner`: placed in a list.
     placed: Vec<bool>,
 }
 
-impl Cx<'_> {
+impl<'a> Cx<'a> {
+    fn text(&self, s: impl Into<Cow<'a, str>>) -> Doc<'a> {
+        self.arena.text(s)
+    }
+
     /// Claims the placeable comments in `from..to` (`inner` is in source
     /// order: a binary search, then the comments in the range).
-    fn claim(&mut self, from: usize, to: usize) -> Vec<(bool, String)> {
+    fn claim(&mut self, from: usize, to: usize) -> Vec<(bool, &'a str)> {
         let mut out = Vec::new();
         let first = self.inner.partition_point(|c| c.at < from);
         for (i, c) in self.inner.iter().enumerate().skip(first) {
@@ -58,7 +71,7 @@ impl Cx<'_> {
             }
             if !self.placed[i] && self.placeable[i] {
                 self.placed[i] = true;
-                out.push((c.own_line, c.comment.text.trim_end().to_string()));
+                out.push((c.own_line, c.note.text.trim_end()));
             }
         }
         out
@@ -67,14 +80,13 @@ impl Cx<'_> {
 
 /// `line` (the canonical text of statement `s`, which starts at column
 /// `indent`) laid out within `width` columns: `None` when it fits and no
-/// comment of `inner` (those inside the statement's source, the ones
-/// `placeable` says may be) can be kept in one of its lists, or when it has
-/// no list to break; else broken over several lines, each after the first
-/// starting with `indent` spaces plus its own indentation, and which of
-/// `inner` it holds (a list holding a comment is always broken, the
-/// comment after its item, or on its own line before the next one when it
-/// was on a line of its own).
-#[allow(clippy::too_many_arguments)]
+/// comment of `inner` (those inside the statement's source but test
+/// directives, whose offsets name lines) can be kept in one of its lists,
+/// or when it has no list to break; else broken over several lines, each
+/// after the first starting with `indent` spaces plus its own indentation,
+/// and which of `inner` it holds (a list holding a comment is always
+/// broken, the comment after its item, or on its own line before the next
+/// one when it was on a line of its own).
 pub fn fit_statement(
     m: &Module,
     f: &Function,
@@ -82,225 +94,282 @@ pub fn fit_statement(
     line: &str,
     indent: usize,
     width: usize,
-    inner: &[Inner],
-    placeable: &[bool],
+    inner: &[InnerNote],
 ) -> Option<(String, Vec<bool>)> {
     let room = width.saturating_sub(indent).max(MIN_ROOM.min(width)).max(1);
-    let fits = line.chars().count() <= room;
+    // Bytes count at least the characters: a shorter line fits.
+    let fits = line.len() <= room || line.chars().count() <= room;
+    let placeable: Vec<bool> = inner
+        .iter()
+        .map(|c| !super::print::is_directive(c.note.text))
+        .collect();
     if fits && !placeable.iter().any(|p| *p) {
         return None;
     }
+    let arena = Arena::new();
     let mut cx = Cx {
+        m,
+        f,
+        arena: &arena,
         inner,
         placeable,
         placed: vec![false; inner.len()],
     };
-    let doc = statement(m, f, s, &mut cx)?;
+    let doc = statement(s, &mut cx)?;
     if fits && !cx.placed.iter().any(|p| *p) {
         return None;
     }
-    let mut out = Vec::new();
-    doc.render(room, &mut out).ok()?;
-    let text = String::from_utf8(out).ok()?;
-    let pad = " ".repeat(indent);
-    Some((text.replace('\n', &format!("\n{pad}")), cx.placed))
+    let mut out = Indented {
+        out: String::with_capacity(2 * line.len()),
+        indent,
+    };
+    doc.1.render_fmt(room, &mut out).ok()?;
+    Some((out.out, cx.placed))
 }
 
-fn text(s: impl Into<String>) -> Doc {
-    RcDoc::text(s.into())
+/// Rendered text with `indent` spaces added after every line break.
+struct Indented {
+    out: String,
+    indent: usize,
 }
 
-/// A list item: its document and the source bytes it was read from
-/// (`None`: not known, e.g. made by lowering).
+impl std::fmt::Write for Indented {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        let mut pieces = s.split('\n');
+        if let Some(first) = pieces.next() {
+            self.out.push_str(first);
+        }
+        for piece in pieces {
+            self.out.push('\n');
+            self.out.extend(std::iter::repeat_n(' ', self.indent));
+            self.out.push_str(piece);
+        }
+        Ok(())
+    }
+}
+
+/// What a list item is.
+#[derive(Copy, Clone)]
+enum Piece<'a> {
+    Expr(ExprId),
+    /// `deps=[...]`.
+    Deps(&'a [ExprId]),
+    /// `name=value` (the value alone for no name).
+    Kwarg(&'a str, ExprId),
+    /// `predicate=(...)`.
+    Predicate(ExprId),
+    /// `x = init` of `iter(...)`.
+    IterArg(&'a IterArg),
+}
+
+/// A list item: what it is and the source bytes it was read from (`None`:
+/// not known, e.g. made by lowering).
 struct Item<'a> {
-    doc: Box<dyn FnOnce(&mut Cx) -> Doc + 'a>,
+    piece: Piece<'a>,
     span: Option<(usize, usize)>,
 }
 
-fn item<'a>(span: Option<(usize, usize)>, doc: impl FnOnce(&mut Cx) -> Doc + 'a) -> Item<'a> {
-    Item {
-        doc: Box::new(doc),
-        span,
+impl<'a> Cx<'a> {
+    fn expr_span(&self, e: ExprId) -> Option<(usize, usize)> {
+        let sp = self.f.exprs[e].span;
+        (sp.start() < sp.end()).then_some((sp.start(), sp.end()))
     }
-}
 
-fn expr_span(f: &Function, e: ExprId) -> Option<(usize, usize)> {
-    let sp = f.exprs[e].span;
-    (sp.start() < sp.end()).then_some((sp.start(), sp.end()))
-}
-
-/// The span from the first to the last of `es`.
-fn exprs_span(f: &Function, es: &[ExprId]) -> Option<(usize, usize)> {
-    let first = expr_span(f, *es.first()?)?;
-    let last = expr_span(f, *es.last()?)?;
-    (first.0 <= last.1).then_some((first.0, last.1))
-}
-
-/// `open items close`, flat or one item per line. The comments of `cx`
-/// between an item and the next one (after the last one: before `limit`)
-/// are kept after that item, and break the list; the items' spans must
-/// be known and in order, else no comment is claimed here.
-fn bracketed(
-    open: &'static str,
-    items: Vec<Item>,
-    close: &'static str,
-    limit: usize,
-    cx: &mut Cx,
-) -> Doc {
-    if items.is_empty() {
-        return text(open).append(text(close));
+    /// The span from the first to the last of `es`.
+    fn exprs_span(&self, es: &[ExprId]) -> Option<(usize, usize)> {
+        let first = self.expr_span(*es.first()?)?;
+        let last = self.expr_span(*es.last()?)?;
+        (first.0 <= last.1).then_some((first.0, last.1))
     }
-    let spans: Option<Vec<(usize, usize)>> = items.iter().map(|i| i.span).collect();
-    let ordered = spans.as_ref().is_some_and(|sp| {
-        sp.windows(2).all(|w| w[0].1 <= w[1].0) && sp.last().is_some_and(|l| l.1 <= limit)
-    });
-    // Claimed before the items are built: a comment between two items of
-    // this list is this list's, not its last item's inner list's.
-    let n = items.len();
-    let comments: Vec<Vec<(bool, String)>> = match (&spans, ordered) {
-        (Some(sp), true) => (0..n)
-            .map(|i| {
-                let to = if i + 1 < n { sp[i + 1].0 } else { limit };
-                cx.claim(sp[i].1, to)
+
+    fn item(&self, piece: Piece<'a>) -> Item<'a> {
+        let span = match piece {
+            Piece::Expr(e) | Piece::Kwarg(_, e) | Piece::Predicate(e) => self.expr_span(e),
+            Piece::Deps(deps) => self.exprs_span(deps),
+            Piece::IterArg(ia) => self.expr_span(ia.init),
+        };
+        Item { piece, span }
+    }
+
+    fn exprs(&self, es: &[ExprId]) -> Vec<Item<'a>> {
+        es.iter().map(|&e| self.item(Piece::Expr(e))).collect()
+    }
+
+    fn piece(&mut self, piece: Piece<'a>) -> Doc<'a> {
+        match piece {
+            Piece::Expr(e) => self.expr(e),
+            Piece::Deps(deps) => {
+                // Comments after its last dependency are the enclosing list's.
+                let limit = self.exprs_span(deps).map_or(0, |s| s.1);
+                self.text("deps=").append(self.list(deps, limit))
+            }
+            Piece::Kwarg(name, value) => self.kwarg(name, value),
+            Piece::Predicate(p) => {
+                let mut s = String::from("predicate=(");
+                write_expr(self.m, self.f, p, &mut s);
+                s.push(')');
+                self.text(s)
+            }
+            Piece::IterArg(ia) => {
+                let mut s = iter_arg_binding(self.f, ia);
+                s.push_str(" = ");
+                self.text(s).append(self.expr(ia.init))
+            }
+        }
+    }
+
+    /// `open items close`, flat or one item per line. The comments of `cx`
+    /// between an item and the next one (after the last one: before
+    /// `limit`) are kept after that item, and break the list; the items'
+    /// spans must be known and in order, else no comment is claimed here.
+    fn bracketed(
+        &mut self,
+        open: &'static str,
+        items: Vec<Item<'a>>,
+        close: &'static str,
+        limit: usize,
+    ) -> Doc<'a> {
+        if items.is_empty() {
+            return self.text(open).append(self.text(close));
+        }
+        let n = items.len();
+        let ordered = items.iter().all(|i| i.span.is_some())
+            && items.windows(2).all(|w| match (w[0].span, w[1].span) {
+                (Some(a), Some(b)) => a.1 <= b.0,
+                _ => false,
             })
-            .collect(),
-        _ => vec![Vec::new(); n],
-    };
-    let broken = comments.iter().any(|c| !c.is_empty());
-    let mut body = RcDoc::line_();
-    let mut tail = RcDoc::line_();
-    for (i, (it, cs)) in items.into_iter().zip(comments).enumerate() {
-        body = body.append((it.doc)(cx));
-        if i + 1 < n {
-            body = body.append(text(","));
-        }
-        for (k, (own_line, c)) in cs.iter().enumerate() {
-            if k == 0 && !own_line {
-                body = body.append(text(format!(" {c}")));
-            } else {
-                body = body.append(RcDoc::hardline()).append(text(c.clone()));
+            && items
+                .last()
+                .and_then(|l| l.span)
+                .is_some_and(|l| l.1 <= limit);
+        // Claimed before the items are built: a comment between two items of
+        // this list is this list's, not its last item's inner list's.
+        let comments: Vec<Vec<(bool, &'a str)>> = if ordered && self.placeable.iter().any(|p| *p) {
+            (0..n)
+                .map(|i| {
+                    let to = match items.get(i + 1) {
+                        Some(next) => next.span.map_or(limit, |s| s.0),
+                        None => limit,
+                    };
+                    let from = items[i].span.map_or(0, |s| s.1);
+                    self.claim(from, to)
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let none: &[(bool, &str)] = &[];
+        let broken = comments.iter().any(|c| !c.is_empty());
+        let mut body = self.arena.line_();
+        let mut tail = self.arena.line_();
+        for (i, it) in items.into_iter().enumerate() {
+            let cs = comments.get(i).map_or(none, |c| &c[..]);
+            body = body.append(self.piece(it.piece));
+            if i + 1 < n {
+                body = body.append(self.text(","));
+            }
+            for (k, &(own_line, c)) in cs.iter().enumerate() {
+                if k == 0 && !own_line {
+                    body = body.append(self.text(" ")).append(self.text(c));
+                } else {
+                    body = body.append(self.arena.hardline()).append(self.text(c));
+                }
+            }
+            if i + 1 < n {
+                body = body.append(if cs.is_empty() {
+                    self.arena.line()
+                } else {
+                    self.arena.hardline()
+                });
+            } else if !cs.is_empty() {
+                tail = self.arena.hardline();
             }
         }
-        if i + 1 < n {
-            body = body.append(if cs.is_empty() {
-                RcDoc::line()
-            } else {
-                RcDoc::hardline()
-            });
-        } else if !cs.is_empty() {
-            tail = RcDoc::hardline();
-        }
+        let doc = self
+            .text(open)
+            .append(body.nest(2))
+            .append(tail)
+            .append(self.text(close));
+        if broken { doc } else { doc.group() }
     }
-    let doc = text(open)
-        .append(body.nest(2))
-        .append(tail)
-        .append(text(close));
-    if broken { doc } else { doc.group() }
-}
 
-/// Items separated by `, `, or one per line with a hanging indent.
-fn hanging(items: Vec<Doc>) -> Doc {
-    RcDoc::intersperse(items, RcDoc::text(",").append(RcDoc::line()))
-        .nest(2)
-        .group()
-}
+    /// Items separated by `, `, or one per line with a hanging indent.
+    fn hanging(&self, items: Vec<Doc<'a>>) -> Doc<'a> {
+        let sep = self.text(",").append(self.arena.line());
+        self.arena.intersperse(items, sep).nest(2).group()
+    }
 
-/// An expression: calls and lists are groups, anything else its text.
-/// `limit`: where the comments after it may reach.
-fn expr(m: &Module, f: &Function, e: ExprId, cx: &mut Cx) -> Doc {
-    let limit = expr_span(f, e).map_or(0, |s| s.1);
-    match f.exprs[e].kind {
-        ExprKind::Call(c) => {
-            let call = &f.calls[c];
-            let mut items: Vec<Item> = f
-                .list(call.args)
-                .iter()
-                .map(|&a| item(expr_span(f, a), move |cx: &mut Cx| expr(m, f, a, cx)))
-                .collect();
-            if !call.manual_dep_edges.is_empty() {
-                items.push(deps_item(m, f, f.list(call.manual_dep_edges)));
+    /// An expression: calls and lists are groups, anything else its text.
+    fn expr(&mut self, e: ExprId) -> Doc<'a> {
+        let (m, f) = (self.m, self.f);
+        let limit = self.expr_span(e).map_or(0, |s| s.1);
+        match f.exprs[e].kind {
+            ExprKind::Call(c) => {
+                let call = &f.calls[c];
+                let mut items = self.exprs(f.list(call.args));
+                if !call.manual_dep_edges.is_empty() {
+                    items.push(self.item(Piece::Deps(f.list(call.manual_dep_edges))));
+                }
+                for kw in f.list(call.kwargs) {
+                    items.push(self.item(Piece::Kwarg(f.names.get(kw.name), kw.value)));
+                }
+                let callee = self.text(f.callee_name(m, call.callee));
+                callee.append(self.bracketed("(", items, ")", limit))
             }
-            for kw in f.list(call.kwargs) {
-                items.push(item(expr_span(f, kw.value), move |cx: &mut Cx| {
-                    kwarg(m, f, f.names.get(kw.name), kw.value, cx)
-                }));
+            ExprKind::List(items) => self.list(f.list(items), limit),
+            _ => {
+                let mut s = String::new();
+                write_expr(m, f, e, &mut s);
+                self.text(s)
             }
-            text(f.callee_name(m, call.callee).to_string())
-                .append(bracketed("(", items, ")", limit, cx))
-        }
-        ExprKind::List(items) => list(m, f, f.list(items), limit, cx),
-        _ => {
-            let mut s = String::new();
-            write_expr(m, f, e, &mut s);
-            text(s)
         }
     }
-}
 
-/// `deps=[...]` as an item: comments after its last dependency are the
-/// enclosing list's.
-fn deps_item<'a>(m: &'a Module, f: &'a Function, deps: &'a [ExprId]) -> Item<'a> {
-    let span = exprs_span(f, deps);
-    let limit = span.map_or(0, |s| s.1);
-    item(span, move |cx: &mut Cx| {
-        text("deps=").append(list(m, f, deps, limit, cx))
-    })
-}
-
-fn list(m: &Module, f: &Function, items: &[ExprId], limit: usize, cx: &mut Cx) -> Doc {
-    let items = items
-        .iter()
-        .map(|&e| item(expr_span(f, e), move |cx: &mut Cx| expr(m, f, e, cx)))
-        .collect();
-    bracketed("[", items, "]", limit, cx)
-}
-
-/// `name=value` (the value alone without a name, as the printer writes it).
-fn kwarg(m: &Module, f: &Function, name: &str, value: ExprId, cx: &mut Cx) -> Doc {
-    if name.is_empty() {
-        return expr(m, f, value, cx);
+    fn list(&mut self, items: &'a [ExprId], limit: usize) -> Doc<'a> {
+        let items = self.exprs(items);
+        self.bracketed("[", items, "]", limit)
     }
-    text(format!("{name}=")).append(expr(m, f, value, cx))
-}
 
-/// ` iter(x = init, ...)`.
-fn iter_args(m: &Module, f: &Function, kind: &StmtKind, cx: &mut Cx) -> Doc {
-    let ias = f.iter_args(kind);
-    if ias.is_empty() {
-        return RcDoc::nil();
+    /// `name=value` (the value alone without a name, as the printer writes it).
+    fn kwarg(&mut self, name: &'a str, value: ExprId) -> Doc<'a> {
+        if name.is_empty() {
+            return self.expr(value);
+        }
+        let name = self.text(name).append(self.text("="));
+        name.append(self.expr(value))
     }
-    let items = ias
-        .iter()
-        .map(|ia| {
-            item(expr_span(f, ia.init), move |cx: &mut Cx| {
-                text(format!("{} = ", iter_arg_binding(f, ia))).append(expr(m, f, ia.init, cx))
-            })
-        })
-        .collect();
-    text(" iter").append(bracketed("(", items, ")", usize::MAX, cx))
+
+    /// ` iter(x = init, ...)`.
+    fn iter_args(&mut self, kind: &StmtKind) -> Doc<'a> {
+        let ias = self.f.iter_args(kind);
+        if ias.is_empty() {
+            return self.arena.nil();
+        }
+        let items = ias.iter().map(|ia| self.item(Piece::IterArg(ia))).collect();
+        let list = self.bracketed("(", items, ")", usize::MAX);
+        self.text(" iter").append(list)
+    }
 }
 
 /// The document of statement `s`'s first line (as `stmt_head` prints it);
 /// `None` for a head with no list to break (`if`, scopes).
-fn statement(m: &Module, f: &Function, s: StmtId, cx: &mut Cx) -> Option<Doc> {
+fn statement<'a>(s: StmtId, cx: &mut Cx<'a>) -> Option<Doc<'a>> {
+    let (m, f) = (cx.m, cx.f);
     let kind = &f.stmts[s].kind;
     let bindings = binding_texts(m, f, kind);
     let head = if bindings.is_empty() {
-        RcDoc::nil()
+        cx.arena.nil()
     } else {
-        hanging(bindings.into_iter().map(text).collect()).append(text(" = "))
+        let bindings = bindings.into_iter().map(|b| cx.text(b)).collect();
+        cx.hanging(bindings).append(cx.text(" = "))
     };
     let body = match kind {
-        StmtKind::Assign { value, .. } | StmtKind::Eval(value) => expr(m, f, *value, cx),
+        StmtKind::Assign { value, .. } | StmtKind::Eval(value) => cx.expr(*value),
         StmtKind::Submit(sub) => {
             let sub = &f.submits[*sub];
-            let mut items: Vec<Item> = f
-                .list(sub.args)
-                .iter()
-                .map(|&a| item(expr_span(f, a), move |cx: &mut Cx| expr(m, f, a, cx)))
-                .collect();
+            let mut items = cx.exprs(f.list(sub.args));
             if !sub.deps.is_empty() {
-                items.push(deps_item(m, f, f.list(sub.deps)));
+                items.push(cx.item(Piece::Deps(f.list(sub.deps))));
             }
             let optional = [
                 ("core_num", sub.core_num),
@@ -309,30 +378,19 @@ fn statement(m: &Module, f: &Function, s: StmtId, cx: &mut Cx) -> Option<Doc> {
             ];
             for (name, value) in optional {
                 if let Some(v) = value {
-                    items.push(item(expr_span(f, v), move |cx: &mut Cx| {
-                        kwarg(m, f, name, v, cx)
-                    }));
+                    items.push(cx.item(Piece::Kwarg(name, v)));
                 }
             }
             if let Some(p) = sub.predicate {
-                let mut s = String::new();
-                write_expr(m, f, p, &mut s);
-                items.push(item(expr_span(f, p), move |_: &mut Cx| {
-                    text(format!("predicate=({s})"))
-                }));
+                items.push(cx.item(Piece::Predicate(p)));
             }
             for kw in f.list(sub.rejected_kwargs) {
-                items.push(item(expr_span(f, kw.value), move |cx: &mut Cx| {
-                    kwarg(m, f, f.names.get(kw.name), kw.value, cx)
-                }));
+                items.push(cx.item(Piece::Kwarg(f.names.get(kw.name), kw.value)));
             }
-            text(format!("submit {}", f.callee_name(m, sub.callee))).append(bracketed(
-                "(",
-                items,
-                ")",
-                usize::MAX,
-                cx,
-            ))
+            let callee = cx
+                .text("submit ")
+                .append(cx.text(f.callee_name(m, sub.callee)));
+            callee.append(cx.bracketed("(", items, ")", usize::MAX))
         }
         StmtKind::For(l) => {
             let l = &f.fors[*l];
@@ -340,22 +398,26 @@ fn statement(m: &Module, f: &Function, s: StmtId, cx: &mut Cx) -> Option<Doc> {
             let limit = f
                 .iter_args(kind)
                 .first()
-                .and_then(|ia| expr_span(f, ia.init))
+                .and_then(|ia| cx.expr_span(ia.init))
                 .map_or(usize::MAX, |s| s.0);
-            let bounds = f
-                .written_bounds(l)
-                .iter()
-                .map(|&b| item(expr_span(f, b), move |cx: &mut Cx| expr(m, f, b, cx)))
-                .collect();
-            text(format!("for {} in {}", f.var_name(l.var), l.kind.keyword()))
-                .append(bracketed("(", bounds, ")", limit, cx))
-                .append(iter_args(m, f, kind, cx))
-                .append(text(" {"))
+            let bounds = cx.exprs(&f.written_bounds(l));
+            let head = cx
+                .text("for ")
+                .append(cx.text(f.var_name(l.var)))
+                .append(cx.text(" in "))
+                .append(cx.text(l.kind.keyword()));
+            let bounds = cx.bracketed("(", bounds, ")", limit);
+            let iter = cx.iter_args(kind);
+            head.append(bounds).append(iter).append(cx.text(" {"))
         }
-        StmtKind::While(w) => text("while ")
-            .append(expr(m, f, f.whiles[*w].cond, cx))
-            .append(iter_args(m, f, kind, cx))
-            .append(text(" {")),
+        StmtKind::While(w) => {
+            let cond = cx.expr(f.whiles[*w].cond);
+            let iter = cx.iter_args(kind);
+            cx.text("while ")
+                .append(cond)
+                .append(iter)
+                .append(cx.text(" {"))
+        }
         StmtKind::Yield(values) | StmtKind::Return(values) => {
             let word = if matches!(kind, StmtKind::Yield(_)) {
                 "yield"
@@ -364,10 +426,12 @@ fn statement(m: &Module, f: &Function, s: StmtId, cx: &mut Cx) -> Option<Doc> {
             };
             let values = f.list(*values);
             if values.is_empty() {
-                text(word)
+                cx.text(word)
             } else {
-                text(format!("{word} "))
-                    .append(hanging(values.iter().map(|v| expr(m, f, *v, cx)).collect()))
+                let values = values.iter().map(|v| cx.expr(*v)).collect();
+                cx.text(word)
+                    .append(cx.text(" "))
+                    .append(cx.hanging(values))
             }
         }
         // Heads with no list to break: the canonical text stays.

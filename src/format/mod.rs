@@ -16,7 +16,7 @@ pub mod attach;
 pub mod config;
 pub mod diff;
 pub mod layout;
-pub mod lines;
+pub mod notes;
 pub mod offsets;
 pub mod print;
 
@@ -24,6 +24,7 @@ use crate::diagnostics::Diagnostic;
 use crate::frontend::{SPLIT_MARKER, read_module, split_chunks};
 use crate::ir::Module;
 use attach::LineIndex;
+use notes::ModuleNotes;
 use print::{Keep, Printer};
 
 /// Reads `text[base..]` chunk `chunk` into a module with its comments
@@ -37,36 +38,30 @@ pub fn read_with_comments(
     let (module, diags) = read_module(chunk, base);
     let module = module.map(|mut m| {
         let comments = crate::lexer::comments(chunk, base);
-        attach::attach(&mut m, text, lines, &comments, base, base + chunk.len());
+        attach::attach(&m, text, lines, &comments, base, base + chunk.len()).store(&mut m);
         m
     });
     (module, diags)
 }
 
-/// Reads `text[base..]` chunk `chunk` for formatting: the module with its
-/// comments attached when the chunk has no syntax error (semantic errors do
-/// not matter: the module prints back what was written), else the
-/// chunk's diagnostics.
-pub fn read_for_format(
-    text: &str,
-    lines: &LineIndex,
+/// Reads `text[base..]` chunk `chunk` for formatting: the module and its
+/// comments (`comments`, the chunk's comment spans, which the notes
+/// borrow) when the chunk has no syntax error (semantic errors do not
+/// matter: the module prints back what was written), else the chunk's
+/// diagnostics.
+pub fn read_for_format<'t>(
+    text: &'t str,
+    lines: &'t LineIndex,
     base: usize,
     chunk: &str,
-) -> Result<Module, Vec<Diagnostic>> {
-    let (mut module, diags, syntax_error) = crate::frontend::read_module_whole(chunk, base);
+    comments: &'t [crate::span::Span],
+) -> Result<(Module, ModuleNotes<'t>), Vec<Diagnostic>> {
+    let (module, diags, syntax_error) = crate::frontend::read_module_whole(chunk, base);
     if syntax_error {
         return Err(diags);
     }
-    let comments = crate::lexer::comments(chunk, base);
-    attach::attach(
-        &mut module,
-        text,
-        lines,
-        &comments,
-        base,
-        base + chunk.len(),
-    );
-    Ok(module)
+    let notes = attach::attach(&module, text, lines, comments, base, base + chunk.len());
+    Ok((module, notes))
 }
 
 /// Whether `text` ends its lines with `\r\n` (judged by its first line end).
@@ -84,27 +79,15 @@ pub fn format_text(text: &str) -> Result<String, Vec<Diagnostic>> {
 
 /// [`format_text`] with statements laid out within `width` columns.
 pub fn format_text_with(text: &str, width: usize) -> Result<String, Vec<Diagnostic>> {
-    format_text_parallel_from(text, width, print::PARALLEL_MIN_LINES)
-}
-
-/// [`format_text_with`], printing functions of at least `parallel` lines on
-/// two threads (a parameter for the tests).
-fn format_text_parallel_from(
-    text: &str,
-    width: usize,
-    parallel: usize,
-) -> Result<String, Vec<Diagnostic>> {
     let split = fsutil::lines::lines(text).any(|l| l.trim_end() == SPLIT_MARKER);
     let result = if split {
-        format_chunks(text, split_chunks(text), width, parallel)
+        format_chunks(text, split_chunks(text), width)
     } else {
-        format_chunks(text, vec![(0, text)], width, parallel)
+        format_chunks(text, vec![(0, text)], width)
     };
     let out = match result {
         // A separator line that is only a comment of a file read whole.
-        Err(diags) if split => {
-            format_chunks(text, vec![(0, text)], width, parallel).map_err(|_| diags)?
-        }
+        Err(diags) if split => format_chunks(text, vec![(0, text)], width).map_err(|_| diags)?,
         other => other?,
     };
     let out = if uses_crlf(text) {
@@ -123,13 +106,16 @@ fn format_chunks(
     text: &str,
     chunks: Vec<(usize, &str)>,
     width: usize,
-    parallel: usize,
 ) -> Result<String, Vec<Diagnostic>> {
     let lines = LineIndex::new(text);
+    let spans: Vec<Vec<crate::span::Span>> = chunks
+        .iter()
+        .map(|&(base, chunk)| crate::lexer::comments(chunk, base))
+        .collect();
     let mut modules = Vec::with_capacity(chunks.len());
     let mut errors = Vec::new();
-    for &(base, chunk) in &chunks {
-        match read_for_format(text, &lines, base, chunk) {
+    for (&(base, chunk), spans) in chunks.iter().zip(&spans) {
+        match read_for_format(text, &lines, base, chunk, spans) {
             Ok(m) => modules.push(m),
             Err(diags) => errors.extend(diags),
         }
@@ -137,17 +123,14 @@ fn format_chunks(
     if !errors.is_empty() {
         return Err(errors);
     }
-    crate::printer::check_output_size(&modules).map_err(|d| vec![d])?;
-    let track = text.contains("expected-");
-    let mut printer = Printer::new(Keep::All)
-        .line_width(width)
-        .parallel_from(parallel);
-    if track {
+    check_output_size(modules.iter().map(|(m, n)| (m, n)), Keep::All).map_err(|d| vec![d])?;
+    let mut printer = Printer::new(Keep::All).line_width(width);
+    if text.contains("expected-") {
         printer = printer.tracking(lines.len());
     }
     let line_of = |offset: usize| lines.line(offset);
     let last = chunks.len().saturating_sub(1);
-    for (i, (m, &(base, chunk))) in modules.iter().zip(&chunks).enumerate() {
+    for (i, ((m, notes), &(base, chunk))) in modules.iter().zip(&chunks).enumerate() {
         if i > 0 {
             // The separator line sits just before the chunk.
             let marker_line = lines.line(base.saturating_sub(1));
@@ -160,12 +143,14 @@ fn format_chunks(
                 printer.blank();
             }
         }
-        printer.module(m, &line_of);
+        printer.module(m, notes, &line_of);
         let trailing_ws = &chunk[chunk.trim_end().len()..];
         if i < last && crate::span::line_break_count(trailing_ws) >= 2 {
             printer.blank();
         }
     }
+    // Freeing a large IR takes a while that nobody needs to wait for.
+    crate::frontend::drop_in_background(modules.into_iter().map(|(m, _)| m).collect::<Vec<_>>());
     let (bytes, tracking) = printer.finish();
     let out = String::from_utf8(bytes)
         .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
@@ -173,6 +158,39 @@ fn format_chunks(
         Some(t) => offsets::rewrite(out, &t),
         None => out,
     })
+}
+
+/// [`crate::printer::check_output_size`] for printing with comments: the
+/// comment lines printed at depth (the `keep` ones) count too. Returns
+/// what was counted.
+fn check_output_size<'a, 't: 'a>(
+    modules: impl IntoIterator<Item = (&'a Module, &'a ModuleNotes<'t>)>,
+    keep: Keep,
+) -> Result<crate::printer::OutputBudget, Diagnostic> {
+    let mut budget = crate::printer::OutputBudget::default();
+    let none = notes::FunctionNotes::default();
+    for (m, notes) in modules {
+        for (i, f) in m.functions().iter().enumerate() {
+            let notes = notes.functions.get(i).unwrap_or(&none);
+            let mut with_notes = notes.lines().iter().peekable();
+            let mut index = 0;
+            budget.add(f, |line| {
+                let c = with_notes.next_if(|l| l.index == index);
+                index += 1;
+                c.map_or(0, |l| {
+                    print::comment_indentation(line, &notes.comments(l), keep)
+                })
+            })?;
+        }
+    }
+    Ok(budget)
+}
+
+/// [`crate::printer::check_output_size`] for `pfir opt --keep-comments`:
+/// the comment lines `modules` carry count too.
+pub fn check_output_size_keeping_comments(modules: &[Module]) -> Result<(), Diagnostic> {
+    let notes: Vec<ModuleNotes> = modules.iter().map(ModuleNotes::of_ir).collect();
+    check_output_size(modules.iter().zip(&notes), Keep::NotDirectives).map(|_| ())
 }
 
 fn is_blank(s: &str) -> bool {
@@ -187,7 +205,7 @@ pub fn print_modules_keeping_comments(modules: &[Module]) -> String {
         if i > 0 {
             printer.raw_line(SPLIT_MARKER, None);
         }
-        printer.module(m, &|_| 0);
+        printer.module(m, &ModuleNotes::of_ir(m), &|_| 0);
     }
     let (bytes, _) = printer.finish();
     String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())

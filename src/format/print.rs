@@ -1,5 +1,5 @@
-//! The canonical printer with comments: the lines of [`super::lines::walk`]
-//! written as `crate::printer` writes them, each with its leading comments
+//! The canonical printer with comments: the lines of
+//! [`crate::printer::lines::Lines`] written as `crate::printer` writes them, each with its leading comments
 //! above it and its trailing comment after it, and blank lines kept
 //! (at most one) where the source had them between statements.
 //!
@@ -7,10 +7,10 @@
 //! each source line went to, so that `expected-*@+N` offsets can be
 //! rewritten afterwards ([`super::offsets`]).
 
-use super::lines::{Line, else_if, walk};
-use crate::ir::{Anchor, Attached, Comment, Function, Module, StmtKind};
+use super::notes::{FunctionNotes, LineComments, ModuleNotes, Note};
+use crate::ir::{Anchor, Function, Module};
+use crate::printer::lines::{Line, Lines, line_text};
 use crate::printer::render::TrimWriter;
-use crate::printer::stmt::stmt_head_into;
 
 /// Which comments are printed.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -71,19 +71,29 @@ pub struct Printer {
     /// Nothing printed yet in this block (or file): no blank line here.
     fresh: bool,
     keep: Keep,
-    /// Reused buffer for the lines of a function.
-    lines: Vec<Line>,
     pub tracking: Option<Tracking>,
     /// The line width statements are laid out in (`None`: one line each,
     /// as the canonical printer writes them).
     width: Option<usize>,
-    /// From how many lines a function is printed on two threads.
-    parallel_min_lines: usize,
+    /// Reused buffer for the text of a line.
+    text: String,
 }
 
-/// A function with at least this many printed lines is printed on two
-/// threads ([`Printer::parallel_from`]).
-pub const PARALLEL_MIN_LINES: usize = 20_000;
+/// The depth of the comment lines printed above `line`: inside the block
+/// that a `}` or `} else {` line closes.
+fn comment_depth(line: &Line) -> usize {
+    line.depth + usize::from(matches!(line.anchor, Anchor::Else(_) | Anchor::Close(_)))
+}
+
+/// The indentation bytes of the comment lines printed with `line` (its
+/// leading comments and those inside it, the kept ones): what the output
+/// size bound counts beside the code's own lines.
+pub fn comment_indentation(line: &Line, c: &LineComments, keep: Keep) -> u64 {
+    let kept = |n: &&Note| keep == Keep::All || !is_directive(n.text);
+    let count = c.leading.iter().filter(kept).count()
+        + c.inner.iter().map(|i| &i.note).filter(kept).count();
+    (count as u64).saturating_mul(2 * comment_depth(line) as u64)
+}
 
 impl Printer {
     pub fn new(keep: Keep) -> Printer {
@@ -92,18 +102,10 @@ impl Printer {
             out_line: 0,
             fresh: true,
             keep,
-            lines: Vec::new(),
             tracking: None,
             width: None,
-            parallel_min_lines: PARALLEL_MIN_LINES,
+            text: String::new(),
         }
-    }
-
-    /// Prints functions of at least `lines` printed lines on two threads
-    /// (tests use small numbers).
-    pub fn parallel_from(mut self, lines: usize) -> Printer {
-        self.parallel_min_lines = lines.max(1);
-        self
     }
 
     /// Lays statements out within `width` columns ([`super::layout`]).
@@ -131,8 +133,8 @@ impl Printer {
         self.out_line += 1;
     }
 
-    fn kept(&self, c: &Comment) -> bool {
-        self.keep == Keep::All || !is_directive(&c.text)
+    fn kept(&self, c: &Note) -> bool {
+        self.keep == Keep::All || !is_directive(c.text)
     }
 
     fn map(&mut self, from: usize, to: usize, by: Source) {
@@ -156,9 +158,9 @@ impl Printer {
         }
     }
 
-    fn note_directive(&mut self, c: &Comment) {
+    fn note_directive(&mut self, c: &Note) {
         if let Some(t) = &mut self.tracking
-            && crate::lexer::expected::has_directive(&c.text)
+            && crate::lexer::expected::has_directive(c.text)
         {
             t.directives.push(Directive {
                 out_line: self.out_line,
@@ -179,7 +181,7 @@ impl Printer {
     }
 
     /// A comment on its own line at `depth`.
-    pub fn comment_line(&mut self, depth: usize, c: &Comment) {
+    pub fn comment_line(&mut self, depth: usize, c: &Note) {
         if !self.kept(c) {
             return;
         }
@@ -188,41 +190,40 @@ impl Printer {
         }
         self.map(c.line as usize, c.line as usize, Source::Comment);
         self.note_directive(c);
-        let _ = self.w.line(depth, &c.text);
+        let _ = self.w.line(depth, c.text);
         let _ = self.w.newline();
         self.out_line += 1;
         self.fresh = false;
     }
 
-    /// A line of code; `placed` says which of its inner comments `text`
-    /// holds (the others are printed above it, after its leading ones).
+    /// A line of code (its text in `self.text`); `placed` says which of its
+    /// inner comments the text holds (the others are printed above it,
+    /// after its leading ones).
     fn code_line(
         &mut self,
         line: &Line,
         source: (usize, usize),
-        text: &str,
-        c: Option<&Attached>,
+        c: &LineComments,
         placed: &[bool],
     ) {
-        let inner = matches!(line.anchor, Anchor::Else(_) | Anchor::Close(_));
-        if let Some(c) = c {
-            let depth = line.depth + usize::from(inner);
-            for l in &c.leading {
-                self.comment_line(depth, l);
+        let depth = comment_depth(line);
+        for l in c.leading {
+            self.comment_line(depth, l);
+        }
+        // A blank line before the code comes before the comments moved out
+        // of it.
+        let mut blank_before = c.blank_before;
+        for (i, l) in c.inner.iter().enumerate() {
+            if !placed.get(i).copied().unwrap_or(false) {
+                let comment = Note {
+                    blank_before: std::mem::take(&mut blank_before),
+                    ..l.note
+                };
+                self.comment_line(depth, &comment);
             }
-            // A blank line before the code comes before the comments
-            // moved out of it.
-            let mut blank_before = c.blank_before;
-            for (i, l) in c.inner.iter().enumerate() {
-                if !placed.get(i).copied().unwrap_or(false) {
-                    let mut comment = l.comment.clone();
-                    comment.blank_before = std::mem::take(&mut blank_before);
-                    self.comment_line(depth, &comment);
-                }
-            }
-            if blank_before && !inner && !self.fresh {
-                self.blank();
-            }
+        }
+        if blank_before && depth == line.depth && !self.fresh {
+            self.blank();
         }
         if self.tracking.is_some() && source.0 <= source.1 {
             let by = match line.anchor {
@@ -231,120 +232,79 @@ impl Printer {
             };
             self.map(source.0, source.1, by);
         }
-        let _ = self.w.line(line.depth, text);
-        if let Some(t) = c.and_then(|c| c.trailing.as_ref())
+        let _ = self.w.line(line.depth, &self.text);
+        if let Some(t) = c.trailing
             && self.kept(t)
         {
             self.map(t.line as usize, t.line as usize, Source::Comment);
             self.note_directive(t);
             let _ = self.w.line(0, " ");
-            let _ = self.w.line(0, &t.text);
+            let _ = self.w.line(0, t.text);
         }
         let _ = self.w.newline();
-        self.out_line += 1 + text.bytes().filter(|&b| b == b'\n').count();
-        self.fresh = text.ends_with('{');
+        self.out_line += 1 + self.text.bytes().filter(|&b| b == b'\n').count();
+        self.fresh = self.text.ends_with('{');
     }
 
-    /// Prints `module`'s functions (a blank line between two) and its end
-    /// comments. `source_line` maps a byte offset to its source line (used
-    /// only when tracking).
-    pub fn module(&mut self, module: &Module, source_line: &(dyn Fn(usize) -> usize + Sync)) {
+    /// Prints `module`'s functions (a blank line between two) with the
+    /// comments of `notes`, then its end comments. `source_line` maps a
+    /// byte offset to its source line (used only when tracking).
+    pub fn module(
+        &mut self,
+        module: &Module,
+        notes: &ModuleNotes,
+        source_line: &dyn Fn(usize) -> usize,
+    ) {
+        let none = FunctionNotes::default();
         for (i, f) in module.functions().iter().enumerate() {
             if i > 0 {
                 self.blank();
                 self.fresh = true;
             }
-            let mut all = std::mem::take(&mut self.lines);
-            all.clear();
-            walk(f, |l| all.push(l));
-            if self.tracking.is_none() && all.len() >= self.parallel_min_lines {
-                self.lines_on_two_threads(module, f, &all);
-            } else {
-                self.print_lines(module, f, &all, source_line);
-            }
-            self.lines = all;
+            self.function(
+                module,
+                f,
+                notes.functions.get(i).unwrap_or(&none),
+                source_line,
+            );
         }
-        for c in &module.end_comments {
+        for c in &notes.end {
             self.comment_line(0, c);
         }
     }
 
-    /// Prints the second half of `lines` on another thread (into memory)
-    /// while this one prints the first, as `pfir opt` prints a long block;
-    /// on one thread when no thread can be started. Without tracking only
-    /// (the output lines of the second half are not known in advance).
-    fn lines_on_two_threads(&mut self, module: &Module, f: &Function, lines: &[Line]) {
-        let (first, second) = lines.split_at(lines.len() / 2);
-        // What the first half leaves for the second: whether its last line
-        // opened a block (no blank line after a `{`).
-        let fresh = first.last().is_none_or(|l| {
-            let mut text = String::new();
-            line_text(module, f, l, &mut text);
-            text.ends_with('{')
-        }) && (!first.is_empty() || self.fresh);
-        let (keep, width) = (self.keep, self.width);
-        std::thread::scope(|s| {
-            let ahead = std::thread::Builder::new()
-                .name("pfir-fmt-print".into())
-                .stack_size(crate::stack::worker_stack_bytes())
-                .spawn_scoped(s, move || {
-                    let mut p = Printer::new(keep);
-                    p.width = width;
-                    p.fresh = fresh;
-                    p.print_lines(module, f, second, &|_| 0);
-                    p.finish().0
-                });
-            let Ok(ahead) = ahead else {
-                return self.print_lines(module, f, lines, &|_| 0);
-            };
-            self.print_lines(module, f, first, &|_| 0);
-            match ahead.join() {
-                Ok(bytes) => {
-                    let _ = self.w.lines(&bytes);
-                    self.fresh = second.last().is_some_and(|l| {
-                        let mut text = String::new();
-                        line_text(module, f, l, &mut text);
-                        text.ends_with('{')
-                    }) || (second.is_empty() && fresh);
-                }
-                Err(panic) => std::panic::resume_unwind(panic),
-            }
-        })
-    }
-
-    fn print_lines(
+    /// Prints the lines of `f`, each with its comments (found with a
+    /// cursor: `notes` are in the lines' order).
+    fn function(
         &mut self,
         module: &Module,
         f: &Function,
-        lines: &[Line],
+        notes: &FunctionNotes,
         source_line: &dyn Fn(usize) -> usize,
     ) {
-        let mut text = String::new();
-        for line in lines {
-            text.clear();
-            line_text(module, f, line, &mut text);
-            let attached = f.comments.get(line.anchor);
-            let inner = attached.map_or(&[][..], |a| &a.inner[..]);
-            let mut placed = Vec::new();
-            if let (Some(width), Anchor::Stmt(s)) = (self.width, line.anchor) {
-                // Test directives stay above: their offsets name lines.
-                let placeable: Vec<bool> = inner
-                    .iter()
-                    .map(|c| !is_directive(&c.comment.text))
-                    .collect();
-                if let Some((wrapped, p)) = super::layout::fit_statement(
+        let mut with_notes = notes.lines().iter().peekable();
+        let mut placed = Vec::new();
+        for (index, line) in Lines::of(f).enumerate() {
+            let c = match with_notes.next_if(|l| l.index as usize == index) {
+                Some(l) => notes.comments(l),
+                None => LineComments::default(),
+            };
+            self.text.clear();
+            line_text(module, f, &line, &mut self.text);
+            placed.clear();
+            if let (Some(width), Anchor::Stmt(s)) = (self.width, line.anchor)
+                && let Some((wrapped, p)) = super::layout::fit_statement(
                     module,
                     f,
                     s,
-                    &text,
+                    &self.text,
                     2 * line.depth,
                     width,
-                    inner,
-                    &placeable,
-                ) {
-                    text = wrapped;
-                    placed = p;
-                }
+                    c.inner,
+                )
+            {
+                self.text = wrapped;
+                placed = p;
             }
             let source = if self.tracking.is_some() {
                 let last = line.end.saturating_sub(1).max(line.start);
@@ -352,31 +312,7 @@ impl Printer {
             } else {
                 (1, 0)
             };
-            self.code_line(line, source, &text, attached, &placed);
-        }
-    }
-}
-
-/// The text of one printed line.
-fn line_text(m: &Module, f: &Function, line: &Line, out: &mut String) {
-    match line.anchor {
-        Anchor::Head => out.push_str(&crate::printer::function_head(f)),
-        Anchor::Stmt(s) => stmt_head_into(m, f, s, out),
-        Anchor::Close(_) => out.push('}'),
-        Anchor::Else(s) => {
-            out.push_str("} else ");
-            let next = match f.stmts[s].kind {
-                StmtKind::If(i) => f.ifs[i].else_body.as_ref().and_then(|b| else_if(f, b)),
-                _ => None,
-            };
-            match next.map(|n| f.stmts[n].kind) {
-                Some(StmtKind::If(i)) => {
-                    out.push_str("if ");
-                    crate::printer::expr::write_expr(m, f, f.ifs[i].cond, out);
-                    out.push_str(" {");
-                }
-                _ => out.push('{'),
-            }
+            self.code_line(&line, source, &c, &placed);
         }
     }
 }

@@ -208,24 +208,66 @@ fn structural_equality_ignores_comments() {
     assert!(crate::ir::equality::modules_equal(&m, &p.unwrap()).is_ok());
 }
 
-/// A long function is printed on two threads: the output is the same as
-/// on one, wherever the halves meet (after a `{`, a `}`, comments, blank
-/// lines, a wrapped statement): the filler statements move the middle.
+/// The indentation of every line `pfir fmt` prints.
+fn printed_indentation(text: &str) -> u64 {
+    text.lines()
+        .map(|l| (l.len() - l.trim_start_matches(' ').len()) as u64)
+        .sum()
+}
+
+/// What the output-size bound counts for `src` formatted.
+fn counted_indentation(src: &str) -> u64 {
+    let lines = super::attach::LineIndex::new(src);
+    let spans = crate::lexer::comments(src, 0);
+    let (m, notes) = super::read_for_format(src, &lines, 0, src, &spans).unwrap();
+    super::check_output_size([(&m, &notes)], super::print::Keep::All)
+        .unwrap()
+        .total()
+}
+
+/// The output-size bound counts the comment lines printed at depth, so
+/// that its count is the indentation `pfir fmt` prints (for statements
+/// that are not broken by width).
 #[test]
-fn printing_on_two_threads_prints_what_one_thread_prints() {
-    let body = "  // above\n  x = n + 1 // after\n\n  if x > 1 {\n    y = k(x, // inner\n      n)\n  } else {\n\n    // in else\n    z = 2\n  }\n  manual {\n\n    t = array.create(4, task_id)\n    for i in parallel(4) {\n\n      u, v = submit k(i, n, deps=[t]) // s\n    }\n\n    w = 3\n  }\n  return system.task_invalid()\n}\n// end\n";
-    for filler in 0..40 {
-        let mut src = String::from(
-            "// head\nfunc k(a: i64, b: i64) -> i64 {\n  return a\n}\n\norchestration func main(n: i64) -> task_id {\n",
+fn the_output_size_bound_counts_comment_lines_at_depth() {
+    for src in [
+        "func f(c: bool) {\n  // a\n  if c {\n    // b\n    // c\n    x = 1 // t\n    // before else\n  } else if c {\n    // d\n    y = 2\n    // before close\n  } else {\n    z = 3 +\n      // inner\n      4\n  }\n  // last\n}\n",
+        "func f() {\n  for i in range(4) {\n    for j in range(4) {\n      // deep\n\n      // deeper\n      x = i\n      // end\n    }\n  }\n}\n// after\n",
+    ] {
+        let printed = printed_indentation(&fmt(src));
+        assert_eq!(counted_indentation(src), printed, "{src}");
+        assert!(
+            printed
+                > printed_indentation(&crate::printer::print_module(
+                    &crate::frontend::read_module(src, 0).0.unwrap()
+                ))
         );
-        for i in 0..filler {
-            src.push_str(&format!("  fill{i} = {i}\n"));
-        }
-        src.push_str(body);
-        for width in [30, 100] {
-            let one = super::format_text_parallel_from(&src, width, usize::MAX).unwrap();
-            let two = super::format_text_parallel_from(&src, width, 1).unwrap();
-            assert_eq!(two, one, "{filler} filler lines at width {width}");
-        }
     }
+}
+
+/// 10,000 nested `if`s print 200 MB of indentation, within the bound
+/// (512 MiB); 20,000 comment lines inside the innermost one bring 400 MB
+/// more: `pfir fmt` and `pfir opt --keep-comments` refuse it (E0006)
+/// before printing, `pfir opt` (no comments) does not.
+#[test]
+fn comment_lines_at_depth_count_toward_the_output_bound() {
+    let mut src = String::from("func f() -> i64 {\n");
+    for piece in ["if true {\n", "// c\n", "// c\n", "}\n"] {
+        src.push_str(&piece.repeat(10_000));
+    }
+    src.push_str("  return 0\n}\n");
+    let refused = |diags: Vec<crate::diagnostics::Diagnostic>| {
+        diags
+            .iter()
+            .any(|d| d.code == Some(crate::diagnostics::Code::TooDeep))
+    };
+    crate::stack::with_large_stack(|| {
+        assert!(refused(super::format_text(&src).unwrap_err()));
+        let lines = super::attach::LineIndex::new(&src);
+        let (m, _) = super::read_with_comments(&src, &lines, 0, &src);
+        let m = m.unwrap();
+        assert!(crate::printer::check_output_size([&m]).is_ok());
+        let keep = super::check_output_size_keeping_comments(std::slice::from_ref(&m));
+        assert!(refused(vec![keep.unwrap_err()]));
+    });
 }

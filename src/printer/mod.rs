@@ -12,6 +12,7 @@
 pub mod binding;
 pub mod expr;
 pub mod float;
+pub mod lines;
 pub mod render;
 pub mod stmt;
 
@@ -67,34 +68,61 @@ pub const MAX_OUTPUT_INDENT_BYTES: u64 = 512 << 20;
 pub fn check_output_size<'m>(
     modules: impl IntoIterator<Item = &'m Module>,
 ) -> Result<(), crate::diagnostics::Diagnostic> {
-    let mut total = 0u64;
+    let mut budget = OutputBudget::default();
     for m in modules {
         for f in m.functions() {
-            let (bytes, deepest) = stmt::indentation(f, &f.body);
-            total = total.saturating_add(bytes);
-            if total > MAX_OUTPUT_INDENT_BYTES {
-                let (span, depth) = match deepest {
-                    Some((s, depth)) => (f.stmts[s].span, depth),
-                    None => (f.span, 0),
-                };
-                return Err(crate::diagnostics::Diagnostic::error(
-                    format!(
-                        "the canonical form would hold more than {} MiB of indentation: too deeply nested to print",
-                        MAX_OUTPUT_INDENT_BYTES >> 20
-                    ),
-                    span,
-                )
-                .with_code(crate::diagnostics::Code::TooDeep)
-                .with_label(format!("{depth} levels deep"))
-                .with_note(format!(
-                    "every line is indented two spaces per level, so the output grows with the square of the nesting (at least {} MiB here)",
-                    total >> 20
-                ))
-                .with_help("split the deepest blocks into functions of their own"));
-            }
+            budget.add(f, |_| 0)?;
         }
     }
     Ok(())
+}
+
+/// The indentation of one run's output, counted function by function
+/// against [`MAX_OUTPUT_INDENT_BYTES`] ([`check_output_size`]; the
+/// formatter also counts the comment lines it prints).
+#[derive(Default)]
+pub struct OutputBudget {
+    total: u64,
+}
+
+impl OutputBudget {
+    /// The bytes of indentation counted so far.
+    pub fn total(&self) -> u64 {
+        self.total
+    }
+
+    /// Counts the indentation of `f`'s lines, plus `extra` bytes per line
+    /// (the indentation of the comment lines printed with it); an error
+    /// when the total passes the limit.
+    pub fn add(
+        &mut self,
+        f: &Function,
+        extra: impl FnMut(&lines::Line) -> u64,
+    ) -> Result<(), crate::diagnostics::Diagnostic> {
+        let (bytes, deepest) = stmt::indentation(f, extra);
+        self.total = self.total.saturating_add(bytes);
+        if self.total <= MAX_OUTPUT_INDENT_BYTES {
+            return Ok(());
+        }
+        let (span, depth) = match deepest {
+            Some((s, depth)) => (f.stmts[s].span, depth),
+            None => (f.span, 0),
+        };
+        Err(crate::diagnostics::Diagnostic::error(
+            format!(
+                "the canonical form would hold more than {} MiB of indentation: too deeply nested to print",
+                MAX_OUTPUT_INDENT_BYTES >> 20
+            ),
+            span,
+        )
+        .with_code(crate::diagnostics::Code::TooDeep)
+        .with_label(format!("{depth} levels deep"))
+        .with_note(format!(
+            "every line is indented two spaces per level, so the output grows with the square of the nesting (at least {} MiB here)",
+            self.total >> 20
+        ))
+        .with_help("split the deepest blocks into functions of their own"))
+    }
 }
 
 /// Prints one function of `module` (which gives the signatures of the
@@ -122,12 +150,11 @@ pub fn print_stmt_head(module: &Module, f: &Function, s: crate::ir::StmtId) -> S
 
 /// `[kind ]func name(p: T, out q: T) -> R {` + body + `}` (no final newline).
 fn write_function<W: Write>(m: &Module, f: &Function, out: &mut TrimWriter<W>) -> io::Result<()> {
-    stmt::write_braced(m, f, &function_head(f), &f.body, out)
+    stmt::write_function(m, f, out)
 }
 
-/// The header line of `f`, up to and including `{`.
-pub(crate) fn function_head(f: &Function) -> String {
-    let mut out = String::new();
+/// Appends the header line of `f`, up to and including `{`.
+pub(crate) fn write_function_head(f: &Function, out: &mut String) {
     if f.kind != FuncKind::Opaque {
         out.push_str(f.kind.keyword());
         out.push(' ');
@@ -156,7 +183,6 @@ pub(crate) fn function_head(f: &Function) -> String {
         }
     }
     out.push_str(" {");
-    out
 }
 
 #[cfg(test)]

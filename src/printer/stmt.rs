@@ -3,117 +3,65 @@
 //! Every statement is one line of text (lines are never wrapped, so output
 //! is stable whatever its width): its indentation (two spaces per level,
 //! written in bulk) and its head ([`stmt_head`]) go straight to the writer,
-//! so nothing but the line being written is ever held. Blocks are walked
-//! with an explicit work stack: nesting depth costs heap, not stack.
-//!
-//! `else` branches holding only an `if` without results print as
-//! `} else if cond {`; such chains are unrolled into the work stack too.
+//! so nothing but the line being written is ever held. The lines come from
+//! [`super::lines::Lines`], the walk the formatter shares (an explicit
+//! work stack: nesting depth costs heap, not stack).
 
 use super::binding::{write_bindings, write_iter_args};
 use super::expr::{ArgSeparator, write_comma_separated, write_expr, write_kwarg, write_list};
+use super::lines::{Line, Lines, line_text};
 use super::render::{BoundedBuffer, TrimWriter};
-use crate::ir::if_chain::{ElseArm, if_chain};
-use crate::ir::{ArenaId, Block, ExprId, Function, Module, StmtId, StmtKind, Submit};
+use crate::ir::{Anchor, ArenaId, ExprId, Function, Module, StmtId, StmtKind, Submit};
 use std::io::{self, Write};
 
-/// One piece of work of the block walk.
-enum Work<'ir> {
-    /// The statements of a block from position `next` on, at `depth`.
-    Block {
-        stmts: &'ir [StmtId],
-        next: usize,
-        depth: usize,
-    },
-    /// `} else if cond {` or `} else {` at `depth`.
-    Else {
-        depth: usize,
-        next_if: Option<StmtId>,
-    },
-    /// A closing `}` at `depth`.
-    Close(usize),
-}
-
-/// Writes `head`, the statements of `body` indented and a closing `}` at
-/// `depth`, each line ending with a newline except the last `}`.
-pub fn write_braced<W: Write>(
+/// Writes every line of `f`, the header first, each line after it
+/// starting with a newline (no newline after the last `}`).
+pub fn write_function<W: Write>(
     m: &Module,
     f: &Function,
-    head: &str,
-    body: &Block,
     out: &mut TrimWriter<W>,
 ) -> io::Result<()> {
-    out.line(0, head)?;
-    write_stmts(m, f, f.block_stmts(body), 1, true, out)?;
-    out.newline()?;
-    out.line(0, "}")
+    let mut lines = Lines::of(f);
+    if let Some(head) = lines.next() {
+        let mut text = String::new();
+        line_text(m, f, &head, &mut text);
+        out.line(head.depth, &text)?;
+    }
+    write_stmts(m, f, lines, true, out)
 }
 
 /// A block of at least this many statements is printed in two halves on
 /// two threads (the second into a buffer), once per function.
 pub const SPLIT_PRINT_STMTS: usize = 1 << 15;
 
-/// Writes `stmts` at `depth`, each on a line of its own that starts with a
-/// newline, with the blocks they hold. With `may_split`, the first block
-/// of [`SPLIT_PRINT_STMTS`] statements or more is printed in two halves at
-/// once: the second on another thread, into a buffer written after the
-/// first. The text is the same: every line starts with a newline, which
-/// drops the spaces a line before it held back (see [`TrimWriter`]).
+/// Writes `lines`, each on a line of its own that starts with a newline.
+/// With `may_split`, the first block of [`SPLIT_PRINT_STMTS`] statements
+/// or more is printed in two halves at once: the second on another
+/// thread, into a buffer written after the first. The text is the same:
+/// every line starts with a newline, which drops the spaces a line before
+/// it held back (see [`TrimWriter`]).
 fn write_stmts<W: Write>(
     m: &Module,
     f: &Function,
-    stmts: &[StmtId],
-    depth: usize,
+    mut lines: Lines<'_>,
     mut may_split: bool,
     out: &mut TrimWriter<W>,
 ) -> io::Result<()> {
-    let mut line = String::new();
-    let mut work = vec![Work::Block {
-        stmts,
-        next: 0,
-        depth,
-    }];
-    while let Some(item) = work.pop() {
-        match item {
-            Work::Close(depth) => {
-                out.newline()?;
-                out.line(depth, "}")?;
-            }
-            Work::Else { depth, next_if } => {
-                out.newline()?;
-                line.clear();
-                line.push_str("} else ");
-                match next_if {
-                    Some(s) => write_if_head(m, f, s, &mut line),
-                    None => line.push('{'),
-                }
-                out.line(depth, &line)?;
-            }
-            Work::Block {
-                stmts,
-                next: 0,
-                depth,
-            } if may_split && stmts.len() >= SPLIT_PRINT_STMTS => {
-                may_split = false;
-                write_halves(m, f, stmts, depth, out)?;
-            }
-            Work::Block { stmts, next, depth } => {
-                let Some(&s) = stmts.get(next) else {
-                    continue;
-                };
-                work.push(Work::Block {
-                    stmts,
-                    next: next + 1,
-                    depth,
-                });
-                out.newline()?;
-                line.clear();
-                stmt_head_into(m, f, s, &mut line);
-                out.line(depth, &line)?;
-                push_nested(f, s, depth, &mut work);
-            }
+    let mut text = String::new();
+    loop {
+        if may_split && let Some((stmts, depth)) = lines.take_long_block(SPLIT_PRINT_STMTS) {
+            may_split = false;
+            write_halves(m, f, stmts, depth, out)?;
+            continue;
         }
+        let Some(line) = lines.next() else {
+            return Ok(());
+        };
+        out.newline()?;
+        text.clear();
+        line_text(m, f, &line, &mut text);
+        out.line(line.depth, &text)?;
     }
-    Ok(())
 }
 
 /// [`write_stmts`] for a long run of statements: the second half is
@@ -135,23 +83,24 @@ fn write_halves<W: Write>(
 ) -> io::Result<()> {
     let (first, second) = stmts.split_at(stmts.len() / 2);
     let limit = ahead_limit(f, second);
+    let lines = |stmts| Lines::of_stmts(f, stmts, depth);
     std::thread::scope(|s| {
         let printer = std::thread::Builder::new()
             .name("pfir-print".into())
             .stack_size(crate::stack::worker_stack_bytes())
             .spawn_scoped(s, || {
                 let mut buffer = TrimWriter::new(BoundedBuffer::new(limit));
-                write_stmts(m, f, second, depth, false, &mut buffer)?;
+                write_stmts(m, f, lines(second), false, &mut buffer)?;
                 Ok::<_, io::Error>(buffer.finish()?.into_bytes())
             });
         let Ok(printer) = printer else {
-            return write_stmts(m, f, stmts, depth, false, out);
+            return write_stmts(m, f, lines(stmts), false, out);
         };
-        write_stmts(m, f, first, depth, false, out)?;
+        write_stmts(m, f, lines(first), false, out)?;
         match printer.join() {
-            Ok(Ok(lines)) => out.lines(&lines),
+            Ok(Ok(bytes)) => out.lines(&bytes),
             // Only the limit fails a write into memory.
-            Ok(Err(_)) => write_stmts(m, f, second, depth, false, out),
+            Ok(Err(_)) => write_stmts(m, f, lines(second), false, out),
             Err(panic) => std::panic::resume_unwind(panic),
         }
     })
@@ -171,92 +120,28 @@ pub fn ahead_limit(f: &Function, stmts: &[StmtId]) -> usize {
     source.saturating_mul(2).saturating_add(AHEAD_SLACK_BYTES)
 }
 
-/// What the canonical form of a function's body costs in indentation: the
-/// bytes (two spaces per level on every line), and the deepest statement
-/// with its depth. The walk of `write_stmts`, writing nothing.
-pub fn indentation(f: &Function, body: &Block) -> (u64, Option<(StmtId, usize)>) {
+/// What the canonical form of a function costs in indentation: the bytes
+/// (two spaces per level on every line, plus what `extra` says each line
+/// brings: the comments printed with it; it is called for every line, in
+/// order), and the deepest statement with its depth. The walk of the
+/// printer, writing nothing.
+pub fn indentation(
+    f: &Function,
+    mut extra: impl FnMut(&Line) -> u64,
+) -> (u64, Option<(StmtId, usize)>) {
     let mut bytes = 0u64;
     let mut deepest: Option<(StmtId, usize)> = None;
-    let mut work = vec![Work::Block {
-        stmts: f.block_stmts(body),
-        next: 0,
-        depth: 1,
-    }];
-    while let Some(item) = work.pop() {
-        match item {
-            Work::Close(depth) | Work::Else { depth, .. } => bytes += 2 * depth as u64,
-            Work::Block { stmts, next, depth } => {
-                let Some(&s) = stmts.get(next) else {
-                    continue;
-                };
-                work.push(Work::Block {
-                    stmts,
-                    next: next + 1,
-                    depth,
-                });
-                bytes += 2 * depth as u64;
-                if deepest.is_none_or(|(_, d)| d < depth) {
-                    deepest = Some((s, depth));
-                }
-                push_nested(f, s, depth, &mut work);
-            }
+    for line in Lines::of(f) {
+        bytes = bytes
+            .saturating_add(2 * line.depth as u64)
+            .saturating_add(extra(&line));
+        if let Anchor::Stmt(s) = line.anchor
+            && deepest.is_none_or(|(_, d)| d < line.depth)
+        {
+            deepest = Some((s, line.depth));
         }
     }
     (bytes, deepest)
-}
-
-/// Pushes the work that prints what statement `s` (at `depth`) nests: an
-/// `if` chain's branches, or a loop's or scope's body and its closing
-/// brace. The printer's walk and the output-size count share it.
-fn push_nested<'m>(f: &'m Function, s: StmtId, depth: usize, work: &mut Vec<Work<'m>>) {
-    let kind = &f.stmts[s].kind;
-    match kind {
-        StmtKind::If(_) => push_if_chain(f, s, depth, work),
-        StmtKind::For(_) | StmtKind::While(_) | StmtKind::Scope(_) => {
-            if let Some(body) = f.nested_block(kind, 0) {
-                work.push(Work::Close(depth));
-                work.push(Work::Block {
-                    stmts: f.block_stmts(body),
-                    next: 0,
-                    depth: depth + 1,
-                });
-            }
-        }
-        _ => {}
-    }
-}
-
-/// Queues the bodies of the `if` chain starting at `s` (whose head is
-/// written): `then` bodies, `} else if` lines, the final `else` and `}`.
-fn push_if_chain<'ir>(f: &'ir Function, s: StmtId, depth: usize, work: &mut Vec<Work<'ir>>) {
-    let mut items = Vec::new();
-    for link in if_chain(f, s) {
-        items.push(Work::Block {
-            stmts: f.block_stmts(link.then_body),
-            next: 0,
-            depth: depth + 1,
-        });
-        match link.else_arm {
-            ElseArm::None => {}
-            ElseArm::ElseIf(next) => items.push(Work::Else {
-                depth,
-                next_if: Some(next),
-            }),
-            ElseArm::Else(else_body) => {
-                items.push(Work::Else {
-                    depth,
-                    next_if: None,
-                });
-                items.push(Work::Block {
-                    stmts: f.block_stmts(else_body),
-                    next: 0,
-                    depth: depth + 1,
-                });
-            }
-        }
-    }
-    items.push(Work::Close(depth));
-    work.extend(items.into_iter().rev());
 }
 
 /// Appends `if cond {` (without bindings).
