@@ -289,6 +289,30 @@ fn edit_distance(a: &str, b: &str) -> usize {
     d[a.len()][b.len()]
 }
 
+/// The regex that finds the prefixes `alternation` (escaped, longest
+/// first), built once per thread for the prefixes used last: a test run
+/// checks file after file with the same ones, and building the automaton
+/// costs more than scanning a small check file. Shared, not cloned (a
+/// clone would build its search cache again).
+fn prefix_regex(alternation: String) -> std::rc::Rc<Regex> {
+    thread_local! {
+        static LAST: std::cell::RefCell<Option<(String, std::rc::Rc<Regex>)>> =
+            const { std::cell::RefCell::new(None) };
+    }
+    LAST.with(|last| {
+        let mut last = last.borrow_mut();
+        match &*last {
+            Some((key, re)) if *key == alternation => re.clone(),
+            _ => {
+                let re = Regex::new(&alternation).expect("escaped prefixes form a regex");
+                let re = std::rc::Rc::new(re);
+                *last = Some((alternation, re.clone()));
+                re
+            }
+        }
+    })
+}
+
 /// Parses the canonical check text into check strings.
 pub(crate) fn parse(text: &str, cfg: &ParseConfig<'_>) -> Result<Vec<CheckString>, ParseError> {
     let settings = |line: usize, literal: bool| ParseSettings {
@@ -326,7 +350,7 @@ pub(crate) fn parse(text: &str, cfg: &ParseConfig<'_>) -> Result<Vec<CheckString
     let mut all: Vec<&String> = cfg.prefixes.iter().chain(cfg.comment_prefixes).collect();
     all.sort_by_key(|p| std::cmp::Reverse(p.len()));
     let alternation: Vec<String> = all.iter().map(|p| regex::escape(p)).collect();
-    let prefix_re = Regex::new(&alternation.join("|")).expect("escaped prefixes form a regex");
+    let prefix_re = prefix_regex(alternation.join("|"));
 
     let bytes = text.as_bytes();
     let mut strings: Vec<CheckString> = Vec::new();
