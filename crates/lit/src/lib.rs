@@ -253,13 +253,13 @@ fn run_test_with(path: &Path, config: &Config, configs: &Configs) -> TestResult 
             return result;
         }
     };
-    if let Some(why) = directives.unsupported_because(&lit_config) {
+    if let Some(why) = directives.unsupported_because(lit_config) {
         result.unsupported = Some(why.clone());
         result.notes.push(why);
         result.duration = start.elapsed();
         return result;
     }
-    result.expected_failure = directives.expected_to_fail(&lit_config);
+    result.expected_failure = directives.expected_to_fail(lit_config);
     if let Some(updater) = &config.update {
         match updater.update(path, &config.tools) {
             Ok(note) => result.notes.extend(note),
