@@ -84,7 +84,7 @@ where
     T: Into<std::ffi::OsString> + Clone,
 {
     let args: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
-    let cli = match Cli::try_parse_from(&args) {
+    let cli = match parse(&args) {
         Ok(cli) => cli,
         Err(e) => {
             if e.use_stderr()
@@ -116,6 +116,25 @@ where
         Command::Lsp(args) => lsp::run(args),
         Command::Filecheck(args) => filecheck::run(args),
     }
+}
+
+thread_local! {
+    /// The command line's clap definition, built once per thread: its
+    /// derive builds it anew on each parse, and the test runner parses a
+    /// command line per in-process stage.
+    static DEFINITION: std::cell::RefCell<Option<clap::Command>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// `Cli::try_parse_from(args)`, with the thread's [`DEFINITION`].
+fn parse(args: &[std::ffi::OsString]) -> Result<Cli, clap::Error> {
+    use clap::{CommandFactory, FromArgMatches};
+    DEFINITION.with(|definition| {
+        let mut definition = definition.borrow_mut();
+        let command = definition.get_or_insert_with(Cli::command);
+        let mut matches = command.try_get_matches_from_mut(args)?;
+        Cli::from_arg_matches_mut(&mut matches).map_err(|e| e.format(command))
+    })
 }
 
 /// The `--diagnostic-format` asked for on a command line that did not parse

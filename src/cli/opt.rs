@@ -368,10 +368,18 @@ fn report_and_print(
             }
         }
     }
-    // Freeing a large module takes tens of milliseconds nobody waits for.
-    driver::drop_in_background(outcome);
+    // Freeing a large module takes tens of milliseconds nobody waits for;
+    // a small one's takes less than starting a thread (the test runner
+    // runs `pfir opt` in-process once per small test).
+    if file.text.len() >= BACKGROUND_DROP_BYTES {
+        driver::drop_in_background(outcome);
+    }
     status
 }
+
+/// The size of input from which `pfir opt` frees its module on a thread of
+/// its own.
+const BACKGROUND_DROP_BYTES: usize = 256 << 10;
 
 #[cfg(test)]
 mod tests {

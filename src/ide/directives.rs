@@ -56,8 +56,7 @@ pub const EXPECTED_KINDS: [&str; 4] = crate::lexer::expected::KINDS;
 
 /// The FileCheck prefixes a document's RUN lines use: `CHECK` and the
 /// `--check-prefix` / `--check-prefixes` values of each FileCheck stage
-/// (`FileCheck`, `filecheck`, `pfir-filecheck` or `pfir filecheck`), its
-/// arguments read by FileCheck's own option parser (`filecheck::args`) from
+/// (`filecheck::args::command_args`), its arguments read by FileCheck's own option parser (`filecheck::args`) from
 /// the stage as the runner splits the RUN line. A RUN line that does not
 /// parse, or a FileCheck command line FileCheck would refuse, names none.
 pub fn check_prefixes(text: &str) -> Vec<String> {
@@ -73,10 +72,8 @@ pub fn check_prefixes(text: &str) -> Vec<String> {
         .filter_map(|run| lit::run_line::parse(run, &subs).ok())
         .flatten();
     for stage in pipelines.flat_map(|p| p.stages) {
-        let args = match stage.argv.as_slice() {
-            [program, args @ ..] if is_filecheck(program) => args,
-            [pfir, sub, args @ ..] if pfir == "pfir" && sub == "filecheck" => args,
-            _ => continue,
+        let Some(args) = filecheck::args::command_args(&stage.argv) else {
+            continue;
         };
         let Ok(parsed) = filecheck::args::parse_args_with_color(args, || false) else {
             continue;
@@ -91,11 +88,6 @@ pub fn check_prefixes(text: &str) -> Vec<String> {
         }
     }
     out
-}
-
-/// Names under which RUN lines call FileCheck.
-fn is_filecheck(program: &str) -> bool {
-    matches!(program, "FileCheck" | "filecheck" | "pfir-filecheck")
 }
 
 /// The commands of the RUN lines of `text`, with `DEFINE:`/`REDEFINE:`

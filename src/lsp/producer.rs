@@ -44,7 +44,7 @@ pub const EDITOR_CAPTURE_LIMIT: usize = 64 << 20;
 
 /// Names under which RUN lines call FileCheck.
 pub fn is_filecheck(program: &str) -> bool {
-    matches!(program, "FileCheck" | "filecheck" | "pfir-filecheck")
+    filecheck::args::is_program_name(program)
 }
 
 /// A RUN line with its pipelines, or why they do not parse.

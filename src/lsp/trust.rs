@@ -8,7 +8,7 @@
 //! "Update CHECK lines"):
 //!
 //! - stages whose program is `pfir` (this executable) or FileCheck
-//!   (`FileCheck`, `filecheck`, `pfir-filecheck`), `not` included; but not
+//!   (`filecheck::args::PROGRAM_NAMES`), `not` included; but not
 //!   `pfir test` (it runs other files' RUN lines) or `pfir lsp`, and not a
 //!   `pfir` command that writes a file (`-o`, `-i`) outside the test's
 //!   private scratch directory (`%t`, `%T`) or `/dev/null`;

@@ -21,14 +21,14 @@ pub mod verify_diagnostics;
 use std::path::PathBuf;
 
 /// Runner tools for which `pfir` in a RUN line runs `pfir_exe`, and
-/// `FileCheck`, `filecheck` and `pfir-filecheck` run its `filecheck`
+/// FileCheck's names (`filecheck::args::PROGRAM_NAMES`) run its `filecheck`
 /// subcommand (the `pfir` binary passes `current_exe`, the cargo harness
 /// `CARGO_BIN_EXE_pfir`). When `pfir_exe` is the running program, its
 /// commands run in-process ([`in_process`]).
 pub fn lit_tools(pfir_exe: impl Into<PathBuf>) -> lit::Tools {
     let exe = pfir_exe.into();
     let mut tools = lit::Tools::new().with_program("pfir", exe.clone(), &[]);
-    for name in ["FileCheck", "filecheck", "pfir-filecheck"] {
+    for name in filecheck::args::PROGRAM_NAMES {
         tools = tools.with_program(name, exe.clone(), &["filecheck"]);
     }
     if in_process::has_command_line() && in_process::is_this_program(&exe) {

@@ -50,10 +50,6 @@ impl UpdateOutcome {
     }
 }
 
-fn is_filecheck(program: &str) -> bool {
-    matches!(program, "FileCheck" | "filecheck" | "pfir-filecheck")
-}
-
 /// The check prefix a FileCheck command line uses (`CHECK` by default).
 pub fn check_prefix(filecheck_argv: &[String]) -> String {
     let mut args = filecheck_argv.iter().skip(1);
@@ -102,7 +98,7 @@ pub fn find_producer(text: &str, subs: &Substitutions) -> Result<Option<Producer
             let Some(fc) = pipeline
                 .stages
                 .iter()
-                .position(|s| is_filecheck(&s.argv[0]))
+                .position(|s| filecheck::args::is_program_name(&s.argv[0]))
             else {
                 continue;
             };

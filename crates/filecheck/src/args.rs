@@ -14,6 +14,27 @@
 use crate::{DumpInput, DumpInputFilter, FileCheckOptions};
 use std::io::IsTerminal;
 
+/// The program names under which a RUN line calls FileCheck: LLVM's and
+/// the names pfir's checker answers to (`pfir filecheck` is a subcommand
+/// of its own: [`command_args`]).
+pub const PROGRAM_NAMES: [&str; 3] = ["FileCheck", "filecheck", "pfir-filecheck"];
+
+/// Whether `program` is one of [`PROGRAM_NAMES`].
+pub fn is_program_name(program: &str) -> bool {
+    PROGRAM_NAMES.contains(&program)
+}
+
+/// FileCheck's arguments when the command `argv` (program name first) runs
+/// FileCheck: `FileCheck ARGS` under one of [`PROGRAM_NAMES`], or `pfir
+/// filecheck ARGS`; `None` for any other command.
+pub fn command_args(argv: &[String]) -> Option<&[String]> {
+    match argv {
+        [program, args @ ..] if is_program_name(program) => Some(args),
+        [pfir, sub, args @ ..] if pfir == "pfir" && sub == "filecheck" => Some(args),
+        _ => None,
+    }
+}
+
 /// What the command line asks for.
 #[derive(Debug, Clone, Default)]
 pub struct Parsed {
@@ -355,6 +376,29 @@ impl Given {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn filecheck_commands_and_their_arguments() {
+        let argv = |s: &str| -> Vec<String> { s.split(' ').map(String::from).collect() };
+        for name in PROGRAM_NAMES {
+            assert!(is_program_name(name));
+            let v = argv(&format!("{name} %s --check-prefix=A"));
+            assert_eq!(command_args(&v), Some(&v[1..]));
+        }
+        let v = argv("pfir filecheck %s -check-prefix A");
+        assert_eq!(command_args(&v), Some(&v[2..]));
+        assert_eq!(command_args(&argv("FileCheck")), Some(&[][..]));
+        for other in [
+            "pfir opt %s",
+            "FileCheck-19 %s",
+            "filecheck2 x",
+            "pfir",
+            "not FileCheck %s",
+        ] {
+            assert!(command_args(&argv(other)).is_none(), "{other}");
+        }
+        assert!(!is_program_name("pfir") && !is_program_name("Filecheck"));
+    }
 
     fn parse(s: &str) -> Result<Parsed, UsageError> {
         parse_args(&tokenize(s))

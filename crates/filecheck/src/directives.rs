@@ -359,11 +359,35 @@ fn implicit_nots(
 }
 
 /// A regex finding any check or comment prefix, the longest first.
-fn prefix_regex(cfg: &ParseConfig<'_>) -> Regex {
+fn prefix_regex(cfg: &ParseConfig<'_>) -> std::rc::Rc<Regex> {
     let mut all: Vec<&String> = cfg.prefixes.iter().chain(cfg.comment_prefixes).collect();
     all.sort_by_key(|p| std::cmp::Reverse(p.len()));
     let alternation: Vec<String> = all.iter().map(|p| regex::escape(p)).collect();
-    Regex::new(&alternation.join("|")).expect("escaped prefixes form a regex")
+    cached_prefix_regex(alternation.join("|"))
+}
+
+/// The regex that finds the prefixes `alternation` (escaped, longest
+/// first), built once per thread for the prefixes used last: a test run
+/// checks file after file with the same ones, and building the automaton
+/// costs more than scanning a small check file. Shared, not cloned (a
+/// clone would build its search cache again).
+fn cached_prefix_regex(alternation: String) -> std::rc::Rc<Regex> {
+    thread_local! {
+        static LAST: std::cell::RefCell<Option<(String, std::rc::Rc<Regex>)>> =
+            const { std::cell::RefCell::new(None) };
+    }
+    LAST.with(|last| {
+        let mut last = last.borrow_mut();
+        match &*last {
+            Some((key, re)) if *key == alternation => re.clone(),
+            _ => {
+                let re = Regex::new(&alternation).expect("escaped prefixes form a regex");
+                let re = std::rc::Rc::new(re);
+                *last = Some((alternation, re.clone()));
+                re
+            }
+        }
+    })
 }
 
 /// LLVM's rules on where a directive may stand: no variables in a LABEL,

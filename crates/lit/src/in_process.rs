@@ -98,19 +98,22 @@ pub fn try_run(pipeline: &Pipeline, tools: &Tools, cwd: Option<&Path>) -> Option
     let state = Arc::new(Mutex::new(Vec::<StageResult>::new()));
     let stdout = Arc::new(Mutex::new(Captured::default()));
     let cancelled = Arc::new(AtomicBool::new(false));
-    let run = {
-        let (hook, pipeline) = (hook.clone(), pipeline.clone());
-        let (state, stdout, cancelled) = (state.clone(), stdout.clone(), cancelled.clone());
-        let limit = tools.capture_limit;
-        move || {
-            run_stages(
-                &*hook, &pipeline, &planned, limit, &state, &stdout, &cancelled,
-            )
-        }
-    };
+    let limit = tools.capture_limit;
     match tools.timeout {
-        None => run(),
+        // On the caller's thread: no thread, no copy of the pipeline.
+        None => run_stages(
+            &**hook, pipeline, &planned, limit, &state, &stdout, &cancelled,
+        ),
         Some(timeout) => {
+            let run = {
+                let (hook, pipeline) = (hook.clone(), pipeline.clone());
+                let (state, stdout, cancelled) = (state.clone(), stdout.clone(), cancelled.clone());
+                move || {
+                    run_stages(
+                        &*hook, &pipeline, &planned, limit, &state, &stdout, &cancelled,
+                    )
+                }
+            };
             let (tx, rx) = std::sync::mpsc::channel();
             let tools_for_thread = tools.clone();
             let spawned = thread_builder(tools).spawn(move || {

@@ -31,13 +31,16 @@ pub mod in_process;
 pub mod orphans;
 pub mod report;
 pub mod run_line;
+pub mod scratch;
 
 pub use discover::{Discovery, discover, discover_all, has_run_lines};
 pub use execute::{Program, Tools};
 pub use report::XunitCase;
+pub use scratch::ScratchDir;
 
 use execute::PipelineResult;
 use run_line::{RunLine, Substitutions};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -195,57 +198,34 @@ impl TestResult {
     }
 }
 
-/// A test's private scratch directory (`%T`): created exclusively under an
-/// unpredictable name (`pfir-lit-XXXXXX` in the system temporary directory),
-/// owned by the user with mode 0700, so no other user can plant files in it
-/// or read what the test writes. It is removed when dropped, and on SIGINT,
-/// SIGTERM or SIGHUP while it exists, unless [`ScratchDir::keep`] was called.
-pub struct ScratchDir {
-    dir: tempfile::TempDir,
-    _registration: fsutil::cleanup::Registration,
-    /// `%t`: a path in the directory named after the test file (not created).
-    pub temp: PathBuf,
-}
-
-impl ScratchDir {
-    pub fn create(test: &Path) -> std::io::Result<ScratchDir> {
-        let (dir, registration) = fsutil::cleanup::register_with(
-            || {
-                let mut builder = tempfile::Builder::new();
-                builder.prefix("pfir-lit-");
-                #[cfg(unix)]
-                {
-                    use std::os::unix::fs::PermissionsExt;
-                    builder.permissions(std::fs::Permissions::from_mode(0o700));
-                }
-                builder.tempdir()
-            },
-            |d| fsutil::cleanup::Item::Dir(d.path().to_path_buf()),
-        )?;
-        let name = test
-            .file_name()
-            .map_or_else(|| "test".into(), |n| n.to_string_lossy().into_owned());
-        let temp = dir.path().join(format!("{name}.tmp"));
-        Ok(ScratchDir {
-            dir,
-            _registration: registration,
-            temp,
-        })
-    }
-
-    pub fn path(&self) -> &Path {
-        self.dir.path()
-    }
-
-    /// Leaves the directory on disk (a failed test's files, for the report).
-    pub fn keep(self) -> PathBuf {
-        self.dir.keep()
-    }
-}
-
 /// Runs the RUN lines of one test file, in order, stopping at the first
 /// failure.
 pub fn run_test(path: &Path, config: &Config) -> TestResult {
+    run_test_with(path, config, &Configs::default())
+}
+
+/// The `lit.toml` configuration of each directory (with the embedding
+/// program's features), read once per run: every test of a directory has
+/// the same.
+#[derive(Default)]
+struct Configs(std::sync::Mutex<HashMap<PathBuf, Arc<Result<config::LitConfig, String>>>>);
+
+impl Configs {
+    fn for_test(&self, path: &Path, config: &Config) -> Arc<Result<config::LitConfig, String>> {
+        let lock = || self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
+        if let Some(known) = lock().get(&dir) {
+            return known.clone();
+        }
+        let read = Arc::new(config::LitConfig::for_test(path).map(|mut lit_config| {
+            lit_config.features.extend(config.features.iter().cloned());
+            lit_config
+        }));
+        lock().entry(dir).or_insert(read).clone()
+    }
+}
+
+fn run_test_with(path: &Path, config: &Config, configs: &Configs) -> TestResult {
     let start = Instant::now();
     let mut result = TestResult {
         path: path.to_path_buf(),
@@ -257,15 +237,15 @@ pub fn run_test(path: &Path, config: &Config) -> TestResult {
         unsupported: None,
         expected_failure: false,
     };
+    let lit_config = configs.for_test(path, config);
     let prepared = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read '{}': {e}", path.display()))
         .and_then(|text| {
             let directives = config::Directives::parse(&text)?;
-            let mut lit_config = config::LitConfig::for_test(path)?;
-            lit_config.features.extend(config.features.iter().cloned());
-            Ok((directives, lit_config))
+            let lit_config = lit_config.as_ref().as_ref().map_err(Clone::clone)?;
+            Ok((text, directives, lit_config))
         });
-    let (directives, lit_config) = match prepared {
+    let (mut text, directives, lit_config) = match prepared {
         Ok(v) => v,
         Err(e) => {
             result.failure = Some(Failure::Unresolved(e));
@@ -273,47 +253,58 @@ pub fn run_test(path: &Path, config: &Config) -> TestResult {
             return result;
         }
     };
-    if let Some(why) = directives.unsupported_because(&lit_config) {
+    if let Some(why) = directives.unsupported_because(lit_config) {
         result.unsupported = Some(why.clone());
         result.notes.push(why);
         result.duration = start.elapsed();
         return result;
     }
-    result.expected_failure = directives.expected_to_fail(&lit_config);
+    result.expected_failure = directives.expected_to_fail(lit_config);
     if let Some(updater) = &config.update {
         match updater.update(path, &config.tools) {
             Ok(note) => result.notes.extend(note),
             Err(e) => result.notes.push(format!("checks not updated: {e}")),
         }
+        // The RUN lines as updated.
+        match std::fs::read_to_string(path) {
+            Ok(updated) => text = updated,
+            Err(e) => {
+                result.failure = Some(Failure::Unresolved(format!(
+                    "cannot read '{}': {e}",
+                    path.display()
+                )));
+                result.duration = start.elapsed();
+                return result;
+            }
+        }
     }
     let deadline = config.test_timeout.map(|t| (start + t, t));
     let attempts = directives.allow_retries.saturating_add(1);
     for attempt in 1..=attempts {
-        let scratch = match ScratchDir::create(path) {
-            Ok(s) => s,
-            Err(e) => {
-                result.failure = Some(Failure::Unresolved(format!(
-                    "cannot create a temporary directory: {e}"
-                )));
-                break;
-            }
+        // Created only when a RUN line uses `%t` / `%T`.
+        let mut scratch = Scratch {
+            planned: scratch::Planned::new(path),
+            created: None,
         };
-        result.temp_dir = scratch.path().to_path_buf();
         result.steps.clear();
         result.failure = run_steps(
             path,
+            &text,
             config,
             &lit_config.substitutions,
             deadline,
-            scratch.temp.clone(),
+            &mut scratch,
             &mut result.steps,
         )
         .err();
+        result.temp_dir = scratch.planned.path().to_path_buf();
         let failed = matches!(result.failure, Some(Failure::Failed));
         let last = attempt == attempts || !failed;
-        let empty = std::fs::read_dir(scratch.path()).is_ok_and(|mut d| d.next().is_none());
-        if last && result.failure.is_some() && !empty {
-            scratch.keep();
+        if last
+            && result.failure.is_some()
+            && let Some(dir) = scratch.created.take_if(|d| !d.is_empty())
+        {
+            dir.keep();
         }
         if last {
             if attempt > 1 {
@@ -331,47 +322,37 @@ pub fn run_test(path: &Path, config: &Config) -> TestResult {
     result
 }
 
+/// A test's scratch directory: its name, planned before the RUN lines are
+/// parsed, and the directory once one of them uses it.
+struct Scratch {
+    planned: scratch::Planned,
+    created: Option<ScratchDir>,
+}
+
+/// The RUN lines of one test, each with its pipelines.
+type Parsed = Vec<(RunLine, Vec<run_line::Pipeline>)>;
+
 fn run_steps(
     path: &Path,
+    text: &str,
     config: &Config,
     custom: &[(String, String)],
     deadline: Option<(Instant, Duration)>,
-    temp: PathBuf,
+    scratch: &mut Scratch,
     steps: &mut Vec<Step>,
 ) -> Result<(), Failure> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Failure::Unresolved(format!("cannot read '{}': {e}", path.display())))?;
-    // `DEFINE:` / `REDEFINE:` in force at each RUN line, expanded.
-    let run_lines = define::expanded_run_lines(&text, custom).map_err(Failure::Unresolved)?;
-    if run_lines.is_empty() {
-        return Err(Failure::Unresolved(
-            "the file has no `// RUN:` lines".into(),
-        ));
-    }
-    let subs = Substitutions {
-        source: path.to_path_buf(),
-        temp,
-        custom: custom.to_vec(),
-    };
-    // Parse everything first: a syntax error anywhere fails before anything runs.
-    let mut parsed = Vec::new();
-    for (run_line, expanded) in run_lines {
-        let pipelines =
-            run_line::parse(&expanded, &subs).map_err(|message| Failure::BadRunLine {
-                line: run_line.line,
-                message,
-            })?;
-        parsed.push((run_line, pipelines));
-    }
+    let parsed = parse_run_lines(path, text, custom, scratch)?;
     for (run_line, pipelines) in parsed {
         for pipeline in pipelines {
-            let mut tools = config.tools.clone();
+            // A copy of the tools only when the test's deadline bounds them.
+            let mut tools = std::borrow::Cow::Borrowed(&config.tools);
             if let Some((deadline, limit)) = deadline {
                 let left = deadline.saturating_duration_since(Instant::now());
                 if left.is_zero() {
                     return Err(Failure::TimedOut(limit));
                 }
-                tools.timeout = Some(tools.timeout.map_or(left, |t| t.min(left)));
+                let timeout = Some(tools.timeout.map_or(left, |t| t.min(left)));
+                tools.to_mut().timeout = timeout;
             }
             let result = execute::run_pipeline(&pipeline, &tools, None);
             let passed = result.passed();
@@ -397,6 +378,67 @@ fn run_steps(
         }
     }
     Ok(())
+}
+
+/// Parses every RUN line of `text` (a syntax error anywhere fails before
+/// anything runs), with `%t` in `scratch`'s planned directory, and creates
+/// that directory when a pipeline uses it (under a new name, parsing again,
+/// when the planned one is taken).
+fn parse_run_lines(
+    path: &Path,
+    text: &str,
+    custom: &[(String, String)],
+    scratch: &mut Scratch,
+) -> Result<Parsed, Failure> {
+    // `DEFINE:` / `REDEFINE:` in force at each RUN line, expanded.
+    let (run_lines, expanded): (Vec<_>, Vec<String>) = define::expanded_run_lines(text, custom)
+        .map_err(Failure::Unresolved)?
+        .into_iter()
+        .unzip();
+    if run_lines.is_empty() {
+        return Err(Failure::Unresolved(
+            "the file has no `// RUN:` lines".into(),
+        ));
+    }
+    let mut clashes = 0;
+    loop {
+        let subs = Substitutions {
+            source: path.to_path_buf(),
+            temp: scratch.planned.temp.clone(),
+            custom: custom.to_vec(),
+        };
+        let mut parsed = Vec::with_capacity(run_lines.len());
+        for (run_line, text) in run_lines.iter().zip(&expanded) {
+            let pipelines =
+                run_line::parse(text, &subs).map_err(|message| Failure::BadRunLine {
+                    line: run_line.line,
+                    message,
+                })?;
+            parsed.push((run_line.clone(), pipelines));
+        }
+        let used = parsed
+            .iter()
+            .flat_map(|(_, pipelines)| pipelines)
+            .any(|p| scratch.planned.used_by(p));
+        if !used {
+            return Ok(parsed);
+        }
+        match scratch.planned.clone().create() {
+            Ok(dir) => {
+                scratch.created = Some(dir);
+                return Ok(parsed);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && clashes < 64 => {
+                clashes += 1;
+                scratch.planned = scratch::Planned::new(path);
+            }
+            Err(e) => {
+                return Err(Failure::Unresolved(format!(
+                    "cannot create a temporary directory: {e}"
+                )));
+            }
+        }
+    }
 }
 
 /// Totals of a run.
@@ -460,13 +502,14 @@ pub fn run_all(
 ) -> Summary {
     let next = AtomicUsize::new(0);
     let failures = AtomicUsize::new(0);
+    let configs = Configs::default();
     let (tx, rx) = std::sync::mpsc::channel();
     let mut summary = Summary::default();
     let mut received = 0;
     std::thread::scope(|s| {
         for _ in 0..config.jobs.max(1).min(files.len().max(1)) {
             let tx = tx.clone();
-            let (next, failures) = (&next, &failures);
+            let (next, failures, configs) = (&next, &failures, &configs);
             let work = move || {
                 in_process::mark_runner_thread(&config.tools);
                 loop {
@@ -478,7 +521,7 @@ pub fn run_all(
                     }
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(file) = files.get(i) else { break };
-                    let result = run_test(file, config);
+                    let result = run_test_with(file, config, configs);
                     if !result.passed() {
                         failures.fetch_add(1, Ordering::SeqCst);
                     }
@@ -516,4 +559,82 @@ pub fn run_all(
     summary.skipped = files.len() - received;
     summary.failed.sort();
     summary
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    fn scratch_for(test: &Path) -> Scratch {
+        Scratch {
+            planned: scratch::Planned::new(test),
+            created: None,
+        }
+    }
+
+    #[test]
+    fn the_scratch_directory_is_created_only_for_a_run_line_that_uses_it() {
+        let test = Path::new("dir/a.pfir");
+        for text in ["// RUN: true\n", "// RUN: echo %s %S | cat\n"] {
+            let mut scratch = scratch_for(test);
+            parse_run_lines(test, text, &[], &mut scratch).unwrap();
+            assert!(scratch.created.is_none(), "{text}");
+            assert!(!scratch.planned.path().exists(), "{text}");
+        }
+        // Through a `lit.toml` substitution and a `DEFINE:` too.
+        let custom = [("out".to_string(), "%t.out".to_string())];
+        for text in [
+            "// RUN: true\n// RUN: cat < %t\n",
+            "// RUN: ls %T\n",
+            "// RUN: echo %{out}\n",
+            "// DEFINE: %{log} = %T/log\n// RUN: echo x > %{log}\n",
+        ] {
+            let mut scratch = scratch_for(test);
+            parse_run_lines(test, text, &custom, &mut scratch).unwrap();
+            let created = scratch.created.as_ref().expect(text);
+            assert_eq!(created.path(), scratch.planned.path(), "{text}");
+            assert!(created.path().is_dir(), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_taken_name_is_never_shared() {
+        let test = Path::new("a.pfir");
+        let mut scratch = scratch_for(test);
+        // Someone else made the planned directory first.
+        let taken = scratch.planned.clone().create().unwrap();
+        let parsed = parse_run_lines(test, "// RUN: echo %t\n", &[], &mut scratch).unwrap();
+        let created = scratch.created.as_ref().unwrap();
+        assert_ne!(created.path(), taken.path());
+        assert_eq!(created.temp, scratch.planned.temp);
+        // The command names the directory actually created.
+        assert_eq!(
+            parsed[0].1[0].stages[0].argv[1],
+            created.temp.display().to_string()
+        );
+    }
+
+    #[test]
+    fn a_failure_keeps_what_it_wrote_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |name: &str, text: &str| {
+            let p = dir.path().join(name);
+            std::fs::write(&p, text).unwrap();
+            p
+        };
+        let config = Config::new(Tools::new());
+        let wrote = write("wrote.pfir", "// RUN: sh -c 'echo x > %t'\n// RUN: false\n");
+        let r = run_test(&wrote, &config);
+        assert!(!r.passed());
+        assert!(r.temp_dir.join("wrote.pfir.tmp").is_file(), "kept");
+        std::fs::remove_dir_all(&r.temp_dir).unwrap();
+        let passed = write("passed.pfir", "// RUN: sh -c 'echo x > %t'\n");
+        let r = run_test(&passed, &config);
+        assert!(r.passed());
+        assert!(!r.temp_dir.exists(), "removed after a pass");
+        let no_t = write("no_t.pfir", "// RUN: false\n");
+        let r = run_test(&no_t, &config);
+        assert!(!r.passed());
+        assert!(!r.temp_dir.exists());
+    }
 }
