@@ -1,6 +1,7 @@
 //! Tests that need a tool which may be missing here: LLVM's `FileCheck-NN`
 //! (`filecheck_agreement`), Neovim and Emacs (`editor_setups`), Node and npm
-//! (`npm`), Chromium (`browser`). They run in the `lit` harness
+//! (`npm`), Chromium (`browser`), and facilities of the system: `ulimit -v`,
+//! `mkfifo`, root (`facilities`). They run in the `lit` harness
 //! (libtest-mimic) instead of `tests/it`, so that one whose tool is missing
 //! is reported as `ignored`, with the reason, and counted as ignored in
 //! `cargo test`'s summary, never as passed.
@@ -9,6 +10,7 @@ use libtest_mimic::{Completion, Trial};
 
 mod browser;
 mod editor_setups;
+mod facilities;
 mod filecheck_agreement;
 mod npm;
 
@@ -37,5 +39,6 @@ pub fn trials() -> Vec<Trial> {
     trials.extend(editor_setups::trials());
     trials.extend(npm::trials());
     trials.extend(browser::trials());
+    trials.extend(facilities::trials());
     trials
 }
