@@ -28,16 +28,10 @@ pub fn trials() -> Vec<Trial> {
     ]
 }
 
-fn pfir(args: &[&str]) -> Output {
-    Command::new(PFIR)
-        .args(args)
-        .output()
-        .expect("running pfir")
-}
-
-fn write(dir: &Path, name: &str, text: &str) -> String {
+/// `text` written to `NAME` in `dir`; its path.
+fn file_in(dir: &Path, name: &str, text: &str) -> String {
     let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
+    std::fs::write(&path, text).expect("writing a test file");
     path.display().to_string()
 }
 
@@ -83,7 +77,7 @@ fn lsp_message(json: &str) -> Vec<u8> {
 fn every_command_works_in_4_gib_of_address_space() -> Option<String> {
     let dir = tempfile::tempdir().unwrap();
     let src = "func k() -> task_id {\n  return system.task_invalid()\n}\n\norchestration func main() {\n  manual {\n    tids = array.create(4, task_id)\n    for i in parallel(4) {\n      a, t = submit k(deps=[tids])\n    }\n  }\n}\n";
-    let file = write(dir.path(), "ok.pfir", src);
+    let file = file_in(dir.path(), "ok.pfir", src);
     let mut ran = 0;
     for args in [
         vec![
@@ -131,7 +125,7 @@ fn every_command_works_in_4_gib_of_address_space() -> Option<String> {
     );
     ran += 1;
     // 60,000 nested brackets: past what the smaller stack holds.
-    let deep = write(
+    let deep = file_in(
         dir.path(),
         "deep.pfir",
         &format!(
@@ -161,7 +155,10 @@ fn in_place_rewrites_refuse_a_fifo() -> Option<String> {
         Err(why) => return Some(why),
     };
     for cmd in ["fmt", "fix"] {
-        let out = pfir(&[cmd, "-i", fifo.to_str().unwrap()]);
+        let out = Command::new(PFIR)
+            .args([cmd, "-i", fifo.to_str().unwrap()])
+            .output()
+            .unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{stderr}");
         assert!(
