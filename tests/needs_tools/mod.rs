@@ -1,6 +1,7 @@
 //! Tests that need a tool which may be missing here: LLVM's `FileCheck-NN`
 //! (`filecheck_agreement`), Neovim and Emacs (`editor_setups`), Node and npm
-//! (`npm`), Chromium (`browser`). They run in the `lit` harness
+//! (`npm`), Chromium (`browser`), and facilities of the system: `ulimit -v`,
+//! `mkfifo`, root (`facilities`), `/proc` (`lsp_memory`). They run in the `lit` harness
 //! (libtest-mimic) instead of `tests/it`, so that one whose tool is missing
 //! is reported as `ignored`, with the reason, and counted as ignored in
 //! `cargo test`'s summary, never as passed.
@@ -9,7 +10,9 @@ use libtest_mimic::{Completion, Trial};
 
 mod browser;
 mod editor_setups;
+mod facilities;
 mod filecheck_agreement;
+mod lsp_memory;
 mod npm;
 
 /// A test that needs a tool: it returns `Some(why)` when it could not run
@@ -37,5 +40,7 @@ pub fn trials() -> Vec<Trial> {
     trials.extend(editor_setups::trials());
     trials.extend(npm::trials());
     trials.extend(browser::trials());
+    trials.extend(facilities::trials());
+    trials.extend(lsp_memory::trials());
     trials
 }

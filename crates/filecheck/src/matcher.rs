@@ -130,6 +130,10 @@ impl<'a> Matcher<'a> {
                 return;
             }
             MatchError::InvalidRegex(m) => format!("invalid regex after substitution: {m}"),
+            MatchError::BacktrackLimit => format!(
+                "regex with back-references gave up after {} backtracking steps (pfir's limit)",
+                super::pattern::BACKTRACK_LIMIT
+            ),
             MatchError::Overflow => {
                 "unable to substitute variable or numeric expression: overflow error".into()
             }

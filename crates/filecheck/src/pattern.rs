@@ -32,6 +32,8 @@ pub(crate) enum Value {
 struct Def {
     name: String,
     group: String,
+    /// LLVM's number for the group (the backtracking engine's too).
+    number: usize,
     num: Option<Format>,
 }
 
@@ -88,6 +90,8 @@ pub(crate) struct ParseSettings {
 pub(crate) enum MatchError {
     UndefinedVariables(Vec<String>),
     InvalidRegex(String),
+    /// A regex with back-references used up its backtracking budget.
+    BacktrackLimit,
     /// A numeric expression left the representable range.
     Overflow,
     /// The substituted values add up to more than `MAX_SUBSTITUTED` bytes.
@@ -116,7 +120,14 @@ enum Piece {
     /// A variable defined on an earlier line: its value, matched literally.
     Subst(String),
     /// A variable defined earlier on this line.
-    Backref { group: String, def_re: String },
+    Backref {
+        group: String,
+        def_re: String,
+        number: usize,
+    },
+    /// Opens a definition's capture group: named for the linear engine,
+    /// numbered for the backtracking one (which cannot mix the two).
+    Open(String),
 }
 
 #[derive(Debug, Clone)]
@@ -125,7 +136,7 @@ enum Matcher {
     Regex {
         pieces: Vec<Piece>,
         /// Compiled up front when nothing depends on variable values.
-        compiled: Option<Regex>,
+        compiled: Option<Engine>,
         defs: Vec<Def>,
         has_backrefs: bool,
         ignore_case: bool,
@@ -280,7 +291,12 @@ impl Pattern {
                 if *literal {
                     return Ok(find_text(&literal_text(pieces, &subst), buf));
                 }
-                if compiled.is_none() && !*has_backrefs && !*ignore_case && !*skip_first {
+                if compiled.is_none()
+                    && !*has_backrefs
+                    && !*ignore_case
+                    && !*skip_first
+                    && !needs_backtracking(pieces)
+                {
                     let k = pieces
                         .iter()
                         .take_while(|p| {
@@ -289,45 +305,48 @@ impl Pattern {
                         .count();
                     let lead = literal_text(&pieces[..k], &subst[..k]);
                     if lead.len() >= LONG_LEAD {
-                        let src = regex_source(&pieces[k..], &subst[k..], None);
+                        let src = regex_source(&pieces[k..], &subst[k..], BackrefAs::Def);
                         let rest = build(&src, false).map_err(MatchError::InvalidRegex)?;
                         return find_after_lead(&lead, &rest, defs, buf);
                     }
                 }
-                let re = match compiled {
+                let engine = match compiled {
                     Some(re) => re,
                     None => {
-                        let src = regex_source(pieces, &subst, None);
+                        let backtrack = needs_backtracking(pieces);
+                        let src = regex_source(pieces, &subst, BackrefAs::new(backtrack));
                         if src.is_empty() {
                             // Like LLVM, a pattern that substitution leaves
                             // empty matches nothing.
                             return Ok(None);
                         }
-                        owned = build(&src, *ignore_case).map_err(MatchError::InvalidRegex)?;
+                        owned = Engine::build(&src, *ignore_case, backtrack)
+                            .map_err(MatchError::InvalidRegex)?;
                         &owned
                     }
                 };
-                let found = if *has_backrefs {
-                    find_with_backrefs(re, pieces, &subst, defs, *ignore_case, buf)?
-                } else if defs.is_empty() {
+                let found = match engine {
+                    Engine::Backtrack(re) => find_backtracking(re, defs, buf)?,
+                    Engine::Linear(re) if *has_backrefs => {
+                        find_with_backrefs(re, pieces, &subst, defs, *ignore_case, buf)?
+                    }
                     // No captures to resolve: the lazy DFA finds the match.
-                    re.find(buf).map(|m| Found {
+                    Engine::Linear(re) if defs.is_empty() => re.find(buf).map(|m| Found {
                         start: m.start(),
                         end: m.end(),
                         defs: vec![],
-                    })
-                } else {
-                    match re.captures(buf) {
+                    }),
+                    Engine::Linear(re) => match re.captures(buf) {
                         None => None,
                         Some(c) => {
                             let m = c.get(0).expect("group 0");
                             Some(Found {
                                 start: m.start(),
                                 end: m.end(),
-                                defs: defs_of(&c, defs)?,
+                                defs: defs_of(|d| c.name(&d.group).map(|m| m.as_str()), defs)?,
                             })
                         }
-                    }
+                    },
                 };
                 Ok(found.map(|mut f| {
                     if *skip_first {
@@ -370,14 +389,12 @@ fn parse_blocks(
                 message: format!("invalid regex: {m}"),
             })?;
             // Refuse an oversized regex here, at its own block.
-            build_limited(&format!("(?:{re})"), set.ignore_case, BLOCK_SIZE_LIMIT).map_err(
-                |m| PatternError {
-                    offset: pos + 2,
-                    message: format!("invalid regex: {m}"),
-                },
-            )?;
-            paren += count_groups(&inner[..end]);
-            pieces.push(Piece::Re(format!("(?:{re})")));
+            check_block_size(&re, set.ignore_case).map_err(|m| PatternError {
+                offset: pos + 2,
+                message: format!("invalid regex: {m}"),
+            })?;
+            let open = block_groups(&inner[..end], &mut paren, pieces);
+            pieces.push(Piece::Re(format!("{open}{re})")));
             pos += 2 + end + 2;
             continue;
         }
@@ -448,10 +465,13 @@ thread_local! {
 /// large value used many times is refused instead of exhausting memory.
 pub(crate) const MAX_SUBSTITUTED: usize = 4 << 20;
 
-fn defs_of(c: &regex::Captures<'_>, defs: &[Def]) -> Result<Vec<(String, Value)>, MatchError> {
+fn defs_of<'h>(
+    group: impl Fn(&Def) -> Option<&'h str>,
+    defs: &[Def],
+) -> Result<Vec<(String, Value)>, MatchError> {
     defs.iter()
         .map(|d| {
-            let text = c.name(&d.group).map_or("", |m| m.as_str());
+            let text = group(d).unwrap_or("");
             let value = match d.num {
                 None => Value::Str(text.to_string()),
                 Some(f) => Value::Num(
@@ -540,7 +560,10 @@ fn find_with_backrefs(
             return Ok(None);
         };
         let start = c.get(0).expect("group 0").start();
-        let concrete = format!(r"\A(?:{})", regex_source(pieces, subst, Some(&c)));
+        let concrete = format!(
+            r"\A(?:{})",
+            regex_source(pieces, subst, BackrefAs::Captured(&c))
+        );
         let re = build(&concrete, ignore_case).map_err(MatchError::InvalidRegex)?;
         if let Some(cc) = re.captures(&buf[start..]) {
             let consistent = pieces.iter().all(|p| match p {
@@ -554,7 +577,7 @@ fn find_with_backrefs(
                 return Ok(Some(Found {
                     start,
                     end: start + m.end(),
-                    defs: defs_of(&cc, defs)?,
+                    defs: defs_of(|d| cc.name(&d.group).map(|m| m.as_str()), defs)?,
                 }));
             }
         }
@@ -604,7 +627,7 @@ fn find_after_lead(
             return Ok(Some(Found {
                 start: p,
                 end: m.end(),
-                defs: defs_of(&c, defs)?,
+                defs: defs_of(|d| c.name(&d.group).map(|m| m.as_str()), defs)?,
             }));
         }
         // No match of `rest` starts between `q` and `m.start()`.
@@ -629,13 +652,48 @@ fn find_text(text: &str, buf: &str) -> Option<Found> {
     })
 }
 
-/// Assembles regex source from `pieces`; back-references become their
-/// definition's regex (`caps == None`) or the captured text.
-fn regex_source(
-    pieces: &[Piece],
-    subst: &[Option<String>],
-    caps: Option<&regex::Captures<'_>>,
-) -> String {
+/// What a same-line variable use (`Piece::Backref`) becomes in regex source.
+#[derive(Clone, Copy)]
+enum BackrefAs<'c, 'h> {
+    /// Its definition's regex: the linear engine's superset of the pattern.
+    Def,
+    /// The text captured by a superset match.
+    Captured(&'c regex::Captures<'h>),
+    /// A back-reference to its definition's group number (the backtracking
+    /// engine; definitions' groups are then numbered, not named).
+    Named,
+}
+
+impl BackrefAs<'_, '_> {
+    fn new(backtrack: bool) -> Self {
+        if backtrack { Self::Named } else { Self::Def }
+    }
+}
+
+/// Leftmost match of a pattern with `\N` back-references, by the
+/// backtracking engine (its budget exhausted is an error, never a hang).
+fn find_backtracking(
+    re: &fancy_regex::Regex,
+    defs: &[Def],
+    buf: &str,
+) -> Result<Option<Found>, MatchError> {
+    let c = match re.captures(buf) {
+        Ok(None) => return Ok(None),
+        Ok(Some(c)) => c,
+        Err(fancy_regex::Error::RuntimeError(_)) => return Err(MatchError::BacktrackLimit),
+        Err(e) => return Err(MatchError::InvalidRegex(e.to_string())),
+    };
+    let m = c.get(0).expect("group 0");
+    Ok(Some(Found {
+        start: m.start(),
+        end: m.end(),
+        defs: defs_of(|d| c.get(d.number).map(|m| m.as_str()), defs)?,
+    }))
+}
+
+/// Assembles regex source from `pieces`; back-references become what
+/// `backref` says.
+fn regex_source(pieces: &[Piece], subst: &[Option<String>], backref: BackrefAs<'_, '_>) -> String {
     let mut s = String::new();
     for (i, p) in pieces.iter().enumerate() {
         match p {
@@ -646,13 +704,31 @@ fn regex_source(
                     subst.get(i).and_then(Option::as_deref).unwrap_or(""),
                 ));
             }
-            Piece::Backref { group, def_re } => match caps {
-                None => {
+            Piece::Open(group) => match backref {
+                BackrefAs::Named => s.push('('),
+                _ => {
+                    s.push_str("(?P<");
+                    s.push_str(group);
+                    s.push('>');
+                }
+            },
+            Piece::Backref {
+                group,
+                def_re,
+                number,
+            } => match backref {
+                BackrefAs::Def => {
                     s.push_str("(?:");
                     s.push_str(def_re);
                     s.push(')');
                 }
-                Some(c) => s.push_str(&regex::escape(c.name(group).map_or("", |m| m.as_str()))),
+                BackrefAs::Captured(c) => {
+                    s.push_str(&regex::escape(c.name(group).map_or("", |m| m.as_str())));
+                }
+                BackrefAs::Named => {
+                    s.push('\\');
+                    s.push_str(&number.to_string());
+                }
             },
         }
     }
@@ -668,6 +744,75 @@ const BLOCK_SIZE_LIMIT: usize = 256 << 10;
 /// The compiled size allowed for a whole pattern after substitution, whose
 /// substituted values are literal text.
 const REGEX_SIZE_LIMIT: usize = 64 << 20;
+
+/// The backtracking steps one search of a regex with `\N` back-references
+/// may take before it fails with an error (fancy-regex's own default).
+pub(crate) const BACKTRACK_LIMIT: usize = 1_000_000;
+
+/// A compiled pattern: the linear-time `regex` crate, or for a pattern
+/// with `\N` back-references (which it cannot express) fancy-regex's
+/// backtracking engine, bounded by `BACKTRACK_LIMIT`.
+#[derive(Debug, Clone)]
+enum Engine {
+    Linear(Regex),
+    Backtrack(fancy_regex::Regex),
+}
+
+impl Engine {
+    fn build(src: &str, ignore_case: bool, backtrack: bool) -> Result<Engine, String> {
+        if backtrack {
+            build_backtracking(src, ignore_case, REGEX_SIZE_LIMIT).map(Engine::Backtrack)
+        } else {
+            build(src, ignore_case).map(Engine::Linear)
+        }
+    }
+}
+
+/// Whether the regex source `re` (translated by `translate_ere`) holds a
+/// numbered back-reference `\1`..`\9`.
+fn has_numbered_backref(re: &str) -> bool {
+    let b = re.as_bytes();
+    let mut i = 0;
+    while i + 1 < b.len() {
+        if b[i] == b'\\' {
+            if matches!(b[i + 1], b'1'..=b'9') {
+                return true;
+            }
+            i += 1;
+        }
+        i += 1;
+    }
+    false
+}
+
+fn needs_backtracking(pieces: &[Piece]) -> bool {
+    pieces
+        .iter()
+        .any(|p| matches!(p, Piece::Re(r) if has_numbered_backref(r)))
+}
+
+fn build_backtracking(
+    src: &str,
+    ignore_case: bool,
+    limit: usize,
+) -> Result<fancy_regex::Regex, String> {
+    let flags = if ignore_case { "(?mi)" } else { "(?m)" };
+    fancy_regex::RegexBuilder::new(&format!("{flags}{src}"))
+        .backtrack_limit(BACKTRACK_LIMIT)
+        .delegate_size_limit(limit)
+        .build()
+        .map_err(|e| e.to_string())
+}
+
+/// Refuses a `{{...}}` block whose compiled form passes `BLOCK_SIZE_LIMIT`.
+fn check_block_size(re: &str, ignore_case: bool) -> Result<(), String> {
+    let src = format!("(?:{re})");
+    if has_numbered_backref(re) {
+        build_backtracking(&src, ignore_case, BLOCK_SIZE_LIMIT).map(drop)
+    } else {
+        build_limited(&src, ignore_case, BLOCK_SIZE_LIMIT).map(drop)
+    }
+}
 
 fn build(src: &str, ignore_case: bool) -> Result<Regex, String> {
     build_limited(src, ignore_case, REGEX_SIZE_LIMIT)
@@ -700,7 +845,12 @@ fn regex_matcher(
             .iter()
             .all(|p| matches!(p, Piece::Lit(_) | Piece::Subst(_) | Piece::Num { .. }));
     // Validate even when compilation must wait for variable values.
-    let probe = build(&regex_source(&pieces, &[], None), ignore_case)?;
+    let backtrack = needs_backtracking(&pieces);
+    let probe = Engine::build(
+        &regex_source(&pieces, &[], BackrefAs::new(backtrack)),
+        ignore_case,
+        backtrack,
+    )?;
     Ok(Matcher::Regex {
         compiled: (!has_subst).then_some(probe),
         pieces,
@@ -779,14 +929,20 @@ impl Block<'_> {
                 message: format!("invalid regex: {m}"),
             })?;
             let group = format!("pfv{}", self.defs.len());
-            self.pieces.push(Piece::Re(format!("(?P<{group}>{re})")));
+            let number = *self.paren;
+            let (inner, never) = scan_groups(def, number + 1, Some(number));
+            self.pieces.push(Piece::Open(group.clone()));
+            self.pieces.push(Piece::Re(format!("{re})")));
+            if never {
+                self.pieces.insert(0, Piece::Re(NEVER.into()));
+            }
             self.defs.push(Def {
                 name: name.to_string(),
                 group: group.clone(),
+                number,
                 num: None,
             });
-            let number = *self.paren;
-            *self.paren += 1 + count_groups(def);
+            *self.paren += 1 + inner;
             self.def_res.insert(name.to_string(), (group, re, number));
             self.table.insert(name.to_string(), VarKind::Str);
             return Ok(true);
@@ -808,9 +964,10 @@ impl Block<'_> {
             Some((_, _, number)) if *number > 9 => {
                 return err(0, "Can't back-reference more than 9 variables");
             }
-            Some((group, re, _)) => self.pieces.push(Piece::Backref {
+            Some((group, re, number)) => self.pieces.push(Piece::Backref {
                 group: group.clone(),
                 def_re: re.clone(),
+                number: *number,
             }),
             None => self.pieces.push(Piece::Subst(name.to_string())),
         }
@@ -856,13 +1013,15 @@ impl Block<'_> {
             _ => {}
         }
         let group = format!("pfv{}", self.defs.len());
+        let number = *self.paren;
         *self.paren += 1;
-        self.pieces.push(Piece::Re(format!("(?P<{group}>")));
+        self.pieces.push(Piece::Open(group.clone()));
         self.pieces.push(value(b.expr, b.format));
         self.pieces.push(Piece::Re(")".into()));
         self.defs.push(Def {
             name: name.clone(),
             group,
+            number,
             num: Some(b.format),
         });
         self.table.insert(name, VarKind::Num(Some(b.format)));
@@ -870,15 +1029,50 @@ impl Block<'_> {
     }
 }
 
-/// The capture groups a POSIX extended regex opens: its `(`s outside
-/// bracket expressions and escapes.
-fn count_groups(ere: &str) -> usize {
+/// A regex that never matches: put first in a pattern with a back-reference
+/// to a group still open where it stands, which LLVM's engine never matches
+/// (`{{(a)\1|b}}` matches neither `aa` nor `b` in LLVM 14 and 19).
+const NEVER: &str = "(?!)";
+
+/// Counts a `{{...}}` block's groups into `paren` as LLVM numbers them:
+/// LLVM 15 and later make the block a group only when it holds a `|`.
+/// Returns how to open the block.
+fn block_groups(ere: &str, paren: &mut usize, pieces: &mut Vec<Piece>) -> &'static str {
+    let alternation = ere.contains('|');
+    let first = *paren + usize::from(alternation);
+    let (groups, never) = scan_groups(ere, first, alternation.then_some(*paren));
+    if never {
+        pieces.insert(0, Piece::Re(NEVER.into()));
+    }
+    *paren = first + groups;
+    if alternation { "(" } else { "(?:" }
+}
+
+/// The capture groups a POSIX extended regex opens (its `(`s outside
+/// bracket expressions and escapes), and whether one of its back-references
+/// names a group still open there. Its groups are numbered from `first` in
+/// the line; `enclosing` is the (open) group LLVM wraps it in, if any.
+fn scan_groups(ere: &str, first: usize, enclosing: Option<usize>) -> (usize, bool) {
     let b = ere.as_bytes();
     let (mut i, mut n) = (0, 0);
+    let mut open: Vec<usize> = Vec::new();
+    let mut never = false;
     while i < b.len() {
         match b[i] {
-            b'\\' => i += 1,
-            b'(' => n += 1,
+            b'\\' => {
+                if let Some(d @ b'1'..=b'9') = b.get(i + 1) {
+                    let g = usize::from(d - b'0');
+                    never |= Some(g) == enclosing || open.contains(&g);
+                }
+                i += 1;
+            }
+            b'(' => {
+                open.push(first + n);
+                n += 1;
+            }
+            b')' => {
+                open.pop();
+            }
             b'[' => {
                 // Skip to the closing `]` (a `]` first in the list is literal).
                 i += 1;
@@ -904,7 +1098,7 @@ fn count_groups(ere: &str) -> usize {
         }
         i += 1;
     }
-    n
+    (n, never)
 }
 
 /// `@LINE`, `@LINE+N`, `@LINE-N` evaluated at `line`.
@@ -964,16 +1158,13 @@ pub(crate) fn translate_ere(src: &str) -> Result<String, String> {
     let mut i = 0;
     // Whether the previous element can take a repetition operator.
     let mut atom = false;
-    let mut depth = 0usize;
-    // Groups closed so far: a back-reference `\N` must name one of them, as
-    // LLVM's regcomp checks each `{{...}}` on its own.
-    let mut closed = 0u32;
+    let mut groups = Groups::default();
     let bad_rpt = || Err("repetition-operator operand invalid".to_string());
     while i < c.len() {
         let ch = c[i];
         match ch {
             '\\' => {
-                out.push_str(&escaped(c.get(i + 1).copied(), closed)?);
+                out.push_str(&escaped(c.get(i + 1).copied(), groups.closed)?);
                 i += 2;
                 atom = true;
                 continue;
@@ -1038,16 +1229,12 @@ pub(crate) fn translate_ere(src: &str) -> Result<String, String> {
                 if c.get(i + 1) == Some(&')') {
                     return Err("empty (sub)expression".into());
                 }
-                depth += 1;
+                groups.open();
                 out.push('(');
                 atom = false;
             }
             ')' => {
-                if depth == 0 {
-                    return Err("parentheses not balanced".into());
-                }
-                depth -= 1;
-                closed += 1;
+                groups.close()?;
                 out.push(')');
                 atom = true;
             }
@@ -1073,20 +1260,52 @@ pub(crate) fn translate_ere(src: &str) -> Result<String, String> {
         }
         i += 1;
     }
-    if depth != 0 {
+    if !groups.open.is_empty() {
         return Err("parentheses not balanced".into());
     }
     Ok(out)
 }
 
-/// The translation of `\` followed by `next`: that character, literally.
-/// A back-reference `\N` must name one of the `closed` groups before it.
+/// The groups of one regex while translating it.
+#[derive(Default)]
+struct Groups {
+    opened: u32,
+    /// The groups open here, innermost last.
+    open: Vec<u32>,
+    /// The groups closed so far (bit N for group N): a back-reference `\N`
+    /// must name one of them, as LLVM's regcomp checks each `{{...}}` alone.
+    closed: u32,
+}
+
+impl Groups {
+    fn open(&mut self) {
+        self.opened += 1;
+        self.open.push(self.opened);
+    }
+
+    fn close(&mut self) -> Result<(), String> {
+        let g = self.open.pop().ok_or("parentheses not balanced")?;
+        if g < 32 {
+            self.closed |= 1 << g;
+        }
+        Ok(())
+    }
+}
+
+/// The translation of `\` followed by `next`: that character, literally,
+/// or a back-reference `\1`..`\9`, which must name one of the `closed`
+/// groups before it (bit N for group N); the pattern's groups give it its meaning (LLVM's
+/// numbering of the whole line: see `Pattern::parse`).
 fn escaped(next: Option<char>, closed: u32) -> Result<String, String> {
     let Some(next) = next else {
         return Err("trailing backslash (\\)".into());
     };
-    if next.to_digit(10).is_some_and(|n| n > closed) {
-        return Err("invalid backreference number".into());
+    match next.to_digit(10) {
+        Some(0) | None => {}
+        Some(n) if closed & (1 << n) == 0 => {
+            return Err("invalid backreference number".into());
+        }
+        Some(_) => return Ok(format!("\\{next}")),
     }
     Ok(regex::escape(&next.to_string()))
 }
@@ -1387,6 +1606,58 @@ mod tests {
         );
     }
 
+    /// `\N` counts the groups of the whole line as LLVM 15+ does: a
+    /// definition is one, a block only when it holds `|`; a reference to a
+    /// group still open never matches; the backtracking has a budget.
+    #[test]
+    fn numbered_backreferences() {
+        let at = |p: &str, buf: &str| {
+            Pattern::parse(p, CheckKind::Plain, 1, "CHECK", set(), &mut VarTable::new())
+                .unwrap()
+                .find(buf, &Vars::default())
+                .map(|f| f.map(|f| (f.start, f.end)))
+        };
+        assert_eq!(at(r"{{(a)\1}}", "xaa"), Ok(Some((1, 3))));
+        assert_eq!(at(r"{{(a)\1}}", "ab"), Ok(None));
+        assert_eq!(at(r"[[X:b]]{{(a)\1}}", "baa bab"), Ok(Some((4, 7))));
+        assert_eq!(at(r"{{x|y}}{{(c)\1}}", "xcc xcx"), Ok(Some((4, 7))));
+        assert_eq!(at(r"[[X:c]]{{(a)(b)\2}}", "cabb caba"), Ok(Some((5, 9))));
+        assert_eq!(at(r"{{(a)\1|b}}", "b"), Ok(None));
+        assert_eq!(at(r"{{((a)\2)+}}x", "aaaax"), Ok(Some((0, 5))));
+        assert_eq!(
+            at(r"[[X:[a-z]]] [[X]]{{(q)\1}}", "c cqq c cqc"),
+            Ok(Some((6, 11)))
+        );
+        let mut table = VarTable::new();
+        let p = Pattern::parse(
+            "{{(a)\\1}}.[[#N:]]",
+            CheckKind::Plain,
+            1,
+            "CHECK",
+            set(),
+            &mut table,
+        )
+        .unwrap();
+        let f = p.find("aa.5", &Vars::default()).unwrap().unwrap();
+        assert_eq!(f.defs.len(), 1);
+        assert!(matches!(&f.defs[0], (n, Value::Num(_)) if n == "N"));
+        // The definition after a `|` block is group 2: its value is `c`.
+        let p = Pattern::parse(
+            r"{{a|b}}[[X:c]]{{(d)\1}}",
+            CheckKind::Plain,
+            1,
+            "CHECK",
+            set(),
+            &mut VarTable::new(),
+        )
+        .unwrap();
+        let f = p.find("acda", &Vars::default()).unwrap().unwrap();
+        assert_eq!(f.defs, vec![("X".to_string(), Value::Str("c".to_string()))]);
+        let slow = format!("{}c", "a".repeat(64));
+        assert_eq!(at(r"{{(a*)*b\1}}", &slow), Err(MatchError::BacktrackLimit));
+        assert_eq!(at(r"{{(a*)*b}}", &slow), Ok(None));
+    }
+
     #[test]
     fn substitution_needs_definition() {
         let pat = Pattern::parse(
@@ -1442,7 +1713,7 @@ mod tests {
             .is_ok()
         );
         // Groups inside regexes count too.
-        assert_eq!(count_groups(r"(a)\(b[(]([[:alpha:]])"), 2);
+        assert_eq!(scan_groups(r"(a)\(b[(]([[:alpha:]])", 1, None), (2, false));
         assert_eq!(
             e("{{(((((((((a)))))))))}}[[V:x]] [[V]]").message,
             "Can't back-reference more than 9 variables"

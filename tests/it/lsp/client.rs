@@ -28,6 +28,8 @@ pub struct Client {
     /// A scratch directory for documents that must exist on disk.
     pub dir: tempfile::TempDir,
     /// Held to stop reading the server's output (see [`Client::pause_reading`]).
+    // Used by tests/needs_tools/lsp_memory.rs, which shares this file.
+    #[allow(dead_code)]
     gate: Arc<Mutex<()>>,
 }
 
@@ -114,16 +116,22 @@ impl Client {
 
     /// Stops reading the server's output while the guard lives (after at
     /// most one more message), as a client that does not read its replies.
+    // Used by tests/needs_tools/lsp_memory.rs, which shares this file.
+    #[allow(dead_code)]
     pub fn pause_reading(&self) -> MutexGuard<'_, ()> {
         self.gate.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The server's process id.
+    // Used by tests/needs_tools/lsp_memory.rs, which shares this file.
+    #[allow(dead_code)]
     pub fn pid(&self) -> u32 {
         self.child.id()
     }
 
     /// A copy of the server's stdin, for writing from another thread.
+    // Used by tests/needs_tools/lsp_memory.rs, which shares this file.
+    #[allow(dead_code)]
     pub fn stdin_handle(&mut self) -> ChildStdin {
         self.stdin.take().expect("stdin open")
     }
@@ -361,6 +369,8 @@ pub fn position_of(text: &str, needle: &str, nth: usize, delta: usize) -> Value 
 
 /// A process's memory figure from `/proc/PID/status` (`VmRSS`, `VmHWM`), in
 /// KiB; `None` where there is no `/proc`.
+// Used by tests/needs_tools/lsp_memory.rs, which shares this file.
+#[allow(dead_code)]
 pub fn memory_kib(pid: u32, field: &str) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let line = status.lines().find(|l| l.starts_with(field))?;

@@ -5,7 +5,7 @@
 //! alive and small); the lifecycle's errors are plain.
 
 use super::DOC;
-use super::client::{Client, frame, memory_kib, position_of};
+use super::client::{Client, frame, position_of};
 use serde_json::{Value, json};
 
 const URI: &str = "file:///virtual/framing.pfir";
@@ -50,7 +50,7 @@ fn a_terabyte_length_is_refused_without_allocating() {
 }
 
 #[test]
-fn a_length_over_the_cap_does_not_grow_memory() {
+fn a_length_over_the_cap_is_skipped() {
     let mut c = Client::start(json!({}));
     c.send_raw(b"Content-Length: 10000000000\r\n\r\nab");
     let err = transport_error(&mut c);
@@ -61,14 +61,7 @@ fn a_length_over_the_cap_does_not_grow_memory() {
         c.send_raw(&chunk);
     }
     assert!(c.running());
-    let Some(peak) = memory_kib(c.pid(), "VmHWM:") else {
-        println!("skipped: no /proc to read the server's memory from");
-        return;
-    };
-    assert!(
-        peak < 48 * 1024,
-        "pfir lsp peaked at {peak} KiB while skipping 64 MiB"
-    );
+    // Its memory meanwhile (read from /proc): tests/needs_tools/lsp_memory.rs.
 }
 
 #[test]

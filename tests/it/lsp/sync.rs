@@ -3,9 +3,8 @@
 //! and memory stays bounded when the client sends many large changes
 //! without reading the server's output.
 
-use super::client::{Client, memory_kib};
+use super::client::Client;
 use serde_json::{Value, json};
-use std::io::Write;
 
 const URI: &str = "file:///virtual/sync.pfir";
 
@@ -128,61 +127,6 @@ fn changes_to_a_document_that_is_not_open_are_ignored() {
         .unwrap();
     assert_eq!(answer, Value::Null);
     assert!(c.shutdown_and_exit().success());
-}
-
-/// 80 full changes of about 1 MiB each, the server's output unread: the
-/// server keeps at most a few versions of the document, whatever the
-/// number of changes (it used to queue each version for the checker
-/// that could not publish: linear growth).
-#[test]
-fn unread_output_does_not_queue_superseded_versions() {
-    const CHANGES: usize = 80;
-    // Every function has an error, so that a publication (about 150 KB)
-    // fills the pipe to the unreading client at once.
-    let body: String = (0..500)
-        .map(|i| format!("func k{i}() {{\n  y = zz\n}}\n"))
-        .collect();
-
-    let mut c = Client::start(json!({}));
-    let Some(_) = memory_kib(c.pid(), "VmHWM:") else {
-        println!("skipped: no /proc to read the server's memory from");
-        return;
-    };
-    c.open(URI, &body);
-    c.diagnostics(URI, 1);
-    let baseline = memory_kib(c.pid(), "VmHWM:").unwrap();
-    let mut stdin = c.stdin_handle();
-    let _paused = c.pause_reading();
-    let mut version = 1;
-    for i in 0..CHANGES {
-        version += 1;
-        // A different text each time (a comment grows), about 1 MiB.
-        let text = format!(
-            "// {i}\n{body}{}",
-            " ".repeat((1 << 20) - body.len().min(1 << 20))
-        );
-        let message = json!({
-            "jsonrpc": "2.0",
-            "method": "textDocument/didChange",
-            "params": {
-                "textDocument": { "uri": URI, "version": version },
-                "contentChanges": [{ "text": text }],
-            },
-        })
-        .to_string();
-        write!(stdin, "Content-Length: {}\r\n\r\n{message}", message.len()).unwrap();
-    }
-    stdin.flush().unwrap();
-    let peak = memory_kib(c.pid(), "VmHWM:").unwrap();
-    println!("pfir lsp: {baseline} KiB with the document open, peak {peak} KiB after the changes");
-    // Each queued version would be 1 MiB: 80 of them 80 MiB more. What
-    // is held beside the document: a version being checked, one waiting,
-    // the transport's read-ahead (8 MiB) and a message being decoded.
-    assert!(
-        peak - baseline < 48 * 1024,
-        "pfir lsp grew by {} KiB over {CHANGES} changes of 1 MiB",
-        peak - baseline
-    );
 }
 
 /// The editor's lines and the compiler's agree on a lone `\r`: the error
