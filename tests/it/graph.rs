@@ -1,8 +1,8 @@
 //! `pfir graph` (`src/graph/`, `src/cli/graph.rs`): the SVG is well-formed
 //! XML with the structure the DOT output names, the edge totals agree with
 //! `--stats`, the HTML page carries the pass's decisions, large and deep
-//! inputs are summarised, and (when `chromium` is installed) the SVG and
-//! the page render in headless Chromium.
+//! inputs are summarised. (Rendering in headless Chromium needs a browser:
+//! `tests/needs_tools/browser.rs`.)
 
 use pfir::graph::model::{EdgeStyle, NodeKind, Side, static_view};
 use pfir::graph::{Options, Picture, Show, build, dot::write_dot, svg::write_svg};
