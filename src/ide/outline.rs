@@ -38,7 +38,7 @@ pub struct SymbolNode {
     pub selection_range: Range<usize>,
     pub children: Vec<SymbolNode>,
     /// Symbols below this one that are not among `children` (an outline
-    /// cut at a limit: [`document_symbols_within`]).
+    /// cut at a limit: `Analysis::document_symbols_within`).
     pub omitted: usize,
 }
 
