@@ -212,7 +212,8 @@ pub fn header_of(stmt: Span, body: Span) -> Range<usize> {
 
 /// The signature line of `f`: the printer's function header without its `{`.
 pub fn signature(f: &Function) -> String {
-    let mut head = crate::printer::function_head(f);
+    let mut head = String::new();
+    crate::printer::write_function_head(f, &mut head);
     head.truncate(head.trim_end_matches('{').trim_end().len());
     head
 }
