@@ -116,7 +116,10 @@ impl<'a> Lowerer<'a> {
                     // writes again where they are needed.
                     let written = self.text(*name);
                     self.unknown_variable(written, span);
-                    (ExprKind::Unresolved(self.func.names.add(written)), Type::Unknown)
+                    (
+                        ExprKind::Unresolved(self.func.names.add(written)),
+                        Type::Unknown,
+                    )
                 }
             },
             ast::ExprKind::Unary(u) => {
