@@ -273,3 +273,99 @@ pub fn line_text(m: &Module, f: &Function, line: &Line, out: &mut String) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each line as `depth anchor`, the statement named by its first word.
+    fn lines(text: &str) -> Vec<String> {
+        let (m, diags) = crate::frontend::read_module(text, 0);
+        assert!(diags.is_empty(), "{diags:?}");
+        let m = m.expect("a module");
+        let f = &m.functions()[0];
+        let word = |s: StmtId| {
+            let mut head = String::new();
+            super::super::stmt::stmt_head_into(&m, f, s, &mut head);
+            head.split_whitespace()
+                .take(2)
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        Lines::of(f)
+            .map(|line| {
+                let anchor = match line.anchor {
+                    Anchor::Head => "head".to_string(),
+                    Anchor::Stmt(s) => format!("stmt {}", word(s)),
+                    Anchor::Else(s) => format!("else of {}", word(s)),
+                    Anchor::Close(None) => "close".to_string(),
+                    Anchor::Close(Some(s)) => format!("close {}", word(s)),
+                };
+                format!("{} {anchor}", line.depth)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn an_else_if_chain_is_flat_and_closed_by_its_first_if() {
+        let text = "func main(n: i64) {
+  for i in range(n) {
+    if n > 1 {
+      a = n
+    } else if n > 2 {
+      b = n
+    } else if n > 3 {
+      if n > 4 {
+        c = n
+      }
+    } else {
+      d = n
+    }
+  }
+}
+";
+        let expected = [
+            "0 head",
+            "1 stmt for i",
+            "2 stmt if n",
+            "3 stmt a =",
+            "2 else of if n",
+            "3 stmt b =",
+            "2 else of if n",
+            "3 stmt if n",
+            "4 stmt c =",
+            "3 close if n",
+            "2 else of if n",
+            "3 stmt d =",
+            "2 close if n",
+            "1 close for i",
+            "0 close",
+        ];
+        assert_eq!(lines(text), expected);
+    }
+
+    #[test]
+    fn the_close_of_a_chain_names_its_first_if() {
+        let text = "func main(n: i64) {
+  if n > 1 {
+    a = n
+  } else if n > 2 {
+    b = n
+  }
+}
+";
+        let (m, _) = crate::frontend::read_module(text, 0);
+        let m = m.expect("a module");
+        let f = &m.functions()[0];
+        let first = f.block_stmts(&f.body)[0];
+        let anchors: Vec<Anchor> = Lines::of(f).map(|l| l.anchor).collect();
+        assert!(
+            matches!(anchors[5], Anchor::Close(Some(s)) if s == first),
+            "{anchors:?}"
+        );
+        assert!(
+            matches!(anchors[3], Anchor::Else(s) if s == first),
+            "{anchors:?}"
+        );
+    }
+}
