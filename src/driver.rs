@@ -91,7 +91,7 @@ pub fn run_opt(file: &SourceFile, args: &OptOptions) -> OptOutcome {
     };
     let lines = args
         .keep_comments
-        .then(|| crate::format::attach::LineIndex::new(&file.text));
+        .then(|| fsutil::lines::LineIndex::new(&file.text));
     for (base, chunk) in chunks {
         let (module, diags) = match &lines {
             Some(lines) => crate::format::read_with_comments(&file.text, lines, base, chunk),

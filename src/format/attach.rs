@@ -5,45 +5,14 @@
 //! [`crate::lexer::comments`]) and the printed lines of its functions in
 //! source order ([`crate::printer::lines::Lines`]), into
 //! [`super::notes`]: comment text borrowed from the source, no table.
-//! Linear in both, plus a binary search per comment for its line.
+//! Linear in both, plus a binary search per comment for its line (in the
+//! project's one line index, `fsutil::lines::LineIndex`).
 
 use super::notes::{FunctionNotes, InnerNote, ModuleNotes, Note};
 use crate::ir::{Anchor, Module};
 use crate::printer::lines::{Line, Lines};
 use crate::span::Span;
-
-/// Line starts of a text, for offset -> 0-based line.
-pub struct LineIndex {
-    starts: Vec<usize>,
-}
-
-impl LineIndex {
-    pub fn new(text: &str) -> LineIndex {
-        let mut starts = vec![0];
-        starts.extend(crate::span::line_starts(text));
-        LineIndex { starts }
-    }
-
-    /// The 0-based line of byte `offset`.
-    pub fn line(&self, offset: usize) -> usize {
-        self.starts
-            .partition_point(|&s| s <= offset)
-            .saturating_sub(1)
-    }
-
-    /// The byte where 0-based `line` starts.
-    pub fn start(&self, line: usize) -> usize {
-        self.starts[line.min(self.starts.len() - 1)]
-    }
-
-    pub fn len(&self) -> usize {
-        self.starts.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        false
-    }
-}
+use fsutil::lines::LineIndex;
 
 /// Whether the whitespace `text[from..to]` holds a blank line.
 fn blank_between(text: &str, from: usize, to: usize) -> bool {
@@ -76,13 +45,13 @@ impl<'t> State<'t> {
         Note {
             text: &self.text[span.range()],
             blank_before,
-            line: u32::try_from(self.lines.line(span.start())).unwrap_or(u32::MAX),
+            line: u32::try_from(self.lines.line_of(span.start())).unwrap_or(u32::MAX),
         }
     }
 
     /// Whether only whitespace precedes byte `at` on its line.
     fn own_line(&self, at: usize) -> bool {
-        let line_start = self.lines.start(self.lines.line(at));
+        let line_start = self.lines.line_start(self.lines.line_of(at)).unwrap_or(0);
         self.text[line_start..at].trim().is_empty()
     }
 
@@ -137,7 +106,9 @@ impl<'t> State<'t> {
             &mut self.inner,
         );
         self.last_end = self.last_end.max(line.end);
-        let end_line = self.lines.line(line.end.saturating_sub(1).max(line.start));
+        let end_line = self
+            .lines
+            .line_of(line.end.saturating_sub(1).max(line.start));
         self.prev = Some((fi, index, line.anchor, false, end_line));
     }
 }

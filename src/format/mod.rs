@@ -23,7 +23,7 @@ pub mod print;
 use crate::diagnostics::Diagnostic;
 use crate::frontend::{SPLIT_MARKER, read_module, split_chunks};
 use crate::ir::Module;
-use attach::LineIndex;
+use fsutil::lines::LineIndex;
 use notes::ModuleNotes;
 use print::{Keep, Printer};
 
@@ -126,14 +126,14 @@ fn format_chunks(
     check_output_size(modules.iter().map(|(m, n)| (m, n)), Keep::All).map_err(|d| vec![d])?;
     let mut printer = Printer::new(Keep::All).line_width(width);
     if text.contains("expected-") {
-        printer = printer.tracking(lines.len());
+        printer = printer.tracking(lines.line_count());
     }
-    let line_of = |offset: usize| lines.line(offset);
+    let line_of = |offset: usize| lines.line_of(offset);
     let last = chunks.len().saturating_sub(1);
     for (i, ((m, notes), &(base, chunk))) in modules.iter().zip(&chunks).enumerate() {
         if i > 0 {
             // The separator line sits just before the chunk.
-            let marker_line = lines.line(base.saturating_sub(1));
+            let marker_line = lines.line_of(base.saturating_sub(1));
             printer.raw_line(SPLIT_MARKER, Some(marker_line));
             if chunk
                 .trim_start_matches([' ', '\t', '\r'])

@@ -199,7 +199,7 @@ fn directives_are_recognised() {
 fn structural_equality_ignores_comments() {
     let plain = "func f() {\n  a = 1\n}\n";
     let commented = "// x\nfunc f() { // y\n  // z\n  a = 1 // w\n}\n// end\n";
-    let lines = super::attach::LineIndex::new(commented);
+    let lines = fsutil::lines::LineIndex::new(commented);
     let (m, _) = super::read_with_comments(commented, &lines, 0, commented);
     let m = m.unwrap();
     assert_eq!(m.functions()[0].comments.all().count(), 4);
@@ -217,7 +217,7 @@ fn printed_indentation(text: &str) -> u64 {
 
 /// What the output-size bound counts for `src` formatted.
 fn counted_indentation(src: &str) -> u64 {
-    let lines = super::attach::LineIndex::new(src);
+    let lines = fsutil::lines::LineIndex::new(src);
     let spans = crate::lexer::comments(src, 0);
     let (m, notes) = super::read_for_format(src, &lines, 0, src, &spans).unwrap();
     super::check_output_size([(&m, &notes)], super::print::Keep::All)
@@ -263,7 +263,7 @@ fn comment_lines_at_depth_count_toward_the_output_bound() {
     };
     crate::stack::with_large_stack(|| {
         assert!(refused(super::format_text(&src).unwrap_err()));
-        let lines = super::attach::LineIndex::new(&src);
+        let lines = fsutil::lines::LineIndex::new(&src);
         let (m, _) = super::read_with_comments(&src, &lines, 0, &src);
         let m = m.unwrap();
         assert!(crate::printer::check_output_size([&m]).is_ok());

@@ -2,7 +2,7 @@
 //! `if a { } else if b { } else { }`: the rule the printer, the formatter
 //! and anything else that walks printed lines must agree on.
 
-use super::{Block, Function, IfStmt, StmtId, StmtKind};
+use super::{Block, Function, StmtId, StmtKind};
 
 /// The `if` of an `else` branch that prints as `} else if`: the branch holds
 /// exactly one statement, an `if` without results.
@@ -16,51 +16,21 @@ pub fn else_if(f: &Function, else_body: &Block) -> Option<StmtId> {
     }
 }
 
-/// What follows a link's `then` block.
-pub enum ElseArm<'ir> {
-    /// No `else`: the chain ends with the `then` block's `}`.
-    None,
-    /// `} else if`: the chain continues with this `if` statement.
-    ElseIf(StmtId),
-    /// `} else {`: this block, then the chain's `}`.
-    Else(&'ir Block),
+/// The `else` branch of `if` statement `s` (`None` when `s` is not an `if`
+/// or has no `else`).
+pub fn else_body(f: &Function, s: StmtId) -> Option<&Block> {
+    match &f.stmts.get(s)?.kind {
+        StmtKind::If(i) => f.ifs[*i].else_body.as_ref(),
+        _ => None,
+    }
 }
 
-/// One `if` of a chain: its statement, `then` block and what follows.
-pub struct IfLink<'ir> {
-    pub stmt: StmtId,
-    pub then_body: &'ir Block,
-    pub else_arm: ElseArm<'ir>,
-}
-
-/// The links of the chain that starts at `s`, in source order (none when
-/// `s` is not an `if`). Iterative: a chain of any length costs no stack.
-pub fn if_chain(f: &Function, s: StmtId) -> impl Iterator<Item = IfLink<'_>> {
-    let mut current = Some(s);
-    std::iter::from_fn(move || {
-        let stmt = current.take()?;
-        let StmtKind::If(i) = f.stmts[stmt].kind else {
-            return None;
-        };
-        let IfStmt {
-            then_body,
-            else_body,
-            ..
-        } = &f.ifs[i];
-        let else_arm = match else_body {
-            None => ElseArm::None,
-            Some(b) => match else_if(f, b) {
-                Some(next) => {
-                    current = Some(next);
-                    ElseArm::ElseIf(next)
-                }
-                None => ElseArm::Else(b),
-            },
-        };
-        Some(IfLink {
-            stmt,
-            then_body,
-            else_arm,
-        })
-    })
+/// When block `which` of `owner` (as [`crate::ir::walk`] names blocks) is
+/// an `else` branch that prints as `} else if`, the `if` it holds: the next
+/// link of the chain, printed at the depth of the chain's first `if`.
+pub fn else_if_arm(f: &Function, owner: Option<StmtId>, which: u8) -> Option<StmtId> {
+    match (owner, which) {
+        (Some(s), 1) => else_body(f, s).and_then(|b| else_if(f, b)),
+        _ => None,
+    }
 }

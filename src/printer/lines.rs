@@ -1,17 +1,24 @@
-//! The printed lines of a function, in output order: the one walk the
-//! canonical printer ([`super::stmt`]), the output-size count and the
-//! formatter (`crate::format`: comment attachment and printing) share.
+//! The printed lines of a function, in output order: what the canonical
+//! printer ([`super::stmt`]), the output-size count and the formatter
+//! (`crate::format`: comment attachment and printing) share.
 //!
 //! [`Lines`] yields the header, each statement (or statement head, up to
-//! its `{`), the `} else {` / `} else if c {` lines and the closing braces,
-//! with an explicit work stack: nesting depth costs heap, not stack. Each
+//! its `{`), the `} else {` / `} else if c {` lines and the closing braces.
+//! It is a thin layer over [`crate::ir::walk::Walk`]'s events, with no walk
+//! of its own: a statement's line comes from [`Event::Enter`], a `} else`
+//! line or a `}` from the [`Event::LeaveBlock`] of the branch or body it
+//! ends. An `else` branch that prints as `} else if` (see
+//! [`crate::ir::if_chain`]) adds no indentation and no lines of its own.
+//! Nesting depth costs heap (the walk's stack), not call stack. Each
 //! [`Line`] carries the byte range of the source it was read from, so that
 //! comments can be attached to it by position and `expected-*@+N` offsets
 //! mapped. [`line_text`] writes a line's text.
 
 use super::expr::write_expr;
-use crate::ir::if_chain::{ElseArm, else_if, if_chain};
+use crate::ir::if_chain::{else_body, else_if, else_if_arm};
+use crate::ir::walk::{Event, Walk};
 use crate::ir::{Anchor, Block, Function, Module, StmtId, StmtKind};
+use std::ops::Range;
 
 /// One printed line.
 #[derive(Copy, Clone, Debug)]
@@ -24,16 +31,6 @@ pub struct Line {
     pub end: usize,
 }
 
-enum Work<'ir> {
-    /// The statements of a block from position `next` on, at `depth`.
-    Block {
-        stmts: &'ir [StmtId],
-        next: usize,
-        depth: usize,
-    },
-    Line(Line),
-}
-
 /// The byte just past a block's `{`, and the offset of its `}`.
 fn open_end(b: &Block) -> usize {
     b.span.start() + 1
@@ -42,10 +39,31 @@ fn close_start(b: &Block) -> usize {
     b.span.end().saturating_sub(1)
 }
 
+/// A block [`Lines::take_long_block`] took out of the walk, for the
+/// caller to print itself (in parts: [`Lines::of_part`]).
+#[derive(Copy, Clone, Debug)]
+pub struct TakenBlock<'ir> {
+    owner: Option<StmtId>,
+    which: u8,
+    pub block: &'ir Block,
+    /// The indentation of its statements.
+    pub depth: usize,
+}
+
 /// An iterator over printed lines (see the module documentation).
 pub struct Lines<'ir> {
     f: &'ir Function,
-    work: Vec<Work<'ir>>,
+    walk: Walk<'ir>,
+    /// A line to yield before the walk's next event.
+    ahead: Option<Line>,
+    /// Whether the walk's outermost block is the function body, whose
+    /// events give the header's and the closing `}`'s lines.
+    whole: bool,
+    /// The indentation of the outermost block's statements.
+    base: usize,
+    /// The `} else if` branches open around the walk's position: blocks
+    /// the walk counts in its depth that indent nothing.
+    flat: usize,
 }
 
 impl<'ir> Lines<'ir> {
@@ -57,126 +75,165 @@ impl<'ir> Lines<'ir> {
             start: f.span.start(),
             end: open_end(&f.body).max(f.span.start()),
         };
-        let close = Line {
-            anchor: Anchor::Close(None),
-            depth: 0,
-            start: close_start(&f.body),
-            end: f.body.span.end(),
-        };
-        let mut lines = Lines::of_stmts(f, f.block_stmts(&f.body), 1);
-        lines.work.insert(0, Work::Line(close));
-        lines.work.push(Work::Line(head));
-        lines
-    }
-
-    /// The lines of `stmts` (a block, or part of one) at `depth`, with the
-    /// blocks they hold.
-    pub fn of_stmts(f: &'ir Function, stmts: &'ir [StmtId], depth: usize) -> Lines<'ir> {
         Lines {
             f,
-            work: vec![Work::Block {
-                stmts,
-                next: 0,
-                depth,
-            }],
+            walk: Walk::new(f),
+            ahead: Some(head),
+            whole: true,
+            base: 1,
+            flat: 0,
         }
+    }
+
+    /// The lines of the statements `range` (by index) of a block taken by
+    /// [`Lines::take_long_block`], with the blocks they hold.
+    pub fn of_part(f: &'ir Function, taken: &TakenBlock<'ir>, range: Range<usize>) -> Lines<'ir> {
+        Lines {
+            f,
+            walk: Walk::part(f, taken.owner, taken.which, taken.block, range),
+            ahead: None,
+            whole: false,
+            base: taken.depth,
+            flat: 0,
+        }
+    }
+
+    /// The indentation of a statement of the walk's current block (at a
+    /// block event: of the block's statements).
+    fn depth(&self) -> usize {
+        (self.walk.depth() + self.base).saturating_sub(1 + self.flat)
     }
 
     /// When the next line is the first of a block of at least `min`
-    /// statements, takes that block out of the walk and returns its
-    /// statements and depth (the printer prints it in two halves).
-    pub fn take_long_block(&mut self, min: usize) -> Option<(&'ir [StmtId], usize)> {
-        match self.work.last() {
-            Some(&Work::Block {
-                stmts,
-                next: 0,
-                depth,
-            }) if stmts.len() >= min => {
-                self.work.pop();
-                Some((stmts, depth))
-            }
-            _ => None,
+    /// statements, takes that block out of the walk (the lines after it
+    /// follow) and returns it: the printer prints it in two halves.
+    pub fn take_long_block(&mut self, min: usize) -> Option<TakenBlock<'ir>> {
+        if self.ahead.is_some() {
+            return None;
         }
-    }
-
-    /// Queues what statement `s` (whose line is `line`) nests: an `if`
-    /// chain's branches, or a loop's or scope's body and its `}`.
-    fn push_nested(&mut self, s: StmtId, depth: usize) {
-        let f = self.f;
-        match &f.stmts[s].kind {
-            StmtKind::If(_) => self.push_if_chain(s, depth),
-            kind @ (StmtKind::For(_) | StmtKind::While(_) | StmtKind::Scope(_)) => {
-                if let Some(body) = f.nested_block(kind, 0) {
-                    self.work.push(Work::Line(Line {
-                        anchor: Anchor::Close(Some(s)),
-                        depth,
-                        start: close_start(body),
-                        end: body.span.end(),
-                    }));
-                    self.work.push(Work::Block {
-                        stmts: f.block_stmts(body),
-                        next: 0,
-                        depth: depth + 1,
-                    });
+        while let Some(event) = self.walk.next() {
+            if let Event::EnterBlock {
+                owner,
+                which,
+                block,
+            } = event
+                && else_if_arm(self.f, owner, which).is_none()
+            {
+                if self.f.block_stmts(block).len() < min {
+                    return None;
                 }
+                self.walk.skip_block();
+                return Some(TakenBlock {
+                    owner,
+                    which,
+                    block,
+                    depth: self.depth(),
+                });
             }
-            _ => {}
+            if let Some(line) = self.line_of(event) {
+                self.ahead = Some(line);
+                return None;
+            }
+        }
+        None
+    }
+
+    /// The line an event of the walk prints, if any.
+    fn line_of(&mut self, event: Event<'ir>) -> Option<Line> {
+        let f = self.f;
+        match event {
+            Event::Enter(s, site) => {
+                if site.block == 1 && else_if_arm(f, site.owner, 1) == Some(s) {
+                    // Printed as part of the `} else if` line.
+                    return None;
+                }
+                let stmt = &f.stmts[s];
+                let start = stmt.span.start();
+                let end = match &stmt.kind {
+                    StmtKind::If(i) => open_end(&f.ifs[*i].then_body),
+                    kind @ (StmtKind::For(_) | StmtKind::While(_) | StmtKind::Scope(_)) => {
+                        f.nested_block(kind, 0).map_or(stmt.span.end(), open_end)
+                    }
+                    _ => stmt.span.end(),
+                };
+                Some(Line {
+                    anchor: Anchor::Stmt(s),
+                    depth: self.depth(),
+                    start,
+                    end: end.max(start),
+                })
+            }
+            Event::EnterBlock { owner, which, .. } => {
+                if else_if_arm(f, owner, which).is_some() {
+                    self.flat += 1;
+                }
+                None
+            }
+            Event::LeaveBlock {
+                owner,
+                which,
+                block,
+            } => self.block_end(owner, which, block),
+            Event::Leave(_) => None,
         }
     }
 
-    /// Queues the bodies of the `if` chain starting at `s` (whose head is
-    /// yielded): `then` bodies, `} else` lines, the final block and `}`.
-    fn push_if_chain(&mut self, s: StmtId, depth: usize) {
+    /// The line that ends block `which` of `owner`: `}`, `} else {` or
+    /// `} else if c {` (none for a `} else if` branch, whose last link
+    /// printed it, nor for a part's outermost block).
+    fn block_end(&mut self, owner: Option<StmtId>, which: u8, block: &Block) -> Option<Line> {
         let f = self.f;
-        let from = self.work.len();
-        let mut last_close = None;
-        for link in if_chain(f, s) {
-            let then_body = link.then_body;
-            self.work.push(Work::Block {
-                stmts: f.block_stmts(then_body),
-                next: 0,
-                depth: depth + 1,
+        if self.walk.depth() == 1 && !self.whole {
+            return None;
+        }
+        if else_if_arm(f, owner, which).is_some() {
+            self.flat -= 1;
+            return None;
+        }
+        let depth = self.depth().saturating_sub(1);
+        let start = close_start(block);
+        let Some(s) = owner else {
+            return Some(Line {
+                anchor: Anchor::Close(None),
+                depth: 0,
+                start,
+                end: block.span.end(),
             });
-            let start = close_start(then_body);
-            match link.else_arm {
-                ElseArm::None => last_close = Some(then_body),
-                ElseArm::ElseIf(next) => {
-                    let end = match &f.stmts[next].kind {
-                        StmtKind::If(i) => open_end(&f.ifs[*i].then_body),
-                        _ => start,
-                    };
-                    self.work.push(Work::Line(Line {
-                        anchor: Anchor::Else(link.stmt),
-                        depth,
-                        start,
-                        end: end.max(start),
-                    }));
-                }
-                ElseArm::Else(else_body) => {
-                    self.work.push(Work::Line(Line {
-                        anchor: Anchor::Else(link.stmt),
-                        depth,
-                        start,
-                        end: open_end(else_body).max(start),
-                    }));
-                    self.work.push(Work::Block {
-                        stmts: f.block_stmts(else_body),
-                        next: 0,
-                        depth: depth + 1,
-                    });
-                    last_close = Some(else_body);
-                }
+        };
+        let is_if = matches!(f.stmts[s].kind, StmtKind::If(_));
+        let (anchor, end) = match else_body(f, s) {
+            Some(other) if which == 0 => {
+                let end = match else_if(f, other).map(|n| &f.stmts[n].kind) {
+                    Some(StmtKind::If(i)) => open_end(&f.ifs[*i].then_body),
+                    _ => open_end(other),
+                };
+                (Anchor::Else(s), end)
             }
-        }
-        let (start, end) = last_close.map_or((0, 0), |b| (close_start(b), b.span.end()));
-        self.work.push(Work::Line(Line {
-            anchor: Anchor::Close(Some(s)),
+            _ if is_if => (Anchor::Close(Some(self.chain_head(s))), block.span.end()),
+            _ => (Anchor::Close(Some(s)), block.span.end()),
+        };
+        Some(Line {
+            anchor,
             depth,
             start,
-            end,
-        }));
-        // Queued in output order; the stack pops the last first.
-        self.work[from..].reverse();
+            end: end.max(start),
+        })
+    }
+
+    /// The first `if` of the chain whose link `s` is: up the walk's
+    /// owners while each is the `} else if` of the next.
+    fn chain_head(&self, s: StmtId) -> StmtId {
+        let mut head = s;
+        for owner in self.walk.owners() {
+            if owner == head {
+                continue;
+            }
+            if else_if_arm(self.f, Some(owner), 1) != Some(head) {
+                break;
+            }
+            head = owner;
+        }
+        head
     }
 }
 
@@ -184,36 +241,13 @@ impl Iterator for Lines<'_> {
     type Item = Line;
 
     fn next(&mut self) -> Option<Line> {
-        let f = self.f;
+        if let Some(line) = self.ahead.take() {
+            return Some(line);
+        }
         loop {
-            match self.work.pop()? {
-                Work::Line(line) => return Some(line),
-                Work::Block { stmts, next, depth } => {
-                    let Some(&s) = stmts.get(next) else {
-                        continue;
-                    };
-                    self.work.push(Work::Block {
-                        stmts,
-                        next: next + 1,
-                        depth,
-                    });
-                    let stmt = &f.stmts[s];
-                    let start = stmt.span.start();
-                    let end = match &stmt.kind {
-                        StmtKind::If(i) => open_end(&f.ifs[*i].then_body),
-                        kind @ (StmtKind::For(_) | StmtKind::While(_) | StmtKind::Scope(_)) => {
-                            f.nested_block(kind, 0).map_or(stmt.span.end(), open_end)
-                        }
-                        _ => stmt.span.end(),
-                    };
-                    self.push_nested(s, depth);
-                    return Some(Line {
-                        anchor: Anchor::Stmt(s),
-                        depth,
-                        start,
-                        end: end.max(start),
-                    });
-                }
+            let event = self.walk.next()?;
+            if let Some(line) = self.line_of(event) {
+                return Some(line);
             }
         }
     }
@@ -228,11 +262,7 @@ pub fn line_text(m: &Module, f: &Function, line: &Line, out: &mut String) {
         Anchor::Close(_) => out.push('}'),
         Anchor::Else(s) => {
             out.push_str("} else ");
-            let next = match f.stmts[s].kind {
-                StmtKind::If(i) => f.ifs[i].else_body.as_ref().and_then(|b| else_if(f, b)),
-                _ => None,
-            };
-            match next.map(|n| f.stmts[n].kind) {
+            match else_if_arm(f, Some(s), 1).map(|n| f.stmts[n].kind) {
                 Some(StmtKind::If(i)) => {
                     out.push_str("if ");
                     write_expr(m, f, f.ifs[i].cond, out);
@@ -241,5 +271,101 @@ pub fn line_text(m: &Module, f: &Function, line: &Line, out: &mut String) {
                 _ => out.push('{'),
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each line as `depth anchor`, the statement named by its first word.
+    fn lines(text: &str) -> Vec<String> {
+        let (m, diags) = crate::frontend::read_module(text, 0);
+        assert!(diags.is_empty(), "{diags:?}");
+        let m = m.expect("a module");
+        let f = &m.functions()[0];
+        let word = |s: StmtId| {
+            let mut head = String::new();
+            super::super::stmt::stmt_head_into(&m, f, s, &mut head);
+            head.split_whitespace()
+                .take(2)
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        Lines::of(f)
+            .map(|line| {
+                let anchor = match line.anchor {
+                    Anchor::Head => "head".to_string(),
+                    Anchor::Stmt(s) => format!("stmt {}", word(s)),
+                    Anchor::Else(s) => format!("else of {}", word(s)),
+                    Anchor::Close(None) => "close".to_string(),
+                    Anchor::Close(Some(s)) => format!("close {}", word(s)),
+                };
+                format!("{} {anchor}", line.depth)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn an_else_if_chain_is_flat_and_closed_by_its_first_if() {
+        let text = "func main(n: i64) {
+  for i in range(n) {
+    if n > 1 {
+      a = n
+    } else if n > 2 {
+      b = n
+    } else if n > 3 {
+      if n > 4 {
+        c = n
+      }
+    } else {
+      d = n
+    }
+  }
+}
+";
+        let expected = [
+            "0 head",
+            "1 stmt for i",
+            "2 stmt if n",
+            "3 stmt a =",
+            "2 else of if n",
+            "3 stmt b =",
+            "2 else of if n",
+            "3 stmt if n",
+            "4 stmt c =",
+            "3 close if n",
+            "2 else of if n",
+            "3 stmt d =",
+            "2 close if n",
+            "1 close for i",
+            "0 close",
+        ];
+        assert_eq!(lines(text), expected);
+    }
+
+    #[test]
+    fn the_close_of_a_chain_names_its_first_if() {
+        let text = "func main(n: i64) {
+  if n > 1 {
+    a = n
+  } else if n > 2 {
+    b = n
+  }
+}
+";
+        let (m, _) = crate::frontend::read_module(text, 0);
+        let m = m.expect("a module");
+        let f = &m.functions()[0];
+        let first = f.block_stmts(&f.body)[0];
+        let anchors: Vec<Anchor> = Lines::of(f).map(|l| l.anchor).collect();
+        assert!(
+            matches!(anchors[5], Anchor::Close(Some(s)) if s == first),
+            "{anchors:?}"
+        );
+        assert!(
+            matches!(anchors[3], Anchor::Else(s) if s == first),
+            "{anchors:?}"
+        );
     }
 }

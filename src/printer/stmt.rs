@@ -4,12 +4,12 @@
 //! is stable whatever its width): its indentation (two spaces per level,
 //! written in bulk) and its head ([`stmt_head`]) go straight to the writer,
 //! so nothing but the line being written is ever held. The lines come from
-//! [`super::lines::Lines`], the walk the formatter shares (an explicit
-//! work stack: nesting depth costs heap, not stack).
+//! [`super::lines::Lines`], the line iterator the formatter shares (over
+//! `ir::walk`'s events: nesting depth costs heap, not stack).
 
 use super::binding::{write_bindings, write_iter_args};
 use super::expr::{ArgSeparator, write_comma_separated, write_expr, write_kwarg, write_list};
-use super::lines::{Line, Lines, line_text};
+use super::lines::{Line, Lines, TakenBlock, line_text};
 use super::render::{BoundedBuffer, TrimWriter};
 use crate::ir::{Anchor, ArenaId, ExprId, Function, Module, StmtId, StmtKind, Submit};
 use std::io::{self, Write};
@@ -49,9 +49,9 @@ fn write_stmts<W: Write>(
 ) -> io::Result<()> {
     let mut text = String::new();
     loop {
-        if may_split && let Some((stmts, depth)) = lines.take_long_block(SPLIT_PRINT_STMTS) {
+        if may_split && let Some(taken) = lines.take_long_block(SPLIT_PRINT_STMTS) {
             may_split = false;
-            write_halves(m, f, stmts, depth, out)?;
+            write_halves(m, f, &taken, out)?;
             continue;
         }
         let Some(line) = lines.next() else {
@@ -77,24 +77,29 @@ fn write_stmts<W: Write>(
 fn write_halves<W: Write>(
     m: &Module,
     f: &Function,
-    stmts: &[StmtId],
-    depth: usize,
+    taken: &TakenBlock<'_>,
     out: &mut TrimWriter<W>,
 ) -> io::Result<()> {
-    let (first, second) = stmts.split_at(stmts.len() / 2);
-    let limit = ahead_limit(f, second);
-    let lines = |stmts| Lines::of_stmts(f, stmts, depth);
+    let stmts = f.block_stmts(taken.block);
+    let (first, second, all) = (
+        0..stmts.len() / 2,
+        stmts.len() / 2..stmts.len(),
+        0..stmts.len(),
+    );
+    let limit = ahead_limit(f, &stmts[second.clone()]);
+    let lines = |range| Lines::of_part(f, taken, range);
+    let ahead = second.clone();
     std::thread::scope(|s| {
         let printer = std::thread::Builder::new()
             .name("pfir-print".into())
             .stack_size(crate::stack::worker_stack_bytes())
-            .spawn_scoped(s, || {
+            .spawn_scoped(s, move || {
                 let mut buffer = TrimWriter::new(BoundedBuffer::new(limit));
-                write_stmts(m, f, lines(second), false, &mut buffer)?;
+                write_stmts(m, f, lines(ahead), false, &mut buffer)?;
                 Ok::<_, io::Error>(buffer.finish()?.into_bytes())
             });
         let Ok(printer) = printer else {
-            return write_stmts(m, f, lines(stmts), false, out);
+            return write_stmts(m, f, lines(all), false, out);
         };
         write_stmts(m, f, lines(first), false, out)?;
         match printer.join() {
