@@ -79,15 +79,31 @@ pub fn format_text(text: &str) -> Result<String, Vec<Diagnostic>> {
 
 /// [`format_text`] with statements laid out within `width` columns.
 pub fn format_text_with(text: &str, width: usize) -> Result<String, Vec<Diagnostic>> {
+    format_text_in(text, width, (print::SPLIT_PRINT_LINES, None))
+}
+
+/// [`format_text_with`], a function of `split.0` printed lines or more
+/// printed in two halves on two threads, the second from line `split.1`
+/// (its middle when `None`; tests choose both).
+pub(crate) fn format_text_in(
+    text: &str,
+    width: usize,
+    split_lines: (usize, Option<usize>),
+) -> Result<String, Vec<Diagnostic>> {
     let split = fsutil::lines::lines(text).any(|l| l.trim_end() == SPLIT_MARKER);
-    let result = if split {
-        format_chunks(text, split_chunks(text), width)
-    } else {
-        format_chunks(text, vec![(0, text)], width)
+    let chunks = |whole: bool| {
+        if whole {
+            vec![(0, text)]
+        } else {
+            split_chunks(text)
+        }
     };
+    let result = format_chunks(text, chunks(!split), width, split_lines);
     let out = match result {
         // A separator line that is only a comment of a file read whole.
-        Err(diags) if split => format_chunks(text, vec![(0, text)], width).map_err(|_| diags)?,
+        Err(diags) if split => {
+            format_chunks(text, chunks(true), width, split_lines).map_err(|_| diags)?
+        }
         other => other?,
     };
     let out = if uses_crlf(text) {
@@ -106,6 +122,7 @@ fn format_chunks(
     text: &str,
     chunks: Vec<(usize, &str)>,
     width: usize,
+    split_lines: (usize, Option<usize>),
 ) -> Result<String, Vec<Diagnostic>> {
     let lines = LineIndex::new(text);
     let spans: Vec<Vec<crate::span::Span>> = chunks
@@ -124,7 +141,9 @@ fn format_chunks(
         return Err(errors);
     }
     check_output_size(modules.iter().map(|(m, n)| (m, n)), Keep::All).map_err(|d| vec![d])?;
-    let mut printer = Printer::new(Keep::All).line_width(width);
+    let mut printer = Printer::new(Keep::All)
+        .line_width(width)
+        .split_lines(split_lines.0, split_lines.1);
     if text.contains("expected-") {
         printer = printer.tracking(lines.line_count());
     }

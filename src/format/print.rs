@@ -77,7 +77,15 @@ pub struct Printer {
     width: Option<usize>,
     /// Reused buffer for the text of a line.
     text: String,
+    /// The number of printed lines from which a function is printed in
+    /// two halves on two threads ([`SPLIT_PRINT_LINES`]; smaller in tests).
+    split_lines: usize,
+    split_at: Option<usize>,
 }
+
+/// The number of printed lines from which a function is formatted in two
+/// halves on two threads.
+pub const SPLIT_PRINT_LINES: usize = 1 << 15;
 
 /// The depth of the comment lines printed above `line`: inside the block
 /// that a `}` or `} else {` line closes.
@@ -105,12 +113,23 @@ impl Printer {
             tracking: None,
             width: None,
             text: String::new(),
+            split_lines: SPLIT_PRINT_LINES,
+            split_at: None,
         }
     }
 
     /// Lays statements out within `width` columns ([`super::layout`]).
     pub fn line_width(mut self, width: usize) -> Printer {
         self.width = Some(width);
+        self
+    }
+
+    /// Prints a function of `n` printed lines or more in two halves on two
+    /// threads (the default is [`SPLIT_PRINT_LINES`]); the second half
+    /// starts at its middle line, or (tests) at line `at` when given.
+    pub fn split_lines(mut self, n: usize, at: Option<usize>) -> Printer {
+        self.split_lines = n;
+        self.split_at = at;
         self
     }
 
@@ -274,7 +293,10 @@ impl Printer {
     }
 
     /// Prints the lines of `f`, each with its comments (found with a
-    /// cursor: `notes` are in the lines' order).
+    /// cursor: `notes` are in the lines' order). A long function (at least
+    /// `split_lines` lines) is printed in two halves, the second on a
+    /// thread of its own, as the canonical printer prints a long block
+    /// (`printer::stmt`), unless the output's lines are being tracked.
     fn function(
         &mut self,
         module: &Module,
@@ -282,9 +304,33 @@ impl Printer {
         notes: &FunctionNotes,
         source_line: &dyn Fn(usize) -> usize,
     ) {
-        let mut with_notes = notes.lines().iter().peekable();
+        if self.tracking.is_none() {
+            let lines: Vec<Line> = Lines::of(f).collect();
+            if lines.len() >= self.split_lines.max(2) {
+                return self.function_in_halves(module, f, notes, &lines);
+            }
+        }
+        self.lines(module, f, notes, Lines::of(f).enumerate(), source_line);
+    }
+
+    /// Prints `lines` (each with its index among the function's printed
+    /// lines) with their comments, from `notes`.
+    fn lines(
+        &mut self,
+        module: &Module,
+        f: &Function,
+        notes: &FunctionNotes,
+        lines: impl Iterator<Item = (usize, Line)>,
+        source_line: &dyn Fn(usize) -> usize,
+    ) {
+        let mut lines = lines.peekable();
+        let first = lines.peek().map_or(0, |(index, _)| *index);
+        let from = notes
+            .lines()
+            .partition_point(|l| (l.index as usize) < first);
+        let mut with_notes = notes.lines()[from..].iter().peekable();
         let mut placed = Vec::new();
-        for (index, line) in Lines::of(f).enumerate() {
+        for (index, line) in lines {
             let c = match with_notes.next_if(|l| l.index as usize == index) {
                 Some(l) => notes.comments(l),
                 None => LineComments::default(),
@@ -314,5 +360,62 @@ impl Printer {
             };
             self.code_line(&line, source, &c, &placed);
         }
+    }
+
+    /// [`Printer::function`] for a long function: the second half of its
+    /// lines is printed into a buffer on a thread of its own while this
+    /// thread prints the first (a line starts in a state that depends only
+    /// on whether the line before opened a block); on one thread when no
+    /// thread can start.
+    fn function_in_halves(
+        &mut self,
+        module: &Module,
+        f: &Function,
+        notes: &FunctionNotes,
+        lines: &[Line],
+    ) {
+        let no_lines = |_: usize| 0;
+        let half = self
+            .split_at
+            .filter(|&at| at > 0 && at < lines.len())
+            .unwrap_or(lines.len() / 2);
+        let mut before = String::new();
+        line_text(module, f, &lines[half - 1], &mut before);
+        let mut second = Printer {
+            w: TrimWriter::new(Vec::new()),
+            out_line: 0,
+            fresh: before.ends_with('{'),
+            keep: self.keep,
+            tracking: None,
+            width: self.width,
+            text: String::new(),
+            split_lines: self.split_lines,
+            split_at: None,
+        };
+        let indexed =
+            |range: std::ops::Range<usize>| range.clone().zip(lines[range].iter().copied());
+        std::thread::scope(|s| {
+            let printer = std::thread::Builder::new()
+                .name("pfir-fmt".into())
+                .stack_size(crate::stack::worker_stack_bytes())
+                .spawn_scoped(s, move || {
+                    second.lines(module, f, notes, indexed(half..lines.len()), &no_lines);
+                    second
+                });
+            let Ok(printer) = printer else {
+                return self.lines(module, f, notes, indexed(0..lines.len()), &no_lines);
+            };
+            self.lines(module, f, notes, indexed(0..half), &no_lines);
+            match printer.join() {
+                Ok(second) => {
+                    self.fresh = second.fresh;
+                    self.out_line += second.out_line;
+                    if let Ok(bytes) = second.w.finish() {
+                        let _ = self.w.lines(&bytes);
+                    }
+                }
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        })
     }
 }

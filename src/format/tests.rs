@@ -271,3 +271,33 @@ fn comment_lines_at_depth_count_toward_the_output_bound() {
         assert!(refused(vec![keep.unwrap_err()]));
     });
 }
+
+/// A function printed in two halves on two threads (`Printer::function`)
+/// gives the bytes it gives on one, wherever the halves meet: the test
+/// splits every function of some commented, nested, hand-written files at
+/// each of its lines, at several widths, and compares with the one-thread
+/// output.
+#[test]
+fn printing_in_halves_gives_the_same_bytes() {
+    let files = [
+        include_str!("../../examples/every_construct.pfir"),
+        include_str!("../../examples/chained_phases.pfir"),
+        include_str!("../../tests/lit/fmt/Inputs/messy.pfir"),
+        include_str!("../../tests/lit/fmt/Inputs/list-comments.pfir"),
+        include_str!("../../tests/lit/fmt/Inputs/wide.pfir"),
+        include_str!("../../tests/lit/fmt/attachment.pfir"),
+        include_str!("../../tests/lit/fmt/width.pfir"),
+    ];
+    for (i, text) in files.iter().enumerate() {
+        for width in [30, 60, 100] {
+            let whole = super::format_text_in(text, width, (usize::MAX, None)).expect("formats");
+            for at in 1..text.lines().count() {
+                let halves = super::format_text_in(text, width, (2, Some(at))).expect("formats");
+                assert_eq!(
+                    halves, whole,
+                    "file {i}, width {width}, halves at line {at}"
+                );
+            }
+        }
+    }
+}
