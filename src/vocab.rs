@@ -241,6 +241,21 @@ pub fn type_names() -> impl Iterator<Item = &'static str> {
         .chain(["array", "tensor"])
 }
 
+/// The keyword arguments of `submit`, in the order the canonical form
+/// prints them: the one place their names are spelled.
+pub const KWARG_DEPS: &str = "deps";
+pub const KWARG_CORE_NUM: &str = "core_num";
+pub const KWARG_SYNC_START: &str = "sync_start";
+pub const KWARG_ALLOW_EARLY_RESOLVE: &str = "allow_early_resolve";
+pub const KWARG_PREDICATE: &str = "predicate";
+pub const SUBMIT_KWARGS: [&str; 5] = [
+    KWARG_DEPS,
+    KWARG_CORE_NUM,
+    KWARG_SYNC_START,
+    KWARG_ALLOW_EARLY_RESOLVE,
+    KWARG_PREDICATE,
+];
+
 pub const LOOP_KINDS: [LoopKind; 3] = [LoopKind::Range, LoopKind::Parallel, LoopKind::Unroll];
 
 /// Whether `name` is a reserved word (a keyword or a type name).

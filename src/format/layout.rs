@@ -371,12 +371,7 @@ fn statement<'a>(s: StmtId, cx: &mut Cx<'a>) -> Option<Doc<'a>> {
             if !sub.deps.is_empty() {
                 items.push(cx.item(Piece::Deps(f.list(sub.deps))));
             }
-            let optional = [
-                ("core_num", sub.core_num),
-                ("sync_start", sub.sync_start),
-                ("allow_early_resolve", sub.allow_early_resolve),
-            ];
-            for (name, value) in optional {
+            for (name, value) in sub.value_kwargs() {
                 if let Some(v) = value {
                     items.push(cx.item(Piece::Kwarg(name, v)));
                 }

@@ -380,16 +380,12 @@ impl<'x> FnCmp<'x> {
             return fail(format!("argument directions differ: {dx:?} vs {dy:?}"));
         }
         self.exprs(fa.list(x.deps), fb.list(y.deps), "deps")?;
-        let optional = [
-            ("core_num", x.core_num, y.core_num),
-            ("sync_start", x.sync_start, y.sync_start),
-            (
-                "allow_early_resolve",
-                x.allow_early_resolve,
-                y.allow_early_resolve,
-            ),
-            ("predicate", x.predicate, y.predicate),
-        ];
+        let optional = x
+            .value_kwargs()
+            .into_iter()
+            .zip(y.value_kwargs())
+            .map(|((name, ea), (_, eb))| (name, ea, eb))
+            .chain([(crate::vocab::KWARG_PREDICATE, x.predicate, y.predicate)]);
         for (name, ea, eb) in optional {
             match (ea, eb) {
                 (None, None) => {}

@@ -655,6 +655,20 @@ pub struct Submit {
     pub rejected_kwargs: KwargList,
 }
 
+impl Submit {
+    /// The keyword arguments written `name=value` (`core_num`,
+    /// `sync_start`, `allow_early_resolve`), in their printed order; `deps`
+    /// and `predicate` have forms of their own.
+    pub fn value_kwargs(&self) -> [(&'static str, Option<ExprId>); 3] {
+        use crate::vocab::{KWARG_ALLOW_EARLY_RESOLVE, KWARG_CORE_NUM, KWARG_SYNC_START};
+        [
+            (KWARG_CORE_NUM, self.core_num),
+            (KWARG_SYNC_START, self.sync_start),
+            (KWARG_ALLOW_EARLY_RESOLVE, self.allow_early_resolve),
+        ]
+    }
+}
+
 /// `results = for var in kind(start, stop, step) iter(...) { body }`.
 #[derive(Clone, Debug)]
 pub struct ForLoop {

@@ -10,14 +10,9 @@ use crate::ir::{
 use crate::parser::ast;
 use crate::span::Span;
 
-/// The keyword arguments `submit` takes.
-const SUBMIT_KWARGS: [&str; 5] = [
-    "deps",
-    "core_num",
-    "sync_start",
-    "allow_early_resolve",
-    "predicate",
-];
+use crate::vocab::{
+    KWARG_ALLOW_EARLY_RESOLVE, KWARG_CORE_NUM, KWARG_DEPS, KWARG_SYNC_START, SUBMIT_KWARGS,
+};
 
 impl<'a> Lowerer<'a> {
     pub(super) fn int_literal(&mut self, value: i64, span: Span) -> ExprId {
@@ -504,7 +499,7 @@ impl<'a> Lowerer<'a> {
                 let mut kwargs: SmallVec<[Kwarg; 2]> = SmallVec::new();
                 for kw in args.keyword() {
                     let key = self.text(kw.0);
-                    if key == "deps" {
+                    if key == KWARG_DEPS {
                         self.deps_on_plain_call(kw, name, Some(id.span()));
                     } else {
                         self.error(
@@ -569,7 +564,7 @@ impl<'a> Lowerer<'a> {
         call.kwargs = self.func.new_list(&kwargs);
         // Every built-in op but `system.task_dummy` (handled above).
         if builtin.is_some()
-            && let Some((key, _)) = args.keyword().find(|(k, _)| self.text(*k) != "deps")
+            && let Some((key, _)) = args.keyword().find(|(k, _)| self.text(*k) != KWARG_DEPS)
         {
             self.error(
                 Diagnostic::error(format!("`{name}` takes no keyword arguments"), key.span())
@@ -604,7 +599,7 @@ impl<'a> Lowerer<'a> {
         let mut first_empty_deps = None;
         for (key, value) in args.keyword() {
             let key_name = self.text(key);
-            if key_name == "deps" && !seen_deps {
+            if key_name == KWARG_DEPS && !seen_deps {
                 seen_deps = true;
                 match self.lower_deps(value) {
                     Ok(deps) if deps.is_empty() => {
@@ -618,7 +613,7 @@ impl<'a> Lowerer<'a> {
                     }
                 }
             } else {
-                if key_name == "deps"
+                if key_name == KWARG_DEPS
                     && let Some(first) = first_empty_deps.take()
                 {
                     let kw = self.kept_kwarg(key_name, first);
@@ -655,7 +650,7 @@ impl<'a> Lowerer<'a> {
         let mut checked: SmallVec<[Symbol; 2]> = SmallVec::new();
         for kw in args.keyword() {
             let key = self.text(kw.0);
-            if key == "deps" {
+            if key == KWARG_DEPS {
                 self.deps_on_plain_call(kw, name, None);
                 let value = self.lower_kept(kw.1);
                 let kept = self.kept_kwarg(key, value);
@@ -926,7 +921,7 @@ impl<'a> Lowerer<'a> {
             }
             seen[slot] = true;
             match key {
-                "deps" => match self.lower_deps(value) {
+                KWARG_DEPS => match self.lower_deps(value) {
                     Ok(deps) => {
                         if deps.is_empty() {
                             elided[slot] = Some(self.empty_list(value.span));
@@ -938,16 +933,16 @@ impl<'a> Lowerer<'a> {
                         rejected.push(kept);
                     }
                 },
-                "core_num" => {
+                KWARG_CORE_NUM => {
                     let v = self.lower_expr(value);
                     self.expect_integer(v, "`core_num`");
                     submit.core_num = Some(v);
                 }
-                "sync_start" | "allow_early_resolve" => {
+                KWARG_SYNC_START | KWARG_ALLOW_EARLY_RESOLVE => {
                     let v = self.lower_expr(value);
                     self.expect_bool(v, &format!("`{key}`"));
                     let is_default = matches!(self.func.exprs[v].kind, ExprKind::Bool(false));
-                    let slot = if key == "sync_start" {
+                    let slot = if key == KWARG_SYNC_START {
                         &mut submit.sync_start
                     } else {
                         &mut submit.allow_early_resolve

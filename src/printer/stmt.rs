@@ -241,12 +241,7 @@ fn write_submit(m: &Module, f: &Function, s: &Submit, out: &mut String) {
         out.push_str("deps=");
         write_list(m, f, f.list(s.deps), out);
     }
-    let optional = [
-        ("core_num", s.core_num),
-        ("sync_start", s.sync_start),
-        ("allow_early_resolve", s.allow_early_resolve),
-    ];
-    for (name, value) in optional {
+    for (name, value) in s.value_kwargs() {
         if let Some(value) = value {
             sep.next(out);
             write_kwarg(m, f, name, value, out);
