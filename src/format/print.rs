@@ -304,13 +304,11 @@ impl Printer {
         notes: &FunctionNotes,
         source_line: &dyn Fn(usize) -> usize,
     ) {
-        if self.tracking.is_none() {
-            let lines: Vec<Line> = Lines::of(f).collect();
-            if lines.len() >= self.split_lines.max(2) {
-                return self.function_in_halves(module, f, notes, &lines);
-            }
+        let lines: Vec<Line> = Lines::of(f).collect();
+        if self.tracking.is_none() && lines.len() >= self.split_lines.max(2) {
+            return self.function_in_halves(module, f, notes, &lines);
         }
-        self.lines(module, f, notes, Lines::of(f).enumerate(), source_line);
+        self.lines(module, f, notes, lines.into_iter().enumerate(), source_line);
     }
 
     /// Prints `lines` (each with its index among the function's printed
