@@ -5,14 +5,21 @@
 //! [`crate::lexer::comments`]) and the printed lines of its functions in
 //! source order ([`crate::printer::lines::Lines`]), into
 //! [`super::notes`]: comment text borrowed from the source, no table.
-//! Linear in both, plus a binary search per comment for its line (in the
-//! project's one line index, `fsutil::lines::LineIndex`).
+//! Linear in both: the source lines of comments and line ends are found
+//! with a cursor into the project's one line index
+//! (`fsutil::lines::LineIndex`), which moves forward as the merge does.
+//!
+//! A long function (as many lines as the printer prints in two halves) is
+//! attached in two halves too, the second on a thread of its own: the
+//! state of the merge before a line follows from the lines before it alone
+//! ([`State::resumed`]), and the halves' notes are joined
+//! ([`FunctionNotes::append`]).
 
 use super::notes::{FunctionNotes, InnerNote, ModuleNotes, Note};
-use crate::ir::{Anchor, Module};
-use crate::printer::lines::{Line, Lines};
+use crate::ir::Anchor;
+use crate::printer::lines::Line;
 use crate::span::Span;
-use fsutil::lines::LineIndex;
+use fsutil::lines::{LineCursor, LineIndex};
 
 /// Whether the whitespace `text[from..to]` holds a blank line.
 fn blank_between(text: &str, from: usize, to: usize) -> bool {
@@ -24,9 +31,11 @@ fn blank_between(text: &str, from: usize, to: usize) -> bool {
 
 /// The attachment state: the line printed last, whose trailing comment may
 /// still come, and the comments waiting for the next line.
+#[derive(Clone)]
 struct State<'t> {
     text: &'t str,
     lines: &'t LineIndex,
+    cursor: LineCursor<'t>,
     comments: &'t [Span],
     next: usize,
     /// Byte just past the last thing consumed (a line or a comment).
@@ -41,18 +50,21 @@ struct State<'t> {
 }
 
 impl<'t> State<'t> {
-    fn note(&self, span: Span, blank_before: bool) -> Note<'t> {
-        Note {
+    /// The note of comment `span`, and whether only whitespace precedes
+    /// it on its line.
+    fn note(&mut self, span: Span, blank_before: bool) -> (Note<'t>, bool) {
+        let line = self.cursor.line_of(span.start());
+        let line_start = self.lines.line_start(line).unwrap_or(0);
+        let own_line = self
+            .text
+            .get(line_start..span.start())
+            .is_some_and(|before| before.trim().is_empty());
+        let note = Note {
             text: &self.text[span.range()],
             blank_before,
-            line: u32::try_from(self.lines.line_of(span.start())).unwrap_or(u32::MAX),
-        }
-    }
-
-    /// Whether only whitespace precedes byte `at` on its line.
-    fn own_line(&self, at: usize) -> bool {
-        let line_start = self.lines.line_start(self.lines.line_of(at)).unwrap_or(0);
-        self.text[line_start..at].trim().is_empty()
+            line: u32::try_from(line).unwrap_or(u32::MAX),
+        };
+        (note, own_line)
     }
 
     /// Consumes the comments that start before `before`: trailing ones
@@ -64,9 +76,8 @@ impl<'t> State<'t> {
                 break;
             }
             self.next += 1;
-            let own_line = self.own_line(c.start());
             let blank = blank_between(self.text, self.last_end, c.start());
-            let note = self.note(c, blank);
+            let (note, own_line) = self.note(c, blank);
             self.last_end = self.last_end.max(c.end());
             match &mut self.prev {
                 Some((fi, index, anchor, trailing, end_line))
@@ -80,6 +91,83 @@ impl<'t> State<'t> {
         }
     }
 
+    /// The state right after the lines `before` (the first lines of
+    /// function `fi`) when this is the state before them: each step of the
+    /// merge consumes the comments that start before the line it reaches
+    /// (its start or end) and moves `last_end` to the end of that line or
+    /// of the comment consumed last, and nothing waits after a line.
+    fn resumed(&self, fi: usize, before: &[Line]) -> Option<State<'t>> {
+        let last = before.last()?;
+        let reach = before.iter().map(|l| l.start.max(l.end)).max()?;
+        let next = self
+            .next
+            .max(self.comments.partition_point(|c| c.start() < reach));
+        let mut last_end = before.iter().map(|l| l.end).fold(self.last_end, usize::max);
+        if next > self.next {
+            last_end = last_end.max(self.comments[next - 1].end());
+        }
+        let mut cursor = self.lines.cursor();
+        let end_line = cursor.line_of(last.end.saturating_sub(1).max(last.start));
+        Some(State {
+            cursor,
+            next,
+            last_end,
+            prev: Some((fi, before.len() - 1, last.anchor, false, end_line)),
+            pending: Vec::new(),
+            inner: Vec::new(),
+            notes: ModuleNotes {
+                functions: vec![FunctionNotes::default(); fi + 1],
+                end: Vec::new(),
+            },
+            ..*self
+        })
+    }
+
+    /// Attaches the comments of function `fi`'s printed `lines`; in two
+    /// halves on two threads from `split.0` lines on, the second half from
+    /// line `split.1` (the middle when `None`), as the printer prints them.
+    fn function(&mut self, fi: usize, lines: &[Line], split: (usize, Option<usize>)) {
+        let half = split
+            .1
+            .filter(|&at| at > 0 && at < lines.len())
+            .unwrap_or(lines.len() / 2);
+        let second = match lines.len() >= split.0.max(2) {
+            true => self.resumed(fi, &lines[..half]),
+            false => None,
+        };
+        let attach = |state: &mut State<'t>, range: std::ops::Range<usize>| {
+            for i in range {
+                state.line(fi, i, lines[i]);
+            }
+        };
+        let Some(mut second) = second else {
+            return attach(self, 0..lines.len());
+        };
+        std::thread::scope(|s| {
+            let other = std::thread::Builder::new()
+                .name("pfir-attach".into())
+                .spawn_scoped(s, move || {
+                    attach(&mut second, half..lines.len());
+                    second
+                });
+            let Ok(other) = other else {
+                return attach(self, 0..lines.len());
+            };
+            attach(self, 0..half);
+            let second = other
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            let mut notes = second.notes;
+            let tail = std::mem::take(&mut notes.functions[fi]);
+            self.notes.functions[fi].append(tail);
+            self.next = second.next;
+            self.last_end = second.last_end;
+            self.prev = second.prev;
+            self.cursor = second.cursor;
+            self.pending = second.pending;
+        })
+    }
+
     fn line(&mut self, fi: usize, index: usize, line: Line) {
         self.take_before(line.start);
         let blank_before = blank_between(self.text, self.last_end, line.start);
@@ -91,10 +179,11 @@ impl<'t> State<'t> {
                 break;
             }
             self.next += 1;
+            let (note, own_line) = self.note(c, false);
             let inner = InnerNote {
-                note: self.note(c, false),
+                note,
                 at: c.start(),
-                own_line: self.own_line(c.start()),
+                own_line,
             };
             self.inner.push(inner);
         }
@@ -107,26 +196,30 @@ impl<'t> State<'t> {
         );
         self.last_end = self.last_end.max(line.end);
         let end_line = self
-            .lines
+            .cursor
             .line_of(line.end.saturating_sub(1).max(line.start));
         self.prev = Some((fi, index, line.anchor, false, end_line));
     }
 }
 
 /// Attaches `comments` (sorted spans into `text`, the whole file) to the
-/// lines of `module`, read from `text[chunk_start..chunk_end]`; comments
-/// after the last function are the notes' `end`.
+/// `printed` lines of a module's functions (collected from
+/// [`crate::printer::lines::Lines`]), read from `text[chunk.0..chunk.1]`;
+/// comments after the last function are the notes' `end`. A function of
+/// `split.0` lines or more is attached in two halves (`split.1`: where the
+/// second starts; its middle when `None`).
 pub fn attach<'t>(
-    module: &Module,
+    printed: &[Vec<Line>],
     text: &'t str,
     lines: &'t LineIndex,
     comments: &'t [Span],
-    chunk_start: usize,
-    chunk_end: usize,
+    (chunk_start, chunk_end): (usize, usize),
+    split: (usize, Option<usize>),
 ) -> ModuleNotes<'t> {
     let mut state = State {
         text,
         lines,
+        cursor: lines.cursor(),
         comments,
         next: 0,
         last_end: chunk_start,
@@ -134,14 +227,12 @@ pub fn attach<'t>(
         pending: Vec::new(),
         inner: Vec::new(),
         notes: ModuleNotes {
-            functions: vec![FunctionNotes::default(); module.functions().len()],
+            functions: vec![FunctionNotes::default(); printed.len()],
             end: Vec::new(),
         },
     };
-    for (fi, f) in module.functions().iter().enumerate() {
-        for (index, line) in Lines::of(f).enumerate() {
-            state.line(fi, index, line);
-        }
+    for (fi, f) in printed.iter().enumerate() {
+        state.function(fi, f, split);
     }
     state.take_before(chunk_end.max(state.last_end));
     let mut end = std::mem::take(&mut state.pending);
@@ -149,7 +240,7 @@ pub fn attach<'t>(
     while state.next < comments.len() {
         let c = comments[state.next];
         state.next += 1;
-        end.push(state.note(c, false));
+        end.push(state.note(c, false).0);
     }
     state.notes.end = end;
     state.notes

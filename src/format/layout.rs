@@ -23,17 +23,58 @@
 
 use super::notes::InnerNote;
 use crate::ir::{ExprId, ExprKind, Function, IterArg, Module, StmtId, StmtKind};
-use crate::printer::binding::{binding_texts, iter_arg_binding};
+use crate::printer::binding::{each_binding_text, write_iter_arg_binding};
 use crate::printer::expr::write_expr;
-use pretty::{Arena, DocAllocator, DocBuilder};
-use std::borrow::Cow;
+use bumpalo::Bump;
+use pretty::{Doc as PrettyDoc, DocAllocator, DocBuilder, DocPtr, RefDoc};
+use smallvec::SmallVec;
 
 /// The line width `pfir fmt` uses unless told otherwise.
 pub const DEFAULT_LINE_WIDTH: usize = 100;
 
-/// A document under construction, its nodes in one arena per statement
-/// (a few allocations, where reference-counted nodes cost one each).
-type Doc<'a> = DocBuilder<'a, Arena<'a>>;
+/// A document under construction, its nodes and texts in the bump arena
+/// of [`Docs`].
+type Doc<'a> = DocBuilder<'a, Docs<'a>>;
+
+/// What laying out statements reuses from one to the next (the printer
+/// keeps one), so that laying one out allocates next to nothing: the
+/// arena its document is built in and a buffer for texts.
+#[derive(Default)]
+pub struct Scratch {
+    bump: Bump,
+    text: String,
+}
+
+/// The items of a list (most have a few).
+type Items<'a> = SmallVec<[Item<'a>; 4]>;
+
+/// `pretty`'s document allocator over the [`Bump`] arena of a [`Scratch`],
+/// reset for each statement laid out. Its documents hold borrowed text
+/// only (copied into the arena: [`Cx::text`]), as the arena runs no
+/// destructors.
+pub struct Docs<'a>(&'a Bump);
+
+impl<'a> DocAllocator<'a> for Docs<'a> {
+    type Doc = RefDoc<'a>;
+
+    fn alloc(&'a self, doc: PrettyDoc<'a, Self::Doc>) -> Self::Doc {
+        RefDoc(self.0.alloc(doc))
+    }
+
+    fn alloc_column_fn(
+        &'a self,
+        f: impl Fn(usize) -> Self::Doc + 'a,
+    ) -> <Self::Doc as DocPtr<'a, ()>>::ColumnFn {
+        self.0.alloc(f)
+    }
+
+    fn alloc_width_fn(
+        &'a self,
+        f: impl Fn(isize) -> Self::Doc + 'a,
+    ) -> <Self::Doc as DocPtr<'a, ()>>::WidthFn {
+        self.0.alloc(f)
+    }
+}
 
 /// The room a statement always has, however deep it is indented: past
 /// `width - MIN_ROOM` columns of indentation (deep nesting), a statement is
@@ -47,7 +88,10 @@ pub const MIN_ROOM: usize = 40;
 struct Cx<'a> {
     m: &'a Module,
     f: &'a Function,
-    arena: &'a Arena<'a>,
+    arena: &'a Docs<'a>,
+    /// Reused for the text of expressions before it is copied into the
+    /// arena.
+    scratch: &'a mut String,
     inner: &'a [InnerNote<'a>],
     /// Per comment of `inner`: may it be placed (else it stays above).
     placeable: Vec<bool>,
@@ -56,8 +100,17 @@ struct Cx<'a> {
 }
 
 impl<'a> Cx<'a> {
-    fn text(&self, s: impl Into<Cow<'a, str>>) -> Doc<'a> {
-        self.arena.text(s)
+    /// A text document: `s` copied into the arena (documents borrow their
+    /// text: no destructor runs there).
+    fn text(&self, s: &str) -> Doc<'a> {
+        self.arena.text(&*self.arena.0.alloc_str(s))
+    }
+
+    /// The text `write` appends to an empty string, as a document.
+    fn written(&mut self, write: impl FnOnce(&mut String)) -> Doc<'a> {
+        self.scratch.clear();
+        write(self.scratch);
+        self.text(self.scratch)
     }
 
     /// Claims the placeable comments in `from..to` (`inner` is in source
@@ -79,7 +132,8 @@ impl<'a> Cx<'a> {
 }
 
 /// `line` (the canonical text of statement `s`, which starts at column
-/// `indent`) laid out within `width` columns: `None` when it fits and no
+/// `indent`) laid out within `width` columns, into `out` (its document is
+/// built in `scratch`): `None` when it fits and no
 /// comment of `inner` (those inside the statement's source but test
 /// directives, whose offsets name lines) can be kept in one of its lists,
 /// or when it has no list to break; else broken over several lines, each
@@ -88,14 +142,14 @@ impl<'a> Cx<'a> {
 /// broken, the comment after its item, or on its own line before the next
 /// one when it was on a line of its own).
 pub fn fit_statement(
-    m: &Module,
-    f: &Function,
-    s: StmtId,
+    (m, f, s): (&Module, &Function, StmtId),
     line: &str,
     indent: usize,
     width: usize,
     inner: &[InnerNote],
-) -> Option<(String, Vec<bool>)> {
+    scratch: &mut Scratch,
+    out: &mut String,
+) -> Option<Vec<bool>> {
     let room = width.saturating_sub(indent).max(MIN_ROOM.min(width)).max(1);
     // Bytes count at least the characters: a shorter line fits.
     let fits = line.len() <= room || line.chars().count() <= room;
@@ -106,11 +160,13 @@ pub fn fit_statement(
     if fits && !placeable.iter().any(|p| *p) {
         return None;
     }
-    let arena = Arena::new();
+    scratch.bump.reset();
+    let arena = Docs(&scratch.bump);
     let mut cx = Cx {
         m,
         f,
         arena: &arena,
+        scratch: &mut scratch.text,
         inner,
         placeable,
         placed: vec![false; inner.len()],
@@ -119,31 +175,50 @@ pub fn fit_statement(
     if fits && !cx.placed.iter().any(|p| *p) {
         return None;
     }
-    let mut out = Indented {
-        out: String::with_capacity(2 * line.len()),
-        indent,
-    };
-    doc.1.render_fmt(room, &mut out).ok()?;
-    Some((out.out, cx.placed))
+    out.clear();
+    doc.1.render_raw(room, &mut Indented { out, indent }).ok()?;
+    Some(cx.placed)
 }
 
 /// Rendered text with `indent` spaces added after every line break.
-struct Indented {
-    out: String,
+struct Indented<'o> {
+    out: &'o mut String,
     indent: usize,
 }
 
-impl std::fmt::Write for Indented {
-    fn write_str(&mut self, s: &str) -> std::fmt::Result {
-        let mut pieces = s.split('\n');
-        if let Some(first) = pieces.next() {
-            self.out.push_str(first);
+impl pretty::Render for Indented<'_> {
+    type Error = ();
+
+    fn write_str(&mut self, s: &str) -> Result<usize, ()> {
+        self.write_str_all(s).map(|()| s.len())
+    }
+
+    fn write_str_all(&mut self, s: &str) -> Result<(), ()> {
+        const SPACES: &str = "                                ";
+        // `pretty` writes each line break on its own (texts hold none).
+        if s != "\n" {
+            self.out.push_str(s);
+            return Ok(());
         }
-        for piece in pieces {
-            self.out.push('\n');
-            self.out.extend(std::iter::repeat_n(' ', self.indent));
-            self.out.push_str(piece);
+        self.out.push('\n');
+        let mut spaces = self.indent;
+        while spaces > 0 {
+            let n = spaces.min(SPACES.len());
+            self.out.push_str(&SPACES[..n]);
+            spaces -= n;
         }
+        Ok(())
+    }
+
+    fn fail_doc(&self) {}
+}
+
+impl pretty::RenderAnnotated<'_, ()> for Indented<'_> {
+    fn push_annotation(&mut self, _: &()) -> Result<(), ()> {
+        Ok(())
+    }
+
+    fn pop_annotation(&mut self) -> Result<(), ()> {
         Ok(())
     }
 }
@@ -191,7 +266,7 @@ impl<'a> Cx<'a> {
         Item { piece, span }
     }
 
-    fn exprs(&self, es: &[ExprId]) -> Vec<Item<'a>> {
+    fn exprs(&self, es: &[ExprId]) -> Items<'a> {
         es.iter().map(|&e| self.item(Piece::Expr(e))).collect()
     }
 
@@ -205,15 +280,20 @@ impl<'a> Cx<'a> {
             }
             Piece::Kwarg(name, value) => self.kwarg(name, value),
             Piece::Predicate(p) => {
-                let mut s = String::from("predicate=(");
-                write_expr(self.m, self.f, p, &mut s);
-                s.push(')');
-                self.text(s)
+                let (m, f) = (self.m, self.f);
+                self.written(|s| {
+                    s.push_str("predicate=(");
+                    write_expr(m, f, p, s);
+                    s.push(')');
+                })
             }
             Piece::IterArg(ia) => {
-                let mut s = iter_arg_binding(self.f, ia);
-                s.push_str(" = ");
-                self.text(s).append(self.expr(ia.init))
+                let f = self.f;
+                let binding = self.written(|s| {
+                    write_iter_arg_binding(f, ia, s);
+                    s.push_str(" = ");
+                });
+                binding.append(self.expr(ia.init))
             }
         }
     }
@@ -225,7 +305,7 @@ impl<'a> Cx<'a> {
     fn bracketed(
         &mut self,
         open: &'static str,
-        items: Vec<Item<'a>>,
+        items: Items<'a>,
         close: &'static str,
         limit: usize,
     ) -> Doc<'a> {
@@ -294,7 +374,7 @@ impl<'a> Cx<'a> {
     }
 
     /// Items separated by `, `, or one per line with a hanging indent.
-    fn hanging(&self, items: Vec<Doc<'a>>) -> Doc<'a> {
+    fn hanging(&self, items: SmallVec<[Doc<'a>; 4]>) -> Doc<'a> {
         let sep = self.text(",").append(self.arena.line());
         self.arena.intersperse(items, sep).nest(2).group()
     }
@@ -317,11 +397,7 @@ impl<'a> Cx<'a> {
                 callee.append(self.bracketed("(", items, ")", limit))
             }
             ExprKind::List(items) => self.list(f.list(items), limit),
-            _ => {
-                let mut s = String::new();
-                write_expr(m, f, e, &mut s);
-                self.text(s)
-            }
+            _ => self.written(|s| write_expr(m, f, e, s)),
         }
     }
 
@@ -356,11 +432,13 @@ impl<'a> Cx<'a> {
 fn statement<'a>(s: StmtId, cx: &mut Cx<'a>) -> Option<Doc<'a>> {
     let (m, f) = (cx.m, cx.f);
     let kind = &f.stmts[s].kind;
-    let bindings = binding_texts(m, f, kind);
+    let mut bindings = SmallVec::new();
+    let mut buffer = std::mem::take(&mut *cx.scratch);
+    each_binding_text((m, f, kind), &mut buffer, |b| bindings.push(cx.text(b)));
+    *cx.scratch = buffer;
     let head = if bindings.is_empty() {
         cx.arena.nil()
     } else {
-        let bindings = bindings.into_iter().map(|b| cx.text(b)).collect();
         cx.hanging(bindings).append(cx.text(" = "))
     };
     let body = match kind {

@@ -23,6 +23,7 @@ pub mod print;
 use crate::diagnostics::Diagnostic;
 use crate::frontend::{SPLIT_MARKER, read_module, split_chunks};
 use crate::ir::Module;
+use crate::printer::lines::{Line, Lines};
 use fsutil::lines::LineIndex;
 use notes::ModuleNotes;
 use print::{Keep, Printer};
@@ -38,10 +39,29 @@ pub fn read_with_comments(
     let (module, diags) = read_module(chunk, base);
     let module = module.map(|mut m| {
         let comments = crate::lexer::comments(chunk, base);
-        attach::attach(&m, text, lines, &comments, base, base + chunk.len()).store(&mut m);
+        let chunk = (base, base + chunk.len());
+        let split = (print::SPLIT_PRINT_LINES, None);
+        attach::attach(&printed_lines(&m), text, lines, &comments, chunk, split).store(&mut m);
         m
     });
     (module, diags)
+}
+
+/// The printed lines of each function of `m` ([`Lines::of`]), collected
+/// once for the formatter's steps that each go through them.
+pub fn printed_lines(m: &Module) -> Vec<Vec<Line>> {
+    m.functions()
+        .iter()
+        .map(|f| Lines::of(f).collect())
+        .collect()
+}
+
+/// A chunk read for formatting: the module, the printed lines of its
+/// functions ([`printed_lines`]) and their comments.
+pub struct ReadChunk<'t> {
+    pub module: Module,
+    pub printed: Vec<Vec<Line>>,
+    pub notes: ModuleNotes<'t>,
 }
 
 /// Reads `text[base..]` chunk `chunk` for formatting: the module and its
@@ -55,13 +75,35 @@ pub fn read_for_format<'t>(
     base: usize,
     chunk: &str,
     comments: &'t [crate::span::Span],
-) -> Result<(Module, ModuleNotes<'t>), Vec<Diagnostic>> {
-    let (module, diags, syntax_error) = crate::frontend::read_module_whole(chunk, base);
+) -> Result<ReadChunk<'t>, Vec<Diagnostic>> {
+    let read = crate::frontend::read_module_whole(chunk, base);
+    let split = (print::SPLIT_PRINT_LINES, None);
+    with_notes(text, lines, (base, chunk), comments, read, split)
+}
+
+/// The module of [`read_for_format`] from `read`, what
+/// [`crate::frontend::read_module_whole`] returned for `chunk` (at byte
+/// `base` of `text`); long functions are attached in halves from
+/// `split.0` lines on ([`attach::attach`]).
+fn with_notes<'t>(
+    text: &'t str,
+    lines: &'t LineIndex,
+    (base, chunk): (usize, &str),
+    comments: &'t [crate::span::Span],
+    (module, diags, syntax_error): (Module, Vec<Diagnostic>, bool),
+    split: (usize, Option<usize>),
+) -> Result<ReadChunk<'t>, Vec<Diagnostic>> {
     if syntax_error {
         return Err(diags);
     }
-    let notes = attach::attach(&module, text, lines, comments, base, base + chunk.len());
-    Ok((module, notes))
+    let printed = printed_lines(&module);
+    let chunk = (base, base + chunk.len());
+    let notes = attach::attach(&printed, text, lines, comments, chunk, split);
+    Ok(ReadChunk {
+        module,
+        printed,
+        notes,
+    })
 }
 
 /// Whether `text` ends its lines with `\r\n` (judged by its first line end).
@@ -90,7 +132,8 @@ pub(crate) fn format_text_in(
     width: usize,
     split_lines: (usize, Option<usize>),
 ) -> Result<String, Vec<Diagnostic>> {
-    let split = fsutil::lines::lines(text).any(|l| l.trim_end() == SPLIT_MARKER);
+    let split = text.contains(SPLIT_MARKER)
+        && fsutil::lines::lines(text).any(|l| l.trim_end() == SPLIT_MARKER);
     let chunks = |whole: bool| {
         if whole {
             vec![(0, text)]
@@ -124,15 +167,36 @@ fn format_chunks(
     width: usize,
     split_lines: (usize, Option<usize>),
 ) -> Result<String, Vec<Diagnostic>> {
-    let lines = LineIndex::new(text);
-    let spans: Vec<Vec<crate::span::Span>> = chunks
-        .iter()
-        .map(|&(base, chunk)| crate::lexer::comments(chunk, base))
-        .collect();
+    // The line index and the comments are found on a thread of their own
+    // while this one reads the chunks (the reading leaves a core idle part
+    // of the time); on this thread when no thread can start.
+    let trivia = || {
+        let spans: Vec<Vec<crate::span::Span>> = chunks
+            .iter()
+            .map(|&(base, chunk)| crate::lexer::comments(chunk, base))
+            .collect();
+        (LineIndex::new(text), spans)
+    };
+    let (reads, (lines, spans)) = std::thread::scope(|s| {
+        let other = std::thread::Builder::new()
+            .name("pfir-comments".into())
+            .spawn_scoped(s, trivia);
+        let reads: Vec<_> = chunks
+            .iter()
+            .map(|&(base, chunk)| crate::frontend::read_module_whole(chunk, base))
+            .collect();
+        let trivia = match other {
+            Ok(other) => other
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            Err(_) => trivia(),
+        };
+        (reads, trivia)
+    });
     let mut modules = Vec::with_capacity(chunks.len());
     let mut errors = Vec::new();
-    for (&(base, chunk), spans) in chunks.iter().zip(&spans) {
-        match read_for_format(text, &lines, base, chunk, spans) {
+    for ((read, &chunk), spans) in reads.into_iter().zip(&chunks).zip(&spans) {
+        match with_notes(text, &lines, chunk, spans, read, split_lines) {
             Ok(m) => modules.push(m),
             Err(diags) => errors.extend(diags),
         }
@@ -140,7 +204,10 @@ fn format_chunks(
     if !errors.is_empty() {
         return Err(errors);
     }
-    check_output_size(modules.iter().map(|(m, n)| (m, n)), Keep::All).map_err(|d| vec![d])?;
+    let reads = modules
+        .iter()
+        .map(|r| (&r.module, &r.printed[..], &r.notes));
+    check_output_size(reads, Keep::All).map_err(|d| vec![d])?;
     let mut printer = Printer::new(Keep::All)
         .line_width(width)
         .split_lines(split_lines.0, split_lines.1);
@@ -149,7 +216,7 @@ fn format_chunks(
     }
     let line_of = |offset: usize| lines.line_of(offset);
     let last = chunks.len().saturating_sub(1);
-    for (i, ((m, notes), &(base, chunk))) in modules.iter().zip(&chunks).enumerate() {
+    for (i, (read, &(base, chunk))) in modules.iter().zip(&chunks).enumerate() {
         if i > 0 {
             // The separator line sits just before the chunk.
             let marker_line = lines.line_of(base.saturating_sub(1));
@@ -162,14 +229,15 @@ fn format_chunks(
                 printer.blank();
             }
         }
-        printer.module(m, notes, &line_of);
+        printer.module(&read.module, &read.printed, &read.notes, &line_of);
         let trailing_ws = &chunk[chunk.trim_end().len()..];
         if i < last && crate::span::line_break_count(trailing_ws) >= 2 {
             printer.blank();
         }
     }
     // Freeing a large IR takes a while that nobody needs to wait for.
-    crate::frontend::drop_in_background(modules.into_iter().map(|(m, _)| m).collect::<Vec<_>>());
+    let modules = modules.into_iter().map(|r| (r.module, r.printed));
+    crate::frontend::drop_in_background(modules.collect::<Vec<_>>());
     let (bytes, tracking) = printer.finish();
     let out = String::from_utf8(bytes)
         .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
@@ -183,17 +251,17 @@ fn format_chunks(
 /// comment lines printed at depth (the `keep` ones) count too. Returns
 /// what was counted.
 fn check_output_size<'a, 't: 'a>(
-    modules: impl IntoIterator<Item = (&'a Module, &'a ModuleNotes<'t>)>,
+    modules: impl IntoIterator<Item = (&'a Module, &'a [Vec<Line>], &'a ModuleNotes<'t>)>,
     keep: Keep,
 ) -> Result<crate::printer::OutputBudget, Diagnostic> {
     let mut budget = crate::printer::OutputBudget::default();
     let none = notes::FunctionNotes::default();
-    for (m, notes) in modules {
-        for (i, f) in m.functions().iter().enumerate() {
+    for (module, printed, notes) in modules {
+        for (i, (f, lines)) in module.functions().iter().zip(printed).enumerate() {
             let notes = notes.functions.get(i).unwrap_or(&none);
             let mut with_notes = notes.lines().iter().peekable();
             let mut index = 0;
-            budget.add(f, |line| {
+            budget.add(f, lines.iter().copied(), |line| {
                 let c = with_notes.next_if(|l| l.index == index);
                 index += 1;
                 c.map_or(0, |l| {
@@ -208,8 +276,14 @@ fn check_output_size<'a, 't: 'a>(
 /// [`crate::printer::check_output_size`] for `pfir opt --keep-comments`:
 /// the comment lines `modules` carry count too.
 pub fn check_output_size_keeping_comments(modules: &[Module]) -> Result<(), Diagnostic> {
+    let printed: Vec<Vec<Vec<Line>>> = modules.iter().map(printed_lines).collect();
     let notes: Vec<ModuleNotes> = modules.iter().map(ModuleNotes::of_ir).collect();
-    check_output_size(modules.iter().zip(&notes), Keep::NotDirectives).map(|_| ())
+    let modules = modules.iter().zip(&printed).zip(&notes);
+    check_output_size(
+        modules.map(|((m, p), n)| (m, &p[..], n)),
+        Keep::NotDirectives,
+    )
+    .map(|_| ())
 }
 
 fn is_blank(s: &str) -> bool {
@@ -224,7 +298,7 @@ pub fn print_modules_keeping_comments(modules: &[Module]) -> String {
         if i > 0 {
             printer.raw_line(SPLIT_MARKER, None);
         }
-        printer.module(m, &ModuleNotes::of_ir(m), &|_| 0);
+        printer.module(m, &printed_lines(m), &ModuleNotes::of_ir(m), &|_| 0);
     }
     let (bytes, _) = printer.finish();
     String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())

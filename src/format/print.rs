@@ -9,7 +9,7 @@
 
 use super::notes::{FunctionNotes, LineComments, ModuleNotes, Note};
 use crate::ir::{Anchor, Function, Module};
-use crate::printer::lines::{Line, Lines, line_text};
+use crate::printer::lines::{Line, line_text};
 use crate::printer::render::TrimWriter;
 
 /// Which comments are printed.
@@ -77,6 +77,10 @@ pub struct Printer {
     width: Option<usize>,
     /// Reused buffer for the text of a line.
     text: String,
+    /// Reused buffer for a line laid out by width, and what its layout
+    /// reuses ([`super::layout::fit_statement`]).
+    wrapped: String,
+    scratch: super::layout::Scratch,
     /// The number of printed lines from which a function is printed in
     /// two halves on two threads ([`SPLIT_PRINT_LINES`]; smaller in tests).
     split_lines: usize,
@@ -113,6 +117,8 @@ impl Printer {
             tracking: None,
             width: None,
             text: String::new(),
+            wrapped: String::new(),
+            scratch: super::layout::Scratch::default(),
             split_lines: SPLIT_PRINT_LINES,
             split_at: None,
         }
@@ -265,34 +271,32 @@ impl Printer {
         self.fresh = self.text.ends_with('{');
     }
 
-    /// Prints `module`'s functions (a blank line between two) with the
+    /// Prints `module`'s functions (a blank line between two), each from
+    /// its `printed` lines (collected from [`crate::printer::lines::Lines::of`]), with the
     /// comments of `notes`, then its end comments. `source_line` maps a
     /// byte offset to its source line (used only when tracking).
     pub fn module(
         &mut self,
         module: &Module,
+        printed: &[Vec<Line>],
         notes: &ModuleNotes,
         source_line: &dyn Fn(usize) -> usize,
     ) {
         let none = FunctionNotes::default();
-        for (i, f) in module.functions().iter().enumerate() {
+        for (i, (f, lines)) in module.functions().iter().zip(printed).enumerate() {
             if i > 0 {
                 self.blank();
                 self.fresh = true;
             }
-            self.function(
-                module,
-                f,
-                notes.functions.get(i).unwrap_or(&none),
-                source_line,
-            );
+            let notes = notes.functions.get(i).unwrap_or(&none);
+            self.function(module, f, lines, notes, source_line);
         }
         for c in &notes.end {
             self.comment_line(0, c);
         }
     }
 
-    /// Prints the lines of `f`, each with its comments (found with a
+    /// Prints the `lines` of `f`, each with its comments (found with a
     /// cursor: `notes` are in the lines' order). A long function (at least
     /// `split_lines` lines) is printed in two halves, the second on a
     /// thread of its own, as the canonical printer prints a long block
@@ -301,14 +305,15 @@ impl Printer {
         &mut self,
         module: &Module,
         f: &Function,
+        lines: &[Line],
         notes: &FunctionNotes,
         source_line: &dyn Fn(usize) -> usize,
     ) {
-        let lines: Vec<Line> = Lines::of(f).collect();
         if self.tracking.is_none() && lines.len() >= self.split_lines.max(2) {
-            return self.function_in_halves(module, f, notes, &lines);
+            return self.function_in_halves(module, f, notes, lines);
         }
-        self.lines(module, f, notes, lines.into_iter().enumerate(), source_line);
+        let lines = lines.iter().copied().enumerate();
+        self.lines(module, f, notes, lines, source_line);
     }
 
     /// Prints `lines` (each with its index among the function's printed
@@ -337,17 +342,17 @@ impl Printer {
             line_text(module, f, &line, &mut self.text);
             placed.clear();
             if let (Some(width), Anchor::Stmt(s)) = (self.width, line.anchor)
-                && let Some((wrapped, p)) = super::layout::fit_statement(
-                    module,
-                    f,
-                    s,
+                && let Some(p) = super::layout::fit_statement(
+                    (module, f, s),
                     &self.text,
                     2 * line.depth,
                     width,
                     c.inner,
+                    &mut self.scratch,
+                    &mut self.wrapped,
                 )
             {
-                self.text = wrapped;
+                std::mem::swap(&mut self.text, &mut self.wrapped);
                 placed = p;
             }
             let source = if self.tracking.is_some() {
@@ -387,6 +392,8 @@ impl Printer {
             tracking: None,
             width: self.width,
             text: String::new(),
+            wrapped: String::new(),
+            scratch: super::layout::Scratch::default(),
             split_lines: self.split_lines,
             split_at: None,
         };

@@ -219,8 +219,9 @@ fn printed_indentation(text: &str) -> u64 {
 fn counted_indentation(src: &str) -> u64 {
     let lines = fsutil::lines::LineIndex::new(src);
     let spans = crate::lexer::comments(src, 0);
-    let (m, notes) = super::read_for_format(src, &lines, 0, src, &spans).unwrap();
-    super::check_output_size([(&m, &notes)], super::print::Keep::All)
+    let read = super::read_for_format(src, &lines, 0, src, &spans).unwrap();
+    let module = (&read.module, &read.printed[..], &read.notes);
+    super::check_output_size([module], super::print::Keep::All)
         .unwrap()
         .total()
 }

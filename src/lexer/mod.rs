@@ -245,20 +245,44 @@ pub fn lex(text: &str, base: usize) -> Result<Vec<Spanned<'_>>, Diagnostic> {
 /// line (without the line break: `\n`, `\r\n` or a lone `\r`), in order.
 ///
 /// The parser never sees comments (the token enum skips them); the
-/// formatter (`crate::format`) takes them from here. They are found in the
-/// gaps between tokens, which hold only whitespace and comments, so a `//`
-/// inside a string literal is never mistaken for one.
+/// formatter (`crate::format`) takes them from here. A scan for `"` and
+/// `//` that steps over string literals as the token enum reads them (to
+/// the first `"` not escaped by a `\`; one left open runs to the end), so
+/// a `//` inside a string literal is never mistaken for a comment: on every
+/// text that lexes without error tokens the comments are exactly the
+/// `//` runs between tokens (a test compares the two).
 pub fn comments(text: &str, base: usize) -> Vec<Span> {
+    let bytes = text.as_bytes();
     let mut out = Vec::new();
-    let mut gap_start = 0;
-    let mut lexer = Tok::lexer(text);
-    while lexer.next().is_some() {
-        let range = lexer.span();
-        comments_in_gap(text, gap_start, range.start, base, &mut out);
-        gap_start = range.end;
+    let mut i = 0;
+    while let Some(k) = memchr::memchr2(b'"', b'/', &bytes[i..]) {
+        let at = i + k;
+        i = if bytes[at] == b'"' {
+            string_end(bytes, at + 1)
+        } else if bytes.get(at + 1) == Some(&b'/') {
+            let end = memchr::memchr2(b'\n', b'\r', &bytes[at..]).map_or(bytes.len(), |n| at + n);
+            out.push(Span::new(at + base, end + base));
+            end
+        } else {
+            at + 1
+        };
     }
-    comments_in_gap(text, gap_start, text.len(), base, &mut out);
     out
+}
+
+/// The byte just past the string literal whose text starts at `from`
+/// (after its opening `"`): past its closing `"`, or the end of `bytes`.
+fn string_end(bytes: &[u8], mut from: usize) -> usize {
+    while let Some(k) = bytes
+        .get(from..)
+        .and_then(|rest| memchr::memchr2(b'"', b'\\', rest))
+    {
+        if bytes[from + k] == b'"' {
+            return from + k + 1;
+        }
+        from += k + 2;
+    }
+    bytes.len()
 }
 
 /// Where the `//` comment of one line starts: its first `//` outside a
@@ -281,27 +305,9 @@ pub fn line_comment_start(line: &str) -> Option<usize> {
     None
 }
 
-/// Appends the comments of `text[start..end]`, a gap between tokens.
-fn comments_in_gap(text: &str, start: usize, end: usize, base: usize, out: &mut Vec<Span>) {
-    let bytes = text.as_bytes();
-    let mut i = start;
-    while i + 1 < end {
-        if bytes[i] == b'/' && bytes[i + 1] == b'/' {
-            let mut j = i + 2;
-            while j < end && bytes[j] != b'\n' && bytes[j] != b'\r' {
-                j += 1;
-            }
-            out.push(Span::new(i + base, j + base));
-            i = j;
-        } else {
-            i += 1;
-        }
-    }
-}
-
 #[cfg(test)]
 mod comment_tests {
-    use super::{comments, line_comment_start};
+    use super::{Span, comments, line_comment_start};
 
     #[test]
     fn a_line_comment_starts_at_the_first_slashes_outside_strings() {
@@ -345,5 +351,76 @@ mod comment_tests {
     #[test]
     fn no_comments_no_spans() {
         assert!(texts("func f() {}\n").is_empty());
+    }
+
+    /// The comments as the lexer sees them: the `//` runs in the gaps
+    /// between its tokens (which hold only whitespace and comments); `None`
+    /// when the text has an error token (a character that starts none).
+    fn comments_between_tokens(text: &str) -> Option<Vec<Span>> {
+        use logos::Logos;
+        let mut out = Vec::new();
+        let mut gap_start = 0;
+        let mut lexer = super::Tok::lexer(text);
+        while let Some(token) = lexer.next() {
+            token.ok()?;
+            let range = lexer.span();
+            comments_in_gap(text, gap_start, range.start, &mut out);
+            gap_start = range.end;
+        }
+        comments_in_gap(text, gap_start, text.len(), &mut out);
+        Some(out)
+    }
+
+    fn comments_in_gap(text: &str, start: usize, end: usize, out: &mut Vec<Span>) {
+        let bytes = text.as_bytes();
+        let mut i = start;
+        while i + 1 < end {
+            if bytes[i] == b'/' && bytes[i + 1] == b'/' {
+                let mut j = i + 2;
+                while j < end && bytes[j] != b'\n' && bytes[j] != b'\r' {
+                    j += 1;
+                }
+                out.push(Span::new(i, j));
+                i = j;
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    #[test]
+    fn the_scan_finds_the_comments_between_tokens() {
+        for src in [
+            r#"x = "a\"// b" // c"#,
+            r#"manual "a\\" // c"#,
+            "manual \"a\nb // no\" // yes\r\n// z",
+            "a / /b //c",
+            "manual \"é // ü\" // é\n\"\"",
+        ] {
+            assert_eq!(
+                Some(comments(src, 0)),
+                comments_between_tokens(src),
+                "{src:?}"
+            );
+        }
+    }
+
+    proptest::proptest! {
+        /// On every text without error tokens, the scan and the lexer find
+        /// the same comments.
+        #[test]
+        fn the_scan_agrees_with_the_lexer(
+            parts in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "\"", "/", "//", "\\", "\\\"", "\n", "\r", "\r\n", " ", "a", "1", "é", "(", "=",
+                ]),
+                0..40,
+            )
+        ) {
+            let src: String = parts.concat();
+            if let Some(expected) = comments_between_tokens(&src) {
+                proptest::prop_assert_eq!(comments(&src, 0), expected, "{:?}", src);
+            }
+        }
     }
 }

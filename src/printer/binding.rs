@@ -128,25 +128,24 @@ pub fn write_bindings(m: &Module, f: &Function, kind: &StmtKind, out: &mut Strin
 }
 
 /// Each result binding of `kind` as [`write_bindings`] writes it (`_`,
-/// `name` or `name: T`), for layouts that place them one per line.
-pub fn binding_texts(m: &Module, f: &Function, kind: &StmtKind) -> Vec<String> {
-    f.results(kind)
-        .iter()
-        .enumerate()
-        .map(|(i, var)| {
-            let mut out = String::new();
-            write_binding(f, *var, expected_type(m, f, kind, i), &mut out);
-            out
-        })
-        .collect()
+/// `name` or `name: T`), written in `buffer` and given to `each` in
+/// order, for layouts that place them one per line.
+pub fn each_binding_text(
+    (m, f, kind): (&Module, &Function, &StmtKind),
+    buffer: &mut String,
+    mut each: impl FnMut(&str),
+) {
+    for (i, var) in f.results(kind).iter().enumerate() {
+        buffer.clear();
+        write_binding(f, *var, expected_type(m, f, kind, i), buffer);
+        each(buffer);
+    }
 }
 
 /// The binding of an iter-arg (`x` or `x: T`), as [`write_iter_args`]
 /// writes it before ` = init`.
-pub fn iter_arg_binding(f: &Function, ia: &IterArg) -> String {
-    let mut out = String::new();
-    write_binding(f, ia.var, Some(f.ty(ia.init)), &mut out);
-    out
+pub fn write_iter_arg_binding(f: &Function, ia: &IterArg, out: &mut String) {
+    write_binding(f, ia.var, Some(f.ty(ia.init)), out);
 }
 
 /// Appends ` iter(x = init, y: T = init)` (nothing without iter-args).

@@ -71,7 +71,7 @@ pub fn check_output_size<'m>(
     let mut budget = OutputBudget::default();
     for m in modules {
         for f in m.functions() {
-            budget.add(f, |_| 0)?;
+            budget.add(f, lines::Lines::of(f), |_| 0)?;
         }
     }
     Ok(())
@@ -91,15 +91,16 @@ impl OutputBudget {
         self.total
     }
 
-    /// Counts the indentation of `f`'s lines, plus `extra` bytes per line
-    /// (the indentation of the comment lines printed with it); an error
-    /// when the total passes the limit.
+    /// Counts the indentation of `f`'s printed `lines`, plus `extra` bytes
+    /// per line (the indentation of the comment lines printed with it); an
+    /// error when the total passes the limit.
     pub fn add(
         &mut self,
         f: &Function,
+        lines: impl IntoIterator<Item = lines::Line>,
         extra: impl FnMut(&lines::Line) -> u64,
     ) -> Result<(), crate::diagnostics::Diagnostic> {
-        let (bytes, deepest) = stmt::indentation(f, extra);
+        let (bytes, deepest) = stmt::indentation(lines, extra);
         self.total = self.total.saturating_add(bytes);
         if self.total <= MAX_OUTPUT_INDENT_BYTES {
             return Ok(());

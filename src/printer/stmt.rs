@@ -128,15 +128,16 @@ pub fn ahead_limit(f: &Function, stmts: &[StmtId]) -> usize {
 /// What the canonical form of a function costs in indentation: the bytes
 /// (two spaces per level on every line, plus what `extra` says each line
 /// brings: the comments printed with it; it is called for every line, in
-/// order), and the deepest statement with its depth. The walk of the
+/// order), and the deepest statement with its depth, from its printed
+/// `lines` ([`Lines::of`], or those collected from it): the walk of the
 /// printer, writing nothing.
 pub fn indentation(
-    f: &Function,
+    lines: impl IntoIterator<Item = Line>,
     mut extra: impl FnMut(&Line) -> u64,
 ) -> (u64, Option<(StmtId, usize)>) {
     let mut bytes = 0u64;
     let mut deepest: Option<(StmtId, usize)> = None;
-    for line in Lines::of(f) {
+    for line in lines {
         bytes = bytes
             .saturating_add(2 * line.depth as u64)
             .saturating_add(extra(&line));

@@ -848,7 +848,7 @@ fn counted_indentation_is_printed_indentation() {
                 let counted: u64 = m
                     .functions()
                     .iter()
-                    .map(|f| super::stmt::indentation(f, |_| 0).0)
+                    .map(|f| super::stmt::indentation(super::lines::Lines::of(f), |_| 0).0)
                     .sum();
                 assert_eq!(counted, printed, "{}", path.display());
                 checked += 1;
@@ -861,7 +861,8 @@ fn counted_indentation_is_printed_indentation() {
         .lines()
         .map(|l| (l.len() - l.trim_start_matches(' ').len()) as u64)
         .sum();
-    let (counted, deepest) = super::stmt::indentation(&m.functions()[0], |_| 0);
+    let (counted, deepest) =
+        super::stmt::indentation(super::lines::Lines::of(&m.functions()[0]), |_| 0);
     assert_eq!((counted, deepest.map(|d| d.1)), (printed, Some(301)));
     assert!(super::check_output_size([&m]).is_ok());
 }

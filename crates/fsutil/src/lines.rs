@@ -11,10 +11,9 @@
 /// first line's start, 0, is not included).
 pub fn line_starts(text: &str) -> impl Iterator<Item = usize> + '_ {
     let bytes = text.as_bytes();
-    bytes.iter().enumerate().filter_map(move |(i, &b)| match b {
-        b'\n' => Some(i + 1),
-        b'\r' if bytes.get(i + 1) != Some(&b'\n') => Some(i + 1),
-        _ => None,
+    memchr::memchr2_iter(b'\n', b'\r', bytes).filter_map(move |i| match bytes[i] {
+        b'\r' if bytes.get(i + 1) == Some(&b'\n') => None,
+        _ => Some(i + 1),
     })
 }
 
@@ -59,6 +58,30 @@ pub fn line_start_of(text: &str, offset: usize) -> usize {
         }
     }
     0
+}
+
+/// A position in a [`LineIndex`] for queries in (mostly) increasing
+/// order ([`LineIndex::cursor`]).
+#[derive(Clone, Debug)]
+pub struct LineCursor<'a> {
+    index: &'a LineIndex,
+    /// The line of the last answer.
+    line: usize,
+}
+
+impl LineCursor<'_> {
+    /// [`LineIndex::line_of`]`(offset)`, searched for from the line of the
+    /// query before (a binary search of the lines before it when `offset`
+    /// is behind it).
+    pub fn line_of(&mut self, offset: usize) -> usize {
+        let here = self.index.line_start(self.line).unwrap_or(0);
+        self.line = if offset >= here {
+            self.index.first_start_after(offset, self.line).max(1) - 1
+        } else {
+            self.index.first_start_after(offset, 0).max(1) - 1
+        };
+        self.line
+    }
 }
 
 /// The units a column is counted in: UTF-8 bytes, UTF-16 code units (what
@@ -148,6 +171,48 @@ impl LineIndex {
             Starts::Wide(s) => s.partition_point(|&x| x <= offset),
         };
         after.max(1) - 1
+    }
+
+    /// A cursor for [`LineIndex::line_of`] queries that mostly move
+    /// forward (a walk of a file in order): each answer is the same as
+    /// `line_of`'s, found by a search that starts at the line of the query
+    /// before, so a walk costs time in the distance it covers instead of a
+    /// binary search of the whole index per query.
+    pub fn cursor(&self) -> LineCursor<'_> {
+        LineCursor {
+            index: self,
+            line: 0,
+        }
+    }
+
+    /// The first line at or after `from` that starts after `offset` (the
+    /// line count when there is none), by an exponential search from
+    /// `from`.
+    fn first_start_after(&self, offset: usize, from: usize) -> usize {
+        fn search<T: Copy>(
+            s: &[T],
+            start: impl Fn(T) -> usize,
+            offset: usize,
+            from: usize,
+        ) -> usize {
+            let from = from.min(s.len());
+            let mut step = 1;
+            let mut lo = from;
+            // Invariant: every line before `lo` starts at or before `offset`.
+            while let Some(&x) = s.get(lo + step - 1) {
+                if start(x) > offset {
+                    break;
+                }
+                lo += step;
+                step *= 2;
+            }
+            let hi = (lo + step - 1).min(s.len());
+            lo + s[lo..hi].partition_point(|&x| start(x) <= offset)
+        }
+        match &self.starts {
+            Starts::Narrow(s) => search(s, |x| x as usize, offset, from),
+            Starts::Wide(s) => search(s, |x| x, offset, from),
+        }
     }
 
     /// Line `line` of `text` with its line break; `None` past the last line.
@@ -278,6 +343,38 @@ mod index_tests {
     use super::*;
 
     const ALL: [Encoding; 3] = [Encoding::Utf8, Encoding::Utf16, Encoding::Utf32];
+
+    #[test]
+    fn a_cursor_answers_as_line_of_in_any_order() {
+        let texts = [
+            String::new(),
+            "\n\n\n".to_string(),
+            "ab\ncd\r\nef\rgh\n\r\n".to_string(),
+            (0..300).map(|i| "x".repeat(i % 7) + "\n").collect(),
+        ];
+        for text in &texts {
+            let index = LineIndex::new(text);
+            let offsets: Vec<usize> = (0..=text.len() + 2).collect();
+            // Forward, backward, and jumping both ways by uneven steps.
+            let mut orders = vec![offsets.clone(), offsets.iter().rev().copied().collect()];
+            orders.push(
+                (0..offsets.len())
+                    .map(|i| (i * 37) % offsets.len())
+                    .collect(),
+            );
+            orders.push(vec![0, text.len() + 1, 1, text.len(), 2, usize::MAX, 3]);
+            for order in orders {
+                let mut cursor = index.cursor();
+                for offset in order {
+                    assert_eq!(
+                        cursor.line_of(offset),
+                        index.line_of(offset),
+                        "{text:?} at {offset}"
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn lf_crlf_and_lone_cr_each_end_a_line() {
