@@ -12,7 +12,7 @@
 //! A long function (as many lines as the printer prints in two halves) is
 //! attached in two halves too, the second on a thread of its own: the
 //! state of the merge before a line follows from the lines before it alone
-//! ([`State::resumed`]), and the halves' notes are joined
+//! (`State::resumed`), and the halves' notes are joined
 //! ([`FunctionNotes::append`]).
 
 use super::notes::{FunctionNotes, InnerNote, ModuleNotes, Note};

@@ -50,7 +50,7 @@ type Items<'a> = SmallVec<[Item<'a>; 4]>;
 
 /// `pretty`'s document allocator over the [`Bump`] arena of a [`Scratch`],
 /// reset for each statement laid out. Its documents hold borrowed text
-/// only (copied into the arena: [`Cx::text`]), as the arena runs no
+/// only (copied into the arena: `Cx::text`), as the arena runs no
 /// destructors.
 pub struct Docs<'a>(&'a Bump);
 

@@ -273,11 +273,13 @@ fn comment_lines_at_depth_count_toward_the_output_bound() {
     });
 }
 
-/// A function printed in two halves on two threads (`Printer::function`)
-/// gives the bytes it gives on one, wherever the halves meet: the test
-/// splits every function of some commented, nested, hand-written files at
-/// each of its lines, at several widths, and compares with the one-thread
-/// output.
+/// A function attached and printed in two halves on two threads
+/// (`attach::State::function`, `Printer::function`) gives the bytes it
+/// gives on one, wherever the halves meet: the test splits every function
+/// of some commented, nested, hand-written files at each of its lines, at
+/// several widths, and compares with the one-thread output (a wrong state
+/// at the cut, or a wrong join of the halves' comments, changes where a
+/// comment goes).
 #[test]
 fn printing_in_halves_gives_the_same_bytes() {
     let files = [
