@@ -106,6 +106,15 @@ impl<'a> Cx<'a> {
         self.arena.text(&*self.arena.0.alloc_str(s))
     }
 
+    /// `a` and `b` as one text (`pretty` lays out adjacent texts as one:
+    /// fewer nodes, the same layout).
+    fn text2(&self, a: &str, b: &str) -> Doc<'a> {
+        let mut s = bumpalo::collections::String::with_capacity_in(a.len() + b.len(), self.arena.0);
+        s.push_str(a);
+        s.push_str(b);
+        self.arena.text(&*s.into_bump_str())
+    }
+
     /// The text `write` appends to an empty string, as a document.
     fn written(&mut self, write: impl FnOnce(&mut String)) -> Doc<'a> {
         self.scratch.clear();
@@ -270,21 +279,23 @@ impl<'a> Cx<'a> {
         es.iter().map(|&e| self.item(Piece::Expr(e))).collect()
     }
 
-    fn piece(&mut self, piece: Piece<'a>) -> Doc<'a> {
+    /// A list item followed by `suffix` (its comma, if any).
+    fn piece(&mut self, piece: Piece<'a>, suffix: &str) -> Doc<'a> {
         match piece {
-            Piece::Expr(e) => self.expr(e),
+            Piece::Expr(e) => self.expr(e, suffix),
             Piece::Deps(deps) => {
                 // Comments after its last dependency are the enclosing list's.
                 let limit = self.exprs_span(deps).map_or(0, |s| s.1);
-                self.text("deps=").append(self.list(deps, limit))
+                self.list("deps=[", deps, limit, suffix)
             }
-            Piece::Kwarg(name, value) => self.kwarg(name, value),
+            Piece::Kwarg(name, value) => self.kwarg(name, value, suffix),
             Piece::Predicate(p) => {
                 let (m, f) = (self.m, self.f);
                 self.written(|s| {
                     s.push_str("predicate=(");
                     write_expr(m, f, p, s);
                     s.push(')');
+                    s.push_str(suffix);
                 })
             }
             Piece::IterArg(ia) => {
@@ -293,7 +304,7 @@ impl<'a> Cx<'a> {
                     write_iter_arg_binding(f, ia, s);
                     s.push_str(" = ");
                 });
-                binding.append(self.expr(ia.init))
+                binding.append(self.expr(ia.init, suffix))
             }
         }
     }
@@ -304,13 +315,13 @@ impl<'a> Cx<'a> {
     /// spans must be known and in order, else no comment is claimed here.
     fn bracketed(
         &mut self,
-        open: &'static str,
+        open: Doc<'a>,
         items: Items<'a>,
-        close: &'static str,
+        close: Doc<'a>,
         limit: usize,
     ) -> Doc<'a> {
         if items.is_empty() {
-            return self.text(open).append(self.text(close));
+            return open.append(close);
         }
         let n = items.len();
         let ordered = items.iter().all(|i| i.span.is_some())
@@ -344,10 +355,7 @@ impl<'a> Cx<'a> {
         let mut tail = self.arena.line_();
         for (i, it) in items.into_iter().enumerate() {
             let cs = comments.get(i).map_or(none, |c| &c[..]);
-            body = body.append(self.piece(it.piece));
-            if i + 1 < n {
-                body = body.append(self.text(","));
-            }
+            body = body.append(self.piece(it.piece, if i + 1 < n { "," } else { "" }));
             for (k, &(own_line, c)) in cs.iter().enumerate() {
                 if k == 0 && !own_line {
                     body = body.append(self.text(" ")).append(self.text(c));
@@ -365,22 +373,22 @@ impl<'a> Cx<'a> {
                 tail = self.arena.hardline();
             }
         }
-        let doc = self
-            .text(open)
-            .append(body.nest(2))
-            .append(tail)
-            .append(self.text(close));
+        let doc = open.append(body.nest(2)).append(tail).append(close);
         if broken { doc } else { doc.group() }
     }
 
-    /// Items separated by `, `, or one per line with a hanging indent.
+    /// Items (each but the last ending in its comma) separated by spaces,
+    /// or one per line with a hanging indent.
     fn hanging(&self, items: SmallVec<[Doc<'a>; 4]>) -> Doc<'a> {
-        let sep = self.text(",").append(self.arena.line());
-        self.arena.intersperse(items, sep).nest(2).group()
+        self.arena
+            .intersperse(items, self.arena.line())
+            .nest(2)
+            .group()
     }
 
-    /// An expression: calls and lists are groups, anything else its text.
-    fn expr(&mut self, e: ExprId) -> Doc<'a> {
+    /// An expression followed by `suffix`: calls and lists are groups,
+    /// anything else its text.
+    fn expr(&mut self, e: ExprId, suffix: &str) -> Doc<'a> {
         let (m, f) = (self.m, self.f);
         let limit = self.expr_span(e).map_or(0, |s| s.1);
         match f.exprs[e].kind {
@@ -393,26 +401,32 @@ impl<'a> Cx<'a> {
                 for kw in f.list(call.kwargs) {
                     items.push(self.item(Piece::Kwarg(f.names.get(kw.name), kw.value)));
                 }
-                let callee = self.text(f.callee_name(m, call.callee));
-                callee.append(self.bracketed("(", items, ")", limit))
+                let open = self.text2(f.callee_name(m, call.callee), "(");
+                let close = self.text2(")", suffix);
+                self.bracketed(open, items, close, limit)
             }
-            ExprKind::List(items) => self.list(f.list(items), limit),
-            _ => self.written(|s| write_expr(m, f, e, s)),
+            ExprKind::List(items) => self.list("[", f.list(items), limit, suffix),
+            _ => self.written(|s| {
+                write_expr(m, f, e, s);
+                s.push_str(suffix);
+            }),
         }
     }
 
-    fn list(&mut self, items: &'a [ExprId], limit: usize) -> Doc<'a> {
+    /// `open` (which ends in `[`), the items, `]` and `suffix`.
+    fn list(&mut self, open: &str, items: &'a [ExprId], limit: usize, suffix: &str) -> Doc<'a> {
         let items = self.exprs(items);
-        self.bracketed("[", items, "]", limit)
+        let (open, close) = (self.text(open), self.text2("]", suffix));
+        self.bracketed(open, items, close, limit)
     }
 
-    /// `name=value` (the value alone without a name, as the printer writes it).
-    fn kwarg(&mut self, name: &'a str, value: ExprId) -> Doc<'a> {
+    /// `name=value` (the value alone without a name, as the printer writes
+    /// it), then `suffix`.
+    fn kwarg(&mut self, name: &'a str, value: ExprId, suffix: &str) -> Doc<'a> {
         if name.is_empty() {
-            return self.expr(value);
+            return self.expr(value, suffix);
         }
-        let name = self.text(name).append(self.text("="));
-        name.append(self.expr(value))
+        self.text2(name, "=").append(self.expr(value, suffix))
     }
 
     /// ` iter(x = init, ...)`.
@@ -422,8 +436,8 @@ impl<'a> Cx<'a> {
             return self.arena.nil();
         }
         let items = ias.iter().map(|ia| self.item(Piece::IterArg(ia))).collect();
-        let list = self.bracketed("(", items, ")", usize::MAX);
-        self.text(" iter").append(list)
+        let (open, close) = (self.text(" iter("), self.text(")"));
+        self.bracketed(open, items, close, usize::MAX)
     }
 }
 
@@ -434,7 +448,11 @@ fn statement<'a>(s: StmtId, cx: &mut Cx<'a>) -> Option<Doc<'a>> {
     let kind = &f.stmts[s].kind;
     let mut bindings = SmallVec::new();
     let mut buffer = std::mem::take(&mut *cx.scratch);
-    each_binding_text((m, f, kind), &mut buffer, |b| bindings.push(cx.text(b)));
+    let count = f.results(kind).len();
+    each_binding_text((m, f, kind), &mut buffer, |b| {
+        let comma = if bindings.len() + 1 < count { "," } else { "" };
+        bindings.push(cx.text2(b, comma));
+    });
     *cx.scratch = buffer;
     let head = if bindings.is_empty() {
         cx.arena.nil()
@@ -442,7 +460,7 @@ fn statement<'a>(s: StmtId, cx: &mut Cx<'a>) -> Option<Doc<'a>> {
         cx.hanging(bindings).append(cx.text(" = "))
     };
     let body = match kind {
-        StmtKind::Assign { value, .. } | StmtKind::Eval(value) => cx.expr(*value),
+        StmtKind::Assign { value, .. } | StmtKind::Eval(value) => cx.expr(*value, ""),
         StmtKind::Submit(sub) => {
             let sub = &f.submits[*sub];
             let mut items = cx.exprs(f.list(sub.args));
@@ -460,10 +478,13 @@ fn statement<'a>(s: StmtId, cx: &mut Cx<'a>) -> Option<Doc<'a>> {
             for kw in f.list(sub.rejected_kwargs) {
                 items.push(cx.item(Piece::Kwarg(f.names.get(kw.name), kw.value)));
             }
-            let callee = cx
-                .text("submit ")
-                .append(cx.text(f.callee_name(m, sub.callee)));
-            callee.append(cx.bracketed("(", items, ")", usize::MAX))
+            let open = cx.written(|s| {
+                s.push_str("submit ");
+                s.push_str(f.callee_name(m, sub.callee));
+                s.push('(');
+            });
+            let close = cx.text(")");
+            cx.bracketed(open, items, close, usize::MAX)
         }
         StmtKind::For(l) => {
             let l = &f.fors[*l];
@@ -474,17 +495,20 @@ fn statement<'a>(s: StmtId, cx: &mut Cx<'a>) -> Option<Doc<'a>> {
                 .and_then(|ia| cx.expr_span(ia.init))
                 .map_or(usize::MAX, |s| s.0);
             let bounds = cx.exprs(&f.written_bounds(l));
-            let head = cx
-                .text("for ")
-                .append(cx.text(f.var_name(l.var)))
-                .append(cx.text(" in "))
-                .append(cx.text(l.kind.keyword()));
-            let bounds = cx.bracketed("(", bounds, ")", limit);
+            let open = cx.written(|s| {
+                s.push_str("for ");
+                s.push_str(f.var_name(l.var));
+                s.push_str(" in ");
+                s.push_str(l.kind.keyword());
+                s.push('(');
+            });
+            let close = cx.text(")");
+            let bounds = cx.bracketed(open, bounds, close, limit);
             let iter = cx.iter_args(kind);
-            head.append(bounds).append(iter).append(cx.text(" {"))
+            bounds.append(iter).append(cx.text(" {"))
         }
         StmtKind::While(w) => {
-            let cond = cx.expr(f.whiles[*w].cond);
+            let cond = cx.expr(f.whiles[*w].cond, "");
             let iter = cx.iter_args(kind);
             cx.text("while ")
                 .append(cond)
@@ -501,10 +525,13 @@ fn statement<'a>(s: StmtId, cx: &mut Cx<'a>) -> Option<Doc<'a>> {
             if values.is_empty() {
                 cx.text(word)
             } else {
-                let values = values.iter().map(|v| cx.expr(*v)).collect();
-                cx.text(word)
-                    .append(cx.text(" "))
-                    .append(cx.hanging(values))
+                let n = values.len();
+                let values = values
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| cx.expr(*v, if i + 1 < n { "," } else { "" }))
+                    .collect();
+                cx.text2(word, " ").append(cx.hanging(values))
             }
         }
         // Heads with no list to break: the canonical text stays.

@@ -87,28 +87,27 @@ impl<W: Write> TrimWriter<W> {
     }
 
     fn push(&mut self, s: &str) -> io::Result<()> {
-        // Indentation arrives as runs of spaces: just count them.
-        if s.bytes().all(|b| b == b' ') {
-            self.pending_spaces += s.len();
-            return Ok(());
-        }
-        for piece in s.split_inclusive('\n') {
-            let (line, newline) = match piece.strip_suffix('\n') {
-                Some(line) => (line, true),
-                None => (piece, false),
+        let mut rest = s;
+        loop {
+            let (line, newline) = match memchr::memchr(b'\n', rest.as_bytes()) {
+                Some(i) => (&rest[..i], Some(i)),
+                None => (rest, None),
             };
+            // Spaces at the end are held back (indentation arrives as a
+            // run of spaces: it is only counted).
             let content = line.trim_end_matches(' ');
             if !content.is_empty() {
                 self.flush_spaces()?;
                 self.out.write_all(content.as_bytes())?;
             }
             self.pending_spaces += line.len() - content.len();
-            if newline {
-                self.pending_spaces = 0;
-                self.out.write_all(b"\n")?;
-            }
+            let Some(i) = newline else {
+                return Ok(());
+            };
+            self.pending_spaces = 0;
+            self.out.write_all(b"\n")?;
+            rest = &rest[i + 1..];
         }
-        Ok(())
     }
 
     fn flush_spaces(&mut self) -> io::Result<()> {

@@ -11,9 +11,10 @@
 /// first line's start, 0, is not included).
 pub fn line_starts(text: &str) -> impl Iterator<Item = usize> + '_ {
     let bytes = text.as_bytes();
-    memchr::memchr2_iter(b'\n', b'\r', bytes).filter_map(move |i| match bytes[i] {
-        b'\r' if bytes.get(i + 1) == Some(&b'\n') => None,
-        _ => Some(i + 1),
+    bytes.iter().enumerate().filter_map(move |(i, &b)| match b {
+        b'\n' => Some(i + 1),
+        b'\r' if bytes.get(i + 1) != Some(&b'\n') => Some(i + 1),
+        _ => None,
     })
 }
 
@@ -131,6 +132,14 @@ enum Starts {
 impl LineIndex {
     /// The index of `text` (one pass over it).
     pub fn new(text: &str) -> LineIndex {
+        // Without a `\r`, a line starts after each `\n`: one plain scan.
+        if memchr::memchr(b'\r', text.as_bytes()).is_none() && u32::try_from(text.len()).is_ok() {
+            let breaks = memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i as u32 + 1);
+            let starts = std::iter::once(0).chain(breaks).collect();
+            return LineIndex {
+                starts: Starts::Narrow(starts),
+            };
+        }
         let starts = match u32::try_from(text.len()) {
             Ok(_) => Starts::Narrow(
                 std::iter::once(0)
