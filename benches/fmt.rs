@@ -9,10 +9,11 @@
 //! `pfir opt FILE > /dev/null`, `pfir fmt FILE > /dev/null` (the default
 //! width, 100: no statement of the input is that long, so nothing wraps)
 //! and `pfir fmt --line-width 30 FILE > /dev/null` (every `submit` is
-//! broken over several lines by `pretty`), best of `--runs N` (default 3),
-//! and prints the wall times and the ratios to `opt` (the goal: fmt within
-//! 1.5x of opt, with and without wrapping). No test asserts any of these
-//! times.
+//! broken over several lines by `pretty`), best of `--runs N` (default 3):
+//! each round runs the three one after the other, so that a slow spell of
+//! the machine falls on all three alike. It prints the wall times and the
+//! ratios to `opt` (the goal: fmt within 1.5x of opt, with and without
+//! wrapping). No test asserts any of these times.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -35,10 +36,6 @@ fn input() -> String {
     }
     s.push_str("  }\n}\n// end of the benchmark input\n");
     s
-}
-
-fn best_of(runs: usize, mut f: impl FnMut() -> Duration) -> Duration {
-    (0..runs.max(1)).map(|_| f()).min().unwrap_or_default()
 }
 
 fn time(bin: &Path, args: &[&str]) -> Duration {
@@ -67,9 +64,18 @@ fn main() {
     std::fs::write(&path, &text).expect("writing the input");
     let file = path.to_str().expect("UTF-8 path");
     let bin = Path::new(env!("CARGO_BIN_EXE_pfir"));
-    let opt = best_of(runs, || time(bin, &["opt", file]));
-    let fmt = best_of(runs, || time(bin, &["fmt", file]));
-    let wrapped = best_of(runs, || time(bin, &["fmt", "--line-width", "30", file]));
+    let commands: [&[&str]; 3] = [
+        &["opt", file],
+        &["fmt", file],
+        &["fmt", "--line-width", "30", file],
+    ];
+    let mut best = [Duration::MAX; 3];
+    for _ in 0..runs.max(1) {
+        for (best, args) in best.iter_mut().zip(commands) {
+            *best = (*best).min(time(bin, args));
+        }
+    }
+    let [opt, fmt, wrapped] = best;
     let mb = text.len() as f64 / 1e6;
     println!(
         "input: {mb:.1} MB, {} lines; best of {runs}",
