@@ -112,7 +112,7 @@ impl<'a> Cx<'a> {
         let mut s = bumpalo::collections::String::with_capacity_in(a.len() + b.len(), self.arena.0);
         s.push_str(a);
         s.push_str(b);
-        self.arena.text(&*s.into_bump_str())
+        self.arena.text(s.into_bump_str())
     }
 
     /// The text `write` appends to an empty string, as a document.
