@@ -252,22 +252,30 @@ pub fn lex(text: &str, base: usize) -> Result<Vec<Spanned<'_>>, Diagnostic> {
 /// text that lexes without error tokens the comments are exactly the
 /// `//` runs between tokens (a test compares the two).
 pub fn comments(text: &str, base: usize) -> Vec<Span> {
-    let bytes = text.as_bytes();
     let mut out = Vec::new();
-    let mut i = 0;
-    while let Some(k) = memchr::memchr2(b'"', b'/', &bytes[i..]) {
-        let at = i + k;
-        i = if bytes[at] == b'"' {
-            string_end(bytes, at + 1)
-        } else if bytes.get(at + 1) == Some(&b'/') {
-            let end = memchr::memchr2(b'\n', b'\r', &bytes[at..]).map_or(bytes.len(), |n| at + n);
-            out.push(Span::new(at + base, end + base));
-            end
-        } else {
-            at + 1
-        };
+    let mut from = 0;
+    while let Some(start) = next_comment(text, from) {
+        let rest = &text.as_bytes()[start..];
+        let end = memchr::memchr2(b'\n', b'\r', rest).map_or(text.len(), |n| start + n);
+        out.push(Span::new(start + base, end + base));
+        from = end;
     }
     out
+}
+
+/// Where the first `//` comment at or after byte `from` starts (`from`
+/// being outside any string literal): the scan of [`comments`].
+fn next_comment(text: &str, mut from: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    while let Some(k) = memchr::memchr2(b'"', b'/', bytes.get(from..)?) {
+        let at = from + k;
+        from = match bytes[at] {
+            b'"' => string_end(bytes, at + 1),
+            _ if bytes.get(at + 1) == Some(&b'/') => return Some(at),
+            _ => at + 1,
+        };
+    }
+    None
 }
 
 /// The byte just past the string literal whose text starts at `from`
@@ -286,23 +294,11 @@ fn string_end(bytes: &[u8], mut from: usize) -> usize {
 }
 
 /// Where the `//` comment of one line starts: its first `//` outside a
-/// string literal. A quick line-local scan for the test-directive readers
-/// (`expected-*` comments), which look at one line at a time and must also
-/// read lines that do not lex.
+/// string literal (the scan of [`comments`], on one line). For the
+/// test-directive readers (`expected-*` comments), which look at one line
+/// at a time and must also read lines that do not lex.
 pub fn line_comment_start(line: &str) -> Option<usize> {
-    let bytes = line.as_bytes();
-    let mut in_string = false;
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\\' if in_string => i += 1,
-            b'"' => in_string = !in_string,
-            b'/' if !in_string && bytes.get(i + 1) == Some(&b'/') => return Some(i),
-            _ => {}
-        }
-        i += 1;
-    }
-    None
+    next_comment(line, 0)
 }
 
 #[cfg(test)]

@@ -130,7 +130,7 @@ enum Starts {
 }
 
 impl LineIndex {
-    /// The index of `text` (one pass over it).
+    /// The index of `text` (one scan for its line breaks).
     pub fn new(text: &str) -> LineIndex {
         // Without a `\r`, a line starts after each `\n`: one plain scan.
         if memchr::memchr(b'\r', text.as_bytes()).is_none() && u32::try_from(text.len()).is_ok() {
