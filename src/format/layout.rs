@@ -21,60 +21,29 @@
 //! item, which forces that list, and the lists around it, to break; the
 //! ones no list claims are printed above the statement by the printer.
 
+use super::doc::{Builder, Doc, Docs};
 use super::notes::InnerNote;
 use crate::ir::{ExprId, ExprKind, Function, IterArg, Module, StmtId, StmtKind};
 use crate::printer::binding::{each_binding_text, write_iter_arg_binding};
 use crate::printer::expr::write_expr;
 use bumpalo::Bump;
-use pretty::{Doc as PrettyDoc, DocAllocator, DocBuilder, DocPtr, RefDoc};
 use smallvec::SmallVec;
 
 /// The line width `pfir fmt` uses unless told otherwise.
 pub const DEFAULT_LINE_WIDTH: usize = 100;
 
-/// A document under construction, its nodes and texts in the bump arena
-/// of [`Docs`].
-type Doc<'a> = DocBuilder<'a, Docs<'a>>;
-
 /// What laying out statements reuses from one to the next (the printer
 /// keeps one), so that laying one out allocates next to nothing: the
-/// arena its document is built in and a buffer for texts.
+/// arena its document is built in ([`super::doc`]) and buffers.
 #[derive(Default)]
 pub struct Scratch {
     bump: Bump,
     text: String,
+    placeable: Vec<bool>,
 }
 
 /// The items of a list (most have a few).
 type Items<'a> = SmallVec<[Item<'a>; 4]>;
-
-/// `pretty`'s document allocator over the [`Bump`] arena of a [`Scratch`],
-/// reset for each statement laid out. Its documents hold borrowed text
-/// only (copied into the arena: `Cx::text`), as the arena runs no
-/// destructors.
-pub struct Docs<'a>(&'a Bump);
-
-impl<'a> DocAllocator<'a> for Docs<'a> {
-    type Doc = RefDoc<'a>;
-
-    fn alloc(&'a self, doc: PrettyDoc<'a, Self::Doc>) -> Self::Doc {
-        RefDoc(self.0.alloc(doc))
-    }
-
-    fn alloc_column_fn(
-        &'a self,
-        f: impl Fn(usize) -> Self::Doc + 'a,
-    ) -> <Self::Doc as DocPtr<'a, ()>>::ColumnFn {
-        self.0.alloc(f)
-    }
-
-    fn alloc_width_fn(
-        &'a self,
-        f: impl Fn(isize) -> Self::Doc + 'a,
-    ) -> <Self::Doc as DocPtr<'a, ()>>::WidthFn {
-        self.0.alloc(f)
-    }
-}
 
 /// The room a statement always has, however deep it is indented: past
 /// `width - MIN_ROOM` columns of indentation (deep nesting), a statement is
@@ -82,44 +51,29 @@ impl<'a> DocAllocator<'a> for Docs<'a> {
 /// that it is not broken into one-word lines.
 pub const MIN_ROOM: usize = 40;
 
-/// The statement being laid out: its function, the arena of its
+/// The statement being laid out: its function, the builder of its
 /// document, and the comments inside it that the layout may keep in its
 /// lists.
-struct Cx<'a> {
+struct Cx<'a, 's> {
     m: &'a Module,
     f: &'a Function,
-    arena: &'a Docs<'a>,
+    b: &'a Builder<'a>,
     /// Reused for the text of expressions before it is copied into the
     /// arena.
-    scratch: &'a mut String,
+    scratch: &'s mut String,
     inner: &'a [InnerNote<'a>],
     /// Per comment of `inner`: may it be placed (else it stays above).
-    placeable: Vec<bool>,
+    placeable: &'s [bool],
     /// Per comment of `inner`: placed in a list.
-    placed: Vec<bool>,
+    placed: &'s mut Vec<bool>,
 }
 
-impl<'a> Cx<'a> {
-    /// A text document: `s` copied into the arena (documents borrow their
-    /// text: no destructor runs there).
-    fn text(&self, s: &str) -> Doc<'a> {
-        self.arena.text(&*self.arena.0.alloc_str(s))
-    }
-
-    /// `a` and `b` as one text (`pretty` lays out adjacent texts as one:
-    /// fewer nodes, the same layout).
-    fn text2(&self, a: &str, b: &str) -> Doc<'a> {
-        let mut s = bumpalo::collections::String::with_capacity_in(a.len() + b.len(), self.arena.0);
-        s.push_str(a);
-        s.push_str(b);
-        self.arena.text(s.into_bump_str())
-    }
-
+impl<'a> Cx<'a, '_> {
     /// The text `write` appends to an empty string, as a document.
     fn written(&mut self, write: impl FnOnce(&mut String)) -> Doc<'a> {
         self.scratch.clear();
         write(self.scratch);
-        self.text(self.scratch)
+        self.b.text(self.scratch)
     }
 
     /// Claims the placeable comments in `from..to` (`inner` is in source
@@ -140,53 +94,78 @@ impl<'a> Cx<'a> {
     }
 }
 
-/// `line` (the canonical text of statement `s`, which starts at column
-/// `indent`) laid out within `width` columns, into `out` (its document is
-/// built in `scratch`): `None` when it fits and no
-/// comment of `inner` (those inside the statement's source but test
-/// directives, whose offsets name lines) can be kept in one of its lists,
-/// or when it has no list to break; else broken over several lines, each
-/// after the first starting with `indent` spaces plus its own indentation,
-/// and which of `inner` it holds (a list holding a comment is always
+/// Whether statement `kind`'s head has a bracketed list (the only place a
+/// comment inside it can be kept).
+fn has_list(f: &Function, kind: &StmtKind) -> bool {
+    let is_list = |e: ExprId| matches!(f.exprs[e].kind, ExprKind::Call(_) | ExprKind::List(_));
+    match kind {
+        StmtKind::Assign { value, .. } | StmtKind::Eval(value) => is_list(*value),
+        StmtKind::Submit(_) | StmtKind::For(_) => true,
+        StmtKind::While(w) => is_list(f.whiles[*w].cond) || !f.iter_args(kind).is_empty(),
+        StmtKind::Yield(values) | StmtKind::Return(values) => {
+            f.list(*values).iter().any(|&v| is_list(v))
+        }
+        StmtKind::If(_) | StmtKind::Scope(_) | StmtKind::Break | StmtKind::Continue => false,
+    }
+}
+
+/// Lays out `line` (the canonical text of statement `s`, which starts at
+/// column `indent`) within `width` columns, into `out` (its document is
+/// built in `scratch`). Returns false, leaving `out` and `placed` as they
+/// were, when it fits and no comment of `inner` (those inside the
+/// statement's source but test directives, whose offsets name lines) can
+/// be kept in one of its lists, or when it has no list to break. Else
+/// `out` is the statement broken over several lines, each after the first
+/// starting with `indent` spaces plus its own indentation, and `placed`
+/// says which of `inner` it holds (a list holding a comment is always
 /// broken, the comment after its item, or on its own line before the next
 /// one when it was on a line of its own).
 pub fn fit_statement(
     (m, f, s): (&Module, &Function, StmtId),
     line: &str,
-    indent: usize,
-    width: usize,
+    (indent, width): (usize, usize),
     inner: &[InnerNote],
     scratch: &mut Scratch,
-    out: &mut String,
-) -> Option<Vec<bool>> {
+    (out, placed): (&mut String, &mut Vec<bool>),
+) -> bool {
     let room = width.saturating_sub(indent).max(MIN_ROOM.min(width)).max(1);
     // Bytes count at least the characters: a shorter line fits.
     let fits = line.len() <= room || line.chars().count() <= room;
-    let placeable: Vec<bool> = inner
-        .iter()
-        .map(|c| !super::print::is_directive(c.note.text))
-        .collect();
-    if fits && !placeable.iter().any(|p| *p) {
-        return None;
+    let placeable = &mut scratch.placeable;
+    placeable.clear();
+    placeable.extend(
+        inner
+            .iter()
+            .map(|c| !super::print::is_directive(c.note.text)),
+    );
+    if fits && !(placeable.iter().any(|p| *p) && has_list(f, &f.stmts[s].kind)) {
+        return false;
     }
     scratch.bump.reset();
-    let arena = Docs(&scratch.bump);
+    let docs = Docs(&scratch.bump);
+    let builder = Builder::new(&docs);
+    let mut claimed = vec![false; inner.len()];
     let mut cx = Cx {
         m,
         f,
-        arena: &arena,
+        b: &builder,
         scratch: &mut scratch.text,
         inner,
         placeable,
-        placed: vec![false; inner.len()],
+        placed: &mut claimed,
     };
-    let doc = statement(s, &mut cx)?;
-    if fits && !cx.placed.iter().any(|p| *p) {
-        return None;
+    let Some(doc) = statement(s, &mut cx) else {
+        return false;
+    };
+    if fits && !claimed.iter().any(|p| *p) {
+        return false;
     }
     out.clear();
-    doc.1.render_raw(room, &mut Indented { out, indent }).ok()?;
-    Some(cx.placed)
+    if doc.render_raw(room, &mut Indented { out, indent }).is_err() {
+        return false;
+    }
+    *placed = claimed;
+    true
 }
 
 /// Rendered text with `indent` spaces added after every line break.
@@ -253,7 +232,7 @@ struct Item<'a> {
     span: Option<(usize, usize)>,
 }
 
-impl<'a> Cx<'a> {
+impl<'a> Cx<'a, '_> {
     fn expr_span(&self, e: ExprId) -> Option<(usize, usize)> {
         let sp = self.f.exprs[e].span;
         (sp.start() < sp.end()).then_some((sp.start(), sp.end()))
@@ -304,7 +283,8 @@ impl<'a> Cx<'a> {
                     write_iter_arg_binding(f, ia, s);
                     s.push_str(" = ");
                 });
-                binding.append(self.expr(ia.init, suffix))
+                let init = self.expr(ia.init, suffix);
+                self.b.cat(binding, init)
             }
         }
     }
@@ -321,7 +301,7 @@ impl<'a> Cx<'a> {
         limit: usize,
     ) -> Doc<'a> {
         if items.is_empty() {
-            return open.append(close);
+            return self.b.cat(open, close);
         }
         let n = items.len();
         let ordered = items.iter().all(|i| i.span.is_some())
@@ -351,39 +331,49 @@ impl<'a> Cx<'a> {
         };
         let none: &[(bool, &str)] = &[];
         let broken = comments.iter().any(|c| !c.is_empty());
-        let mut body = self.arena.line_();
-        let mut tail = self.arena.line_();
+        let b = self.b;
+        let mut body = b.line_();
+        let mut tail = b.line_();
         for (i, it) in items.into_iter().enumerate() {
             let cs = comments.get(i).map_or(none, |c| &c[..]);
-            body = body.append(self.piece(it.piece, if i + 1 < n { "," } else { "" }));
+            let item = self.piece(it.piece, if i + 1 < n { "," } else { "" });
+            body = b.cat(body, item);
             for (k, &(own_line, c)) in cs.iter().enumerate() {
                 if k == 0 && !own_line {
-                    body = body.append(self.text(" ")).append(self.text(c));
+                    body = b.cat(body, b.text2(" ", c));
                 } else {
-                    body = body.append(self.arena.hardline()).append(self.text(c));
+                    body = b.concat([body, b.hardline(), b.text(c)]);
                 }
             }
             if i + 1 < n {
-                body = body.append(if cs.is_empty() {
-                    self.arena.line()
-                } else {
-                    self.arena.hardline()
-                });
+                body = b.cat(
+                    body,
+                    if cs.is_empty() {
+                        b.line()
+                    } else {
+                        b.hardline()
+                    },
+                );
             } else if !cs.is_empty() {
-                tail = self.arena.hardline();
+                tail = b.hardline();
             }
         }
-        let doc = open.append(body.nest(2)).append(tail).append(close);
-        if broken { doc } else { doc.group() }
+        let doc = b.concat([open, b.nest(body, 2), tail, close]);
+        if broken { doc } else { b.group(doc) }
     }
 
     /// Items (each but the last ending in its comma) separated by spaces,
     /// or one per line with a hanging indent.
     fn hanging(&self, items: SmallVec<[Doc<'a>; 4]>) -> Doc<'a> {
-        self.arena
-            .intersperse(items, self.arena.line())
-            .nest(2)
-            .group()
+        let b = self.b;
+        let mut doc = b.nil();
+        for (i, item) in items.into_iter().enumerate() {
+            if i > 0 {
+                doc = b.cat(doc, b.line());
+            }
+            doc = b.cat(doc, item);
+        }
+        b.group(b.nest(doc, 2))
     }
 
     /// An expression followed by `suffix`: calls and lists are groups,
@@ -401,8 +391,8 @@ impl<'a> Cx<'a> {
                 for kw in f.list(call.kwargs) {
                     items.push(self.item(Piece::Kwarg(f.names.get(kw.name), kw.value)));
                 }
-                let open = self.text2(f.callee_name(m, call.callee), "(");
-                let close = self.text2(")", suffix);
+                let open = self.b.text2(f.callee_name(m, call.callee), "(");
+                let close = self.b.text2(")", suffix);
                 self.bracketed(open, items, close, limit)
             }
             ExprKind::List(items) => self.list("[", f.list(items), limit, suffix),
@@ -416,7 +406,7 @@ impl<'a> Cx<'a> {
     /// `open` (which ends in `[`), the items, `]` and `suffix`.
     fn list(&mut self, open: &str, items: &'a [ExprId], limit: usize, suffix: &str) -> Doc<'a> {
         let items = self.exprs(items);
-        let (open, close) = (self.text(open), self.text2("]", suffix));
+        let (open, close) = (self.b.text(open), self.b.text2("]", suffix));
         self.bracketed(open, items, close, limit)
     }
 
@@ -426,38 +416,39 @@ impl<'a> Cx<'a> {
         if name.is_empty() {
             return self.expr(value, suffix);
         }
-        self.text2(name, "=").append(self.expr(value, suffix))
+        let value = self.expr(value, suffix);
+        self.b.cat(self.b.text2(name, "="), value)
     }
 
     /// ` iter(x = init, ...)`.
     fn iter_args(&mut self, kind: &StmtKind) -> Doc<'a> {
         let ias = self.f.iter_args(kind);
         if ias.is_empty() {
-            return self.arena.nil();
+            return self.b.nil();
         }
         let items = ias.iter().map(|ia| self.item(Piece::IterArg(ia))).collect();
-        let (open, close) = (self.text(" iter("), self.text(")"));
+        let (open, close) = (self.b.text(" iter("), self.b.text(")"));
         self.bracketed(open, items, close, usize::MAX)
     }
 }
 
 /// The document of statement `s`'s first line (as `stmt_head` prints it);
 /// `None` for a head with no list to break (`if`, scopes).
-fn statement<'a>(s: StmtId, cx: &mut Cx<'a>) -> Option<Doc<'a>> {
-    let (m, f) = (cx.m, cx.f);
+fn statement<'a>(s: StmtId, cx: &mut Cx<'a, '_>) -> Option<Doc<'a>> {
+    let (m, f, b) = (cx.m, cx.f, cx.b);
     let kind = &f.stmts[s].kind;
     let mut bindings = SmallVec::new();
     let mut buffer = std::mem::take(&mut *cx.scratch);
     let count = f.results(kind).len();
-    each_binding_text((m, f, kind), &mut buffer, |b| {
+    each_binding_text((m, f, kind), &mut buffer, |binding| {
         let comma = if bindings.len() + 1 < count { "," } else { "" };
-        bindings.push(cx.text2(b, comma));
+        bindings.push(b.text2(binding, comma));
     });
     *cx.scratch = buffer;
     let head = if bindings.is_empty() {
-        cx.arena.nil()
+        b.nil()
     } else {
-        cx.hanging(bindings).append(cx.text(" = "))
+        b.cat(cx.hanging(bindings), b.text(" = "))
     };
     let body = match kind {
         StmtKind::Assign { value, .. } | StmtKind::Eval(value) => cx.expr(*value, ""),
@@ -483,7 +474,7 @@ fn statement<'a>(s: StmtId, cx: &mut Cx<'a>) -> Option<Doc<'a>> {
                 s.push_str(f.callee_name(m, sub.callee));
                 s.push('(');
             });
-            let close = cx.text(")");
+            let close = b.text(")");
             cx.bracketed(open, items, close, usize::MAX)
         }
         StmtKind::For(l) => {
@@ -502,18 +493,15 @@ fn statement<'a>(s: StmtId, cx: &mut Cx<'a>) -> Option<Doc<'a>> {
                 s.push_str(l.kind.keyword());
                 s.push('(');
             });
-            let close = cx.text(")");
+            let close = b.text(")");
             let bounds = cx.bracketed(open, bounds, close, limit);
             let iter = cx.iter_args(kind);
-            bounds.append(iter).append(cx.text(" {"))
+            b.concat([bounds, iter, b.text(" {")])
         }
         StmtKind::While(w) => {
             let cond = cx.expr(f.whiles[*w].cond, "");
             let iter = cx.iter_args(kind);
-            cx.text("while ")
-                .append(cond)
-                .append(iter)
-                .append(cx.text(" {"))
+            b.concat([b.text("while "), cond, iter, b.text(" {")])
         }
         StmtKind::Yield(values) | StmtKind::Return(values) => {
             let word = if matches!(kind, StmtKind::Yield(_)) {
@@ -523,7 +511,7 @@ fn statement<'a>(s: StmtId, cx: &mut Cx<'a>) -> Option<Doc<'a>> {
             };
             let values = f.list(*values);
             if values.is_empty() {
-                cx.text(word)
+                b.text(word)
             } else {
                 let n = values.len();
                 let values = values
@@ -531,7 +519,7 @@ fn statement<'a>(s: StmtId, cx: &mut Cx<'a>) -> Option<Doc<'a>> {
                     .enumerate()
                     .map(|(i, v)| cx.expr(*v, if i + 1 < n { "," } else { "" }))
                     .collect();
-                cx.text2(word, " ").append(cx.hanging(values))
+                b.cat(b.text2(word, " "), cx.hanging(values))
             }
         }
         // Heads with no list to break: the canonical text stays.
@@ -539,5 +527,5 @@ fn statement<'a>(s: StmtId, cx: &mut Cx<'a>) -> Option<Doc<'a>> {
             return None;
         }
     };
-    Some(head.append(body))
+    Some(b.cat(head, body))
 }

@@ -15,6 +15,7 @@
 pub mod attach;
 pub mod config;
 pub mod diff;
+mod doc;
 pub mod layout;
 pub mod notes;
 pub mod offsets;

@@ -81,6 +81,8 @@ pub struct Printer {
     /// reuses ([`super::layout::fit_statement`]).
     wrapped: String,
     scratch: super::layout::Scratch,
+    /// Reused for which inner comments of a line its layout holds.
+    placed: Vec<bool>,
     /// The number of printed lines from which a function is printed in
     /// two halves on two threads ([`SPLIT_PRINT_LINES`]; smaller in tests).
     split_lines: usize,
@@ -119,6 +121,7 @@ impl Printer {
             text: String::new(),
             wrapped: String::new(),
             scratch: super::layout::Scratch::default(),
+            placed: Vec::new(),
             split_lines: SPLIT_PRINT_LINES,
             split_at: None,
         }
@@ -332,7 +335,7 @@ impl Printer {
             .lines()
             .partition_point(|l| (l.index as usize) < first);
         let mut with_notes = notes.lines()[from..].iter().peekable();
-        let mut placed = Vec::new();
+        let mut placed = std::mem::take(&mut self.placed);
         for (index, line) in lines {
             let c = match with_notes.next_if(|l| l.index as usize == index) {
                 Some(l) => notes.comments(l),
@@ -342,18 +345,16 @@ impl Printer {
             line_text(module, f, &line, &mut self.text);
             placed.clear();
             if let (Some(width), Anchor::Stmt(s)) = (self.width, line.anchor)
-                && let Some(p) = super::layout::fit_statement(
+                && super::layout::fit_statement(
                     (module, f, s),
                     &self.text,
-                    2 * line.depth,
-                    width,
+                    (2 * line.depth, width),
                     c.inner,
                     &mut self.scratch,
-                    &mut self.wrapped,
+                    (&mut self.wrapped, &mut placed),
                 )
             {
                 std::mem::swap(&mut self.text, &mut self.wrapped);
-                placed = p;
             }
             let source = if self.tracking.is_some() {
                 let last = line.end.saturating_sub(1).max(line.start);
@@ -363,6 +364,7 @@ impl Printer {
             };
             self.code_line(&line, source, &c, &placed);
         }
+        self.placed = placed;
     }
 
     /// [`Printer::function`] for a long function: the second half of its
@@ -394,6 +396,7 @@ impl Printer {
             text: String::new(),
             wrapped: String::new(),
             scratch: super::layout::Scratch::default(),
+            placed: Vec::new(),
             split_lines: self.split_lines,
             split_at: None,
         };
