@@ -440,15 +440,20 @@ fn statement<'a>(s: StmtId, cx: &mut Cx<'a, '_>) -> Option<Doc<'a>> {
     let mut bindings = SmallVec::new();
     let mut buffer = std::mem::take(&mut *cx.scratch);
     let count = f.results(kind).len();
+    // The last binding ends in ` = ` (no line break can come before it).
     each_binding_text((m, f, kind), &mut buffer, |binding| {
-        let comma = if bindings.len() + 1 < count { "," } else { "" };
-        bindings.push(b.text2(binding, comma));
+        let end = if bindings.len() + 1 < count {
+            ","
+        } else {
+            " = "
+        };
+        bindings.push(b.text2(binding, end));
     });
     *cx.scratch = buffer;
     let head = if bindings.is_empty() {
         b.nil()
     } else {
-        b.cat(cx.hanging(bindings), b.text(" = "))
+        cx.hanging(bindings)
     };
     let body = match kind {
         StmtKind::Assign { value, .. } | StmtKind::Eval(value) => cx.expr(*value, ""),

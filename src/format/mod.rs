@@ -23,7 +23,7 @@ pub mod print;
 
 use crate::diagnostics::Diagnostic;
 use crate::frontend::{SPLIT_MARKER, read_module, split_chunks};
-use crate::ir::Module;
+use crate::ir::{Function, Module};
 use crate::printer::lines::{Line, Lines};
 use fsutil::lines::LineIndex;
 use notes::ModuleNotes;
@@ -53,8 +53,47 @@ pub fn read_with_comments(
 pub fn printed_lines(m: &Module) -> Vec<Vec<Line>> {
     m.functions()
         .iter()
-        .map(|f| Lines::of(f).collect())
+        .map(|f| function_lines(f, SPLIT_COLLECT_STMTS))
         .collect()
+}
+
+/// The number of statements from which a block's printed lines are
+/// collected in two halves on two threads.
+const SPLIT_COLLECT_STMTS: usize = 1 << 12;
+
+/// The printed lines of `f`. A block of `min` statements or more
+/// ([`SPLIT_COLLECT_STMTS`]; fewer in tests) is collected in two halves ([`Lines::take_long_block`], as the
+/// canonical printer prints one), the second on a thread of its own (on
+/// this one when no thread can start).
+fn function_lines(f: &Function, min: usize) -> Vec<Line> {
+    let mut lines = Lines::of(f);
+    let mut out = Vec::new();
+    loop {
+        if let Some(taken) = lines.take_long_block(min) {
+            let n = f.block_stmts(taken.block).len();
+            let part = |range| Lines::of_part(f, &taken, range);
+            std::thread::scope(|s| {
+                let second = std::thread::Builder::new()
+                    .name("pfir-lines".into())
+                    .spawn_scoped(s, || part(n / 2..n).collect::<Vec<_>>());
+                match second {
+                    Ok(second) => {
+                        out.extend(part(0..n / 2));
+                        match second.join() {
+                            Ok(second) => out.extend(second),
+                            Err(panic) => std::panic::resume_unwind(panic),
+                        }
+                    }
+                    Err(_) => out.extend(part(0..n)),
+                }
+            });
+            continue;
+        }
+        match lines.next() {
+            Some(line) => out.push(line),
+            None => return out,
+        }
+    }
 }
 
 /// A chunk read for formatting: the module, the printed lines of its

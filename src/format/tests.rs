@@ -304,3 +304,36 @@ fn printing_in_halves_gives_the_same_bytes() {
         }
     }
 }
+
+/// Collecting a function's printed lines in halves (from a block of any
+/// length on) gives the lines of one walk, in order.
+#[test]
+fn lines_collected_in_halves_are_the_lines_of_one_walk() {
+    let files = [
+        include_str!("../../examples/every_construct.pfir"),
+        include_str!("../../examples/chained_phases.pfir"),
+        include_str!("../../tests/lit/fmt/Inputs/messy.pfir"),
+        include_str!("../../tests/lit/fmt/Inputs/wide.pfir"),
+    ];
+    for (i, text) in files.iter().enumerate() {
+        let (m, _, _) = crate::frontend::read_module_whole(text, 0);
+        let total: usize = m
+            .functions()
+            .iter()
+            .map(|f| crate::printer::lines::Lines::of(f).count())
+            .sum();
+        assert!(total > 10, "file {i}: functions with bodies");
+        for f in m.functions() {
+            let whole: Vec<String> = crate::printer::lines::Lines::of(f)
+                .map(|l| format!("{l:?}"))
+                .collect();
+            for min in 1..4 {
+                let halves: Vec<String> = super::function_lines(f, min)
+                    .iter()
+                    .map(|l| format!("{l:?}"))
+                    .collect();
+                assert_eq!(halves, whole, "file {i}, halves from {min} statements");
+            }
+        }
+    }
+}
