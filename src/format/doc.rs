@@ -51,6 +51,7 @@ pub struct Builder<'a> {
     hardline: Doc<'a>,
     line: Doc<'a>,
     line_: Doc<'a>,
+    mark: Doc<'a>,
 }
 
 impl<'a> Builder<'a> {
@@ -59,12 +60,14 @@ impl<'a> Builder<'a> {
         let nil = &*bump.alloc(Node::Nil);
         let hardline = &*bump.alloc(Node::Hardline);
         let space = &*bump.alloc(Node::BorrowedText(" "));
+        let mark = &*bump.alloc(Node::BorrowedText(bump.alloc_str("|")));
         Builder {
             docs,
             nil,
             hardline,
             line: bump.alloc(Node::FlatAlt(RefDoc(hardline), RefDoc(space))),
             line_: bump.alloc(Node::FlatAlt(RefDoc(hardline), RefDoc(nil))),
+            mark: bump.alloc(Node::RenderLen(0, RefDoc(mark))),
         }
     }
 
@@ -90,6 +93,20 @@ impl<'a> Builder<'a> {
     /// A line break, or nothing in a group laid out flat.
     pub fn line_(&self) -> Doc<'a> {
         self.line_
+    }
+
+    /// A text of no width that nothing else is: [`Builder::mark_text`]
+    /// tells it apart by its address (it must not be written).
+    pub fn mark(&self) -> Doc<'a> {
+        self.mark
+    }
+
+    /// The text of [`Builder::mark`].
+    pub fn mark_text(&self) -> &'a str {
+        match self.mark {
+            Node::RenderLen(_, RefDoc(Node::BorrowedText(s))) => s,
+            _ => "",
+        }
     }
 
     /// `s` (which holds no line break), copied into the arena.

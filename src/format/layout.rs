@@ -28,6 +28,7 @@ use crate::printer::binding::{each_binding_text, write_iter_arg_binding};
 use crate::printer::expr::write_expr;
 use bumpalo::Bump;
 use smallvec::SmallVec;
+use std::ops::Range;
 
 /// The line width `pfir fmt` uses unless told otherwise.
 pub const DEFAULT_LINE_WIDTH: usize = 100;
@@ -65,7 +66,7 @@ struct Cx<'a, 's> {
     /// Per comment of `inner`: may it be placed (else it stays above).
     placeable: &'s [bool],
     /// Per comment of `inner`: placed in a list.
-    placed: &'s mut Vec<bool>,
+    placed: &'s mut [bool],
 }
 
 impl<'a> Cx<'a, '_> {
@@ -109,72 +110,151 @@ fn has_list(f: &Function, kind: &StmtKind) -> bool {
     }
 }
 
-/// Lays out `line` (the canonical text of statement `s`, which starts at
-/// column `indent`) within `width` columns, into `out` (its document is
-/// built in `scratch`). Returns false, leaving `out` and `placed` as they
-/// were, when it fits and no comment of `inner` (those inside the
-/// statement's source but test directives, whose offsets name lines) can
-/// be kept in one of its lists, or when it has no list to break. Else
-/// `out` is the statement broken over several lines, each after the first
-/// starting with `indent` spaces plus its own indentation, and `placed`
-/// says which of `inner` it holds (a list holding a comment is always
-/// broken, the comment after its item, or on its own line before the next
-/// one when it was on a line of its own).
-pub fn fit_statement(
-    (m, f, s): (&Module, &Function, StmtId),
-    line: &str,
-    (indent, width): (usize, usize),
-    inner: &[InnerNote],
+/// A statement line to lay out: the statement, its canonical text (which
+/// starts at column `indent`), and the comments inside its source
+/// ([`InnerNote`]).
+pub struct Request<'r> {
+    pub stmt: StmtId,
+    pub line: &'r str,
+    pub indent: usize,
+    pub inner: &'r [InnerNote<'r>],
+}
+
+/// A statement laid out by [`fit_statements`]: where its text is in the
+/// output buffer (its lines after the first start with its indentation),
+/// how many line breaks the text holds, and where the flags of its
+/// `placed` comments are (one per comment of its request's `inner`: kept
+/// in one of its lists).
+#[derive(Clone, Debug)]
+pub struct Laid {
+    pub text: Range<usize>,
+    pub breaks: usize,
+    pub placed: Range<usize>,
+}
+
+/// Lays out the statements of `requests` (`None`: a line that is not a
+/// statement) within `width` columns, into `out` and `placed`, with what
+/// `scratch` holds. `laid` gets one entry per request: `None` when the
+/// line stays as it is, because it fits and no comment inside it (but a
+/// test directive, whose offsets name lines) can be kept in one of its
+/// lists, or because it has no list to break. Else the statement broken
+/// over several lines (a list holding a comment is always broken, the
+/// comment after its item, or on its own line before the next one when it
+/// was on a line of its own).
+///
+/// The statements are built into one arena and laid out by one `pretty`
+/// render per room (see [`MIN_ROOM`]): a render of several statements,
+/// each followed by a zero-width mark and a line break, lays each out as
+/// a render of its own would (a group looks no further than the next line
+/// break), and the mark tells where each ends.
+pub fn fit_statements<'r>(
+    (m, f): (&Module, &Function),
+    width: usize,
+    requests: impl Iterator<Item = Option<Request<'r>>>,
     scratch: &mut Scratch,
     (out, placed): (&mut String, &mut Vec<bool>),
-) -> bool {
-    let room = width.saturating_sub(indent).max(MIN_ROOM.min(width)).max(1);
-    // Bytes count at least the characters: a shorter line fits.
-    let fits = line.len() <= room || line.chars().count() <= room;
-    let placeable = &mut scratch.placeable;
-    placeable.clear();
-    placeable.extend(
-        inner
-            .iter()
-            .map(|c| !super::print::is_directive(c.note.text)),
-    );
-    if fits && !(placeable.iter().any(|p| *p) && has_list(f, &f.stmts[s].kind)) {
-        return false;
-    }
+    laid: &mut Vec<Option<Laid>>,
+) {
+    out.clear();
+    placed.clear();
+    laid.clear();
     scratch.bump.reset();
     let docs = Docs(&scratch.bump);
-    let builder = Builder::new(&docs);
-    let mut claimed = vec![false; inner.len()];
-    let mut cx = Cx {
-        m,
-        f,
-        b: &builder,
-        scratch: &mut scratch.text,
-        inner,
-        placeable,
-        placed: &mut claimed,
-    };
-    let Some(doc) = statement(s, &mut cx) else {
-        return false;
-    };
-    if fits && !claimed.iter().any(|p| *p) {
-        return false;
+    let b = Builder::new(&docs);
+    // The statements to render: room, index in `laid`, indentation, document.
+    let mut built = Vec::new();
+    for request in requests {
+        let Some(r) = request else {
+            laid.push(None);
+            continue;
+        };
+        let room = width
+            .saturating_sub(r.indent)
+            .max(MIN_ROOM.min(width))
+            .max(1);
+        // Bytes count at least the characters: a shorter line fits.
+        let fits = r.line.len() <= room || r.line.chars().count() <= room;
+        let placeable = &mut scratch.placeable;
+        placeable.clear();
+        placeable.extend(
+            r.inner
+                .iter()
+                .map(|c| !super::print::is_directive(c.note.text)),
+        );
+        if fits && !(placeable.iter().any(|p| *p) && has_list(f, &f.stmts[r.stmt].kind)) {
+            laid.push(None);
+            continue;
+        }
+        let from = placed.len();
+        placed.resize(from + r.inner.len(), false);
+        let mut cx = Cx {
+            m,
+            f,
+            b: &b,
+            scratch: &mut scratch.text,
+            inner: r.inner,
+            placeable,
+            placed: &mut placed[from..],
+        };
+        match statement(r.stmt, &mut cx) {
+            Some(doc) if !fits || placed[from..].iter().any(|p| *p) => {
+                built.push((room, laid.len(), r.indent, doc));
+                laid.push(Some(Laid {
+                    text: 0..0,
+                    breaks: 0,
+                    placed: from..placed.len(),
+                }));
+            }
+            _ => {
+                placed.truncate(from);
+                laid.push(None);
+            }
+        }
     }
-    out.clear();
-    if doc.render_raw(room, &mut Indented { out, indent }).is_err() {
-        return false;
+    built.sort_by_key(|&(room, ..)| room);
+    let mark = b.mark();
+    for run in built.chunk_by(|x, y| x.0 == y.0) {
+        let mut doc = b.nil();
+        for &(.., d) in run {
+            doc = b.concat([doc, d, mark, b.hardline()]);
+        }
+        let mut w = Marked {
+            out: &mut *out,
+            mark: b.mark_text(),
+            run,
+            next: 0,
+            start: 0,
+            breaks: 0,
+            after_mark: false,
+            laid: &mut *laid,
+        };
+        w.start = w.out.len();
+        if doc.render_raw(run[0].0, &mut w).is_err() {
+            for &(_, index, ..) in run {
+                laid[index] = None;
+            }
+        }
     }
-    *placed = claimed;
-    true
 }
 
-/// Rendered text with `indent` spaces added after every line break.
-struct Indented<'o> {
+/// The writer of a render of several statements (a run of
+/// [`fit_statements`]): each statement's text, with its indentation added
+/// after every line break, into `out`, and where it ends into `laid` at
+/// its mark (the line break after a mark separates two statements and is
+/// not written).
+struct Marked<'o, 'd> {
     out: &'o mut String,
-    indent: usize,
+    mark: &'d str,
+    run: &'o [(usize, usize, usize, Doc<'d>)],
+    /// The statement being written (its index in `run`).
+    next: usize,
+    start: usize,
+    breaks: usize,
+    after_mark: bool,
+    laid: &'o mut [Option<Laid>],
 }
 
-impl pretty::Render for Indented<'_> {
+impl pretty::Render for Marked<'_, '_> {
     type Error = ();
 
     fn write_str(&mut self, s: &str) -> Result<usize, ()> {
@@ -183,13 +263,29 @@ impl pretty::Render for Indented<'_> {
 
     fn write_str_all(&mut self, s: &str) -> Result<(), ()> {
         const SPACES: &str = "                                ";
+        if std::ptr::eq(s, self.mark) {
+            let &(_, index, ..) = self.run.get(self.next).ok_or(())?;
+            if let Some(Some(laid)) = self.laid.get_mut(index) {
+                laid.text = self.start..self.out.len();
+                laid.breaks = self.breaks;
+            }
+            self.next += 1;
+            self.breaks = 0;
+            self.after_mark = true;
+            return Ok(());
+        }
         // `pretty` writes each line break on its own (texts hold none).
         if s != "\n" {
             self.out.push_str(s);
             return Ok(());
         }
+        if std::mem::take(&mut self.after_mark) {
+            self.start = self.out.len();
+            return Ok(());
+        }
         self.out.push('\n');
-        let mut spaces = self.indent;
+        self.breaks += 1;
+        let mut spaces = self.run.get(self.next).map_or(0, |r| r.2);
         while spaces > 0 {
             let n = spaces.min(SPACES.len());
             self.out.push_str(&SPACES[..n]);
@@ -201,7 +297,7 @@ impl pretty::Render for Indented<'_> {
     fn fail_doc(&self) {}
 }
 
-impl pretty::RenderAnnotated<'_, ()> for Indented<'_> {
+impl pretty::RenderAnnotated<'_, ()> for Marked<'_, '_> {
     fn push_annotation(&mut self, _: &()) -> Result<(), ()> {
         Ok(())
     }

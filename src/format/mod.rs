@@ -161,16 +161,36 @@ pub fn format_text(text: &str) -> Result<String, Vec<Diagnostic>> {
 
 /// [`format_text`] with statements laid out within `width` columns.
 pub fn format_text_with(text: &str, width: usize) -> Result<String, Vec<Diagnostic>> {
-    format_text_in(text, width, (print::SPLIT_PRINT_LINES, None))
+    format_text_in(text, width, Cuts::DEFAULT)
 }
 
-/// [`format_text_with`], a function of `split.0` printed lines or more
-/// printed in two halves on two threads, the second from line `split.1`
-/// (its middle when `None`; tests choose both).
+/// Where formatting cuts its work: any cuts give the same bytes (tests
+/// choose others than [`Cuts::DEFAULT`]).
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Cuts {
+    /// A function of this many printed lines or more is attached and
+    /// printed in two halves on two threads ...
+    pub split_lines: usize,
+    /// ... the second from this line (its middle when `None`).
+    pub split_at: Option<usize>,
+    /// The number of lines printed at a time, their statements laid out
+    /// together.
+    pub window_lines: usize,
+}
+
+impl Cuts {
+    pub const DEFAULT: Cuts = Cuts {
+        split_lines: print::SPLIT_PRINT_LINES,
+        split_at: None,
+        window_lines: print::WINDOW_LINES,
+    };
+}
+
+/// [`format_text_with`] with its work cut at `cuts`.
 pub(crate) fn format_text_in(
     text: &str,
     width: usize,
-    split_lines: (usize, Option<usize>),
+    cuts: Cuts,
 ) -> Result<String, Vec<Diagnostic>> {
     let split = text.contains(SPLIT_MARKER)
         && fsutil::lines::lines(text).any(|l| l.trim_end() == SPLIT_MARKER);
@@ -181,12 +201,10 @@ pub(crate) fn format_text_in(
             split_chunks(text)
         }
     };
-    let result = format_chunks(text, chunks(!split), width, split_lines);
+    let result = format_chunks(text, chunks(!split), width, cuts);
     let out = match result {
         // A separator line that is only a comment of a file read whole.
-        Err(diags) if split => {
-            format_chunks(text, chunks(true), width, split_lines).map_err(|_| diags)?
-        }
+        Err(diags) if split => format_chunks(text, chunks(true), width, cuts).map_err(|_| diags)?,
         other => other?,
     };
     let out = if uses_crlf(text) {
@@ -205,7 +223,7 @@ fn format_chunks(
     text: &str,
     chunks: Vec<(usize, &str)>,
     width: usize,
-    split_lines: (usize, Option<usize>),
+    cuts: Cuts,
 ) -> Result<String, Vec<Diagnostic>> {
     // The line index and the comments are found on a thread of their own
     // while this one reads the chunks (the reading leaves a core idle part
@@ -236,7 +254,14 @@ fn format_chunks(
     let mut modules = Vec::with_capacity(chunks.len());
     let mut errors = Vec::new();
     for ((read, &chunk), spans) in reads.into_iter().zip(&chunks).zip(&spans) {
-        match with_notes(text, &lines, chunk, spans, read, split_lines) {
+        match with_notes(
+            text,
+            &lines,
+            chunk,
+            spans,
+            read,
+            (cuts.split_lines, cuts.split_at),
+        ) {
             Ok(m) => modules.push(m),
             Err(diags) => errors.extend(diags),
         }
@@ -250,7 +275,8 @@ fn format_chunks(
     check_output_size(reads, Keep::All).map_err(|d| vec![d])?;
     let mut printer = Printer::new(Keep::All)
         .line_width(width)
-        .split_lines(split_lines.0, split_lines.1);
+        .split_lines(cuts.split_lines, cuts.split_at)
+        .window_lines(cuts.window_lines);
     if text.contains("expected-") {
         printer = printer.tracking(lines.line_count());
     }

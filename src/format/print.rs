@@ -11,6 +11,7 @@ use super::notes::{FunctionNotes, LineComments, ModuleNotes, Note};
 use crate::ir::{Anchor, Function, Module};
 use crate::printer::lines::{Line, line_text};
 use crate::printer::render::TrimWriter;
+use std::ops::Range;
 
 /// Which comments are printed.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -75,19 +76,28 @@ pub struct Printer {
     /// The line width statements are laid out in (`None`: one line each,
     /// as the canonical printer writes them).
     width: Option<usize>,
-    /// Reused buffer for the text of a line.
+    /// Reused buffer for the canonical text of a window of lines.
     text: String,
-    /// Reused buffer for a line laid out by width, and what its layout
-    /// reuses ([`super::layout::fit_statement`]).
+    /// Reused for what laying out the statements of a window gives
+    /// ([`super::layout::fit_statements`]): their text, which of their
+    /// inner comments they hold, and where each is; and what the layout
+    /// itself reuses.
     wrapped: String,
-    scratch: super::layout::Scratch,
-    /// Reused for which inner comments of a line its layout holds.
     placed: Vec<bool>,
+    laid: Vec<Option<super::layout::Laid>>,
+    scratch: super::layout::Scratch,
     /// The number of printed lines from which a function is printed in
     /// two halves on two threads ([`SPLIT_PRINT_LINES`]; smaller in tests).
     split_lines: usize,
     split_at: Option<usize>,
+    /// The number of lines printed at a time ([`WINDOW_LINES`]; others in
+    /// tests).
+    window_lines: usize,
 }
+
+/// The number of lines printed at a time, their statements laid out
+/// together ([`super::layout::fit_statements`]).
+pub const WINDOW_LINES: usize = 128;
 
 /// The number of printed lines from which a function is formatted in two
 /// halves on two threads.
@@ -122,8 +132,10 @@ impl Printer {
             wrapped: String::new(),
             scratch: super::layout::Scratch::default(),
             placed: Vec::new(),
+            laid: Vec::new(),
             split_lines: SPLIT_PRINT_LINES,
             split_at: None,
+            window_lines: WINDOW_LINES,
         }
     }
 
@@ -139,6 +151,13 @@ impl Printer {
     pub fn split_lines(mut self, n: usize, at: Option<usize>) -> Printer {
         self.split_lines = n;
         self.split_at = at;
+        self
+    }
+
+    /// Prints `n` lines at a time (the default is [`WINDOW_LINES`]), their
+    /// statements laid out together.
+    pub fn window_lines(mut self, n: usize) -> Printer {
+        self.window_lines = n.max(1);
         self
     }
 
@@ -224,15 +243,16 @@ impl Printer {
         self.fresh = false;
     }
 
-    /// A line of code (its text in `self.text`); `placed` says which of its
-    /// inner comments the text holds (the others are printed above it,
-    /// after its leading ones).
+    /// A line of code, its text (holding `breaks` line breaks, when laid
+    /// out by width); `placed` says which of its inner comments the text
+    /// holds (the others are printed above it, after its leading ones).
     fn code_line(
         &mut self,
         line: &Line,
         source: (usize, usize),
         c: &LineComments,
         placed: &[bool],
+        (text, breaks): (&str, usize),
     ) {
         let depth = comment_depth(line);
         for l in c.leading {
@@ -260,7 +280,7 @@ impl Printer {
             };
             self.map(source.0, source.1, by);
         }
-        let _ = self.w.line(line.depth, &self.text);
+        let _ = self.w.line(line.depth, text);
         if let Some(t) = c.trailing
             && self.kept(t)
         {
@@ -270,8 +290,8 @@ impl Printer {
             let _ = self.w.line(0, t.text);
         }
         let _ = self.w.newline();
-        self.out_line += 1 + self.text.bytes().filter(|&b| b == b'\n').count();
-        self.fresh = self.text.ends_with('{');
+        self.out_line += 1 + breaks;
+        self.fresh = text.ends_with('{');
     }
 
     /// Prints `module`'s functions (a blank line between two), each from
@@ -320,7 +340,8 @@ impl Printer {
     }
 
     /// Prints `lines` (each with its index among the function's printed
-    /// lines) with their comments, from `notes`.
+    /// lines) with their comments, from `notes`, a window of lines at a
+    /// time (their statements are laid out together).
     fn lines(
         &mut self,
         module: &Module,
@@ -335,35 +356,81 @@ impl Printer {
             .lines()
             .partition_point(|l| (l.index as usize) < first);
         let mut with_notes = notes.lines()[from..].iter().peekable();
-        let mut placed = std::mem::take(&mut self.placed);
+        let mut window = Vec::with_capacity(self.window_lines);
+        let mut texts = std::mem::take(&mut self.text);
+        texts.clear();
         for (index, line) in lines {
             let c = match with_notes.next_if(|l| l.index as usize == index) {
                 Some(l) => notes.comments(l),
                 None => LineComments::default(),
             };
-            self.text.clear();
-            line_text(module, f, &line, &mut self.text);
-            placed.clear();
-            if let (Some(width), Anchor::Stmt(s)) = (self.width, line.anchor)
-                && super::layout::fit_statement(
-                    (module, f, s),
-                    &self.text,
-                    (2 * line.depth, width),
-                    c.inner,
-                    &mut self.scratch,
-                    (&mut self.wrapped, &mut placed),
-                )
-            {
-                std::mem::swap(&mut self.text, &mut self.wrapped);
+            let start = texts.len();
+            line_text(module, f, &line, &mut texts);
+            window.push((line, c, start..texts.len()));
+            if window.len() >= self.window_lines {
+                self.window(module, f, &window, &texts, source_line);
+                window.clear();
+                texts.clear();
             }
+        }
+        self.window(module, f, &window, &texts, source_line);
+        self.text = texts;
+    }
+
+    /// Prints a window of lines: each line, its comments and where its
+    /// canonical text is in `texts`.
+    fn window(
+        &mut self,
+        module: &Module,
+        f: &Function,
+        window: &[(Line, LineComments, Range<usize>)],
+        texts: &str,
+        source_line: &dyn Fn(usize) -> usize,
+    ) {
+        let mut laid = std::mem::take(&mut self.laid);
+        let (mut wrapped, mut placed) = (
+            std::mem::take(&mut self.wrapped),
+            std::mem::take(&mut self.placed),
+        );
+        laid.clear();
+        if let Some(width) = self.width {
+            let requests = window.iter().map(|(line, c, text)| match line.anchor {
+                Anchor::Stmt(stmt) => Some(super::layout::Request {
+                    stmt,
+                    line: &texts[text.clone()],
+                    indent: 2 * line.depth,
+                    inner: c.inner,
+                }),
+                _ => None,
+            });
+            super::layout::fit_statements(
+                (module, f),
+                width,
+                requests,
+                &mut self.scratch,
+                (&mut wrapped, &mut placed),
+                &mut laid,
+            );
+        }
+        for (i, (line, c, text)) in window.iter().enumerate() {
+            let (text, breaks, placed) = match laid.get(i) {
+                Some(Some(l)) => (
+                    &wrapped[l.text.clone()],
+                    l.breaks,
+                    &placed[l.placed.clone()],
+                ),
+                _ => (&texts[text.clone()], 0, &[][..]),
+            };
             let source = if self.tracking.is_some() {
                 let last = line.end.saturating_sub(1).max(line.start);
                 (source_line(line.start), source_line(last))
             } else {
                 (1, 0)
             };
-            self.code_line(&line, source, &c, &placed);
+            self.code_line(line, source, c, placed, (text, breaks));
         }
+        self.laid = laid;
+        self.wrapped = wrapped;
         self.placed = placed;
     }
 
@@ -397,8 +464,10 @@ impl Printer {
             wrapped: String::new(),
             scratch: super::layout::Scratch::default(),
             placed: Vec::new(),
+            laid: Vec::new(),
             split_lines: self.split_lines,
             split_at: None,
+            window_lines: self.window_lines,
         };
         let indexed =
             |range: std::ops::Range<usize>| range.clone().zip(lines[range].iter().copied());

@@ -293,13 +293,49 @@ fn printing_in_halves_gives_the_same_bytes() {
     ];
     for (i, text) in files.iter().enumerate() {
         for width in [30, 60, 100] {
-            let whole = super::format_text_in(text, width, (usize::MAX, None)).expect("formats");
+            let one = super::Cuts {
+                split_lines: usize::MAX,
+                ..super::Cuts::DEFAULT
+            };
+            let whole = super::format_text_in(text, width, one).expect("formats");
             for at in 1..text.lines().count() {
-                let halves = super::format_text_in(text, width, (2, Some(at))).expect("formats");
+                let cuts = super::Cuts {
+                    split_lines: 2,
+                    split_at: Some(at),
+                    ..super::Cuts::DEFAULT
+                };
+                let halves = super::format_text_in(text, width, cuts).expect("formats");
                 assert_eq!(
                     halves, whole,
                     "file {i}, width {width}, halves at line {at}"
                 );
+            }
+        }
+    }
+}
+
+/// Laying out a window of lines at a time (one `pretty` render per room
+/// for the window's statements) gives the bytes of laying out each
+/// statement on its own, whatever lines the windows hold.
+#[test]
+fn any_window_of_lines_gives_the_same_bytes() {
+    let files = [
+        include_str!("../../examples/every_construct.pfir"),
+        include_str!("../../examples/chained_phases.pfir"),
+        include_str!("../../tests/lit/fmt/Inputs/messy.pfir"),
+        include_str!("../../tests/lit/fmt/Inputs/list-comments.pfir"),
+        include_str!("../../tests/lit/fmt/Inputs/wide.pfir"),
+    ];
+    for (i, text) in files.iter().enumerate() {
+        for width in [20, 30, 60, 100] {
+            let cuts = |window_lines| super::Cuts {
+                window_lines,
+                ..super::Cuts::DEFAULT
+            };
+            let alone = super::format_text_in(text, width, cuts(1)).expect("formats");
+            for window in [2, 3, 7, super::print::WINDOW_LINES] {
+                let together = super::format_text_in(text, width, cuts(window)).expect("formats");
+                assert_eq!(together, alone, "file {i}, width {width}, window {window}");
             }
         }
     }
