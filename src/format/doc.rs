@@ -123,6 +123,11 @@ impl<'a> Builder<'a> {
         self.text_in(s.into_bump_str())
     }
 
+    /// `s` (which holds no line break), borrowed.
+    pub fn borrowed(&self, s: &'a str) -> Doc<'a> {
+        self.text_in(s)
+    }
+
     fn text_in(&self, s: &'a str) -> Doc<'a> {
         if s.is_empty() {
             self.nil

@@ -24,7 +24,7 @@
 use super::doc::{Builder, Doc, Docs};
 use super::notes::InnerNote;
 use crate::ir::{ExprId, ExprKind, Function, IterArg, Module, StmtId, StmtKind};
-use crate::printer::binding::{each_binding_text, write_iter_arg_binding};
+use crate::printer::binding::{each_binding_text, unannotated_bindings, write_iter_arg_binding};
 use crate::printer::expr::write_expr;
 use bumpalo::Bump;
 use smallvec::SmallVec;
@@ -196,7 +196,7 @@ pub fn fit_statements<'r>(
             placeable,
             placed: &mut placed[from..],
         };
-        match statement(r.stmt, &mut cx) {
+        match statement(r.stmt, r.line, &mut cx) {
             Some(doc) if !fits || placed[from..].iter().any(|p| *p) => {
                 built.push((room, laid.len(), r.indent, doc));
                 laid.push(Some(Laid {
@@ -492,6 +492,8 @@ impl<'a> Cx<'a, '_> {
                 self.bracketed(open, items, close, limit)
             }
             ExprKind::List(items) => self.list("[", f.list(items), limit, suffix),
+            // As `write_expr` writes it: its name.
+            ExprKind::Var(v) => self.b.text2(f.var_name(v), suffix),
             _ => self.written(|s| {
                 write_expr(m, f, e, s);
                 s.push_str(suffix);
@@ -528,24 +530,29 @@ impl<'a> Cx<'a, '_> {
     }
 }
 
-/// The document of statement `s`'s first line (as `stmt_head` prints it);
-/// `None` for a head with no list to break (`if`, scopes).
-fn statement<'a>(s: StmtId, cx: &mut Cx<'a, '_>) -> Option<Doc<'a>> {
+/// The document of statement `s`'s first line, whose canonical text is
+/// `line` (as `stmt_head` prints it); `None` for a head with no list to
+/// break (`if`, scopes).
+fn statement<'a>(s: StmtId, line: &'a str, cx: &mut Cx<'a, '_>) -> Option<Doc<'a>> {
     let (m, f, b) = (cx.m, cx.f, cx.b);
     let kind = &f.stmts[s].kind;
     let mut bindings = SmallVec::new();
-    let mut buffer = std::mem::take(&mut *cx.scratch);
-    let count = f.results(kind).len();
     // The last binding ends in ` = ` (no line break can come before it).
-    each_binding_text((m, f, kind), &mut buffer, |binding| {
-        let end = if bindings.len() + 1 < count {
-            ","
-        } else {
-            " = "
-        };
-        bindings.push(b.text2(binding, end));
-    });
-    *cx.scratch = buffer;
+    // Most are written without their types: the text of the canonical line.
+    if unannotated_bindings(f, kind, line, |binding| bindings.push(b.borrowed(binding))).is_none() {
+        bindings.clear();
+        let mut buffer = std::mem::take(&mut *cx.scratch);
+        let count = f.results(kind).len();
+        each_binding_text((m, f, kind), &mut buffer, |binding| {
+            let end = if bindings.len() + 1 < count {
+                ","
+            } else {
+                " = "
+            };
+            bindings.push(b.text2(binding, end));
+        });
+        *cx.scratch = buffer;
+    }
     let head = if bindings.is_empty() {
         b.nil()
     } else {

@@ -142,6 +142,34 @@ pub fn each_binding_text(
     }
 }
 
+/// The bindings at the start of `line`, the canonical text of a statement
+/// of `kind` (as [`write_bindings`] wrote them), when none is written with
+/// a type: each with the comma after it, the last with the ` = ` after it
+/// (`a,`, `b = `), borrowed from `line`. `None` when a binding is written
+/// with its type (or `line` is not what [`write_bindings`] writes).
+pub fn unannotated_bindings<'l>(
+    f: &Function,
+    kind: &StmtKind,
+    line: &'l str,
+    mut each: impl FnMut(&'l str),
+) -> Option<()> {
+    let results = f.results(kind);
+    let mut at = 0;
+    for (i, var) in results.iter().enumerate() {
+        let name = f.var_name(*var);
+        let end = at + name.len();
+        let after = if i + 1 < results.len() { ", " } else { " = " };
+        if line.get(at..end)? != name || !line.get(end..)?.starts_with(after) {
+            return None;
+        }
+        // The comma, or ` = `: the space after a comma is a line break's.
+        let with = if i + 1 < results.len() { 1 } else { 3 };
+        each(&line[at..end + with]);
+        at = end + after.len();
+    }
+    Some(())
+}
+
 /// The binding of an iter-arg (`x` or `x: T`), as [`write_iter_args`]
 /// writes it before ` = init`.
 pub fn write_iter_arg_binding(f: &Function, ia: &IterArg, out: &mut String) {

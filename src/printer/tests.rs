@@ -403,6 +403,33 @@ fn bindings_carry_types_only_when_they_differ() {
         "incore func worker() -> (i64, f32) {{\n}}\n\norchestration func f(x: i64) {{\n{lines}}}\n"
     );
     assert_eq!(print_module(&m), expected);
+
+    // The formatter's reading of the bindings back from a canonical line:
+    // each binding's own text exactly when none is written with its type.
+    let f = &m.functions()[1];
+    let (mut plain, mut typed) = (0, 0);
+    for line in super::lines::Lines::of(f) {
+        let crate::ir::Anchor::Stmt(s) = line.anchor else {
+            continue;
+        };
+        let kind = &f.stmts[s].kind;
+        let mut text = String::new();
+        super::lines::line_text(&m, f, &line, &mut text);
+        let mut prefix = String::new();
+        super::binding::write_bindings(&m, f, kind, &mut prefix);
+        let mut got = Vec::new();
+        let read = super::binding::unannotated_bindings(f, kind, &text, |b| got.push(b));
+        if prefix.contains(':') {
+            typed += 1;
+            assert!(read.is_none(), "{text}");
+        } else {
+            plain += 1;
+            assert_eq!(read, Some(()), "{text}");
+            let joined = got.join(" ");
+            assert_eq!(joined, prefix, "{text}");
+        }
+    }
+    assert!(plain > 3 && typed > 3, "{plain} plain, {typed} typed");
 }
 
 #[test]
