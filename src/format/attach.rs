@@ -21,12 +21,38 @@ use crate::printer::lines::Line;
 use crate::span::Span;
 use fsutil::lines::{LineCursor, LineIndex};
 
-/// Whether the whitespace `text[from..to]` holds a blank line.
+/// Whether the whitespace `text[from..to]` holds a blank line: two line
+/// breaks (as [`crate::span::line_starts`] counts them: `\n`, `\r\n` or a
+/// lone `\r`).
 fn blank_between(text: &str, from: usize, to: usize) -> bool {
-    from < to
-        && text
-            .get(from..to)
-            .is_some_and(|gap| crate::span::line_starts(gap).nth(1).is_some())
+    let Some(gap) = text.get(from..to) else {
+        return false;
+    };
+    let gap = gap.as_bytes();
+    let mut breaks = 0;
+    for (i, &b) in gap.iter().enumerate() {
+        if b == b'\n' || (b == b'\r' && gap.get(i + 1) != Some(&b'\n')) {
+            breaks += 1;
+            if breaks == 2 {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Whether `s` is empty once trimmed (`str::trim`), without decoding it
+/// when it is ASCII.
+fn only_whitespace(s: &str) -> bool {
+    for &b in s.as_bytes() {
+        if !b.is_ascii() {
+            return s.trim().is_empty();
+        }
+        if !matches!(b, b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r') {
+            return false;
+        }
+    }
+    true
 }
 
 /// The attachment state: the line printed last, whose trailing comment may
@@ -58,7 +84,7 @@ impl<'t> State<'t> {
         let own_line = self
             .text
             .get(line_start..span.start())
-            .is_some_and(|before| before.trim().is_empty());
+            .is_some_and(only_whitespace);
         let note = Note {
             text: &self.text[span.range()],
             blank_before,
@@ -244,4 +270,46 @@ pub fn attach<'t>(
     }
     state.notes.end = end;
     state.notes
+}
+
+#[cfg(test)]
+mod tests {
+    /// The byte scans agree with the definitions they stand for.
+    #[test]
+    fn whitespace_scans_agree_with_their_definitions() {
+        let texts = [
+            "",
+            " ",
+            "\n",
+            "\n\n",
+            "\r\n",
+            "\r\n\r\n",
+            "\r\r",
+            "\n \t\n",
+            " \r\n ",
+            "\r",
+            "\u{a0}",
+            " \u{a0}\n",
+            "\u{2028}x",
+            "\x0b\x0c",
+            "  x ",
+            "\u{3000}\n\n",
+        ];
+        for text in texts {
+            let expected = text.trim().is_empty();
+            assert_eq!(super::only_whitespace(text), expected, "{text:?}");
+            for from in 0..=text.len() {
+                for to in from..=text.len() {
+                    let expected = text
+                        .get(from..to)
+                        .is_some_and(|gap| crate::span::line_starts(gap).nth(1).is_some());
+                    assert_eq!(
+                        super::blank_between(text, from, to),
+                        expected,
+                        "{text:?} {from}..{to}"
+                    );
+                }
+            }
+        }
+    }
 }
