@@ -109,29 +109,33 @@ fn one(args: &FmtArgs, input: Option<&PathBuf>) -> u8 {
             }
         },
     };
-    let formatted = match crate::format::format_text_with(text, width) {
+    // In parts (see `format_text_parts`), written one after the other.
+    let formatted = match crate::format::format_text_parts(text, width) {
         Ok(f) => f,
         Err(diags) => {
             report.report(&diags, &file);
             return 1;
         }
     };
+    let unchanged = is_text(&formatted, text);
     if args.check {
-        if formatted == *text {
+        if unchanged {
             return 0;
         }
-        let diff = crate::format::diff::unified(&name, text, &formatted);
+        let diff = crate::format::diff::unified(&name, text, &formatted.concat());
         let _ = crate::io::stdio::write_stdout(diff.as_bytes());
         return 1;
     }
     if args.in_place {
-        if formatted == *text {
+        if unchanged {
             return 0;
         }
         let Some(path) = input else { return 2 };
         // The project's atomic write keeps the file's permission bits.
         if let Err(e) = crate::io::write_atomically_checked(path, read.as_ref(), |f| {
-            f.write_all(formatted.as_bytes())
+            formatted
+                .iter()
+                .try_for_each(|part| f.write_all(part.as_bytes()))
         }) {
             report.report_plain(
                 &io_error(format!("cannot write '{}': {e}", path.display())),
@@ -142,8 +146,9 @@ fn one(args: &FmtArgs, input: Option<&PathBuf>) -> u8 {
         return 0;
     }
     let mut out = crate::io::stdio::stdout();
-    match out
-        .write_all(formatted.as_bytes())
+    let status = match formatted
+        .iter()
+        .try_for_each(|part| out.write_all(part.as_bytes()))
         .and_then(|()| out.flush())
     {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
@@ -151,7 +156,25 @@ fn one(args: &FmtArgs, input: Option<&PathBuf>) -> u8 {
             1
         }
         _ => 0,
+    };
+    // Returning a large file's memory to the system takes milliseconds
+    // nobody waits for (as `pfir opt` frees its module).
+    if text.len() >= super::opt::BACKGROUND_DROP_BYTES {
+        crate::frontend::drop_in_background((formatted, file));
     }
+    status
+}
+
+/// Whether `parts`, one after the other, are `text`.
+fn is_text(parts: &[String], text: &str) -> bool {
+    let mut rest = text;
+    for part in parts {
+        match rest.strip_prefix(part.as_str()) {
+            Some(after) => rest = after,
+            None => return false,
+        }
+    }
+    rest.is_empty()
 }
 
 /// `[fmt] line-width` of the nearest `pfir.toml` above `input` (the
@@ -170,4 +193,18 @@ fn configured_width(input: Option<&PathBuf>) -> Result<Option<usize>, Diagnostic
     crate::format::config::line_width(&start).map_err(|message| {
         Diagnostic::error(message, crate::span::Span::default()).with_code(Code::Usage)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn parts_are_the_text_only_when_they_spell_it_in_order() {
+        let parts = |p: &[&str]| p.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert!(super::is_text(&parts(&["ab", "c"]), "abc"));
+        assert!(super::is_text(&parts(&[]), ""));
+        assert!(super::is_text(&parts(&["", "abc", ""]), "abc"));
+        assert!(!super::is_text(&parts(&["ab", "c"]), "abcd"));
+        assert!(!super::is_text(&parts(&["ab", "c"]), "ab"));
+        assert!(!super::is_text(&parts(&["b", "a"]), "ab"));
+    }
 }

@@ -379,7 +379,7 @@ fn report_and_print(
 
 /// The size of input from which `pfir opt` frees its module on a thread of
 /// its own.
-const BACKGROUND_DROP_BYTES: usize = 256 << 10;
+pub(super) const BACKGROUND_DROP_BYTES: usize = 256 << 10;
 
 #[cfg(test)]
 mod tests {

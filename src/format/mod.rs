@@ -161,6 +161,13 @@ pub fn format_text(text: &str) -> Result<String, Vec<Diagnostic>> {
 
 /// [`format_text`] with statements laid out within `width` columns.
 pub fn format_text_with(text: &str, width: usize) -> Result<String, Vec<Diagnostic>> {
+    format_text_in(text, width, Cuts::DEFAULT).map(|parts| parts.concat())
+}
+
+/// [`format_text_with`] in parts, the text being their concatenation: a
+/// long function's halves, printed on two threads, are not copied into
+/// one string (the command line writes the parts one after the other).
+pub fn format_text_parts(text: &str, width: usize) -> Result<Vec<String>, Vec<Diagnostic>> {
     format_text_in(text, width, Cuts::DEFAULT)
 }
 
@@ -186,12 +193,12 @@ impl Cuts {
     };
 }
 
-/// [`format_text_with`] with its work cut at `cuts`.
+/// [`format_text_parts`] with its work cut at `cuts`.
 pub(crate) fn format_text_in(
     text: &str,
     width: usize,
     cuts: Cuts,
-) -> Result<String, Vec<Diagnostic>> {
+) -> Result<Vec<String>, Vec<Diagnostic>> {
     let split = text.contains(SPLIT_MARKER)
         && fsutil::lines::lines(text).any(|l| l.trim_end() == SPLIT_MARKER);
     let chunks = |whole: bool| {
@@ -207,16 +214,16 @@ pub(crate) fn format_text_in(
         Err(diags) if split => format_chunks(text, chunks(true), width, cuts).map_err(|_| diags)?,
         other => other?,
     };
-    let out = if uses_crlf(text) {
-        out.replace('\n', "\r\n")
+    let mut out = if uses_crlf(text) {
+        out.iter().map(|part| part.replace('\n', "\r\n")).collect()
     } else {
         out
     };
     // A byte order mark stays.
-    Ok(match text.starts_with('\u{feff}') {
-        true => format!("\u{feff}{out}"),
-        false => out,
-    })
+    if text.starts_with('\u{feff}') {
+        out.insert(0, "\u{feff}".to_string());
+    }
+    Ok(out)
 }
 
 fn format_chunks(
@@ -224,7 +231,7 @@ fn format_chunks(
     chunks: Vec<(usize, &str)>,
     width: usize,
     cuts: Cuts,
-) -> Result<String, Vec<Diagnostic>> {
+) -> Result<Vec<String>, Vec<Diagnostic>> {
     // The line index and the comments are found on a thread of their own
     // while this one reads the chunks (the reading leaves a core idle part
     // of the time); on this thread when no thread can start.
@@ -304,13 +311,17 @@ fn format_chunks(
     // Freeing a large IR takes a while that nobody needs to wait for.
     let modules = modules.into_iter().map(|r| (r.module, r.printed));
     crate::frontend::drop_in_background(modules.collect::<Vec<_>>());
-    let (bytes, tracking) = printer.finish();
-    let out = String::from_utf8(bytes)
-        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+    let (parts, tracking) = printer.finish();
+    let parts = parts.into_iter().map(text_of);
     Ok(match tracking {
-        Some(t) => offsets::rewrite(out, &t),
-        None => out,
+        Some(t) => vec![offsets::rewrite(parts.collect(), &t)],
+        None => parts.collect(),
     })
+}
+
+/// Printed bytes as text (the printer writes only text).
+fn text_of(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// [`crate::printer::check_output_size`] for printing with comments: the
@@ -366,8 +377,8 @@ pub fn print_modules_keeping_comments(modules: &[Module]) -> String {
         }
         printer.module(m, &printed_lines(m), &ModuleNotes::of_ir(m), &|_| 0);
     }
-    let (bytes, _) = printer.finish();
-    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    let (parts, _) = printer.finish();
+    text_of(parts.concat())
 }
 
 #[cfg(test)]

@@ -68,6 +68,9 @@ enum Source {
 
 pub struct Printer {
     w: TrimWriter<Vec<u8>>,
+    /// What was written before `w`, in order: the halves of a function
+    /// printed on two threads stay the buffers they were printed into.
+    parts: Vec<Vec<u8>>,
     out_line: usize,
     /// Nothing printed yet in this block (or file): no blank line here.
     fresh: bool,
@@ -123,6 +126,7 @@ impl Printer {
     pub fn new(keep: Keep) -> Printer {
         Printer {
             w: TrimWriter::new(Vec::new()),
+            parts: Vec::new(),
             out_line: 0,
             fresh: true,
             keep,
@@ -171,8 +175,11 @@ impl Printer {
         self
     }
 
-    pub fn finish(self) -> (Vec<u8>, Option<Tracking>) {
-        (self.w.finish().unwrap_or_default(), self.tracking)
+    /// The output, in parts to be written one after the other (see
+    /// [`Printer::function`]), and the tracking of its lines.
+    pub fn finish(mut self) -> (Vec<Vec<u8>>, Option<Tracking>) {
+        self.parts.push(self.w.finish().unwrap_or_default());
+        (self.parts, self.tracking)
     }
 
     pub fn blank(&mut self) {
@@ -455,6 +462,7 @@ impl Printer {
         line_text(module, f, &lines[half - 1], &mut before);
         let mut second = Printer {
             w: TrimWriter::new(Vec::new()),
+            parts: Vec::new(),
             out_line: 0,
             fresh: before.ends_with('{'),
             keep: self.keep,
@@ -487,8 +495,12 @@ impl Printer {
                 Ok(second) => {
                     self.fresh = second.fresh;
                     self.out_line += second.out_line;
+                    // The second half stays the buffer it was printed into
+                    // (its first line ends the spaces held back here).
                     if let Ok(bytes) = second.w.finish() {
-                        let _ = self.w.lines(&bytes);
+                        let first = std::mem::replace(&mut self.w, TrimWriter::new(Vec::new()));
+                        self.parts.extend(first.finish().ok());
+                        self.parts.push(bytes);
                     }
                 }
                 Err(panic) => std::panic::resume_unwind(panic),

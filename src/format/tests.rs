@@ -297,14 +297,18 @@ fn printing_in_halves_gives_the_same_bytes() {
                 split_lines: usize::MAX,
                 ..super::Cuts::DEFAULT
             };
-            let whole = super::format_text_in(text, width, one).expect("formats");
+            let whole = super::format_text_in(text, width, one)
+                .expect("formats")
+                .concat();
             for at in 1..text.lines().count() {
                 let cuts = super::Cuts {
                     split_lines: 2,
                     split_at: Some(at),
                     ..super::Cuts::DEFAULT
                 };
-                let halves = super::format_text_in(text, width, cuts).expect("formats");
+                let halves = super::format_text_in(text, width, cuts)
+                    .expect("formats")
+                    .concat();
                 assert_eq!(
                     halves, whole,
                     "file {i}, width {width}, halves at line {at}"
@@ -332,9 +336,13 @@ fn any_window_of_lines_gives_the_same_bytes() {
                 window_lines,
                 ..super::Cuts::DEFAULT
             };
-            let alone = super::format_text_in(text, width, cuts(1)).expect("formats");
+            let alone = super::format_text_in(text, width, cuts(1))
+                .expect("formats")
+                .concat();
             for window in [2, 3, 7, super::print::WINDOW_LINES] {
-                let together = super::format_text_in(text, width, cuts(window)).expect("formats");
+                let together = super::format_text_in(text, width, cuts(window))
+                    .expect("formats")
+                    .concat();
                 assert_eq!(together, alone, "file {i}, width {width}, window {window}");
             }
         }
