@@ -174,6 +174,10 @@ pub fn fit_statements<'r>(
             .max(1);
         // Bytes count at least the characters: a shorter line fits.
         let fits = r.line.len() <= room || r.line.chars().count() <= room;
+        if fits && (r.inner.is_empty() || !has_list(f, &f.stmts[r.stmt].kind)) {
+            laid.push(None);
+            continue;
+        }
         let placeable = &mut scratch.placeable;
         placeable.clear();
         placeable.extend(
@@ -181,7 +185,7 @@ pub fn fit_statements<'r>(
                 .iter()
                 .map(|c| !super::print::is_directive(c.note.text)),
         );
-        if fits && !(placeable.iter().any(|p| *p) && has_list(f, &f.stmts[r.stmt].kind)) {
+        if fits && !placeable.iter().any(|p| *p) {
             laid.push(None);
             continue;
         }
@@ -400,7 +404,8 @@ impl<'a> Cx<'a, '_> {
             return self.b.cat(open, close);
         }
         let n = items.len();
-        let ordered = items.iter().all(|i| i.span.is_some())
+        let may_claim = self.placeable.iter().any(|p| *p)
+            && items.iter().all(|i| i.span.is_some())
             && items.windows(2).all(|w| match (w[0].span, w[1].span) {
                 (Some(a), Some(b)) => a.1 <= b.0,
                 _ => false,
@@ -411,7 +416,7 @@ impl<'a> Cx<'a, '_> {
                 .is_some_and(|l| l.1 <= limit);
         // Claimed before the items are built: a comment between two items of
         // this list is this list's, not its last item's inner list's.
-        let comments: Vec<Vec<(bool, &'a str)>> = if ordered && self.placeable.iter().any(|p| *p) {
+        let comments: Vec<Vec<(bool, &'a str)>> = if may_claim {
             (0..n)
                 .map(|i| {
                     let to = match items.get(i + 1) {
