@@ -12,7 +12,7 @@ use crate::ir::Module;
 
 pub use crate::frontend::{
     SPLIT_MARKER, drop_in_background, read_module, read_module_anyway, read_module_on_one_thread,
-    read_module_split, read_module_whole, split_chunks,
+    read_module_split, read_module_whole, read_module_whole_meanwhile, split_chunks,
 };
 pub use crate::stack::{
     LARGE_STACK_BYTES, MIN_WORKER_STACK_BYTES, on_fresh_large_stack, with_large_stack,

@@ -38,13 +38,32 @@ pub fn read_module_anyway(text: &str, base: usize) -> (Module, Vec<Diagnostic>) 
 /// argument counts: lowering keeps them as nodes of their own), so it
 /// prints back what was written; that is what `pfir fmt` formats.
 pub fn read_module_whole(text: &str, base: usize) -> (Module, Vec<Diagnostic>, bool) {
-    if let Some(hole) = crate::parser::split::plan(text, base)
-        && let Some((module, diags)) = read_module_split(text, base, hole)
-    {
+    read_module_whole_meanwhile(text, base, || ()).0
+}
+
+/// [`read_module_whole`], also running `meanwhile` once on this thread, at
+/// the time it would wait: once its share of a split read is done, while
+/// the other thread still lowers (the longer part); after the read when it
+/// is read on one thread.
+pub fn read_module_whole_meanwhile<T>(
+    text: &str,
+    base: usize,
+    mut meanwhile: impl FnMut() -> T,
+) -> ((Module, Vec<Diagnostic>, bool), T) {
+    let mut done = None;
+    let read = crate::parser::split::plan(text, base).and_then(|hole| {
+        read_module_split_meanwhile(text, base, hole, &mut || done = Some(meanwhile()))
+    });
+    let read = match read {
         // The split read only succeeds on text without syntax errors.
-        return (module, diags, false);
-    }
-    read_on_one_thread(text, base)
+        Some((module, diags)) => (module, diags, false),
+        None => read_on_one_thread(text, base),
+    };
+    let done = match done {
+        Some(done) => done,
+        None => meanwhile(),
+    };
+    (read, done)
 }
 
 /// [`read_module_anyway`] with the text cut at `hole` and read on two
@@ -61,6 +80,17 @@ pub fn read_module_split(
     text: &str,
     base: usize,
     hole: crate::lexer::Hole,
+) -> Option<(Module, Vec<Diagnostic>)> {
+    read_module_split_meanwhile(text, base, hole, &mut || ())
+}
+
+/// [`read_module_split`], calling `meanwhile` on this thread once it has
+/// handed its chunk over, before it waits for the other thread.
+fn read_module_split_meanwhile(
+    text: &str,
+    base: usize,
+    hole: crate::lexer::Hole,
+    meanwhile: &mut dyn FnMut(),
 ) -> Option<(Module, Vec<Diagnostic>)> {
     use crate::parser::ast::{self, Spliced, Streamed};
     use crate::parser::split;
@@ -106,6 +136,7 @@ pub fn read_module_split(
             });
             rest
         };
+        meanwhile();
         match rest.join() {
             Ok(read) => read,
             Err(panic) => std::panic::resume_unwind(panic),

@@ -232,9 +232,9 @@ fn format_chunks(
     width: usize,
     cuts: Cuts,
 ) -> Result<Vec<String>, Vec<Diagnostic>> {
-    // The line index and the comments are found on a thread of their own
-    // while this one reads the chunks (the reading leaves a core idle part
-    // of the time); on this thread when no thread can start.
+    // The line index and the comments are found while the last chunk is
+    // read, by this thread, once its share of the reading is done and it
+    // would wait for the other one (`read_module_whole_meanwhile`).
     let trivia = || {
         let spans: Vec<Vec<crate::span::Span>> = chunks
             .iter()
@@ -242,22 +242,17 @@ fn format_chunks(
             .collect();
         (LineIndex::new(text), spans)
     };
-    let (reads, (lines, spans)) = std::thread::scope(|s| {
-        let other = std::thread::Builder::new()
-            .name("pfir-comments".into())
-            .spawn_scoped(s, trivia);
-        let reads: Vec<_> = chunks
-            .iter()
-            .map(|&(base, chunk)| crate::frontend::read_module_whole(chunk, base))
-            .collect();
-        let trivia = match other {
-            Ok(other) => other
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-            Err(_) => trivia(),
-        };
-        (reads, trivia)
-    });
+    let (last, rest) = match chunks.split_last() {
+        Some((&last, rest)) => (last, rest),
+        None => ((0, ""), &[][..]),
+    };
+    let mut reads: Vec<_> = rest
+        .iter()
+        .map(|&(base, chunk)| crate::frontend::read_module_whole(chunk, base))
+        .collect();
+    let (read, (lines, spans)) =
+        crate::frontend::read_module_whole_meanwhile(last.1, last.0, trivia);
+    reads.push(read);
     let mut modules = Vec::with_capacity(chunks.len());
     let mut errors = Vec::new();
     for ((read, &chunk), spans) in reads.into_iter().zip(&chunks).zip(&spans) {

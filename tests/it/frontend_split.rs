@@ -5,7 +5,10 @@
 //! a token, at the wrong depth, past the end), and on large files with and
 //! without errors through `read_module_anyway`, which cuts them by itself.
 
-use pfir::driver::{read_module_anyway, read_module_on_one_thread, read_module_split};
+use pfir::driver::{
+    read_module_anyway, read_module_on_one_thread, read_module_split, read_module_whole,
+    read_module_whole_meanwhile,
+};
 use pfir::lexer::Hole;
 use pfir::parser::split::{MIN_SPLIT_BYTES, plan, plan_at};
 use pfir::span::Span;
@@ -321,6 +324,40 @@ fn large(loops: usize) -> String {
 /// large module.
 fn printed(read: (pfir::ir::Module, Vec<pfir::diagnostics::Diagnostic>)) -> String {
     format!("{}\n{:#?}", pfir::printer::print_module(&read.0), read.1)
+}
+
+/// `read_module_whole_meanwhile` runs its work once, on the calling
+/// thread, and reads what `read_module_whole` reads: a file read on two
+/// threads, one read on one (too short to cut) and one with a syntax error
+/// (read on one thread after the cut read gives up).
+#[test]
+fn work_done_meanwhile_runs_once_on_the_reading_thread() {
+    let large = large(MIN_SPLIT_BYTES / 100);
+    let broken = large.replacen("submit kernel(deps=[t", "submit kernel(deps=[[t", 1);
+    let texts = [
+        large.as_str(),
+        "func f() -> i64 {\n  return 1\n}\n",
+        broken.as_str(),
+    ];
+    assert!(plan(texts[0], 0).is_some() && plan(texts[2], 0).is_some());
+    for (i, text) in texts.into_iter().enumerate() {
+        let mut runs = 0;
+        let here = std::thread::current().id();
+        let (read, ran_here) = read_module_whole_meanwhile(text, 0, || {
+            runs += 1;
+            std::thread::current().id() == here
+        });
+        assert_eq!((runs, ran_here), (1, true), "text {i}");
+        let (module, diags, syntax_error) = read;
+        let (one, one_diags, one_syntax_error) = read_module_whole(text, 0);
+        assert_eq!(syntax_error, one_syntax_error, "text {i}");
+        assert_eq!(syntax_error, i == 2, "text {i}");
+        assert_eq!(
+            printed((module, diags)),
+            printed((one, one_diags)),
+            "text {i}"
+        );
+    }
 }
 
 #[test]
