@@ -280,35 +280,40 @@ fn comment_lines_at_depth_count_toward_the_output_bound() {
 /// several widths, and compares with the one-thread output (a wrong state
 /// at the cut, or a wrong join of the halves' comments, changes where a
 /// comment goes).
+/// The files the tests of cutting the work (halves, windows) format.
+const CUT_FILES: [&str; 7] = [
+    include_str!("../../examples/every_construct.pfir"),
+    include_str!("../../examples/chained_phases.pfir"),
+    include_str!("../../tests/lit/fmt/Inputs/messy.pfir"),
+    include_str!("../../tests/lit/fmt/Inputs/list-comments.pfir"),
+    include_str!("../../tests/lit/fmt/Inputs/wide.pfir"),
+    include_str!("../../tests/lit/fmt/attachment.pfir"),
+    include_str!("../../tests/lit/fmt/width.pfir"),
+];
+
+/// `text` formatted within `width` columns, its work cut at `cuts`.
+fn formatted(text: &str, width: usize, cuts: super::Cuts) -> String {
+    super::format_text_in(text, width, cuts)
+        .expect("formats")
+        .concat()
+}
+
 #[test]
 fn printing_in_halves_gives_the_same_bytes() {
-    let files = [
-        include_str!("../../examples/every_construct.pfir"),
-        include_str!("../../examples/chained_phases.pfir"),
-        include_str!("../../tests/lit/fmt/Inputs/messy.pfir"),
-        include_str!("../../tests/lit/fmt/Inputs/list-comments.pfir"),
-        include_str!("../../tests/lit/fmt/Inputs/wide.pfir"),
-        include_str!("../../tests/lit/fmt/attachment.pfir"),
-        include_str!("../../tests/lit/fmt/width.pfir"),
-    ];
-    for (i, text) in files.iter().enumerate() {
+    for (i, text) in CUT_FILES.iter().enumerate() {
         for width in [30, 60, 100] {
             let one = super::Cuts {
                 split_lines: usize::MAX,
                 ..super::Cuts::DEFAULT
             };
-            let whole = super::format_text_in(text, width, one)
-                .expect("formats")
-                .concat();
+            let whole = formatted(text, width, one);
             for at in 1..text.lines().count() {
                 let cuts = super::Cuts {
                     split_lines: 2,
                     split_at: Some(at),
                     ..super::Cuts::DEFAULT
                 };
-                let halves = super::format_text_in(text, width, cuts)
-                    .expect("formats")
-                    .concat();
+                let halves = formatted(text, width, cuts);
                 assert_eq!(
                     halves, whole,
                     "file {i}, width {width}, halves at line {at}"
@@ -323,26 +328,15 @@ fn printing_in_halves_gives_the_same_bytes() {
 /// statement on its own, whatever lines the windows hold.
 #[test]
 fn any_window_of_lines_gives_the_same_bytes() {
-    let files = [
-        include_str!("../../examples/every_construct.pfir"),
-        include_str!("../../examples/chained_phases.pfir"),
-        include_str!("../../tests/lit/fmt/Inputs/messy.pfir"),
-        include_str!("../../tests/lit/fmt/Inputs/list-comments.pfir"),
-        include_str!("../../tests/lit/fmt/Inputs/wide.pfir"),
-    ];
-    for (i, text) in files.iter().enumerate() {
+    for (i, text) in CUT_FILES.iter().enumerate() {
         for width in [20, 30, 60, 100] {
             let cuts = |window_lines| super::Cuts {
                 window_lines,
                 ..super::Cuts::DEFAULT
             };
-            let alone = super::format_text_in(text, width, cuts(1))
-                .expect("formats")
-                .concat();
+            let alone = formatted(text, width, cuts(1));
             for window in [2, 3, 7, super::print::WINDOW_LINES] {
-                let together = super::format_text_in(text, width, cuts(window))
-                    .expect("formats")
-                    .concat();
+                let together = formatted(text, width, cuts(window));
                 assert_eq!(together, alone, "file {i}, width {width}, window {window}");
             }
         }
