@@ -35,7 +35,7 @@ pub const DEFAULT_LINE_WIDTH: usize = 100;
 
 /// What laying out statements reuses from one to the next (the printer
 /// keeps one), so that laying one out allocates next to nothing: the
-/// arena its document is built in ([`super::doc`]) and buffers.
+/// arena its document is built in (`format::doc`) and buffers.
 #[derive(Default)]
 pub struct Scratch {
     bump: Bump,

@@ -176,7 +176,7 @@ impl Printer {
     }
 
     /// The output, in parts to be written one after the other (see
-    /// [`Printer::function`]), and the tracking of its lines.
+    /// `Printer::function`), and the tracking of its lines.
     pub fn finish(mut self) -> (Vec<Vec<u8>>, Option<Tracking>) {
         self.parts.push(self.w.finish().unwrap_or_default());
         (self.parts, self.tracking)
