@@ -2,7 +2,8 @@
 //! safe replacement of files ([`atomic_write`]) and cleanup when a run is
 //! interrupted by a signal ([`cleanup`]); and the one XML escaper both
 //! write reports with ([`xml`]); and the one definition of a line and
-//! line index ([`lines`]: `\n`, `\r\n` or a lone `\r`; UTF-8/16/32 columns).
+//! line index ([`lines`]: `\n`, `\r\n` or a lone `\r`; UTF-8/16/32 columns);
+//! and the one helper that runs independent work in parallel ([`parallel`]).
 //!
 //! **Boundary:** this crate knows nothing of pfir's compiler (nor of
 //! `.pfir`, FileCheck or lit). It depends on no other crate of the
@@ -12,6 +13,7 @@
 pub mod atomic_write;
 pub mod cleanup;
 pub mod lines;
+pub mod parallel;
 pub mod xml;
 
 pub use atomic_write::{

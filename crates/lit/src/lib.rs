@@ -102,10 +102,7 @@ pub trait UpdateChecks: Send + Sync + std::fmt::Debug {
     fn update(&self, path: &Path, tools: &Tools) -> Result<Option<String>, String>;
 }
 
-/// One job per available core.
-pub fn default_jobs() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
+pub use fsutil::parallel::default_jobs;
 
 /// One RUN-line pipeline that was run.
 #[derive(Debug)]
