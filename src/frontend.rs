@@ -232,7 +232,7 @@ fn read_on_one_thread(text: &str, base: usize) -> (Module, Vec<Diagnostic>, bool
 }
 
 /// The line that separates chunks under `--split-input-file`.
-pub const SPLIT_MARKER: &str = "// -----";
+pub use crate::split_input::SPLIT_MARKER;
 
 /// Splits `text` at lines that are exactly `// -----` (trailing spaces
 /// allowed; lines end at `\n`, `\r\n` or a lone `\r`, `fsutil::lines`).
@@ -243,7 +243,7 @@ pub fn split_chunks(text: &str) -> Vec<(usize, &str)> {
     let mut offset = 0;
     for line in fsutil::lines::lines_inclusive(text) {
         let line_end = offset + line.len();
-        if line.trim_end() == SPLIT_MARKER {
+        if crate::split_input::is_split_marker(line) {
             chunks.push((start, &text[start..offset]));
             start = line_end;
         }

@@ -199,8 +199,7 @@ pub(crate) fn format_text_in(
     width: usize,
     cuts: Cuts,
 ) -> Result<Vec<String>, Vec<Diagnostic>> {
-    let split = text.contains(SPLIT_MARKER)
-        && fsutil::lines::lines(text).any(|l| l.trim_end() == SPLIT_MARKER);
+    let split = crate::split_input::has_split_marker(text);
     let chunks = |whole: bool| {
         if whole {
             vec![(0, text)]

@@ -204,7 +204,7 @@ fn build_here(text: Arc<str>) -> Document {
     let mut markers = Vec::new();
     let mut offset = 0;
     for line in fsutil::lines::lines_inclusive(&text) {
-        if line.trim_end() == crate::driver::SPLIT_MARKER {
+        if crate::split_input::is_split_marker(line) {
             let content = line.trim_end_matches(['\n', '\r']);
             markers.push(offset..offset + content.len());
         }

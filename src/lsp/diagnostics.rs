@@ -15,7 +15,6 @@
 
 use super::positions::LineIndex;
 use crate::diagnostics::{Diagnostic, Severity};
-use crate::driver::SPLIT_MARKER;
 use crate::ide::Analysis;
 use lsp_types::{
     CodeDescription, DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString,
@@ -28,11 +27,6 @@ pub const EDITOR_PASSES: &[&str] = &["expand-manual-phase-fence"];
 
 /// The URI scheme of error-code explanations.
 pub const EXPLAIN_SCHEME: &str = "pfir-explain";
-
-/// Whether `text` has a `// -----` line (and so is checked chunk by chunk).
-pub fn is_split(text: &str) -> bool {
-    fsutil::lines::lines(text).any(|l| l.trim_end() == SPLIT_MARKER)
-}
 
 /// Every diagnostic of the document `analysis` read, as `pfir opt
 /// --passes=expand-manual-phase-fence` reports them: the front end's (with

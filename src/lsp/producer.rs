@@ -229,7 +229,7 @@ pub fn pipeline_output(text: &str, source: &Path, read: ReadCommand) -> Produced
         source.display().to_string(),
         format!("--passes={}", super::diagnostics::EDITOR_PASSES.join(",")),
     ];
-    if super::diagnostics::is_split(text) {
+    if crate::split_input::has_split_marker(text) {
         argv.push("--split-input-file".into());
     }
     let stage = Stage {

@@ -49,6 +49,7 @@ fn offending_lines(dir: &str, needle: &str) -> Vec<String> {
 /// cycles.
 const LAYERS: &[(&str, u32)] = &[
     ("span", 0),
+    ("split_input", 0),
     ("vocab", 0),
     ("io", 0),
     ("diagnostics", 1),

@@ -15,17 +15,11 @@ use proptest::prelude::*;
 /// The passes the editor runs (and publishes the diagnostics of).
 const EDITOR_PASSES: &[&str] = &["expand-manual-phase-fence"];
 
-/// Whether `text` has a `// -----` line (then `pfir opt` needs
-/// `--split-input-file` to read it the way the editor does).
-fn is_split(text: &str) -> bool {
-    fsutil::lines::lines(text).any(|l| l.trim_end() == pfir::driver::SPLIT_MARKER)
-}
-
 /// What `pfir opt` reports for `text`, remarks included when `remarks`.
 fn opt_diagnostics(text: &str, remarks: bool) -> Vec<Diagnostic> {
     let file = SourceFile::new("document", text);
     let options = OptOptions {
-        split_input_file: is_split(text),
+        split_input_file: pfir::split_input::has_split_marker(text),
         keep_comments: false,
         pipeline: PipelineOptions {
             remarks: remarks.then(Vec::new),
