@@ -99,19 +99,22 @@ pub const OPT_OPTIONS: [(&str, &str); 18] = [
 /// (`""` for the plain prefix, `NEXT`, `COUNT-3`, ...), `expected-*` or a
 /// runner directive.
 pub fn directive_doc(directive: &str) -> Option<String> {
+    use lit::config::directive::{
+        ALLOW_RETRIES, DEFINE, REDEFINE, REQUIRES, RUN, UNSUPPORTED, XFAIL,
+    };
     let doc = match directive {
-        "RUN" => "A command line the test runner (`pfir test`) runs; `%s` is this file, `%t` a \
+        RUN => "A command line the test runner (`pfir test`) runs; `%s` is this file, `%t` a \
                   temporary file. The test passes when every RUN line succeeds."
             .to_string(),
-        "COM" => "A comment FileCheck ignores.".to_string(),
-        "XFAIL" => "The test is expected to fail (when the listed features hold).".to_string(),
-        "REQUIRES" => "The test runs only when the listed features hold.".to_string(),
-        "UNSUPPORTED" => "The test does not run when the listed features hold.".to_string(),
-        "ALLOW_RETRIES" => "The test is run up to this many more times before failing.".to_string(),
-        "DEFINE" => "Defines a `%{name}` substitution for the RUN lines after it: \
+        super::directives::COMMENT_DIRECTIVE => "A comment FileCheck ignores.".to_string(),
+        XFAIL => "The test is expected to fail (when the listed features hold).".to_string(),
+        REQUIRES => "The test runs only when the listed features hold.".to_string(),
+        UNSUPPORTED => "The test does not run when the listed features hold.".to_string(),
+        ALLOW_RETRIES => "The test is run up to this many more times before failing.".to_string(),
+        DEFINE => "Defines a `%{name}` substitution for the RUN lines after it: \
                      `DEFINE: %{name} = value`."
             .to_string(),
-        "REDEFINE" => "Changes a `%{name}` substitution defined before, for the RUN lines \
+        REDEFINE => "Changes a `%{name}` substitution defined before, for the RUN lines \
                        after it."
             .to_string(),
         "" => "FileCheck: the pattern must match after the previous match.".to_string(),

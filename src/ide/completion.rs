@@ -15,7 +15,7 @@
 //! replaces (the word before the cursor).
 
 use crate::ide::builtins::{self, BUILTIN_OPS, KEYWORDS, OPT_OPTIONS};
-use crate::ide::directives::{CHECK_SUFFIXES, CommentKind, EXPECTED_KINDS, scan_comment};
+use crate::ide::directives::{CommentKind, EXPECTED_KINDS, scan_comment};
 use crate::ide::document::{Chunk, Document, LexClass};
 use crate::ide::index::VarKind;
 use std::ops::Range;
@@ -102,9 +102,10 @@ fn in_comment(doc: &Document, comment: Range<usize>, offset: usize) -> Vec<Compl
     let before = text.get(comment.start..start).unwrap_or("");
     let mut out = Vec::new();
     if before.trim_end() == "//" || before == "//" {
-        out.push(item("RUN:", CompletionKind::Directive, None, &replace));
+        let run = format!("{}:", lit::config::directive::RUN);
+        out.push(item(run, CompletionKind::Directive, None, &replace));
         out.push(item(
-            "COM:",
+            format!("{}:", crate::ide::directives::COMMENT_DIRECTIVE),
             CompletionKind::Directive,
             Some("a comment FileCheck ignores".into()),
             &replace,
@@ -116,7 +117,7 @@ fn in_comment(doc: &Document, comment: Range<usize>, offset: usize) -> Vec<Compl
                 None,
                 &replace,
             ));
-            for s in CHECK_SUFFIXES {
+            for s in filecheck::DIRECTIVE_SUFFIXES {
                 out.push(item(
                     format!("{p}-{s}:"),
                     CompletionKind::Directive,

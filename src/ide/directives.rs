@@ -37,19 +37,8 @@ pub enum PieceKind {
     Expected,
 }
 
-/// The FileCheck directive suffixes after `PREFIX-`.
-pub const CHECK_SUFFIXES: [&str; 6] = ["NEXT", "SAME", "NOT", "DAG", "LABEL", "EMPTY"];
-
-/// The runner's directives other than RUN.
-pub const RUNNER_DIRECTIVES: [&str; 7] = [
-    "COM",
-    "XFAIL",
-    "REQUIRES",
-    "UNSUPPORTED",
-    "ALLOW_RETRIES",
-    "DEFINE",
-    "REDEFINE",
-];
+/// FileCheck's comment directive: the rest of its line is prose.
+pub const COMMENT_DIRECTIVE: &str = "COM";
 
 /// The severities of `expected-*` comments.
 pub const EXPECTED_KINDS: [&str; 4] = crate::lexer::expected::KINDS;
@@ -139,9 +128,9 @@ pub fn scan_comment(
     }
     let directive = if word.starts_with("expected-") || !rest.starts_with(':') {
         None
-    } else if word == "RUN" {
+    } else if word == lit::config::directive::RUN {
         Some(CommentKind::Run)
-    } else if RUNNER_DIRECTIVES.contains(&word) {
+    } else if word == COMMENT_DIRECTIVE || lit::config::directive::ALL.contains(&word) {
         Some(CommentKind::Other)
     } else if is_check_directive(word, prefixes) {
         Some(CommentKind::Check)
@@ -223,10 +212,7 @@ pub fn is_check_directive(word: &str, prefixes: &[String]) -> bool {
         let Some(suffix) = rest.strip_prefix('-') else {
             return false;
         };
-        CHECK_SUFFIXES.contains(&suffix)
-            || suffix
-                .strip_prefix("COUNT-")
-                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        filecheck::is_directive_suffix(suffix)
     })
 }
 

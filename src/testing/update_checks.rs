@@ -22,6 +22,7 @@
 //! only when its text changes.
 
 use lit::Tools;
+use crate::split_input::is_split_marker;
 use lit::execute;
 use lit::run_line::{self, Pipeline, Stage, Substitutions};
 use regex::Regex;
@@ -50,29 +51,16 @@ impl UpdateOutcome {
     }
 }
 
-/// The check prefix a FileCheck command line uses (`CHECK` by default).
+/// The check prefix a FileCheck command line uses: the first one given
+/// (`--check-prefix`, `--check-prefixes`), read by FileCheck's own option
+/// parser (`filecheck::args`); `CHECK` when none is given or the command
+/// line is one FileCheck would refuse.
 pub fn check_prefix(filecheck_argv: &[String]) -> String {
-    let mut args = filecheck_argv.iter().skip(1);
-    while let Some(arg) = args.next() {
-        let arg = arg.trim_start_matches('-');
-        for opt in ["check-prefix", "check-prefixes"] {
-            if let Some(v) = arg.strip_prefix(opt) {
-                let value = match v.strip_prefix('=') {
-                    Some(v) => Some(v.to_string()),
-                    None if v.is_empty() => args.next().cloned(),
-                    None => None,
-                };
-                if let Some(first) = value
-                    .as_deref()
-                    .and_then(|v| v.split(',').next())
-                    .filter(|s| !s.is_empty())
-                {
-                    return first.to_string();
-                }
-            }
-        }
-    }
-    "CHECK".to_string()
+    filecheck::args::command_args(filecheck_argv)
+        .and_then(|args| filecheck::args::parse_args_with_color(args, || false).ok())
+        .and_then(|parsed| parsed.opts.check_prefixes.into_iter().next())
+        .filter(|p| !p.is_empty())
+        .unwrap_or_else(|| "CHECK".to_string())
 }
 
 /// The command whose output the checks describe.
@@ -293,23 +281,14 @@ fn output_functions(chunk: &str, prefix: &str) -> Vec<OutputFunction> {
 }
 
 /// Whether `rest` (the text right after a prefix) makes a directive:
-/// `:`, `-NEXT:`, `-COUNT-3:`, ...
+/// `:`, `-NEXT:`, `-COUNT-3:`, ... (`filecheck::is_directive_suffix`).
 fn directive_suffix(rest: &str) -> bool {
     if rest.starts_with(':') {
         return true;
     }
-    let Some(rest) = rest.strip_prefix('-') else {
-        return false;
-    };
-    for kind in ["NEXT", "LABEL", "SAME", "NOT", "DAG", "EMPTY"] {
-        if rest.strip_prefix(kind).is_some_and(|r| r.starts_with(':')) {
-            return true;
-        }
-    }
-    rest.strip_prefix("COUNT-").is_some_and(|r| {
-        let digits = r.chars().take_while(char::is_ascii_digit).count();
-        digits > 0 && r[digits..].starts_with(':')
-    })
+    rest.strip_prefix('-')
+        .and_then(|r| r.split_once(':'))
+        .is_some_and(|(word, _)| filecheck::is_directive_suffix(word))
 }
 
 /// Where FileCheck would see a `prefix` directive in `line` (anywhere in
@@ -349,10 +328,6 @@ fn is_check_line(line: &str, prefix: &str) -> bool {
     strip_checks(line, prefix).is_some()
 }
 
-fn is_split_marker(line: &str) -> bool {
-    line.trim_end() == crate::driver::SPLIT_MARKER
-}
-
 /// Rewrites the `prefix` checks of the test `input` from the command
 /// output `output` (split into chunks when `split`). Pure: see the module
 /// documentation for the rules.
@@ -383,9 +358,9 @@ pub fn generate(input: &str, output: &str, prefix: &str, split: bool) -> String 
 
     // The output's functions, per chunk.
     let output_chunks: Vec<Vec<OutputFunction>> = if split {
-        split_output(output)
+        crate::driver::split_chunks(output)
             .into_iter()
-            .map(|c| output_functions(c, prefix))
+            .map(|(_, c)| output_functions(c, prefix))
             .collect()
     } else {
         vec![output_functions(output, prefix)]
@@ -406,22 +381,6 @@ pub fn generate(input: &str, output: &str, prefix: &str, split: bool) -> String 
         }
     }
     out
-}
-
-/// Cuts the output of a `--split-input-file` run at its `// -----` lines.
-fn split_output(output: &str) -> Vec<&str> {
-    let mut chunks = Vec::new();
-    let mut start = 0;
-    let mut offset = 0;
-    for line in output.split_inclusive('\n') {
-        if is_split_marker(line) {
-            chunks.push(&output[start..offset]);
-            start = offset + line.len();
-        }
-        offset += line.len();
-    }
-    chunks.push(&output[start..]);
-    chunks
 }
 
 /// The functions of an input chunk, in order: the line where each header
@@ -691,6 +650,17 @@ orchestration func main(n: i64) -> task_id {
         assert_eq!(
             check_prefix(&argv("FileCheck --check-prefixes=A,B %s")),
             "A"
+        );
+        // As FileCheck reads its command line: `pfir filecheck`, and an
+        // option after the input file.
+        assert_eq!(
+            check_prefix(&argv("pfir filecheck %s -check-prefixes B,C")),
+            "B"
+        );
+        // A command line FileCheck refuses names no prefix.
+        assert_eq!(
+            check_prefix(&argv("FileCheck --check-prefix=X --bogus %s")),
+            "CHECK"
         );
     }
 

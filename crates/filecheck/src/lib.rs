@@ -28,6 +28,29 @@ mod text;
 
 use std::fmt;
 
+/// The directive suffixes FileCheck reads after `PREFIX-` (`CHECK-NEXT:`,
+/// ...), besides `COUNT-<n>` ([`is_directive_suffix`]): the list the
+/// check-file parser matches, for the tools that recognise directives
+/// without parsing a check file (the editor, check generation).
+pub const DIRECTIVE_SUFFIXES: [&str; 6] = {
+    let mut words = [""; 6];
+    let mut i = 0;
+    while i < words.len() {
+        words[i] = directives::SUFFIXES[i].0;
+        i += 1;
+    }
+    words
+};
+
+/// Whether `word`, what follows `PREFIX-` up to the `:`, names a
+/// directive: one of [`DIRECTIVE_SUFFIXES`], or `COUNT-` and a number.
+pub fn is_directive_suffix(word: &str) -> bool {
+    DIRECTIVE_SUFFIXES.contains(&word)
+        || word
+            .strip_prefix("COUNT-")
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
 /// When to append the annotated input dump to the report. The variants are
 /// in LLVM's precedence order: when several are given, the lowest wins.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Default)]
@@ -448,6 +471,25 @@ mod tests {
 
     fn run(check_text: &str, input: &str, opts: &FileCheckOptions) -> Result<(), FileCheckFailure> {
         check(check_text, "t.check", input, "<stdin>", opts)
+    }
+
+    #[test]
+    fn directive_suffixes_are_the_parsers() {
+        assert_eq!(
+            DIRECTIVE_SUFFIXES,
+            ["NEXT", "SAME", "NOT", "DAG", "LABEL", "EMPTY"]
+        );
+        for word in DIRECTIVE_SUFFIXES.iter().copied().chain(["COUNT-2"]) {
+            assert!(is_directive_suffix(word), "{word}");
+            // The parser reads it as a directive: a check file of it alone
+            // is not "no check strings found".
+            let f = run(&format!("CHECK-{word}: a\n"), "b\n", &FileCheckOptions::default());
+            let message = f.map_or_else(|f| f.report().to_string(), |()| String::new());
+            assert!(!message.contains("no check strings"), "{word}: {message}");
+        }
+        for word in ["", "COUNT-", "COUNT-x", "NEXTX", "next", "COUNT"] {
+            assert!(!is_directive_suffix(word), "{word}");
+        }
     }
 
     #[test]

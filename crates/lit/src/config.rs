@@ -23,6 +23,36 @@ use std::path::{Path, PathBuf};
 /// The name of the per-directory configuration file.
 pub const CONFIG_FILE: &str = "lit.toml";
 
+/// The names of the directives a test file gives the runner in its
+/// comments (`// NAME: ...`): the one list the runner reads them by, and
+/// the one an editor recognises them by.
+pub mod directive {
+    /// A command line to run ([`crate::run_line`]).
+    pub const RUN: &str = "RUN";
+    /// The test is expected to fail (when the listed features hold).
+    pub const XFAIL: &str = "XFAIL";
+    /// The test runs only when the listed features hold.
+    pub const REQUIRES: &str = "REQUIRES";
+    /// The test does not run when the listed features hold.
+    pub const UNSUPPORTED: &str = "UNSUPPORTED";
+    /// A failing test is run again up to this many times.
+    pub const ALLOW_RETRIES: &str = "ALLOW_RETRIES";
+    /// A `%{name}` substitution for the RUN lines after it ([`crate::define`]).
+    pub const DEFINE: &str = "DEFINE";
+    /// A new value of a `%{name}` substitution defined before.
+    pub const REDEFINE: &str = "REDEFINE";
+    /// Every directive name.
+    pub const ALL: [&str; 7] = [
+        RUN,
+        XFAIL,
+        REQUIRES,
+        UNSUPPORTED,
+        ALLOW_RETRIES,
+        DEFINE,
+        REDEFINE,
+    ];
+}
+
 /// What the `lit.toml` files above a test say.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LitConfig {
@@ -153,10 +183,10 @@ impl Directives {
                 Ok(items)
             };
             match name {
-                "XFAIL" => d.xfail.extend(list(value)?),
-                "REQUIRES" => d.requires.extend(list(value)?),
-                "UNSUPPORTED" => d.unsupported.extend(list(value)?),
-                "ALLOW_RETRIES" => {
+                directive::XFAIL => d.xfail.extend(list(value)?),
+                directive::REQUIRES => d.requires.extend(list(value)?),
+                directive::UNSUPPORTED => d.unsupported.extend(list(value)?),
+                directive::ALLOW_RETRIES => {
                     if retries_seen {
                         return Err(format!("line {}: a second `ALLOW_RETRIES:`", index + 1));
                     }
