@@ -240,7 +240,7 @@ fn structure(m: &Module, f: &Function) -> Structure {
             )),
             StmtKind::Scope(sc) => {
                 let manual = f.scopes[*sc].manual;
-                let word = if manual { "manual" } else { "auto" };
+                let word = f.scopes[*sc].keyword();
                 let label = match f.scopes[*sc].name {
                     Some(n) => format!("{word} \"{}\"", f.names.get(n)),
                     None => word.to_string(),

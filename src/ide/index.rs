@@ -409,7 +409,6 @@ struct Frame {
     /// The end of the innermost block that opens a scope.
     scope_end: usize,
     parent: u32,
-    manual: bool,
 }
 
 /// The outline walk of one function: definitions of bindings, loop
@@ -462,7 +461,10 @@ impl<'a> Outline<'a> {
         while let Some(event) = walk.next() {
             match event {
                 Event::EnterBlock { owner, block, .. } => self.open(owner, block),
-                Event::Enter(s, _) => self.stmt(s, walk.depth() < MAX_OUTLINE_DEPTH as usize),
+                Event::Enter(s, _) => {
+                    let nested = walk.depth() < MAX_OUTLINE_DEPTH as usize;
+                    self.stmt(s, nested, walk.in_manual_scope());
+                }
                 Event::LeaveBlock { .. } => {
                     self.frames.pop();
                 }
@@ -477,13 +479,11 @@ impl<'a> Outline<'a> {
         let outer = self.frames.last().copied().unwrap_or(Frame {
             scope_end: block.span.end(),
             parent: self.entered,
-            manual: false,
         });
         let frame = match owner.map(|s| f.stmts[s].kind) {
             None => outer,
-            Some(StmtKind::Scope(sc)) => Frame {
+            Some(StmtKind::Scope(_)) => Frame {
                 parent: self.entered,
-                manual: f.scopes[sc].manual,
                 ..outer
             },
             Some(StmtKind::If(_)) => Frame {
@@ -561,18 +561,11 @@ impl<'a> Outline<'a> {
         self.ix.symbols.len() as u32 - 1
     }
 
-    /// A loop: its outline node and its entry in [`ChunkIndex::loops`].
-    fn loop_symbol(
-        &mut self,
-        st: Span,
-        body: Span,
-        nested: bool,
-        label: String,
-        is_for: bool,
-    ) -> u32 {
+    /// A loop: its outline node and its entry in [`ChunkIndex::loops`]
+    /// (`manual`: [`Walk::in_manual_scope`] at the loop).
+    fn loop_symbol(&mut self, st: Span, body: Span, nested: bool, label: String, is_for: bool, manual: bool) -> u32 {
         let header = header_of(st, body);
         let symbol = self.symbol(st, nested, label, SymbolKind::Loop, header.clone());
-        let manual = self.frames.last().is_some_and(|fr| fr.manual);
         self.ix.loops.push(LoopInfo {
             stmt: clamp(st.range()),
             header,
@@ -583,9 +576,9 @@ impl<'a> Outline<'a> {
         symbol
     }
 
-    /// A statement of the open block: the variables it binds, and the
-    /// outline node of a loop or scope.
-    fn stmt(&mut self, s: StmtId, nested: bool) {
+    /// A statement of the open block (in a manual scope when `manual`): the
+    /// variables it binds, and the outline node of a loop or scope.
+    fn stmt(&mut self, s: StmtId, nested: bool, manual: bool) {
         let f = self.f;
         let st = &f.stmts[s];
         let Some(&fr) = self.frames.last() else {
@@ -601,7 +594,7 @@ impl<'a> Outline<'a> {
             StmtKind::For(l) => {
                 let l = &f.fors[l];
                 let label = format!("for {} in {}", f.var_name(l.var), l.kind.keyword());
-                let symbol = self.loop_symbol(st.span, l.body.span, nested, label, true);
+                let symbol = self.loop_symbol(st.span, l.body.span, nested, label, true, manual);
                 let visible = l.body.span.range();
                 self.head_var(l.var, VarKind::LoopVariable, visible.clone(), symbol);
                 for it in f.list(l.iter_args) {
@@ -611,7 +604,8 @@ impl<'a> Outline<'a> {
             }
             StmtKind::While(w) => {
                 let w = &f.whiles[w];
-                let symbol = self.loop_symbol(st.span, w.body.span, nested, "while".into(), false);
+                let symbol =
+                    self.loop_symbol(st.span, w.body.span, nested, "while".into(), false, manual);
                 let cond_start = f.exprs[w.cond].span.start().min(w.body.span.start());
                 for it in f.list(w.iter_args) {
                     let visible = cond_start..w.body.span.end();
@@ -621,7 +615,7 @@ impl<'a> Outline<'a> {
             }
             StmtKind::Scope(sc) => {
                 let sc = &f.scopes[sc];
-                let word = if sc.manual { "manual" } else { "auto" };
+                let word = sc.keyword();
                 let label = match sc.name {
                     Some(n) => format!("{word} \"{}\"", f.names.get(n)),
                     None => word.to_string(),

@@ -125,7 +125,7 @@ pub fn describe_stmt(m: &Module, f: &Function, s: StmtId) -> String {
         }
         StmtKind::Scope(sc) => {
             let sc = &f.scopes[*sc];
-            out.push_str(if sc.manual { "manual" } else { "auto" });
+            out.push_str(sc.keyword());
             if let Some(name) = sc.name {
                 let _ = write!(out, " {:?}", f.names.get(name));
             }

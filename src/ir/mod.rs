@@ -712,6 +712,13 @@ pub struct ScopeStmt {
     pub body: Block,
 }
 
+impl ScopeStmt {
+    /// The keyword that opens the scope: `manual` or `auto`.
+    pub fn keyword(&self) -> &'static str {
+        if self.manual { "manual" } else { "auto" }
+    }
+}
+
 /// A statement: small, with its payload out of line when it has more than
 /// two fields (in the function's `submits`, `fors`, `whiles`, `ifs` and
 /// `scopes` arenas).

@@ -87,6 +87,9 @@ struct Open<'f> {
     next: Option<usize>,
     /// The innermost `for`/`while` whose body holds this block.
     in_loop: Option<StmtId>,
+    /// Whether the innermost `manual`/`auto` scope around this block is
+    /// `manual` (false outside every scope).
+    in_manual: bool,
 }
 
 enum Frame<'f> {
@@ -132,6 +135,7 @@ impl<'f> Walk<'f> {
         range: std::ops::Range<usize>,
     ) -> Walk<'f> {
         let in_loop = owner.filter(|&s| is_loop(f, s));
+        let in_manual = owner.and_then(|s| manual_scope(f, s)).unwrap_or(false);
         let all = f.block_stmts(block);
         let end = range.end.min(all.len());
         let open = Open {
@@ -142,6 +146,7 @@ impl<'f> Walk<'f> {
             first: range.start.min(end),
             next: None,
             in_loop,
+            in_manual,
         };
         Walk {
             f,
@@ -192,6 +197,14 @@ impl<'f> Walk<'f> {
         self.innermost().and_then(|o| o.in_loop)
     }
 
+    /// Whether the innermost `manual`/`auto` scope around the last event's
+    /// statement (at a block event: the block) is `manual`; false outside
+    /// every scope. The rule that makes a loop one the
+    /// `expand-manual-phase-fence` pass rewrites (and the editor marks).
+    pub fn in_manual_scope(&self) -> bool {
+        self.innermost().is_some_and(|o| o.in_manual)
+    }
+
     /// The statements whose blocks hold the last event's statement,
     /// innermost first.
     pub fn owners(&self) -> impl Iterator<Item = StmtId> + '_ {
@@ -219,6 +232,7 @@ impl<'f> Walk<'f> {
         } else {
             self.innermost().and_then(|o| o.in_loop)
         };
+        let in_manual = manual_scope(f, s).unwrap_or_else(|| self.in_manual_scope());
         self.stack.push(Frame::Leave(s));
         for (which, b) in [(1u8, else_body), (0, then_body)] {
             if let Some(block) = b {
@@ -230,10 +244,19 @@ impl<'f> Walk<'f> {
                     first: 0,
                     next: None,
                     in_loop,
+                    in_manual,
                 }));
             }
         }
         None
+    }
+}
+
+/// `Some(manual)` when `s` is a `manual`/`auto` scope.
+fn manual_scope(f: &Function, s: StmtId) -> Option<bool> {
+    match f.stmts.get(s)?.kind {
+        StmtKind::Scope(sc) => f.scopes.get(sc).map(|scope| scope.manual),
+        _ => None,
     }
 }
 
@@ -577,6 +600,46 @@ mod tests {
                 out.push(site.index);
             }
         }
+    }
+
+    /// The innermost scope decides: a statement is in a manual scope under
+    /// `manual` (at any depth of loops and `if`s), not under an `auto`
+    /// nested in it, nor outside every scope; nor in a walk of a part.
+    #[test]
+    fn the_innermost_scope_decides_manual() {
+        let m = module(
+            "func main(n: i64, c: bool) {
+  a = 0
+  manual {
+    for i in range(n) {
+      if c {
+        b = 1
+      }
+      auto {
+        d = 2
+        manual {
+          e = 3
+        }
+      }
+      g = 4
+    }
+  }
+  h = 5
+}
+",
+        );
+        let f = &m.functions()[0];
+        let mut manual = Vec::new();
+        let mut w = Walk::new(f);
+        while let Some(ev) = w.next() {
+            if let Event::Enter(s, _) = ev
+                && let StmtKind::Assign { .. } = f.stmts[s].kind
+            {
+                manual.push(w.in_manual_scope());
+            }
+        }
+        // a, b, d, e, g, h
+        assert_eq!(manual, [false, true, false, true, true, false]);
     }
 
     #[test]

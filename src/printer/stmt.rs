@@ -197,7 +197,7 @@ pub fn stmt_head_into(m: &Module, f: &Function, s: StmtId, out: &mut String) {
         StmtKind::If(_) => write_if_head(m, f, s, out),
         StmtKind::Scope(sc) => {
             let sc = &f.scopes[*sc];
-            out.push_str(if sc.manual { "manual" } else { "auto" });
+            out.push_str(sc.keyword());
             if let Some(name) = sc.name {
                 out.push(' ');
                 write_string(f.names.get(name), out);

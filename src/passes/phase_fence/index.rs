@@ -153,8 +153,6 @@ struct Indexer<'f> {
     idx: FunctionIndex,
     /// The number of the last statement entered.
     last_num: u32,
-    /// Whether each enclosing scope is `manual`, innermost last.
-    manual_stack: Vec<bool>,
     /// The enclosing `for` loops, innermost last.
     loop_stack: Vec<LoopId>,
     /// The expression walk's work list.
@@ -163,8 +161,9 @@ struct Indexer<'f> {
 
 impl<'f> Indexer<'f> {
     /// Numbers statement `s` and records what it defines, updates,
-    /// consumes or opens.
-    fn enter(&mut self, s: StmtId, site: Site) {
+    /// consumes or opens (`manual`: whether it stands in a manual scope,
+    /// [`Walk::in_manual_scope`]).
+    fn enter(&mut self, s: StmtId, site: Site, manual: bool) {
         let f = self.f;
         self.last_num += 1;
         let num = self.last_num;
@@ -189,24 +188,17 @@ impl<'f> Indexer<'f> {
                     });
                 }
             }
-            StmtKind::Scope(sc) => self.manual_stack.push(f.scopes[*sc].manual),
             StmtKind::While(w) => self.link_iters(f.list(f.whiles[*w].iter_args), pos),
-            StmtKind::For(l) => self.for_loop(s, site, num, &f.fors[*l]),
+            StmtKind::For(l) => self.for_loop(s, site, num, &f.fors[*l], manual),
             _ => {}
         }
     }
 
-    /// Closes the scope or loop `s`.
+    /// Closes the loop `s`.
     fn leave(&mut self, s: StmtId) {
-        match &self.f.stmts[s].kind {
-            StmtKind::Scope { .. } => {
-                self.manual_stack.pop();
-            }
-            StmtKind::For { .. } => {
-                let me = self.loop_stack.pop().expect("loop stack");
-                self.idx.loops[me].end = self.last_num;
-            }
-            _ => {}
+        if let StmtKind::For { .. } = &self.f.stmts[s].kind {
+            let me = self.loop_stack.pop().expect("loop stack");
+            self.idx.loops[me].end = self.last_num;
         }
     }
 
@@ -270,8 +262,8 @@ impl<'f> Indexer<'f> {
         }
     }
 
-    /// Opens `for` loop `s`, numbered `num`.
-    fn for_loop(&mut self, s: StmtId, site: Site, num: u32, l: &ForLoop) {
+    /// Opens `for` loop `s`, numbered `num` (in a manual scope when `manual`).
+    fn for_loop(&mut self, s: StmtId, site: Site, num: u32, l: &ForLoop, manual: bool) {
         let f = self.f;
         let pos = 2 * u64::from(num);
         let span = f.stmts[s].span;
@@ -302,7 +294,7 @@ impl<'f> Indexer<'f> {
             depth: self.loop_stack.len() as u32,
             kind,
             trip,
-            manual: self.manual_stack.last().copied().unwrap_or(false),
+            manual,
             countable_edge,
             comp_root,
             header,
@@ -331,13 +323,13 @@ impl FunctionIndex {
             f,
             idx,
             last_num: 0,
-            manual_stack: Vec::new(),
             loop_stack: Vec::new(),
             work: Vec::new(),
         };
-        for event in Walk::new(f) {
+        let mut walk = Walk::new(f);
+        while let Some(event) = walk.next() {
             match event {
-                Event::Enter(s, site) => ix.enter(s, site),
+                Event::Enter(s, site) => ix.enter(s, site, walk.in_manual_scope()),
                 Event::Leave(s) => ix.leave(s),
                 Event::EnterBlock { .. } | Event::LeaveBlock { .. } => {}
             }
