@@ -5,45 +5,37 @@
 //! line, a block's lines are indented under its header, and a `}` sits at
 //! the indentation of the line that opened it. Recovery (`recovery.rs`,
 //! `delimiters.rs`) reads these facts from here. Offsets are file offsets;
-//! the text starts at byte `base` of the file.
+//! the text starts at byte `base` of the file. Lines are the lexer's and
+//! every editor's: they end at `\n`, `\r\n` or a lone `\r`
+//! (`fsutil::lines`).
+
+use fsutil::lines::LineIndex;
 
 /// Line starts of one text, found once (linear), queried by binary search.
 pub struct Layout<'a> {
     text: &'a str,
     base: usize,
-    /// Offsets (within `text`) where each line starts.
-    line_starts: Vec<usize>,
+    /// Where each line of `text` starts (offsets within `text`).
+    lines: LineIndex,
 }
 
 impl<'a> Layout<'a> {
     pub fn new(text: &'a str, base: usize) -> Layout<'a> {
-        let mut line_starts = vec![0];
-        line_starts.extend(
-            text.bytes()
-                .enumerate()
-                .filter(|&(_, b)| b == b'\n')
-                .map(|(i, _)| i + 1),
-        );
         Layout {
             text,
             base,
-            line_starts,
+            lines: LineIndex::new(text),
         }
     }
 
     /// The 0-based line of the file offset `offset`.
     pub fn line(&self, offset: usize) -> usize {
-        let at = offset.saturating_sub(self.base);
-        self.line_starts.partition_point(|&s| s <= at) - 1
+        self.lines.line_of(offset.saturating_sub(self.base))
     }
 
     /// The indentation (leading spaces and tabs, in bytes) of line `line`.
     pub fn indent(&self, line: usize) -> usize {
-        let start = self
-            .line_starts
-            .get(line)
-            .copied()
-            .unwrap_or(self.text.len());
+        let start = self.lines.line_start(line).unwrap_or(self.text.len());
         self.text.as_bytes()[start..]
             .iter()
             .take_while(|&&b| b == b' ' || b == b'\t')
@@ -70,13 +62,13 @@ impl<'a> Layout<'a> {
     }
 
     /// The file offset of the end of the line `offset` is on (before its
-    /// `\n`, or the end of the text).
+    /// line break, or the end of the text).
     pub fn line_end(&self, offset: usize) -> usize {
         let line = self.line(offset);
-        let end = match self.line_starts.get(line + 1) {
-            Some(&next) => next - 1,
-            None => self.text.len(),
-        };
+        let end = self
+            .lines
+            .line_range(self.text, line)
+            .map_or(self.text.len(), |r| r.end);
         end + self.base
     }
 }
@@ -95,5 +87,18 @@ mod tests {
         assert_eq!(l.line_number(17), 3);
         assert_eq!(l.line_end(12), 15);
         assert_eq!(l.slice(12, 15), "  b");
+    }
+
+    /// `\r\n` and a lone `\r` end lines too, as the lexer reads them.
+    #[test]
+    fn every_line_break_ends_a_line() {
+        let l = Layout::new("a\r\n  b\r\tc\r\n", 0);
+        assert_eq!((l.line(3), l.line(6), l.line(7)), (1, 1, 2));
+        assert_eq!(l.indent(1), 2);
+        assert_eq!(l.indent_at(8), 1);
+        assert_eq!(l.line_number(8), 3);
+        assert_eq!(l.line_end(0), 1);
+        assert_eq!(l.line_end(4), 6);
+        assert_eq!(l.line_end(8), 9);
     }
 }
