@@ -92,7 +92,7 @@ impl<'a> ParseConfig<'a> {
     }
 }
 
-const SUFFIXES: [(&str, CheckKind); 6] = [
+pub(crate) const SUFFIXES: [(&str, CheckKind); 6] = [
     ("NEXT", CheckKind::Next),
     ("SAME", CheckKind::Same),
     ("NOT", CheckKind::Not),
@@ -236,7 +236,7 @@ fn classify(prefix: &str, rest: &str, comment: bool) -> Kind {
             .iter()
             .map(|(w, _)| *w)
             .chain(["COUNT"])
-            .any(|w| upper == w || edit_distance(&upper, w) <= 1);
+            .any(|w| upper == w || strsim::osa_distance(&upper, w) <= 1);
         if close {
             return Kind::Misspelled(format!("misspelled directive '{prefix}-{word}:'"));
         }
@@ -305,31 +305,6 @@ fn literal_modifier(tail: &str) -> Option<usize> {
         .split(',')
         .all(|x| x.trim() == "LITERAL")
         .then_some(1 + close + 2)
-}
-
-/// Optimal-string-alignment distance (adjacent transpositions count 1).
-fn edit_distance(a: &str, b: &str) -> usize {
-    let a = a.as_bytes();
-    let b = b.as_bytes();
-    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in d.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    for (j, cell) in d[0].iter_mut().enumerate() {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            d[i][j] = (d[i - 1][j] + 1)
-                .min(d[i][j - 1] + 1)
-                .min(d[i - 1][j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                d[i][j] = d[i][j].min(d[i - 2][j - 2] + 1);
-            }
-        }
-    }
-    d[a.len()][b.len()]
 }
 
 /// The `--implicit-check-not` patterns, as CHECK-NOT directives.
@@ -727,10 +702,13 @@ mod tests {
         assert_eq!(e.message, "no check strings found with prefix 'FOO:'");
     }
 
+    /// A suffix one edit (or one swap of neighbours) from a directive's is
+    /// a misspelled directive; two edits away it is prose.
     #[test]
-    fn edit_distance_works() {
-        assert_eq!(edit_distance("NXT", "NEXT"), 1);
-        assert_eq!(edit_distance("DGA", "DAG"), 1);
-        assert_eq!(edit_distance("OPT", "NOT"), 2);
+    fn misspelled_directives_are_one_edit_away() {
+        for (rest, misspelled) in [("-NXT:", true), ("-DGA:", true), ("-OPT:", false)] {
+            let kind = classify("CHECK", rest, false);
+            assert_eq!(matches!(kind, Kind::Misspelled(_)), misspelled, "{rest}");
+        }
     }
 }
