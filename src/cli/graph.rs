@@ -266,7 +266,7 @@ fn decision(file: &SourceFile, module: &crate::ir::Module, d: &Diagnostic) -> De
     let mut message = d.message.clone();
     for n in &d.notes {
         message.push_str("; ");
-        message.push_str(n);
+        message.push_str(&n.to_string());
     }
     Decision {
         function,

@@ -95,6 +95,39 @@ impl Suggestion {
     }
 }
 
+/// What a [`Note`] line is.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum NoteKind {
+    /// More about the problem (`note: ...`).
+    Note,
+    /// What to do about it (`help: ...`).
+    Help,
+}
+
+impl NoteKind {
+    /// The word that starts the line, and the `kind` of a JSON note.
+    pub fn name(self) -> &'static str {
+        match self {
+            NoteKind::Note => "note",
+            NoteKind::Help => "help",
+        }
+    }
+}
+
+/// A line shown after a diagnostic's source snippet: `note: ...` or
+/// `help: ...` (its [`Display`](std::fmt::Display) form).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Note {
+    pub kind: NoteKind,
+    pub message: String,
+}
+
+impl std::fmt::Display for Note {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.kind.name(), self.message)
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
     pub severity: Severity,
@@ -105,8 +138,8 @@ pub struct Diagnostic {
     pub primary: Label,
     /// A boxed slice, like `suggestions`, to keep diagnostics small.
     pub secondary: Box<[Label]>,
-    /// Extra lines: `note: ...`, `help: ...` (stored with their prefix word).
-    pub notes: Vec<String>,
+    /// Extra lines: `note: ...`, `help: ...`.
+    pub notes: Vec<Note>,
     /// Proposed edits, shown as `help:` lines after the notes. (A boxed
     /// slice, not a `Vec`: diagnostics travel in `Result`s, and this keeps
     /// them at 128 bytes.)
@@ -159,13 +192,19 @@ impl Diagnostic {
 
     /// Adds a `note: ...` line.
     pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
-        self.notes.push(format!("note: {}", note.into()));
+        self.notes.push(Note {
+            kind: NoteKind::Note,
+            message: note.into(),
+        });
         self
     }
 
     /// Adds a `help: ...` line.
     pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
-        self.notes.push(format!("help: {}", help.into()));
+        self.notes.push(Note {
+            kind: NoteKind::Help,
+            message: help.into(),
+        });
         self
     }
 
@@ -196,13 +235,16 @@ impl Diagnostic {
 
     /// The notes followed by one `help:` line per suggestion, as people see them.
     pub fn note_lines(&self) -> Vec<String> {
-        let mut lines = self.notes.clone();
-        lines.extend(
-            self.suggestions
-                .iter()
-                .map(|s| format!("help: {}", s.help_text())),
-        );
-        lines
+        let help = self.suggestions.iter().map(|s| Note {
+            kind: NoteKind::Help,
+            message: s.help_text(),
+        });
+        self.notes
+            .iter()
+            .cloned()
+            .chain(help)
+            .map(|n| n.to_string())
+            .collect()
     }
 
     /// `error[E0010]` (or just `error` without a code).

@@ -450,7 +450,7 @@ fn escape_texts(d: &Diagnostic) -> Diagnostic {
         l.message = escape_for_terminal(&l.message).into_owned();
     }
     for n in &mut d.notes {
-        *n = escape_for_terminal(n).into_owned();
+        n.message = escape_for_terminal(&n.message).into_owned();
     }
     for f in &mut d.suggestions {
         f.message = escape_for_terminal(&f.message).into_owned();
@@ -550,10 +550,7 @@ fn json_common(d: &Diagnostic, map: &mut serde_json::Map<String, serde_json::Val
     let notes: Vec<serde_json::Value> = d
         .notes
         .iter()
-        .map(|n| {
-            let (kind, message) = n.split_once(": ").unwrap_or(("note", n));
-            serde_json::json!({ "kind": kind, "message": message })
-        })
+        .map(|n| serde_json::json!({ "kind": n.kind.name(), "message": n.message }))
         .collect();
     map.insert("notes".into(), notes.into());
 }

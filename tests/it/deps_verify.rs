@@ -4,7 +4,7 @@
 use crate::support;
 
 use pfir::analysis::{Limits, verify_same_dependencies};
-use pfir::diagnostics::Diagnostic;
+use pfir::diagnostics::{Diagnostic, NoteKind};
 use support::{SECTION1_BEFORE, module, section1_after};
 
 /// Producers fill `tids`; 3 x 3 consumers read it: the compressible shape.
@@ -74,7 +74,8 @@ fn dropped_edge_is_reported_at_the_consumer_with_the_producer_named() {
     // A note and a secondary label name the producer.
     assert!(
         d.notes.iter().any(
-            |n| n.starts_with("note: the producer is task `t = submit k` (loop iteration [0])")
+            |n| n.kind == NoteKind::Note
+                && n.message.starts_with("the producer is task `t = submit k` (loop iteration [0])")
         ),
         "{:?}",
         d.notes

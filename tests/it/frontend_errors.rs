@@ -2,7 +2,7 @@
 //! (line and column of the primary label) and, through the real binary, the
 //! exit status and all three `--diagnostic-format`s.
 
-use pfir::diagnostics::{Applicability, Code};
+use pfir::diagnostics::{Applicability, Code, NoteKind};
 
 const KERNEL: &str = "func kernel(x: i64) -> task_id {\n  return system.task_invalid()\n}\n";
 
@@ -428,7 +428,9 @@ fn independent_syntax_errors_are_all_reported() {
     assert_eq!(lines, vec![2, 6, 8, 11, 13], "{diags:#?}");
     // Each names what was expected, or the bracket that was never closed.
     assert!(diags.iter().all(|d| {
-        d.notes.iter().any(|n| n.starts_with("note: expected "))
+        d.notes
+            .iter()
+            .any(|n| n.kind == NoteKind::Note && n.message.starts_with("expected "))
             || d.code == Some(Code::UnclosedDelimiter)
     }));
 }
@@ -463,7 +465,7 @@ fn deps_on_plain_call_hints_at_submit() {
         )
     );
     assert!(
-        diags[0].notes.iter().all(|n| !n.contains("ManualDeps")),
+        diags[0].notes.iter().all(|n| !n.message.contains("ManualDeps")),
         "{diags:#?}"
     );
     // An op cannot be submitted: the hint says what can carry deps instead.
@@ -472,8 +474,8 @@ fn deps_on_plain_call_hints_at_submit() {
         diags[0]
             .notes
             .iter()
-            .any(|n| n.contains("system.task_dummy(deps=[...])")
-                && !n.contains("submit tensor.load")),
+            .any(|n| n.message.contains("system.task_dummy(deps=[...])")
+                && !n.message.contains("submit tensor.load")),
         "{diags:#?}"
     );
 }
@@ -661,13 +663,14 @@ fn chained_comparisons_get_a_hint() {
         diags[0]
             .notes
             .iter()
-            .any(|n| n.starts_with("help: comparisons do not chain")),
+            .any(|n| n.kind == NoteKind::Help
+                && n.message.starts_with("comparisons do not chain")),
         "{diags:#?}"
     );
     // A comparison operator where an expression must start is a plain syntax error.
     let (_, diags) = pfir::driver::read_module("func f(a: i64) {\n  x = < a\n}\n", 0);
     assert!(
-        !diags[0].notes.iter().any(|n| n.contains("chain")),
+        !diags[0].notes.iter().any(|n| n.message.contains("chain")),
         "{diags:#?}"
     );
 }

@@ -1,7 +1,7 @@
 //! The pass manager: property checks before and after passes, options,
 //! IR dumps, timing, statistics, remarks selection.
 
-use pfir::diagnostics::{Severity, SourceFile};
+use pfir::diagnostics::{NoteKind, Severity, SourceFile};
 use pfir::ir::{Callee, Direction, ExprKind, Module, StmtKind};
 use pfir::passes::{self, PipelineOptions, Property, check_pipeline, run_pipeline};
 
@@ -75,7 +75,7 @@ fn nested_call_is_reported_and_the_pass_does_not_run() {
     assert!(
         d.notes
             .iter()
-            .any(|n| n == "help: bind the inner call to a variable first (`v = f(x)`), then pass the variable"),
+            .any(|n| n.kind == NoteKind::Help && n.message == "bind the inner call to a variable first (`v = f(x)`), then pass the variable"),
         "{:?}",
         d.notes
     );
