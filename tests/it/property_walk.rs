@@ -1,427 +1,24 @@
-//! The property verifiers' shared walk (`properties::verify_all`) reports,
-//! for every property, exactly what the property's own verifier reported
-//! when each had a walk of its own: the same violations, messages and
-//! order. The reference is [`oracle`], the verifiers as they were before
-//! the walks were fused (one statement walk per property), kept here
-//! unchanged in logic. Checked on every valid `.pfir` input of the
-//! repository (before and after the pass), on generated programs, and on
-//! IR damaged at random in ways that break each property (nested calls,
-//! wrong directions, manual edges on plain calls, shuffled, duplicated or
-//! cut blocks, stray jumps and yields).
+//! The property verifiers' shared walk (`properties::verify_all`): each
+//! property's violations are the same whichever other properties share the
+//! walk, in whatever order they are asked for ([`agree`]); and every way of
+//! damaging the IR that breaks a property is found by that property, at the
+//! damaged code, with its message ([`Broken`]). Checked on every valid
+//! `.pfir` input of the repository (before and after the pass), on
+//! generated programs, and on IR damaged at random (nested calls, wrong
+//! directions, manual edges on plain calls, shuffled, duplicated or cut
+//! blocks, stray jumps and yields).
 
 use pfir::ir::walk::{block_of_mut, for_each_expr, walk_stmts};
 use pfir::ir::{ArenaId, Direction, ExprId, ExprKind, Module, StmtId, StmtKind};
 use pfir::passes::properties::{Property, Violation, verify_all};
+use pfir::span::Span;
 use proptest::prelude::*;
 
-/// The verifiers with a walk each, as they were before `verify_all`.
-mod oracle {
-    use pfir::diagnostics::count;
-    use pfir::ir::walk::{block_of, expr_children, for_each_expr, own_exprs, walk_stmts};
-    use pfir::ir::{
-        ArenaId, Callee, Direction, Directions, ExprId, ExprKind, FuncId, Function, Module, StmtId,
-        StmtKind,
-    };
-    use pfir::passes::properties::{Property, Violation};
-    use pfir::span::Span;
-
-    pub fn verify(p: Property, m: &Module) -> Vec<Violation> {
-        let mut out = Vec::new();
-        match p {
-            Property::CallDirectionsResolved => call_directions(m, &mut out),
-            _ => {
-                for f in m.functions() {
-                    match p {
-                        Property::NoNestedCalls => no_nested_calls(m, f, &mut out),
-                        Property::NormalizedStmtStructure => structure(f, &mut out),
-                        Property::ManualDepsOnSubmitOnly => manual_deps(m, f, &mut out),
-                        Property::CallDirectionsResolved => unreachable!(),
-                    }
-                }
-            }
-        }
-        out
-    }
-
-    fn no_nested_calls(module: &Module, f: &Function, out: &mut Vec<Violation>) {
-        let mut roots = Vec::new();
-        let mut work: Vec<(ExprId, Option<&str>)> = Vec::new();
-        let mut kids = Vec::new();
-        walk_stmts(
-            f,
-            |s, _| {
-                let kind = &f.stmts[s].kind;
-                roots.clear();
-                own_exprs(f, kind, &mut roots);
-                work.clear();
-                let submit = match kind {
-                    StmtKind::Submit(sub) => Some(f.callee_name(module, f.submits[*sub].callee)),
-                    _ => None,
-                };
-                let core_args = match kind {
-                    StmtKind::Submit(_) => roots.len(),
-                    _ => 0,
-                };
-                for (i, &r) in roots.iter().enumerate().rev() {
-                    work.push((r, if i < core_args { submit } else { None }));
-                }
-                while let Some((e, inside)) = work.pop() {
-                    let node = &f.exprs[e];
-                    if let ExprKind::Call(c) = node.kind {
-                        let c = &f.calls[c];
-                        if let Some(outer) = inside {
-                            out.push(Violation::new(
-                                node.span,
-                                format!(
-                                    "call to `{}` nested in the arguments of `{outer}`",
-                                    f.callee_name(module, c.callee)
-                                ),
-                            ));
-                        }
-                        kids.clear();
-                        expr_children(f, &node.kind, &mut kids);
-                        let name = f.callee_name(module, c.callee);
-                        for &k in kids.iter().rev() {
-                            work.push((k, Some(name)));
-                        }
-                    } else {
-                        kids.clear();
-                        expr_children(f, &node.kind, &mut kids);
-                        for &k in kids.iter().rev() {
-                            work.push((k, inside));
-                        }
-                    }
-                }
-            },
-            |_| {},
-        );
-    }
-
-    enum What<'a> {
-        Submit(&'a str),
-        Call(&'a str),
-    }
-
-    impl std::fmt::Display for What<'_> {
-        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            match self {
-                What::Submit(name) => write!(f, "submit of `{name}`"),
-                What::Call(name) => write!(f, "call of `{name}`"),
-            }
-        }
-    }
-
-    fn call_directions(module: &Module, out: &mut Vec<Violation>) {
-        let signatures: Vec<Vec<Direction>> = module
-            .functions()
-            .iter()
-            .map(|f| f.params.iter().map(|p| p.direction).collect())
-            .collect();
-        let check = |what: What<'_>,
-                     callee: Option<FuncId>,
-                     nargs: usize,
-                     dirs: Directions<'_>,
-                     span: Span,
-                     out: &mut Vec<Violation>| {
-            if dirs.len() != nargs {
-                out.push(Violation::new(
-                    span,
-                    format!(
-                        "{what} has {} but {}",
-                        count(nargs as u64, "positional argument", "positional arguments"),
-                        count(
-                            dirs.len() as u64,
-                            "resolved direction",
-                            "resolved directions"
-                        )
-                    ),
-                ));
-                return;
-            }
-            match callee {
-                Some(id) => match signatures.get(id.index()) {
-                    None => out.push(Violation::new(
-                        span,
-                        format!("{what}: {id:?} is not a function of the module"),
-                    )),
-                    Some(params) if !dirs.iter().eq(params.iter().copied()) => {
-                        out.push(Violation::new(
-                            span,
-                            format!(
-                                "{what}: argument directions ({}) do not match the parameters of `{}` ({})",
-                                spell(dirs.iter()),
-                                module.func_name(id),
-                                spell(params.iter().copied())
-                            ),
-                        ))
-                    }
-                    Some(_) => {}
-                },
-                None => {
-                    if let Some(d) = dirs.iter().find(|d| *d != Direction::In) {
-                        out.push(Violation::new(
-                            span,
-                            format!("{what}: an op argument has direction `{}`", d.keyword()),
-                        ));
-                    }
-                }
-            }
-        };
-        for f in module.functions() {
-            let mut roots = Vec::new();
-            let mut work = Vec::new();
-            walk_stmts(
-                f,
-                |s, _| {
-                    let stmt = &f.stmts[s];
-                    if let StmtKind::Submit(sub) = stmt.kind {
-                        let sub = &f.submits[sub];
-                        check(
-                            What::Submit(f.callee_name(module, sub.callee)),
-                            sub.callee.function(),
-                            f.list(sub.args).len(),
-                            f.directions(sub.arg_directions),
-                            stmt.span,
-                            out,
-                        );
-                    }
-                    roots.clear();
-                    own_exprs(f, &stmt.kind, &mut roots);
-                    for &r in &roots {
-                        for_each_expr(f, r, &mut work, |e| {
-                            let node = &f.exprs[e];
-                            if let Some(c) = f.call(e) {
-                                let callee = match c.callee {
-                                    Callee::Function(id) => Some(id),
-                                    Callee::Op(_) | Callee::Unresolved(_) => None,
-                                };
-                                check(
-                                    What::Call(f.callee_name(module, c.callee)),
-                                    callee,
-                                    f.list(c.args).len(),
-                                    f.directions(c.arg_directions),
-                                    node.span,
-                                    out,
-                                );
-                            }
-                        });
-                    }
-                },
-                |_| {},
-            );
-        }
-    }
-
-    fn spell(dirs: impl Iterator<Item = Direction>) -> String {
-        let words: Vec<&str> = dirs.map(|d| d.keyword()).collect();
-        if words.is_empty() {
-            return "none".into();
-        }
-        words.join(", ")
-    }
-
-    fn manual_deps(module: &Module, f: &Function, out: &mut Vec<Violation>) {
-        let mut roots = Vec::new();
-        let mut work = Vec::new();
-        walk_stmts(
-            f,
-            |s, _| {
-                roots.clear();
-                own_exprs(f, &f.stmts[s].kind, &mut roots);
-                for &r in &roots {
-                    for_each_expr(f, r, &mut work, |e| {
-                        let node = &f.exprs[e];
-                        if let Some(c) = f.call(e) {
-                            let barrier =
-                                c.dummy_task && f.op_name(c.callee) == Some("system.task_dummy");
-                            if !c.manual_dep_edges.is_empty() && !barrier {
-                                out.push(Violation::new(
-                                    node.span,
-                                    format!(
-                                        "plain call to `{}` carries manual dependency edges; only `submit` and `system.task_dummy` barriers may",
-                                        f.callee_name(module, c.callee)
-                                    ),
-                                ));
-                            }
-                        }
-                    });
-                }
-            },
-            |_| {},
-        );
-    }
-
-    fn expected_yield(f: &Function, kind: &StmtKind) -> Option<usize> {
-        match kind {
-            StmtKind::For(_) | StmtKind::While(_) | StmtKind::If(_) => {
-                let n = f.results(kind).len();
-                (n > 0).then_some(n)
-            }
-            _ => None,
-        }
-    }
-
-    fn structure(f: &Function, out: &mut Vec<Violation>) {
-        let nstmts = f.stmts.len();
-        let mut seen = vec![false; nstmts];
-        let loop_depth = std::cell::Cell::new(0usize);
-        let check_body = |owner: StmtId, which: u8, want: usize, out: &mut Vec<Violation>| {
-            let block = block_of(f, Some(owner), which);
-            match f.block_stmts(block).last().map(|&s| &f.stmts[s].kind) {
-                Some(StmtKind::Yield(_)) => {}
-                _ => out.push(Violation::new(
-                    block.span,
-                    format!(
-                        "this body must end with a `yield` of {} for the statement's results",
-                        count(want as u64, "value", "values")
-                    ),
-                )),
-            }
-        };
-        let mut bad_id = false;
-        walk_stmts(
-            f,
-            |s, site| {
-                if s.index() >= nstmts {
-                    bad_id = true;
-                    return;
-                }
-                let stmt = &f.stmts[s];
-                if std::mem::replace(&mut seen[s.index()], true) {
-                    out.push(Violation::new(
-                        stmt.span,
-                        "statement appears in more than one block",
-                    ));
-                }
-                let block = block_of(f, site.owner, site.block);
-                statement_after_terminator(f, s, f.block_stmts(block), site.index, out);
-                match &stmt.kind {
-                    StmtKind::Yield(values) => {
-                        let values = f.list(*values);
-                        let owner_kind = site.owner.map(|o| &f.stmts[o].kind);
-                        let want = owner_kind.and_then(|k| match k {
-                            StmtKind::Scope { .. } => None,
-                            k => expected_yield(f, k),
-                        });
-                        match want {
-                            None => out.push(Violation::new(
-                                stmt.span,
-                                "`yield` outside the body of a loop or `if` with results",
-                            )),
-                            Some(n) if n != values.len() => out.push(Violation::new(
-                                stmt.span,
-                                format!(
-                                    "`yield` of {} where {n} {} expected",
-                                    count(values.len() as u64, "value", "values"),
-                                    if n == 1 { "is" } else { "are" }
-                                ),
-                            )),
-                            Some(_) => {}
-                        }
-                    }
-                    StmtKind::Break | StmtKind::Continue if loop_depth.get() == 0 => {
-                        out.push(Violation::new(stmt.span, "jump outside a loop"));
-                    }
-                    StmtKind::For(_) | StmtKind::While(_) => {
-                        let (results, iter_args) = (f.results(&stmt.kind), f.iter_args(&stmt.kind));
-                        if results.len() != iter_args.len() {
-                            out.push(Violation::new(
-                                stmt.span,
-                                format!(
-                                    "loop has {} but {}",
-                                    count(results.len() as u64, "result", "results"),
-                                    count(iter_args.len() as u64, "iter-arg", "iter-args")
-                                ),
-                            ));
-                        }
-                        if !results.is_empty() {
-                            check_body(s, 0, results.len(), out);
-                        }
-                    }
-                    StmtKind::If(i) if !f.results(&stmt.kind).is_empty() => {
-                        let results = f.results(&stmt.kind);
-                        let else_body = &f.ifs[*i].else_body;
-                        check_body(s, 0, results.len(), out);
-                        if else_body.is_none() {
-                            out.push(Violation::new(
-                                stmt.span,
-                                "an `if` with results has no `else` branch",
-                            ));
-                        } else {
-                            check_body(s, 1, results.len(), out);
-                        }
-                    }
-                    _ => {}
-                }
-                if matches!(stmt.kind, StmtKind::For { .. } | StmtKind::While { .. }) {
-                    loop_depth.set(loop_depth.get() + 1);
-                }
-            },
-            |s| {
-                if s.index() < nstmts
-                    && matches!(
-                        f.stmts[s].kind,
-                        StmtKind::For { .. } | StmtKind::While { .. }
-                    )
-                {
-                    loop_depth.set(loop_depth.get() - 1);
-                }
-            },
-        );
-        if bad_id {
-            out.push(Violation::new(
-                f.span,
-                "a block names a statement that is not in the function's arena",
-            ));
-        }
-    }
-
-    /// `s`, at `index` in `block`, is a `return`, `yield`, `break` or
-    /// `continue` that is not last.
-    fn statement_after_terminator(
-        f: &Function,
-        s: StmtId,
-        block: &[StmtId],
-        index: usize,
-        out: &mut Vec<Violation>,
-    ) {
-        let nstmts = f.stmts.len();
-        let stmt = &f.stmts[s];
-        let is_last = index + 1 == block.len();
-        let terminator = match &stmt.kind {
-            StmtKind::Return(_) => Some("return"),
-            StmtKind::Yield(_) => Some("yield"),
-            StmtKind::Break => Some("break"),
-            StmtKind::Continue => Some("continue"),
-            _ => None,
-        };
-        if let Some(word) = terminator
-            && !is_last
-        {
-            let next = block[index + 1];
-            let span = if next.index() < nstmts {
-                f.stmts[next].span
-            } else {
-                stmt.span
-            };
-            out.push(Violation::new(
-                span,
-                format!("statement after `{word}` in the same block"),
-            ));
-        }
-    }
-}
-
-/// Checks that every way of asking gives the oracle's answer; returns the
-/// number of violations found (all properties).
+/// Checks that every set of properties, in any order, gives for each the
+/// violations it gives alone; returns the number of violations found (all
+/// properties).
 fn agree(m: &Module, what: &str) -> usize {
-    let expected: Vec<Vec<Violation>> = Property::ALL
-        .iter()
-        .map(|&p| oracle::verify(p, m))
-        .collect();
-    for (i, &p) in Property::ALL.iter().enumerate() {
-        assert_eq!(p.verify(m), expected[i], "{what}: {p} alone");
-    }
+    let expected: Vec<Vec<Violation>> = Property::ALL.iter().map(|&p| p.verify(m)).collect();
     assert_eq!(
         verify_all(&Property::ALL, m),
         expected,
@@ -515,14 +112,43 @@ impl Rng {
     }
 }
 
+/// A violation that a damage certainly causes: the property it breaks,
+/// the span of the violation and a piece of its message.
+#[derive(Debug)]
+struct Broken {
+    property: Property,
+    span: Span,
+    message: &'static str,
+}
+
+impl Broken {
+    fn new(property: Property, span: Span, message: &'static str) -> Option<Broken> {
+        Some(Broken {
+            property,
+            span,
+            message,
+        })
+    }
+
+    /// Whether `m` shows the violation to its property.
+    fn is_found(&self, m: &Module) -> bool {
+        self.property
+            .verify(m)
+            .iter()
+            .any(|v| v.span == self.span && v.message.contains(self.message))
+    }
+}
+
 /// Damages `m` once, at random: a call nested into another call or a
 /// `submit`, wrong argument directions, manual edges on a plain call or a
 /// barrier flag dropped, a block shuffled, cut or given a duplicate, or a
-/// stray `break`, `yield` or `return` inserted.
-fn damage(m: &mut Module, rng: &mut Rng) {
+/// stray `break`, `yield` or `return` inserted. Returns the violation it
+/// certainly causes, if any (in a module whose every statement and
+/// expression is reached from its function's body, as lowering leaves it).
+fn damage(m: &mut Module, rng: &mut Rng) -> Option<Broken> {
     let nf = m.functions().len();
     if nf == 0 {
-        return;
+        return None;
     }
     let f = &mut m.functions_mut()[rng.below(nf)];
     let calls = ids_where(f.exprs.iter(), |e| matches!(e.kind, ExprKind::Call(_)));
@@ -551,6 +177,7 @@ fn damage(m: &mut Module, rng: &mut Rng) {
         // A block reversed, cut or given a duplicate.
         4 => {
             let (owner, which) = blocks[rng.below(blocks.len())];
+            let mut twice = None;
             edit_block(f, owner, which, |stmts| match rng.below(3) {
                 0 => stmts.reverse(),
                 1 => {
@@ -560,9 +187,11 @@ fn damage(m: &mut Module, rng: &mut Rng) {
                     let s = stmts[rng.below(stmts.len())];
                     let at = rng.below(stmts.len() + 1);
                     stmts.insert(at, s);
+                    twice = Some(s);
                 }
                 _ => {}
             });
+            twice.and_then(|s| in_two_blocks(f, s))
         }
         // A statement of another block moved or copied here.
         5 if f.stmts.len() > 1 => {
@@ -570,30 +199,46 @@ fn damage(m: &mut Module, rng: &mut Rng) {
             let s = StmtId::from_index(rng.below(f.stmts.len()));
             // Never into its own body: the walk would not end.
             if owner.is_some_and(|o| o == s) || f.nested_block(&f.stmts[s].kind, 0).is_some() {
-                return;
+                return None;
             }
             edit_block(f, owner, which, |stmts| {
                 let at = rng.below(stmts.len() + 1);
                 stmts.insert(at, s);
             });
+            in_two_blocks(f, s)
         }
         // A stray jump, yield or return.
         _ => {
             let (owner, which) = blocks[rng.below(blocks.len())];
             let values: Vec<ExprId> = (0..rng.below(3)).filter_map(|_| any_expr(f, rng)).collect();
             let mut b = pfir::ir::builder::Builder::edit(f);
-            let s = match rng.below(4) {
-                0 => b.stmt(StmtKind::Break),
-                1 => b.stmt(StmtKind::Continue),
-                2 => b.yield_(values),
-                _ => b.ret(values),
+            let (s, word) = match rng.below(4) {
+                0 => (b.stmt(StmtKind::Break), "statement after `break`"),
+                1 => (b.stmt(StmtKind::Continue), "statement after `continue`"),
+                2 => (b.yield_(values), "statement after `yield`"),
+                _ => (b.ret(values), "statement after `return`"),
             };
+            let mut next = None;
             edit_block(f, owner, which, |stmts| {
                 let at = rng.below(stmts.len() + 1);
                 stmts.insert(at, s);
+                next = stmts.get(at + 1).copied();
             });
+            // A statement after it in its block.
+            next.and_then(|n| {
+                Broken::new(Property::NormalizedStmtStructure, f.stmts[n].span, word)
+            })
         }
     }
+}
+
+/// `s`, now in a second place: a statement in more than one block.
+fn in_two_blocks(f: &pfir::ir::Function, s: StmtId) -> Option<Broken> {
+    Broken::new(
+        Property::NormalizedStmtStructure,
+        f.stmts[s].span,
+        "statement appears in more than one block",
+    )
 }
 
 /// The ids of the items `keep` picks, in order.
@@ -645,13 +290,11 @@ fn nest_in_a_submit(
     rng: &mut Rng,
     calls: &[ExprId],
     submits: &[StmtId],
-) {
-    let Some(e) = (if calls.is_empty() || rng.below(4) == 0 {
-        any_expr(f, rng)
+) -> Option<Broken> {
+    let e = if calls.is_empty() || rng.below(4) == 0 {
+        any_expr(f, rng)?
     } else {
-        Some(calls[rng.below(calls.len())])
-    }) else {
-        return;
+        calls[rng.below(calls.len())]
     };
     let StmtKind::Submit(s) = f.stmts[submits[rng.below(submits.len())]].kind else {
         unreachable!()
@@ -668,14 +311,28 @@ fn nest_in_a_submit(
         dirs.push(Direction::In);
         f.submits[s].arg_directions = f.new_directions(dirs);
     }
+    nested(f, e)
+}
+
+/// `e`, now among the arguments of a call or `submit`: a nested call if it
+/// is one.
+fn nested(f: &pfir::ir::Function, e: ExprId) -> Option<Broken> {
+    let ExprKind::Call(_) = f.exprs[e].kind else {
+        return None;
+    };
+    Broken::new(
+        Property::NoNestedCalls,
+        f.exprs[e].span,
+        "nested in the arguments of",
+    )
 }
 
 /// A call among another call's arguments.
-fn nest_in_a_call(f: &mut pfir::ir::Function, rng: &mut Rng, calls: &[ExprId]) {
+fn nest_in_a_call(f: &mut pfir::ir::Function, rng: &mut Rng, calls: &[ExprId]) -> Option<Broken> {
     let inner = calls[rng.below(calls.len())];
     let outer_expr = calls[rng.below(calls.len())];
     if reaches(f, inner, outer_expr) {
-        return; // would make the expression tree a cycle
+        return None; // would make the expression tree a cycle
     }
     let ExprKind::Call(outer) = f.exprs[outer_expr].kind else {
         unreachable!()
@@ -683,34 +340,53 @@ fn nest_in_a_call(f: &mut pfir::ir::Function, rng: &mut Rng, calls: &[ExprId]) {
     let mut args = f.calls[outer].args;
     f.push_list(&mut args, inner);
     f.calls[outer].args = args;
+    nested(f, inner)
 }
 
-/// Wrong directions on a submit or a call.
+/// Wrong directions on a submit or a call (certainly wrong when there is
+/// not one per argument).
 fn wrong_directions(
     f: &mut pfir::ir::Function,
     rng: &mut Rng,
     calls: &[ExprId],
     submits: &[StmtId],
-) {
-    if !submits.is_empty() && rng.below(2) == 0 {
-        let StmtKind::Submit(s) = f.stmts[submits[rng.below(submits.len())]].kind else {
+) -> Option<Broken> {
+    let (span, n, dirs) = if !submits.is_empty() && rng.below(2) == 0 {
+        let stmt = submits[rng.below(submits.len())];
+        let StmtKind::Submit(s) = f.stmts[stmt].kind else {
             unreachable!()
         };
         let n = f.list(f.submits[s].args).len();
         let dirs = random_dirs(rng, n);
+        let len = dirs.len();
         f.submits[s].arg_directions = f.new_directions(dirs);
+        (f.stmts[stmt].span, n, len)
     } else if !calls.is_empty() {
-        let ExprKind::Call(c) = f.exprs[calls[rng.below(calls.len())]].kind else {
+        let call = calls[rng.below(calls.len())];
+        let ExprKind::Call(c) = f.exprs[call].kind else {
             unreachable!()
         };
         let n = f.list(f.calls[c].args).len();
         let dirs = random_dirs(rng, n);
+        let len = dirs.len();
         f.calls[c].arg_directions = f.new_directions(dirs);
+        (f.exprs[call].span, n, len)
+    } else {
+        return None;
+    };
+    if n == dirs {
+        return None;
     }
+    Broken::new(Property::CallDirectionsResolved, span, "positional argument")
 }
 
-/// Manual edges on a call, or a barrier's flag dropped.
-fn manual_edges_on_a_call(f: &mut pfir::ir::Function, rng: &mut Rng, calls: &[ExprId]) {
+/// Manual edges on a call, or a barrier's flag dropped: a plain call with
+/// manual edges (when it has some after it).
+fn manual_edges_on_a_call(
+    f: &mut pfir::ir::Function,
+    rng: &mut Rng,
+    calls: &[ExprId],
+) -> Option<Broken> {
     let call = calls[rng.below(calls.len())];
     let ExprKind::Call(c) = f.exprs[call].kind else {
         unreachable!()
@@ -724,6 +400,13 @@ fn manual_edges_on_a_call(f: &mut pfir::ir::Function, rng: &mut Rng, calls: &[Ex
         f.push_list(&mut edges, e);
         f.calls[c].manual_dep_edges = edges;
     }
+    let plain = !f.calls[c].dummy_task && !f.calls[c].manual_dep_edges.is_empty();
+    plain.then_some(())?;
+    Broken::new(
+        Property::ManualDepsOnSubmitOnly,
+        f.exprs[call].span,
+        "carries manual dependency edges",
+    )
 }
 
 /// Whether `to` is in the expression tree under `from`.
@@ -752,6 +435,31 @@ fn one_walk_agrees_on_damaged_ir() {
             }
         }
         // Every property was broken somewhere, so every check was compared.
+        assert!(found.iter().all(|&n| n > 0), "{found:?}");
+    });
+}
+
+/// One damage at a time to a valid module: the property it breaks reports
+/// it, at the damaged code; every property is broken this way.
+#[test]
+fn each_damage_is_found_by_the_property_it_breaks() {
+    pfir::driver::with_large_stack(|| {
+        let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+        let mut found = [0usize; 4];
+        for (name, m) in &corpus() {
+            for round in 0..8 {
+                let mut m = m.clone();
+                let Some(broken) = damage(&mut m, &mut rng) else {
+                    continue;
+                };
+                assert!(
+                    broken.is_found(&m),
+                    "{name}, damage {round}: {broken:?} not among {:?}",
+                    broken.property.verify(&m)
+                );
+                found[broken.property as usize] += 1;
+            }
+        }
         assert!(found.iter().all(|&n| n > 0), "{found:?}");
     });
 }
