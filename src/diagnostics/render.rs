@@ -214,23 +214,34 @@ impl<'a> SnippetView<'a> {
     /// The offset in `text` that shows original offset `offset`: inside an
     /// escaped character or an elided run, the end of what stands for it.
     fn to_shown(&self, offset: usize) -> usize {
-        let k = self.pieces.partition_point(|p| p.orig.0 <= offset);
-        match k.checked_sub(1).map(|i| self.pieces[i]) {
-            None => 0,
-            Some(p) if p.verbatim && offset <= p.orig.1 => p.shown.0 + (offset - p.orig.0),
-            Some(p) if offset == p.orig.0 => p.shown.0,
-            Some(p) => p.shown.1,
-        }
+        self.translate(offset, |p| p.orig, |p| p.shown)
     }
 
     /// The original offset that offset `offset` of `text` shows.
     fn to_original(&self, offset: usize) -> usize {
-        let k = self.pieces.partition_point(|p| p.shown.0 <= offset);
-        match k.checked_sub(1).map(|i| self.pieces[i]) {
-            None => 0,
-            Some(p) if p.verbatim && offset <= p.shown.1 => p.orig.0 + (offset - p.shown.0),
-            Some(p) if offset == p.shown.0 => p.orig.0,
-            Some(p) => p.orig.1,
+        self.translate(offset, |p| p.shown, |p| p.orig)
+    }
+
+    /// `offset` on the `from` side of the pieces, on their `to` side: a
+    /// verbatim piece maps byte for byte; inside any other, the end of what
+    /// stands for it.
+    fn translate(
+        &self,
+        offset: usize,
+        from: impl Fn(&Piece) -> (usize, usize),
+        to: impl Fn(&Piece) -> (usize, usize),
+    ) -> usize {
+        let k = self.pieces.partition_point(|p| from(p).0 <= offset);
+        let Some(p) = k.checked_sub(1).map(|i| &self.pieces[i]) else {
+            return 0;
+        };
+        let ((from_start, from_end), (to_start, to_end)) = (from(p), to(p));
+        if p.verbatim && offset <= from_end {
+            to_start + (offset - from_start)
+        } else if offset == from_start {
+            to_start
+        } else {
+            to_end
         }
     }
 }
@@ -713,17 +724,34 @@ mod tests {
         );
     }
 
+    /// A span past the end of the file points at its end (line 4, column
+    /// 1 of the three-line file), in every format.
     #[test]
     fn spans_outside_the_file_are_clamped_not_fatal() {
         let d = Diagnostic::error("late", Span::new(500, 900))
             .with_secondary(Span::new(2, 1000), "here");
-        for format in [
-            DiagnosticFormat::Human,
-            DiagnosticFormat::Short,
-            DiagnosticFormat::Json,
-        ] {
-            assert!(render_to_string(&d, &file(), format, false).contains("late"));
-        }
+        let end = file().text.len() as u64;
+        let render = |format| render_to_string(&d, &file(), format, false);
+        assert_eq!(render(DiagnosticFormat::Short), "f.pfir:4:1: error: late\n");
+        let human = render(DiagnosticFormat::Human);
+        assert!(human.starts_with("error: late\n"), "{human}");
+        assert!(human.contains("f.pfir:4:1"), "{human}");
+        assert!(human.contains("here"), "{human}");
+        let json: serde_json::Value =
+            serde_json::from_str(&render(DiagnosticFormat::Json)).unwrap();
+        assert_eq!(
+            (json["start"].as_u64(), json["end"].as_u64()),
+            (Some(end), Some(end))
+        );
+        assert_eq!(
+            (json["line"].as_u64(), json["column"].as_u64()),
+            (Some(4), Some(1))
+        );
+        let here = &json["labels"][1];
+        assert_eq!(
+            (here["start"].as_u64(), here["end"].as_u64()),
+            (Some(2), Some(end))
+        );
     }
 
     /// A diagnostic on a 200 KB line shows windows of it around its labels,

@@ -47,12 +47,6 @@ fn read(src: &str) -> Result<pfir::ir::Module, TestCaseError> {
     }
 }
 
-/// Whether the printer is the real one (it was a placeholder early on).
-fn printer_is_real() -> bool {
-    let src = "func k() {\n}\n";
-    pfir::driver::canonicalize(src).is_ok_and(|t| t == src)
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: CASES, failure_persistence: None, ..ProptestConfig::default() })]
 
@@ -74,9 +68,6 @@ proptest! {
 
     #[test]
     fn printed_program_has_the_same_graph(p in program()) {
-        if !printer_is_real() {
-            return Ok(());
-        }
         let src = render(&p);
         let m = read(&src)?;
         let printed = pfir::printer::print_module(&m);
@@ -128,48 +119,26 @@ fn pass_keeps_dependencies(p: &Program) -> Result<(), TestCaseError> {
 
 /// `--verify-deps` agrees with the pass on [`pass_cases`] generated
 /// programs, split over the machine's cores (each share is an ordinary
-/// proptest run, shrinking included).
+/// proptest run, shrinking included) by the one parallel helper.
 #[test]
 fn pass_keeps_every_dependency_and_is_idempotent() {
-    if !support::pass_available() {
-        return;
-    }
-    let threads = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-        .clamp(1, 8) as u32;
+    let threads = fsutil::parallel::default_jobs().clamp(1, 8) as u32;
     let total = pass_cases();
-    let failures: Vec<String> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                s.spawn(move || {
-                    let cases = total / threads + u32::from(t < total % threads);
-                    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig {
-                        cases,
-                        failure_persistence: None,
-                        ..ProptestConfig::default()
-                    });
-                    runner
-                        .run(&program(), |p| pass_keeps_dependencies(&p))
-                        .err()
-                        .map(|e| e.to_string())
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .filter_map(|h| h.join().expect("worker"))
-            .collect()
-    });
+    let shares: Vec<u32> = (0..threads).collect();
+    let failures: Vec<String> = fsutil::parallel::map(&shares, shares.len(), |&t| {
+        let cases = total / threads + u32::from(t < total % threads);
+        let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig {
+            cases,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        });
+        runner
+            .run(&program(), |p| pass_keeps_dependencies(&p))
+            .err()
+            .map(|e| e.to_string())
+    })
+    .into_iter()
+    .flatten()
+    .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
-}
-
-#[test]
-fn note_what_ran() {
-    eprintln!(
-        "deps_random: {CASES} programs per property, {} through the pass; printer real: {}; pass available: {}",
-        pass_cases(),
-        printer_is_real(),
-        support::pass_available()
-    );
 }

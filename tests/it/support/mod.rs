@@ -64,12 +64,8 @@ pub fn waits_of(src: &str) -> Vec<String> {
     waits(&m, &g)
 }
 
-/// The pass under test, run through the pipeline once it is registered.
+/// The pass under test.
 pub const PASS: &str = "expand-manual-phase-fence";
-
-pub fn pass_available() -> bool {
-    pfir::passes::known_passes().contains(&PASS)
-}
 
 /// Runs the pass over `m` (read from `src`) through the pipeline of
 /// `pfir::passes`, returning the error diagnostics when it fails.
