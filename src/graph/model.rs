@@ -239,13 +239,8 @@ fn structure(m: &Module, f: &Function) -> Structure {
                 None,
             )),
             StmtKind::Scope(sc) => {
-                let manual = f.scopes[*sc].manual;
-                let word = f.scopes[*sc].keyword();
-                let label = match f.scopes[*sc].name {
-                    Some(n) => format!("{word} \"{}\"", f.names.get(n)),
-                    None => word.to_string(),
-                };
-                let kind = if manual {
+                let label = f.scopes[*sc].label(&f.names);
+                let kind = if f.scopes[*sc].manual {
                     ClusterKind::Manual
                 } else {
                     ClusterKind::Auto

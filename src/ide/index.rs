@@ -615,11 +615,7 @@ impl<'a> Outline<'a> {
             }
             StmtKind::Scope(sc) => {
                 let sc = &f.scopes[sc];
-                let word = sc.keyword();
-                let label = match sc.name {
-                    Some(n) => format!("{word} \"{}\"", f.names.get(n)),
-                    None => word.to_string(),
-                };
+                let label = sc.label(&f.names);
                 let header = header_of(st.span, sc.body.span);
                 self.entered = self.symbol(st.span, nested, label, SymbolKind::Scope, header);
             }

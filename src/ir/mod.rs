@@ -717,6 +717,16 @@ impl ScopeStmt {
     pub fn keyword(&self) -> &'static str {
         if self.manual { "manual" } else { "auto" }
     }
+
+    /// How an outline or a graph names the scope: `manual`, or `manual
+    /// "name"` (the name as written, unescaped); `names` is the table of
+    /// the function that holds it.
+    pub fn label(&self, names: &NameTable) -> String {
+        match self.name {
+            Some(n) => format!("{} \"{}\"", self.keyword(), names.get(n)),
+            None => self.keyword().to_string(),
+        }
+    }
 }
 
 /// A statement: small, with its payload out of line when it has more than
