@@ -10,11 +10,7 @@ fn skipped_dir(name: &str) -> bool {
 
 /// Whether `text` has at least one `// RUN:` line.
 pub fn has_run_lines(text: &str) -> bool {
-    fsutil::lines::lines(text).any(|l| {
-        l.trim_start()
-            .strip_prefix("//")
-            .is_some_and(|r| r.trim_start().starts_with("RUN:"))
-    })
+    fsutil::lines::lines(text).any(|l| crate::run_line::run_directive(l).is_some())
 }
 
 /// What [`discover_all`] found.

@@ -225,7 +225,7 @@ pub fn find_run_lines(text: &str) -> Result<Vec<RunLine>, String> {
 }
 
 /// The command of a `// RUN:` line, or `None` for any other line.
-fn run_directive(line: &str) -> Option<&str> {
+pub(crate) fn run_directive(line: &str) -> Option<&str> {
     let rest = line.trim_start().strip_prefix("//")?;
     rest.trim_start().strip_prefix("RUN:")
 }
