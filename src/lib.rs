@@ -33,7 +33,7 @@ pub mod parser;
 pub mod passes;
 pub mod printer;
 pub mod span;
-pub mod split_input;
+pub(crate) mod split_input;
 pub(crate) mod stack;
 pub(crate) mod testing;
 pub mod vocab;

@@ -19,7 +19,8 @@ const EDITOR_PASSES: &[&str] = &["expand-manual-phase-fence"];
 fn opt_diagnostics(text: &str, remarks: bool) -> Vec<Diagnostic> {
     let file = SourceFile::new("document", text);
     let options = OptOptions {
-        split_input_file: pfir::split_input::has_split_marker(text),
+        // A `// -----` line: more than one chunk.
+        split_input_file: pfir::driver::split_chunks(text).len() > 1,
         keep_comments: false,
         pipeline: PipelineOptions {
             remarks: remarks.then(Vec::new),
