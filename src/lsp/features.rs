@@ -63,6 +63,21 @@ fn json(value: impl Serialize) -> Answer {
     serde_json::to_value(value).map_err(internal)
 }
 
+/// The open document `uri` and its analysis, built (or waited for) before
+/// the request checks whether it was cancelled; `None` when `uri` is not
+/// open.
+fn analysed<'a>(
+    server: &'a Server,
+    uri: &Url,
+) -> Result<Option<(&'a Document, std::sync::Arc<ide::Analysis>)>, RequestError> {
+    let Some(doc) = server.documents.get(uri) else {
+        return Ok(None);
+    };
+    let analysis = doc.analysis();
+    server.check_cancelled()?;
+    Ok(Some((doc, analysis)))
+}
+
 /// The document and byte offset a position request is about.
 fn at<'a>(server: &'a Server, p: &TextDocumentPositionParams) -> Option<(&'a Document, usize)> {
     let doc = server.documents.get(&p.text_document.uri)?;
@@ -212,11 +227,9 @@ fn document_symbol(doc: &Document, node: ide::SymbolNode) -> DocumentSymbol {
 /// built), then an entry counting the top-level ones left out.
 fn document_symbols(server: &Server, request: &Request) -> Answer {
     let p: DocumentSymbolParams = params(request)?;
-    let Some(doc) = server.documents.get(&p.text_document.uri) else {
+    let Some((doc, analysis)) = analysed(server, &p.text_document.uri)? else {
         return Ok(serde_json::Value::Null);
     };
-    let analysis = doc.analysis();
-    server.check_cancelled()?;
     let outline = analysis.document_symbols_within(MAX_DOCUMENT_SYMBOLS);
     let mut symbols: Vec<DocumentSymbol> = outline
         .symbols
@@ -271,11 +284,9 @@ pub const MAX_FOLDING_RANGES: usize = 50_000;
 
 fn folding_ranges(server: &Server, request: &Request) -> Answer {
     let p: FoldingRangeParams = params(request)?;
-    let Some(doc) = server.documents.get(&p.text_document.uri) else {
+    let Some((doc, analysis)) = analysed(server, &p.text_document.uri)? else {
         return Ok(serde_json::Value::Null);
     };
-    let analysis = doc.analysis();
-    server.check_cancelled()?;
     let mut folds = analysis.folding_ranges();
     if folds.len() > MAX_FOLDING_RANGES {
         folds.sort_by_key(|f| f.range.start);
@@ -385,11 +396,9 @@ fn completion(server: &Server, request: &Request) -> Answer {
 
 fn semantic_tokens_full(server: &Server, request: &Request) -> Answer {
     let p: SemanticTokensParams = params(request)?;
-    let Some(doc) = server.documents.get(&p.text_document.uri) else {
+    let Some((doc, analysis)) = analysed(server, &p.text_document.uri)? else {
         return Ok(serde_json::Value::Null);
     };
-    let analysis = doc.analysis();
-    server.check_cancelled()?;
     let data = semantic_tokens::collect(
         doc,
         &analysis,
@@ -405,12 +414,10 @@ fn semantic_tokens_full(server: &Server, request: &Request) -> Answer {
 
 fn semantic_tokens_range(server: &Server, request: &Request) -> Answer {
     let p: SemanticTokensRangeParams = params(request)?;
-    let Some(doc) = server.documents.get(&p.text_document.uri) else {
+    let Some((doc, analysis)) = analysed(server, &p.text_document.uri)? else {
         return Ok(serde_json::Value::Null);
     };
     let range = doc.offset(p.range.start)..doc.offset(p.range.end);
-    let analysis = doc.analysis();
-    server.check_cancelled()?;
     let data =
         semantic_tokens::collect(doc, &analysis, range, semantic_tokens::MAX_TOKENS, || {
             server.check_cancelled()
