@@ -63,12 +63,11 @@ fn walk(dir: &Path, visited: &mut std::collections::HashSet<PathBuf>, found: &mu
         if !visited.insert(canonical) {
             continue;
         }
+        let cannot_read = |e: std::io::Error| format!("cannot read '{}': {e}", dir.display());
         let entries = match std::fs::read_dir(&dir) {
             Ok(entries) => entries,
             Err(e) => {
-                found
-                    .errors
-                    .push(format!("cannot read '{}': {e}", dir.display()));
+                found.errors.push(cannot_read(e));
                 continue;
             }
         };
@@ -77,9 +76,7 @@ fn walk(dir: &Path, visited: &mut std::collections::HashSet<PathBuf>, found: &mu
             let entry = match entry {
                 Ok(entry) => entry,
                 Err(e) => {
-                    found
-                        .errors
-                        .push(format!("cannot read '{}': {e}", dir.display()));
+                    found.errors.push(cannot_read(e));
                     break;
                 }
             };

@@ -96,18 +96,15 @@ impl AliasForest {
             }
             parts.join(", ")
         };
-        let from_part: Vec<VarId> = up_from
-            .iter()
-            .copied()
-            .take_while(|v| *v != meet)
-            .chain([meet])
-            .collect();
-        let to_part: Vec<VarId> = up_to
-            .iter()
-            .copied()
-            .take_while(|v| *v != meet)
-            .chain([meet])
-            .collect();
+        // A chain up to (and with) the meeting point.
+        let up_to_meet = |up: &[VarId]| -> Vec<VarId> {
+            up.iter()
+                .copied()
+                .take_while(|v| *v != meet)
+                .chain([meet])
+                .collect()
+        };
+        let (from_part, to_part) = (up_to_meet(up_from.as_slice()), up_to_meet(up_to.as_slice()));
         match (from_part.len() > 1, to_part.len() > 1) {
             (true, false) => describe(&from_part),
             (false, true) => describe(&to_part),
