@@ -26,10 +26,22 @@ mod tests {
 
     #[test]
     fn a_marker_is_alone_on_its_line() {
-        for line in ["// -----", "// -----  ", "// -----\n", "// -----\r\n", "// -----\t\r"] {
+        for line in [
+            "// -----",
+            "// -----  ",
+            "// -----\n",
+            "// -----\r\n",
+            "// -----\t\r",
+        ] {
             assert!(is_split_marker(line), "{line:?}");
         }
-        for line in ["// ----- x", "x // -----", " // -----", "// ----", "//-----"] {
+        for line in [
+            "// ----- x",
+            "x // -----",
+            " // -----",
+            "// ----",
+            "//-----",
+        ] {
             assert!(!is_split_marker(line), "{line:?}");
         }
         for br in ["\n", "\r\n", "\r"] {

@@ -493,7 +493,6 @@ impl<'a> Outline<'a> {
             Some(_) => Frame {
                 scope_end: block.span.end(),
                 parent: self.entered,
-                ..outer
             },
         };
         self.frames.push(frame);
@@ -563,7 +562,15 @@ impl<'a> Outline<'a> {
 
     /// A loop: its outline node and its entry in [`ChunkIndex::loops`]
     /// (`manual`: [`Walk::in_manual_scope`] at the loop).
-    fn loop_symbol(&mut self, st: Span, body: Span, nested: bool, label: String, is_for: bool, manual: bool) -> u32 {
+    fn loop_symbol(
+        &mut self,
+        st: Span,
+        body: Span,
+        nested: bool,
+        label: String,
+        is_for: bool,
+        manual: bool,
+    ) -> u32 {
         let header = header_of(st, body);
         let symbol = self.symbol(st, nested, label, SymbolKind::Loop, header.clone());
         self.ix.loops.push(LoopInfo {

@@ -77,28 +77,23 @@ impl<'a> Layout<'a> {
 mod tests {
     use super::Layout;
 
+    /// Lines, indentation and line ends at file offsets (the text starts
+    /// at byte 10), whichever line break ends the lines: `\n`, `\r\n`
+    /// or a lone `\r`, as the lexer reads them.
     #[test]
     fn lines_and_indentation() {
-        let l = Layout::new("a\n  b\n\tc", 10);
-        assert_eq!(l.line(10), 0);
-        assert_eq!(l.line(14), 1);
-        assert_eq!(l.indent_at(14), 2);
-        assert_eq!(l.indent(2), 1);
-        assert_eq!(l.line_number(17), 3);
-        assert_eq!(l.line_end(12), 15);
-        assert_eq!(l.slice(12, 15), "  b");
-    }
-
-    /// `\r\n` and a lone `\r` end lines too, as the lexer reads them.
-    #[test]
-    fn every_line_break_ends_a_line() {
-        let l = Layout::new("a\r\n  b\r\tc\r\n", 0);
-        assert_eq!((l.line(3), l.line(6), l.line(7)), (1, 1, 2));
-        assert_eq!(l.indent(1), 2);
-        assert_eq!(l.indent_at(8), 1);
-        assert_eq!(l.line_number(8), 3);
-        assert_eq!(l.line_end(0), 1);
-        assert_eq!(l.line_end(4), 6);
-        assert_eq!(l.line_end(8), 9);
+        for br in ["\n", "\r\n", "\r"] {
+            let text = format!("a{br}  b{br}\tc");
+            let l = Layout::new(&text, 10);
+            let at = |s: &str| 10 + text.find(s).unwrap();
+            assert_eq!([l.line(10), l.line(at("b")), l.line(at("c"))], [0, 1, 2]);
+            // The line break belongs to the line it ends.
+            assert_eq!(l.line(at("b") + 1), 1, "{br:?}");
+            assert_eq!([l.indent_at(at("b")), l.indent(2)], [2, 1]);
+            assert_eq!(l.line_number(at("c")), 3);
+            assert_eq!(l.line_end(at("b")), at("b") + 1, "{br:?}");
+            assert_eq!(l.line_end(10), 11, "{br:?}");
+            assert_eq!(l.slice(at(" "), at("b") + 1), "  b");
+        }
     }
 }

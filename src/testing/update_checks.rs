@@ -21,8 +21,8 @@
 //! input itself are left as they are. The file is written atomically, and
 //! only when its text changes.
 
-use lit::Tools;
 use crate::split_input::is_split_marker;
+use lit::Tools;
 use lit::execute;
 use lit::run_line::{self, Pipeline, Stage, Substitutions};
 use regex::Regex;

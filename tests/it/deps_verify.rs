@@ -73,10 +73,9 @@ fn dropped_edge_is_reported_at_the_consumer_with_the_producer_named() {
     assert_eq!(&after[d.primary.span.range()], "c = submit k(deps=[fence])");
     // A note and a secondary label name the producer.
     assert!(
-        d.notes.iter().any(
-            |n| n.kind == NoteKind::Note
-                && n.message.starts_with("the producer is task `t = submit k` (loop iteration [0])")
-        ),
+        d.notes.iter().any(|n| n.kind == NoteKind::Note
+            && n.message
+                .starts_with("the producer is task `t = submit k` (loop iteration [0])")),
         "{:?}",
         d.notes
     );
@@ -169,5 +168,8 @@ fn golden_inputs_keep_their_dependencies() {
             checked += 1;
         }
     }
-    assert!(checked >= 20, "only {checked} golden chunks ran through the pass");
+    assert!(
+        checked >= 20,
+        "only {checked} golden chunks ran through the pass"
+    );
 }

@@ -465,7 +465,10 @@ fn deps_on_plain_call_hints_at_submit() {
         )
     );
     assert!(
-        diags[0].notes.iter().all(|n| !n.message.contains("ManualDeps")),
+        diags[0]
+            .notes
+            .iter()
+            .all(|n| !n.message.contains("ManualDeps")),
         "{diags:#?}"
     );
     // An op cannot be submitted: the hint says what can carry deps instead.
@@ -663,8 +666,7 @@ fn chained_comparisons_get_a_hint() {
         diags[0]
             .notes
             .iter()
-            .any(|n| n.kind == NoteKind::Help
-                && n.message.starts_with("comparisons do not chain")),
+            .any(|n| n.kind == NoteKind::Help && n.message.starts_with("comparisons do not chain")),
         "{diags:#?}"
     );
     // A comparison operator where an expression must start is a plain syntax error.

@@ -73,9 +73,9 @@ fn nested_call_is_reported_and_the_pass_does_not_run() {
         "`expand-manual-phase-fence` needs every call argument to be a variable or a literal"
     );
     assert!(
-        d.notes
-            .iter()
-            .any(|n| n.kind == NoteKind::Help && n.message == "bind the inner call to a variable first (`v = f(x)`), then pass the variable"),
+        d.notes.iter().any(|n| n.kind == NoteKind::Help
+            && n.message
+                == "bind the inner call to a variable first (`v = f(x)`), then pass the variable"),
         "{:?}",
         d.notes
     );

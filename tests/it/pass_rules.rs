@@ -145,7 +145,12 @@ fn refused(m: &mut pfir::ir::Module, property: &str) -> pfir::diagnostics::Diagn
         format!("`{NAME}` needs {}", property.requirement())
     );
     assert!(!errors[0].message.contains(property.name()));
-    assert!(errors[0].notes.iter().all(|n| !n.message.contains(property.name())));
+    assert!(
+        errors[0]
+            .notes
+            .iter()
+            .all(|n| !n.message.contains(property.name()))
+    );
     assert_eq!(
         pfir::printer::print_module(m),
         before,

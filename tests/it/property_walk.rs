@@ -225,9 +225,7 @@ fn damage(m: &mut Module, rng: &mut Rng) -> Option<Broken> {
                 next = stmts.get(at + 1).copied();
             });
             // A statement after it in its block.
-            next.and_then(|n| {
-                Broken::new(Property::NormalizedStmtStructure, f.stmts[n].span, word)
-            })
+            next.and_then(|n| Broken::new(Property::NormalizedStmtStructure, f.stmts[n].span, word))
         }
     }
 }
@@ -351,33 +349,35 @@ fn wrong_directions(
     calls: &[ExprId],
     submits: &[StmtId],
 ) -> Option<Broken> {
-    let (span, n, dirs) = if !submits.is_empty() && rng.below(2) == 0 {
+    // The submit or call, where it is, and its arguments.
+    let (target, span, args) = if !submits.is_empty() && rng.below(2) == 0 {
         let stmt = submits[rng.below(submits.len())];
         let StmtKind::Submit(s) = f.stmts[stmt].kind else {
             unreachable!()
         };
-        let n = f.list(f.submits[s].args).len();
-        let dirs = random_dirs(rng, n);
-        let len = dirs.len();
-        f.submits[s].arg_directions = f.new_directions(dirs);
-        (f.stmts[stmt].span, n, len)
-    } else if !calls.is_empty() {
-        let call = calls[rng.below(calls.len())];
+        (Ok(s), f.stmts[stmt].span, f.submits[s].args)
+    } else if let Some(&call) = calls.get(rng.below(calls.len())) {
         let ExprKind::Call(c) = f.exprs[call].kind else {
             unreachable!()
         };
-        let n = f.list(f.calls[c].args).len();
-        let dirs = random_dirs(rng, n);
-        let len = dirs.len();
-        f.calls[c].arg_directions = f.new_directions(dirs);
-        (f.exprs[call].span, n, len)
+        (Err(c), f.exprs[call].span, f.calls[c].args)
     } else {
         return None;
     };
-    if n == dirs {
-        return None;
+    let n = f.list(args).len();
+    let dirs = random_dirs(rng, n);
+    let wrong_count = dirs.len() != n;
+    let dirs = f.new_directions(dirs);
+    match target {
+        Ok(s) => f.submits[s].arg_directions = dirs,
+        Err(c) => f.calls[c].arg_directions = dirs,
     }
-    Broken::new(Property::CallDirectionsResolved, span, "positional argument")
+    wrong_count.then_some(())?;
+    Broken::new(
+        Property::CallDirectionsResolved,
+        span,
+        "positional argument",
+    )
 }
 
 /// Manual edges on a call, or a barrier's flag dropped: a plain call with

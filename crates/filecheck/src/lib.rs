@@ -483,7 +483,11 @@ mod tests {
             assert!(is_directive_suffix(word), "{word}");
             // The parser reads it as a directive: a check file of it alone
             // is not "no check strings found".
-            let f = run(&format!("CHECK-{word}: a\n"), "b\n", &FileCheckOptions::default());
+            let f = run(
+                &format!("CHECK-{word}: a\n"),
+                "b\n",
+                &FileCheckOptions::default(),
+            );
             let message = f.map_or_else(|f| f.report().to_string(), |()| String::new());
             assert!(!message.contains("no check strings"), "{word}: {message}");
         }
