@@ -68,10 +68,7 @@ pub fn check_prefixes(text: &str) -> Vec<String> {
             continue;
         };
         for p in parsed.opts.check_prefixes {
-            let valid = !p.is_empty()
-                && p.bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-            if valid && !out.contains(&p) {
+            if filecheck::is_valid_prefix(&p) && !out.contains(&p) {
                 out.push(p);
             }
         }

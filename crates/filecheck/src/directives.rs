@@ -137,10 +137,7 @@ pub(crate) fn validate_prefixes(
                 "supplied {what} prefix must not be the empty string"
             ));
         }
-        if !p
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-        {
+        if !crate::is_valid_prefix(p) {
             return Err(format!(
                 "supplied {what} prefix must start with a letter and contain only alphanumeric \
                  characters, hyphens, and underscores: '{p}'"

@@ -42,6 +42,15 @@ pub const DIRECTIVE_SUFFIXES: [&str; 6] = {
     words
 };
 
+/// Whether `prefix` is a check or comment prefix FileCheck accepts: not
+/// empty, of ASCII letters, digits, `-` and `_` only (in any order).
+pub fn is_valid_prefix(prefix: &str) -> bool {
+    !prefix.is_empty()
+        && prefix
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
 /// Whether `word`, what follows `PREFIX-` up to the `:`, names a
 /// directive: one of [`DIRECTIVE_SUFFIXES`], or `COUNT-` and a number.
 pub fn is_directive_suffix(word: &str) -> bool {
@@ -493,6 +502,16 @@ mod tests {
         }
         for word in ["", "COUNT-", "COUNT-x", "NEXTX", "next", "COUNT"] {
             assert!(!is_directive_suffix(word), "{word}");
+        }
+        // Prefixes as the option check accepts them (LLVM takes `1A`).
+        assert!(is_valid_prefix("1A-b_c"));
+        for bad in ["", "A.B", "A B", "É"] {
+            assert!(!is_valid_prefix(bad), "{bad}");
+            let opts = FileCheckOptions {
+                check_prefixes: vec![bad.to_string()],
+                ..FileCheckOptions::default()
+            };
+            assert!(run("CHECK: a\n", "a\n", &opts).is_err(), "{bad}");
         }
     }
 
