@@ -67,6 +67,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("api", 7),
     ("ide", 8),
     ("testing", 8),
+    ("reduce", 8),
     ("lsp", 9),
     ("cli", 10),
 ];
@@ -278,7 +279,7 @@ fn only_the_library_modules_are_public() {
     assert_eq!(public, PUBLIC, "the public modules of src/lib.rs");
     assert_eq!(
         private,
-        ["cli", "frontend", "lsp", "stack", "testing"],
+        ["cli", "frontend", "lsp", "reduce", "stack", "testing"],
         "the private modules"
     );
     // `ide` is public through `Analysis` and the types its methods
