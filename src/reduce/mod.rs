@@ -42,6 +42,20 @@ impl State for Program {
     }
 }
 
+/// What decides that a candidate is interesting ([`Oracle`] for the
+/// command line; tests bring their own).
+pub trait Judge: Sync {
+    /// Whether `text` (already read as `module` when it is a valid
+    /// program) has the property.
+    fn interesting(&self, text: &str, module: Option<&Module>) -> bool;
+}
+
+impl Judge for Oracle {
+    fn interesting(&self, text: &str, module: Option<&Module>) -> bool {
+        Oracle::interesting(self, text, module)
+    }
+}
+
 /// One kind of element of the IR and how to reduce it.
 pub struct Kind {
     pub name: &'static str,
@@ -164,10 +178,11 @@ pub enum ReduceError {
     Output(String),
 }
 
-/// Reduces `input` while `oracle` finds it interesting.
+/// Reduces `input` while `oracle` finds it interesting. The input itself
+/// must be; the accepted programs go to `observer` as they are found.
 pub fn reduce(
     input: &str,
-    oracle: &Oracle,
+    oracle: &dyn Judge,
     settings: &Settings,
     observer: &mut dyn Observer,
 ) -> Result<Outcome, ReduceError> {
@@ -186,7 +201,7 @@ pub fn reduce(
 
 fn reduce_ir(
     program: Program,
-    oracle: &Oracle,
+    oracle: &dyn Judge,
     settings: &Settings,
     observer: &mut dyn Observer,
 ) -> Result<Outcome, ReduceError> {
@@ -236,7 +251,7 @@ fn reduce_ir(
 
 fn reduce_text(
     input: &str,
-    oracle: &Oracle,
+    oracle: &dyn Judge,
     settings: &Settings,
     observer: &mut dyn Observer,
 ) -> Result<Outcome, ReduceError> {
@@ -264,3 +279,6 @@ fn reduce_text(
         timed_out: run.timed_out,
     })
 }
+
+#[cfg(test)]
+mod tests;
