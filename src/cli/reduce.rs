@@ -225,8 +225,9 @@ pub fn run(args: ReduceArgs) -> u8 {
             .max(1),
         deadline: total.map(|t| Instant::now() + t),
     };
+    // Drawn only when stderr is a terminal, redrawn at each step and
+    // improvement (no ticking thread).
     let bar = indicatif::ProgressBar::new_spinner();
-    bar.enable_steady_tick(Duration::from_millis(200));
     let mut progress = Progress {
         output: output.clone(),
         bar,
