@@ -23,6 +23,11 @@ pub trait State: Clone + Send + Sync {
     fn text(&self) -> &str;
 }
 
+/// Makes a candidate: from the round's program, with the elements marked
+/// `true` reduced, when it is valid, smaller than the best text (the third
+/// argument) and interesting.
+pub type Attempt<'a, S> = dyn Fn(&S, &[bool], &str) -> Option<S> + Sync + 'a;
+
 /// Where a reduction stands, shared by every kind of a run.
 pub struct Run<'a, S> {
     /// The best program so far.
@@ -57,7 +62,7 @@ impl<S: State> Run<'_, S> {
     pub fn reduce_kind(
         &mut self,
         count: &(dyn Fn(&S) -> usize + Sync),
-        attempt: &(dyn Fn(&S, &[bool], &str) -> Option<S> + Sync),
+        attempt: &Attempt<'_, S>,
     ) -> Result<bool, String> {
         let mut changed = false;
         let mut size = usize::MAX;

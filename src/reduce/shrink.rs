@@ -60,7 +60,7 @@ fn shrunk(ty: &Type) -> Option<Type> {
     match ty {
         Type::Array { elem, extent } => {
             let (extent, changed) = small(extent);
-            changed.then(|| Type::Array {
+            changed.then_some(Type::Array {
                 elem: *elem,
                 extent,
             })

@@ -135,17 +135,16 @@ fn the_result_is_one_minimal() {
     let oracle = remark_oracle("it is an iter-arg of the loop");
     let (text, _) = run(EXAMPLE, &oracle, 2);
     let program = Program::read(&text).expect("the result reads");
-    for kind in [super::statements::apply, super::functions::apply] {
-        let count = if kind == super::statements::apply as fn(&mut Module, &[bool]) {
-            super::statements::count(&program.module)
-        } else {
-            super::functions::count(&program.module)
-        };
+    let kinds = super::KINDS
+        .iter()
+        .filter(|k| matches!(k.name, "statements" | "functions"));
+    for super::Kind { count, apply, .. } in kinds {
+        let count = count(&program.module);
         assert!(count > 0);
         for i in 0..count {
             let mut mask = vec![false; count];
             mask[i] = true;
-            if let Some(smaller) = program.edited(|m| kind(m, &mask)) {
+            if let Some(smaller) = program.edited(|m| apply(m, &mask)) {
                 assert!(
                     !oracle.interesting(&smaller.text, Some(&smaller.module)),
                     "element {i} could go:\n{}",
