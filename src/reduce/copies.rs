@@ -4,7 +4,7 @@
 //! source order. `y` is defined before `x`, in the same block or an
 //! enclosing one, so it is in scope wherever `x` is used.
 
-use super::edit::{picked, remove_statements, statements};
+use super::edit::{count_per_function, edit_per_function, remove_statements, statements};
 use crate::ir::{ExprKind, Function, Module, StmtId, StmtKind, VarId};
 use hashbrown::{HashMap, HashSet};
 
@@ -23,19 +23,11 @@ fn copies(f: &Function) -> Vec<(StmtId, VarId, VarId)> {
 }
 
 pub fn count(m: &Module) -> usize {
-    m.functions().iter().map(|f| copies(f).len()).sum()
+    count_per_function(m, copies)
 }
 
 pub fn apply(m: &mut Module, chosen: &[bool]) {
-    let mut offset = 0;
-    for f in m.functions_mut() {
-        let found = copies(f);
-        let mine = &chosen[offset.min(chosen.len())..(offset + found.len()).min(chosen.len())];
-        offset += found.len();
-        let picked: Vec<_> = picked(&found, mine).copied().collect();
-        if picked.is_empty() {
-            continue;
-        }
+    edit_per_function(m, chosen, copies, |f, picked| {
         let mut to: HashMap<VarId, VarId> = HashMap::new();
         for &(_, x, y) in &picked {
             // A copy of a copy reads the first original.
@@ -52,5 +44,5 @@ pub fn apply(m: &mut Module, chosen: &[bool]) {
         }
         let removed: HashSet<StmtId> = picked.iter().map(|&(s, _, _)| s).collect();
         remove_statements(f, &removed);
-    }
+    });
 }

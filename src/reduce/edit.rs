@@ -2,7 +2,7 @@
 //! use, and taking statements out of, or splicing them into, their blocks.
 
 use crate::ir::walk::{Site, block_of_mut, for_each_expr, for_each_own_expr, walk_stmts};
-use crate::ir::{ExprKind, Function, StmtId, StmtKind, VarId};
+use crate::ir::{ExprKind, Function, Module, StmtId, StmtKind, VarId};
 use hashbrown::HashSet;
 
 /// Every statement the body reaches, in source order, with its site.
@@ -91,4 +91,51 @@ pub fn picked<'a, T>(items: &'a [T], chosen: &'a [bool]) -> impl Iterator<Item =
         .zip(chosen)
         .filter(|(_, c)| **c)
         .map(|(t, _)| t)
+}
+
+/// The expressions the body of `f` reaches, in source order (each
+/// statement's own, pre-order), that `keep` accepts.
+pub fn reachable_exprs(f: &Function, keep: impl Fn(&ExprKind) -> bool) -> Vec<crate::ir::ExprId> {
+    let mut out = Vec::new();
+    let mut work = Vec::new();
+    let mut roots = Vec::new();
+    for (s, _) in statements(f) {
+        roots.clear();
+        for_each_own_expr(f, &f.stmts[s].kind, |e| roots.push(e));
+        for &root in &roots {
+            for_each_expr(f, root, &mut work, |e| {
+                if keep(&f.exprs[e].kind) {
+                    out.push(e);
+                }
+            });
+        }
+    }
+    out
+}
+
+/// How many elements `elements` finds in all the functions of `m`.
+pub fn count_per_function<T>(m: &Module, elements: impl Fn(&Function) -> Vec<T>) -> usize {
+    m.functions().iter().map(|f| elements(f).len()).sum()
+}
+
+/// For each function of `m`, its elements (numbered function after
+/// function, as [`count_per_function`] counts them) that `chosen` marks,
+/// handed to `edit` when there is any.
+pub fn edit_per_function<T: Copy>(
+    m: &mut Module,
+    chosen: &[bool],
+    elements: impl Fn(&Function) -> Vec<T>,
+    mut edit: impl FnMut(&mut Function, Vec<T>),
+) {
+    let mut offset = 0;
+    for f in m.functions_mut() {
+        let found = elements(f);
+        let end = (offset + found.len()).min(chosen.len());
+        let mine = &chosen[offset.min(end)..end];
+        offset += found.len();
+        let picked: Vec<T> = picked(&found, mine).copied().collect();
+        if !picked.is_empty() {
+            edit(f, picked);
+        }
+    }
 }

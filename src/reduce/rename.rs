@@ -6,7 +6,7 @@
 //! element each, the name dropped. A name that is already short enough
 //! gives a candidate no smaller, which is not tried.
 
-use super::edit::{picked, statements};
+use super::edit::{count_per_function, edit_per_function, statements};
 use crate::ir::{Function, Module, StmtKind};
 
 pub fn count_variables(m: &Module) -> usize {
@@ -56,17 +56,13 @@ fn named_scopes(f: &Function) -> Vec<crate::ir::ScopeId> {
 }
 
 pub fn count_scope_names(m: &Module) -> usize {
-    m.functions().iter().map(|f| named_scopes(f).len()).sum()
+    count_per_function(m, named_scopes)
 }
 
 pub fn apply_scope_names(m: &mut Module, chosen: &[bool]) {
-    let mut offset = 0;
-    for f in m.functions_mut() {
-        let scopes = named_scopes(f);
-        let mine = &chosen[offset.min(chosen.len())..(offset + scopes.len()).min(chosen.len())];
-        offset += scopes.len();
-        for &id in picked(&scopes, mine) {
+    edit_per_function(m, chosen, named_scopes, |f, picked| {
+        for id in picked {
             f.scopes[id].name = None;
         }
-    }
+    });
 }

@@ -8,47 +8,30 @@
 //! the function uses the type (shapes are not compared between functions,
 //! spec section 6).
 
-use super::edit::{picked, statements};
-use crate::ir::walk::{for_each_expr, for_each_own_expr};
+use super::edit::{count_per_function, edit_per_function, reachable_exprs};
 use crate::ir::{ExprId, ExprKind, Extent, Function, I64, Module, Type, TypeId};
 use hashbrown::HashMap;
 
 fn literals(f: &Function) -> Vec<ExprId> {
-    let mut out = Vec::new();
-    let mut work = Vec::new();
-    for (s, _) in statements(f) {
-        let mut roots = Vec::new();
-        for_each_own_expr(f, &f.stmts[s].kind, |e| roots.push(e));
-        for root in roots {
-            for_each_expr(f, root, &mut work, |e| {
-                if let ExprKind::Int(n) = f.exprs[e].kind
-                    && !matches!(n.get(), 0 | 1)
-                {
-                    out.push(e);
-                }
-            });
-        }
-    }
-    out
+    reachable_exprs(
+        f,
+        |k| matches!(k, ExprKind::Int(n) if !matches!(n.get(), 0 | 1)),
+    )
 }
 
 pub fn count_constants(m: &Module) -> usize {
-    m.functions().iter().map(|f| literals(f).len()).sum()
+    count_per_function(m, literals)
 }
 
 pub fn apply_constants(m: &mut Module, chosen: &[bool]) {
-    let mut offset = 0;
-    for f in m.functions_mut() {
-        let lits = literals(f);
-        let mine = &chosen[offset.min(chosen.len())..(offset + lits.len()).min(chosen.len())];
-        offset += lits.len();
-        for &e in picked(&lits, mine) {
+    edit_per_function(m, chosen, literals, |f, picked| {
+        for e in picked {
             if let ExprKind::Int(n) = f.exprs[e].kind {
                 let small = if n.get() > 1 { 1 } else { 0 };
                 f.exprs[e].kind = ExprKind::Int(I64::new(small));
             }
         }
-    }
+    });
 }
 
 /// `ty` with every literal extent above 1 made 1, if it has one.
@@ -95,19 +78,14 @@ fn shrinkable(f: &Function) -> Vec<Type> {
 }
 
 pub fn count_extents(m: &Module) -> usize {
-    m.functions().iter().map(|f| shrinkable(f).len()).sum()
+    count_per_function(m, shrinkable)
 }
 
 pub fn apply_extents(m: &mut Module, chosen: &[bool]) {
-    let mut offset = 0;
-    for f in m.functions_mut() {
+    let positions = |f: &Function| (0..shrinkable(f).len()).collect::<Vec<usize>>();
+    edit_per_function(m, chosen, positions, |f, positions| {
         let types = shrinkable(f);
-        let mine = &chosen[offset.min(chosen.len())..(offset + types.len()).min(chosen.len())];
-        offset += types.len();
-        let picked: Vec<&Type> = picked(&types, mine).collect();
-        if picked.is_empty() {
-            continue;
-        }
+        let picked: Vec<&Type> = positions.iter().map(|&i| &types[i]).collect();
         let mut map: HashMap<TypeId, TypeId> = HashMap::new();
         let ids: Vec<TypeId> = f
             .vars
@@ -141,5 +119,5 @@ pub fn apply_extents(m: &mut Module, chosen: &[bool]) {
                 *ty = small;
             }
         }
-    }
+    });
 }

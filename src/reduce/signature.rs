@@ -9,7 +9,9 @@
 //! `submit` (a binding of a call's only result becomes a plain call).
 
 use super::edit::statements;
-use crate::ir::{ArenaId, Callee, DirList, ExprList, Function, Module, StmtKind, VarList};
+use crate::ir::{
+    ArenaId, CallId, Callee, DirList, ExprList, Function, Module, StmtKind, SubmitId, VarList,
+};
 
 /// `(function, position)` of every parameter, or of every result.
 fn positions(m: &Module, results: bool) -> Vec<(usize, usize)> {
@@ -82,31 +84,43 @@ pub fn apply_params(m: &mut Module, chosen: &[bool]) {
         if !by[i].is_empty() {
             f.params = without_params(&f.params, &by[i]);
         }
-        let calls: Vec<_> = f
-            .calls
-            .iter()
-            .map(|(id, c)| (id, c.callee, c.args, c.arg_directions))
-            .collect();
-        for (id, callee, args, dirs) in calls {
+        for (payload, callee, args, dirs) in argument_lists(f) {
             if let Some(drop) = callee_drop(callee) {
                 let (args, dirs) = drop_args(f, args, dirs, drop);
-                f.calls[id].args = args;
-                f.calls[id].arg_directions = dirs;
-            }
-        }
-        let submits: Vec<_> = f
-            .submits
-            .iter()
-            .map(|(id, s)| (id, s.callee, s.args, s.arg_directions))
-            .collect();
-        for (id, callee, args, dirs) in submits {
-            if let Some(drop) = callee_drop(callee) {
-                let (args, dirs) = drop_args(f, args, dirs, drop);
-                f.submits[id].args = args;
-                f.submits[id].arg_directions = dirs;
+                match payload {
+                    Payload::Call(id) => {
+                        f.calls[id].args = args;
+                        f.calls[id].arg_directions = dirs;
+                    }
+                    Payload::Submit(id) => {
+                        f.submits[id].args = args;
+                        f.submits[id].arg_directions = dirs;
+                    }
+                }
             }
         }
     }
+}
+
+/// A call or `submit` payload.
+#[derive(Clone, Copy)]
+enum Payload {
+    Call(CallId),
+    Submit(SubmitId),
+}
+
+/// Every call and `submit` of `f` (reachable or not) with its callee,
+/// arguments and directions.
+fn argument_lists(f: &Function) -> Vec<(Payload, Callee, ExprList, DirList)> {
+    let calls = f
+        .calls
+        .iter()
+        .map(|(id, c)| (Payload::Call(id), c.callee, c.args, c.arg_directions));
+    let submits = f
+        .submits
+        .iter()
+        .map(|(id, s)| (Payload::Submit(id), s.callee, s.args, s.arg_directions));
+    calls.chain(submits).collect()
 }
 
 fn without_params(params: &[crate::ir::Param], drop: &[usize]) -> Vec<crate::ir::Param> {

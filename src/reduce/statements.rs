@@ -7,24 +7,24 @@
 //! value that is gone yields the loop's iter-arg instead, so the loop
 //! stays well formed.
 
-use super::edit::{own_uses, remove_statements, statements, use_of};
+use super::edit::{
+    count_per_function, edit_per_function, own_uses, remove_statements, statements, use_of,
+};
 use crate::ir::{Function, Module, StmtKind};
 use hashbrown::HashSet;
 
 pub fn count(m: &Module) -> usize {
-    m.functions().iter().map(|f| statements(f).len()).sum()
+    count_per_function(m, statements)
 }
 
 pub fn apply(m: &mut Module, chosen: &[bool]) {
-    let mut offset = 0;
-    for f in m.functions_mut() {
+    let all = |f: &Function| (0..statements(f).len()).collect::<Vec<usize>>();
+    edit_per_function(m, chosen, all, |f, picked| {
         let stmts = statements(f);
-        let mine = &chosen[offset.min(chosen.len())..(offset + stmts.len()).min(chosen.len())];
-        offset += stmts.len();
-        if mine.iter().any(|&c| c) {
-            remove_with_users(f, &stmts, mine);
-        }
-    }
+        let mut mine = vec![false; stmts.len()];
+        picked.iter().for_each(|&i| mine[i] = true);
+        remove_with_users(f, &stmts, &mine);
+    });
 }
 
 fn remove_with_users(

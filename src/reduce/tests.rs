@@ -10,48 +10,19 @@ use crate::ir::Module;
 use crate::passes::PipelineOptions;
 use std::sync::Mutex;
 
-const EXAMPLE: &str = "\
-// RUN: pfir opt %s --passes=expand-manual-phase-fence --remarks
-// A kernel.
-func produce(out dst: tensor<[64], f32>) -> task_id {
-  return system.task_invalid()
+/// `examples/chained_phases.pfir` (a loop whose iter-arg the pass keeps
+/// as a direct dependency), with a RUN line, a comment on that loop and
+/// an unused function.
+fn example() -> String {
+    let text = include_str!("../../examples/chained_phases.pfir").replace(
+        "    final = for",
+        "    // The loop the remark is about.\n    final = for",
+    );
+    format!(
+        "// RUN: pfir opt %s --passes=expand-manual-phase-fence --remarks\n{text}\n\
+         func unused(a: i64) -> i64 {{\n  b = a + 1\n  return b\n}}\n"
+    )
 }
-
-func consume(src: tensor<[64], f32>, out dst: tensor<[64], f32>) -> task_id {
-  return system.task_invalid()
-}
-
-func unused(a: i64) -> i64 {
-  b = a + 1
-  return b
-}
-
-orchestration func pipeline(x: tensor<[64], f32>, y: tensor<[64], f32>, n: i64) -> task_id {
-  manual \"phases\" {
-    tids = array.create(4, task_id)
-    seeded = for s in parallel(4) iter(acc = tids) {
-      r, r_tid = submit produce(x)
-      acc2 = array.update_element(acc, s, r_tid)
-      yield acc2
-    }
-    // The loop the remark is about.
-    final = for phase in range(2) iter(tids_a = seeded) {
-      fresh = array.create(4, task_id)
-      tids_next = for b in parallel(4) iter(slot = fresh) {
-        c, c_tid = submit consume(x, y, deps=[tids_a])
-        d, d_tid = submit consume(y, x, deps=[tids_a])
-        slot2 = array.update_element(slot, b, d_tid)
-        yield slot2
-      }
-      yield tids_next
-    }
-    for tail in parallel(4) {
-      e, e_tid = submit consume(x, y, deps=[final])
-    }
-  }
-  return system.task_invalid()
-}
-";
 
 fn remark_oracle(re: &str) -> Oracle {
     let predicate = Predicate::Remark(regex::Regex::new(re).unwrap());
@@ -107,7 +78,7 @@ fn every_candidate_of_a_semantic_predicate_reads_back_without_error() {
         inner: &oracle,
         seen: Mutex::new(0),
     };
-    let (text, _) = run(EXAMPLE, &judge, 2);
+    let (text, _) = run(&example(), &judge, 2);
     assert!(
         *judge.seen.lock().unwrap() > 20,
         "few candidates were tried"
@@ -118,7 +89,7 @@ fn every_candidate_of_a_semantic_predicate_reads_back_without_error() {
 #[test]
 fn the_result_keeps_the_property_and_every_improvement_was_written() {
     let oracle = remark_oracle("it is an iter-arg of the loop");
-    let (text, accepted) = run(EXAMPLE, &oracle, 2);
+    let (text, accepted) = run(&example(), &oracle, 2);
     assert!(oracle.interesting(&text, None));
     assert_eq!(accepted.last(), Some(&text));
     // Each accepted program is smaller than the one before.
@@ -133,7 +104,7 @@ fn the_result_keeps_the_property_and_every_improvement_was_written() {
 #[test]
 fn the_result_is_one_minimal() {
     let oracle = remark_oracle("it is an iter-arg of the loop");
-    let (text, _) = run(EXAMPLE, &oracle, 2);
+    let (text, _) = run(&example(), &oracle, 2);
     let program = Program::read(&text).expect("the result reads");
     let kinds = super::KINDS
         .iter()
@@ -158,9 +129,9 @@ fn the_result_is_one_minimal() {
 #[test]
 fn the_same_input_gives_the_same_output_at_any_job_count() {
     let oracle = remark_oracle("inserted phase fence barrier");
-    let (one, _) = run(EXAMPLE, &oracle, 1);
-    let (three, _) = run(EXAMPLE, &oracle, 3);
-    let (again, _) = run(EXAMPLE, &oracle, 3);
+    let (one, _) = run(&example(), &oracle, 1);
+    let (three, _) = run(&example(), &oracle, 3);
+    let (again, _) = run(&example(), &oracle, 3);
     assert_eq!(one, three);
     assert_eq!(three, again);
 }
@@ -168,15 +139,15 @@ fn the_same_input_gives_the_same_output_at_any_job_count() {
 #[test]
 fn run_lines_stay_and_comments_go_with_their_code() {
     let oracle = remark_oracle("it is an iter-arg of the loop");
-    let (text, _) = run(EXAMPLE, &oracle, 2);
+    let (text, _) = run(&example(), &oracle, 2);
     assert!(
         text.starts_with("// RUN: pfir opt %s --passes=expand-manual-phase-fence --remarks\n"),
         "{text}"
     );
-    // The comment on the loop the remark is about stays; the one on the
-    // removed kernel's header goes.
+    // The comment on the loop the remark is about stays; those on the
+    // removed kernel's header (the file's first comments) go.
     assert!(text.contains("// The loop the remark is about."), "{text}");
-    assert!(!text.contains("// A kernel."), "{text}");
+    assert!(!text.contains("// Two chained phases."), "{text}");
 }
 
 /// A text that does not parse is reduced by lines, RUN lines kept.
