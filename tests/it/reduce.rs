@@ -74,6 +74,13 @@ fn reduce(dir: &Path, text: &str, predicate: &[&str]) -> (Output, String) {
     (run, result)
 }
 
+/// [`reduce`], which must succeed: the result.
+fn reduced(dir: &Path, text: &str, predicate: &[&str]) -> String {
+    let (run, result) = reduce(dir, text, predicate);
+    assert!(run.status.success(), "{}", stderr(&run));
+    result
+}
+
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
@@ -98,8 +105,7 @@ fn lines(text: &str) -> usize {
 #[test]
 fn remark_keeps_the_matching_remark_and_shrinks_the_program() {
     let dir = tempfile::tempdir().unwrap();
-    let (run, result) = reduce(dir.path(), PROGRAM, &["--remark", "it is an iter-arg"]);
-    assert!(run.status.success(), "{}", stderr(&run));
+    let result = reduced(dir.path(), PROGRAM, &["--remark", "it is an iter-arg"]);
     assert!(remarks(dir.path(), &result).contains("it is an iter-arg of the loop"));
     assert!(lines(&result) < lines(PROGRAM) / 2, "{result}");
     assert!(result.starts_with("// RUN: pfir opt %s"), "{result}");
@@ -111,7 +117,6 @@ fn error_reduces_a_program_that_does_not_read_by_lines() {
     let dir = tempfile::tempdir().unwrap();
     let broken = PROGRAM.replace("return b", "return nowhere");
     let (run, result) = reduce(dir.path(), &broken, &["--error", "E0010"]);
-    assert!(run.status.success(), "{}", stderr(&run));
     assert!(stderr(&run).contains("by lines"), "{}", stderr(&run));
     let check = dir.path().join("r.pfir");
     std::fs::write(&check, &result).unwrap();
@@ -127,12 +132,11 @@ fn error_reduces_a_program_that_does_not_read_by_lines() {
 #[test]
 fn verify_deps_fails_keeps_a_lost_dependency() {
     let dir = tempfile::tempdir().unwrap();
-    let (run, result) = reduce(
+    let result = reduced(
         dir.path(),
         PROGRAM,
         &["--verify-deps-fails", "--passes=test-drop-deps"],
     );
-    assert!(run.status.success(), "{}", stderr(&run));
     let check = dir.path().join("r.pfir");
     std::fs::write(&check, &result).unwrap();
     let o = pfir(&[
@@ -152,8 +156,7 @@ fn differs_from_keeps_a_difference_from_another_command() {
     // `pfir opt` without passes prints the program unchanged, so the
     // outputs differ while the pass still rewrites something.
     let other = format!("{PFIR} opt");
-    let (run, result) = reduce(dir.path(), PROGRAM, &["--differs-from", &other]);
-    assert!(run.status.success(), "{}", stderr(&run));
+    let result = reduced(dir.path(), PROGRAM, &["--differs-from", &other]);
     assert!(remarks(dir.path(), &result).contains("inserted phase fence barrier"));
     assert!(lines(&result) < lines(PROGRAM) / 2, "{result}");
 }
@@ -163,22 +166,20 @@ fn filecheck_keeps_passing_or_failing_checks() {
     let dir = tempfile::tempdir().unwrap();
     let checks = dir.path().join("checks.txt");
     std::fs::write(&checks, "CHECK: system.task_dummy\n").unwrap();
-    let (run, result) = reduce(
+    let result = reduced(
         dir.path(),
         PROGRAM,
         &["--filecheck", checks.to_str().unwrap()],
     );
-    assert!(run.status.success(), "{}", stderr(&run));
     assert!(remarks(dir.path(), &result).contains("inserted phase fence barrier"));
     // --expect-fail: interesting while the output fails the checks
     // (`helper` after `produce`, which CHECK-NOT forbids).
     std::fs::write(&checks, "CHECK: func produce\nCHECK-NOT: helper\n").unwrap();
-    let (run, failing) = reduce(
+    let failing = reduced(
         dir.path(),
         PROGRAM,
         &["--filecheck", checks.to_str().unwrap(), "--expect-fail"],
     );
-    assert!(run.status.success(), "{}", stderr(&run));
     // The smallest failing output: no `produce` at all.
     assert!(!failing.contains("produce"), "{failing}");
     assert!(lines(&failing) <= 4, "{failing}");
@@ -187,12 +188,11 @@ fn filecheck_keeps_passing_or_failing_checks() {
 #[test]
 fn test_runs_the_command_with_the_candidate_last() {
     let dir = tempfile::tempdir().unwrap();
-    let (run, result) = reduce(
+    let result = reduced(
         dir.path(),
         PROGRAM,
         &["--test", "sh", "-c", "grep -q 'consume(' \"$0\""],
     );
-    assert!(run.status.success(), "{}", stderr(&run));
     assert!(result.contains("consume("), "{result}");
     assert!(lines(&result) <= 6, "{result}");
 }
