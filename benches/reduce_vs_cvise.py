@@ -12,7 +12,7 @@ C-Vise runs it with no argument next to the file.
 
 Usage (after `cargo build --release`; Debian's `cvise` on PATH):
   python3 benches/reduce_vs_cvise.py [--sizes 2000,20000] [--jobs 2]
-      [--cvise-limit SECONDS] [--runs N] [--work DIR]
+      [--cvise-limit SECONDS] [--runs N] [--work DIR] [--pfir BINARY] [--no-cvise]
 Prints a Markdown table: wall time (best of --runs), lines of each result
 as written, and lines of its canonical form (`pfir opt` of the result, no
 comments, one statement per line). C-Vise is stopped after --cvise-limit
@@ -30,10 +30,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PFIR = os.path.join(ROOT, "target", "release", "pfir")
 NEEDLE = "it is an iter-arg of the loop"
 
-SCRIPT = f"""#!/bin/sh
+
+def predicate_script(pfir):
+    return f"""#!/bin/sh
 # Interesting while the pass keeps an iter-arg as a direct dependency.
 f="${{1:-input.pfir}}"
-"{PFIR}" opt "$f" --passes=expand-manual-phase-fence --remarks 2>&1 >/dev/null | grep -q "{NEEDLE}"
+"{pfir}" opt "$f" --passes=expand-manual-phase-fence --remarks 2>&1 >/dev/null | grep -q "{NEEDLE}"
 """
 
 
@@ -123,6 +125,7 @@ def run_cvise(work, jobs, limit):
 
 
 def main():
+    global PFIR
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", default="2000,20000")
     ap.add_argument("--jobs", type=int, default=2)
@@ -130,7 +133,9 @@ def main():
     ap.add_argument("--cvise-limit", type=float, default=3600)
     ap.add_argument("--work", default="/tmp/pfir-reduce-bench")
     ap.add_argument("--no-cvise", action="store_true")
+    ap.add_argument("--pfir", default=PFIR, help="the pfir binary (default: target/release/pfir)")
     args = ap.parse_args()
+    PFIR = os.path.abspath(args.pfir)
     print("| input lines | tool | time (s) | result lines | canonical lines |")
     print("| ---: | --- | ---: | ---: | ---: |")
     for size in [int(s) for s in args.sizes.split(",")]:
@@ -141,7 +146,7 @@ def main():
             f.write(generate(size))
         script = os.path.join(work, "interesting.sh")
         with open(script, "w") as f:
-            f.write(SCRIPT)
+            f.write(predicate_script(PFIR))
         os.chmod(script, 0o755)
         if subprocess.run([script, inp]).returncode != 0:
             sys.exit(f"the generated {size}-line program does not have the property")
