@@ -32,6 +32,7 @@ pub(crate) mod lsp;
 pub mod parser;
 pub mod passes;
 pub mod printer;
+pub(crate) mod reduce;
 pub mod span;
 pub(crate) mod split_input;
 pub(crate) mod stack;

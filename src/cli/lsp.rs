@@ -59,7 +59,8 @@ pub fn read_command(argv: &[String]) -> PfirCommand {
         Command::Fix(args) => PfirCommand::Fix {
             in_place: args.in_place,
         },
-        Command::Test(_) => PfirCommand::Test,
+        // `pfir reduce` runs commands and writes files, as `pfir test` does.
+        Command::Test(_) | Command::Reduce(_) => PfirCommand::Test,
         Command::Lsp(_) => PfirCommand::Lsp,
         Command::Check(_) | Command::Explain(_) | Command::Filecheck(_) => PfirCommand::ReadOnly,
     }

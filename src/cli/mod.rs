@@ -11,6 +11,7 @@ pub mod fmt;
 pub mod graph;
 pub mod lsp;
 pub mod opt;
+pub mod reduce;
 pub mod test;
 mod value_enums;
 
@@ -53,6 +54,8 @@ pub enum Command {
     Lsp(lsp::LspArgs),
     /// Run .pfir tests that carry `// RUN:` lines (like lit).
     Test(test::TestArgs),
+    /// Shrink a program while it keeps a property (like llvm-reduce).
+    Reduce(reduce::ReduceArgs),
     /// Match text against CHECK directives (like LLVM FileCheck).
     #[command(after_help = filecheck::HELP)]
     Filecheck(filecheck::FileCheckArgs),
@@ -113,6 +116,7 @@ where
         Command::Fmt(args) => fmt::run(args),
         Command::Graph(args) => graph::run(args),
         Command::Test(args) => test::run(args),
+        Command::Reduce(args) => reduce::run(args),
         Command::Lsp(args) => lsp::run(args),
         Command::Filecheck(args) => filecheck::run(args),
     }

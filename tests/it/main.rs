@@ -36,6 +36,7 @@ mod pass_rules;
 mod pass_scaling;
 mod printer_roundtrip;
 mod property_walk;
+mod reduce;
 mod roundtrip_corpus;
 
 mod tooling_robustness;

@@ -68,6 +68,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("api", 7),
     ("ide", 8),
     ("testing", 8),
+    ("reduce", 8),
     ("lsp", 9),
     ("cli", 10),
 ];
@@ -279,7 +280,7 @@ fn only_the_library_modules_are_public() {
     assert_eq!(public, PUBLIC, "the public modules of src/lib.rs");
     assert_eq!(
         private,
-        ["cli", "frontend", "lsp", "split_input", "stack", "testing"],
+        ["cli", "frontend", "lsp", "reduce", "split_input", "stack", "testing"],
         "the private modules"
     );
     // `ide` is public through `Analysis` and the types its methods

@@ -1,0 +1,208 @@
+//! Unit tests of the reduction: every candidate a semantic predicate sees
+//! is a valid program, the result keeps the property and is 1-minimal,
+//! the same input gives the same output at any job count, and RUN lines
+//! and the comments of what remains are kept.
+
+use super::predicate::{Oracle, Predicate};
+use super::program::Program;
+use super::{Judge, Observer, Settings, reduce};
+use crate::ir::Module;
+use crate::passes::PipelineOptions;
+use std::sync::Mutex;
+
+/// `examples/chained_phases.pfir` (a loop whose iter-arg the pass keeps
+/// as a direct dependency), with a RUN line, a comment on that loop and
+/// an unused function.
+fn example() -> String {
+    let text = include_str!("../../examples/chained_phases.pfir").replace(
+        "    final = for",
+        "    // The loop the remark is about.\n    final = for",
+    );
+    format!(
+        "// RUN: pfir opt %s --passes=expand-manual-phase-fence --remarks\n{text}\n\
+         func unused(a: i64) -> i64 {{\n  b = a + 1\n  return b\n}}\n"
+    )
+}
+
+fn remark_oracle(re: &str) -> Oracle {
+    let predicate = Predicate::Remark(regex::Regex::new(re).unwrap());
+    let pipeline = PipelineOptions::with_passes(&["expand-manual-phase-fence"]);
+    Oracle::new(predicate, pipeline, None, "t.pfir").unwrap()
+}
+
+/// Keeps the accepted texts.
+#[derive(Default)]
+struct Keep(Vec<String>);
+
+impl Observer for Keep {
+    fn step(&mut self, _: &str) {}
+    fn accepted(&mut self, text: &str) -> Result<(), String> {
+        self.0.push(text.to_string());
+        Ok(())
+    }
+}
+
+fn run(input: &str, judge: &dyn Judge, jobs: usize) -> (String, Vec<String>) {
+    let mut keep = Keep::default();
+    let settings = Settings {
+        jobs,
+        deadline: None,
+    };
+    let outcome = reduce(input, judge, &settings, &mut keep).expect("the input is interesting");
+    (outcome.text, keep.0)
+}
+
+/// A judge that checks every candidate it is shown.
+struct Checking<'a> {
+    inner: &'a Oracle,
+    seen: Mutex<usize>,
+}
+
+impl Judge for Checking<'_> {
+    fn interesting(&self, text: &str, module: Option<&Module>) -> bool {
+        let parsed = crate::api::parse(text);
+        assert!(
+            parsed.module.is_some() && module.is_some(),
+            "a candidate that does not read back:\n{text}\n{:?}",
+            parsed.diagnostics
+        );
+        *self.seen.lock().unwrap() += 1;
+        self.inner.interesting(text, module)
+    }
+}
+
+#[test]
+fn every_candidate_of_a_semantic_predicate_reads_back_without_error() {
+    let oracle = remark_oracle("it is an iter-arg of the loop");
+    let judge = Checking {
+        inner: &oracle,
+        seen: Mutex::new(0),
+    };
+    let (text, _) = run(&example(), &judge, 2);
+    assert!(
+        *judge.seen.lock().unwrap() > 20,
+        "few candidates were tried"
+    );
+    assert!(text.lines().count() < 20, "{text}");
+}
+
+#[test]
+fn the_result_keeps_the_property_and_every_improvement_was_written() {
+    let oracle = remark_oracle("it is an iter-arg of the loop");
+    let (text, accepted) = run(&example(), &oracle, 2);
+    assert!(oracle.interesting(&text, None));
+    assert_eq!(accepted.last(), Some(&text));
+    // Each accepted program is smaller than the one before.
+    for pair in accepted.windows(2) {
+        assert!(super::program::smaller(&pair[1], &pair[0]));
+    }
+    assert!(text.lines().count() <= 15, "{text}");
+}
+
+/// Removing any single statement or function of the result loses the
+/// property (or gives no valid program).
+#[test]
+fn the_result_is_one_minimal() {
+    let oracle = remark_oracle("it is an iter-arg of the loop");
+    let (text, _) = run(&example(), &oracle, 2);
+    let program = Program::read(&text).expect("the result reads");
+    let kinds = super::KINDS
+        .iter()
+        .filter(|k| matches!(k.name, "statements" | "functions"));
+    for super::Kind { count, apply, .. } in kinds {
+        let count = count(&program.module);
+        assert!(count > 0);
+        for i in 0..count {
+            let mut mask = vec![false; count];
+            mask[i] = true;
+            if let Some(smaller) = program.edited(|m| apply(m, &mask)) {
+                assert!(
+                    !oracle.interesting(&smaller.text, Some(&smaller.module)),
+                    "element {i} could go:\n{}",
+                    smaller.text
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_same_input_gives_the_same_output_at_any_job_count() {
+    let oracle = remark_oracle("inserted phase fence barrier");
+    let (one, _) = run(&example(), &oracle, 1);
+    let (three, _) = run(&example(), &oracle, 3);
+    let (again, _) = run(&example(), &oracle, 3);
+    assert_eq!(one, three);
+    assert_eq!(three, again);
+}
+
+#[test]
+fn run_lines_stay_and_comments_go_with_their_code() {
+    let oracle = remark_oracle("it is an iter-arg of the loop");
+    let (text, _) = run(&example(), &oracle, 2);
+    assert!(
+        text.starts_with("// RUN: pfir opt %s --passes=expand-manual-phase-fence --remarks\n"),
+        "{text}"
+    );
+    // The comment on the loop the remark is about stays; those on the
+    // removed kernel's header (the file's first comments) go.
+    assert!(text.contains("// The loop the remark is about."), "{text}");
+    assert!(!text.contains("// Two chained phases."), "{text}");
+}
+
+/// A text that does not parse is reduced by lines, RUN lines kept.
+#[test]
+fn a_syntax_error_is_reduced_by_lines() {
+    let input = "// RUN: not pfir opt %s\nfunc a() {\n}\nfunc b( {\n}\nfunc c() {\n}\n";
+    let code = crate::diagnostics::Code::parse("E0027").unwrap();
+    let pipeline = PipelineOptions::with_passes(&["expand-manual-phase-fence"]);
+    let oracle = Oracle::new(Predicate::Error(code), pipeline, None, "t.pfir").unwrap();
+    assert!(
+        oracle.interesting(input, None),
+        "E0027 (an unclosed delimiter) is reported"
+    );
+    let (text, _) = run(input, &oracle, 2);
+    assert!(text.starts_with("// RUN: not pfir opt %s\n"), "{text}");
+    assert!(text.lines().count() <= 2, "{text}");
+    assert!(oracle.interesting(&text, None));
+}
+
+/// The engine alone: the smallest subset of numbers holding 3 and 7.
+#[test]
+fn delta_debugging_finds_a_one_minimal_subset_whatever_the_jobs() {
+    #[derive(Clone)]
+    struct Numbers(Vec<u32>, String);
+    impl super::delta::State for Numbers {
+        fn text(&self) -> &str {
+            &self.1
+        }
+    }
+    let make = |v: Vec<u32>| {
+        let s = format!("{v:?}");
+        Numbers(v, s)
+    };
+    for jobs in [1, 2, 5] {
+        let mut accept = |_: &Numbers| Ok(());
+        let mut run = super::delta::Run {
+            best: make((0..100).collect()),
+            jobs,
+            deadline: None,
+            on_accept: &mut accept,
+            tried: 0,
+            timed_out: false,
+        };
+        let attempt = |base: &Numbers, chosen: &[bool], _: &str| {
+            let kept: Vec<u32> = base
+                .0
+                .iter()
+                .zip(chosen)
+                .filter(|(_, c)| !**c)
+                .map(|(&n, _)| n)
+                .collect();
+            (kept.contains(&3) && kept.contains(&7)).then(|| make(kept))
+        };
+        run.reduce_kind(&|n: &Numbers| n.0.len(), &attempt).unwrap();
+        assert_eq!(run.best.0, [3, 7], "jobs {jobs}");
+        assert!(run.tried < 100, "{} tries", run.tried);
+    }
+}
