@@ -35,6 +35,7 @@ pub mod printer;
 pub mod span;
 pub(crate) mod stack;
 pub(crate) mod testing;
+pub mod translate;
 pub mod vocab;
 
 /// Test support shared by pfir's own integration tests and benchmarks,

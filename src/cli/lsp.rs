@@ -61,6 +61,8 @@ pub fn read_command(argv: &[String]) -> PfirCommand {
         },
         Command::Test(_) => PfirCommand::Test,
         Command::Lsp(_) => PfirCommand::Lsp,
-        Command::Check(_) | Command::Explain(_) | Command::Filecheck(_) => PfirCommand::ReadOnly,
+        Command::Check(_) | Command::Explain(_) | Command::Filecheck(_) | Command::Translate(_) => {
+            PfirCommand::ReadOnly
+        }
     }
 }

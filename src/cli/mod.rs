@@ -12,6 +12,7 @@ pub mod graph;
 pub mod lsp;
 pub mod opt;
 pub mod test;
+pub mod translate;
 mod value_enums;
 
 use crate::diagnostics::{Code, Diagnostic, DiagnosticFormat};
@@ -53,6 +54,8 @@ pub enum Command {
     Lsp(lsp::LspArgs),
     /// Run .pfir tests that carry `// RUN:` lines (like lit).
     Test(test::TestArgs),
+    /// Translate .pfir to PyPTO's Python DSL (--to=pypto) or back (--from=pypto).
+    Translate(translate::TranslateArgs),
     /// Match text against CHECK directives (like LLVM FileCheck).
     #[command(after_help = filecheck::HELP)]
     Filecheck(filecheck::FileCheckArgs),
@@ -113,6 +116,7 @@ where
         Command::Fmt(args) => fmt::run(args),
         Command::Graph(args) => graph::run(args),
         Command::Test(args) => test::run(args),
+        Command::Translate(args) => translate::run(args),
         Command::Lsp(args) => lsp::run(args),
         Command::Filecheck(args) => filecheck::run(args),
     }

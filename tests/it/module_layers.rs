@@ -67,6 +67,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("api", 7),
     ("ide", 8),
     ("testing", 8),
+    ("translate", 8),
     ("lsp", 9),
     ("cli", 10),
 ];
@@ -248,6 +249,7 @@ const PUBLIC: &[&str] = &[
     "passes",
     "printer",
     "span",
+    "translate",
     "vocab",
 ];
 
