@@ -54,6 +54,21 @@ fn to_pypto_here(text: &str) -> Translation {
             diagnostics,
         };
     }
+    // The DSL indents four spaces per level, inside the class: twice the
+    // canonical form's indentation and four more bytes a line, counted
+    // against the printer's bound before anything is written.
+    let mut budget = crate::printer::OutputBudget::default();
+    for f in modules.iter().flat_map(|m| m.functions()) {
+        for _ in 0..2 {
+            if let Err(d) = budget.add(f, crate::printer::lines::Lines::of(f), |_| 2) {
+                diagnostics.push(d);
+                return Translation {
+                    output: None,
+                    diagnostics,
+                };
+            }
+        }
+    }
     let mut out = String::from("import pypto.language as pl\n");
     let mut dynamic = Vec::new();
     for m in &modules {

@@ -39,4 +39,5 @@ mod property_walk;
 mod roundtrip_corpus;
 
 mod tooling_robustness;
+mod translate;
 mod tree_sitter_grammar;
