@@ -63,9 +63,8 @@ pub fn translate(text: &str) -> Translation {
             chunks.push(crate::printer::print_module(&m));
         }
     }
-    let output = (!has_errors(&diagnostics)).then(|| {
-        chunks.join(&format!("{}\n", crate::frontend::SPLIT_MARKER))
-    });
+    let output = (!has_errors(&diagnostics))
+        .then(|| chunks.join(&format!("{}\n", crate::frontend::SPLIT_MARKER)));
     Translation {
         output,
         diagnostics,
@@ -77,7 +76,9 @@ pub fn translate(text: &str) -> Translation {
 fn find_programs<'a>(stmts: &'a [Stmt], out: &mut Vec<&'a Stmt>) {
     for s in stmts {
         match &s.kind {
-            StmtKind::Class { decorators, .. } if decorators.iter().any(|d| is_pl(d, "program")) => {
+            StmtKind::Class { decorators, .. }
+                if decorators.iter().any(|d| is_pl(d, "program")) =>
+            {
                 out.push(s)
             }
             StmtKind::Def { body, .. } | StmtKind::Class { body, .. } => find_programs(body, out),
@@ -141,7 +142,8 @@ impl Writer {
         let start = d.primary.span.start().min(self.out.len());
         let line = self.out[..start].bytes().filter(|b| *b == b'\n').count();
         let span = self.lines.get(line).copied().unwrap_or_default();
-        let mut moved = Diagnostic::new(d.severity, d.message.clone(), span).with_label("in this statement");
+        let mut moved =
+            Diagnostic::new(d.severity, d.message.clone(), span).with_label("in this statement");
         if let Some(code) = d.code {
             moved = moved.with_code(code);
         }
@@ -169,7 +171,9 @@ impl Writer {
                     kind: ExprKind::Str(_),
                     ..
                 }) => {}
-                _ => self.diags.push(no_form("this statement of a program class", s.span)),
+                _ => self
+                    .diags
+                    .push(no_form("this statement of a program class", s.span)),
             }
         }
     }
@@ -191,21 +195,28 @@ impl Writer {
             }
             if let ExprKind::Call { args, kwargs, .. } = &d.kind {
                 if let Some(a) = args.first() {
-                    self.diags.push(no_form("a positional argument of `pl.function`", a.span));
+                    self.diags
+                        .push(no_form("a positional argument of `pl.function`", a.span));
                 }
                 for (key, value) in kwargs {
                     match key.as_str() {
                         "type" => match pl_path(value).as_deref() {
                             Some(["FunctionType", k]) => match names::kind_from_name(k) {
                                 Some(found) => kind = found,
-                                None => self.diags.push(no_form(format_args!("`pl.FunctionType.{k}`"), value.span)),
+                                None => self.diags.push(no_form(
+                                    format_args!("`pl.FunctionType.{k}`"),
+                                    value.span,
+                                )),
                             },
                             _ => self.diags.push(no_form("this function type", value.span)),
                         },
                         // A hand-placed `with pl.scope():` needs it; `.pfir`
                         // writes `auto { }` wherever it likes.
                         "auto_scope" if matches!(value.kind, ExprKind::Bool(false)) => {}
-                        _ => self.diags.push(no_form(format_args!("`{key}=` of `pl.function`"), value.span)),
+                        _ => self.diags.push(no_form(
+                            format_args!("`{key}=` of `pl.function`"),
+                            value.span,
+                        )),
                     }
                 }
             }
@@ -226,7 +237,8 @@ impl Writer {
             }
             first = false;
             let Some(ann) = &p.annotation else {
-                self.diags.push(no_form("a parameter without a type", p.span));
+                self.diags
+                    .push(no_form("a parameter without a type", p.span));
                 continue;
             };
             let (dir, ty) = match &ann.kind {
@@ -296,7 +308,8 @@ impl Writer {
             ExprKind::Tuple(items) => items.iter().collect(),
             _ => vec![&**index],
         };
-        let is_tuple = matches!(&base.kind, ExprKind::Name(n) if n == "tuple") || is_pl(base, "Tuple");
+        let is_tuple =
+            matches!(&base.kind, ExprKind::Name(n) if n == "tuple") || is_pl(base, "Tuple");
         if is_tuple {
             let parts: Option<Vec<String>> = items.iter().map(|t| self.try_ty(t)).collect();
             let parts = parts?;
@@ -308,13 +321,19 @@ impl Writer {
         }
         match (pl_path(base).as_deref(), items.as_slice()) {
             (Some(["Scalar"]), [d]) => Self::dtype(d).map(str::to_string),
-            (Some(["Array"]), [n, d]) => Some(format!("array<{}, {}>", Self::dtype(d)?, Self::extent(n)?)),
+            (Some(["Array"]), [n, d]) => {
+                Some(format!("array<{}, {}>", Self::dtype(d)?, Self::extent(n)?))
+            }
             (Some(["Tensor"]), [dims, d]) => {
                 let ExprKind::List(dims) = &dims.kind else {
                     return None;
                 };
                 let dims: Option<Vec<String>> = dims.iter().map(Self::extent).collect();
-                Some(format!("tensor<[{}], {}>", dims?.join(", "), Self::dtype(d)?))
+                Some(format!(
+                    "tensor<[{}], {}>",
+                    dims?.join(", "),
+                    Self::dtype(d)?
+                ))
             }
             _ => None,
         }
@@ -333,7 +352,12 @@ impl Writer {
         let s = &stmts[0];
         let span = s.span;
         match &s.kind {
-            StmtKind::Assign { target, value } | StmtKind::AnnAssign { target, value: Some(value), .. } => {
+            StmtKind::Assign { target, value }
+            | StmtKind::AnnAssign {
+                target,
+                value: Some(value),
+                ..
+            } => {
                 let annotation = match &s.kind {
                     StmtKind::AnnAssign { annotation, .. } => Some(annotation),
                     _ => None,
@@ -377,7 +401,8 @@ impl Writer {
                 taken
             }
             StmtKind::AnnAssign { value: None, .. } => {
-                self.diags.push(no_form("a declaration without a value", span));
+                self.diags
+                    .push(no_form("a declaration without a value", span));
                 1
             }
             StmtKind::Expr(e) => {
@@ -393,7 +418,9 @@ impl Writer {
                         self.expr(e, &mut text);
                         self.line(depth, &text, span);
                     }
-                    _ => self.diags.push(no_form("an expression standing alone", span)),
+                    _ => self
+                        .diags
+                        .push(no_form("an expression standing alone", span)),
                 }
                 1
             }
@@ -458,7 +485,8 @@ impl Writer {
                 1
             }
             StmtKind::Import => {
-                self.diags.push(no_form("an `import` inside a program", span));
+                self.diags
+                    .push(no_form("an `import` inside a program", span));
                 1
             }
             StmtKind::Class { .. } | StmtKind::Def { .. } => {
@@ -483,7 +511,8 @@ impl Writer {
     /// `x` or `x: T`.
     fn binding(&mut self, target: &Expr, annotation: Option<&Expr>) -> String {
         let ExprKind::Name(n) = &target.kind else {
-            self.diags.push(no_form("this assignment target", target.span));
+            self.diags
+                .push(no_form("this assignment target", target.span));
             return String::new();
         };
         let mut text = self.name(n, target.span);
@@ -517,18 +546,27 @@ impl Writer {
                 target,
                 annotation,
                 value: Some(value),
-            } if yield_args(value).is_some() => (vec![self.binding(target, Some(annotation))], Some(last)),
+            } if yield_args(value).is_some() => {
+                (vec![self.binding(target, Some(annotation))], Some(last))
+            }
             _ => (Vec::new(), None),
         }
     }
 
     /// A body whose final `x = pl.yield_(v)` is written `yield v`.
     fn body_with_yield(&mut self, body: &[Stmt], last: Option<&Stmt>, depth: usize) {
-        let n = if last.is_some() { body.len() - 1 } else { body.len() };
+        let n = if last.is_some() {
+            body.len() - 1
+        } else {
+            body.len()
+        };
         self.block(&body[..n], depth);
         if let Some(last) = last {
             let value = match &last.kind {
-                StmtKind::Assign { value, .. } | StmtKind::AnnAssign { value: Some(value), .. } => value,
+                StmtKind::Assign { value, .. }
+                | StmtKind::AnnAssign {
+                    value: Some(value), ..
+                } => value,
                 _ => return,
             };
             let mut text = String::from("yield");
@@ -537,7 +575,15 @@ impl Writer {
         }
     }
 
-    fn if_stmt(&mut self, cond: &Expr, body: &[Stmt], orelse: &[Stmt], depth: usize, span: Span, head: bool) {
+    fn if_stmt(
+        &mut self,
+        cond: &Expr,
+        body: &[Stmt],
+        orelse: &[Stmt],
+        depth: usize,
+        span: Span,
+        head: bool,
+    ) {
         let (names, last) = self.final_yield(body);
         let mut text = String::new();
         if head && !names.is_empty() {
@@ -577,7 +623,9 @@ impl Writer {
             match (k.as_str(), &v.kind) {
                 ("init_values", ExprKind::Tuple(items)) => init_values = items,
                 ("init_values", ExprKind::Paren(_)) => init_values = std::slice::from_ref(v),
-                _ => self.diags.push(no_form(format_args!("`{k}=` of a loop"), v.span)),
+                _ => self
+                    .diags
+                    .push(no_form(format_args!("`{k}=` of a loop"), v.span)),
             }
         }
         let (names, last) = self.final_yield(body);
@@ -587,7 +635,9 @@ impl Writer {
             text.push_str(" = ");
         }
         let (loop_var, iter_names): (Option<&Expr>, Vec<&Expr>) = match &target.kind {
-            ExprKind::Tuple(items) if path.as_slice() == ["while_"] => (None, items.iter().collect()),
+            ExprKind::Tuple(items) if path.as_slice() == ["while_"] => {
+                (None, items.iter().collect())
+            }
             ExprKind::Paren(inner) if path.as_slice() == ["while_"] => (None, vec![&**inner]),
             ExprKind::Tuple(items) if items.len() == 2 => {
                 let inner: Vec<&Expr> = match &items[1].kind {
@@ -618,11 +668,15 @@ impl Writer {
                 _ => None,
             });
             let Some(cond) = cond else {
-                self.diags.push(no_form("a `pl.while_` loop without `pl.cond(...)` first", iter.span));
+                self.diags.push(no_form(
+                    "a `pl.while_` loop without `pl.cond(...)` first",
+                    iter.span,
+                ));
                 return;
             };
             if !args.is_empty() {
-                self.diags.push(no_form("a positional argument of `pl.while_`", iter.span));
+                self.diags
+                    .push(no_form("a positional argument of `pl.while_`", iter.span));
             }
             text.push_str("while ");
             self.expr(cond, &mut text);
@@ -680,7 +734,10 @@ impl Writer {
             _ => None,
         });
         let Some(callee) = callee else {
-            self.diags.push(no_form("a `pl.submit` whose first argument is not `self.<kernel>`", value.span));
+            self.diags.push(no_form(
+                "a `pl.submit` whose first argument is not `self.<kernel>`",
+                value.span,
+            ));
             return;
         };
         let _ = write!(text, "submit {callee}(");
@@ -709,7 +766,9 @@ impl Writer {
                     }
                 }
                 "attrs" => self.attrs(v),
-                _ => self.diags.push(no_form(format_args!("`{k}=` of `pl.submit`"), v.span)),
+                _ => self
+                    .diags
+                    .push(no_form(format_args!("`{k}=` of `pl.submit`"), v.span)),
             }
         }
         text.push(')');
@@ -757,9 +816,21 @@ impl Writer {
             ExprKind::Binary(op, l, r) => {
                 if !matches!(
                     *op,
-                    "+" | "-" | "*" | "/" | "%" | "and" | "or" | "==" | "!=" | "<" | "<=" | ">" | ">="
+                    "+" | "-"
+                        | "*"
+                        | "/"
+                        | "%"
+                        | "and"
+                        | "or"
+                        | "=="
+                        | "!="
+                        | "<"
+                        | "<="
+                        | ">"
+                        | ">="
                 ) {
-                    self.diags.push(no_form(format_args!("the operator `{op}`"), e.span));
+                    self.diags
+                        .push(no_form(format_args!("the operator `{op}`"), e.span));
                     return;
                 }
                 self.expr(l, out);
@@ -771,7 +842,8 @@ impl Writer {
                     "-" => out.push('-'),
                     "not" => out.push_str("not "),
                     _ => {
-                        self.diags.push(no_form(format_args!("the operator `{op}`"), e.span));
+                        self.diags
+                            .push(no_form(format_args!("the operator `{op}`"), e.span));
                         return;
                     }
                 }
@@ -791,7 +863,14 @@ impl Writer {
         }
     }
 
-    fn call(&mut self, e: &Expr, func: &Expr, args: &[Expr], kwargs: &[(String, Expr)], out: &mut String) {
+    fn call(
+        &mut self,
+        e: &Expr,
+        func: &Expr,
+        args: &[Expr],
+        kwargs: &[(String, Expr)],
+        out: &mut String,
+    ) {
         if let ExprKind::Attribute(base, name) = &func.kind
             && matches!(&base.kind, ExprKind::Name(s) if s == "self")
         {
@@ -801,7 +880,9 @@ impl Writer {
                 ["const"] => {
                     // `pl.const(4, pl.INT64)`: the literal.
                     match args {
-                        [v, d] if Self::dtype(d).is_some() && kwargs.is_empty() => self.expr(v, out),
+                        [v, d] if Self::dtype(d).is_some() && kwargs.is_empty() => {
+                            self.expr(v, out)
+                        }
                         _ => self.diags.push(no_form("this `pl.const`", e.span)),
                     }
                     return;
@@ -814,11 +895,13 @@ impl Writer {
                     return;
                 }
                 [_] => {
-                    self.diags.push(no_form(format_args!("`pl.{}`", path[0]), func.span));
+                    self.diags
+                        .push(no_form(format_args!("`pl.{}`", path[0]), func.span));
                     return;
                 }
                 parts => {
-                    let parts: Vec<&str> = parts.iter().map(|p| names::op_part_from_dsl(p)).collect();
+                    let parts: Vec<&str> =
+                        parts.iter().map(|p| names::op_part_from_dsl(p)).collect();
                     out.push_str(&parts.join("."));
                 }
             }
@@ -854,7 +937,9 @@ impl Writer {
 /// The values of `pl.yield_(...)`.
 fn yield_args(e: &Expr) -> Option<&[Expr]> {
     match &e.kind {
-        ExprKind::Call { func, args, kwargs } if is_pl(func, "yield_") && kwargs.is_empty() => Some(args),
+        ExprKind::Call { func, args, kwargs } if is_pl(func, "yield_") && kwargs.is_empty() => {
+            Some(args)
+        }
         _ => None,
     }
 }
@@ -898,7 +983,8 @@ fn unpacking<'a>(tmp: &str, rest: &'a [Stmt]) -> Vec<(&'a Expr, Option<&'a Expr>
             break;
         };
         let is_tmp = matches!(&base.kind, ExprKind::Name(n) if n == tmp);
-        let at = matches!(&index.kind, ExprKind::Int(i) if i.parse::<usize>().ok() == Some(found.len()));
+        let at =
+            matches!(&index.kind, ExprKind::Int(i) if i.parse::<usize>().ok() == Some(found.len()));
         if !is_tmp || !at || !matches!(target.kind, ExprKind::Name(_)) {
             break;
         }

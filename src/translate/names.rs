@@ -69,10 +69,10 @@ pub fn loop_kind_from_name(name: &str) -> Option<LoopKind> {
 /// Python's keywords: no variable, function or op-name part may be one
 /// (a last op-name part gets PyPTO's `_` suffix instead: `pl.tensor.not_`).
 pub const PYTHON_KEYWORDS: [&str; 35] = [
-    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class",
-    "continue", "def", "del", "elif", "else", "except", "finally", "for", "from", "global",
-    "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return",
-    "try", "while", "with", "yield",
+    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
+    "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import",
+    "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while",
+    "with", "yield",
 ];
 
 pub fn is_python_keyword(name: &str) -> bool {

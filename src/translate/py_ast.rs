@@ -29,7 +29,10 @@ pub enum StmtKind {
         body: Vec<Stmt>,
     },
     /// `target = value` (several `=` are refused by the parser).
-    Assign { target: Expr, value: Expr },
+    Assign {
+        target: Expr,
+        value: Expr,
+    },
     /// `target: annotation = value`.
     AnnAssign {
         target: Expr,
@@ -47,8 +50,14 @@ pub enum StmtKind {
         iter: Expr,
         body: Vec<Stmt>,
     },
-    While { cond: Expr, body: Vec<Stmt> },
-    With { item: Expr, body: Vec<Stmt> },
+    While {
+        cond: Expr,
+        body: Vec<Stmt>,
+    },
+    With {
+        item: Expr,
+        body: Vec<Stmt>,
+    },
     Return(Option<Expr>),
     Pass,
     Break,

@@ -76,7 +76,9 @@ impl<'a> ExprWriter<'a> {
             }
             ExprKind::Float(x) => out.push_str(&format_float(x.get())),
             ExprKind::Bool(b) => out.push_str(if b { "True" } else { "False" }),
-            ExprKind::None => self.diags.push(no_form("`none` as a value", f.exprs[e].span)),
+            ExprKind::None => self
+                .diags
+                .push(no_form("`none` as a value", f.exprs[e].span)),
             ExprKind::Dtype(s) => match names::dtype_name(s) {
                 Some(n) => {
                     let _ = write!(out, "{PL}.{n}");

@@ -60,8 +60,13 @@ pub fn lex(text: &str) -> (Vec<Token>, Vec<PyComment>) {
             // Measure the indentation; blank and comment lines do not count.
             let start = i;
             let mut width = 0;
-            while i < bytes.len() && (bytes[i] == b' ' || bytes[i] == b'\t' || bytes[i] == b'\x0c') {
-                width = if bytes[i] == b'\t' { (width / 8 + 1) * 8 } else { width + 1 };
+            while i < bytes.len() && (bytes[i] == b' ' || bytes[i] == b'\t' || bytes[i] == b'\x0c')
+            {
+                width = if bytes[i] == b'\t' {
+                    (width / 8 + 1) * 8
+                } else {
+                    width + 1
+                };
                 i += 1;
             }
             if i >= bytes.len() {
@@ -102,7 +107,9 @@ pub fn lex(text: &str) -> (Vec<Token>, Vec<PyComment>) {
                 }
                 if width != *indents.last().unwrap_or(&0) {
                     toks.push(Token {
-                        tok: Tok::Error("unindent does not match any outer indentation level".into()),
+                        tok: Tok::Error(
+                            "unindent does not match any outer indentation level".into(),
+                        ),
                         span: span(start, i),
                     });
                 }
@@ -253,7 +260,10 @@ fn string(text: &str, start: usize) -> (Tok, usize) {
         value.push(ch);
         i += ch.len_utf8();
     }
-    (Tok::Error("unterminated string literal".into()), i.min(text.len()))
+    (
+        Tok::Error("unterminated string literal".into()),
+        i.min(text.len()),
+    )
 }
 
 /// A decimal integer or a float (`1.0`, `.5`, `1e-3`, `1_000`).

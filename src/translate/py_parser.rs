@@ -108,11 +108,12 @@ impl Parser {
         } else {
             Code::UnexpectedToken
         };
-        Err(
-            Diagnostic::error(format!("Python syntax: expected {what}, found {found}"), t.span)
-                .with_code(code)
-                .with_label("unexpected here"),
+        Err(Diagnostic::error(
+            format!("Python syntax: expected {what}, found {found}"),
+            t.span,
         )
+        .with_code(code)
+        .with_label("unexpected here"))
     }
 
     fn expect_op(&mut self, op: &str) -> R<Span> {
@@ -491,11 +492,7 @@ impl Parser {
         Ok(e)
     }
 
-    fn binary_level(
-        &mut self,
-        ops: &[&'static str],
-        next: fn(&mut Parser) -> R<Expr>,
-    ) -> R<Expr> {
+    fn binary_level(&mut self, ops: &[&'static str], next: fn(&mut Parser) -> R<Expr>) -> R<Expr> {
         let mut left = next(self)?;
         loop {
             let op = match &self.peek().tok {
@@ -676,7 +673,10 @@ impl Parser {
                 let mut kwargs = Vec::new();
                 while !self.at_op(")") {
                     let is_kw = matches!(self.peek().tok, Tok::Name(_))
-                        && matches!(self.toks.get(self.pos + 1).map(|t| &t.tok), Some(Tok::Op("=")));
+                        && matches!(
+                            self.toks.get(self.pos + 1).map(|t| &t.tok),
+                            Some(Tok::Op("="))
+                        );
                     if is_kw {
                         let (name, _) = self.name()?;
                         self.bump();

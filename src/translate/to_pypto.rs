@@ -128,7 +128,12 @@ impl<'a> FunctionWriter<'a> {
 
     fn function(&mut self, out: &mut String) {
         for line in Lines::of(self.f) {
-            let attached = self.f.comments.get(line.anchor).cloned().unwrap_or_default();
+            let attached = self
+                .f
+                .comments
+                .get(line.anchor)
+                .cloned()
+                .unwrap_or_default();
             // A function's body sits one level in from the class.
             let depth = line.depth + 1;
             let mut text = String::new();
@@ -144,7 +149,8 @@ impl<'a> FunctionWriter<'a> {
                 Anchor::Close(_) => {
                     if let Some(c) = &attached.trailing {
                         // A comment after `}`: its own line at the block's level.
-                        let _ = writeln!(out, "{}{}", INDENT.repeat(depth), python_comment(&c.text));
+                        let _ =
+                            writeln!(out, "{}{}", INDENT.repeat(depth), python_comment(&c.text));
                     }
                 }
             }
@@ -157,7 +163,10 @@ impl<'a> FunctionWriter<'a> {
         let indent = INDENT.repeat(depth);
         let mut options = Vec::new();
         if f.kind != FuncKind::Opaque {
-            options.push(format!("type={PL}.FunctionType.{}", names::kind_name(f.kind)));
+            options.push(format!(
+                "type={PL}.FunctionType.{}",
+                names::kind_name(f.kind)
+            ));
         }
         if self.has_auto {
             options.push("auto_scope=False".to_string());
@@ -269,8 +278,10 @@ impl<'a> FunctionWriter<'a> {
                 let ty = self.ty(self.f.var_ty(vars[0]), span);
                 let _ = write!(out, ": {ty}");
             } else {
-                self.diags
-                    .push(no_form("a type annotation on one of several bindings", span));
+                self.diags.push(no_form(
+                    "a type annotation on one of several bindings",
+                    span,
+                ));
             }
         }
     }

@@ -58,7 +58,9 @@ fn every_file_pypto_can_say_round_trips_to_its_canonical_form() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
     assert!(
-        round_tripped.iter().any(|p| p.ends_with("examples/first.pfir")),
+        round_tripped
+            .iter()
+            .any(|p| p.ends_with("examples/first.pfir")),
         "examples/first.pfir must round-trip: {round_tripped:?}"
     );
     assert!(
@@ -66,7 +68,10 @@ fn every_file_pypto_can_say_round_trips_to_its_canonical_form() {
         "only {} files round-tripped",
         round_tripped.len()
     );
-    eprintln!("{} files round-trip through PyPTO's DSL", round_tripped.len());
+    eprintln!(
+        "{} files round-trip through PyPTO's DSL",
+        round_tripped.len()
+    );
 }
 
 /// Comments carry over: each `//` comment is a `#` comment of the DSL,
@@ -93,9 +98,24 @@ fn deep_or_broken_python_is_an_error_not_a_crash() {
     );
     let t = pfir::translate::from_pypto(&deep);
     assert!(t.output.is_none());
-    assert!(t.diagnostics.iter().any(|d| d.code == Some(Code::TooDeep)), "{:?}", t.diagnostics);
-    for text in ["@", "class", "def f(:", "x = \"unterminated", "\tx\n  y", "if x:\nelse", "pl.f(a=)"] {
+    assert!(
+        t.diagnostics.iter().any(|d| d.code == Some(Code::TooDeep)),
+        "{:?}",
+        t.diagnostics
+    );
+    for text in [
+        "@",
+        "class",
+        "def f(:",
+        "x = \"unterminated",
+        "\tx\n  y",
+        "if x:\nelse",
+        "pl.f(a=)",
+    ] {
         let t = pfir::translate::from_pypto(&format!("@pl.program\nclass P:\n    {text}\n"));
-        assert!(t.diagnostics.iter().any(|d| d.is_error()) || t.output.is_some(), "{text}");
+        assert!(
+            t.diagnostics.iter().any(|d| d.is_error()) || t.output.is_some(),
+            "{text}"
+        );
     }
 }

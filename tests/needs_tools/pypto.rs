@@ -48,7 +48,9 @@ fn pypto_missing() -> Option<String> {
 /// `tools/pypto-opt ARGS` with `python` and `pythonpath`: (success, stdout, stderr).
 fn pypto_opt(args: &[&str], pythonpath: Option<&Path>) -> (bool, String, String) {
     let mut cmd = Command::new(python());
-    cmd.arg(root().join("tools/pypto-opt")).args(args).env("PFIR", PFIR);
+    cmd.arg(root().join("tools/pypto-opt"))
+        .args(args)
+        .env("PFIR", PFIR);
     if let Some(p) = pythonpath {
         cmd.env("PYTHONPATH", p);
     }
@@ -147,7 +149,11 @@ fn pass_tests_against_pypto() -> Option<String> {
         compared += 1;
         let (ok, theirs, err) = pypto_opt(&args, None);
         if !ok || ours != theirs {
-            let name = path.strip_prefix(root()).unwrap_or(path).display().to_string();
+            let name = path
+                .strip_prefix(root())
+                .unwrap_or(path)
+                .display()
+                .to_string();
             differing.push(format!(
                 "{name}\n--- pfir opt ---\n{ours}\n--- pypto-opt ---\n{theirs}{err}"
             ));
@@ -165,9 +171,16 @@ fn pass_tests_against_pypto() -> Option<String> {
     assert!(
         unexplained.is_empty(),
         "differences not listed in tests/needs_tools/pypto_differences.txt:\n{}",
-        unexplained.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n\n")
+        unexplained
+            .iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join("\n\n")
     );
-    assert!(agreeing.is_empty(), "listed, but the passes agree: {agreeing:?}");
+    assert!(
+        agreeing.is_empty(),
+        "listed, but the passes agree: {agreeing:?}"
+    );
     assert!(compared > 0, "no pass test was compared");
     None
 }
@@ -194,10 +207,16 @@ fn pypto_own_tests_agree() -> Option<String> {
         let (_, ours, e1) = pfir(&["opt", &before, PASS]);
         let (_, theirs, e2) = pypto_opt(&[&before, PASS], None);
         if ours != pair[1] {
-            failures.push(format!("case {i}: pfir's pass\n{ours}{e1}\n--- expected ---\n{}", pair[1]));
+            failures.push(format!(
+                "case {i}: pfir's pass\n{ours}{e1}\n--- expected ---\n{}",
+                pair[1]
+            ));
         }
         if theirs != pair[1] {
-            failures.push(format!("case {i}: PyPTO's pass\n{theirs}{e2}\n--- expected ---\n{}", pair[1]));
+            failures.push(format!(
+                "case {i}: PyPTO's pass\n{theirs}{e2}\n--- expected ---\n{}",
+                pair[1]
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
