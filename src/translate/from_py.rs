@@ -35,7 +35,7 @@ fn no_form(what: impl std::fmt::Display, span: Span) -> Diagnostic {
 }
 
 pub fn translate(text: &str) -> Translation {
-    let (module, _comments) = match py_parser::parse(text) {
+    let module = match py_parser::parse(text) {
         Ok(parsed) => parsed,
         Err(d) => {
             return Translation {
@@ -140,7 +140,10 @@ impl Writer {
     /// statement its line came from.
     fn to_python(&self, d: Diagnostic) -> Diagnostic {
         let start = d.primary.span.start().min(self.out.len());
-        let line = self.out[..start].bytes().filter(|b| *b == b'\n').count();
+        let line = self.out.as_bytes()[..start]
+            .iter()
+            .filter(|b| **b == b'\n')
+            .count();
         let span = self.lines.get(line).copied().unwrap_or_default();
         let mut moved =
             Diagnostic::new(d.severity, d.message.clone(), span).with_label("in this statement");

@@ -1,8 +1,9 @@
 //! Python's tokens, as far as PyPTO's DSL uses them: names, numbers,
 //! strings, operators, and the `NEWLINE` / `INDENT` / `DEDENT` tokens of
 //! Python's layout rules (lines join inside brackets and after `\`; blank
-//! and comment-only lines are ignored). Comments are kept aside. Byte
-//! offsets throughout; a character Python would not accept is an error
+//! and comment-only lines are ignored). Comments are skipped: the
+//! canonical `.pfir` written from the DSL has none, as `pfir opt`'s
+//! output has none. Byte offsets throughout; a character Python would not accept is an error
 //! token the parser reports.
 
 use crate::span::Span;
@@ -29,15 +30,6 @@ pub struct Token {
     pub span: Span,
 }
 
-/// A `#` comment: its text after `#`, where it starts, and whether it has
-/// its line to itself.
-#[derive(Clone, Debug)]
-pub struct PyComment {
-    pub text: String,
-    pub at: usize,
-    pub own_line: bool,
-}
-
 /// Longest first, so that `**=` wins over `**` and `*`.
 const OPS: [&str; 47] = [
     "**=", "//=", ">>=", "<<=", "...", "->", "**", "//", "<<", ">>", "<=", ">=", "==", "!=", ":=",
@@ -45,11 +37,10 @@ const OPS: [&str; 47] = [
     ".", ";", "+", "-", "*", "/", "%", "&", "|", "^", "~", "<", ">", "=", "@",
 ];
 
-/// Splits `text` into tokens (ending with `Eof`) and comments.
-pub fn lex(text: &str) -> (Vec<Token>, Vec<PyComment>) {
+/// Splits `text` into tokens (ending with `Eof`).
+pub fn lex(text: &str) -> Vec<Token> {
     let bytes = text.as_bytes();
     let mut toks = Vec::new();
-    let mut comments = Vec::new();
     let mut indents: Vec<usize> = vec![0];
     let mut depth = 0usize;
     let mut i = 0;
@@ -78,13 +69,7 @@ pub fn lex(text: &str) -> (Vec<Token>, Vec<PyComment>) {
                     continue;
                 }
                 b'#' => {
-                    let end = line_end(bytes, i);
-                    comments.push(PyComment {
-                        text: text[i + 1..end].to_string(),
-                        at: i,
-                        own_line: true,
-                    });
-                    i = end;
+                    i = line_end(bytes, i);
                     continue;
                 }
                 _ => {}
@@ -136,15 +121,7 @@ pub fn lex(text: &str) -> (Vec<Token>, Vec<PyComment>) {
                 }
                 i += 1;
             }
-            b'#' => {
-                let end = line_end(bytes, i);
-                comments.push(PyComment {
-                    text: text[i + 1..end].to_string(),
-                    at: i,
-                    own_line: false,
-                });
-                i = end;
-            }
+            b'#' => i = line_end(bytes, i),
             b'"' | b'\'' => {
                 let (tok, end) = string(text, i);
                 toks.push(Token {
@@ -219,7 +196,7 @@ pub fn lex(text: &str) -> (Vec<Token>, Vec<PyComment>) {
         tok: Tok::Eof,
         span: span(end, end),
     });
-    (toks, comments)
+    toks
 }
 
 fn line_end(bytes: &[u8], from: usize) -> usize {

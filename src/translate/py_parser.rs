@@ -11,14 +11,12 @@ use super::py_lexer::{Tok, Token, lex};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::span::Span;
 
-pub use super::py_lexer::PyComment;
-
 /// The deepest nesting of blocks and expressions read.
 pub const MAX_DEPTH: usize = 500;
 
-/// The statements of a Python module and its comments.
-pub fn parse(text: &str) -> Result<(Vec<Stmt>, Vec<PyComment>), Diagnostic> {
-    let (toks, comments) = lex(text);
+/// The statements of a Python module.
+pub fn parse(text: &str) -> Result<Vec<Stmt>, Diagnostic> {
+    let toks = lex(text);
     let mut p = Parser {
         toks,
         pos: 0,
@@ -31,7 +29,7 @@ pub fn parse(text: &str) -> Result<(Vec<Stmt>, Vec<PyComment>), Diagnostic> {
         }
         body.push(p.stmt()?);
     }
-    Ok((body, comments))
+    Ok(body)
 }
 
 struct Parser {

@@ -88,8 +88,7 @@ fn every_code_has_examples_that_produce_it() {
                     // A `pfir translate` error: a scope name PyPTO cannot say.
                     Code::NoTranslation => {
                         let path = dir.path().join("scope-name.pfir");
-                        std::fs::write(&path, "func main() {\n  manual \"s\" {\n  }\n}\n")
-                            .unwrap();
+                        std::fs::write(&path, "func main() {\n  manual \"s\" {\n  }\n}\n").unwrap();
                         pfir(&[
                             "translate",
                             "--to=pypto",

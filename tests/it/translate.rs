@@ -119,3 +119,40 @@ fn deep_or_broken_python_is_an_error_not_a_crash() {
         );
     }
 }
+
+mod random {
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+        /// Random programs PyPTO's DSL can say come back canonical.
+        #[test]
+        fn random_programs_round_trip(program in crate::support::generator::program()) {
+            let src = crate::support::generator::render(&program);
+            let module = crate::support::module(&src);
+            let canonical = pfir::print(&module);
+            if let Some(python) = pfir::translate::to_pypto(&src).output {
+                let back = pfir::translate::from_pypto(&python);
+                prop_assert_eq!(back.output.as_deref(), Some(canonical.as_str()), "{}", python);
+            }
+        }
+
+        /// Python cut and spliced anywhere gives a translation or errors,
+        /// never a panic.
+        #[test]
+        fn mangled_python_never_panics(cuts in proptest::collection::vec((0usize..4000, 0usize..4000), 1..4)) {
+            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/translate/Inputs/printed.py");
+            let mut text = std::fs::read_to_string(path).unwrap().into_bytes();
+            for (a, b) in cuts {
+                let (a, b) = (a.min(text.len()), b.min(text.len()));
+                let piece = text[a.min(b)..a.max(b)].to_vec();
+                text.splice(a.min(b)..a.min(b), piece);
+            }
+            let text = String::from_utf8_lossy(&text);
+            let t = pfir::translate::from_pypto(&text);
+            prop_assert!(t.output.is_some() || t.diagnostics.iter().any(|d| d.is_error()));
+        }
+    }
+}
