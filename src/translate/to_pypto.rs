@@ -15,7 +15,7 @@ use crate::ir::{
     Anchor, Attached, Direction, Extent, FuncKind, Function, IterArg, LoopKind, Module, StmtId,
     StmtKind, Type, VarId,
 };
-use crate::printer::lines::{Line, Lines};
+use crate::printer::lines::Lines;
 use crate::span::Span;
 use hashbrown::HashMap;
 use std::fmt::Write as _;
@@ -136,14 +136,13 @@ impl<'a> FunctionWriter<'a> {
                 .unwrap_or_default();
             // A function's body sits one level in from the class.
             let depth = line.depth + 1;
-            let mut text = String::new();
             let indent_of_comments = match line.anchor {
                 Anchor::Close(_) => depth + 1,
                 _ => depth,
             };
             leading(&attached, indent_of_comments, out);
             match line.anchor {
-                Anchor::Head => self.head(&mut text, depth, &attached, out),
+                Anchor::Head => self.head(depth, &attached, out),
                 Anchor::Stmt(s) => self.stmt(s, depth, &attached, out),
                 Anchor::Else(s) => self.else_line(s, depth, &attached, out),
                 Anchor::Close(_) => {
@@ -154,12 +153,13 @@ impl<'a> FunctionWriter<'a> {
                     }
                 }
             }
-            let _ = &line as &Line;
         }
     }
 
-    fn head(&mut self, text: &mut String, depth: usize, attached: &Attached, out: &mut String) {
+    fn head(&mut self, depth: usize, attached: &Attached, out: &mut String) {
         let f = self.f;
+        let mut text = String::new();
+        let text = &mut text;
         let indent = INDENT.repeat(depth);
         let mut options = Vec::new();
         if f.kind != FuncKind::Opaque {
