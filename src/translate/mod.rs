@@ -1,10 +1,10 @@
 //! `pfir translate`: `.pfir` to PyPTO's Python DSL and back
 //! (`docs/pypto.md`).
 //!
-//! - [`to_pypto`]: each `// -----` chunk becomes one `@pl.program` class
+//! - [`to_pypto()`]: each `// -----` chunk becomes one `@pl.program` class
 //!   of a Python module that PyPTO's parser (`pl.parse`) reads; comments
 //!   carry over as `#` comments ([`to_pypto`](mod@to_pypto)).
-//! - [`from_pypto`]: every `@pl.program` class of a Python file, as
+//! - [`from_pypto()`]: every `@pl.program` class of a Python file, as
 //!   PyPTO's printer prints it or its tests write it, becomes one chunk of
 //!   canonical `.pfir` ([`py_lexer`], [`py_parser`] read the Python,
 //!   [`from_py`] writes `.pfir`, which the front end then reads and the

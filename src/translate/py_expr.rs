@@ -1,7 +1,7 @@
 //! `.pfir` expressions written in PyPTO's DSL. Python's precedence for
 //! `or`, `and`, `not`, comparisons, `+ -`, `* / %` and unary `-` is the
 //! order `.pfir`'s is, so the printer's precedence
-//! ([`crate::printer::expr::prec`]) decides the parentheses; only the
+//! (`crate::printer::expr::prec`) decides the parentheses; only the
 //! spellings differ (`True`, `pl.TASK_ID`, `self.f(x)`, `pl.array.create`).
 //! Python chains comparisons, so both operands of one that are
 //! comparisons keep their parentheses, as in `.pfir`.
