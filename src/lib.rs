@@ -37,6 +37,7 @@ pub mod span;
 pub(crate) mod split_input;
 pub(crate) mod stack;
 pub(crate) mod testing;
+pub mod translate;
 pub mod vocab;
 
 /// Test support shared by pfir's own integration tests and benchmarks,

@@ -62,6 +62,8 @@ pub fn read_command(argv: &[String]) -> PfirCommand {
         // `pfir reduce` runs commands and writes files, as `pfir test` does.
         Command::Test(_) | Command::Reduce(_) => PfirCommand::Test,
         Command::Lsp(_) => PfirCommand::Lsp,
-        Command::Check(_) | Command::Explain(_) | Command::Filecheck(_) => PfirCommand::ReadOnly,
+        Command::Check(_) | Command::Explain(_) | Command::Filecheck(_) | Command::Translate(_) => {
+            PfirCommand::ReadOnly
+        }
     }
 }

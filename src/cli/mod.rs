@@ -13,6 +13,7 @@ pub mod lsp;
 pub mod opt;
 pub mod reduce;
 pub mod test;
+pub mod translate;
 mod value_enums;
 
 use crate::diagnostics::{Code, Diagnostic, DiagnosticFormat};
@@ -56,6 +57,8 @@ pub enum Command {
     Test(test::TestArgs),
     /// Shrink a program while it keeps a property (like llvm-reduce).
     Reduce(reduce::ReduceArgs),
+    /// Translate .pfir to PyPTO's Python DSL (--to=pypto) or back (--from=pypto).
+    Translate(translate::TranslateArgs),
     /// Match text against CHECK directives (like LLVM FileCheck).
     #[command(after_help = filecheck::HELP)]
     Filecheck(filecheck::FileCheckArgs),
@@ -117,6 +120,7 @@ where
         Command::Graph(args) => graph::run(args),
         Command::Test(args) => test::run(args),
         Command::Reduce(args) => reduce::run(args),
+        Command::Translate(args) => translate::run(args),
         Command::Lsp(args) => lsp::run(args),
         Command::Filecheck(args) => filecheck::run(args),
     }

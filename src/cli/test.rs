@@ -64,9 +64,10 @@ pub struct TestArgs {
     #[arg(long = "no-in-process")]
     pub no_in_process: bool,
 
-    /// The executable that `pfir` and `FileCheck` in RUN lines stand for
-    /// (default: this program).
-    #[arg(long = "pfir-exe", value_name = "PATH", hide = true)]
+    /// The executable that `pfir`, `%{pfir}` and `FileCheck` in RUN lines
+    /// stand for (default: this program); `tools/pypto-opt` runs the tests
+    /// against PyPTO's own pass (docs/pypto.md).
+    #[arg(long = "pfir-exe", value_name = "PATH")]
     pub pfir_exe: Option<PathBuf>,
 }
 

@@ -38,6 +38,7 @@ pub enum Code {
     ExpectationMismatch,
     UnclosedDelimiter,
     MismatchedDelimiter,
+    NoTranslation,
 }
 
 /// An example input for [`CodeInfo`]: the file text and the `pfir opt`
@@ -92,10 +93,10 @@ impl std::fmt::Display for Code {
     }
 }
 
-const CODE_STRINGS: [&str; 28] = [
+const CODE_STRINGS: [&str; 29] = [
     "E0001", "E0002", "E0003", "E0004", "E0005", "E0006", "E0007", "E0008", "E0009", "E0010",
     "E0011", "E0012", "E0013", "E0014", "E0015", "E0016", "E0017", "E0018", "E0019", "E0020",
-    "E0021", "E0022", "E0023", "E0024", "E0025", "E0026", "E0027", "E0028",
+    "E0021", "E0022", "E0023", "E0024", "E0025", "E0026", "E0027", "E0028", "E0029",
 ];
 
 const fn ex(text: &'static str) -> Option<Example> {
@@ -115,7 +116,7 @@ const fn ex_args(args: &'static [&'static str], text: &'static str) -> Option<Ex
 const PHASE_FENCE: &[&str] = &["--passes=expand-manual-phase-fence"];
 
 /// Every code, in order (`CODES[i].code as usize == i`).
-pub static CODES: [CodeInfo; 28] = [
+pub static CODES: [CodeInfo; 29] = [
     CodeInfo {
         code: Code::UnexpectedToken,
         title: "a token where the grammar does not allow it",
@@ -414,6 +415,19 @@ kind. A closer of the wrong kind (`f(a}`) is read as the right one, and a closer
 with nothing open is dropped, so that the rest of the file is still checked.",
         wrong: ex("func main() {\n  x = (1 + 2}\n}\n"),
         right: ex("func main() {\n  x = (1 + 2)\n}\n"),
+    },
+    CodeInfo {
+        code: Code::NoTranslation,
+        title: "`pfir translate`: a construct with no form in the other language",
+        explanation: "`pfir translate` carries every construct across or says why not. \
+Reading PyPTO's DSL (`--from=pypto`), a construct `.pfir` has no form for (an op \
+outside the DSL's `pl.` namespace, `**`, a chained comparison, a `pl.spmd` scope, a \
+tuple that is not unpacked) is an error at its Python line and column. Writing the \
+DSL (`--to=pypto`), a `.pfir` construct PyPTO has no form for (a scope name, an \
+`unroll` loop with iter-args, `f64`, `none` as a value, a name that is a Python \
+keyword) is an error at its `.pfir` position. `docs/pypto.md` lists both sets.",
+        wrong: None,
+        right: None,
     },
 ];
 

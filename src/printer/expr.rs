@@ -17,11 +17,11 @@ use std::fmt::Write as _;
 
 const OR: u8 = 1;
 const AND: u8 = 2;
-const NOT: u8 = 3;
+pub(crate) const NOT: u8 = 3;
 const CMP: u8 = 4;
 const ADD: u8 = 5;
 const MUL: u8 = 6;
-const NEG: u8 = 7;
+pub(crate) const NEG: u8 = 7;
 const ATOM: u8 = 8;
 
 fn binary_prec(op: BinaryOp) -> u8 {
@@ -37,7 +37,7 @@ fn binary_prec(op: BinaryOp) -> u8 {
 }
 
 /// How tightly the printed form of `e` binds.
-fn prec(f: &Function, e: ExprId) -> u8 {
+pub(crate) fn prec(f: &Function, e: ExprId) -> u8 {
     match &f.exprs[e].kind {
         ExprKind::Binary(op, ..) => binary_prec(*op),
         ExprKind::Unary(UnaryOp::Not, _) => NOT,

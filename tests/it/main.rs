@@ -40,4 +40,5 @@ mod reduce;
 mod roundtrip_corpus;
 
 mod tooling_robustness;
+mod translate;
 mod tree_sitter_grammar;

@@ -69,6 +69,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("ide", 8),
     ("testing", 8),
     ("reduce", 8),
+    ("translate", 8),
     ("lsp", 9),
     ("cli", 10),
 ];
@@ -250,6 +251,7 @@ const PUBLIC: &[&str] = &[
     "passes",
     "printer",
     "span",
+    "translate",
     "vocab",
 ];
 

@@ -1,6 +1,6 @@
 //! Tests that need a tool which may be missing here: LLVM's `FileCheck-NN`
 //! (`filecheck_agreement`), Neovim and Emacs (`editor_setups`), Node and npm
-//! (`npm`), Chromium (`browser`), and facilities of the system: `ulimit -v`,
+//! (`npm`), Chromium (`browser`), PyPTO (`pypto`), and facilities of the system: `ulimit -v`,
 //! `mkfifo`, root (`facilities`), `/proc` (`lsp_memory`). They run in the `lit` harness
 //! (libtest-mimic) instead of `tests/it`, so that one whose tool is missing
 //! is reported as `ignored`, with the reason, and counted as ignored in
@@ -14,6 +14,7 @@ mod facilities;
 mod filecheck_agreement;
 mod lsp_memory;
 mod npm;
+mod pypto;
 
 /// A test that needs a tool: it returns `Some(why)` when it could not run
 /// here (reported as ignored), `None` when it ran; it panics on a failure.
@@ -42,5 +43,6 @@ pub fn trials() -> Vec<Trial> {
     trials.extend(browser::trials());
     trials.extend(facilities::trials());
     trials.extend(lsp_memory::trials());
+    trials.extend(pypto::trials());
     trials
 }

@@ -1,0 +1,2 @@
+def python_print(program, concise=False, format=True):
+    return program.text
