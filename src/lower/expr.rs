@@ -1011,16 +1011,43 @@ impl<'a> Lowerer<'a> {
         if bindings.len() > results {
             return None;
         }
-        let stem = match last.name() {
-            Some((name, _)) if bindings.len() == results => self.text(name),
-            _ => callee,
-        };
         let taken = |name: &str| {
             self.scopes.lookup(name).is_some()
                 || self.signatures.contains_key(name)
                 || bindings
                     .iter()
                     .any(|b| b.name().is_some_and(|(n, _)| self.text(n) == name))
+        };
+        // `m_tid = submit k(...)`: the binding named for the task id is the
+        // task id; the result before it is what is missing.
+        if bindings.len() == results
+            && let Some((name, _)) = last.name()
+            && let Some(stem) = self.text(name).strip_suffix("_tid")
+            && !stem.is_empty()
+        {
+            let result = std::iter::once(stem.to_string())
+                .chain((2..100).map(|i| format!("{stem}{i}")))
+                .find(|name| !taken(name))?;
+            let mut given: Vec<&str> = bindings
+                .iter()
+                .map(|b| b.name().map_or("_", |(n, _)| self.text(n)))
+                .collect();
+            given.insert(given.len() - 1, &result);
+            let message = format!(
+                "bind the result before the task id: `{} = submit {callee}(...)`",
+                given.join(", ")
+            );
+            let start = last.span().start();
+            return Some((
+                Span::new(start, start),
+                format!("{result}, "),
+                message,
+                Applicability::MaybeIncorrect,
+            ));
+        }
+        let stem = match last.name() {
+            Some((name, _)) if bindings.len() == results => self.text(name),
+            _ => callee,
         };
         let task_id = std::iter::once(format!("{stem}_tid"))
             .chain((2..100).map(|i| format!("{stem}_tid{i}")))
