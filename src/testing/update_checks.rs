@@ -363,10 +363,17 @@ pub fn generate(input: &str, output: &str, prefix: &str, split: bool) -> String 
     let eol = if input.contains("\r\n") { "\r\n" } else { "\n" };
     // Lines as the compiler and editors read them: a lone `\r` ends one,
     // so a check comment never takes the code after it along.
+    // Check lines removed since the last line kept: a blank line after
+    // them that would follow a blank line is dropped (the blank lines that
+    // stood around a hand-written block do not become a double one).
+    let mut removed = false;
     for line in fsutil::lines::lines_inclusive(input) {
         let line = match strip_checks(line, prefix) {
             None => line.to_string(),
-            Some(None) => continue,
+            Some(None) => {
+                removed = true;
+                continue;
+            }
             Some(Some(code)) => code,
         };
         let line = line.as_str();
@@ -374,11 +381,13 @@ pub fn generate(input: &str, output: &str, prefix: &str, split: bool) -> String 
             markers.push(line.to_string());
             chunks.push(Vec::new());
         } else {
-            chunks
-                .last_mut()
-                .expect("never empty")
-                .push(line.to_string());
+            let chunk = chunks.last_mut().expect("never empty");
+            let blank = line.trim().is_empty();
+            if !(blank && removed && chunk.last().is_some_and(|l| l.trim().is_empty())) {
+                chunk.push(line.to_string());
+            }
         }
+        removed = false;
     }
 
     // The output's functions, per chunk.
@@ -652,6 +661,21 @@ orchestration func main(n: i64) -> task_id {
         assert!(got.contains("// CHECK-SAME: go"));
         assert!(got.contains("// OTHER-LABEL: func f() {"));
         assert!(!got.contains("// OTHER: keep"));
+    }
+
+    /// A hand-written block between two blank lines leaves one blank line,
+    /// not two, where it was.
+    #[test]
+    fn removed_checks_leave_no_double_blank_line() {
+        let input = "// RUN: x\n\n// CHECK: old\n// CHECK: older\n\nfunc f() {\n}\n";
+        let got = generate(input, F, "CHECK", false);
+        assert_eq!(
+            got,
+            "// RUN: x\n\n// CHECK-LABEL: func f() {\n// CHECK-NEXT: }\nfunc f() {\n}\n"
+        );
+        // Blank lines the checks did not stand between stay.
+        let input = "// RUN: x\n\n\nfunc f() {\n}\n";
+        assert!(generate(input, F, "CHECK", false).starts_with("// RUN: x\n\n\n"));
     }
 
     #[test]
