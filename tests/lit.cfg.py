@@ -13,6 +13,9 @@ config.suffixes = [".pfir"]
 config.excludes = ["Inputs"]
 config.test_source_root = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(config.test_source_root)
+# lit's scratch files (`%t`) go under target/ (or `PFIR_LIT_OUTPUT`), not
+# next to the tests.
+config.test_exec_root = os.environ.get("PFIR_LIT_OUTPUT", os.path.join(root, "target", "llvm-lit"))
 pfir = os.path.abspath(os.environ.get("PFIR", os.path.join(root, "target", "debug", "pfir")))
 # `FileCheck` is pfir's own (LLVM's need not be installed); `pfir` the one
 # under test.

@@ -615,3 +615,74 @@ fn line_width_comes_from_the_flag_or_the_nearest_pfir_toml() {
     let (code, _, _) = run(&["fmt", "--line-width", "0", path], "");
     assert_eq!(code, 2);
 }
+
+/// The `pfir` arguments of `text`'s first RUN line that verifies
+/// diagnostics (`%s` left for the file), else `opt --verify-diagnostics`
+/// (with `--split-input-file` when the file has `// -----` lines).
+fn verify_arguments(text: &str) -> Vec<String> {
+    let run = text
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix("// RUN:"))
+        .find(|r| r.contains("--verify-diagnostics"));
+    if let Some(run) = run {
+        let words = run
+            .split_whitespace()
+            .skip_while(|w| *w == "not")
+            .skip(1)
+            .take_while(|w| !["|", "&&", ">", "2>", "2>&1"].contains(w));
+        return words.map(str::to_string).collect();
+    }
+    let mut args = vec!["opt".to_string(), "%s".into(), "--verify-diagnostics".into()];
+    if text.lines().any(|l| l.trim_end() == "// -----") {
+        args.push("--split-input-file".into());
+    }
+    args
+}
+
+/// Whether `--verify-diagnostics` passes on `path` (run with `args`).
+fn verifies(args: &[String], path: &Path) -> (bool, String) {
+    let path = path.display().to_string();
+    let args: Vec<String> = args.iter().map(|a| a.replace("%s", &path)).collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, _, stderr) = run(&args, "");
+    (code == 0, stderr)
+}
+
+/// For every `.pfir` under `tests/` with `expected-*` lines that formats,
+/// `--verify-diagnostics` gives the same verdict before and after `pfir
+/// fmt` at widths 30, 60 and 100: an `expected-*` comment after a
+/// statement that the width breaks still names the statement's line.
+#[test]
+fn expected_directives_keep_their_verdict_at_every_width() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let mut files = Vec::new();
+    pfir_files(&root, &mut files);
+    files.sort();
+    let tmp = tempfile::tempdir().unwrap();
+    let (mut checked, mut differ) = (0, Vec::new());
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        if !text.contains("expected-") || text.contains("\r") {
+            continue;
+        }
+        let args = verify_arguments(&text);
+        let (before, _) = verifies(&args, f);
+        for width in [30, 60, 100] {
+            let Ok(formatted) = format_text_with(&text, width) else {
+                continue;
+            };
+            let p = tmp.path().join(f.file_name().unwrap());
+            std::fs::write(&p, &formatted).unwrap();
+            let (after, stderr) = verifies(&args, &p);
+            checked += 1;
+            if after != before {
+                differ.push(format!(
+                    "{} at width {width}: before {before}, after {after}\n{stderr}",
+                    f.display()
+                ));
+            }
+        }
+    }
+    assert!(checked > 150, "only {checked} formatted files checked");
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+}

@@ -9,10 +9,12 @@ use std::process::{Command, Stdio};
 
 /// `lit ARGS` with this build's `pfir`: (exit status, its report).
 fn lit(args: &[&Path]) -> Result<(bool, String), String> {
+    let scratch = tempfile::tempdir().unwrap();
     let out = Command::new("lit")
         .arg("-v")
         .args(args)
         .env("PFIR", env!("CARGO_BIN_EXE_pfir"))
+        .env("PFIR_LIT_OUTPUT", scratch.path())
         .stdin(Stdio::null())
         .output()
         .map_err(|_| "LLVM's `lit` is not installed (pip install lit)".to_string())?;
