@@ -273,6 +273,29 @@ impl<'a> Lowerer<'a> {
         callee: &str,
         callee_span: Option<Span>,
     ) {
+        // `a, t = sumbit k(x, deps=[ts])`: the unknown variable just
+        // reported before the callee, on its line, is a misspelt `submit`
+        // (the `deps=` says a launch was meant): one mistake, one error,
+        // about the keyword, with its fix.
+        let misspelt_submit = callee_span.is_some_and(|at| {
+            self.diags.last().is_some_and(|d| {
+                let s = d.primary.span;
+                d.code == Some(Code::UnknownVariable)
+                    && d.suggestions.iter().any(|x| x.replacement == "submit")
+                    && s.end() <= at.start()
+                    && self.line_number(s.end()) == self.line_number(at.start())
+            })
+        });
+        if misspelt_submit && let Some(d) = self.diags.last_mut() {
+            let word = d.message.split('`').nth(1).unwrap_or_default().to_string();
+            d.message = format!("unknown keyword `{word}`: did you mean `submit`?");
+            d.primary.message = format!("a task launch is written `submit {callee}(...)`");
+            for fix in d.suggestions.iter_mut() {
+                fix.message = format!("replace `{word}` with `submit`");
+                fix.applicability = Applicability::MachineApplicable;
+            }
+            return;
+        }
         let mut d = Diagnostic::error(
             format!("`deps=` is not allowed on a plain call of `{callee}`"),
             key.span().to(value.span),
