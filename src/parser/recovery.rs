@@ -116,13 +116,16 @@ fn parse_in_stages<'i>(text: &'i str, base: usize, arena: &'i ast::Arena) -> Par
             }
             out
         };
-        let char_errors = take(&mut char_diags);
+        let mut char_errors = take(&mut char_diags);
         let delimiter_errors = take(&mut delimiter_diags);
-        let outcome = if delimiter_errors.is_empty() {
+        let mut outcome = if delimiter_errors.is_empty() {
             parse_item(item.to_vec(), &ctx)
         } else {
             parse_bracket_repaired(item, &ctx)
         };
+        if delimiter_errors.is_empty() {
+            rejected_curly_strings(&mut char_errors, &mut outcome.diagnostics);
+        }
         let broken = !outcome.diagnostics.is_empty()
             || !delimiter_errors.is_empty()
             || !char_errors.is_empty()
@@ -564,6 +567,29 @@ fn in_condition(tokens: &[Spanned<'_>], at: usize, ctx: &Ctx<'_, '_>) -> bool {
         .rev()
         .take_while(|t| ctx.layout.line(t.0) == line)
         .any(|t| matches!(t.1, Tok::If | Tok::While))
+}
+
+/// A string in curly quotes where no string may stand (`x = “hello”`):
+/// one mistake, so one error, the parser's (a string only names a scope,
+/// in any quotes); the curly quotes become a note of it rather than an
+/// error of their own.
+fn rejected_curly_strings(char_errors: &mut Vec<Diagnostic>, syntax_errors: &mut [Diagnostic]) {
+    const CURLY: &str = "read as a string in straight quotes";
+    char_errors.retain(|c| {
+        let rejected = c.notes.iter().any(|n| n.ends_with(CURLY))
+            && syntax_errors
+                .iter_mut()
+                .find(|d| d.primary.span.start() == c.primary.span.start())
+                .map(|d| {
+                    d.notes.push(
+                        "note: a string, in curly quotes here; a string is written in straight \
+                         quotes, and only as a scope's name (`manual \"phase\" {`)"
+                            .to_string(),
+                    )
+                })
+                .is_some();
+        !rejected
+    });
 }
 
 /// `for i in range(n):` with the body's `}` kept (a Python habit half
