@@ -274,16 +274,19 @@ impl<'a> Lowerer<'a> {
         callee_span: Option<Span>,
     ) {
         // `a, t = sumbit k(x, deps=[ts])`: the unknown variable just
-        // reported before the callee, on its line, is a misspelt `submit`
-        // (the `deps=` says a launch was meant): one mistake, one error,
-        // about the keyword, with its fix.
+        // reported right before the callee (only blanks between them) is a
+        // misspelt `submit` (the `deps=` says a launch was meant): one
+        // mistake, one error, about the keyword, with its fix.
         let misspelt_submit = callee_span.is_some_and(|at| {
             self.diags.last().is_some_and(|d| {
                 let s = d.primary.span;
+                let between = s.end().checked_sub(self.src.base).and_then(|from| {
+                    let to = at.start().checked_sub(self.src.base)?;
+                    self.src.text.get(from..to)
+                });
                 d.code == Some(Code::UnknownVariable)
                     && d.suggestions.iter().any(|x| x.replacement == "submit")
-                    && s.end() <= at.start()
-                    && self.line_number(s.end()) == self.line_number(at.start())
+                    && between.is_some_and(|b| b.trim().is_empty())
             })
         });
         if misspelt_submit && let Some(d) = self.diags.last_mut() {
