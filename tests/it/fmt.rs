@@ -624,7 +624,7 @@ fn verify_arguments(text: &str) -> Vec<String> {
     let run = text
         .lines()
         .filter_map(|l| l.trim_start().strip_prefix("// RUN:"))
-        .find(|r| r.contains("--verify-diagnostics"));
+        .find(|r| r.contains("--verify-diagnostics") && r.contains("%s"));
     if let Some(run) = run {
         let words = run
             .split_whitespace()
@@ -640,10 +640,15 @@ fn verify_arguments(text: &str) -> Vec<String> {
     args
 }
 
-/// Whether `--verify-diagnostics` passes on `path` (run with `args`).
-fn verifies(args: &[String], path: &Path) -> (bool, String) {
+/// Whether `--verify-diagnostics` passes on `path` (run with `args`; `%t`
+/// is a file in `scratch`).
+fn verifies(args: &[String], path: &Path, scratch: &Path) -> (bool, String) {
+    let out = scratch.join("out").display().to_string();
     let path = path.display().to_string();
-    let args: Vec<String> = args.iter().map(|a| a.replace("%s", &path)).collect();
+    let args: Vec<String> = args
+        .iter()
+        .map(|a| a.replace("%s", &path).replace("%t", &out))
+        .collect();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let (code, _, stderr) = run(&args, "");
     (code == 0, stderr)
@@ -667,14 +672,14 @@ fn expected_directives_keep_their_verdict_at_every_width() {
             continue;
         }
         let args = verify_arguments(&text);
-        let (before, _) = verifies(&args, f);
+        let (before, _) = verifies(&args, f, tmp.path());
         for width in [30, 60, 100] {
             let Ok(formatted) = format_text_with(&text, width) else {
                 continue;
             };
             let p = tmp.path().join(f.file_name().unwrap());
             std::fs::write(&p, &formatted).unwrap();
-            let (after, stderr) = verifies(&args, &p);
+            let (after, stderr) = verifies(&args, &p, tmp.path());
             checked += 1;
             if after != before {
                 differ.push(format!(
