@@ -613,7 +613,10 @@ fn colons_with_kept_braces(tokens: &mut [Spanned<'_>], layout: &Layout<'_>) -> V
         let Some(next) = tokens.get(at + 1) else {
             continue;
         };
-        let first = (0..=at).rev().find(|&i| on_new_line(tokens, i)).unwrap_or(0);
+        let first = (0..=at)
+            .rev()
+            .find(|&i| on_new_line(tokens, i))
+            .unwrap_or(0);
         if !tokens[first..at]
             .iter()
             .any(|t| matches!(t.1, Tok::For | Tok::While | Tok::If | Tok::Else))

@@ -89,12 +89,15 @@ fn write_at(m: &Module, f: &Function, e: ExprId, min: u8, out: &mut String) {
     }
 }
 
+/// An operand of a binary expression and the level it is written at.
+pub type Operand = (ExprId, u8);
+
 /// The operator and operands of binary expression `e`, each operand with
 /// the level it is written at (parenthesised when it binds looser, see
 /// [`write_operand`]). Left-associative: the left operand may sit at the
 /// same level, the right one must bind tighter; comparisons chain neither
 /// way.
-pub fn binary_operands(f: &Function, e: ExprId) -> Option<(BinaryOp, (ExprId, u8), (ExprId, u8))> {
+pub fn binary_operands(f: &Function, e: ExprId) -> Option<(BinaryOp, Operand, Operand)> {
     let ExprKind::Binary(op, l, r) = f.exprs[e].kind else {
         return None;
     };

@@ -633,7 +633,11 @@ fn verify_arguments(text: &str) -> Vec<String> {
             .take_while(|w| !["|", "&&", ">", "2>", "2>&1"].contains(w));
         return words.map(str::to_string).collect();
     }
-    let mut args = vec!["opt".to_string(), "%s".into(), "--verify-diagnostics".into()];
+    let mut args = vec![
+        "opt".to_string(),
+        "%s".into(),
+        "--verify-diagnostics".into(),
+    ];
     if text.lines().any(|l| l.trim_end() == "// -----") {
         args.push("--split-input-file".into());
     }

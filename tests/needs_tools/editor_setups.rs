@@ -312,14 +312,21 @@ fn snippet_gives_diagnostics_and_hover(s: &Snippet) -> Option<String> {
 /// Every Neovim snippet sets the client's debounce to 0: Neovim's default
 /// (150 ms) comes on top of the server's own, and typing feels slow.
 fn nvim_snippets_send_changes_at_once() {
-    let nvim: Vec<Snippet> = snippets().into_iter().filter(|s| s.editor == "nvim").collect();
+    let nvim: Vec<Snippet> = snippets()
+        .into_iter()
+        .filter(|s| s.editor == "nvim")
+        .collect();
     assert!(!nvim.is_empty());
     for s in nvim {
         let set = s.text.lines().any(|l| {
             let l: String = l.chars().filter(|c| !c.is_whitespace()).collect();
             l.starts_with("flags={debounce_text_changes=0}")
         });
-        assert!(set, "nvim {}: no `flags = {{ debounce_text_changes = 0 }}`", s.versions);
+        assert!(
+            set,
+            "nvim {}: no `flags = {{ debounce_text_changes = 0 }}`",
+            s.versions
+        );
     }
 }
 

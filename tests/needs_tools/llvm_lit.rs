@@ -18,8 +18,8 @@ fn lit(args: &[&Path]) -> Result<(bool, String), String> {
         .stdin(Stdio::null())
         .output()
         .map_err(|_| "LLVM's `lit` is not installed (pip install lit)".to_string())?;
-    let report = String::from_utf8_lossy(&out.stdout).to_string()
-        + &String::from_utf8_lossy(&out.stderr);
+    let report =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     Ok((out.status.success(), report))
 }
 
@@ -32,7 +32,13 @@ fn tests_pass_under_llvm_lit() -> Option<String> {
     };
     let count = std::fs::read_dir(&fmt)
         .unwrap()
-        .filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "pfir"))
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "pfir")
+        })
         .count();
     assert!(ok, "{report}");
     assert!(report.contains(&format!("Passed: {count} ")), "{report}");

@@ -62,10 +62,18 @@ fn hover_follows_the_clients_content_format() {
         assert_eq!(hover["contents"]["kind"], kind, "{formats}");
         let value = hover["contents"]["value"].as_str().unwrap();
         assert!(value.contains("tids: array<task_id"), "{value}");
-        assert_eq!(value.contains("```"), kind == "markdown", "{formats}: {value}");
+        assert_eq!(
+            value.contains("```"),
+            kind == "markdown",
+            "{formats}: {value}"
+        );
         let decision = c.request("textDocument/hover", at("for i", 0, 0)).unwrap();
         let decision = decision["contents"]["value"].as_str().unwrap();
-        assert_eq!(decision.contains("**"), kind == "markdown", "{formats}: {decision}");
+        assert_eq!(
+            decision.contains("**"),
+            kind == "markdown",
+            "{formats}: {decision}"
+        );
         assert!(decision.contains("expand-manual-phase-fence"), "{decision}");
     }
 }

@@ -143,7 +143,10 @@ pub fn process_ended(pid: u32) -> bool {
 /// `kill` program would print `kill: (N): No such process` into the test
 /// output).
 pub fn kill_quietly(pid: u32) {
-    if let Some(pid) = i32::try_from(pid).ok().and_then(rustix::process::Pid::from_raw) {
+    if let Some(pid) = i32::try_from(pid)
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+    {
         let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
     }
 }
