@@ -626,7 +626,7 @@ orchestration func main(n: i64) -> task_id {
 
     /// Inputs around `f`, and what `generate` makes of them with the
     /// prefix `CHECK`: (what it shows, input, result).
-    const AROUND_F: [(&str, &str, &str); 3] = [
+    const AROUND_F: [(&str, &str, &str); 5] = [
         (
             "other prefixes and comments stay",
             "// RUN: x\n// OTHER: keep\n// CHECK-SAME: go\n// CHECKER: keep\n// CHECK-COUNT-2: go\n// CHECK-NOT: go\nfunc f() {\n}\n",
@@ -641,6 +641,16 @@ orchestration func main(n: i64) -> task_id {
             "CRLF files stay CRLF",
             "// RUN: x\r\n// CHECK: old\r\nfunc f() {\r\n}\r\n",
             "// RUN: x\r\n// CHECK-LABEL: func f() {\r\n// CHECK-NEXT: }\r\nfunc f() {\r\n}\r\n",
+        ),
+        (
+            "a block between two blank lines leaves one blank line, not two",
+            "// RUN: x\n\n// CHECK: old\n// CHECK: older\n\nfunc f() {\n}\n",
+            "// RUN: x\n\n// CHECK-LABEL: func f() {\n// CHECK-NEXT: }\nfunc f() {\n}\n",
+        ),
+        (
+            "blank lines no check stood between stay",
+            "// RUN: x\n\n\nfunc f() {\n}\n",
+            "// RUN: x\n\n\n// CHECK-LABEL: func f() {\n// CHECK-NEXT: }\nfunc f() {\n}\n",
         ),
     ];
 
@@ -661,21 +671,6 @@ orchestration func main(n: i64) -> task_id {
         assert!(got.contains("// CHECK-SAME: go"));
         assert!(got.contains("// OTHER-LABEL: func f() {"));
         assert!(!got.contains("// OTHER: keep"));
-    }
-
-    /// A hand-written block between two blank lines leaves one blank line,
-    /// not two, where it was.
-    #[test]
-    fn removed_checks_leave_no_double_blank_line() {
-        let input = "// RUN: x\n\n// CHECK: old\n// CHECK: older\n\nfunc f() {\n}\n";
-        let got = generate(input, F, "CHECK", false);
-        assert_eq!(
-            got,
-            "// RUN: x\n\n// CHECK-LABEL: func f() {\n// CHECK-NEXT: }\nfunc f() {\n}\n"
-        );
-        // Blank lines the checks did not stand between stay.
-        let input = "// RUN: x\n\n\nfunc f() {\n}\n";
-        assert!(generate(input, F, "CHECK", false).starts_with("// RUN: x\n\n\n"));
     }
 
     #[test]

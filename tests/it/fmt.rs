@@ -294,15 +294,21 @@ proptest! {
 
 use crate::support::pfir_files;
 
+/// `tests/` and every `.pfir` file under it, in order.
+fn test_files() -> (std::path::PathBuf, Vec<std::path::PathBuf>) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let mut files = Vec::new();
+    pfir_files(&root, &mut files);
+    files.sort();
+    (root, files)
+}
+
 /// Every `.pfir` test under `tests/`, formatted (when it reads), passes or
 /// fails exactly as it did before (run by the lit runner from copies of the
 /// tree; the non-canonical roundtrip tests are formatted too).
 #[test]
 fn formatting_every_test_keeps_its_result() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
-    let mut files = Vec::new();
-    pfir_files(&root, &mut files);
-    files.sort();
+    let (root, files) = test_files();
     // The tests are formatted; their `Inputs/` stay as they are.
     let tests = lit::discover(std::slice::from_ref(&root)).unwrap();
     let tmp = tempfile::tempdir().unwrap();
@@ -664,10 +670,7 @@ fn verifies(args: &[String], path: &Path, scratch: &Path) -> (bool, String) {
 /// statement that the width breaks still names the statement's line.
 #[test]
 fn expected_directives_keep_their_verdict_at_every_width() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
-    let mut files = Vec::new();
-    pfir_files(&root, &mut files);
-    files.sort();
+    let (_, files) = test_files();
     let tmp = tempfile::tempdir().unwrap();
     let (mut checked, mut differ) = (0, Vec::new());
     for f in &files {
