@@ -23,9 +23,11 @@
 
 use super::doc::{Builder, Doc, Docs};
 use super::notes::InnerNote;
-use crate::ir::{ExprId, ExprKind, Function, IterArg, Module, StmtId, StmtKind};
+use crate::ir::if_chain::else_if_arm;
+use crate::ir::{Anchor, ExprId, ExprKind, Function, IterArg, Module, StmtId, StmtKind};
 use crate::printer::binding::{each_binding_text, unannotated_bindings, write_iter_arg_binding};
-use crate::printer::expr::write_expr;
+use crate::printer::expr::{binary_operands, parenthesised, write_expr, write_operand};
+use crate::printer::{write_function_close, write_function_open, write_param};
 use bumpalo::Bump;
 use smallvec::SmallVec;
 use std::ops::Range;
@@ -110,14 +112,18 @@ fn has_list(f: &Function, kind: &StmtKind) -> bool {
     }
 }
 
-/// A statement line to lay out: the statement, its canonical text (which
-/// starts at column `indent`), and the comments inside its source
-/// ([`InnerNote`]).
+/// A line to lay out: what it prints (a statement, the function header, an
+/// `} else if c {` line), its canonical text (which starts at column
+/// `indent`), and the comments inside its source ([`InnerNote`]).
 pub struct Request<'r> {
-    pub stmt: StmtId,
+    /// The line: a statement's, the function header or an `} else` line.
+    pub anchor: Anchor,
     pub line: &'r str,
     pub indent: usize,
     pub inner: &'r [InnerNote<'r>],
+    /// Not broken by width (an `expected-*` directive names the line):
+    /// laid out only where a comment keeps a list broken.
+    pub pinned: bool,
 }
 
 /// A statement laid out by [`fit_statements`]: where its text is in the
@@ -168,13 +174,22 @@ pub fn fit_statements<'r>(
             laid.push(None);
             continue;
         };
-        let room = width
-            .saturating_sub(r.indent)
-            .max(MIN_ROOM.min(width))
-            .max(1);
+        let room = if r.pinned {
+            // Wider than any line (and than `pretty`'s arithmetic needs).
+            u32::MAX as usize
+        } else {
+            width
+                .saturating_sub(r.indent)
+                .max(MIN_ROOM.min(width))
+                .max(1)
+        };
         // Bytes count at least the characters: a shorter line fits.
         let fits = r.line.len() <= room || r.line.chars().count() <= room;
-        if fits && (r.inner.is_empty() || !has_list(f, &f.stmts[r.stmt].kind)) {
+        let keeps_comments = match r.anchor {
+            Anchor::Stmt(s) => has_list(f, &f.stmts[s].kind),
+            Anchor::Head | Anchor::Else(_) | Anchor::Close(_) => false,
+        };
+        if fits && (r.inner.is_empty() || !keeps_comments) {
             laid.push(None);
             continue;
         }
@@ -200,7 +215,13 @@ pub fn fit_statements<'r>(
             placeable,
             placed: &mut placed[from..],
         };
-        match statement(r.stmt, r.line, &mut cx) {
+        let doc = match r.anchor {
+            Anchor::Stmt(s) => statement(s, r.line, &mut cx),
+            Anchor::Head => header(&mut cx),
+            Anchor::Else(s) => else_if(s, &mut cx),
+            Anchor::Close(_) => None,
+        };
+        match doc {
             Some(doc) if !fits || placed[from..].iter().any(|p| *p) => {
                 built.push((room, laid.len(), r.indent, doc));
                 laid.push(Some(Laid {
@@ -323,6 +344,8 @@ enum Piece<'a> {
     Predicate(ExprId),
     /// `x = init` of `iter(...)`.
     IterArg(&'a IterArg),
+    /// A parameter of the function header (by index).
+    Param(usize),
 }
 
 /// A list item: what it is and the source bytes it was read from (`None`:
@@ -350,6 +373,8 @@ impl<'a> Cx<'a, '_> {
             Piece::Expr(e) | Piece::Kwarg(_, e) | Piece::Predicate(e) => self.expr_span(e),
             Piece::Deps(deps) => self.exprs_span(deps),
             Piece::IterArg(ia) => self.expr_span(ia.init),
+            // Comments inside a header move above it.
+            Piece::Param(_) => None,
         };
         Item { piece, span }
     }
@@ -386,6 +411,65 @@ impl<'a> Cx<'a, '_> {
                 let init = self.expr(ia.init, suffix);
                 self.b.cat(binding, init)
             }
+            Piece::Param(i) => {
+                let f = self.f;
+                self.written(|s| {
+                    write_param(f, &f.params[i], s);
+                    s.push_str(suffix);
+                })
+            }
+        }
+    }
+
+    /// Condition `e` of an `if`, `} else if` or `while`, then ` {`. A chain
+    /// of one operator at its top (`a and b and c`, `x + y < n`) breaks
+    /// before each operator, two spaces further in, with the `{` on a line
+    /// of its own (so that the body stands apart); an operand that is a
+    /// call breaks at its arguments.
+    fn condition(&mut self, e: ExprId, brace: bool) -> Doc<'a> {
+        let b = self.b;
+        // The left spine of the top operator's level, walked without
+        // recursion (conditions may be deep): operands, last first.
+        let mut operands: SmallVec<[(Option<&'static str>, ExprId, u8); 4]> = SmallVec::new();
+        let mut at = (e, 0u8);
+        let top = binary_operands(self.f, e).map(|(op, ..)| op);
+        loop {
+            match binary_operands(self.f, at.0) {
+                Some((op, left, (r, rmin)))
+                    if Some(op) == top && !parenthesised(self.f, at.0, at.1) =>
+                {
+                    operands.push((Some(op.symbol()), r, rmin));
+                    at = left;
+                }
+                _ => {
+                    operands.push((None, at.0, at.1));
+                    break;
+                }
+            }
+        }
+        let end = if brace { " {" } else { "" };
+        if operands.len() < 2 {
+            let cond = self.expr(e, "");
+            return b.cat(cond, b.text(end));
+        }
+        let mut doc = b.nil();
+        for &(op, x, min) in operands.iter().rev() {
+            let operand = if parenthesised(self.f, x, min) {
+                let (m, f) = (self.m, self.f);
+                self.written(|s| write_operand(m, f, x, min, s))
+            } else {
+                self.expr(x, "")
+            };
+            doc = match op {
+                None => operand,
+                Some(op) => b.concat([doc, b.line(), b.text2(op, " "), operand]),
+            };
+        }
+        let doc = b.nest(doc, 2);
+        if brace {
+            b.group(b.concat([doc, b.line(), b.text("{")]))
+        } else {
+            b.group(doc)
         }
     }
 
@@ -612,10 +696,16 @@ fn statement<'a>(s: StmtId, line: &'a str, cx: &mut Cx<'a, '_>) -> Option<Doc<'a
             b.concat([bounds, iter, b.text(" {")])
         }
         StmtKind::While(w) => {
-            let cond = cx.expr(f.whiles[*w].cond, "");
-            let iter = cx.iter_args(kind);
-            b.concat([b.text("while "), cond, iter, b.text(" {")])
+            let cond = f.whiles[*w].cond;
+            if f.iter_args(kind).is_empty() {
+                b.cat(b.text("while "), cx.condition(cond, true))
+            } else {
+                let cond = cx.condition(cond, false);
+                let iter = cx.iter_args(kind);
+                b.concat([b.text("while "), cond, iter, b.text(" {")])
+            }
         }
+        StmtKind::If(i) => b.cat(b.text("if "), cx.condition(f.ifs[*i].cond, true)),
         StmtKind::Yield(values) | StmtKind::Return(values) => {
             let word = if matches!(kind, StmtKind::Yield(_)) {
                 "yield"
@@ -636,9 +726,35 @@ fn statement<'a>(s: StmtId, line: &'a str, cx: &mut Cx<'a, '_>) -> Option<Doc<'a
             }
         }
         // Heads with no list to break: the canonical text stays.
-        StmtKind::If(_) | StmtKind::Scope(_) | StmtKind::Break | StmtKind::Continue => {
+        StmtKind::Scope(_) | StmtKind::Break | StmtKind::Continue => {
             return None;
         }
     };
     Some(b.cat(head, body))
+}
+
+/// The document of the function header: its parameters are a list
+/// (`func f(` ... `) -> R {`); `None` without parameters.
+fn header<'a>(cx: &mut Cx<'a, '_>) -> Option<Doc<'a>> {
+    let f = cx.f;
+    if f.params.is_empty() {
+        return None;
+    }
+    let open = cx.written(|s| write_function_open(f, s));
+    let close = cx.written(|s| write_function_close(f, s));
+    let items = (0..f.params.len())
+        .map(|i| cx.item(Piece::Param(i)))
+        .collect();
+    Some(cx.bracketed(open, items, close, 0))
+}
+
+/// The document of the `} else if c {` line after the `then` block of `s`;
+/// `None` for `} else {`.
+fn else_if<'a>(s: StmtId, cx: &mut Cx<'a, '_>) -> Option<Doc<'a>> {
+    let f = cx.f;
+    let StmtKind::If(i) = f.stmts[else_if_arm(f, Some(s), 1)?].kind else {
+        return None;
+    };
+    let cond = cx.condition(f.ifs[i].cond, true);
+    Some(cx.b.cat(cx.b.text("} else if "), cond))
 }

@@ -279,7 +279,7 @@ fn format_chunks(
         .split_lines(cuts.split_lines, cuts.split_at)
         .window_lines(cuts.window_lines);
     if text.contains("expected-") {
-        printer = printer.tracking(lines.line_count());
+        printer = printer.tracking(text, lines.line_count());
     }
     let line_of = |offset: usize| lines.line_of(offset);
     let last = chunks.len().saturating_sub(1);

@@ -51,6 +51,11 @@ pub struct Tracking {
     pub directives: Vec<Directive>,
     /// Per source line, what set its output line (see [`Source`]).
     set_by: Vec<Source>,
+    /// Per source line, whether an `expected-*` directive names it: a line
+    /// of code read from it is never broken by width (only where a comment
+    /// keeps a list broken, as written), so its diagnostics stay on the
+    /// line the directive names.
+    pinned: Vec<bool>,
 }
 
 /// What a source line's output line was taken from, in increasing
@@ -165,12 +170,28 @@ impl Printer {
         self
     }
 
-    /// Records output lines for a source of `source_lines` lines.
-    pub fn tracking(mut self, source_lines: usize) -> Printer {
+    /// Records output lines for `source` (of `source_lines` lines).
+    pub fn tracking(mut self, source: &str, source_lines: usize) -> Printer {
+        let mut pinned = vec![false; source_lines];
+        let starts: Vec<usize> = std::iter::once(0)
+            .chain(crate::span::line_starts(source))
+            .collect();
+        for (n, &start) in starts.iter().enumerate() {
+            let end = starts.get(n + 1).copied().unwrap_or(source.len());
+            let (_, found) = crate::lexer::expected::scan_line(&source[start..end]);
+            for f in found {
+                if let crate::lexer::expected::Found::Directive(d) = f
+                    && let Some(slot) = d.line.target(n).and_then(|t| pinned.get_mut(t))
+                {
+                    *slot = true;
+                }
+            }
+        }
         self.tracking = Some(Tracking {
             out_of: vec![u32::MAX; source_lines],
             directives: Vec::new(),
             set_by: vec![Source::Nothing; source_lines],
+            pinned,
         });
         self
     }
@@ -277,6 +298,15 @@ impl Printer {
                 self.comment_line(depth, &comment);
             }
         }
+        // A line broken over several keeps a trailing `expected-*` naming
+        // its first line: above it (its offset then names the line below).
+        let mut trailing = c.trailing;
+        if breaks > 0
+            && let Some(t) = trailing.take_if(|t| crate::lexer::expected::has_directive(t.text))
+        {
+            let blank_before = std::mem::take(&mut blank_before);
+            self.comment_line(depth, &Note { blank_before, ..*t });
+        }
         if blank_before && depth == line.depth && !self.fresh {
             self.blank();
         }
@@ -288,7 +318,7 @@ impl Printer {
             self.map(source.0, source.1, by);
         }
         let _ = self.w.line(line.depth, text);
-        if let Some(t) = c.trailing
+        if let Some(t) = trailing
             && self.kept(t)
         {
             self.map(t.line as usize, t.line as usize, Source::Comment);
@@ -401,14 +431,22 @@ impl Printer {
         );
         laid.clear();
         if let Some(width) = self.width {
+            let pinned = |line: &Line| {
+                self.tracking.as_ref().is_some_and(|t| {
+                    let last = line.end.saturating_sub(1).max(line.start);
+                    let lines = source_line(line.start)..=source_line(last);
+                    t.pinned.get(lines).is_some_and(|p| p.contains(&true))
+                })
+            };
             let requests = window.iter().map(|(line, c, text)| match line.anchor {
-                Anchor::Stmt(stmt) => Some(super::layout::Request {
-                    stmt,
+                Anchor::Close(_) => None,
+                anchor => Some(super::layout::Request {
+                    anchor,
                     line: &texts[text.clone()],
                     indent: 2 * line.depth,
                     inner: c.inner,
+                    pinned: pinned(line),
                 }),
-                _ => None,
             });
             super::layout::fit_statements(
                 (module, f),

@@ -27,6 +27,25 @@ pub struct HoverInfo {
     pub markdown: String,
 }
 
+impl HoverInfo {
+    /// The hover as plain text, for a client that shows no Markdown: code
+    /// blocks without their fences, inline code without its backticks,
+    /// bold text without its asterisks.
+    pub fn plain_text(&self) -> String {
+        let mut out = String::with_capacity(self.markdown.len());
+        for (i, line) in self.markdown.split('\n').enumerate() {
+            if line.starts_with("```") {
+                continue;
+            }
+            if i > 0 && !out.is_empty() {
+                out.push('\n');
+            }
+            out.push_str(&line.replace("**", "").replace('`', ""));
+        }
+        out
+    }
+}
+
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum InlayHintKind {
     /// `: i64` after a binding.

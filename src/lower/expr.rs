@@ -273,6 +273,32 @@ impl<'a> Lowerer<'a> {
         callee: &str,
         callee_span: Option<Span>,
     ) {
+        // `a, t = sumbit k(x, deps=[ts])`: the unknown variable just
+        // reported right before the callee (only blanks between them) is a
+        // misspelt `submit` (the `deps=` says a launch was meant): one
+        // mistake, one error, about the keyword, with its fix.
+        let misspelt_submit = callee_span.is_some_and(|at| {
+            self.diags.last().is_some_and(|d| {
+                let s = d.primary.span;
+                let between = s.end().checked_sub(self.src.base).and_then(|from| {
+                    let to = at.start().checked_sub(self.src.base)?;
+                    self.src.text.get(from..to)
+                });
+                d.code == Some(Code::UnknownVariable)
+                    && d.suggestions.iter().any(|x| x.replacement == "submit")
+                    && between.is_some_and(|b| b.trim().is_empty())
+            })
+        });
+        if misspelt_submit && let Some(d) = self.diags.last_mut() {
+            let word = d.message.split('`').nth(1).unwrap_or_default().to_string();
+            d.message = format!("unknown keyword `{word}`: did you mean `submit`?");
+            d.primary.message = format!("a task launch is written `submit {callee}(...)`");
+            for fix in d.suggestions.iter_mut() {
+                fix.message = format!("replace `{word}` with `submit`");
+                fix.applicability = Applicability::MachineApplicable;
+            }
+            return;
+        }
         let mut d = Diagnostic::error(
             format!("`deps=` is not allowed on a plain call of `{callee}`"),
             key.span().to(value.span),
@@ -1011,16 +1037,43 @@ impl<'a> Lowerer<'a> {
         if bindings.len() > results {
             return None;
         }
-        let stem = match last.name() {
-            Some((name, _)) if bindings.len() == results => self.text(name),
-            _ => callee,
-        };
         let taken = |name: &str| {
             self.scopes.lookup(name).is_some()
                 || self.signatures.contains_key(name)
                 || bindings
                     .iter()
                     .any(|b| b.name().is_some_and(|(n, _)| self.text(n) == name))
+        };
+        // `m_tid = submit k(...)`: the binding named for the task id is the
+        // task id; the result before it is what is missing.
+        if bindings.len() == results
+            && let Some((name, _)) = last.name()
+            && let Some(stem) = self.text(name).strip_suffix("_tid")
+            && !stem.is_empty()
+        {
+            let result = std::iter::once(stem.to_string())
+                .chain((2..100).map(|i| format!("{stem}{i}")))
+                .find(|name| !taken(name))?;
+            let mut given: Vec<&str> = bindings
+                .iter()
+                .map(|b| b.name().map_or("_", |(n, _)| self.text(n)))
+                .collect();
+            given.insert(given.len() - 1, &result);
+            let message = format!(
+                "bind the result before the task id: `{} = submit {callee}(...)`",
+                given.join(", ")
+            );
+            let start = last.span().start();
+            return Some((
+                Span::new(start, start),
+                format!("{result}, "),
+                message,
+                Applicability::MaybeIncorrect,
+            ));
+        }
+        let stem = match last.name() {
+            Some((name, _)) if bindings.len() == results => self.text(name),
+            _ => callee,
         };
         let task_id = std::iter::once(format!("{stem}_tid"))
             .chain((2..100).map(|i| format!("{stem}_tid{i}")))

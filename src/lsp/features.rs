@@ -318,9 +318,16 @@ fn hover(server: &Server, request: &Request) -> Answer {
         return Ok(serde_json::Value::Null);
     };
     json(doc.analysis().hover(offset).map(|h| Hover {
-        contents: HoverContents::Markup(MarkupContent {
-            kind: MarkupKind::Markdown,
-            value: h.markdown,
+        contents: HoverContents::Markup(if server.hover_plain_text {
+            MarkupContent {
+                kind: MarkupKind::PlainText,
+                value: h.plain_text(),
+            }
+        } else {
+            MarkupContent {
+                kind: MarkupKind::Markdown,
+                value: h.markdown,
+            }
         }),
         range: Some(doc.range(h.range)),
     }))

@@ -64,6 +64,9 @@ pub struct Server {
     cancellations: Arc<Cancellations>,
     /// The request being answered.
     current: Option<RequestId>,
+    /// Hover answers in plain text: the client's `hover.contentFormat`
+    /// prefers it (lists it before Markdown, or alone).
+    pub hover_plain_text: bool,
 }
 
 /// Runs the server on the messages of `incoming`, answering on `out`,
@@ -100,6 +103,14 @@ pub fn run(
         .and_then(|w| w.code_lens.as_ref())
         .and_then(|c| c.refresh_support)
         .unwrap_or(false);
+    let hover_plain_text = params
+        .capabilities
+        .text_document
+        .as_ref()
+        .and_then(|t| t.hover.as_ref())
+        .and_then(|h| h.content_format.as_deref())
+        .and_then(|formats| formats.first())
+        == Some(&lsp_types::MarkupKind::PlainText);
     let result = serde_json::json!({
         "capabilities": super::capabilities::server_capabilities(encoding),
         "serverInfo": { "name": "pfir", "version": env!("CARGO_PKG_VERSION") },
@@ -135,6 +146,7 @@ pub fn run(
             unchecked: Vec::new(),
             cancellations,
             current: None,
+            hover_plain_text,
         };
         let status = server.main_loop(&out, &incoming);
         // Dropping the server drops the job sender: the worker stops.

@@ -78,7 +78,8 @@ fn parse_in_stages<'i>(text: &'i str, base: usize, arena: &'i ast::Arena) -> Par
     };
     let layout = Layout::new(text, base);
     let eof = base + text.len();
-    let (tokens, char_diags) = tidy::fix_characters(tokens, text, base, &layout);
+    let (mut tokens, mut char_diags) = tidy::fix_characters(tokens, text, base, &layout);
+    char_diags.extend(colons_with_kept_braces(&mut tokens, &layout));
     let (tokens, delimiter_diags) = delimiters::balance(tokens, &layout);
     let ctx = Ctx {
         text,
@@ -115,13 +116,16 @@ fn parse_in_stages<'i>(text: &'i str, base: usize, arena: &'i ast::Arena) -> Par
             }
             out
         };
-        let char_errors = take(&mut char_diags);
+        let mut char_errors = take(&mut char_diags);
         let delimiter_errors = take(&mut delimiter_diags);
-        let outcome = if delimiter_errors.is_empty() {
+        let mut outcome = if delimiter_errors.is_empty() {
             parse_item(item.to_vec(), &ctx)
         } else {
             parse_bracket_repaired(item, &ctx)
         };
+        if delimiter_errors.is_empty() {
+            rejected_curly_strings(&mut char_errors, &mut outcome.diagnostics);
+        }
         let broken = !outcome.diagnostics.is_empty()
             || !delimiter_errors.is_empty()
             || !char_errors.is_empty()
@@ -563,6 +567,95 @@ fn in_condition(tokens: &[Spanned<'_>], at: usize, ctx: &Ctx<'_, '_>) -> bool {
         .rev()
         .take_while(|t| ctx.layout.line(t.0) == line)
         .any(|t| matches!(t.1, Tok::If | Tok::While))
+}
+
+/// A string in curly quotes where no string may stand (`x = “hello”`):
+/// one mistake, so one error, the parser's (a string only names a scope,
+/// in any quotes); the curly quotes become a note of it rather than an
+/// error of their own.
+fn rejected_curly_strings(char_errors: &mut Vec<Diagnostic>, syntax_errors: &mut [Diagnostic]) {
+    const CURLY: &str = "read as a string in straight quotes";
+    char_errors.retain(|c| {
+        let rejected = c.notes.iter().any(|n| n.message.ends_with(CURLY))
+            && syntax_errors
+                .iter_mut()
+                .find(|d| d.primary.span.start() == c.primary.span.start())
+                .map(|d| {
+                    d.notes.push(crate::diagnostics::Note {
+                        kind: crate::diagnostics::NoteKind::Note,
+                        message: "a string, in curly quotes here; a string is written in \
+                                  straight quotes, and only as a scope's name \
+                                  (`manual \"phase\" {`)"
+                            .to_string(),
+                    })
+                })
+                .is_some();
+        !rejected
+    });
+}
+
+/// `for i in range(n):` with the body's `}` kept (a Python habit half
+/// undone): the `:` ends a loop's or `if`'s header line, the next line is
+/// indented deeper, and the first line back at the header's indentation
+/// starts with `}`. The `:` is read as `{` (one error, at the `:`, with the
+/// certain fix), before brackets are balanced: otherwise the `}` would be
+/// blamed lines later, as a stray closer. Each `:` scans its own body.
+fn colons_with_kept_braces(tokens: &mut [Spanned<'_>], layout: &Layout<'_>) -> Vec<Diagnostic> {
+    let mut diags = Vec::new();
+    let on_new_line = |tokens: &[Spanned<'_>], i: usize| {
+        i == 0 || layout.line(tokens[i - 1].2) != layout.line(tokens[i].0)
+    };
+    for at in 0..tokens.len() {
+        if !matches!(tokens[at].1, Tok::Colon)
+            || at + 1 >= tokens.len()
+            || !on_new_line(tokens, at + 1)
+        {
+            continue;
+        }
+        let Some(next) = tokens.get(at + 1) else {
+            continue;
+        };
+        let first = (0..=at)
+            .rev()
+            .find(|&i| on_new_line(tokens, i))
+            .unwrap_or(0);
+        if !tokens[first..at]
+            .iter()
+            .any(|t| matches!(t.1, Tok::For | Tok::While | Tok::If | Tok::Else))
+        {
+            continue;
+        }
+        let indent = layout.indent_at(tokens[first].0);
+        if layout.indent_at(next.0) <= indent {
+            continue;
+        }
+        let back = (at + 1..tokens.len())
+            .find(|&k| on_new_line(tokens, k) && layout.indent_at(tokens[k].0) <= indent);
+        let Some(back) = back else { continue };
+        if !matches!(tokens[back].1, Tok::RBrace) || layout.indent_at(tokens[back].0) != indent {
+            continue;
+        }
+        let span = Span::new(tokens[at].0, tokens[at].2);
+        // `range(n):` becomes `range(n) {`.
+        let brace = if at > 0 && tokens[at - 1].2 == span.start() {
+            " {"
+        } else {
+            "{"
+        };
+        tokens[at].1 = Tok::LBrace;
+        diags.push(
+            Diagnostic::error("unexpected `:`", span)
+                .with_code(crate::diagnostics::Code::UnexpectedToken)
+                .with_label("blocks are written in braces, not after `:`")
+                .with_suggestion(
+                    span,
+                    brace,
+                    "write `{` for the `:` (the block's `}` is there)",
+                    Applicability::MachineApplicable,
+                ),
+        );
+    }
+    diags
 }
 
 /// `:` where a block's `{` was expected. Followed by `{`, the `:` is

@@ -63,15 +63,14 @@ fn write_at(m: &Module, f: &Function, e: ExprId, min: u8, out: &mut String) {
         out.push('(');
     }
     match &f.exprs[e].kind {
-        ExprKind::Binary(op, l, r) => {
-            // Left-associative: the left operand may sit at the same level,
-            // the right one must bind tighter; comparisons chain neither way.
-            let left_min = if op.is_comparison() { p + 1 } else { p };
-            write_at(m, f, *l, left_min, out);
-            out.push(' ');
-            out.push_str(op.symbol());
-            out.push(' ');
-            write_at(m, f, *r, p + 1, out);
+        ExprKind::Binary(..) => {
+            if let Some((op, (l, left_min), (r, right_min))) = binary_operands(f, e) {
+                write_at(m, f, l, left_min, out);
+                out.push(' ');
+                out.push_str(op.symbol());
+                out.push(' ');
+                write_at(m, f, r, right_min, out);
+            }
         }
         ExprKind::Unary(UnaryOp::Not, x) => {
             out.push_str("not ");
@@ -88,6 +87,33 @@ fn write_at(m: &Module, f: &Function, e: ExprId, min: u8, out: &mut String) {
     if paren {
         out.push(')');
     }
+}
+
+/// An operand of a binary expression and the level it is written at.
+pub type Operand = (ExprId, u8);
+
+/// The operator and operands of binary expression `e`, each operand with
+/// the level it is written at (parenthesised when it binds looser, see
+/// [`write_operand`]). Left-associative: the left operand may sit at the
+/// same level, the right one must bind tighter; comparisons chain neither
+/// way.
+pub fn binary_operands(f: &Function, e: ExprId) -> Option<(BinaryOp, Operand, Operand)> {
+    let ExprKind::Binary(op, l, r) = f.exprs[e].kind else {
+        return None;
+    };
+    let p = binary_prec(op);
+    let left_min = if op.is_comparison() { p + 1 } else { p };
+    Some((op, (l, left_min), (r, p + 1)))
+}
+
+/// Whether `e`, written at level `min`, is parenthesised.
+pub fn parenthesised(f: &Function, e: ExprId, min: u8) -> bool {
+    prec(f, e) < min
+}
+
+/// Appends `e` written at level `min` (an operand of [`binary_operands`]).
+pub fn write_operand(m: &Module, f: &Function, e: ExprId, min: u8, out: &mut String) {
+    write_at(m, f, e, min, out);
 }
 
 /// Literals and variables.

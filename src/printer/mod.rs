@@ -156,6 +156,18 @@ fn write_function<W: Write>(m: &Module, f: &Function, out: &mut TrimWriter<W>) -
 
 /// Appends the header line of `f`, up to and including `{`.
 pub(crate) fn write_function_head(f: &Function, out: &mut String) {
+    write_function_open(f, out);
+    for (i, p) in f.params.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        write_param(f, p, out);
+    }
+    write_function_close(f, out);
+}
+
+/// `[kind ]func name(`: the header of `f` up to its parameters.
+pub(crate) fn write_function_open(f: &Function, out: &mut String) {
     if f.kind != FuncKind::Opaque {
         out.push_str(f.kind.keyword());
         out.push(' ');
@@ -163,16 +175,19 @@ pub(crate) fn write_function_head(f: &Function, out: &mut String) {
     out.push_str("func ");
     out.push_str(&f.name);
     out.push('(');
-    for (i, p) in f.params.iter().enumerate() {
-        if i > 0 {
-            out.push_str(", ");
-        }
-        if p.direction != Direction::In {
-            out.push_str(p.direction.keyword());
-            out.push(' ');
-        }
-        let _ = write!(out, "{}: {}", f.var_name(p.var), f.var_ty(p.var));
+}
+
+/// `[direction ]name: type`: a parameter of `f`.
+pub(crate) fn write_param(f: &Function, p: &crate::ir::Param, out: &mut String) {
+    if p.direction != Direction::In {
+        out.push_str(p.direction.keyword());
+        out.push(' ');
     }
+    let _ = write!(out, "{}: {}", f.var_name(p.var), f.var_ty(p.var));
+}
+
+/// `) -> R {`: the header of `f` after its parameters.
+pub(crate) fn write_function_close(f: &Function, out: &mut String) {
     out.push(')');
     match f.results.as_slice() {
         [] => {}

@@ -338,10 +338,17 @@ pub fn generate(input: &str, output: &str, prefix: &str, split: bool) -> String 
     let eol = if input.contains("\r\n") { "\r\n" } else { "\n" };
     // Lines as the compiler and editors read them: a lone `\r` ends one,
     // so a check comment never takes the code after it along.
+    // Check lines removed since the last line kept: a blank line after
+    // them that would follow a blank line is dropped (the blank lines that
+    // stood around a hand-written block do not become a double one).
+    let mut removed = false;
     for line in fsutil::lines::lines_inclusive(input) {
         let line = match strip_checks(line, prefix) {
             None => line.to_string(),
-            Some(None) => continue,
+            Some(None) => {
+                removed = true;
+                continue;
+            }
             Some(Some(code)) => code,
         };
         let line = line.as_str();
@@ -349,11 +356,13 @@ pub fn generate(input: &str, output: &str, prefix: &str, split: bool) -> String 
             markers.push(line.to_string());
             chunks.push(Vec::new());
         } else {
-            chunks
-                .last_mut()
-                .expect("never empty")
-                .push(line.to_string());
+            let chunk = chunks.last_mut().expect("never empty");
+            let blank = line.trim().is_empty();
+            if !(blank && removed && chunk.last().is_some_and(|l| l.trim().is_empty())) {
+                chunk.push(line.to_string());
+            }
         }
+        removed = false;
     }
 
     // The output's functions, per chunk.
@@ -576,7 +585,7 @@ orchestration func main(n: i64) -> task_id {
 
     /// Inputs around `f`, and what `generate` makes of them with the
     /// prefix `CHECK`: (what it shows, input, result).
-    const AROUND_F: [(&str, &str, &str); 3] = [
+    const AROUND_F: [(&str, &str, &str); 5] = [
         (
             "other prefixes and comments stay",
             "// RUN: x\n// OTHER: keep\n// CHECK-SAME: go\n// CHECKER: keep\n// CHECK-COUNT-2: go\n// CHECK-NOT: go\nfunc f() {\n}\n",
@@ -591,6 +600,16 @@ orchestration func main(n: i64) -> task_id {
             "CRLF files stay CRLF",
             "// RUN: x\r\n// CHECK: old\r\nfunc f() {\r\n}\r\n",
             "// RUN: x\r\n// CHECK-LABEL: func f() {\r\n// CHECK-NEXT: }\r\nfunc f() {\r\n}\r\n",
+        ),
+        (
+            "a block between two blank lines leaves one blank line, not two",
+            "// RUN: x\n\n// CHECK: old\n// CHECK: older\n\nfunc f() {\n}\n",
+            "// RUN: x\n\n// CHECK-LABEL: func f() {\n// CHECK-NEXT: }\nfunc f() {\n}\n",
+        ),
+        (
+            "blank lines no check stood between stay",
+            "// RUN: x\n\n\nfunc f() {\n}\n",
+            "// RUN: x\n\n\n// CHECK-LABEL: func f() {\n// CHECK-NEXT: }\nfunc f() {\n}\n",
         ),
     ];
 

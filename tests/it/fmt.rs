@@ -294,15 +294,21 @@ proptest! {
 
 use crate::support::pfir_files;
 
+/// `tests/` and every `.pfir` file under it, in order.
+fn test_files() -> (std::path::PathBuf, Vec<std::path::PathBuf>) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let mut files = Vec::new();
+    pfir_files(&root, &mut files);
+    files.sort();
+    (root, files)
+}
+
 /// Every `.pfir` test under `tests/`, formatted (when it reads), passes or
 /// fails exactly as it did before (run by the lit runner from copies of the
 /// tree; the non-canonical roundtrip tests are formatted too).
 #[test]
 fn formatting_every_test_keeps_its_result() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
-    let mut files = Vec::new();
-    pfir_files(&root, &mut files);
-    files.sort();
+    let (root, files) = test_files();
     // The tests are formatted; their `Inputs/` stay as they are.
     let tests = lit::discover(std::slice::from_ref(&root)).unwrap();
     let tmp = tempfile::tempdir().unwrap();
@@ -311,9 +317,10 @@ fn formatting_every_test_keeps_its_result() {
     for f in &files {
         let rel = f.strip_prefix(&root).unwrap();
         let text = std::fs::read_to_string(f).unwrap();
-        // A diagnostics test whose CHECK lines name the line and column
-        // of its mistake, a line that formatting splits in two.
-        let pinned = rel.ends_with("diagnostics/suggest-submit-keyword.pfir");
+        // Diagnostics tests whose CHECK lines name the line and column
+        // of their mistake, a line that formatting splits in two.
+        let pinned = rel.ends_with("diagnostics/suggest-submit-keyword.pfir")
+            || rel.ends_with("diagnostics/suggest-submit-keyword-deps.pfir");
         let is_test = tests.iter().any(|t| t == f) && !pinned;
         let new = is_test.then(|| format_text(&text).ok()).flatten();
         formatted += usize::from(new.is_some());
@@ -584,7 +591,7 @@ fn line_width_comes_from_the_flag_or_the_nearest_pfir_toml() {
     let src = "func k(a: i64, b: i64) {\n}\n\nfunc main() {\n  k(1111111111, 2222222222)\n}\n";
     std::fs::write(&file, src).unwrap();
     let path = file.to_str().unwrap();
-    let broken = "func k(a: i64, b: i64) {\n}\n\nfunc main() {\n  k(\n    1111111111,\n    2222222222\n  )\n}\n";
+    let broken = "func k(\n  a: i64,\n  b: i64\n) {\n}\n\nfunc main() {\n  k(\n    1111111111,\n    2222222222\n  )\n}\n";
     // Default 100: fits.
     let (code, out, err) = run(&["fmt", path], "");
     assert_eq!((code, out.as_str()), (0, src), "{err}");
@@ -614,4 +621,81 @@ fn line_width_comes_from_the_flag_or_the_nearest_pfir_toml() {
     }
     let (code, _, _) = run(&["fmt", "--line-width", "0", path], "");
     assert_eq!(code, 2);
+}
+
+/// The `pfir` arguments of `text`'s first RUN line that verifies
+/// diagnostics (`%s` left for the file), else `opt --verify-diagnostics`
+/// (with `--split-input-file` when the file has `// -----` lines).
+fn verify_arguments(text: &str) -> Vec<String> {
+    let run = text
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix("// RUN:"))
+        .find(|r| r.contains("--verify-diagnostics") && r.contains("%s"));
+    if let Some(run) = run {
+        let words = run
+            .split_whitespace()
+            .skip_while(|w| *w == "not")
+            .skip(1)
+            .take_while(|w| !["|", "&&", ">", "2>", "2>&1"].contains(w));
+        return words.map(str::to_string).collect();
+    }
+    let mut args = vec![
+        "opt".to_string(),
+        "%s".into(),
+        "--verify-diagnostics".into(),
+    ];
+    if text.lines().any(|l| l.trim_end() == "// -----") {
+        args.push("--split-input-file".into());
+    }
+    args
+}
+
+/// Whether `--verify-diagnostics` passes on `path` (run with `args`; `%t`
+/// is a file in `scratch`).
+fn verifies(args: &[String], path: &Path, scratch: &Path) -> (bool, String) {
+    let out = scratch.join("out").display().to_string();
+    let path = path.display().to_string();
+    let args: Vec<String> = args
+        .iter()
+        .map(|a| a.replace("%s", &path).replace("%t", &out))
+        .collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, _, stderr) = run(&args, "");
+    (code == 0, stderr)
+}
+
+/// For every `.pfir` under `tests/` with `expected-*` lines that formats,
+/// `--verify-diagnostics` gives the same verdict before and after `pfir
+/// fmt` at widths 30, 60 and 100: an `expected-*` comment after a
+/// statement that the width breaks still names the statement's line.
+#[test]
+fn expected_directives_keep_their_verdict_at_every_width() {
+    let (_, files) = test_files();
+    let tmp = tempfile::tempdir().unwrap();
+    let (mut checked, mut differ) = (0, Vec::new());
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        if !text.contains("expected-") || text.contains("\r") {
+            continue;
+        }
+        let args = verify_arguments(&text);
+        let (before, _) = verifies(&args, f, tmp.path());
+        for width in [30, 60, 100] {
+            let Ok(formatted) = format_text_with(&text, width) else {
+                continue;
+            };
+            let p = tmp.path().join(f.file_name().unwrap());
+            std::fs::write(&p, &formatted).unwrap();
+            let (after, stderr) = verifies(&args, &p, tmp.path());
+            checked += 1;
+            if after != before {
+                differ.push(format!(
+                    "{} at width {width}: before {before}, after {after}\n{stderr}",
+                    f.display()
+                ));
+            }
+        }
+    }
+    assert!(checked > 150, "only {checked} formatted files checked");
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
 }

@@ -6,7 +6,7 @@
 
 #![cfg(unix)]
 
-use crate::support::{eventually, process_ended};
+use crate::support::{eventually, kill_quietly, process_ended};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -214,7 +214,7 @@ fn processes_that_leave_the_group_die_with_the_pipeline() {
         let pid = read_pid(pidfile).expect("the pid was written");
         let ended = process_ended(pid);
         if !ended {
-            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+            kill_quietly(pid);
         }
         assert!(ended, "sleep {pid} outlived pfir test: {stdout}");
     }
@@ -232,7 +232,7 @@ fn an_escaped_process_holding_the_pipe_does_not_hang_the_runner() {
         writing_a_pid("// RUN: sh -c 'env -i setsid sleep 1000 & echo $! > {pid}; echo started'\n");
     let (finished, r) = run_guarded(&["-v"], &test);
     if let Some(pid) = read_pid(&pidfile) {
-        let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+        kill_quietly(pid);
     }
     assert!(finished, "pfir test waited for the escaped process");
     assert_eq!(r.status.code(), Some(0), "{}", text(&r.stdout));

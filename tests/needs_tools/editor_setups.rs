@@ -117,6 +117,12 @@ vim.wait(30000, function() return #vim.diagnostic.get(buf) > 0 end, 50)
 for _, d in ipairs(vim.diagnostic.get(buf)) do
   say('diagnostic ' .. (d.lnum + 1) .. ' ' .. d.message:gsub('\n', ' '))
 end
+local clients = (vim.lsp.get_clients or vim.lsp.get_active_clients)()
+for _, c in pairs(clients) do
+  if c.name == 'pfir' then
+    say('debounce ' .. tostring((c.config.flags or {}).debounce_text_changes))
+  end
+end
 local params = { textDocument = { uri = vim.uri_from_bufnr(buf) }, position = { line = 2, character = 6 } }
 local res = vim.lsp.buf_request_sync(buf, 'textDocument/hover', params, 30000)
 for _, r in pairs(res or {}) do
@@ -294,7 +300,34 @@ fn snippet_gives_diagnostics_and_hover(s: &Snippet) -> Option<String> {
             .any(|l| l.starts_with("hover ") && l.contains("x: i64")),
         "no hover on `x`: {context}"
     );
+    if s.editor == "nvim" {
+        assert!(
+            report.iter().any(|l| l == "debounce 0"),
+            "the client holds changes back: {context}"
+        );
+    }
     None
+}
+
+/// Every Neovim snippet sets the client's debounce to 0: Neovim's default
+/// (150 ms) comes on top of the server's own, and typing feels slow.
+fn nvim_snippets_send_changes_at_once() {
+    let nvim: Vec<Snippet> = snippets()
+        .into_iter()
+        .filter(|s| s.editor == "nvim")
+        .collect();
+    assert!(!nvim.is_empty());
+    for s in nvim {
+        let set = s.text.lines().any(|l| {
+            let l: String = l.chars().filter(|c| !c.is_whitespace()).collect();
+            l.starts_with("flags={debounce_text_changes=0}")
+        });
+        assert!(
+            set,
+            "nvim {}: no `flags = {{ debounce_text_changes = 0 }}`",
+            s.versions
+        );
+    }
 }
 
 fn version_ranges() {
@@ -322,6 +355,10 @@ pub fn trials() -> Vec<libtest_mimic::Trial> {
             readme_marks_every_setup,
         ),
         super::plain("editor_setups::version_ranges", version_ranges),
+        super::plain(
+            "editor_setups::nvim_snippets_send_changes_at_once",
+            nvim_snippets_send_changes_at_once,
+        ),
     ];
     for s in snippets() {
         let name = format!("editor_setups::{} {}", s.editor, s.versions);

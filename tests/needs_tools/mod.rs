@@ -1,6 +1,6 @@
 //! Tests that need a tool which may be missing here: LLVM's `FileCheck-NN`
 //! (`filecheck_agreement`), Neovim and Emacs (`editor_setups`), Node and npm
-//! (`npm`), Chromium (`browser`), PyPTO (`pypto`), and facilities of the system: `ulimit -v`,
+//! (`npm`), Chromium (`browser`), PyPTO (`pypto`), LLVM's lit (`llvm_lit`), and facilities of the system: `ulimit -v`,
 //! `mkfifo`, root (`facilities`), `/proc` (`lsp_memory`). They run in the `lit` harness
 //! (libtest-mimic) instead of `tests/it`, so that one whose tool is missing
 //! is reported as `ignored`, with the reason, and counted as ignored in
@@ -12,6 +12,7 @@ mod browser;
 mod editor_setups;
 mod facilities;
 mod filecheck_agreement;
+mod llvm_lit;
 mod lsp_memory;
 mod npm;
 mod pypto;
@@ -44,5 +45,6 @@ pub fn trials() -> Vec<Trial> {
     trials.extend(facilities::trials());
     trials.extend(lsp_memory::trials());
     trials.extend(pypto::trials());
+    trials.extend(llvm_lit::trials());
     trials
 }

@@ -95,6 +95,13 @@ impl Client {
         if let Some(encodings) = encodings {
             general = json!({ "positionEncodings": encodings });
         }
+        let text_document = json!({ "publishDiagnostics": { "relatedInformation": true } });
+        self.initialize_with(init_options, general, text_document);
+    }
+
+    /// Sends `initialize` with these `general` and `textDocument`
+    /// capabilities (and `initialized`).
+    pub fn initialize_with(&mut self, init_options: Value, general: Value, text_document: Value) {
         let answer = self
             .request(
                 "initialize",
@@ -104,7 +111,7 @@ impl Client {
                     "capabilities": {
                         "general": general,
                         "workspace": { "codeLens": { "refreshSupport": true } },
-                        "textDocument": { "publishDiagnostics": { "relatedInformation": true } },
+                        "textDocument": text_document,
                     },
                     "initializationOptions": init_options,
                 }),

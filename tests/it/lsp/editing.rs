@@ -248,7 +248,7 @@ fn formatting_breaks_lines_at_the_width_of_the_nearest_pfir_toml() {
     let edits = format_document(&mut c, &uri).unwrap();
     assert_eq!(
         apply(text, edits.as_array().unwrap()),
-        "func k(a: i64, b: i64) -> i64 {\n  x = k(\n    a + b + a + b,\n    a + b + a + b,\n    a\n  )\n  return x\n}\n"
+        "func k(\n  a: i64,\n  b: i64\n) -> i64 {\n  x = k(\n    a + b + a + b,\n    a + b + a + b,\n    a\n  )\n  return x\n}\n"
     );
     // The nearest one wins; one that does not read fails the request.
     std::fs::create_dir(toml.with_file_name("deeper")).unwrap();

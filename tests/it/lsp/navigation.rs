@@ -43,6 +43,41 @@ fn hover_shows_the_type_of_a_value() {
     assert_eq!(hover["range"], range_of("tids", 1));
 }
 
+/// A client that shows only plain text (Emacs' eglot without
+/// `markdown-mode`) gets plain text: no code fences, no backticks; one
+/// that prefers Markdown gets Markdown.
+#[test]
+fn hover_follows_the_clients_content_format() {
+    for (formats, kind) in [
+        (json!(["plaintext"]), "plaintext"),
+        (json!(["plaintext", "markdown"]), "plaintext"),
+        (json!(["markdown", "plaintext"]), "markdown"),
+    ] {
+        let mut c = Client::spawn(&[]);
+        let text_document = json!({ "hover": { "contentFormat": formats } });
+        c.initialize_with(json!({}), json!({}), text_document);
+        c.open(URI, DOC);
+        c.diagnostics(URI, 1);
+        let hover = c.request("textDocument/hover", at("tids]", 0, 1)).unwrap();
+        assert_eq!(hover["contents"]["kind"], kind, "{formats}");
+        let value = hover["contents"]["value"].as_str().unwrap();
+        assert!(value.contains("tids: array<task_id"), "{value}");
+        assert_eq!(
+            value.contains("```"),
+            kind == "markdown",
+            "{formats}: {value}"
+        );
+        let decision = c.request("textDocument/hover", at("for i", 0, 0)).unwrap();
+        let decision = decision["contents"]["value"].as_str().unwrap();
+        assert_eq!(
+            decision.contains("**"),
+            kind == "markdown",
+            "{formats}: {decision}"
+        );
+        assert!(decision.contains("expand-manual-phase-fence"), "{decision}");
+    }
+}
+
 #[test]
 fn hover_on_a_manual_loop_shows_the_pass_decision() {
     let mut c = opened();

@@ -56,9 +56,7 @@ fn save_a_sleeper(c: &mut Client, name: &str) -> (String, PathBuf) {
 fn assert_ended(all: &[u32], what: &str) {
     let alive: Vec<u32> = all.iter().copied().filter(|&p| !process_ended(p)).collect();
     for p in &alive {
-        let _ = std::process::Command::new("kill")
-            .args(["-9", &p.to_string()])
-            .status();
+        crate::support::kill_quietly(*p);
     }
     assert!(alive.is_empty(), "{what}: processes {alive:?} survived");
 }

@@ -135,6 +135,18 @@ pub fn process_ended(pid: u32) -> bool {
     }
 }
 
+/// Sends SIGKILL to `pid`, saying nothing when it has ended already (the
+/// `kill` program would print `kill: (N): No such process` into the test
+/// output).
+pub fn kill_quietly(pid: u32) {
+    if let Some(pid) = i32::try_from(pid)
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+    {
+        let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
+    }
+}
+
 /// One edit of a mutation test: where in the text (an index into its
 /// bytes), how many bytes it replaces, and with what.
 pub type Edit = (proptest::sample::Index, usize, &'static str);
