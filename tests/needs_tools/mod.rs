@@ -12,6 +12,7 @@ mod browser;
 mod editor_setups;
 mod facilities;
 mod filecheck_agreement;
+mod isolation;
 mod lsp_memory;
 mod npm;
 
@@ -42,5 +43,6 @@ pub fn trials() -> Vec<Trial> {
     trials.extend(browser::trials());
     trials.extend(facilities::trials());
     trials.extend(lsp_memory::trials());
+    trials.extend(isolation::trials());
     trials
 }
