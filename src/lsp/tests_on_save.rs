@@ -405,6 +405,23 @@ fn failed_command(p: &Produced) -> String {
 mod tests {
     use super::*;
 
+    /// A run that cannot start (no thread, stack or memory for it) is an
+    /// error on each RUN line, saying why.
+    #[test]
+    fn a_run_that_cannot_start_is_reported_on_its_run_lines() {
+        let text =
+            "func k() {\n}\n// RUN: pfir check %s\n// RUN: pfir opt %s \\\n// RUN:   --stats\n";
+        let report = not_started(text, 7, "cannot start a thread: out of memory");
+        assert_eq!(report.version, 7);
+        assert!(!report.passed);
+        let lines: Vec<usize> = report.problems.iter().map(|p| p.line).collect();
+        assert_eq!(lines, [2, 3]);
+        assert!(report.problems.iter().all(|p| p.level == Level::Error
+            && p.message == "the tests could not run: cannot start a thread: out of memory"));
+        // Without RUN lines, on the first line.
+        assert_eq!(not_started("", 1, "x").problems[0].line, 0);
+    }
+
     /// The lines of a failing command's standard error are the editor's
     /// lines: a lone `\r` ends one.
     #[test]

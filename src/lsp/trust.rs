@@ -149,20 +149,27 @@ fn check_own_streams(stage: &Stage) -> Result<(), Blocked> {
 /// Whether the arguments of `stage` name a stream, a device or a FIFO, or
 /// lift a limit: not without consent.
 fn check_arguments(stage: &Stage) -> Result<(), Blocked> {
-    for arg in &stage.argv[1..] {
-        let (option, value) = match arg.split_once('=') {
-            Some((o, v)) if o.starts_with('-') => (o, Some(v)),
-            _ => (arg.as_str(), None),
-        };
-        if LIMIT_LIFTING_OPTIONS.contains(&option) {
-            return Err(Blocked {
-                reason: format!("it lifts a limit (`{option}`)"),
-                consent_helps: true,
-            });
+    let split = |arg: &'_ str| -> (String, Option<String>) {
+        match arg.split_once('=') {
+            Some((o, v)) if o.starts_with('-') => (o.to_string(), Some(v.to_string())),
+            _ => (arg.to_string(), None),
         }
+    };
+    if let Some(option) = stage.argv[1..]
+        .iter()
+        .map(|a| split(a).0)
+        .find(|o| LIMIT_LIFTING_OPTIONS.contains(&o.as_str()))
+    {
+        return Err(Blocked {
+            reason: format!("it lifts a limit (`{option}`)"),
+            consent_helps: true,
+        });
+    }
+    for arg in &stage.argv[1..] {
+        let value = split(arg).1;
         let special = |w: &str| lit::in_process::names_stream_or_device(Path::new(w));
         if let Some(w) = std::iter::once(arg.as_str())
-            .chain(value)
+            .chain(value.as_deref())
             .find(|w| special(w))
         {
             return Err(Blocked {
