@@ -344,29 +344,22 @@ fn run_steps(
     let mut cwd: Option<PathBuf> = None;
     for (run_line, pipelines) in parsed {
         for pipeline in pipelines {
-            if let Some(result) = builtin_cd(&pipeline, &mut cwd) {
-                let passed = result.passed();
-                steps.push(Step {
-                    run_line: run_line.clone(),
-                    command: pipeline.display(),
-                    result,
-                });
-                if !passed {
-                    return Err(Failure::Failed);
+            let result = match builtin_cd(&pipeline, &mut cwd) {
+                Some(result) => result,
+                None => {
+                    // A copy of the tools only when the test's deadline bounds them.
+                    let mut tools = std::borrow::Cow::Borrowed(&config.tools);
+                    if let Some((deadline, limit)) = deadline {
+                        let left = deadline.saturating_duration_since(Instant::now());
+                        if left.is_zero() {
+                            return Err(Failure::TimedOut(limit));
+                        }
+                        let timeout = Some(tools.timeout.map_or(left, |t| t.min(left)));
+                        tools.to_mut().timeout = timeout;
+                    }
+                    execute::run_pipeline(&pipeline, &tools, cwd.as_deref())
                 }
-                continue;
-            }
-            // A copy of the tools only when the test's deadline bounds them.
-            let mut tools = std::borrow::Cow::Borrowed(&config.tools);
-            if let Some((deadline, limit)) = deadline {
-                let left = deadline.saturating_duration_since(Instant::now());
-                if left.is_zero() {
-                    return Err(Failure::TimedOut(limit));
-                }
-                let timeout = Some(tools.timeout.map_or(left, |t| t.min(left)));
-                tools.to_mut().timeout = timeout;
-            }
-            let result = execute::run_pipeline(&pipeline, &tools, cwd.as_deref());
+            };
             let passed = result.passed();
             if !passed
                 && let Some((deadline, limit)) = deadline
