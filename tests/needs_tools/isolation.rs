@@ -481,6 +481,22 @@ fn pfir_test_way(cases: &[Case], extra: &[&str], way: &str) {
     assert_verdicts(way, &verdicts(&output, cases), cases, &output);
 }
 
+/// Each stream repro alone in a run of `runner` (so that no other test
+/// has consumed the runner's stdin first): every one must pass.
+fn each_repro_alone(way: &str, runner: impl Fn(&Path) -> Command) {
+    let cases = stream_repros();
+    let dir = write_cases(&cases);
+    for c in &cases {
+        let output = run_with_runner_stdin(runner(&dir.path().join(&c.name)));
+        assert_verdicts(
+            way,
+            &verdicts(&output, &cases[..]),
+            std::slice::from_ref(c),
+            &output,
+        );
+    }
+}
+
 /// LLVM's lit and the tools it runs these cases with: a directory holding
 /// `pfir`, `FileCheck` and `not`; or why they are missing.
 fn lit_tools() -> Result<(PathBuf, tempfile::TempDir), String> {
@@ -510,6 +526,19 @@ fn which(name: &str) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
+/// lit's configuration for the cases in `dir`, with the tools of `bin`.
+fn write_lit_cfg(dir: &Path, bin: &Path) {
+    let cfg = format!(
+        "import lit.formats, os\n\
+         config.name = 'pfir-isolation'\n\
+         config.test_format = lit.formats.ShTest(execute_external=False)\n\
+         config.suffixes = ['.pfir']\n\
+         config.environment['PATH'] = {:?} + os.pathsep + os.environ.get('PATH', '')\n",
+        bin.display().to_string()
+    );
+    std::fs::write(dir.join("lit.cfg"), cfg).unwrap();
+}
+
 /// lit on `cases`; `Some(why)` when it cannot run here.
 fn lit_way(cases: &[Case]) -> Option<String> {
     let (lit, bin) = match lit_tools() {
@@ -517,15 +546,7 @@ fn lit_way(cases: &[Case]) -> Option<String> {
         Err(why) => return Some(why),
     };
     let dir = write_cases(cases);
-    let cfg = format!(
-        "import lit.formats, os\n\
-         config.name = 'pfir-isolation'\n\
-         config.test_format = lit.formats.ShTest(execute_external=False)\n\
-         config.suffixes = ['.pfir']\n\
-         config.environment['PATH'] = {:?} + os.pathsep + os.environ.get('PATH', '')\n",
-        bin.path().display().to_string()
-    );
-    std::fs::write(dir.path().join("lit.cfg"), cfg).unwrap();
+    write_lit_cfg(dir.path(), bin.path());
     let mut command = Command::new(lit);
     command.arg("-v").arg(dir.path());
     let output = run_with_runner_stdin(command);
@@ -609,7 +630,7 @@ fn timed_out_stages_stop(extra: &[&str]) {
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(text.matches("timed out").count() >= 3, true, "{text}");
     assert!(
-        peak_kib < 256 << 10,
+        peak_kib < 100 << 10,
         "the runner grew to {peak_kib} KiB: a timed-out stage kept reading"
     );
 }
@@ -635,6 +656,33 @@ pub fn trials() -> Vec<Trial> {
             let mut names: Vec<&String> = cases.iter().map(|c| &c.name).collect();
             names.dedup();
             assert_eq!(names.len(), cases.len());
+        }),
+        plain("isolation::each_stream_repro_alone_in_process", || {
+            each_repro_alone("in-process", |test| {
+                let mut c = Command::new(PFIR);
+                c.args(["test", "-v"]).arg(test);
+                c
+            })
+        }),
+        plain("isolation::each_stream_repro_alone_no_in_process", || {
+            each_repro_alone("--no-in-process", |test| {
+                let mut c = Command::new(PFIR);
+                c.args(["test", "-v", "--no-in-process"]).arg(test);
+                c
+            })
+        }),
+        needs_tool("isolation::each_stream_repro_alone_lit", || {
+            let (lit, bin) = match lit_tools() {
+                Ok(t) => t,
+                Err(why) => return Some(why),
+            };
+            each_repro_alone("lit", |test| {
+                write_lit_cfg(test.parent().unwrap(), bin.path());
+                let mut c = Command::new(&lit);
+                c.arg("-v").arg(test);
+                c
+            });
+            None
         }),
         plain("isolation::output_streams_append_in_process", || {
             output_streams_append(&[])
