@@ -486,15 +486,14 @@ fn pfir_test_way(cases: &[Case], extra: &[&str], way: &str) {
 fn each_repro_alone(way: &str, runner: impl Fn(&Path) -> Command) {
     let cases = stream_repros();
     let dir = write_cases(&cases);
+    let mut got = BTreeMap::new();
+    let mut outputs = String::new();
     for c in &cases {
         let output = run_with_runner_stdin(runner(&dir.path().join(&c.name)));
-        assert_verdicts(
-            way,
-            &verdicts(&output, &cases[..]),
-            std::slice::from_ref(c),
-            &output,
-        );
+        got.extend(verdicts(&output, std::slice::from_ref(c)));
+        outputs.push_str(&output);
     }
+    assert_verdicts(way, &got, &cases, &outputs);
 }
 
 /// LLVM's lit and the tools it runs these cases with: a directory holding
