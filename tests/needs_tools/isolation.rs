@@ -103,7 +103,7 @@ enum Place {
 /// The redirections of the differential: each applies left to right.
 const REDIRECTIONS: [&str; 5] = ["2>&1", "> %t.f", ">> %t.a", "2> %t.e", "&> %t.b"];
 
-/// Where `echo out; echo err >&2` sends each stream after `redirs`, as sh
+/// Where `pfir opt %s --stats` sends each stream after `redirs`, as sh
 /// and lit's internal shell have it.
 fn places(redirs: &[&str]) -> (Place, Place) {
     let (mut out, mut err) = (Place::Pipe, Place::Capture);
@@ -120,14 +120,25 @@ fn places(redirs: &[&str]) -> (Place, Place) {
     (out, err)
 }
 
-/// FileCheck lines (prefix `p`) that pass exactly on `lines`.
-fn exactly(p: &str, lines: &[&str]) -> String {
+/// What `pfir opt %s --stats` writes: its statistics on standard error,
+/// then the module on standard output (one line of each to check for).
+const ERR_LINE: &str = "Pass statistics report";
+const OUT_LINE: &str = "func kernel";
+
+/// FileCheck lines (prefix `p`) that pass exactly when the lines of
+/// `present` appear in that order and those of `absent` nowhere.
+fn exactly(p: &str, present: &[&str], absent: &[&str]) -> String {
     let mut text = String::new();
-    for (i, l) in lines.iter().enumerate() {
-        let next = if i == 0 { "" } else { "-NEXT" };
-        text.push_str(&format!("// {p}{next}: {l}\n"));
+    let nots = |text: &mut String| {
+        for a in absent {
+            text.push_str(&format!("// {p}-NOT: {a}\n"));
+        }
+    };
+    for line in present {
+        nots(&mut text);
+        text.push_str(&format!("// {p}: {line}\n"));
     }
-    text.push_str(&format!("// {p}-NOT: {{{{.}}}}\n"));
+    nots(&mut text);
     text
 }
 
@@ -149,28 +160,32 @@ fn redirection_cases() -> Vec<Case> {
         .enumerate()
         .map(|(i, redirs)| {
             let (out, err) = places(&redirs);
-            let content = |place: Place| -> Vec<&str> {
-                let mut lines = Vec::new();
-                if out == place {
-                    lines.push("out");
+            // Standard error is written first, then standard output.
+            let content = |place: Place| -> (Vec<&str>, Vec<&str>) {
+                let (mut present, mut absent) = (Vec::new(), Vec::new());
+                for (stream, line) in [(err, ERR_LINE), (out, OUT_LINE)] {
+                    if stream == place {
+                        present.push(line);
+                    } else {
+                        absent.push(line);
+                    }
                 }
-                if err == place {
-                    lines.push("err");
-                }
-                lines
+                (present, absent)
             };
             let mut text = format!(
-                "// RUN: sh -c 'echo out; echo err >&2' {} | FileCheck %s --check-prefix=P --allow-empty\n",
+                "// RUN: pfir opt %s --stats {} | FileCheck %s --check-prefix=P --allow-empty\n",
                 redirs.join(" ")
             );
-            let mut checks = exactly("P", &content(Place::Pipe));
+            let (present, absent) = content(Place::Pipe);
+            let mut checks = exactly("P", &present, &absent);
             for f in ['f', 'a', 'e', 'b'] {
                 if out == Place::File(f) || err == Place::File(f) {
                     let upper = f.to_ascii_uppercase();
                     text.push_str(&format!(
                         "// RUN: FileCheck %s --check-prefix={upper} --allow-empty --input-file=%t.{f}\n"
                     ));
-                    checks.push_str(&exactly(&upper.to_string(), &content(Place::File(f))));
+                    let (present, absent) = content(Place::File(f));
+                    checks.push_str(&exactly(&upper.to_string(), &present, &absent));
                 }
             }
             case(&format!("redirect_{i:03}"), &(text + &checks), "PASS")
@@ -482,7 +497,8 @@ fn pfir_test_way(cases: &[Case], extra: &[&str], way: &str) {
 }
 
 /// Each stream repro alone in a run of `runner` (so that no other test
-/// has consumed the runner's stdin first): every one must pass.
+/// has consumed the runner's stdin first): every one must pass. (Under
+/// lit they run in the differential, where lit never reads its stdin.)
 fn each_repro_alone(way: &str, runner: impl Fn(&Path) -> Command) {
     let cases = stream_repros();
     let dir = write_cases(&cases);
@@ -669,19 +685,6 @@ pub fn trials() -> Vec<Trial> {
                 c.args(["test", "-v", "--no-in-process"]).arg(test);
                 c
             })
-        }),
-        needs_tool("isolation::each_stream_repro_alone_lit", || {
-            let (lit, bin) = match lit_tools() {
-                Ok(t) => t,
-                Err(why) => return Some(why),
-            };
-            each_repro_alone("lit", |test| {
-                write_lit_cfg(test.parent().unwrap(), bin.path());
-                let mut c = Command::new(&lit);
-                c.arg("-v").arg(test);
-                c
-            });
-            None
         }),
         plain("isolation::output_streams_append_in_process", || {
             output_streams_append(&[])
