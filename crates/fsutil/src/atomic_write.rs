@@ -509,7 +509,6 @@ mod tests {
         drop(file);
         assert!(write_atomically(Path::new("/dev/fd/999"), b"x").is_err());
     }
-    use super::*;
     use std::os::unix::fs::PermissionsExt;
 
     fn mode(p: &Path) -> u32 {
