@@ -203,22 +203,23 @@ pub fn isolable(stage: &Stage, args: &[String]) -> bool {
 }
 
 /// Whether `path` is under `/dev` or `/proc` (but `/dev/null`), as
-/// written or once its existing part is resolved.
-pub fn names_special_file(path: &Path) -> bool {
+/// written or once resolved (`exists`: the path itself; else its
+/// directory). An existing path that cannot be resolved counts as such.
+fn under_dev_or_proc(path: &Path, exists: bool) -> bool {
     let special =
         |p: &Path| (p.starts_with("/dev") || p.starts_with("/proc")) && p != Path::new("/dev/null");
     if special(path) {
         return true;
     }
-    let resolved = match std::fs::canonicalize(path) {
-        Ok(p) => Some(p),
-        Err(_) => path
-            .parent()
+    let resolved = if exists {
+        std::fs::canonicalize(path).ok()
+    } else {
+        path.parent()
             .filter(|d| !d.as_os_str().is_empty())
             .and_then(|d| std::fs::canonicalize(d).ok())
-            .map(|d| d.join(path.file_name().unwrap_or_default())),
+            .map(|d| d.join(path.file_name().unwrap_or_default()))
     };
-    resolved.is_some_and(|p| special(&p))
+    resolved.map_or(exists, |p| special(&p))
 }
 
 /// Whether `path` names a stream (`/dev/stdin`, `/proc/self/fd/N`, ...),
@@ -229,24 +230,24 @@ pub fn names_stream_or_device(path: &Path) -> bool {
     plain_input(path).is_none()
 }
 
-/// The size of the regular file `word` names (0 when it names nothing,
+/// The size of the regular file `path` names (0 when it names nothing,
 /// or a directory); `None` when it names a stream, a device, a FIFO, a
 /// socket, or anything under `/dev` or `/proc` but `/dev/null`.
 fn plain_input(path: &Path) -> Option<u64> {
-    if path.as_os_str().is_empty() || path == Path::new("-") {
+    if path.as_os_str().is_empty() || path == Path::new("-") || path == Path::new("/dev/null") {
         return Some(0);
     }
     match std::fs::metadata(path) {
         Ok(meta) if meta.is_file() || meta.is_dir() => {
-            if names_special_file(path) {
+            if under_dev_or_proc(path, true) {
                 return None;
             }
             Some(if meta.is_file() { meta.len() } else { 0 })
         }
-        Ok(_) => (path == Path::new("/dev/null")).then_some(0),
+        Ok(_) => None,
         // Not a file: an argument that is no path, or a file the command
         // may create (then only where it would create it).
-        Err(_) => (!names_special_file(path)).then_some(0),
+        Err(_) => (!under_dev_or_proc(path, false)).then_some(0),
     }
 }
 
