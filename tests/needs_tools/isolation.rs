@@ -435,9 +435,7 @@ fn verdicts(output: &str, cases: &[Case]) -> BTreeMap<String, String> {
         }
         for c in cases {
             let name = &c.name;
-            let named = rest
-                .split(|ch: char| ch == ' ' || ch == '/')
-                .any(|part| part == name);
+            let named = rest.split([' ', '/']).any(|part| part == name);
             if named {
                 found.insert(name.clone(), word.to_string());
             }
@@ -643,7 +641,7 @@ fn timed_out_stages_stop(extra: &[&str]) {
     }
     let out = child.wait_with_output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(text.matches("timed out").count() >= 3, true, "{text}");
+    assert!(text.matches("timed out").count() >= 3, "{text}");
     assert!(
         peak_kib < 100 << 10,
         "the runner grew to {peak_kib} KiB: a timed-out stage kept reading"
