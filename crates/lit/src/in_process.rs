@@ -5,19 +5,25 @@
 //! Spawning a process per stage is nearly all the time a small test takes;
 //! pfir's commands (`pfir opt`, `pfir filecheck`, ...) run in well under a
 //! millisecond on such tests. A pipeline runs in-process only when the hook
-//! takes every stage; anything else runs as processes
+//! takes every stage and every stage is [`isolable`]: it behaves here
+//! exactly as in a process of its own (it names none of a process's own
+//! streams, no device or FIFO, nothing under `/dev` or `/proc` but
+//! `/dev/null`, and at most [`INPUT_BUDGET`] bytes of input), and no `cd`
+//! moved the commands. Anything else runs as processes
 //! ([`crate::execute::run_pipeline`]).
 //!
 //! The results are those of the same pipeline run as processes: the stages
-//! run in order, each reading the previous one's standard output; `<`,
-//! `>`, `>>`, `2>`, `2>&1`, `>&2` and `&>` go where they would (a file
+//! run in order, each reading the previous one's standard output; the
+//! redirections apply left to right and go where they would (a file
 //! redirection is opened, and truncated, before the stage runs, as a shell
-//! does); `not` and the capture limits apply alike; a panic is exit status
-//! 101, as a Rust program that panics. A pipeline that runs longer than
+//! does; two streams sent to one opening share it); `not`, `not --crash`
+//! and the capture limits apply alike; a panic is exit status 101, as a
+//! Rust program that panics. A pipeline that runs longer than
 //! [`Tools::timeout`] is reported as a process pipeline would be ("timed
 //! out after Ns and was killed", for the stage running then and the ones
 //! after it); as a thread cannot be killed, the stage is left to finish in
-//! the background and nothing it produces is used or written.
+//! the background and nothing it produces is used or written, which the
+//! input budget bounds to milliseconds.
 
 use crate::execute::{Captured, PipelineResult, StageResult, Tools, capture, open_out};
 use crate::run_line::{Pipeline, Stage, StderrTarget, StdoutTarget};
