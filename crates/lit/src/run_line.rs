@@ -8,11 +8,15 @@
 //! - `a | b` pipes `a`'s standard output into `b`;
 //! - `a && b` runs `b` only when `a` passed (every part must pass);
 //! - `not cmd` inverts the exit status: `cmd` must exit with a non-zero
-//!   status (a crash by a signal is never a pass);
+//!   status (a crash by a signal is never a pass); `not --crash cmd`
+//!   expects a crash (a signal, or exit status 101: a Rust panic);
+//! - `cd DIR` (a builtin of the runner, as in lit) moves the
+//!   later commands of the test;
 //! - redirections, as lit's internal shell has them: `< file`, `> file`,
 //!   `>> file`, `1> file`, `2> file`, `2>> file`, `&> file` and `&>> file`
 //!   (both streams), `2>&1` (stderr where stdout goes), `>&2` and `1>&2`
-//!   (stdout where stderr goes). Anything else that looks like a
+//!   (stdout where stderr goes), applied left to right (`2>&1 > f` sends
+//!   stderr into the pipe, stdout to `f`). Anything else that looks like a
 //!   redirection (`3>&1`, `<&0`, `<<EOF`, `<>`, `|&`) is named in an error;
 //!   a lone `&` is a background job, also unsupported;
 //! - substitutions `%s` (the test file), `%S` (its directory), `%t` (a
