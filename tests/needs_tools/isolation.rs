@@ -691,14 +691,20 @@ pub fn trials() -> Vec<Trial> {
             output_streams_append(&["--no-in-process"])
         }),
     ];
-    if Path::new("/proc/self/status").exists() {
-        trials.push(plain("isolation::timed_out_stages_stop_in_process", || {
-            timed_out_stages_stop(&[])
-        }));
-        trials.push(plain(
+    for (name, extra) in [
+        ("isolation::timed_out_stages_stop_in_process", &[][..]),
+        (
             "isolation::timed_out_stages_stop_no_in_process",
-            || timed_out_stages_stop(&["--no-in-process"]),
-        ));
+            &["--no-in-process"][..],
+        ),
+    ] {
+        trials.push(needs_tool(name, move || {
+            if !Path::new("/proc/self/status").exists() {
+                return Some("needs /proc to measure the runner's memory".into());
+            }
+            timed_out_stages_stop(extra);
+            None
+        }));
     }
     trials
 }
