@@ -233,11 +233,8 @@ pub fn pipeline_output(text: &str, source: &Path, read: ReadCommand) -> Produced
         argv.push("--split-input-file".into());
     }
     let stage = Stage {
-        invert: false,
         argv,
-        stdin: None,
-        stdout: StdoutTarget::Pipe,
-        stderr: StderrTarget::Capture,
+        ..Stage::default()
     };
     let command = Pipeline {
         stages: vec![stage.clone()],

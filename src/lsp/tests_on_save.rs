@@ -145,6 +145,26 @@ pub fn run_tests(text: &str, source: &Path, version: i32, policy: &RunPolicy) ->
     report
 }
 
+/// The report of a run that could not start (`why`): an error on each
+/// RUN line of `text`, so the failure is seen where the tests are.
+pub fn not_started(text: &str, version: i32, why: &str) -> TestReport {
+    let mut report = TestReport {
+        version,
+        ..TestReport::default()
+    };
+    let lines = lit::run_line::find_run_lines(text).unwrap_or_default();
+    for run in &lines {
+        report.fail(
+            run.line.saturating_sub(1),
+            format!("the tests could not run: {why}"),
+        );
+    }
+    if report.problems.is_empty() {
+        report.fail(0, format!("the tests could not run: {why}"));
+    }
+    report
+}
+
 /// The 0-based line a `line N: ...` message names (0 when it names none).
 fn line_of_message(message: &str) -> usize {
     message
@@ -251,7 +271,7 @@ fn check_output(
     let check_text = if this_document {
         text.to_string()
     } else {
-        match std::fs::read_to_string(&check_file) {
+        match read_regular(Path::new(&check_file)) {
             Ok(t) => t,
             Err(e) => {
                 report.fail(
@@ -262,8 +282,17 @@ fn check_output(
             }
         }
     };
+    // The stage's standard input is the output piped into it, whatever
+    // name it is read under; nothing else but a regular file is read.
     let input = match parsed.input_file {
-        Some(path) => std::fs::read_to_string(&path).unwrap_or_default(),
+        Some(path) if names_stdin(Path::new(&path)) => output,
+        Some(path) => match read_regular(Path::new(&path)) {
+            Ok(t) => t,
+            Err(e) => {
+                report.fail(run_line, format!("cannot read input file '{path}': {e}"));
+                return false;
+            }
+        },
         None => output,
     };
     let mut opts = parsed.opts;
@@ -296,6 +325,21 @@ fn check_output(
             false
         }
     }
+}
+
+/// Whether `path` names a process's standard input (`/dev/stdin`,
+/// `/dev/fd/0`, `/proc/self/fd/0`, or a symlink to one).
+fn names_stdin(path: &Path) -> bool {
+    matches!(crate::io::atomic_write::names_own_stream(path), Ok(Some(0)))
+}
+
+/// The text of the regular file `path`; a stream, a device or a FIFO (the
+/// server's own streams among them) is never opened.
+fn read_regular(path: &Path) -> Result<String, String> {
+    if lit::in_process::names_stream_or_device(path) {
+        return Err("it is not a regular file (a stream, a device or a FIFO)".into());
+    }
+    std::fs::read_to_string(path).map_err(|e| e.to_string())
 }
 
 /// Each directive of this document that FileCheck tried: a problem on its
@@ -360,6 +404,23 @@ fn failed_command(p: &Produced) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A run that cannot start (no thread, stack or memory for it) is an
+    /// error on each RUN line, saying why.
+    #[test]
+    fn a_run_that_cannot_start_is_reported_on_its_run_lines() {
+        let text =
+            "func k() {\n}\n// RUN: pfir check %s\n// RUN: pfir opt %s \\\n// RUN:   --stats\n";
+        let report = not_started(text, 7, "cannot start a thread: out of memory");
+        assert_eq!(report.version, 7);
+        assert!(!report.passed);
+        let lines: Vec<usize> = report.problems.iter().map(|p| p.line).collect();
+        assert_eq!(lines, [2, 3]);
+        assert!(report.problems.iter().all(|p| p.level == Level::Error
+            && p.message == "the tests could not run: cannot start a thread: out of memory"));
+        // Without RUN lines, on the first line.
+        assert_eq!(not_started("", 1, "x").problems[0].line, 0);
+    }
 
     /// The lines of a failing command's standard error are the editor's
     /// lines: a lone `\r` ends one.

@@ -63,11 +63,20 @@ impl RunPolicy {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Blocked {
     pub reason: String,
+    /// Whether consent would let it run (else it never runs in the server).
+    pub consent_helps: bool,
 }
 
 impl Blocked {
     /// The message for the RUN line: why, and how to allow it.
     pub fn message(&self) -> String {
+        if !self.consent_helps {
+            return format!(
+                "not run: {}. The language server never lets a RUN line read or write its own \
+                 streams, a device or a FIFO; `pfir test` on the command line runs it",
+                self.reason
+            );
+        }
         format!(
             "not run: {}. The language server runs only pfir's own commands (`pfir`, FileCheck, `not`) \
              unless the setting `{CONSENT_SETTING}` is true (in VS Code, `pfir.{CONSENT_SETTING}`, \
@@ -87,9 +96,87 @@ pub fn check_run_line(
     scratch: &Path,
     policy: &RunPolicy,
 ) -> Result<(), Blocked> {
+    for pipeline in pipelines {
+        pipeline.stages.iter().try_for_each(check_own_streams)?;
+    }
     check_substitutions(text, custom, policy)?;
     for pipeline in pipelines {
         check_stages(&pipeline.stages, scratch, policy)?;
+    }
+    Ok(())
+}
+
+/// Options that lift one of pfir's limits: not taken without consent.
+pub const LIMIT_LIFTING_OPTIONS: [&str; 2] = ["--input-size-limit", "--max-nodes"];
+
+/// Whether a redirection of `stage` (which the server itself opens) reads
+/// or writes the server's own streams (`< /dev/stdin`, `> /dev/stdout`:
+/// its JSON-RPC channel), a device or a FIFO: never, consent or not.
+/// `/dev/null` is fine.
+fn check_own_streams(stage: &Stage) -> Result<(), Blocked> {
+    let outputs = [
+        match &stage.stdout {
+            StdoutTarget::File(p, _) => Some(p),
+            _ => None,
+        },
+        match &stage.stderr {
+            StderrTarget::File(p, _) => Some(p),
+            _ => None,
+        },
+    ];
+    let special = |p: &Path| lit::in_process::names_stream_or_device(p);
+    if let Some(p) = stage.stdin.as_deref().filter(|p| special(p)) {
+        return Err(Blocked {
+            reason: format!(
+                "it reads '{}' with `<`, not a regular file (the server's own input, a device or a FIFO)",
+                p.display()
+            ),
+            consent_helps: false,
+        });
+    }
+    if let Some(p) = outputs.into_iter().flatten().find(|p| special(p)) {
+        return Err(Blocked {
+            reason: format!(
+                "it writes '{}' with `>`, not a regular file (the server's own output, a device or a FIFO)",
+                p.display()
+            ),
+            consent_helps: false,
+        });
+    }
+    Ok(())
+}
+
+/// Whether the arguments of `stage` name a stream, a device or a FIFO, or
+/// lift a limit: not without consent.
+fn check_arguments(stage: &Stage) -> Result<(), Blocked> {
+    let split = |arg: &'_ str| -> (String, Option<String>) {
+        match arg.split_once('=') {
+            Some((o, v)) if o.starts_with('-') => (o.to_string(), Some(v.to_string())),
+            _ => (arg.to_string(), None),
+        }
+    };
+    if let Some(option) = stage.argv[1..]
+        .iter()
+        .map(|a| split(a).0)
+        .find(|o| LIMIT_LIFTING_OPTIONS.contains(&o.as_str()))
+    {
+        return Err(Blocked {
+            reason: format!("it lifts a limit (`{option}`)"),
+            consent_helps: true,
+        });
+    }
+    for arg in &stage.argv[1..] {
+        let value = split(arg).1;
+        let special = |w: &str| lit::in_process::names_stream_or_device(Path::new(w));
+        if let Some(w) = std::iter::once(arg.as_str())
+            .chain(value.as_deref())
+            .find(|w| special(w))
+        {
+            return Err(Blocked {
+                reason: format!("it reads or writes '{w}', a stream, a device or a FIFO"),
+                consent_helps: true,
+            });
+        }
     }
     Ok(())
 }
@@ -111,6 +198,7 @@ pub fn check_substitutions(
     {
         Some((name, value)) => Err(Blocked {
             reason: format!("it uses `%{{{name}}}`, a substitution from a lit.toml (`{value}`)"),
+            consent_helps: true,
         }),
         None => Ok(()),
     }
@@ -134,12 +222,16 @@ fn check_stage(stage: &Stage, scratch: &Path, read: ReadCommand) -> Result<(), B
     if let StderrTarget::File(path, _) = &stage.stderr {
         writable(path, scratch)?;
     }
+    if is_filecheck(program) || program == "pfir" {
+        check_arguments(stage)?;
+    }
     if is_filecheck(program) {
         return Ok(());
     }
     if program != "pfir" {
         return Err(Blocked {
             reason: format!("it runs `{program}`, a program other than pfir"),
+            consent_helps: true,
         });
     }
     match read(&stage.argv) {
@@ -147,9 +239,11 @@ fn check_stage(stage: &Stage, scratch: &Path, read: ReadCommand) -> Result<(), B
         PfirCommand::Rejected | PfirCommand::ReadOnly => Ok(()),
         PfirCommand::Test => Err(Blocked {
             reason: "it runs `pfir test`, which runs the RUN lines of other files".into(),
+            consent_helps: true,
         }),
         PfirCommand::Lsp => Err(Blocked {
             reason: "it runs `pfir lsp`".into(),
+            consent_helps: true,
         }),
         PfirCommand::Opt(args) => args
             .output
@@ -158,9 +252,11 @@ fn check_stage(stage: &Stage, scratch: &Path, read: ReadCommand) -> Result<(), B
         PfirCommand::Graph { output } => output.as_deref().map_or(Ok(()), |p| writable(p, scratch)),
         PfirCommand::Fmt { in_place: true } => Err(Blocked {
             reason: "it rewrites files (`pfir fmt -i`)".into(),
+            consent_helps: true,
         }),
         PfirCommand::Fix { in_place: true } => Err(Blocked {
             reason: "it rewrites files (`pfir fix -i`)".into(),
+            consent_helps: true,
         }),
         PfirCommand::Fmt { .. } | PfirCommand::Fix { .. } => Ok(()),
     }
@@ -179,6 +275,7 @@ fn writable(path: &Path, scratch: &Path) -> Result<(), Blocked> {
             "it writes '{}', outside the test's scratch directory (%t, %T)",
             path.display()
         ),
+        consent_helps: true,
     })
 }
 

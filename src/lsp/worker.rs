@@ -24,7 +24,7 @@
 use super::diagnostics::{check_document, to_lsp};
 use super::documents::AnalysisCell;
 use super::positions::LineIndex;
-use super::tests_on_save::{Level, TestReport, run_tests};
+use super::tests_on_save::{Level, TestReport, not_started, run_tests};
 use super::trust::RunPolicy;
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 use lsp_server::{Message, Notification, Request, RequestId};
@@ -321,9 +321,14 @@ fn start_test(
         cancel,
         generation,
     };
+    // What the run needs if it cannot start, to say so on its RUN lines.
+    let (text, version, finished) = (test.text.clone(), test.version, run.clone());
+    // The run's own work needs no large stack: pfir's commands run on
+    // theirs (`driver::with_large_stack`), in-process stages on the
+    // runner's or as processes.
     let spawned = std::thread::Builder::new()
         .name("pfir-lsp-test".into())
-        .stack_size(crate::driver::LARGE_STACK_BYTES)
+        .stack_size(crate::driver::MIN_WORKER_STACK_BYTES)
         .spawn(move || {
             let source = super::output::source_path(&test.uri);
             let report = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -331,19 +336,24 @@ fn start_test(
             }));
             match report {
                 Ok(report) => finish_test(run, &test.uri, report),
-                Err(_) => eprintln!("pfir lsp: a test run panicked"),
+                Err(_) => finish_test(
+                    run,
+                    &test.uri,
+                    not_started(&test.text, test.version, "the test run panicked"),
+                ),
             }
         });
     match spawned {
         Ok(t) => tests.threads.push(t),
         Err(e) => {
-            tests.cancel(&uri);
-            eprintln!("pfir lsp: cannot start a test run: {e}");
+            let why = format!("cannot start a thread for the test run: {e}");
+            finish_test(finished, &uri, not_started(&text, version, &why));
         }
     }
 }
 
 /// What a test thread reports through.
+#[derive(Clone)]
 struct FinishedRun {
     current: Arc<Mutex<HashMap<Url, TestRun>>>,
     context: Arc<Mutex<Option<WorkerContext>>>,

@@ -177,7 +177,7 @@ fn parse_major_version(text: &str) -> Option<u32> {
 /// Every LLVM FileCheck found: `$FILECHECK` alone when set; else `FileCheck`
 /// and `FileCheck-NN` on PATH and in the bindir that `llvm-config` /
 /// `llvm-config-NN` report, one per LLVM version, newest first.
-fn llvm_filechecks() -> Vec<(u32, PathBuf)> {
+pub(super) fn llvm_filechecks() -> Vec<(u32, PathBuf)> {
     if let Some(p) = std::env::var_os("FILECHECK") {
         let p = PathBuf::from(p);
         return major_version(&p).map(|v| (v, p)).into_iter().collect();

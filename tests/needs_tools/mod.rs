@@ -12,6 +12,7 @@ mod browser;
 mod editor_setups;
 mod facilities;
 mod filecheck_agreement;
+mod isolation;
 mod llvm_lit;
 mod lsp_memory;
 mod npm;
@@ -46,5 +47,6 @@ pub fn trials() -> Vec<Trial> {
     trials.extend(lsp_memory::trials());
     trials.extend(pypto::trials());
     trials.extend(llvm_lit::trials());
+    trials.extend(isolation::trials());
     trials
 }

@@ -25,6 +25,12 @@
 //!   the temporary file the user never sees;
 //! - a **device or pipe** (`-o /dev/null`, a FIFO) is written directly, as
 //!   it cannot be renamed over;
+//! - a path naming one of the process's own **streams** (`/dev/stdout`,
+//!   `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`, directly or through
+//!   symlinks) writes to that stream as it was opened: appending where it
+//!   was opened for append (`>> log`), never replacing the file behind it
+//!   ([`names_own_stream`]). Atomic replacement is for regular files named
+//!   by path only;
 //! - a file the user could **not write in place** is not replaced: the
 //!   error says so and the file is untouched. A file without any write
 //!   permission bit (e.g. mode 0444) counts as such even for root, who
@@ -206,6 +212,102 @@ pub fn resolve_symlinks(path: &Path) -> std::io::Result<PathBuf> {
     ))
 }
 
+/// The file descriptor `path` names when it names one of this process's
+/// own streams (`/dev/stdin`, `/dev/stdout`, `/dev/stderr`, `/dev/fd/N`,
+/// `/proc/self/fd/N`, `/proc/thread-self/fd/N`, `/proc/PID/fd/N` with
+/// this process's PID), as written or through symlinks; `None` otherwise.
+pub fn names_own_stream(path: &Path) -> std::io::Result<Option<u32>> {
+    let mut current = path.to_path_buf();
+    for _ in 0..MAX_SYMLINKS {
+        if let Some(fd) = stream_fd(&current) {
+            return Ok(Some(fd));
+        }
+        match std::fs::symlink_metadata(&current) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let target = std::fs::read_link(&current)?;
+                current = match current.parent() {
+                    Some(dir) if target.is_relative() => dir.join(target),
+                    _ => target,
+                };
+            }
+            _ => return Ok(None),
+        }
+    }
+    Ok(None)
+}
+
+/// The descriptor a stream path names, as written (see [`names_own_stream`]).
+fn stream_fd(path: &Path) -> Option<u32> {
+    let text = path.to_str()?;
+    match text {
+        "/dev/stdin" => return Some(0),
+        "/dev/stdout" => return Some(1),
+        "/dev/stderr" => return Some(2),
+        _ => {}
+    }
+    let pid = format!("/proc/{}/fd/", std::process::id());
+    [
+        "/dev/fd/",
+        "/proc/self/fd/",
+        "/proc/thread-self/fd/",
+        pid.as_str(),
+    ]
+    .iter()
+    .find_map(|prefix| text.strip_prefix(prefix))
+    .and_then(|n| n.trim_end_matches('/').parse().ok())
+}
+
+/// A file writing to this process's descriptor `fd` as it was opened:
+/// standard input, output and error are the descriptors themselves (so a
+/// file opened for append is appended to, at its current offset); another
+/// descriptor is opened again through `/proc/self/fd`, in append mode when
+/// it was opened so, from its current offset.
+fn open_own_stream(fd: u32) -> std::io::Result<File> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        let own = match fd {
+            0 => Some(std::io::stdin().as_fd().try_clone_to_owned()?),
+            1 => Some(std::io::stdout().as_fd().try_clone_to_owned()?),
+            2 => Some(std::io::stderr().as_fd().try_clone_to_owned()?),
+            _ => None,
+        };
+        if let Some(own) = own {
+            return Ok(File::from(own));
+        }
+    }
+    let not_open = |e: std::io::Error| {
+        error(
+            e.kind(),
+            format!("file descriptor {fd} is not open in this process"),
+        )
+    };
+    let info = std::fs::read_to_string(format!("/proc/self/fdinfo/{fd}")).map_err(not_open)?;
+    let field = |name: &str| {
+        info.lines()
+            .find_map(|l| l.strip_prefix(name))
+            .map(str::trim)
+            .unwrap_or("0")
+            .to_string()
+    };
+    const O_APPEND: u32 = 0o2000;
+    let append = u32::from_str_radix(&field("flags:"), 8).unwrap_or(0) & O_APPEND != 0;
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .append(append)
+        .open(format!("/proc/self/fd/{fd}"))
+        .map_err(not_open)?;
+    if !append
+        && let Ok(pos) = field("pos:").parse::<u64>()
+        && pos > 0
+    {
+        use std::io::Seek;
+        // A pipe or terminal cannot seek; it has no offset to keep.
+        let _ = file.seek(std::io::SeekFrom::Start(pos));
+    }
+    Ok(file)
+}
+
 /// Like [`write_atomically`], with the contents streamed by `write`: the
 /// target is replaced only when `write` and the flush to disk succeeded.
 pub fn write_atomically_with(
@@ -234,6 +336,9 @@ pub fn write_atomically_checked(
     read: Option<&Snapshot>,
     write: impl FnOnce(&mut File) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
+    if let Some(fd) = names_own_stream(path)? {
+        return write(&mut open_own_stream(fd)?);
+    }
     let target = resolve_symlinks(path)?;
     let existing = match std::fs::metadata(&target) {
         Ok(m) => Some(m),
@@ -365,6 +470,45 @@ fn copy_metadata(file: &File, meta: &std::fs::Metadata) -> std::io::Result<()> {
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stream_paths_name_their_descriptor() {
+        let pid = std::process::id();
+        for (path, fd) in [
+            ("/dev/stdin".to_string(), Some(0)),
+            ("/dev/stdout".into(), Some(1)),
+            ("/dev/stderr".into(), Some(2)),
+            ("/dev/fd/7".into(), Some(7)),
+            ("/proc/self/fd/3".into(), Some(3)),
+            ("/proc/thread-self/fd/4".into(), Some(4)),
+            (format!("/proc/{pid}/fd/5"), Some(5)),
+            ("/proc/1/fd/5".into(), None),
+            ("/dev/null".into(), None),
+            ("/tmp/dev/stdout".into(), None),
+        ] {
+            assert_eq!(stream_fd(Path::new(&path)), fd, "{path}");
+        }
+        // Through a symlink too.
+        let dir = tempfile::tempdir().unwrap();
+        let link = dir.path().join("out");
+        std::os::unix::fs::symlink("/dev/stdout", &link).unwrap();
+        assert_eq!(names_own_stream(&link).unwrap(), Some(1));
+        assert_eq!(names_own_stream(dir.path()).unwrap(), None);
+    }
+
+    #[test]
+    fn writing_to_a_descriptor_keeps_its_append_mode() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("log");
+        std::fs::write(&log, "earlier\n").unwrap();
+        let file = std::fs::OpenOptions::new().append(true).open(&log).unwrap();
+        use std::os::fd::AsRawFd;
+        let path = format!("/dev/fd/{}", file.as_raw_fd());
+        write_atomically(Path::new(&path), b"new\n").unwrap();
+        assert_eq!(std::fs::read_to_string(&log).unwrap(), "earlier\nnew\n");
+        drop(file);
+        assert!(write_atomically(Path::new("/dev/fd/999"), b"x").is_err());
+    }
     use std::os::unix::fs::PermissionsExt;
 
     fn mode(p: &Path) -> u32 {

@@ -120,6 +120,8 @@ pub struct StageResult {
     /// The stage as written (after substitution).
     pub command: String,
     pub invert: bool,
+    /// `not --crash`: it must crash ([`StageResult::crashed`]).
+    pub crash: bool,
     /// `None` when it could not be started (see `error`).
     pub status: Option<ExitStatus>,
     /// Why it could not be started or waited for.
@@ -139,6 +141,9 @@ impl StageResult {
     /// passes, with or without `not`: a process killed by a signal, or one
     /// that exited with status 101 (a Rust panic).
     pub fn passed(&self) -> bool {
+        if self.crash {
+            return self.crashed() != self.invert;
+        }
         match self.status {
             None => false,
             Some(s) => match s.code() {
@@ -147,6 +152,13 @@ impl StageResult {
                 Some(code) => (code == 0) != self.invert,
             },
         }
+    }
+
+    /// Whether it crashed: killed by a signal, or a Rust panic (exit status
+    /// 101). A stage that could not start did not crash.
+    pub fn crashed(&self) -> bool {
+        self.status
+            .is_some_and(|s| matches!(s.code(), None | Some(RUST_PANIC_STATUS)))
     }
 
     /// A readable account of how it ended.
@@ -174,6 +186,13 @@ impl StageResult {
                 }
             }
         };
+        if self.crash {
+            return match (self.crashed(), self.invert) {
+                (false, false) => format!("{base} (under `not --crash`: a crash was expected)"),
+                (true, true) => format!("{base} (a crash, under `not not --crash`)"),
+                _ => base,
+            };
+        }
         match status.code() {
             Some(RUST_PANIC_STATUS) if self.invert => {
                 format!("{base}, a Rust panic (a crash never passes, even under `not`)")
@@ -379,48 +398,67 @@ fn stage_io(
     prev: Option<std::io::PipeReader>,
     last: bool,
     limit: usize,
+    cwd: Option<&Path>,
 ) -> std::io::Result<StageIo> {
     let stdin = match (&stage.stdin, prev) {
-        (Some(path), _) => Stdio::from(std::fs::File::open(path).map_err(open_error(path))?),
+        (Some(path), _) => {
+            let path = in_dir(cwd, path);
+            Stdio::from(std::fs::File::open(&path).map_err(open_error(&path))?)
+        }
         (None, Some(reader)) => Stdio::from(reader),
         (None, None) => Stdio::null(),
     };
     let mut next_stdin = None;
     let mut stdout_drain = None;
     let mut stderr_drain = None;
-    // Each stream's own destination as an owned handle (`None`: it goes
-    // where the other stream goes), so the other one can share it.
-    let stdout_own: Option<std::os::fd::OwnedFd> = match &stage.stdout {
-        StdoutTarget::ToStderr => None,
-        StdoutTarget::File(path, append) => Some(open_out(path, *append)?.into()),
-        StdoutTarget::Pipe => {
-            let (reader, writer) = std::io::pipe()?;
-            if last {
-                stdout_drain = Some(drain(reader, limit));
-            } else {
-                next_stdin = Some(reader);
-            }
-            Some(writer.into())
+    // The stage's own pipe (to the next stage, or captured) and its
+    // captured stderr, each made when one of the streams goes there.
+    let uses_pipe = stage.stdout == StdoutTarget::Pipe || stage.stderr == StderrTarget::ToStdout;
+    let uses_capture =
+        stage.stderr == StderrTarget::Capture || stage.stdout == StdoutTarget::ToStderr;
+    let pipe: Option<std::os::fd::OwnedFd> = if uses_pipe {
+        let (reader, writer) = std::io::pipe()?;
+        if last {
+            stdout_drain = Some(drain(reader, limit));
+        } else {
+            next_stdin = Some(reader);
         }
+        Some(writer.into())
+    } else {
+        None
     };
-    let stderr_own: Option<std::os::fd::OwnedFd> = match &stage.stderr {
-        StderrTarget::ToStdout => None,
-        StderrTarget::File(path, append) => Some(open_out(path, *append)?.into()),
-        StderrTarget::Capture => {
-            let (reader, writer) = std::io::pipe()?;
-            stderr_drain = Some(drain(reader, limit));
-            Some(writer.into())
-        }
+    let capture: Option<std::os::fd::OwnedFd> = if uses_capture {
+        let (reader, writer) = std::io::pipe()?;
+        stderr_drain = Some(drain(reader, limit));
+        Some(writer.into())
+    } else {
+        None
     };
-    let (stdout, stderr) = match (stdout_own, stderr_own) {
-        (Some(out), Some(err)) => (out, err),
-        (Some(out), None) => (out.try_clone()?, out),
-        (None, Some(err)) => (err.try_clone()?, err),
-        (None, None) => {
-            return Err(std::io::Error::other(
-                "standard output and standard error are sent to each other",
-            ));
+    let stdout_file: Option<std::os::fd::OwnedFd> = match &stage.stdout {
+        StdoutTarget::File(path, append) => Some(open_out(&in_dir(cwd, path), *append)?.into()),
+        _ => None,
+    };
+    let stderr_file: Option<std::os::fd::OwnedFd> = match (&stage.stderr, &stdout_file) {
+        (StderrTarget::File(..), Some(shared)) if stage.shared_file => Some(shared.try_clone()?),
+        (StderrTarget::File(path, append), _) => {
+            Some(open_out(&in_dir(cwd, path), *append)?.into())
         }
+        _ => None,
+    };
+    let clone = |fd: &Option<std::os::fd::OwnedFd>| -> std::io::Result<std::os::fd::OwnedFd> {
+        fd.as_ref()
+            .ok_or_else(|| std::io::Error::other("a redirection without its stream"))?
+            .try_clone()
+    };
+    let stdout = match &stage.stdout {
+        StdoutTarget::Pipe => clone(&pipe)?,
+        StdoutTarget::ToStderr => clone(&capture)?,
+        StdoutTarget::File(..) => clone(&stdout_file)?,
+    };
+    let stderr = match &stage.stderr {
+        StderrTarget::ToStdout => clone(&pipe)?,
+        StderrTarget::Capture => clone(&capture)?,
+        StderrTarget::File(..) => clone(&stderr_file)?,
     };
     Ok(StageIo {
         stdin,
@@ -430,6 +468,14 @@ fn stage_io(
         stdout_drain,
         stderr_drain,
     })
+}
+
+/// `path` as the commands of a pipeline run in `cwd` see it.
+pub(crate) fn in_dir(cwd: Option<&Path>, path: &Path) -> PathBuf {
+    match cwd {
+        Some(dir) if path.is_relative() => dir.join(path),
+        _ => path.to_path_buf(),
+    }
 }
 
 struct Running {
@@ -501,7 +547,7 @@ pub fn run_pipeline(pipeline: &Pipeline, tools: &Tools, cwd: Option<&Path>) -> P
     let count = pipeline.stages.len();
     for (i, stage) in pipeline.stages.iter().enumerate() {
         let last = i + 1 == count;
-        let io = match stage_io(stage, prev.take(), last, tools.capture_limit) {
+        let io = match stage_io(stage, prev.take(), last, tools.capture_limit, cwd) {
             Ok(io) => io,
             Err(e) => {
                 running.push(Running {
@@ -649,6 +695,7 @@ fn collect(
         stages.push(StageResult {
             command: stage.display(),
             invert: stage.invert,
+            crash: stage.crash,
             status,
             error: r.error,
             stderr: stderr.bytes,

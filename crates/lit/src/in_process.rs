@@ -5,22 +5,28 @@
 //! Spawning a process per stage is nearly all the time a small test takes;
 //! pfir's commands (`pfir opt`, `pfir filecheck`, ...) run in well under a
 //! millisecond on such tests. A pipeline runs in-process only when the hook
-//! takes every stage; anything else runs as processes
+//! takes every stage and every stage is [`isolable`]: it behaves here
+//! exactly as in a process of its own (it names none of a process's own
+//! streams, no device or FIFO, nothing under `/dev` or `/proc` but
+//! `/dev/null`, and at most [`INPUT_BUDGET`] bytes of input), and no `cd`
+//! moved the commands. Anything else runs as processes
 //! ([`crate::execute::run_pipeline`]).
 //!
 //! The results are those of the same pipeline run as processes: the stages
-//! run in order, each reading the previous one's standard output; `<`,
-//! `>`, `>>`, `2>`, `2>&1`, `>&2` and `&>` go where they would (a file
+//! run in order, each reading the previous one's standard output; the
+//! redirections apply left to right and go where they would (a file
 //! redirection is opened, and truncated, before the stage runs, as a shell
-//! does); `not` and the capture limits apply alike; a panic is exit status
-//! 101, as a Rust program that panics. A pipeline that runs longer than
+//! does; two streams sent to one opening share it); `not`, `not --crash`
+//! and the capture limits apply alike; a panic is exit status 101, as a
+//! Rust program that panics. A pipeline that runs longer than
 //! [`Tools::timeout`] is reported as a process pipeline would be ("timed
 //! out after Ns and was killed", for the stage running then and the ones
 //! after it); as a thread cannot be killed, the stage is left to finish in
-//! the background and nothing it produces is used or written.
+//! the background and nothing it produces is used or written, which the
+//! input budget bounds to milliseconds.
 
 use crate::execute::{Captured, PipelineResult, StageResult, Tools, capture, open_out};
-use crate::run_line::{Pipeline, StderrTarget, StdoutTarget};
+use crate::run_line::{Pipeline, Stage, StderrTarget, StdoutTarget};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -90,7 +96,7 @@ pub fn try_run(pipeline: &Pipeline, tools: &Tools, cwd: Option<&Path>) -> Option
     for stage in &pipeline.stages {
         let (executable, mut args) = tools.resolve(stage.argv.first()?);
         args.extend(stage.argv[1..].iter().cloned());
-        if !hook.handles(&executable, &args) {
+        if !hook.handles(&executable, &args) || !isolable(stage, &args) {
             return None;
         }
         planned.push(Planned { executable, args });
@@ -131,6 +137,7 @@ pub fn try_run(pipeline: &Pipeline, tools: &Tools, cwd: Option<&Path>) -> Option
                     done.push(StageResult {
                         command: stage.display(),
                         invert: stage.invert,
+                        crash: stage.crash,
                         status: None,
                         error: Some(timed_out(timeout)),
                         stderr: Vec::new(),
@@ -154,6 +161,102 @@ pub fn try_run(pipeline: &Pipeline, tools: &Tools, cwd: Option<&Path>) -> Option
     })
 }
 
+/// The most bytes of named input files (and of a `<` file) one stage may
+/// have to run in-process: 1 MiB. pfir's commands are linear, so a stage
+/// within it ends within milliseconds, and a timed-out or cancelled stage
+/// (which a thread cannot be killed out of) stops using CPU and memory
+/// well within 100 ms. A stage with more input runs as a process, which
+/// is killed on time.
+pub const INPUT_BUDGET: u64 = 1 << 20;
+
+/// Whether `stage` (running with `args`, the resolved ones) behaves in
+/// this process exactly as it would in its own: no argument and no `<`
+/// names a process's own streams (`/dev/stdin`, `/dev/stdout`,
+/// `/dev/fd/N`, `/proc/self/fd/N`, ... which in here would be the
+/// runner's), a device, a FIFO or a socket, or anything under `/dev` or
+/// `/proc` but `/dev/null`; and the regular files named hold at most
+/// [`INPUT_BUDGET`] bytes together. An argument counts as a path when it
+/// names an existing file or a file in an existing directory, whole or
+/// after the `=` of an `--option=value`.
+pub fn isolable(stage: &Stage, args: &[String]) -> bool {
+    let mut total = 0u64;
+    let mut check = |word: &str| -> bool {
+        match plain_input(Path::new(word)) {
+            Some(bytes) => {
+                total = total.saturating_add(bytes);
+                total <= INPUT_BUDGET
+            }
+            None => false,
+        }
+    };
+    if let Some(path) = &stage.stdin
+        && !check(&path.to_string_lossy())
+    {
+        return false;
+    }
+    for arg in args {
+        if !check(arg) {
+            return false;
+        }
+        if arg.starts_with('-')
+            && let Some((_, value)) = arg.split_once('=')
+            && !check(value)
+        {
+            return false;
+        }
+    }
+    true
+}
+
+/// Whether `path` is under `/dev` or `/proc` (but `/dev/null`), as
+/// written or once resolved (`exists`: the path itself; else its
+/// directory). An existing path that cannot be resolved counts as such.
+fn under_dev_or_proc(path: &Path, exists: bool) -> bool {
+    let special =
+        |p: &Path| (p.starts_with("/dev") || p.starts_with("/proc")) && p != Path::new("/dev/null");
+    if special(path) {
+        return true;
+    }
+    let resolved = if exists {
+        std::fs::canonicalize(path).ok()
+    } else {
+        path.parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .and_then(|d| std::fs::canonicalize(d).ok())
+            .map(|d| d.join(path.file_name().unwrap_or_default()))
+    };
+    resolved.map_or(exists, |p| special(&p))
+}
+
+/// Whether `path` names a stream (`/dev/stdin`, `/proc/self/fd/N`, ...),
+/// a device, a FIFO, a socket or anything under `/dev` or `/proc` but
+/// `/dev/null`: what an in-process stage, or the language server, must
+/// never open itself.
+pub fn names_stream_or_device(path: &Path) -> bool {
+    plain_input(path).is_none()
+}
+
+/// The size of the regular file `path` names (0 when it names nothing,
+/// or a directory); `None` when it names a stream, a device, a FIFO, a
+/// socket, or anything under `/dev` or `/proc` but `/dev/null`.
+fn plain_input(path: &Path) -> Option<u64> {
+    if path.as_os_str().is_empty() || path == Path::new("-") || path == Path::new("/dev/null") {
+        return Some(0);
+    }
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_file() || meta.is_dir() => {
+            if under_dev_or_proc(path, true) {
+                return None;
+            }
+            Some(if meta.is_file() { meta.len() } else { 0 })
+        }
+        Ok(_) => None,
+        // Not a file: an argument that is no path, or a file the command
+        // may create (then only where it would create it).
+        Err(_) => (!under_dev_or_proc(path, false)).then_some(0),
+    }
+}
+
 /// What a capture keeps of `bytes` (see [`capture`]): all of them when
 /// they fit, without copying.
 fn keep(bytes: Vec<u8>, limit: usize) -> Captured {
@@ -172,23 +275,32 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// A stage's output destination, opened before it runs.
+/// A stage's output destination, opened before it runs; two streams sent
+/// to the same place share one.
+#[derive(Clone)]
 enum Dest {
     /// Captured (or piped on).
     Buffer(Sink),
-    File(std::fs::File, Sink),
-    /// Sent where the other stream goes.
-    Other,
+    /// A file, written when the stage has ended.
+    File(Arc<std::fs::File>, Sink),
+}
+
+impl Dest {
+    fn sink(&self) -> Sink {
+        match self {
+            Dest::Buffer(s) | Dest::File(_, s) => s.clone(),
+        }
+    }
 }
 
 #[cfg(unix)]
-fn exit_status(code: i32) -> std::process::ExitStatus {
+pub(crate) fn exit_status(code: i32) -> std::process::ExitStatus {
     use std::os::unix::process::ExitStatusExt;
     std::process::ExitStatus::from_raw((code & 0xff) << 8)
 }
 
 #[cfg(not(unix))]
-fn exit_status(_code: i32) -> std::process::ExitStatus {
+pub(crate) fn exit_status(_code: i32) -> std::process::ExitStatus {
     unreachable!("in-process stages run on Unix only")
 }
 
@@ -212,11 +324,14 @@ fn run_stages(
         let mut result = StageResult {
             command: stage.display(),
             invert: stage.invert,
+            crash: stage.crash,
             status: None,
             error: None,
             stderr: Vec::new(),
             stderr_dropped: 0,
         };
+        let pipe = Sink::default();
+        let capture = Sink::default();
         let setup = (|| -> std::io::Result<(Vec<u8>, Dest, Dest)> {
             let stdin = match &stage.stdin {
                 Some(path) => std::fs::read(path).map_err(|e| {
@@ -224,25 +339,36 @@ fn run_stages(
                 })?,
                 None => input,
             };
-            let out = match &stage.stdout {
-                StdoutTarget::ToStderr => Dest::Other,
-                StdoutTarget::File(path, append) => {
-                    Dest::File(open_out(path, *append)?, Sink::default())
+            // The stage's pipe and captured stderr, and its files (one
+            // opening for both streams when they share it).
+            let out_file = match &stage.stdout {
+                StdoutTarget::File(path, append) => Some(Dest::File(
+                    Arc::new(open_out(path, *append)?),
+                    Sink::default(),
+                )),
+                _ => None,
+            };
+            let err_file = match (&stage.stderr, &out_file) {
+                (StderrTarget::File(..), Some(Dest::File(f, s))) if stage.shared_file => {
+                    Some(Dest::File(f.clone(), s.clone()))
                 }
-                StdoutTarget::Pipe => Dest::Buffer(Sink::default()),
+                (StderrTarget::File(path, append), _) => Some(Dest::File(
+                    Arc::new(open_out(path, *append)?),
+                    Sink::default(),
+                )),
+                _ => None,
+            };
+            let (pipe, capture) = (Dest::Buffer(pipe.clone()), Dest::Buffer(capture.clone()));
+            let out = match &stage.stdout {
+                StdoutTarget::Pipe => pipe.clone(),
+                StdoutTarget::ToStderr => capture.clone(),
+                StdoutTarget::File(..) => out_file.clone().expect("opened above"),
             };
             let err = match &stage.stderr {
-                StderrTarget::ToStdout => Dest::Other,
-                StderrTarget::File(path, append) => {
-                    Dest::File(open_out(path, *append)?, Sink::default())
-                }
-                StderrTarget::Capture => Dest::Buffer(Sink::default()),
+                StderrTarget::ToStdout => pipe.clone(),
+                StderrTarget::Capture => capture.clone(),
+                StderrTarget::File(..) => err_file.expect("opened above"),
             };
-            if matches!((&out, &err), (Dest::Other, Dest::Other)) {
-                return Err(std::io::Error::other(
-                    "standard output and standard error are sent to each other",
-                ));
-            }
             Ok((stdin, out, err))
         })();
         let (stdin, out, err) = match setup {
@@ -253,16 +379,7 @@ fn run_stages(
                 continue;
             }
         };
-        let sink = |d: &Dest| match d {
-            Dest::Buffer(s) | Dest::File(_, s) => Some(s.clone()),
-            Dest::Other => None,
-        };
-        let (out_sink, err_sink) = match (sink(&out), sink(&err)) {
-            (Some(o), Some(e)) => (o, e),
-            (Some(o), None) => (o.clone(), o),
-            (None, Some(e)) => (e.clone(), e),
-            (None, None) => unreachable!("rejected above"),
-        };
+        let (out_sink, err_sink) = (out.sink(), err.sink());
         let streams = StageStreams {
             stdin,
             stdout: out_sink.clone(),
@@ -277,7 +394,11 @@ fn run_stages(
             return;
         }
         result.status = Some(exit_status(code));
-        for dest in [&out, &err] {
+        let files = match (&out, &err) {
+            (Dest::File(a, _), Dest::File(b, _)) if Arc::ptr_eq(a, b) => vec![&out],
+            _ => vec![&out, &err],
+        };
+        for dest in files {
             if let Dest::File(file, s) = dest {
                 use std::io::Write;
                 let mut file: &std::fs::File = file;
@@ -288,18 +409,14 @@ fn run_stages(
                 }
             }
         }
-        if let Dest::Buffer(s) = &err {
-            let c = keep(std::mem::take(&mut *lock(s)), limit);
-            result.stderr = c.bytes;
-            result.stderr_dropped = c.dropped;
-        }
-        if let Dest::Buffer(s) = &out {
-            let bytes = std::mem::take(&mut *lock(s));
-            if last {
-                *lock(stdout) = keep(bytes, limit);
-            } else {
-                piped = bytes;
-            }
+        let c = keep(std::mem::take(&mut *lock(&capture)), limit);
+        result.stderr = c.bytes;
+        result.stderr_dropped = c.dropped;
+        let bytes = std::mem::take(&mut *lock(&pipe));
+        if last {
+            *lock(stdout) = keep(bytes, limit);
+        } else {
+            piped = bytes;
         }
         lock(state).push(result);
     }
@@ -365,6 +482,64 @@ mod tests {
             ..Tools::new()
         };
         try_run(&p[0], &tools, None)
+    }
+
+    #[test]
+    fn stages_naming_streams_devices_or_large_inputs_run_as_processes() {
+        let dir = tempfile::tempdir().unwrap();
+        let small = dir.path().join("small");
+        std::fs::write(&small, "x").unwrap();
+        let large = dir.path().join("large");
+        std::fs::File::create(&large)
+            .unwrap()
+            .set_len(INPUT_BUDGET + 1)
+            .unwrap();
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink("/dev/stdin", &link).unwrap();
+        let s = |p: &Path| p.display().to_string();
+        for (words, expected) in [
+            (
+                vec![
+                    "echo".to_string(),
+                    s(&small),
+                    "-".into(),
+                    "/dev/null".into(),
+                ],
+                true,
+            ),
+            (vec!["echo".into(), s(&dir.path().join("new-file"))], true),
+            (vec!["echo".into(), "/dev/stdin".into()], false),
+            (vec!["echo".into(), "/dev/fd/0".into()], false),
+            (vec!["echo".into(), "/proc/self/fd/1".into()], false),
+            (vec!["echo".into(), "--input-file=/dev/stdin".into()], false),
+            (
+                vec!["echo".into(), "-o".into(), "/dev/stdout".into()],
+                false,
+            ),
+            (vec!["echo".into(), "/dev/zero".into()], false),
+            (vec!["echo".into(), s(&link)], false),
+            (vec!["echo".into(), s(&large)], false),
+        ] {
+            let stage = Stage {
+                argv: words.clone(),
+                ..Stage::default()
+            };
+            assert_eq!(isolable(&stage, &words), expected, "{words:?}");
+        }
+        // `<` from a device or a large file too.
+        for (from, expected) in [
+            (s(&small), true),
+            ("/dev/zero".into(), false),
+            (s(&large), false),
+        ] {
+            let stage = Stage {
+                argv: vec!["echo".into()],
+                stdin: Some(PathBuf::from(&from)),
+                ..Stage::default()
+            };
+            assert_eq!(isolable(&stage, &stage.argv), expected, "< {from}");
+        }
+        assert!(run("echo /dev/stdin", None).is_none());
     }
 
     #[test]

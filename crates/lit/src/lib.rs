@@ -339,19 +339,27 @@ fn run_steps(
     steps: &mut Vec<Step>,
 ) -> Result<(), Failure> {
     let parsed = parse_run_lines(path, text, custom, scratch)?;
+    // Where `cd` has moved the commands (for the rest of the test, as in
+    // lit, whose RUN lines are one script).
+    let mut cwd: Option<PathBuf> = None;
     for (run_line, pipelines) in parsed {
         for pipeline in pipelines {
-            // A copy of the tools only when the test's deadline bounds them.
-            let mut tools = std::borrow::Cow::Borrowed(&config.tools);
-            if let Some((deadline, limit)) = deadline {
-                let left = deadline.saturating_duration_since(Instant::now());
-                if left.is_zero() {
-                    return Err(Failure::TimedOut(limit));
+            let result = match builtin_cd(&pipeline, &mut cwd) {
+                Some(result) => result,
+                None => {
+                    // A copy of the tools only when the test's deadline bounds them.
+                    let mut tools = std::borrow::Cow::Borrowed(&config.tools);
+                    if let Some((deadline, limit)) = deadline {
+                        let left = deadline.saturating_duration_since(Instant::now());
+                        if left.is_zero() {
+                            return Err(Failure::TimedOut(limit));
+                        }
+                        let timeout = Some(tools.timeout.map_or(left, |t| t.min(left)));
+                        tools.to_mut().timeout = timeout;
+                    }
+                    execute::run_pipeline(&pipeline, &tools, cwd.as_deref())
                 }
-                let timeout = Some(tools.timeout.map_or(left, |t| t.min(left)));
-                tools.to_mut().timeout = timeout;
-            }
-            let result = execute::run_pipeline(&pipeline, &tools, None);
+            };
             let passed = result.passed();
             if !passed
                 && let Some((deadline, limit)) = deadline
@@ -375,6 +383,46 @@ fn run_steps(
         }
     }
     Ok(())
+}
+
+/// Runs `pipeline` when it is lit's builtin `cd DIR` (relative to where
+/// an earlier `cd` moved), changing `cwd`; `None` for any other pipeline.
+/// As in lit, `cd` always succeeds (a directory that does not exist makes
+/// the commands after it fail), takes one argument, and is no stage of a
+/// pipeline of several.
+fn builtin_cd(pipeline: &run_line::Pipeline, cwd: &mut Option<PathBuf>) -> Option<PipelineResult> {
+    let at = pipeline.stages.iter().position(|s| s.argv[0] == "cd")?;
+    let stage = &pipeline.stages[at];
+    let error = if pipeline.stages.len() > 1 {
+        Some("`cd` cannot be part of a pipeline".to_string())
+    } else if stage.argv.len() != 2 {
+        Some("`cd` takes exactly one argument".to_string())
+    } else {
+        let base = match cwd.clone() {
+            Some(dir) => dir,
+            None => std::env::current_dir().unwrap_or_default(),
+        };
+        *cwd = Some(base.join(&stage.argv[1]));
+        None
+    };
+    let stages = pipeline
+        .stages
+        .iter()
+        .map(|s| execute::StageResult {
+            command: s.display(),
+            invert: s.invert,
+            crash: s.crash,
+            status: error.is_none().then(|| in_process::exit_status(0)),
+            error: error.clone(),
+            stderr: Vec::new(),
+            stderr_dropped: 0,
+        })
+        .collect();
+    Some(PipelineResult {
+        stages,
+        stdout: Vec::new(),
+        stdout_dropped: 0,
+    })
 }
 
 /// Parses every RUN line of `text` (a syntax error anywhere fails before

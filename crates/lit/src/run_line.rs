@@ -8,11 +8,15 @@
 //! - `a | b` pipes `a`'s standard output into `b`;
 //! - `a && b` runs `b` only when `a` passed (every part must pass);
 //! - `not cmd` inverts the exit status: `cmd` must exit with a non-zero
-//!   status (a crash by a signal is never a pass);
+//!   status (a crash by a signal is never a pass); `not --crash cmd`
+//!   expects a crash (a signal, or exit status 101: a Rust panic);
+//! - `cd DIR` (a builtin of the runner, as in lit) moves the
+//!   later commands of the test;
 //! - redirections, as lit's internal shell has them: `< file`, `> file`,
 //!   `>> file`, `1> file`, `2> file`, `2>> file`, `&> file` and `&>> file`
 //!   (both streams), `2>&1` (stderr where stdout goes), `>&2` and `1>&2`
-//!   (stdout where stderr goes). Anything else that looks like a
+//!   (stdout where stderr goes), applied left to right (`2>&1 > f` sends
+//!   stderr into the pipe, stdout to `f`). Anything else that looks like a
 //!   redirection (`3>&1`, `<&0`, `<<EOF`, `<>`, `|&`) is named in an error;
 //!   a lone `&` is a background job, also unsupported;
 //! - substitutions `%s` (the test file), `%S` (its directory), `%t` (a
@@ -78,71 +82,145 @@ fn parent_or_dot(p: &Path) -> PathBuf {
     }
 }
 
-/// Where a command's standard output goes.
+/// Where a command's standard output goes (after its redirections,
+/// applied left to right).
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub enum StdoutTarget {
     /// Into the next command of the pipeline, or captured for the last.
     #[default]
     Pipe,
-    /// `>&2` / `1>&2`: wherever standard error goes.
+    /// Into the stage's captured standard error (`>&2` while standard
+    /// error is still captured).
     ToStderr,
     /// `> file` / `>> file` (the flag: append).
     File(PathBuf, bool),
 }
 
-/// Where a command's standard error goes.
+/// Where a command's standard error goes (after its redirections, applied
+/// left to right).
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub enum StderrTarget {
     /// Captured and shown in the failure report.
     #[default]
     Capture,
-    /// `2>&1`: wherever standard output goes.
+    /// Into the stage's standard output pipe (`2>&1` while standard output
+    /// still goes to the pipe).
     ToStdout,
     /// `2> file` / `2>> file` (the flag: append).
     File(PathBuf, bool),
 }
 
+/// One redirection as written, for display.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Redirection {
+    /// `<`, `>`, `>>`, `2>`, `2>>`, `&>`, `&>>`, `2>&1`, `>&2`, ...
+    pub op: String,
+    /// Its file, for those that name one.
+    pub target: Option<PathBuf>,
+}
+
 /// One command of a pipeline.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Stage {
-    /// Whether `not` (an odd number of them) preceded the command.
+    /// Whether `not` (an odd number of them, `--crash` aside) preceded the
+    /// command.
     pub invert: bool,
+    /// `not --crash`: the command must crash (be killed by a signal, or
+    /// panic: exit status 101).
+    pub crash: bool,
     /// The program and its arguments, substitutions applied.
     pub argv: Vec<String>,
     /// `< file`.
     pub stdin: Option<PathBuf>,
     pub stdout: StdoutTarget,
     pub stderr: StderrTarget,
+    /// Whether standard output and standard error go to one file opened
+    /// once (`&> f`, `> f 2>&1`, `2> f >&2`), not to two openings of it.
+    pub shared_file: bool,
+    /// The redirections in the order written (they apply in that order,
+    /// as in lit and sh; only the last one of a stream opens its file).
+    pub redirections: Vec<Redirection>,
 }
 
 impl Stage {
-    /// The command as a readable shell-like string.
+    /// The command as a readable shell-like string, redirections in the
+    /// order written.
     pub fn display(&self) -> String {
         let mut parts = Vec::new();
         if self.invert {
             parts.push("not".to_string());
         }
+        if self.crash {
+            parts.push("not --crash".to_string());
+        }
         parts.extend(self.argv.iter().map(|a| quote(a)));
-        if let Some(p) = &self.stdin {
-            parts.push(format!("< {}", quote(&p.display().to_string())));
-        }
-        match &self.stdout {
-            StdoutTarget::Pipe => {}
-            StdoutTarget::ToStderr => parts.push(">&2".into()),
-            StdoutTarget::File(p, append) => {
-                let op = if *append { ">>" } else { ">" };
-                parts.push(format!("{op} {}", quote(&p.display().to_string())));
-            }
-        }
-        match &self.stderr {
-            StderrTarget::Capture => {}
-            StderrTarget::ToStdout => parts.push("2>&1".into()),
-            StderrTarget::File(p, append) => {
-                let op = if *append { "2>>" } else { "2>" };
-                parts.push(format!("{op} {}", quote(&p.display().to_string())));
+        for r in &self.redirections {
+            match &r.target {
+                Some(p) => parts.push(format!("{} {}", r.op, quote(&p.display().to_string()))),
+                None => parts.push(r.op.clone()),
             }
         }
         parts.join(" ")
+    }
+
+    /// Applies the redirection `op` (a token) with its file `target`, after
+    /// those before it.
+    fn redirect(&mut self, op: &Token, target: Option<PathBuf>) {
+        let shown = match op {
+            Token::In => "<".to_string(),
+            Token::Out(fd, append) => {
+                format!(
+                    "{}{}",
+                    if *fd == 2 { "2" } else { "" },
+                    if *append { ">>" } else { ">" }
+                )
+            }
+            Token::Both(append) => if *append { "&>>" } else { "&>" }.to_string(),
+            Token::Dup(from, to) => {
+                format!("{}>&{to}", if *from == 2 { "2" } else { "" })
+            }
+            _ => return,
+        };
+        self.redirections.push(Redirection {
+            op: shown,
+            target: target.clone(),
+        });
+        match (op, target) {
+            (Token::In, Some(t)) => self.stdin = Some(t),
+            (Token::Out(2, append), Some(t)) => {
+                self.stderr = StderrTarget::File(t, *append);
+                self.shared_file = false;
+            }
+            (Token::Out(_, append), Some(t)) => {
+                self.stdout = StdoutTarget::File(t, *append);
+                self.shared_file = false;
+            }
+            (Token::Both(append), Some(t)) => {
+                self.stdout = StdoutTarget::File(t.clone(), *append);
+                self.stderr = StderrTarget::File(t, *append);
+                self.shared_file = true;
+            }
+            // `2>&1`: standard error goes where standard output goes now.
+            (Token::Dup(2, 1), _) => {
+                self.stderr = match &self.stdout {
+                    StdoutTarget::Pipe => StderrTarget::ToStdout,
+                    StdoutTarget::ToStderr => StderrTarget::Capture,
+                    StdoutTarget::File(p, a) => StderrTarget::File(p.clone(), *a),
+                };
+                self.shared_file = matches!(self.stdout, StdoutTarget::File(..));
+            }
+            // `>&2`: standard output goes where standard error goes now.
+            (Token::Dup(1, 2), _) => {
+                self.stdout = match &self.stderr {
+                    StderrTarget::Capture => StdoutTarget::ToStderr,
+                    StderrTarget::ToStdout => StdoutTarget::Pipe,
+                    StderrTarget::File(p, a) => StdoutTarget::File(p.clone(), *a),
+                };
+                self.shared_file = matches!(self.stderr, StderrTarget::File(..));
+            }
+            // `1>&1`, `2>&2`: nothing changes.
+            _ => {}
+        }
     }
 }
 
@@ -589,6 +667,14 @@ pub fn parse(text: &str, subs: &Substitutions) -> Result<Vec<Pipeline>, String> 
             Token::Word(w) => {
                 if at_start && w == "not" {
                     stage.invert = !stage.invert;
+                    if matches!(iter.peek(), Some(Token::Word(c)) if c == "--crash") {
+                        // `not --crash`: the `not` asks for a crash
+                        // (the `not`s before it invert that).
+                        iter.next();
+                        stage.invert = !stage.invert;
+                        stage.crash = true;
+                        at_start = false;
+                    }
                 } else {
                     at_start = false;
                     stage.argv.push(w);
@@ -607,31 +693,13 @@ pub fn parse(text: &str, subs: &Substitutions) -> Result<Vec<Pipeline>, String> 
                 pipelines.push(std::mem::take(&mut pipeline));
                 at_start = true;
             }
-            Token::Dup(2, 1) => stage.stderr = StderrTarget::ToStdout,
-            Token::Dup(1, 2) => stage.stdout = StdoutTarget::ToStderr,
-            // `1>&1`, `2>&2`: nothing changes.
-            Token::Dup(..) => {}
+            Token::Dup(..) => stage.redirect(&tok, None),
             Token::In | Token::Out(..) | Token::Both(_) => {
                 let Some(Token::Word(target)) = iter.next() else {
                     return Err("a redirection needs a file name after it".into());
                 };
-                let target = PathBuf::from(target);
-                match tok {
-                    Token::In => stage.stdin = Some(target),
-                    Token::Out(2, append) => stage.stderr = StderrTarget::File(target, append),
-                    Token::Out(_, append) => stage.stdout = StdoutTarget::File(target, append),
-                    Token::Both(append) => {
-                        stage.stdout = StdoutTarget::File(target, append);
-                        stage.stderr = StderrTarget::ToStdout;
-                    }
-                    _ => unreachable!(),
-                }
+                stage.redirect(&tok, Some(PathBuf::from(target)));
             }
-        }
-        if stage.stdout == StdoutTarget::ToStderr && stage.stderr == StderrTarget::ToStdout {
-            return Err(
-                "`>&2` and `2>&1` on one command send each stream to the other; keep one".into(),
-            );
         }
     }
     if stage.argv.is_empty() && pipeline.stages.is_empty() && pipelines.is_empty() {
@@ -861,10 +929,15 @@ mod tests {
         assert_eq!(stage("a 1>f").stdout, StdoutTarget::File("f".into(), false));
         let both = stage("a &>f");
         assert_eq!(both.stdout, StdoutTarget::File("f".into(), false));
-        assert_eq!(both.stderr, StderrTarget::ToStdout);
+        assert_eq!(both.stderr, StderrTarget::File("f".into(), false));
+        assert!(both.shared_file);
         let both = stage("a &>> f");
         assert_eq!(both.stdout, StdoutTarget::File("f".into(), true));
-        assert_eq!(stage("a 2>&2"), stage("a"));
+        let same = stage("a 2>&2");
+        assert_eq!(
+            (same.stdout, same.stderr),
+            (StdoutTarget::Pipe, StderrTarget::Capture)
+        );
         // Shown the way it is read.
         assert_eq!(stage("a >&2 2> e").display(), "a >&2 2> e");
     }
@@ -883,13 +956,71 @@ mod tests {
             ("a <> f", "`<>`"),
             ("a |& b", "`|&`"),
             ("a & b", "background"),
-            ("a >&2 2>&1", "each stream to the other"),
             ("a >| f", "noclobber"),
         ] {
             let e = err(text);
             assert!(e.contains(needle), "{text:?}: {e}");
         }
-        assert!(!err("a >&2 2>&1").contains("background"));
+    }
+
+    /// Redirections apply left to right, as in sh and lit: `2>&1` sends
+    /// standard error where standard output goes at that point.
+    #[test]
+    fn redirections_apply_left_to_right() {
+        let stage = |text: &str| parse(text, &subs()).unwrap()[0].stages[0].clone();
+        let s = stage("a 2>&1 > f");
+        assert_eq!(s.stderr, StderrTarget::ToStdout, "to the pipe");
+        assert_eq!(s.stdout, StdoutTarget::File("f".into(), false));
+        assert!(!s.shared_file);
+        let s = stage("a > f 2>&1");
+        assert_eq!(s.stderr, StderrTarget::File("f".into(), false));
+        assert!(s.shared_file, "one opening of f");
+        let s = stage("a > f 2>&1 > g");
+        assert_eq!(s.stderr, StderrTarget::File("f".into(), false));
+        assert_eq!(s.stdout, StdoutTarget::File("g".into(), false));
+        assert!(!s.shared_file);
+        // `>&2 2>&1`: both into standard error, as in sh.
+        let s = stage("a >&2 2>&1");
+        assert_eq!(
+            (s.stdout, s.stderr),
+            (StdoutTarget::ToStderr, StderrTarget::Capture)
+        );
+        // `2>&1 >&2`: both into the pipe.
+        let s = stage("a 2>&1 >&2");
+        assert_eq!(
+            (s.stdout, s.stderr),
+            (StdoutTarget::Pipe, StderrTarget::ToStdout)
+        );
+        let s = stage("a 2> e >&2");
+        assert_eq!(s.stdout, StdoutTarget::File("e".into(), false));
+        assert!(s.shared_file);
+        // Shown as written, and read back the same.
+        for text in [
+            "a 2>&1 > f",
+            "a > f 2>&1",
+            "a < i 2> e >> o",
+            "a &>> f 2>&1",
+        ] {
+            let s = stage(text);
+            assert_eq!(s.display(), text);
+            assert_eq!(stage(&s.display()), s);
+        }
+    }
+
+    #[test]
+    fn not_crash() {
+        let stage = |text: &str| parse(text, &subs()).unwrap()[0].stages[0].clone();
+        let s = stage("not --crash pfir opt");
+        assert!(s.crash && !s.invert);
+        assert_eq!(s.argv, vec!["pfir", "opt"]);
+        assert_eq!(s.display(), "not --crash pfir opt");
+        let s = stage("not not --crash x");
+        assert!(s.crash && s.invert);
+        // `--crash` only right after `not`.
+        let s = stage("x --crash");
+        assert!(!s.crash);
+        assert_eq!(s.argv, vec!["x", "--crash"]);
+        assert!(parse("not --crash", &subs()).is_err());
     }
 
     #[test]

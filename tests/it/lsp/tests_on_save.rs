@@ -207,3 +207,77 @@ fn a_failing_run_line_without_filecheck_is_reported_on_the_run_line() {
     );
     assert!(message.contains("unexpected error"), "{message}");
 }
+
+/// Hover on the first character of `uri`: the server still answers.
+fn answers_hover(c: &mut Client, uri: &str) {
+    c.request(
+        "textDocument/hover",
+        json!({ "textDocument": { "uri": uri }, "position": { "line": 2, "character": 6 } }),
+    )
+    .expect("hover is answered");
+}
+
+/// The hostile saves of issue 32: a RUN line that would read the
+/// server's own stdin (its JSON-RPC input), a device, or lift a limit is
+/// not run, with the reason on the RUN line, and the server keeps
+/// answering, with or without consent.
+#[test]
+fn hostile_saves_never_read_the_servers_streams() {
+    let refused_always = [
+        ("pfir check - < /dev/stdin", "the server's own input"),
+        ("pfir opt %s > /dev/stdout", "the server's own output"),
+    ];
+    let refused_without_consent = [
+        (
+            "pfir opt /dev/stdin | FileCheck %s",
+            "a stream, a device or a FIFO",
+        ),
+        (
+            "FileCheck %s --input-file=/dev/stdin",
+            "a stream, a device or a FIFO",
+        ),
+        (
+            "pfir opt /proc/self/fd/0 | FileCheck %s",
+            "a stream, a device or a FIFO",
+        ),
+        (
+            "pfir opt /dev/zero --input-size-limit=100000000000 | FileCheck %s",
+            "lifts a limit (`--input-size-limit`)",
+        ),
+    ];
+    for consent in [false, true] {
+        let mut c = Client::start(json!({ "allowRunningCommands": consent, "testTimeout": 1 }));
+        let cases = refused_always
+            .iter()
+            .chain(refused_without_consent.iter().filter(|_| !consent));
+        for (i, (run, why)) in cases.enumerate() {
+            let text = format!("// RUN: {run}\n// CHECK: func\nfunc k() {{\n}}\n");
+            let (_, uri) = c.open_and_save(&format!("hostile{i}.pfir"), &text);
+            let diags = c.diagnostics_from(&uri, "pfir test");
+            let d = diags.iter().find(|d| d["source"] == "pfir test").unwrap();
+            let message = d["message"].as_str().unwrap();
+            assert_eq!(d["range"]["start"]["line"], 0, "{run}");
+            assert!(
+                message.contains("not run") && message.contains(why),
+                "{run}: {message}"
+            );
+            answers_hover(&mut c, &uri);
+        }
+        if consent {
+            // With consent they run, as processes: stdin is empty, the
+            // reading of /dev/zero is killed on time, and the server's own
+            // memory stays small.
+            for (i, (run, _)) in refused_without_consent.iter().enumerate() {
+                let text = format!("// RUN: {run}\n// CHECK: func\nfunc k() {{\n}}\n");
+                let (_, uri) = c.open_and_save(&format!("consented{i}.pfir"), &text);
+                let diags = c.diagnostics_from(&uri, "pfir test");
+                assert!(!diags.is_empty(), "{run}");
+                answers_hover(&mut c, &uri);
+            }
+            if let Some(kib) = super::client::memory_kib(c.pid(), "VmHWM:") {
+                assert!(kib < 1 << 20, "the server peaked at {kib} KiB");
+            }
+        }
+        assert!(c.shutdown_and_exit().success());
+    }
+}
