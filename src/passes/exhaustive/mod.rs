@@ -650,5 +650,8 @@ mod tests {
                 assert_eq!(seen.len() as u64, count_programs(size));
             }
         }
+        // The counts docs/testing.md gives.
+        let counts: Vec<u64> = (1..=3).map(count_programs).collect();
+        assert_eq!(counts, [6, 233, 8_949]);
     }
 }
