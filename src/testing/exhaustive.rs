@@ -35,6 +35,9 @@ pub enum Failure {
     RoundTrip(String),
     /// The oracle and the pass decided differently.
     Decisions { pass: Decisions, oracle: Decisions },
+    /// Checking it panicked (the message): reported as the program's
+    /// failure, so that the run goes on and names the smallest such program.
+    Panicked(String),
 }
 
 impl Failure {
@@ -46,6 +49,7 @@ impl Failure {
             Failure::NotIdempotent(_) => "idempotence",
             Failure::RoundTrip(_) => "round trip",
             Failure::Decisions { .. } => "decisions",
+            Failure::Panicked(_) => "panic",
         }
     }
 }
@@ -257,6 +261,22 @@ fn checks(
     Ok(())
 }
 
+/// `check(text)`, with a panic turned into the program's failure.
+fn panic_as_failure(text: &str, check: fn(&str) -> Checked) -> Checked {
+    std::panic::catch_unwind(|| check(text)).unwrap_or_else(|panic| {
+        let message = panic
+            .downcast_ref::<&str>()
+            .map(|m| m.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        Checked {
+            canonical: text.to_string(),
+            rules: Default::default(),
+            failure: Some(Failure::Panicked(message)),
+        }
+    })
+}
+
 /// A 128-bit hash of a program's canonical text.
 fn key(text: &str) -> u128 {
     let mut a = std::collections::hash_map::DefaultHasher::new();
@@ -363,7 +383,9 @@ fn check_batch(
     seen: &mut HashSet<u128>,
     report: &mut SizeReport,
 ) -> bool {
-    let checked = fsutil::parallel::map(batch, opts.jobs, |text| check_program(text));
+    let checked = fsutil::parallel::map(batch, opts.jobs, |text| {
+        panic_as_failure(text, check_program)
+    });
     batch.clear();
     for c in checked {
         if !seen.insert(key(&c.canonical)) {
@@ -389,4 +411,34 @@ fn check_batch(
         }
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panicking_check_is_the_programs_failure() {
+        let c = panic_as_failure("p", |_| panic!("attempt to subtract with overflow"));
+        assert_eq!(c.canonical, "p");
+        assert_eq!(
+            c.failure,
+            Some(Failure::Panicked(
+                "attempt to subtract with overflow".to_string()
+            ))
+        );
+        // A formatted message is a `String` payload.
+        let c = panic_as_failure("q", |t| panic!("index {} out of range", t.len()));
+        assert_eq!(
+            c.failure,
+            Some(Failure::Panicked("index 1 out of range".to_string()))
+        );
+        assert_eq!(c.failure.map(|f| f.check()), Some("panic"));
+        let fine = panic_as_failure("r", |t| Checked {
+            canonical: t.to_uppercase(),
+            rules: Default::default(),
+            failure: None,
+        });
+        assert_eq!((fine.canonical.as_str(), fine.failure), ("R", None));
+    }
 }
