@@ -84,6 +84,24 @@ fn every_small_program_passes_the_three_checks() {
     assert!(failures.is_empty(), "{failures}");
 }
 
+/// A count is multiplied at every level of a countable chain: at the
+/// profit edge, `range(1)` over `range(2)` over `range(2)` around one
+/// consumer of a 2-slot array is 2 x 4 (a barrier), not 2 x 2. A program of
+/// size 4, which `cargo test`'s enumeration stops short of at extent 2.
+#[test]
+fn a_count_is_multiplied_at_every_level_of_a_chain() {
+    use pfir::passes::exhaustive::oracle::Rule;
+    use pfir::passes::exhaustive::{EPILOGUE, prelude};
+    let body = "    for i0 in range(1) {\n      for i1 in range(2) {\n        \
+                for i2 in range(2) {\n          t0 = submit k(deps=[tids])\n        }\n      }\n    }\n";
+    let program = format!("{}{body}{EPILOGUE}", prelude(Extent::Known(2)));
+    let checked = pfir::testkit::exhaustive::check_program(&program);
+    assert_eq!(checked.failure, None, "{program}");
+    for rule in [Rule::CountNestedFor, Rule::Compressed] {
+        assert!(checked.rules.contains(&rule), "{rule:?} in {program}");
+    }
+}
+
 /// The oracle also agrees with the pass on every golden input of
 /// `tests/passes/` (each `// -----` part of a file read on its own), except
 /// the functions that already name a variable `phase_fence_barrier_*` (the
