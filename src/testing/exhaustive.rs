@@ -12,16 +12,15 @@
 //!    the pass page alone) compresses the same (loop, array) pairs, in the
 //!    same order, rewriting the same consumers.
 //!
-//! [`Run`] deduplicates programs by their canonical printed text (a 128-bit
-//! hash of it), so its counts are counts of distinct programs.
+//! [`run_size`] deduplicates programs by their canonical printed text (a
+//! 128-bit hash of it), so its counts are counts of distinct programs.
 
 use crate::analysis::{Limits, verify_dependencies};
 use crate::ir::{ExprKind, Function, Module, StmtId, StmtKind};
 use crate::passes::exhaustive::oracle::{self, Decisions, Rule};
+use crate::passes::exhaustive::{Extent, for_each_program};
 use std::collections::{BTreeMap, HashSet};
 use std::hash::{Hash, Hasher};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Which check failed, and how.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,6 +35,9 @@ pub enum Failure {
     RoundTrip(String),
     /// The oracle and the pass decided differently.
     Decisions { pass: Decisions, oracle: Decisions },
+    /// Checking it panicked (the message): reported as the program's
+    /// failure, so that the run goes on and names the smallest such program.
+    Panicked(String),
 }
 
 impl Failure {
@@ -47,13 +49,15 @@ impl Failure {
             Failure::NotIdempotent(_) => "idempotence",
             Failure::RoundTrip(_) => "round trip",
             Failure::Decisions { .. } => "decisions",
+            Failure::Panicked(_) => "panic",
         }
     }
 }
 
 /// What checking one program found.
 pub struct Checked {
-    /// The canonical text of the input (what deduplication keys on).
+    /// The canonical text of the input (what deduplication keys on), or
+    /// the input itself when it was rejected.
     pub canonical: String,
     /// The rules of the pass page that decided something in it.
     pub rules: std::collections::BTreeSet<Rule>,
@@ -192,6 +196,8 @@ pub fn check_program(text: &str) -> Checked {
     let before = match read(text) {
         Ok(m) => m,
         Err(e) => {
+            // The input stands for itself (it has no canonical form).
+            out.canonical = text.to_string();
             out.failure = Some(Failure::Rejected(e));
             return out;
         }
@@ -255,6 +261,22 @@ fn checks(
     Ok(())
 }
 
+/// `check(text)`, with a panic turned into the program's failure.
+fn panic_as_failure(text: &str, check: fn(&str) -> Checked) -> Checked {
+    std::panic::catch_unwind(|| check(text)).unwrap_or_else(|panic| {
+        let message = panic
+            .downcast_ref::<&str>()
+            .map(|m| m.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        Checked {
+            canonical: text.to_string(),
+            rules: Default::default(),
+            failure: Some(Failure::Panicked(message)),
+        }
+    })
+}
+
 /// A 128-bit hash of a program's canonical text.
 fn key(text: &str) -> u128 {
     let mut a = std::collections::hash_map::DefaultHasher::new();
@@ -266,9 +288,10 @@ fn key(text: &str) -> u128 {
     (u128::from(a.finish()) << 64) | u128::from(b.finish())
 }
 
-/// One size's results.
-#[derive(Clone, Debug, Default)]
+/// One size's results, at one extent.
+#[derive(Clone, Debug)]
 pub struct SizeReport {
+    pub extent: Extent,
     pub size: usize,
     /// Distinct programs checked (by canonical text).
     pub programs: u64,
@@ -286,21 +309,11 @@ impl SizeReport {
     }
 }
 
-/// What one thread found: counts, and per failing check and per rule the
-/// earliest program (by enumeration index).
-#[derive(Default)]
-struct Partial {
-    programs: u64,
-    duplicates: u64,
-    failures: BTreeMap<&'static str, (u64, usize, String, Failure)>,
-    first_for_rule: BTreeMap<Rule, (usize, String)>,
-}
-
 /// How [`run_size`] runs.
 #[derive(Clone, Copy, Debug)]
 pub struct RunOptions {
-    /// Threads; each takes every `threads`-th program.
-    pub threads: usize,
+    /// Programs checked at once (through `fsutil::parallel`).
+    pub jobs: usize,
     /// Stop at the first failing program (to find a deliberate break fast).
     pub fail_fast: bool,
     /// `(i, n)`: check only the programs whose enumeration index is `i`
@@ -311,95 +324,121 @@ pub struct RunOptions {
 impl Default for RunOptions {
     fn default() -> Self {
         RunOptions {
-            threads: 1,
+            jobs: 1,
             fail_fast: false,
             shard: (0, 1),
         }
     }
 }
 
-/// Checks every program of exactly `size` (of its shard); `seen`
-/// deduplicates across threads and sizes.
-pub fn run_size(size: usize, opts: RunOptions, seen: &Mutex<HashSet<u128>>) -> SizeReport {
-    let threads = opts.threads.max(1);
+/// Programs enumerated before they are checked together: enough to keep
+/// every job busy, few enough to hold in memory (size 5 has millions).
+const BATCH: usize = 1024;
+
+/// Checks every program of exactly `size` whose arrays have `extent` (of
+/// its shard). The enumeration and the counting stay on the calling
+/// thread; each batch of programs is checked by `fsutil::parallel`.
+/// `seen` deduplicates across sizes and extents.
+pub fn run_size(
+    extent: Extent,
+    size: usize,
+    opts: RunOptions,
+    seen: &mut HashSet<u128>,
+) -> SizeReport {
     let (shard, shards) = (opts.shard.0, opts.shard.1.max(1));
-    let stop = AtomicBool::new(false);
-    let stop = &stop;
-    let partials: Vec<Partial> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                s.spawn(move || {
-                    let mut p = Partial::default();
-                    let mut i = 0usize;
-                    crate::passes::exhaustive::for_each_program(size, &mut |text| {
-                        let n = i;
-                        i += 1;
-                        if n % shards != shard
-                            || (n / shards) % threads != t
-                            || stop.load(Ordering::Relaxed)
-                        {
-                            return;
-                        }
-                        let c = check_program(text);
-                        if opts.fail_fast && c.failure.is_some() {
-                            stop.store(true, Ordering::Relaxed);
-                        }
-                        if !seen.lock().expect("dedup set").insert(key(&c.canonical)) {
-                            p.duplicates += 1;
-                            return;
-                        }
-                        p.programs += 1;
-                        for r in &c.rules {
-                            p.first_for_rule
-                                .entry(*r)
-                                .or_insert_with(|| (n, c.canonical.clone()));
-                        }
-                        if let Some(f) = c.failure {
-                            let e = p
-                                .failures
-                                .entry(f.check())
-                                .or_insert_with(|| (0, n, c.canonical.clone(), f));
-                            e.0 += 1;
-                        }
-                    });
-                    p
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("checker thread"))
-            .collect()
-    });
     let mut report = SizeReport {
+        extent,
         size,
-        ..SizeReport::default()
+        programs: 0,
+        duplicates: 0,
+        failures: BTreeMap::new(),
+        first_for_rule: BTreeMap::new(),
     };
-    let mut failures: BTreeMap<&'static str, (u64, usize, String, Failure)> = BTreeMap::new();
-    let mut firsts: BTreeMap<Rule, (usize, String)> = BTreeMap::new();
-    for p in partials {
-        report.programs += p.programs;
-        report.duplicates += p.duplicates;
-        for (check, (count, n, text, f)) in p.failures {
-            let e = failures
-                .entry(check)
-                .or_insert((0, n, text.clone(), f.clone()));
-            e.0 += count;
-            if n < e.1 {
-                (e.1, e.2, e.3) = (n, text, f);
-            }
+    let mut batch: Vec<String> = Vec::with_capacity(BATCH);
+    let mut index = 0usize;
+    let mut stopped = false;
+    for_each_program(extent, size, &mut |text| {
+        let n = index;
+        index += 1;
+        if stopped || n % shards != shard {
+            return;
         }
-        for (r, (n, text)) in p.first_for_rule {
-            let e = firsts.entry(r).or_insert((n, text.clone()));
-            if n < e.0 {
-                *e = (n, text);
+        batch.push(text.to_string());
+        if batch.len() == BATCH {
+            stopped = check_batch(&mut batch, opts, seen, &mut report);
+        }
+    });
+    if !stopped {
+        check_batch(&mut batch, opts, seen, &mut report);
+    }
+    report
+}
+
+/// Checks the programs of `batch` (emptied) and adds them to `report`, in
+/// enumeration order; with `fail_fast`, up to the first failing one.
+/// Whether that one was found.
+fn check_batch(
+    batch: &mut Vec<String>,
+    opts: RunOptions,
+    seen: &mut HashSet<u128>,
+    report: &mut SizeReport,
+) -> bool {
+    let checked = fsutil::parallel::map(batch, opts.jobs, |text| {
+        panic_as_failure(text, check_program)
+    });
+    batch.clear();
+    for c in checked {
+        if !seen.insert(key(&c.canonical)) {
+            report.duplicates += 1;
+            continue;
+        }
+        report.programs += 1;
+        for r in &c.rules {
+            report
+                .first_for_rule
+                .entry(*r)
+                .or_insert_with(|| c.canonical.clone());
+        }
+        if let Some(f) = c.failure {
+            let e = report
+                .failures
+                .entry(f.check())
+                .or_insert_with(|| (0, c.canonical.clone(), f));
+            e.0 += 1;
+            if opts.fail_fast {
+                return true;
             }
         }
     }
-    report.failures = failures
-        .into_iter()
-        .map(|(c, (count, _, text, f))| (c, (count, text, f)))
-        .collect();
-    report.first_for_rule = firsts.into_iter().map(|(r, (_, t))| (r, t)).collect();
-    report
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panicking_check_is_the_programs_failure() {
+        let c = panic_as_failure("p", |_| panic!("attempt to subtract with overflow"));
+        assert_eq!(c.canonical, "p");
+        assert_eq!(
+            c.failure,
+            Some(Failure::Panicked(
+                "attempt to subtract with overflow".to_string()
+            ))
+        );
+        // A formatted message is a `String` payload.
+        let c = panic_as_failure("q", |t| panic!("index {} out of range", t.len()));
+        assert_eq!(
+            c.failure,
+            Some(Failure::Panicked("index 1 out of range".to_string()))
+        );
+        assert_eq!(c.failure.map(|f| f.check()), Some("panic"));
+        let fine = panic_as_failure("r", |t| Checked {
+            canonical: t.to_uppercase(),
+            rules: Default::default(),
+            failure: None,
+        });
+        assert_eq!((fine.canonical.as_str(), fine.failure), ("R", None));
+    }
 }

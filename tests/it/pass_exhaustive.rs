@@ -4,64 +4,102 @@
 //! kept exactly, idempotence and round trip, the oracle's decisions). Larger
 //! sizes: `cargo bench --bench exhaustive -- --size K`.
 
+use pfir::passes::exhaustive::{EXTENTS, Extent};
 use pfir::testkit::exhaustive::{RunOptions, SizeReport, run_size};
 use std::collections::HashSet;
-use std::sync::Mutex;
 
 fn env(name: &str) -> Option<usize> {
     std::env::var(name).ok().and_then(|v| v.trim().parse().ok())
 }
 
-/// The largest size `cargo test` runs, unless `PFIR_EXHAUSTIVE_SIZE` says
-/// (`PFIR_EXHAUSTIVE_FROM` sets the smallest, `PFIR_EXHAUSTIVE_FAIL_FAST=1`
-/// stops at the first failing program: for checking a deliberate break).
-fn size() -> usize {
-    env("PFIR_EXHAUSTIVE_SIZE").unwrap_or(3)
+/// The extent whose programs `cargo test` runs one size further than the
+/// others': the profit rule's boundaries (`1 x M`, `2 x 2`, `2 x 3`,
+/// `4 x 2`, an unknown N) all show at size 2, the rules that need more
+/// statements (safety, nesting, aliases) at size 3 whatever the extent.
+const DEEPEST: Extent = Extent::Known(3);
+
+/// The largest size `cargo test` runs at each extent: 2, and 3 at
+/// [`DEEPEST`]. `PFIR_EXHAUSTIVE_SIZE=K` runs sizes up to K at every extent
+/// (`PFIR_EXHAUSTIVE_EXTENT=E`, `1` to `4` or `n`, at that one only),
+/// `PFIR_EXHAUSTIVE_FROM=J` from size J, and `PFIR_EXHAUSTIVE_FAIL_FAST=1`
+/// stops at the first failing program: for checking a deliberate break.
+fn plan() -> Vec<(Extent, usize)> {
+    let only = std::env::var("PFIR_EXHAUSTIVE_EXTENT")
+        .ok()
+        .map(|e| Extent::parse(e.trim()).expect("PFIR_EXHAUSTIVE_EXTENT: 1 to 4 or n"));
+    EXTENTS
+        .into_iter()
+        .filter(|&e| only.is_none_or(|o| o == e))
+        .map(|e| match env("PFIR_EXHAUSTIVE_SIZE") {
+            Some(k) => (e, k),
+            None => (e, if e == DEEPEST { 3 } else { 2 }),
+        })
+        .collect()
 }
 
 fn describe(r: &SizeReport) -> String {
     let mut s = String::new();
     for (check, (count, program, failure)) in &r.failures {
         s.push_str(&format!(
-            "size {}: {count} program(s) fail `{check}`; the first:\n{program}\n{failure:#?}\n\n",
-            r.size
+            "size {} extent {}: {count} program(s) fail `{check}`; the first:\n{program}\n{failure:#?}\n\n",
+            r.size, r.extent
         ));
     }
     s
 }
 
+/// Sizes in increasing order, every extent at each, so that the first
+/// failure reported is at the smallest size that has one.
 #[test]
 fn every_small_program_passes_the_three_checks() {
-    let threads = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-        .clamp(1, 8);
     let opts = RunOptions {
-        threads,
+        jobs: fsutil::parallel::default_jobs(),
         fail_fast: env("PFIR_EXHAUSTIVE_FAIL_FAST") == Some(1),
         ..RunOptions::default()
     };
-    let seen = Mutex::new(HashSet::new());
+    let plan = plan();
+    let largest = plan.iter().map(|p| p.1).max().unwrap_or(0);
+    let mut seen = HashSet::new();
     let mut failures = String::new();
     let mut total = 0;
-    for k in env("PFIR_EXHAUSTIVE_FROM").unwrap_or(1)..=size() {
-        let t = std::time::Instant::now();
-        let r = run_size(k, opts, &seen);
-        eprintln!(
-            "exhaustive: size {k}: {} distinct programs, {} duplicates, {} failed, {:.1} s",
-            r.programs,
-            r.duplicates,
-            r.failed(),
-            t.elapsed().as_secs_f64()
-        );
-        total += r.programs;
-        failures.push_str(&describe(&r));
-        if opts.fail_fast && !r.failures.is_empty() {
-            break;
+    'sizes: for k in env("PFIR_EXHAUSTIVE_FROM").unwrap_or(1)..=largest {
+        for &(extent, _) in plan.iter().filter(|p| k <= p.1) {
+            let t = std::time::Instant::now();
+            let r = run_size(extent, k, opts, &mut seen);
+            eprintln!(
+                "exhaustive: size {k} extent {extent}: {} distinct programs, {} duplicates, {} failed, {:.1} s",
+                r.programs,
+                r.duplicates,
+                r.failed(),
+                t.elapsed().as_secs_f64()
+            );
+            total += r.programs;
+            failures.push_str(&describe(&r));
+            if opts.fail_fast && !r.failures.is_empty() {
+                break 'sizes;
+            }
         }
     }
     assert!(total > 0, "no program enumerated");
     assert!(failures.is_empty(), "{failures}");
+}
+
+/// A count is multiplied at every level of a countable chain: at the
+/// profit edge, `range(1)` over `range(2)` over `range(2)` around one
+/// consumer of a 2-slot array is 2 x 4 (a barrier), not 2 x 2. A program of
+/// size 4, which `cargo test`'s enumeration stops short of at extent 2.
+#[test]
+fn a_count_is_multiplied_at_every_level_of_a_chain() {
+    use pfir::passes::exhaustive::oracle::Rule;
+    use pfir::passes::exhaustive::{EPILOGUE, prelude};
+    let body = "    for i0 in range(1) {\n      for i1 in range(2) {\n        \
+                for i2 in range(2) {\n          t0 = submit k(deps=[tids])\n        }\n      }\n    }\n";
+    let program = format!("{}{body}{EPILOGUE}", prelude(Extent::Known(2)));
+    let checked = pfir::testkit::exhaustive::check_program(&program);
+    assert_eq!(checked.failure, None, "{program}");
+    for rule in [Rule::CountNestedFor, Rule::Compressed] {
+        assert!(checked.rules.contains(&rule), "{rule:?} in {program}");
+    }
 }
 
 /// The oracle also agrees with the pass on every golden input of

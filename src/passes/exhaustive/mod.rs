@@ -3,10 +3,12 @@
 //! on some small input, so check every small input).
 //!
 //! [`for_each_program`] calls back with the text of every program of an
-//! exact size, over the constructs the pass reads. Every program has the
+//! exact size, over the constructs the pass reads, for one [`Extent`]: the
+//! size of every dependency array of the program. Every program has the
 //! same frame: a kernel `k`, and `main(n: i64, c: bool)` that fills
-//! `tids: array<task_id, 3>` with three producer tasks and then holds one
-//! `manual` scope whose body is the enumerated statement list:
+//! `tids: array<task_id, E>` with E producer tasks `p0`, `p1`, ... (two for
+//! the extent `n`, which the pass cannot know) and then holds one `manual`
+//! scope whose body is the enumerated statement list:
 //!
 //! - `tK = submit k(deps=[...])` with deps on one array in scope (the
 //!   dependency array, an iter-arg, an update result, a copy, ...), on one
@@ -15,12 +17,12 @@
 //! - `uK = array.update_element(A, 0, t)` on each array in scope (`t` the
 //!   latest task in scope, the producer `p0` before there is one);
 //! - `eK = array.get_element(A, 0)`, a copy `bK = A` and
-//!   `cK = array.create(3, task_id)`;
+//!   `cK = array.create(E, task_id)`;
 //! - `for` loops of each kind (`range`, `parallel`, `unroll`) with trip
 //!   counts 0, 1, 2, 3 and unknown (`n`), and `while c`: without iter-args,
 //!   or with one iter-arg initialised from an array in scope (the
 //!   dependency array, another iter-arg, ...) or from
-//!   `array.create(3, task_id)`, whose body ends with `yield` of each array
+//!   `array.create(E, task_id)`, whose body ends with `yield` of each array
 //!   in scope there, and whose result is a new array `rK`;
 //! - `if c { } else { }` (the `else` optional) and
 //!   `xK = if c { ... yield A } else { ... yield B }`;
@@ -35,6 +37,11 @@
 //! pass or the evaluator can see); the body of a loop with an iter-arg or
 //! of a branch of an `if` with a result may be (its `yield` is there).
 //!
+//! Every array of a program has the one extent E, the frame's `tids` and
+//! every `array.create(E, task_id)` alike, so a `yield` never mixes two
+//! sizes. Each extent enumerates the same choices: the count per size is
+//! the same for every extent.
+//!
 //! Programs are canonical by construction: every variable gets the next
 //! number of its kind in definition order (alpha-renaming: `t0`, `t1`,
 //! ...), and every choice writes different text, so two distinct choice
@@ -46,20 +53,84 @@ pub mod oracle;
 
 use std::fmt::Write;
 
-/// The text before the enumerated body.
-pub const PRELUDE: &str = "func k() {
+/// The size of every dependency array of an enumerated program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Extent {
+    /// A literal size: the pass knows N.
+    Known(u8),
+    /// `n`, the function's parameter: a dynamic extent, whose producer
+    /// count the pass cannot know (N = 0).
+    Unknown,
 }
 
-orchestration func main(n: i64, c: bool) {
-  p0 = submit k()
-  p1 = submit k()
-  p2 = submit k()
-  s0 = array.create(3, task_id)
-  s1 = array.update_element(s0, 0, p0)
-  s2 = array.update_element(s1, 1, p1)
-  tids = array.update_element(s2, 2, p2)
-  manual {
-";
+/// The extents enumerated: sizes 1 to 4 and the unknown `n`.
+pub const EXTENTS: [Extent; 5] = [
+    Extent::Known(1),
+    Extent::Known(2),
+    Extent::Known(3),
+    Extent::Known(4),
+    Extent::Unknown,
+];
+
+impl Extent {
+    /// How many producer tasks the frame puts into `tids`: the extent, or
+    /// two for the unknown one.
+    fn filled(self) -> u8 {
+        match self {
+            Extent::Known(k) => k,
+            Extent::Unknown => 2,
+        }
+    }
+
+    /// `1` ... `4`, or `n`: how the extent is written.
+    pub fn parse(text: &str) -> Option<Extent> {
+        match text {
+            "n" => Some(Extent::Unknown),
+            k => k.parse().ok().filter(|&k| k > 0).map(Extent::Known),
+        }
+    }
+}
+
+impl std::fmt::Display for Extent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Extent::Known(k) => write!(f, "{k}"),
+            Extent::Unknown => f.write_str("n"),
+        }
+    }
+}
+
+/// `array.create(E, task_id)`: a fresh array of the program's extent.
+fn create(extent: Extent) -> String {
+    format!(
+        "{}({extent}, task_id)",
+        crate::ir::BuiltinOp::ArrayCreate.name()
+    )
+}
+
+/// The text before the enumerated body: the frame, up to and including the
+/// line that opens its `manual` scope.
+pub fn prelude(extent: Extent) -> String {
+    let mut s = String::from("func k() {\n}\n\norchestration func main(n: i64, c: bool) {\n");
+    let filled = extent.filled();
+    for p in 0..filled {
+        let _ = writeln!(s, "  p{p} = submit k()");
+    }
+    let _ = writeln!(s, "  s0 = {}", create(extent));
+    for p in 0..filled {
+        let into = if p + 1 == filled {
+            "tids".to_string()
+        } else {
+            format!("s{}", p + 1)
+        };
+        let _ = writeln!(s, "  {into} = array.update_element(s{p}, {p}, p{p})");
+    }
+    s.push_str(MANUAL);
+    s
+}
+
+/// The line that opens the frame's `manual` scope, the last of the prelude.
+const MANUAL: &str = "  manual {\n";
 
 /// The text after the enumerated body.
 pub const EPILOGUE: &str = "  }\n}\n";
@@ -159,6 +230,8 @@ type StmtCont<'k> = &'k mut dyn FnMut(&mut Gen, usize);
 
 struct Gen {
     buf: String,
+    /// `array.create(E, task_id)`, E the program's extent.
+    create: String,
     arrays: Vec<Name>,
     tasks: Vec<Name>,
     next: [u32; KINDS],
@@ -253,7 +326,8 @@ impl Gen {
             self.binding(depth, Kind::Copy, &arr, k);
         }
         // A fresh array.
-        self.binding(depth, Kind::Create, "array.create(3, task_id)", k);
+        let create = self.create.clone();
+        self.binding(depth, Kind::Create, &create, k);
     }
 
     /// One statement `NAME = RHS` at `depth`, `NAME` a fresh name of
@@ -302,7 +376,7 @@ impl Gen {
                     let acc = self.fresh(Kind::IterArg);
                     let init_text = match self.arrays.get(init) {
                         Some(a) => a.to_string(),
-                        None => format!("{}(3, task_id)", crate::ir::BuiltinOp::ArrayCreate.name()),
+                        None => self.create.clone(),
                     };
                     self.indent(depth);
                     if head == "while" {
@@ -468,10 +542,11 @@ impl Gen {
 }
 
 /// Calls `emit` with the text of every program of exactly `size`
-/// statements, in a fixed order.
-pub fn for_each_program(size: usize, emit: &mut dyn FnMut(&str)) {
+/// statements whose arrays have `extent`, in a fixed order.
+pub fn for_each_program(extent: Extent, size: usize, emit: &mut dyn FnMut(&str)) {
     let mut g = Gen {
-        buf: String::from(PRELUDE),
+        buf: prelude(extent),
+        create: create(extent),
         arrays: vec![Name {
             kind: Kind::Tids,
             n: 0,
@@ -487,10 +562,11 @@ pub fn for_each_program(size: usize, emit: &mut dyn FnMut(&str)) {
     });
 }
 
-/// The number of programs of exactly `size` statements.
+/// The number of programs of exactly `size` statements (the same for
+/// every extent).
 pub fn count_programs(size: usize) -> u64 {
     let mut n = 0u64;
-    for_each_program(size, &mut |_| n += 1);
+    for_each_program(Extent::Known(3), size, &mut |_| n += 1);
     n
 }
 
@@ -498,8 +574,8 @@ pub fn count_programs(size: usize) -> u64 {
 /// scope), dedented: what `docs/pass-rule-coverage.md` shows.
 pub fn body_of(program: &str) -> String {
     let body = program
-        .strip_prefix(PRELUDE)
-        .and_then(|b| b.strip_suffix(EPILOGUE))
+        .split_once(MANUAL)
+        .and_then(|(_, b)| b.strip_suffix(EPILOGUE))
         .unwrap_or(program);
     body.lines()
         .map(|l| l.strip_prefix("    ").unwrap_or(l))
@@ -514,7 +590,7 @@ mod tests {
     #[test]
     fn size_one_programs_are_the_simple_statements() {
         let mut all = Vec::new();
-        for_each_program(1, &mut |p| all.push(body_of(p)));
+        for_each_program(Extent::Known(2), 1, &mut |p| all.push(body_of(p)));
         // submit on tids / none; update, get_element, copy, create of tids.
         assert_eq!(
             all,
@@ -524,20 +600,58 @@ mod tests {
                 "u0 = array.update_element(tids, 0, p0)",
                 "e0 = array.get_element(tids, 0)",
                 "b0 = tids",
-                "c0 = array.create(3, task_id)",
+                "c0 = array.create(2, task_id)",
             ]
         );
     }
 
+    /// The frame fills `tids` with as many producers as it has slots (two
+    /// for `n`), and every array made in the body has the same extent.
+    #[test]
+    fn the_extent_sizes_the_frame_and_every_created_array() {
+        assert_eq!(
+            prelude(Extent::Known(1)),
+            "func k() {\n}\n\norchestration func main(n: i64, c: bool) {\n  p0 = submit k()\n  \
+             s0 = array.create(1, task_id)\n  tids = array.update_element(s0, 0, p0)\n  manual {\n"
+        );
+        assert_eq!(
+            prelude(Extent::Unknown),
+            "func k() {\n}\n\norchestration func main(n: i64, c: bool) {\n  p0 = submit k()\n  \
+             p1 = submit k()\n  s0 = array.create(n, task_id)\n  \
+             s1 = array.update_element(s0, 0, p0)\n  tids = array.update_element(s1, 1, p1)\n  \
+             manual {\n"
+        );
+        for extent in EXTENTS {
+            assert_eq!(Extent::parse(&extent.to_string()), Some(extent));
+            let mut creates = 0;
+            for_each_program(extent, 2, &mut |p| {
+                let body = body_of(p);
+                for (at, _) in body.match_indices("array.create(") {
+                    creates += 1;
+                    assert!(body[at..].starts_with(&create(extent)), "{body}");
+                }
+            });
+            assert!(creates > 0, "no array.create at extent {extent}");
+        }
+        assert_eq!(Extent::parse("0"), None);
+        assert_eq!(Extent::parse("m"), None);
+    }
+
     #[test]
     fn programs_are_distinct_and_closed() {
-        for size in 1..=3 {
-            let mut seen = std::collections::HashSet::new();
-            for_each_program(size, &mut |p| {
-                assert!(p.starts_with(PRELUDE) && p.ends_with(EPILOGUE));
-                assert!(seen.insert(p.to_string()), "twice:\n{p}");
-            });
-            assert_eq!(seen.len() as u64, count_programs(size));
+        for extent in EXTENTS {
+            let prelude = prelude(extent);
+            for size in 1..=3 {
+                let mut seen = std::collections::HashSet::new();
+                for_each_program(extent, size, &mut |p| {
+                    assert!(p.starts_with(&prelude) && p.ends_with(EPILOGUE));
+                    assert!(seen.insert(p.to_string()), "twice:\n{p}");
+                });
+                assert_eq!(seen.len() as u64, count_programs(size));
+            }
         }
+        // The counts docs/testing.md gives.
+        let counts: Vec<u64> = (1..=3).map(count_programs).collect();
+        assert_eq!(counts, [6, 233, 8_949]);
     }
 }

@@ -50,10 +50,21 @@ pub enum Rule {
     ParallelZero,
     /// T10/T12: `range`/`unroll` with a zero trip count: no barrier.
     SequentialZero,
-    /// F2/F3: not profitable (N x M - (N + M) < 1).
-    NotProfitable,
+    /// N2: a dynamic extent: the producer count is unknown (N = 0).
+    UnknownProducers,
+    /// N3: a literal extent of 0: zero producers.
+    ZeroProducers,
+    /// F2: not profitable: a single producer (`1 x M`).
+    OneProducer,
+    /// F2: not profitable: a single consumer (`N x 1`, N > 1).
+    OneConsumer,
+    /// F3: not profitable: `2 x 2`, where N x M = N + M.
+    TwoByTwo,
     /// F4: profitable and safe: a barrier.
     Compressed,
+    /// F4: ... by the smallest margin, N x M - (N + M) = 1 (`2 x 3`,
+    /// `3 x 2`).
+    JustProfitable,
     /// S1: the array is an iter-arg of the loop.
     IterArgOfLoop,
     /// S2: the array is bound inside the body.
@@ -113,8 +124,12 @@ impl Rule {
             Rule::ParallelUnknown => "T8",
             Rule::ParallelZero => "T9",
             Rule::SequentialZero => "T10, T12",
-            Rule::NotProfitable => "F2",
+            Rule::UnknownProducers => "N2",
+            Rule::ZeroProducers => "N3",
+            Rule::OneProducer | Rule::OneConsumer => "F2",
+            Rule::TwoByTwo => "F3",
             Rule::Compressed => "F4, R1, R9",
+            Rule::JustProfitable => "F1, F4",
             Rule::IterArgOfLoop => "S1",
             Rule::BoundInBody => "S2",
             Rule::NestedLoopDefinesIt => "S3, S5",
@@ -551,7 +566,8 @@ impl<'f> Oracle<'f> {
             _ => {}
         }
         for g in groups {
-            let n: u128 = match f.var_ty(g.array).array_extent() {
+            let extent = f.var_ty(g.array).array_extent();
+            let n: u128 = match extent {
                 Some(n) if n > 0 => n as u128,
                 _ => 0,
             };
@@ -561,10 +577,19 @@ impl<'f> Oracle<'f> {
                 continue;
             }
             if !(n > 0 && m > 0 && n * m > n + m) {
-                self.out.rules.insert(Rule::NotProfitable);
+                self.out.rules.insert(match (extent, n, m) {
+                    (None, _, _) => Rule::UnknownProducers,
+                    (_, 0, _) => Rule::ZeroProducers,
+                    (_, 1, _) => Rule::OneProducer,
+                    (_, _, 0 | 1) => Rule::OneConsumer,
+                    _ => Rule::TwoByTwo,
+                });
                 continue;
             }
             self.out.rules.insert(Rule::Compressed);
+            if n * m - (n + m) == 1 {
+                self.out.rules.insert(Rule::JustProfitable);
+            }
             if t.is_none() {
                 self.out.rules.insert(Rule::UnknownTripCompresses);
             } else if t.is_some_and(|t| t > 1) {
