@@ -29,6 +29,8 @@ pub(crate) struct Directive {
     pub pattern_offset: usize,
     /// 1-based line in the check file.
     pub line: usize,
+    /// Written with the `{LITERAL}` modifier.
+    pub literal: bool,
 }
 
 impl Directive {
@@ -353,6 +355,7 @@ fn implicit_nots(
             prefix_offset: 0,
             pattern_offset: 0,
             line: 0,
+            literal: false,
         });
     }
     Ok(implicit)
@@ -529,6 +532,7 @@ pub(crate) fn parse(text: &str, cfg: &ParseConfig<'_>) -> Result<Vec<CheckString
             prefix_offset: p,
             pattern_offset: start,
             line,
+            literal,
         };
         if matches!(kind, CheckKind::Dag | CheckKind::Not) {
             dag_nots.push(d);
@@ -551,6 +555,7 @@ pub(crate) fn parse(text: &str, cfg: &ParseConfig<'_>) -> Result<Vec<CheckString
                 prefix_offset: text.len(),
                 pattern_offset: text.len(),
                 line: text.matches('\n').count() + 1,
+                literal: false,
             },
             dag_nots,
         });

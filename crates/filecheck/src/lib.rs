@@ -20,6 +20,7 @@
 
 pub mod args;
 mod directives;
+mod llvm;
 mod matcher;
 mod numeric;
 mod pattern;
@@ -55,6 +56,19 @@ pub enum DumpInputFilter {
     Annotation,
     /// Lines where an error annotation starts.
     Error,
+}
+
+/// How failures are reported.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum ReportStyle {
+    /// LLVM FileCheck's own text: `FILE:LINE:COL: error: ...`, the line and
+    /// a caret, its notes, and its input dump (labels like `next:2'0`),
+    /// located in the whitespace-collapsed text as LLVM locates them.
+    #[default]
+    Llvm,
+    /// codespan-style snippets in the original text (the rest of pfir's
+    /// diagnostics), with a dump labelled `check:LINE`.
+    Codespan,
 }
 
 /// The options of a FileCheck run (the flags of `pfir filecheck`).
@@ -96,6 +110,8 @@ pub struct FileCheckOptions {
     /// Let the matches of consecutive CHECK-DAGs overlap (LLVM's deprecated
     /// pre-LLVM-9 behaviour).
     pub allow_deprecated_dag_overlap: bool,
+    /// The layout of reports.
+    pub report_style: ReportStyle,
 }
 
 impl Default for FileCheckOptions {
@@ -117,6 +133,7 @@ impl Default for FileCheckOptions {
             color: false,
             verbose: 0,
             allow_deprecated_dag_overlap: false,
+            report_style: ReportStyle::Llvm,
         }
     }
 }
@@ -319,26 +336,81 @@ pub fn check_detailed(
         default_prefix,
         vars: &table,
     };
+    let llvm_style = opts.report_style == ReportStyle::Llvm;
+    let llvm = llvm::Llvm {
+        check: llvm::Buffer {
+            name: check_name,
+            text: &check_canon.text,
+        },
+        input: llvm::Buffer {
+            name: input_name,
+            text: &input_canon.text,
+        },
+        implicit_not: &opts.implicit_check_not,
+        match_full_lines: opts.match_full_lines,
+        strict_whitespace: strict,
+        color: opts.color,
+        verbose: opts.verbose,
+        dumping: opts.dump_input != DumpInput::Never,
+        dump_filter: ctx.dump_filter,
+        dump_context: opts.dump_input_context,
+    };
     let strings = match directives::parse(&check_canon.text, &cfg) {
         Ok(s) => s,
-        Err(e) => return fail(ctx.parse_error(&e)),
+        Err(e) => {
+            let mut f = ctx.parse_error(&e);
+            if llvm_style {
+                f.report = llvm.parse_error(&e);
+            }
+            return fail(f);
+        }
     };
     if input.is_empty() && !opts.allow_empty {
-        return fail(ctx.unlocated(
+        let mut f = ctx.unlocated(
             FailureKind::EmptyInput,
             format!("input file '{input_name}' is empty (use --allow-empty to accept it)"),
-        ));
+        );
+        if llvm_style {
+            f.report = format!("FileCheck error: '{input_name}' is empty.\n");
+        }
+        return fail(f);
     }
 
     let mut m = matcher::Matcher::new(&input_canon.text, vars, opts.enable_var_scope);
     m.allow_dag_overlap = opts.allow_deprecated_dag_overlap;
     let passed = m.run(&strings);
+    let directives = ctx.directive_results(&m.events);
+    if llvm_style {
+        // LLVM prints while it matches: remarks and errors in one stream,
+        // then the dump.
+        let always = opts.dump_input == DumpInput::Always;
+        let with_dump = always || (!passed && opts.dump_input == DumpInput::Fail);
+        let wanted = !passed || with_dump || (opts.verbose > 0 && !llvm.dumping);
+        let rendered = wanted.then(|| llvm.render(&m.events, with_dump));
+        if passed {
+            let (remarks, dump) = rendered.map_or((String::new(), None), |r| (r.messages, r.dump));
+            return FileCheckOutcome {
+                result: Ok(()),
+                dump,
+                remarks,
+                directives,
+            };
+        }
+        let rendered = rendered.expect("rendered on failure");
+        let mut f = ctx.mismatch(&m.events, false);
+        f.report = rendered.messages + rendered.dump.as_deref().unwrap_or("");
+        return FileCheckOutcome {
+            result: Err(f),
+            dump: None,
+            remarks: String::new(),
+            directives,
+        };
+    }
     let remarks = if opts.verbose > 0 {
         ctx.remarks(&m.events)
     } else {
         String::new()
     };
-    let directives = ctx.directive_results(&m.events);
     if passed {
         let dump = (opts.dump_input == DumpInput::Always).then(|| ctx.dump(&m.events));
         return FileCheckOutcome {
@@ -439,7 +511,7 @@ fn global_defines(defines: &[String]) -> Result<(numeric::VarTable, pattern::Var
 
 /// Explains the input dump format (`--dump-input=help`).
 pub fn dump_input_help() -> &'static str {
-    report::DUMP_HELP
+    llvm::DUMP_HELP
 }
 
 #[cfg(test)]

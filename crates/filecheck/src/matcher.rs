@@ -26,8 +26,8 @@ pub(crate) enum EventKind {
     /// A NEXT / SAME / EMPTY match at `start..end` is on the wrong line;
     /// `prev_end` is where the previous match ended.
     WrongLine { prev_end: usize, message: String },
-    /// The search could not be run (e.g. undefined variables); `start` is
-    /// where scanning started.
+    /// The search could not be run (e.g. undefined variables) in the
+    /// region `start..end`.
     Error(String),
 }
 
@@ -119,13 +119,13 @@ impl<'a> Matcher<'a> {
         }))
     }
 
-    fn match_error(&mut self, dir: &'a Directive, nth: usize, e: MatchError, at: usize) {
+    fn match_error(&mut self, dir: &'a Directive, nth: usize, e: MatchError, at: usize, to: usize) {
         let msg = match e {
             // One error per variable, in LLVM's words (14 and 19).
             MatchError::UndefinedVariables(v) => {
                 for name in v {
                     let msg = format!("undefined variable: {name}");
-                    self.event(dir, nth, EventKind::Error(msg), at, at);
+                    self.event(dir, nth, EventKind::Error(msg), at, to);
                 }
                 return;
             }
@@ -143,7 +143,7 @@ impl<'a> Matcher<'a> {
             ),
             MatchError::Unrepresentable(t) => format!("unable to represent numeric value '{t}'"),
         };
-        self.event(dir, nth, EventKind::Error(msg), at, at);
+        self.event(dir, nth, EventKind::Error(msg), at, to);
     }
 
     /// Runs all check strings over the input; returns whether all passed.
@@ -210,7 +210,7 @@ impl<'a> Matcher<'a> {
         for nth in 1..=dir.pat.count {
             match self.find(dir, last_end, end) {
                 Err(e) => {
-                    self.match_error(dir, nth, e, last_end);
+                    self.match_error(dir, nth, e, last_end, end);
                     return None;
                 }
                 Ok(None) => {
@@ -291,7 +291,7 @@ impl<'a> Matcher<'a> {
                     failed = true;
                 }
                 Err(e) => {
-                    self.match_error(d, 1, e, start);
+                    self.match_error(d, 1, e, start, end);
                     failed = true;
                 }
             }
@@ -340,7 +340,7 @@ impl<'a> Matcher<'a> {
                 DAG_SEARCHES.with(|c| c.set(c.get() + 1));
                 let (s, e) = match self.find(d, pos, end) {
                     Err(e) => {
-                        self.match_error(d, 1, e, pos);
+                        self.match_error(d, 1, e, pos, end);
                         return None;
                     }
                     Ok(None) => {

@@ -16,18 +16,6 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::ops::Range;
 
-/// Explanation printed for `--dump-input=help`.
-pub(crate) const DUMP_HELP: &str = "\
-The input dump shows the input with line numbers. Lines starting with a
-directive label (check:LINE, check:LINE'N for the N-th match of a
-CHECK-COUNT, not:impN for the N-th --implicit-check-not) annotate the input
-line above them:
-  ^~~  the directive matched here
-  X~~  the directive was not found; scanning started at X
-  !~~  a match that is an error (excluded string, or a match on the wrong line)
-Long inputs are shown only around errors; elided lines are marked `.`.
-";
-
 /// Everything needed to render reports for one run.
 pub(crate) struct Context<'a> {
     pub check_name: &'a str,
