@@ -112,6 +112,9 @@ pub struct FileCheckOptions {
     pub allow_deprecated_dag_overlap: bool,
     /// The layout of reports.
     pub report_style: ReportStyle,
+    /// Reject a suffix within one edit of a directive's (`CHECK-NXT:`,
+    /// `CHECK-next:`) as a misspelled directive; LLVM reads it as text.
+    pub reject_misspelled_suffixes: bool,
 }
 
 impl Default for FileCheckOptions {
@@ -134,6 +137,7 @@ impl Default for FileCheckOptions {
             verbose: 0,
             allow_deprecated_dag_overlap: false,
             report_style: ReportStyle::Llvm,
+            reject_misspelled_suffixes: false,
         }
     }
 }
@@ -335,6 +339,7 @@ pub fn check_detailed(
         allow_unused_prefixes: opts.allow_unused_prefixes,
         default_prefix,
         vars: &table,
+        reject_misspelled_suffixes: opts.reject_misspelled_suffixes,
     };
     let llvm_style = opts.report_style == ReportStyle::Llvm;
     let llvm = llvm::Llvm {
@@ -536,19 +541,20 @@ mod tests {
         );
         assert!(f.report().contains("scanning from here"));
         assert!(f.report().contains("<<<<<<"));
-        // The dump shows the input as written, indentation included.
+        // The dump shows the input as LLVM does: whitespace collapsed, a
+        // space for the newline.
         let f = run("CHECK: foo\nCHECK-NEXT: bar\n", "foo\n    baz  qux\n", &o).unwrap_err();
-        assert!(f.report().contains("2:     baz  qux"), "{}", f.report());
+        assert!(f.report().contains(" 2:  baz qux \n"), "{}", f.report());
     }
 
     #[test]
     fn check_file_errors_are_located() {
         let o = FileCheckOptions::default();
-        let f = run("CHECK: a\n  CHECK-NXT: b\n", "a\n", &o).unwrap_err();
+        let f = run("CHECK: a\n  CHECK_NEXT: b\n", "a\n", &o).unwrap_err();
         assert_eq!(f.kind, FailureKind::CheckFile);
         assert_eq!(
             f.errors[0].to_string(),
-            "t.check:2:3: error: misspelled directive 'CHECK-NXT:'"
+            "t.check:2:3: error: misspelled directive 'CHECK_NEXT:'"
         );
         let f = run("// CHECK-NEXT: a\n", "a\n", &o).unwrap_err();
         assert_eq!((f.errors[0].line, f.errors[0].col), (1, 4));
@@ -708,18 +714,24 @@ mod tests {
 
     #[test]
     fn verbose_notes_every_match() {
-        let o = FileCheckOptions {
+        // As in LLVM, -v remarks are printed only without a dump (with
+        // one, they are annotations of the dump instead).
+        let mut o = FileCheckOptions {
             verbose: 1,
+            dump_input: DumpInput::Never,
             ..Default::default()
         };
         let out = check_detailed("CHECK: a\nCHECK: b\n", "t.check", "a\nb\n", "<stdin>", &o);
         assert!(out.result.is_ok());
         assert_eq!(
             out.remarks
-                .matches("expected string found in input")
+                .matches("remark: CHECK: expected string found in input")
                 .count(),
             2
         );
+        o.dump_input = DumpInput::Fail;
+        let out = check_detailed("CHECK: a\nCHECK: b\n", "t.check", "a\nb\n", "<stdin>", &o);
+        assert_eq!(out.remarks, "");
         let quiet = check_detailed(
             "CHECK: a\n",
             "t.check",
