@@ -62,8 +62,9 @@ args = sys.argv[1:]
 llvm = subprocess.run([{llvm!r}] + args, input=data, capture_output=True)
 pfir = subprocess.run([{pfir!r}, "filecheck"] + args, input=data, capture_output=True)
 line = json.dumps({{"args": args, "cwd": os.getcwd(), "llvm": llvm.returncode,
-    "pfir": pfir.returncode, "llvm_stderr": llvm.stderr.decode("utf-8", "replace")[:400],
-    "pfir_stderr": pfir.stderr.decode("utf-8", "replace")[:400]}})
+    "pfir": pfir.returncode, "llvm_stderr": llvm.stderr.decode("utf-8", "replace"),
+    "pfir_stderr": pfir.stderr.decode("utf-8", "replace"),
+    "same_output": llvm.stdout == pfir.stdout}})
 with open({log!r}, "a") as f:
     f.write(line + "\\n")
 sys.stdout.buffer.write(llvm.stdout)
@@ -140,6 +141,13 @@ def main():
         help="an LLVM FileCheck to run the tests with too (default: the newest FileCheck-NN on PATH)",
     )
     ap.add_argument("-j", "--jobs", type=int, default=2)
+    ap.add_argument(
+        "--show-text",
+        type=int,
+        default=0,
+        metavar="N",
+        help="for each call whose report differs from LLVM's, print N lines of the diff",
+    )
     args = ap.parse_args()
     if not args.pfir:
         sys.exit("no pfir binary: run `cargo build` or give --pfir")
@@ -210,6 +218,24 @@ def report(args, pfir, llvm, calls):
                     first_lines(c["pfir_stderr"], 2),
                 )
             )
+        def same_text(c):
+            # LLVM names itself by its program name; nothing else may differ.
+            name = os.path.basename(args.llvm)
+            llvm_text = c["llvm_stderr"].replace(name + ":", "FileCheck:")
+            llvm_text = llvm_text.replace("FileCheck command line:  " + name, "FileCheck command line:  FileCheck")
+            pfir_text = c["pfir_stderr"].replace("FileCheck command line:  pfir filecheck", "FileCheck command line:  FileCheck")
+            return c["same_output"] and llvm_text == pfir_text
+        text_differs = [c for c in calls if not same_text(c)]
+        if args.show_text:
+            for c in text_differs:
+                print("text differs: %s: FileCheck %s" % (test_of(c, args.tests), " ".join(c["args"])))
+                import difflib
+                for l in list(difflib.unified_diff(c["llvm_stderr"].splitlines(), c["pfir_stderr"].splitlines(), "llvm", "pfir", lineterm=""))[:args.show_text]:
+                    print("    " + l)
+        print(
+            "direct: %d of %d FileCheck calls print exactly what %s prints (stdout and stderr)"
+            % (len(calls) - len(text_differs), len(calls), os.path.basename(args.llvm))
+        )
         statuses = {}
         for c in calls:
             statuses[c["llvm"]] = statuses.get(c["llvm"], 0) + 1

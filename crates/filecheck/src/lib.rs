@@ -383,6 +383,7 @@ pub fn check_detailed(
 
     let mut m = matcher::Matcher::new(&input_canon.text, vars, opts.enable_var_scope);
     m.allow_dag_overlap = opts.allow_deprecated_dag_overlap;
+    m.verbose = opts.verbose > 0;
     let passed = m.run(&strings);
     let directives = ctx.directive_results(&m.events);
     if llvm_style {

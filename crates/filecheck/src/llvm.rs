@@ -13,7 +13,7 @@
 
 use super::directives::{Directive, ParseError, Source};
 use super::matcher::{Event, EventKind};
-use super::pattern::CheckKind;
+use super::pattern::{CheckKind, llvm_regex_escape};
 use std::fmt::Write as _;
 use std::ops::Range;
 
@@ -373,8 +373,9 @@ impl Llvm<'_> {
             };
             match &ev.kind {
                 EventKind::Match => {
+                    let ty = MatchType::FoundAndExpected;
                     if self.verbose > 0 {
-                        diags.push(diag(MatchType::FoundAndExpected, ev.start..ev.end, None));
+                        diags.push(diag(ty, ev.start..ev.end, None));
                     }
                     if verbose_remarks {
                         let mut m = format!("{desc}: expected string found in input");
@@ -383,6 +384,9 @@ impl Llvm<'_> {
                         }
                         self.at_directive(&mut out, d, Kind::Remark, &m, 0);
                         self.at_input(&mut out, ev.start, Kind::Note, "found here", Some(ev.start..ev.end));
+                    }
+                    if self.verbose > 0 {
+                        self.substitutions(&mut out, &mut diags, ev, ty, verbose_remarks, &label);
                     }
                 }
                 EventKind::NotFound => {
@@ -396,14 +400,18 @@ impl Llvm<'_> {
                     }
                     self.at_directive(&mut out, d, Kind::Error, &m, 0);
                     self.at_input(&mut out, ev.start, Kind::Note, "scanning from here", None);
-                    diags.push(diag(MatchType::NoneButExpected, ev.start..ev.end, None));
+                    let ty = MatchType::NoneButExpected;
+                    diags.push(diag(ty, ev.start..ev.end, None));
+                    self.substitutions(&mut out, &mut diags, ev, ty, true, &label);
                     self.fuzzy(&mut out, &mut diags, d, key, &label, ev.start..ev.end);
                 }
                 EventKind::Excluded => {
                     let m = format!("{desc}: excluded string found in input");
                     self.at_directive(&mut out, d, Kind::Error, &m, 0);
                     self.at_input(&mut out, ev.start, Kind::Note, "found here", Some(ev.start..ev.end));
-                    diags.push(diag(MatchType::FoundButExcluded, ev.start..ev.end, None));
+                    let ty = MatchType::FoundButExcluded;
+                    diags.push(diag(ty, ev.start..ev.end, None));
+                    self.substitutions(&mut out, &mut diags, ev, ty, true, &label);
                 }
                 EventKind::WrongLine { prev_end, message } => {
                     self.at_directive(&mut out, d, Kind::Error, message, 0);
@@ -421,7 +429,11 @@ impl Llvm<'_> {
                             );
                         }
                     }
-                    diags.push(diag(MatchType::FoundButWrongLine, ev.start..ev.end, None));
+                    let ty = MatchType::FoundButWrongLine;
+                    diags.push(diag(ty, ev.start..ev.end, None));
+                    if self.verbose > 0 {
+                        self.substitutions(&mut out, &mut diags, ev, ty, false, &label);
+                    }
                 }
                 EventKind::Error(_) => {
                     // LLVM reports every error of one search together:
@@ -441,16 +453,14 @@ impl Llvm<'_> {
                             self.at_directive(&mut out, d, Kind::Error, m, off);
                         }
                     }
-                    diags.push(diag(MatchType::NoneForInvalidPattern, ev.start..ev.end, None));
+                    let ty = MatchType::NoneForInvalidPattern;
+                    diags.push(diag(ty, ev.start..ev.end, None));
                     for e in group {
                         if let EventKind::Error(m) = &e.kind {
-                            diags.push(diag(
-                                MatchType::NoneForInvalidPattern,
-                                ev.start..ev.start,
-                                Some(m.clone()),
-                            ));
+                            diags.push(diag(ty, ev.start..ev.start, Some(m.clone())));
                         }
                     }
+                    self.substitutions(&mut out, &mut diags, ev, ty, true, &label);
                     if d.pat.kind != CheckKind::Not {
                         self.fuzzy(&mut out, &mut diags, d, key, &label, ev.start..ev.end);
                     }
@@ -464,6 +474,32 @@ impl Llvm<'_> {
         Rendered {
             messages: out,
             dump,
+        }
+    }
+
+    /// LLVM's `with "V" equal to "..."` notes, at the start of the match
+    /// or search: printed (when `print`) and in the dump.
+    fn substitutions(
+        &self,
+        out: &mut String,
+        diags: &mut Vec<DumpDiag>,
+        ev: &Event<'_>,
+        ty: MatchType,
+        print: bool,
+        label: &str,
+    ) {
+        for (from, value) in &ev.subst {
+            let note = format!("with \"{}\" equal to \"{}\"", escaped(from), escaped(value));
+            if print {
+                self.at_input(out, ev.start, Kind::Note, &note, None);
+            }
+            diags.push(DumpDiag {
+                key: key_of(ev.dir),
+                label: label.to_string(),
+                ty,
+                range: ev.start..ev.start,
+                note: Some(note),
+            });
         }
     }
 
@@ -763,6 +799,25 @@ pub(crate) fn unlocated(out: &mut String, color: bool, message: &str) {
     }
 }
 
+/// LLVM's `raw_ostream::write_escaped`: `\\`, `\t`, `\n`, `\"`, and
+/// other unprintable bytes in octal.
+fn escaped(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for &b in text.as_bytes() {
+        match b {
+            b'\\' => out.push_str("\\\\"),
+            b'\t' => out.push_str("\\t"),
+            b'\n' => out.push_str("\\n"),
+            b'"' => out.push_str("\\\""),
+            0x20..=0x7e => out.push(b as char),
+            _ => {
+                let _ = write!(out, "\\{:03o}", b);
+            }
+        }
+    }
+    out
+}
+
 /// Identifies a directive across the copies of the implicit CHECK-NOTs.
 fn key_of(d: &Directive) -> (usize, usize) {
     match d.source {
@@ -803,7 +858,7 @@ fn regex_source(text: &str, re: &mut String) {
     while !rest.is_empty() {
         if let Some(inner) = rest.strip_prefix("{{") {
             let Some(end) = inner.find("}}") else {
-                escape_into(rest, re);
+                re.push_str(&llvm_regex_escape(rest));
                 return;
             };
             let block = &inner[..end];
@@ -817,7 +872,7 @@ fn regex_source(text: &str, re: &mut String) {
         }
         if let Some(inner) = rest.strip_prefix("[[") {
             let Some(end) = inner.find("]]") else {
-                escape_into(rest, re);
+                re.push_str(&llvm_regex_escape(rest));
                 return;
             };
             let block = &inner[..end];
@@ -837,18 +892,8 @@ fn regex_source(text: &str, re: &mut String) {
             .min()
             .unwrap_or(rest.len());
         let next = if next == 0 { 1 } else { next };
-        escape_into(&rest[..next], re);
+        re.push_str(&llvm_regex_escape(&rest[..next]));
         rest = &rest[next..];
-    }
-}
-
-/// LLVM's `Regex::escape`.
-fn escape_into(text: &str, re: &mut String) {
-    for c in text.chars() {
-        if "()^$|*+?.[]\\{}".contains(c) {
-            re.push('\\');
-        }
-        re.push(c);
     }
 }
 

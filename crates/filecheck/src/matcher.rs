@@ -40,6 +40,10 @@ pub(crate) struct Event<'a> {
     pub kind: EventKind,
     pub start: usize,
     pub end: usize,
+    /// The pattern's substitutions and their values at the time (LLVM's
+    /// `with "V" equal to "..."` notes): kept for failures, and for
+    /// matches when `Matcher::verbose`.
+    pub subst: Vec<(String, String)>,
 }
 
 impl Event<'_> {
@@ -55,6 +59,8 @@ pub(crate) struct Matcher<'a> {
     enable_var_scope: bool,
     /// `--allow-deprecated-dag-overlap`: DAG matches may overlap.
     pub allow_dag_overlap: bool,
+    /// `-v`: keep the substitutions of successful matches too.
+    pub verbose: bool,
     pub events: Vec<Event<'a>>,
 }
 
@@ -82,17 +88,24 @@ impl<'a> Matcher<'a> {
             vars,
             enable_var_scope,
             allow_dag_overlap: false,
+            verbose: false,
             events: Vec::new(),
         }
     }
 
     fn event(&mut self, dir: &'a Directive, nth: usize, kind: EventKind, start: usize, end: usize) {
+        let subst = if self.verbose || kind != EventKind::Match {
+            dir.pat.substitutions(&self.vars)
+        } else {
+            Vec::new()
+        };
         self.events.push(Event {
             dir,
             nth,
             kind,
             start,
             end,
+            subst,
         });
     }
 

@@ -114,7 +114,12 @@ enum Piece {
     /// Literal text from the pattern.
     Lit(String),
     /// A numeric expression: its value, printed in `format`, matched literally.
-    Num { expr: Expr, format: Format },
+    Num {
+        expr: Expr,
+        format: Format,
+        /// The block as written after `#` (LLVM's name for it in notes).
+        src: String,
+    },
     /// Regex text in the `regex` crate's syntax.
     Re(String),
     /// A variable defined on an earlier line: its value, matched literally.
@@ -267,6 +272,31 @@ impl Pattern {
         }
     }
 
+    /// The uses of variables (and expressions) defined on earlier lines,
+    /// as written, with the value each has in `vars` as LLVM's notes show
+    /// it (a string regex-escaped, a number in its format); uses without
+    /// a value are left out.
+    pub fn substitutions(&self, vars: &Vars) -> Vec<(String, String)> {
+        let Matcher::Regex { pieces, .. } = &self.matcher else {
+            return Vec::new();
+        };
+        pieces
+            .iter()
+            .filter_map(|p| match p {
+                Piece::Subst(name) => vars
+                    .strs
+                    .get(name)
+                    .map(|v| (name.clone(), llvm_regex_escape(v))),
+                Piece::Num { expr, format, src } => expr
+                    .eval(&vars.nums)
+                    .ok()
+                    .and_then(|v| format.print(&v))
+                    .map(|v| (src.clone(), v)),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Searches `buf` for the leftmost match, substituting the values of
     /// variables from `vars`.
     pub fn find(&self, buf: &str, vars: &Vars) -> Result<Option<Found>, MatchError> {
@@ -357,6 +387,18 @@ impl Pattern {
             }
         }
     }
+}
+
+/// LLVM's `Regex::escape`: a backslash before each of `()^$|*+?.[]\{}`.
+pub(crate) fn llvm_regex_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if "()^$|*+?.[]\\{}".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// The pieces of pattern text that holds `{{...}}` or `[[...]]` blocks,
@@ -508,7 +550,7 @@ fn substitute(pieces: &[Piece], vars: &Vars) -> Result<Vec<Option<String>>, Matc
                     None
                 }
             },
-            Piece::Num { expr, format } => match expr.eval(&vars.nums) {
+            Piece::Num { expr, format, .. } => match expr.eval(&vars.nums) {
                 Ok(v) => {
                     let s = format.print(&v);
                     overflow |= s.is_none();
@@ -989,7 +1031,11 @@ impl Block<'_> {
             },
         )?;
         let value = |expr: Option<Expr>, format: Format| match expr {
-            Some(expr) => Piece::Num { expr, format },
+            Some(expr) => Piece::Num {
+                expr,
+                format,
+                src: text.to_string(),
+            },
             None => Piece::Re(format.wildcard()),
         };
         let Some(name) = b.def else {
