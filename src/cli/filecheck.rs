@@ -11,7 +11,7 @@
 //! "no check strings found", empty input or unreadable files.
 
 use crate::testing::filecheck::args::{UsageError, parse_args_with_color, tokenize};
-use crate::testing::filecheck::{self, DumpInput, FailureKind};
+use crate::testing::filecheck::{self, DumpInput, FailureKind, ReportStyle};
 use clap::Args;
 use std::ffi::OsString;
 use std::io::Read;
@@ -165,6 +165,20 @@ pub fn run(args: FileCheckArgs) -> u8 {
         Ok(()) => 0,
         Err(f) => {
             stderr_raw(f.report());
+            if f.kind == FailureKind::EmptyInput && opts.report_style == ReportStyle::Llvm {
+                // LLVM follows its message with the command line (its
+                // `DumpCommandLine`: each word after a space).
+                let mut line = String::from("FileCheck command line: ");
+                let program = std::env::args().next().unwrap_or_else(|| "pfir".into());
+                for w in [program, "filecheck".into()]
+                    .into_iter()
+                    .chain(args.args.iter().map(|a| a.to_string_lossy().into_owned()))
+                {
+                    line.push(' ');
+                    line.push_str(&w);
+                }
+                stderr(&line);
+            }
             match f.kind {
                 FailureKind::Mismatch => 1,
                 FailureKind::CheckFile | FailureKind::EmptyInput | FailureKind::Usage => 2,

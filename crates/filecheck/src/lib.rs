@@ -291,6 +291,7 @@ pub fn check_detailed(
         }),
         dump_context: opts.dump_input_context,
         color: opts.color,
+        llvm: opts.report_style == ReportStyle::Llvm,
     };
     let fail = |result| FileCheckOutcome {
         result: Err(result),

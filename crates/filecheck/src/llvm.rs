@@ -60,6 +60,26 @@ Input dump annotation format:
   - colors success, error, fuzzy match, discarded match, unmatched input
 ";
 
+/// The check-file errors LLVM prints with `SourceMgr::PrintMessage`
+/// directly (no blank line after them), by how their message starts.
+const PRINTED_DIRECTLY: [&str; 15] = [
+    "found empty check string",
+    "found non-empty check string",
+    "found start of regex string",
+    "Invalid substitution block",
+    "unexpected whitespace",
+    "invalid name in string variable definition",
+    "numeric variable with name",
+    "invalid name in string variable use",
+    "Can't back-reference",
+    "invalid regex",
+    "missing closing",
+    "misspelled directive",
+    "unsupported -NOT combo",
+    "invalid count in -COUNT",
+    "found '",
+];
+
 /// LLVM's tab stop in quoted lines.
 const TAB_STOP: usize = 8;
 
@@ -146,7 +166,7 @@ fn print(
     if color {
         let _ = write!(
             out,
-            "\x1b[1m{name}:{line}:{col}: {}{}: \x1b[0m\x1b[1m{message}\n\x1b[0m",
+            "\x1b[1m{name}:{line}:{col}: \x1b[0m{}{}: \x1b[0m\x1b[1m{message}\n\x1b[0m",
             kind.color(),
             kind.label()
         );
@@ -192,10 +212,10 @@ fn print(
             col += 1;
         }
     }
+    out.push('\n');
     if color {
         out.push_str("\x1b[0m");
     }
-    out.push('\n');
 }
 
 /// A source line with its tabs expanded to LLVM's tab stops.
@@ -342,11 +362,18 @@ impl Llvm<'_> {
         print(out, self.color, self.input, pos, kind, message, &ranges);
     }
 
-    /// A malformed check file.
+    /// A malformed check file. LLVM prints most errors of its variable
+    /// and expression parser through `logAllUnhandledErrors`, which adds
+    /// a blank line; the rest (those of [`PRINTED_DIRECTLY`]) not.
     pub fn parse_error(&self, e: &ParseError) -> String {
         let mut out = String::new();
         match e.offset {
-            Some(off) => print(&mut out, self.color, self.check, off, Kind::Error, &e.message, &[]),
+            Some(off) => {
+                print(&mut out, self.color, self.check, off, Kind::Error, &e.message, &[]);
+                if !PRINTED_DIRECTLY.iter().any(|p| e.message.starts_with(p)) {
+                    out.push('\n');
+                }
+            }
             None => unlocated(&mut out, self.color, &e.message),
         }
         out
@@ -449,7 +476,9 @@ impl Llvm<'_> {
                     let group = &events[i..j];
                     for e in group {
                         if let EventKind::Error(m) = &e.kind {
-                            let off = undefined_at(&d.pat.text, m).unwrap_or(0);
+                            let off = undefined_at(&d.pat.text, m)
+                                .or_else(|| overflow_at(&d.pat.text, m))
+                                .unwrap_or(0);
                             self.at_directive(&mut out, d, Kind::Error, m, off);
                         }
                     }
@@ -680,7 +709,7 @@ impl Llvm<'_> {
             }
             let o = if elide { &mut elided } else { &mut out };
             if color {
-                let _ = write!(o, "\x1b[1m\x1b[30m{line:>label_w$}: \x1b[0m");
+                let _ = write!(o, "\x1b[1m\x1b[0m\x1b[0;1;30m{line:>label_w$}: \x1b[0m\x1b[1m");
             } else {
                 let _ = write!(o, "{line:>label_w$}: ");
             }
@@ -694,6 +723,9 @@ impl Llvm<'_> {
             o.push_str(&String::from_utf8_lossy(body));
             if newline {
                 o.push(' ');
+            }
+            if color {
+                o.push_str("\x1b[0m");
             }
             o.push('\n');
             pos = end;
@@ -723,10 +755,10 @@ impl Llvm<'_> {
                     o.push(' ');
                     o.push_str(&ann.note);
                 }
+                o.push('\n');
                 if color {
                     o.push_str("\x1b[0m");
                 }
-                o.push('\n');
                 a += 1;
             }
             line += 1;
@@ -779,7 +811,7 @@ fn flush_elided(out: &mut String, elided: &mut String, label_w: usize, color: bo
     if elided.matches('\n').count() > 3 {
         for _ in 0..3 {
             if color {
-                let _ = writeln!(out, "\x1b[1m\x1b[30m{:>label_w$}\x1b[0m", ".");
+                let _ = writeln!(out, "\x1b[0;1;30m{:>label_w$}\x1b[0m", ".");
             } else {
                 let _ = writeln!(out, "{:>label_w$}", ".");
             }
@@ -850,6 +882,17 @@ fn undefined_at(pattern: &str, message: &str) -> Option<usize> {
         let close = pattern[..p].rfind("]]");
         before_ok && after_ok && open.is_some() && open > close
     })
+}
+
+/// Where LLVM points an overflow in substituting: the expression of the
+/// first numeric block (`[[#...]]`, or a legacy `[[@LINE...]]`).
+fn overflow_at(pattern: &str, message: &str) -> Option<usize> {
+    if !message.contains("overflow error") {
+        return None;
+    }
+    let p = pattern.find("[[#").map(|p| p + 3);
+    let q = pattern.find("[[@").map(|p| p + 2);
+    p.into_iter().chain(q).min()
 }
 
 /// LLVM's regex source of a pattern with blocks (`Pattern::RegExStr`).

@@ -992,10 +992,31 @@ impl Block<'_> {
         if pseudo {
             return match line_expr(block, set.line) {
                 Some(line) => {
-                    self.pieces.push(Piece::Lit(line.to_string()));
+                    // As an expression when it is one (LLVM names it in its
+                    // notes: `with "@LINE" equal to "3"`); its value is a
+                    // constant all the same.
+                    let parsed = numeric::parse_block(block, set.line, self.table, &[]);
+                    match parsed {
+                        Ok(b) if b.def.is_none() && b.expr.is_some() => {
+                            self.pieces.push(Piece::Num {
+                                expr: b.expr.expect("checked"),
+                                format: b.format,
+                                src: block.to_string(),
+                            });
+                        }
+                        _ => self.pieces.push(Piece::Lit(line.to_string())),
+                    }
                     Ok(false)
                 }
-                None => err(0, &format!("invalid pseudo variable '{name}'")),
+                // LLVM reads any other `[[@...]]` as a legacy numeric
+                // expression and reports what its parser finds wrong.
+                None => match legacy_line_error(block) {
+                    Some((o, message)) => err(o, &message),
+                    None => match numeric::parse_block(block, set.line, self.table, &[]) {
+                        Err((o, message)) => err(o, &message),
+                        Ok(_) => err(0, &format!("invalid pseudo variable '{name}'")),
+                    },
+                },
             };
         }
         if !rest.is_empty() {
@@ -1148,6 +1169,31 @@ fn scan_groups(ere: &str, first: usize, enclosing: Option<usize>) -> (usize, boo
 }
 
 /// `@LINE`, `@LINE+N`, `@LINE-N` evaluated at `line`.
+/// What LLVM reports for a legacy `[[@LINE...]]` expression that is not
+/// `@LINE`, `@LINE+N` or `@LINE-N`: the offset in `expr` and the message;
+/// `None` when it does not start with `@LINE` (its own parser decides).
+fn legacy_line_error(expr: &str) -> Option<(usize, String)> {
+    let rest = expr.strip_prefix("@LINE")?;
+    let at = |r: &str| expr.len() - r.len();
+    let rest = rest.trim_start();
+    let op = rest.chars().next()?;
+    if op != '+' && op != '-' {
+        return Some((at(rest), format!("unsupported operation '{op}'")));
+    }
+    let operand = rest[1..].trim_start();
+    let digits = operand.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 {
+        return Some((at(operand), "invalid operand format".into()));
+    }
+    let tail = operand[digits..].trim_start();
+    (!tail.is_empty()).then(|| {
+        (
+            at(tail),
+            format!("unexpected characters at end of expression '{tail}'"),
+        )
+    })
+}
+
 fn line_expr(expr: &str, line: usize) -> Option<i64> {
     let rest = expr.strip_prefix("@LINE")?;
     let line = i64::try_from(line).ok()?;

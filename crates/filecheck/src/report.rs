@@ -30,6 +30,8 @@ pub(crate) struct Context<'a> {
     pub dump_context: usize,
     /// Colour the diagnostics with ANSI escapes.
     pub color: bool,
+    /// Messages without a location in LLVM's layout (`error: ...`).
+    pub llvm: bool,
 }
 
 struct Files<'a> {
@@ -94,8 +96,14 @@ impl<'a> Context<'a> {
 
     /// A failure without a location (usage errors, empty input, ...).
     pub fn unlocated(&self, kind: FailureKind, message: String) -> FileCheckFailure {
-        let files = self.files();
-        let report = self.render(&files, &[Diagnostic::error().with_message(&message)]);
+        let report = if self.llvm {
+            let mut out = String::new();
+            super::llvm::unlocated(&mut out, self.color, &message);
+            out
+        } else {
+            let files = self.files();
+            self.render(&files, &[Diagnostic::error().with_message(&message)])
+        };
         FileCheckFailure {
             kind,
             errors: vec![FileCheckError {
