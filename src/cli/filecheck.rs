@@ -155,7 +155,9 @@ pub fn run(args: FileCheckArgs) -> u8 {
             ("<stdin>".to_string(), into_string(bytes))
         }
     };
-    let opts = parsed.opts;
+    let mut opts = parsed.opts;
+    // Only the report is printed here.
+    opts.directive_results = false;
     let outcome = filecheck::check_detailed(&check_text, &check_file, &input, &input_name, &opts);
     stderr_raw(&outcome.remarks);
     if let Some(dump) = outcome.dump {

@@ -28,6 +28,7 @@ mod report;
 mod text;
 
 use std::fmt;
+use std::fmt::Write as _;
 
 /// When to append the annotated input dump to the report. The variants are
 /// in LLVM's precedence order: when several are given, the lowest wins.
@@ -115,6 +116,9 @@ pub struct FileCheckOptions {
     /// Reject a suffix within one edit of a directive's (`CHECK-NXT:`,
     /// `CHECK-next:`) as a misspelled directive; LLVM reads it as text.
     pub reject_misspelled_suffixes: bool,
+    /// Fill [`FileCheckOutcome::directives`] (editors want it; a
+    /// command line that only prints the report does not).
+    pub directive_results: bool,
 }
 
 impl Default for FileCheckOptions {
@@ -138,6 +142,7 @@ impl Default for FileCheckOptions {
             allow_deprecated_dag_overlap: false,
             report_style: ReportStyle::Llvm,
             reject_misspelled_suffixes: false,
+            directive_results: true,
         }
     }
 }
@@ -328,7 +333,13 @@ pub fn check_detailed(
 
     let (table, vars) = match global_defines(&opts.defines) {
         Ok(v) => v,
-        Err(message) => return fail(ctx.unlocated(FailureKind::CheckFile, message)),
+        Err(e) => {
+            let mut f = ctx.unlocated(FailureKind::CheckFile, e.codespan(&opts.defines));
+            if opts.report_style == ReportStyle::Llvm {
+                f.report = e.llvm(&opts.defines, opts.color);
+            }
+            return fail(f);
+        }
     };
     let cfg = directives::ParseConfig {
         prefixes: &prefixes,
@@ -385,8 +396,13 @@ pub fn check_detailed(
     let mut m = matcher::Matcher::new(&input_canon.text, vars, opts.enable_var_scope);
     m.allow_dag_overlap = opts.allow_deprecated_dag_overlap;
     m.verbose = opts.verbose > 0;
+    m.very_verbose = opts.verbose > 1;
     let passed = m.run(&strings);
-    let directives = ctx.directive_results(&m.events);
+    let directives = if opts.directive_results {
+        ctx.directive_results(&m.events)
+    } else {
+        Vec::new()
+    };
     if llvm_style {
         // LLVM prints while it matches: remarks and errors in one stream,
         // then the dump.
@@ -436,49 +452,119 @@ pub fn check_detailed(
     }
 }
 
+/// A `-D` definition LLVM refuses: its message, and where LLVM points in
+/// the "Global defines" buffer it makes (the definition's index and an
+/// offset in its text there), or nowhere (a plain line).
+struct DefineError {
+    message: String,
+    at: Option<(usize, usize)>,
+}
+
+impl DefineError {
+    /// pfir's codespan wording: the definition named in the message.
+    fn codespan(&self, defines: &[String]) -> String {
+        match self.at {
+            Some((i, _)) => format!("Global define #{}: {}: {}", i + 1, defines[i], self.message),
+            None => self.message.clone(),
+        }
+    }
+
+    /// LLVM's report: `Global defines:LINE:COL: error: ...` with the
+    /// buffer's line and a caret (one line per definition: `Global define
+    /// #N: NAME=VALUE`, a numeric one followed by ` (parsed as: [[#...]])`).
+    fn llvm(&self, defines: &[String], color: bool) -> String {
+        let Some((index, offset)) = self.at else {
+            return format!("{}\n", self.message);
+        };
+        let mut buf = String::new();
+        let mut pos = 0;
+        for (i, d) in defines.iter().enumerate() {
+            let Some(eq) = d.find('=') else { continue };
+            let _ = write!(buf, "Global define #{}: ", i + 1);
+            if d.starts_with('#') {
+                let _ = write!(buf, "{d} (parsed as: [[");
+                if i == index {
+                    pos = buf.len() + offset;
+                }
+                let _ = writeln!(buf, "{}:{}]])", &d[..eq], &d[eq + 1..]);
+            } else {
+                if i == index {
+                    pos = buf.len() + offset;
+                }
+                let _ = writeln!(buf, "{d}");
+            }
+        }
+        let mut out = llvm::located(
+            color,
+            llvm::Buffer {
+                name: "Global defines",
+                text: &buf,
+            },
+            pos,
+            &self.message,
+        );
+        out.push('\n');
+        out
+    }
+}
+
 /// Validates and evaluates the `-D` definitions (`NAME=VALUE`,
 /// `#[%FMT,]NAME=EXPR`), in order; errors use LLVM's wording.
-fn global_defines(defines: &[String]) -> Result<(numeric::VarTable, pattern::Vars), String> {
+fn global_defines(
+    defines: &[String],
+) -> Result<(numeric::VarTable, pattern::Vars), DefineError> {
     use numeric::VarKind;
     let mut table = numeric::VarTable::new();
     let mut vars = pattern::Vars::default();
+    let plain = |message: String| DefineError { message, at: None };
     for (i, d) in defines.iter().enumerate() {
-        let n = i + 1;
         let Some((lhs, rhs)) = d.split_once('=') else {
-            return Err(format!(
+            return Err(plain(format!(
                 "Missing equal sign in command-line definition '-D{d}'"
-            ));
+            )));
         };
         if lhs.is_empty() || lhs == "#" {
-            return Err(format!(
+            return Err(plain(format!(
                 "Missing variable name in command-line definition '-D{d}'"
-            ));
+            )));
         }
-        let at = |m: String| format!("Global define #{n}: {d}: {m}");
+        let at = |offset: usize, message: String| DefineError {
+            message,
+            at: Some((i, offset)),
+        };
         if let Some(num) = d.strip_prefix('#') {
             let (lhs, rhs) = num.split_once('=').expect("has '='");
             let block = format!("{lhs}:{rhs}");
-            let b = numeric::parse_block(&block, 0, &table, &[]).map_err(|(_, m)| at(m))?;
-            let name = b.def.ok_or_else(|| at("invalid variable name".into()))?;
+            // Offsets in the block are after its `#`.
+            let b = numeric::parse_block(&block, 0, &table, &[]).map_err(|(o, m)| at(1 + o, m))?;
+            let name = b
+                .def
+                .ok_or_else(|| at(1, "invalid variable name".into()))?;
+            let name_at = 1 + lhs.rfind(name.as_str()).unwrap_or(0);
             match table.get(&name) {
                 Some(VarKind::Str) => {
-                    return Err(at(format!(
-                        "string variable with name '{name}' already exists"
-                    )));
+                    return Err(at(
+                        name_at,
+                        format!("string variable with name '{name}' already exists"),
+                    ));
                 }
                 Some(VarKind::Num(Some(f))) if *f != b.format => {
                     return Err(at(
-                        "format different from previous variable definition".into()
+                        1 + lhs.len(),
+                        "format different from previous variable definition".into(),
                     ));
                 }
                 _ => {}
             }
             let Some(expr) = b.expr else {
-                return Err(at("missing expression in command-line definition".into()));
+                return Err(at(
+                    1 + lhs.len() + 1,
+                    "missing expression in command-line definition".into(),
+                ));
             };
             let value = expr.eval(&vars.nums).map_err(|e| match e {
-                numeric::EvalError::Undefined(v) => at(format!("undefined variable: {}", v[0])),
-                numeric::EvalError::Overflow => at("overflow error".into()),
+                numeric::EvalError::Undefined(v) => plain(format!("undefined variable: {}", v[0])),
+                numeric::EvalError::Overflow => plain("overflow error".into()),
             })?;
             table.insert(name.clone(), VarKind::Num(Some(b.format)));
             vars.nums.insert(name, value);
@@ -491,21 +577,23 @@ fn global_defines(defines: &[String]) -> Result<(numeric::VarTable, pattern::Var
             .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
             && b[0] != b'@'
         {
-            return Err(at("invalid variable name".into()));
+            return Err(at(0, "invalid variable name".into()));
         }
         let valid = b[0] != b'@'
             && b[first..]
                 .iter()
                 .all(|c| c.is_ascii_alphanumeric() || *c == b'_');
         if !valid {
-            return Err(at(format!(
-                "invalid name in string variable definition '{lhs}'"
-            )));
+            return Err(at(
+                0,
+                format!("invalid name in string variable definition '{lhs}'"),
+            ));
         }
         if let Some(VarKind::Num(_)) = table.get(lhs) {
-            return Err(at(format!(
-                "numeric variable with name '{lhs}' already exists"
-            )));
+            return Err(at(
+                0,
+                format!("numeric variable with name '{lhs}' already exists"),
+            ));
         }
         // LLVM keeps the first definition of a string variable.
         table.insert(lhs.to_string(), VarKind::Str);
@@ -699,7 +787,7 @@ mod tests {
                 &["#N=1", "N=2"],
                 "Global define #2: N=2: numeric variable with name 'N' already exists",
             ),
-            (&["#N=x"], "Global define #1: #N=x: undefined variable: x"),
+            (&["#N=x"], "undefined variable: x"),
             (
                 &["#N=1", "#%x,N=1"],
                 "Global define #2: #%x,N=1: format different from previous variable definition",
@@ -712,6 +800,14 @@ mod tests {
         for (defines, message) in cases {
             assert_eq!(e(defines), message, "{defines:?}");
         }
+        // LLVM's report points into the buffer of definitions it makes.
+        let f = run("CHECK: a\n", "a\n", &o(&["X=1", "#%x,N=1", "#X=2"])).unwrap_err();
+        assert_eq!(
+            f.report(),
+            "Global defines:3:39: error: string variable with name 'X' already exists\n\
+             Global define #3: #X=2 (parsed as: [[#X:2]])\n\
+             \x20                                     ^\n\n"
+        );
     }
 
     #[test]

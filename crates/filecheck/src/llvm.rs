@@ -267,6 +267,7 @@ enum MatchType {
     FoundAndExpected,
     FoundButExcluded,
     FoundButWrongLine,
+    NoneAndExcluded,
     NoneButExpected,
     NoneForInvalidPattern,
     Fuzzy,
@@ -279,6 +280,7 @@ impl MatchType {
             MatchType::FoundAndExpected => ('^', "", false),
             MatchType::FoundButExcluded => ('!', "error: no match expected", true),
             MatchType::FoundButWrongLine => ('!', "error: match on wrong line", true),
+            MatchType::NoneAndExcluded => ('X', "", false),
             MatchType::NoneButExpected => ('X', "error: no match found", true),
             MatchType::NoneForInvalidPattern => {
                 ('X', "error: match failed for invalid pattern", true)
@@ -289,7 +291,7 @@ impl MatchType {
 
     fn color(self) -> &'static str {
         match self {
-            MatchType::FoundAndExpected => "\x1b[0;1;32m",
+            MatchType::FoundAndExpected | MatchType::NoneAndExcluded => "\x1b[0;1;32m",
             MatchType::Fuzzy => "\x1b[0;1;35m",
             _ => "\x1b[0;1;31m",
         }
@@ -320,6 +322,9 @@ impl Llvm<'_> {
     /// The check type's description (`CHECK-NEXT`, `CHECK-COUNT`,
     /// `CHECK{LITERAL}`), as LLVM's `getDescription`.
     fn description(d: &Directive) -> String {
+        if d.pat.kind == CheckKind::Eof {
+            return "implicit EOF".into();
+        }
         let modifiers = if d.literal { "{LITERAL}" } else { "" };
         let suffix = if d.pat.count > 1 {
             "-COUNT"
@@ -415,6 +420,17 @@ impl Llvm<'_> {
                     if self.verbose > 0 {
                         self.substitutions(&mut out, &mut diags, ev, ty, verbose_remarks, &label);
                     }
+                }
+                EventKind::NotFound if ev.extra => {
+                    // -vv: a CHECK-NOT not found, as it should be.
+                    if verbose_remarks {
+                        let m = format!("{desc}: excluded string not found in input");
+                        self.at_directive(&mut out, d, Kind::Remark, &m, 0);
+                        self.at_input(&mut out, ev.start, Kind::Note, "scanning from here", None);
+                    }
+                    let ty = MatchType::NoneAndExcluded;
+                    diags.push(diag(ty, ev.start..ev.end, None));
+                    self.substitutions(&mut out, &mut diags, ev, ty, verbose_remarks, &label);
                 }
                 EventKind::NotFound => {
                     let expected = d.pat.kind != CheckKind::Not;
@@ -820,6 +836,13 @@ fn flush_elided(out: &mut String, elided: &mut String, label_w: usize, color: bo
         out.push_str(elided);
     }
     elided.clear();
+}
+
+/// An error at `pos` of `buf`, as LLVM prints it.
+pub(crate) fn located(color: bool, buf: Buffer<'_>, pos: usize, message: &str) -> String {
+    let mut out = String::new();
+    print(&mut out, color, buf, pos, Kind::Error, message, &[]);
+    out
 }
 
 /// A report without a location.

@@ -44,11 +44,16 @@ pub(crate) struct Event<'a> {
     /// `with "V" equal to "..."` notes): kept for failures, and for
     /// matches when `Matcher::verbose`.
     pub subst: Vec<(String, String)>,
+    /// Only for LLVM's verbose report (`-v`, `-vv`): a CHECK-LABEL's match
+    /// while the input is cut into blocks, the end-of-input match of
+    /// trailing CHECK-DAG/NOTs, a CHECK-NOT not found (a `NotFound` that
+    /// is no error). Other reports leave these out.
+    pub extra: bool,
 }
 
 impl Event<'_> {
     pub fn is_error(&self) -> bool {
-        self.kind != EventKind::Match
+        self.kind != EventKind::Match && !self.extra
     }
 }
 
@@ -59,8 +64,11 @@ pub(crate) struct Matcher<'a> {
     enable_var_scope: bool,
     /// `--allow-deprecated-dag-overlap`: DAG matches may overlap.
     pub allow_dag_overlap: bool,
-    /// `-v`: keep the substitutions of successful matches too.
+    /// `-v`: keep the substitutions of successful matches too, and the
+    /// matches of CHECK-LABELs while cutting the input into blocks.
     pub verbose: bool,
+    /// `-vv`: also record CHECK-NOTs not found and end-of-input matches.
+    pub very_verbose: bool,
     pub events: Vec<Event<'a>>,
 }
 
@@ -89,6 +97,7 @@ impl<'a> Matcher<'a> {
             enable_var_scope,
             allow_dag_overlap: false,
             verbose: false,
+            very_verbose: false,
             events: Vec::new(),
         }
     }
@@ -106,7 +115,14 @@ impl<'a> Matcher<'a> {
             start,
             end,
             subst,
+            extra: false,
         });
+    }
+
+    /// Records an event only LLVM's verbose report shows.
+    fn extra_event(&mut self, dir: &'a Directive, nth: usize, kind: EventKind, start: usize, end: usize) {
+        self.event(dir, nth, kind, start, end);
+        self.events.last_mut().expect("just pushed").extra = true;
     }
 
     /// Searches for `dir` in `from..to`; records variable definitions.
@@ -221,7 +237,15 @@ impl<'a> Matcher<'a> {
         let mut first = last_pos;
         let mut matches = Vec::new();
         for nth in 1..=dir.pat.count {
-            match self.find(dir, last_end, end) {
+            let found = self.find(dir, last_end, end);
+            if !matches!(found, Ok(Some(_))) && !label_scan {
+                // LLVM reports the repetitions found before the one that
+                // is not.
+                for &(k, s, e) in &matches {
+                    self.event(dir, k, EventKind::Match, s, e);
+                }
+            }
+            match found {
                 Err(e) => {
                     self.match_error(dir, nth, e, last_end, end);
                     return None;
@@ -240,6 +264,11 @@ impl<'a> Matcher<'a> {
             }
         }
         let len = last_end - first;
+        if label_scan && self.verbose {
+            for &(nth, s, e) in &matches {
+                self.extra_event(dir, nth, EventKind::Match, s, e);
+            }
+        }
         if !label_scan {
             let skipped = &self.input[last_pos..first];
             let kind = dir.pat.kind;
@@ -285,6 +314,8 @@ impl<'a> Matcher<'a> {
                 for (nth, s, e) in matches {
                     self.event(dir, nth, EventKind::Match, s, e);
                 }
+            } else if self.very_verbose {
+                self.extra_event(dir, 1, EventKind::Match, first, last_end);
             }
             if self.check_not(&nots, last_pos, first) {
                 return None;
@@ -298,6 +329,9 @@ impl<'a> Matcher<'a> {
         let mut failed = false;
         for &d in nots {
             match self.find(d, start, end) {
+                Ok(None) if self.very_verbose => {
+                    self.extra_event(d, 1, EventKind::NotFound, start, end);
+                }
                 Ok(None) => {}
                 Ok(Some((s, e))) => {
                     self.event(d, 1, EventKind::Excluded, s, e);

@@ -202,6 +202,7 @@ impl<'a> Context<'a> {
         let canon = &self.input_canon.text;
         events
             .iter()
+            .filter(|ev| !ev.extra)
             .map(|ev| {
                 let d = ev.dir;
                 let name = d.name();
@@ -334,7 +335,7 @@ impl<'a> Context<'a> {
         let files = self.files();
         let diags: Vec<Diagnostic<usize>> = events
             .iter()
-            .filter(|e| e.kind == EventKind::Match)
+            .filter(|e| e.kind == EventKind::Match && !e.extra)
             .map(|ev| {
                 let (fid, range, _) = self.directive_loc(&files, ev.dir);
                 Diagnostic::note()
@@ -373,7 +374,7 @@ impl<'a> Context<'a> {
         let line_of = |off: usize| line_starts.partition_point(|&s| s <= off).max(1) - 1;
         let mut anns: Annotations = BTreeMap::new();
         let mut cont: Continued = Vec::new();
-        for ev in events {
+        for ev in events.iter().filter(|e| !e.extra) {
             if text.is_empty() {
                 break;
             }
