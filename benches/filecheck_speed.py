@@ -199,6 +199,9 @@ def run(args):
         cases = cases[: args.limit]
     pfir = os.path.abspath(args.pfir)
     llvm = shutil.which(args.llvm) or sys.exit("no %s" % args.llvm)
+    # The library's example program (crates/filecheck/examples) takes
+    # FileCheck's arguments directly.
+    sub = [] if os.path.basename(pfir) == "filecheck" else ["filecheck"]
     pin = ["taskset", "-c", args.cpu] if shutil.which("taskset") and args.cpu != "none" else []
     rows = []
     disagree = 0
@@ -211,7 +214,7 @@ def run(args):
             size = os.path.getsize(inp)
             tools = {
                 "llvm": pin + [llvm, case["check"]] + case["args"],
-                "pfir": pin + [pfir, "filecheck", case["check"]] + case["args"],
+                "pfir": pin + [pfir] + sub + [case["check"]] + case["args"],
             }
             best = {"llvm": float("inf"), "pfir": float("inf")}
             status = {}

@@ -24,6 +24,7 @@ mod llvm;
 mod matcher;
 mod numeric;
 mod pattern;
+mod re;
 mod report;
 mod text;
 

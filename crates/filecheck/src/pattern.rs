@@ -9,7 +9,7 @@
 //! like a back-reference.
 
 use super::numeric::{self, EvalError, Expr, Format, VarKind, VarTable};
-use regex::{Regex, RegexBuilder};
+use crate::re::{Captures, Regex};
 use std::collections::HashMap;
 
 /// The values of the variables while matching.
@@ -687,7 +687,7 @@ fn find_text(text: &str, buf: &str) -> Option<Found> {
     if text.is_empty() {
         return None;
     }
-    buf.find(text).map(|p| Found {
+    memchr::memmem::find(buf.as_bytes(), text.as_bytes()).map(|p| Found {
         start: p,
         end: p + text.len(),
         defs: vec![],
@@ -700,7 +700,7 @@ enum BackrefAs<'c, 'h> {
     /// Its definition's regex: the linear engine's superset of the pattern.
     Def,
     /// The text captured by a superset match.
-    Captured(&'c regex::Captures<'h>),
+    Captured(&'c Captures<'h>),
     /// A back-reference to its definition's group number (the backtracking
     /// engine; definitions' groups are then numbered, not named).
     Named,
@@ -847,8 +847,14 @@ fn build_backtracking(
 }
 
 /// Refuses a `{{...}}` block whose compiled form passes `BLOCK_SIZE_LIMIT`.
+/// Without a counted repetition a short block cannot come near it (the
+/// translated POSIX classes are ASCII): its syntax is checked, nothing
+/// compiled.
 fn check_block_size(re: &str, ignore_case: bool) -> Result<(), String> {
     let src = format!("(?:{re})");
+    if !re.contains('{') && re.len() < 4096 && !has_numbered_backref(re) {
+        return crate::re::validate(&src, ignore_case);
+    }
     if has_numbered_backref(re) {
         build_backtracking(&src, ignore_case, BLOCK_SIZE_LIMIT).map(drop)
     } else {
@@ -863,12 +869,7 @@ fn build(src: &str, ignore_case: bool) -> Result<Regex, String> {
 fn build_limited(src: &str, ignore_case: bool, limit: usize) -> Result<Regex, String> {
     #[cfg(test)]
     BUILT.with(|c| c.set(c.get() + src.len()));
-    RegexBuilder::new(src)
-        .multi_line(true)
-        .case_insensitive(ignore_case)
-        .size_limit(limit)
-        .build()
-        .map_err(|e| e.to_string())
+    Regex::build(src, ignore_case, limit)
 }
 
 fn regex_matcher(
@@ -886,15 +887,18 @@ fn regex_matcher(
         && pieces
             .iter()
             .all(|p| matches!(p, Piece::Lit(_) | Piece::Subst(_) | Piece::Num { .. }));
-    // Validate even when compilation must wait for variable values.
+    // Validate even when compilation must wait for variable values (then
+    // the syntax is enough: the size is checked when it is compiled).
     let backtrack = needs_backtracking(&pieces);
-    let probe = Engine::build(
-        &regex_source(&pieces, &[], BackrefAs::new(backtrack)),
-        ignore_case,
-        backtrack,
-    )?;
+    let src = regex_source(&pieces, &[], BackrefAs::new(backtrack));
+    let compiled = if has_subst && !backtrack {
+        crate::re::validate(&src, ignore_case)?;
+        None
+    } else {
+        Some(Engine::build(&src, ignore_case, backtrack)?)
+    };
     Ok(Matcher::Regex {
-        compiled: (!has_subst).then_some(probe),
+        compiled: compiled.filter(|_| !has_subst),
         pieces,
         defs,
         has_backrefs,

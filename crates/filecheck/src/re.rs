@@ -1,0 +1,152 @@
+//! The linear-time regex engine of patterns: regex-automata's meta regex,
+//! configured without its fully compiled DFA.
+//!
+//! The `regex` crate builds a full DFA for every small regex when
+//! regex-automata's `dfa` feature is on (fancy-regex turns it on). Most of
+//! a check file's regexes are searched once, so that determinization was
+//! most of pfir's time on MLIR's tests; the lazy DFA searches as fast on
+//! one pass. Captures and matches come back in the shape the rest of
+//! `pattern` used from the `regex` crate.
+
+use regex_automata::util::captures::Captures as RaCaptures;
+use regex_automata::util::syntax;
+use regex_automata::{Input, meta};
+
+/// A compiled regex (multi-line; Unicode; optionally case-insensitive).
+#[derive(Debug, Clone)]
+pub(crate) struct Regex {
+    re: meta::Regex,
+}
+
+/// One match in a haystack.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Match<'h> {
+    hay: &'h str,
+    start: usize,
+    end: usize,
+}
+
+impl<'h> Match<'h> {
+    pub fn start(&self) -> usize {
+        self.start
+    }
+
+    pub fn end(&self) -> usize {
+        self.end
+    }
+
+    pub fn as_str(&self) -> &'h str {
+        &self.hay[self.start..self.end]
+    }
+}
+
+/// The groups of one match.
+#[derive(Debug)]
+pub(crate) struct Captures<'h> {
+    hay: &'h str,
+    caps: RaCaptures,
+}
+
+impl<'h> Captures<'h> {
+    pub fn get(&self, i: usize) -> Option<Match<'h>> {
+        self.caps.get_group(i).map(|s| Match {
+            hay: self.hay,
+            start: s.start,
+            end: s.end,
+        })
+    }
+
+    pub fn name(&self, name: &str) -> Option<Match<'h>> {
+        self.caps.get_group_by_name(name).map(|s| Match {
+            hay: self.hay,
+            start: s.start,
+            end: s.end,
+        })
+    }
+}
+
+/// Checks the syntax of `src` as [`Regex::build`] would, compiling nothing.
+pub(crate) fn validate(src: &str, ignore_case: bool) -> Result<(), String> {
+    syntax::parse_with(src, &syntax_config(ignore_case))
+        .map(drop)
+        .map_err(|e| e.to_string())
+}
+
+fn syntax_config(ignore_case: bool) -> syntax::Config {
+    syntax::Config::new()
+        .multi_line(true)
+        .case_insensitive(ignore_case)
+}
+
+impl Regex {
+    /// Compiles `src`; an NFA over `size_limit` bytes is refused with the
+    /// `regex` crate's message.
+    pub fn build(src: &str, ignore_case: bool, size_limit: usize) -> Result<Regex, String> {
+        meta::Regex::builder()
+            .syntax(syntax_config(ignore_case))
+            .configure(
+                meta::Config::new()
+                    .nfa_size_limit(Some(size_limit))
+                    .onepass_size_limit(Some(size_limit))
+                    .dfa(false),
+            )
+            .build(src)
+            .map(|re| Regex { re })
+            .map_err(|e| match (e.syntax_error(), e.size_limit()) {
+                (Some(s), _) => s.to_string(),
+                (None, Some(limit)) => {
+                    format!("Compiled regex exceeds size limit of {limit} bytes.")
+                }
+                (None, None) => e.to_string(),
+            })
+    }
+
+    pub fn find<'h>(&self, hay: &'h str) -> Option<Match<'h>> {
+        self.re.find(hay).map(|m| Match {
+            hay,
+            start: m.start(),
+            end: m.end(),
+        })
+    }
+
+    pub fn captures<'h>(&self, hay: &'h str) -> Option<Captures<'h>> {
+        self.captures_at(hay, 0)
+    }
+
+    /// Captures of the leftmost match starting at or after `start` (the
+    /// text before `start` still counts for `^` and word boundaries).
+    pub fn captures_at<'h>(&self, hay: &'h str, start: usize) -> Option<Captures<'h>> {
+        let mut caps = self.re.create_captures();
+        self.re
+            .search_captures(&Input::new(hay).range(start..), &mut caps);
+        caps.is_match().then_some(Captures { hay, caps })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_and_captures_like_the_regex_crate() {
+        let re = Regex::build(r"(?P<v>[0-9]+)$", false, 1 << 20).unwrap();
+        let c = re.captures("a 12\nb 34\n").unwrap();
+        assert_eq!(c.name("v").unwrap().as_str(), "12");
+        assert_eq!(c.get(0).unwrap().start(), 2);
+        let c = re.captures_at("a 12\nb 34\n", 5).unwrap();
+        assert_eq!(c.name("v").unwrap().as_str(), "34");
+        assert!(re.find("none").is_none());
+        let ic = Regex::build("abc", true, 1 << 20).unwrap();
+        assert_eq!(ic.find("xABC").map(|m| m.start()), Some(1));
+    }
+
+    #[test]
+    fn errors_read_as_the_regex_crates() {
+        let e = Regex::build("(a{100}){100}", false, 1 << 10).unwrap_err();
+        assert_eq!(e, "Compiled regex exceeds size limit of 1024 bytes.");
+        let e = Regex::build("(", false, 1 << 20).unwrap_err();
+        assert_eq!(e, regex::Regex::new("(").unwrap_err().to_string());
+        assert_eq!(validate("(", false).unwrap_err(), e);
+        assert!(validate("a(b)", true).is_ok());
+    }
+}
