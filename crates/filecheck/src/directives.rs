@@ -75,6 +75,8 @@ pub(crate) struct ParseConfig<'a> {
     pub vars: &'a VarTable,
     /// Reject suffixes within one edit of a directive's (`CHECK-NXT:`).
     pub reject_misspelled_suffixes: bool,
+    /// The input is ASCII (regexes may be compiled over bytes).
+    pub ascii_input: bool,
 }
 
 #[cfg(test)]
@@ -93,6 +95,7 @@ impl<'a> ParseConfig<'a> {
             default_prefix: true,
             vars: &EMPTY,
             reject_misspelled_suffixes: false,
+            ascii_input: false,
         }
     }
 }
@@ -459,6 +462,7 @@ pub(crate) fn parse(text: &str, cfg: &ParseConfig<'_>) -> Result<Vec<CheckString
         strict_whitespace: cfg.strict_whitespace,
         match_full_lines: cfg.match_full_lines,
         ignore_case: cfg.ignore_case,
+        ascii: cfg.ascii_input,
         literal,
         line,
     };

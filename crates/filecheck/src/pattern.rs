@@ -9,7 +9,7 @@
 //! like a back-reference.
 
 use super::numeric::{self, EvalError, Expr, Format, VarKind, VarTable};
-use crate::re::{Captures, Regex};
+use crate::re::{Captures, Flags, Regex};
 use std::collections::HashMap;
 
 /// The values of the variables while matching.
@@ -79,6 +79,8 @@ pub(crate) struct ParseSettings {
     pub strict_whitespace: bool,
     pub match_full_lines: bool,
     pub ignore_case: bool,
+    /// The input is ASCII: regexes are compiled without Unicode classes.
+    pub ascii: bool,
     /// `{LITERAL}` modifier: no regexes or variables.
     pub literal: bool,
     /// Line number of the directive (for `[[@LINE]]`).
@@ -144,7 +146,7 @@ enum Matcher {
         compiled: Option<Engine>,
         defs: Vec<Def>,
         has_backrefs: bool,
-        ignore_case: bool,
+        flags: Flags,
         /// CHECK-EMPTY: the match starts after the consumed newline.
         skip_first: bool,
         /// Nothing but literal text and substitutions, case-sensitive: once
@@ -216,7 +218,15 @@ impl Pattern {
             matcher: Matcher::Eof,
         };
         if kind == CheckKind::Empty {
-            pat.matcher = regex_matcher(vec![Piece::Re(r"\n$".into())], vec![], false, true)
+            pat.matcher = regex_matcher(
+                vec![Piece::Re(r"\n$".into())],
+                vec![],
+                Flags {
+                    ignore_case: false,
+                    ascii: set.ascii,
+                },
+                true,
+            )
                 .map_err(|m| PatternError {
                     offset: 0,
                     message: m,
@@ -247,7 +257,7 @@ impl Pattern {
             ));
         }
         pat.matcher =
-            regex_matcher(pieces, defs, set.ignore_case, false).map_err(|m| PatternError {
+            regex_matcher(pieces, defs, Flags::of(set), false).map_err(|m| PatternError {
                 offset: 0,
                 message: format!("invalid regex: {m}"),
             })?;
@@ -312,7 +322,7 @@ impl Pattern {
                 compiled,
                 defs,
                 has_backrefs,
-                ignore_case,
+                flags,
                 skip_first,
                 literal,
             } => {
@@ -323,7 +333,7 @@ impl Pattern {
                 }
                 if compiled.is_none()
                     && !*has_backrefs
-                    && !*ignore_case
+                    && !flags.ignore_case
                     && !*skip_first
                     && !needs_backtracking(pieces)
                 {
@@ -336,7 +346,7 @@ impl Pattern {
                     let lead = literal_text(&pieces[..k], &subst[..k]);
                     if lead.len() >= LONG_LEAD {
                         let src = regex_source(&pieces[k..], &subst[k..], BackrefAs::Def);
-                        let rest = build(&src, false).map_err(MatchError::InvalidRegex)?;
+                        let rest = build(&src, *flags).map_err(MatchError::InvalidRegex)?;
                         return find_after_lead(&lead, &rest, defs, buf);
                     }
                 }
@@ -350,7 +360,7 @@ impl Pattern {
                             // empty matches nothing.
                             return Ok(None);
                         }
-                        owned = Engine::build(&src, *ignore_case, backtrack)
+                        owned = Engine::build(&src, *flags, backtrack)
                             .map_err(MatchError::InvalidRegex)?;
                         &owned
                     }
@@ -358,7 +368,7 @@ impl Pattern {
                 let found = match engine {
                     Engine::Backtrack(re) => find_backtracking(re, defs, buf)?,
                     Engine::Linear(re) if *has_backrefs => {
-                        find_with_backrefs(re, pieces, &subst, defs, *ignore_case, buf)?
+                        find_with_backrefs(re, pieces, &subst, defs, *flags, buf)?
                     }
                     // No captures to resolve: the lazy DFA finds the match.
                     Engine::Linear(re) if defs.is_empty() => re.find(buf).map(|m| Found {
@@ -431,7 +441,7 @@ fn parse_blocks(
                 message: format!("invalid regex: {m}"),
             })?;
             // Refuse an oversized regex here, at its own block.
-            check_block_size(&re, set.ignore_case).map_err(|m| PatternError {
+            check_block_size(&re, Flags::of(set)).map_err(|m| PatternError {
                 offset: pos + 2,
                 message: format!("invalid regex: {m}"),
             })?;
@@ -593,7 +603,7 @@ fn find_with_backrefs(
     pieces: &[Piece],
     subst: &[Option<String>],
     defs: &[Def],
-    ignore_case: bool,
+    flags: Flags,
     buf: &str,
 ) -> Result<Option<Found>, MatchError> {
     let mut from = 0;
@@ -606,7 +616,7 @@ fn find_with_backrefs(
             r"\A(?:{})",
             regex_source(pieces, subst, BackrefAs::Captured(&c))
         );
-        let re = build(&concrete, ignore_case).map_err(MatchError::InvalidRegex)?;
+        let re = build(&concrete, flags).map_err(MatchError::InvalidRegex)?;
         if let Some(cc) = re.captures(&buf[start..]) {
             let consistent = pieces.iter().all(|p| match p {
                 Piece::Backref { group, .. } => {
@@ -801,11 +811,11 @@ enum Engine {
 }
 
 impl Engine {
-    fn build(src: &str, ignore_case: bool, backtrack: bool) -> Result<Engine, String> {
+    fn build(src: &str, flags: Flags, backtrack: bool) -> Result<Engine, String> {
         if backtrack {
-            build_backtracking(src, ignore_case, REGEX_SIZE_LIMIT).map(Engine::Backtrack)
+            build_backtracking(src, flags.ignore_case, REGEX_SIZE_LIMIT).map(Engine::Backtrack)
         } else {
-            build(src, ignore_case).map(Engine::Linear)
+            build(src, flags).map(Engine::Linear)
         }
     }
 }
@@ -850,39 +860,39 @@ fn build_backtracking(
 /// Without a counted repetition a short block cannot come near it (the
 /// translated POSIX classes are ASCII): its syntax is checked, nothing
 /// compiled.
-fn check_block_size(re: &str, ignore_case: bool) -> Result<(), String> {
+fn check_block_size(re: &str, flags: Flags) -> Result<(), String> {
     let src = format!("(?:{re})");
     if !re.contains('{') && re.len() < 4096 && !has_numbered_backref(re) {
-        return crate::re::validate(&src, ignore_case);
+        return crate::re::validate(&src, flags);
     }
     if has_numbered_backref(re) {
-        build_backtracking(&src, ignore_case, BLOCK_SIZE_LIMIT).map(drop)
+        build_backtracking(&src, flags.ignore_case, BLOCK_SIZE_LIMIT).map(drop)
     } else {
-        build_limited(&src, ignore_case, BLOCK_SIZE_LIMIT).map(drop)
+        build_limited(&src, flags, BLOCK_SIZE_LIMIT).map(drop)
     }
 }
 
-fn build(src: &str, ignore_case: bool) -> Result<Regex, String> {
-    build_limited(src, ignore_case, REGEX_SIZE_LIMIT)
+fn build(src: &str, flags: Flags) -> Result<Regex, String> {
+    build_limited(src, flags, REGEX_SIZE_LIMIT)
 }
 
-fn build_limited(src: &str, ignore_case: bool, limit: usize) -> Result<Regex, String> {
+fn build_limited(src: &str, flags: Flags, limit: usize) -> Result<Regex, String> {
     #[cfg(test)]
     BUILT.with(|c| c.set(c.get() + src.len()));
-    Regex::build(src, ignore_case, limit)
+    Regex::build(src, flags, limit)
 }
 
 fn regex_matcher(
     pieces: Vec<Piece>,
     defs: Vec<Def>,
-    ignore_case: bool,
+    flags: Flags,
     skip_first: bool,
 ) -> Result<Matcher, String> {
     let has_subst = pieces
         .iter()
         .any(|p| matches!(p, Piece::Subst(_) | Piece::Num { .. }));
     let has_backrefs = pieces.iter().any(|p| matches!(p, Piece::Backref { .. }));
-    let literal = !ignore_case
+    let literal = !flags.ignore_case
         && !skip_first
         && pieces
             .iter()
@@ -892,17 +902,17 @@ fn regex_matcher(
     let backtrack = needs_backtracking(&pieces);
     let src = regex_source(&pieces, &[], BackrefAs::new(backtrack));
     let compiled = if has_subst && !backtrack {
-        crate::re::validate(&src, ignore_case)?;
+        crate::re::validate(&src, flags)?;
         None
     } else {
-        Some(Engine::build(&src, ignore_case, backtrack)?)
+        Some(Engine::build(&src, flags, backtrack)?)
     };
     Ok(Matcher::Regex {
         compiled: compiled.filter(|_| !has_subst),
         pieces,
         defs,
         has_backrefs,
-        ignore_case,
+        flags,
         skip_first,
         literal,
     })
@@ -1480,6 +1490,7 @@ mod tests {
             strict_whitespace: false,
             match_full_lines: false,
             ignore_case: false,
+            ascii: false,
             literal: false,
             line: 7,
         }

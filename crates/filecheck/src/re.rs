@@ -12,7 +12,28 @@ use regex_automata::util::captures::Captures as RaCaptures;
 use regex_automata::util::syntax;
 use regex_automata::{Input, meta};
 
-/// A compiled regex (multi-line; Unicode; optionally case-insensitive).
+/// How a regex is compiled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Flags {
+    pub ignore_case: bool,
+    /// The haystacks are ASCII: classes (`.`, `[^x]`) are compiled over
+    /// bytes, which match the same there and cost far less to build (a
+    /// Unicode class goes through a UTF-8 automaton compiler whose tables
+    /// are allocated for every regex). Every match still lies on
+    /// character boundaries, all bytes being characters.
+    pub ascii: bool,
+}
+
+impl Flags {
+    pub fn of(set: crate::pattern::ParseSettings) -> Flags {
+        Flags {
+            ignore_case: set.ignore_case,
+            ascii: set.ascii,
+        }
+    }
+}
+
+/// A compiled regex (multi-line; optionally case-insensitive).
 #[derive(Debug, Clone)]
 pub(crate) struct Regex {
     re: meta::Regex,
@@ -66,26 +87,29 @@ impl<'h> Captures<'h> {
 }
 
 /// Checks the syntax of `src` as [`Regex::build`] would, compiling nothing.
-pub(crate) fn validate(src: &str, ignore_case: bool) -> Result<(), String> {
-    syntax::parse_with(src, &syntax_config(ignore_case))
+pub(crate) fn validate(src: &str, flags: Flags) -> Result<(), String> {
+    syntax::parse_with(src, &syntax_config(flags))
         .map(drop)
         .map_err(|e| e.to_string())
 }
 
-fn syntax_config(ignore_case: bool) -> syntax::Config {
+fn syntax_config(flags: Flags) -> syntax::Config {
     syntax::Config::new()
         .multi_line(true)
-        .case_insensitive(ignore_case)
+        .case_insensitive(flags.ignore_case)
+        .unicode(!flags.ascii)
+        .utf8(!flags.ascii)
 }
 
 impl Regex {
     /// Compiles `src`; an NFA over `size_limit` bytes is refused with the
     /// `regex` crate's message.
-    pub fn build(src: &str, ignore_case: bool, size_limit: usize) -> Result<Regex, String> {
+    pub fn build(src: &str, flags: Flags, size_limit: usize) -> Result<Regex, String> {
         meta::Regex::builder()
-            .syntax(syntax_config(ignore_case))
+            .syntax(syntax_config(flags))
             .configure(
                 meta::Config::new()
+                    .utf8_empty(!flags.ascii)
                     .nfa_size_limit(Some(size_limit))
                     .onepass_size_limit(Some(size_limit))
                     .dfa(false),
@@ -129,24 +153,41 @@ mod tests {
 
     #[test]
     fn finds_and_captures_like_the_regex_crate() {
-        let re = Regex::build(r"(?P<v>[0-9]+)$", false, 1 << 20).unwrap();
+        let uni = Flags {
+            ignore_case: false,
+            ascii: false,
+        };
+        let re = Regex::build(r"(?P<v>[0-9]+)$", uni, 1 << 20).unwrap();
         let c = re.captures("a 12\nb 34\n").unwrap();
         assert_eq!(c.name("v").unwrap().as_str(), "12");
         assert_eq!(c.get(0).unwrap().start(), 2);
         let c = re.captures_at("a 12\nb 34\n", 5).unwrap();
         assert_eq!(c.name("v").unwrap().as_str(), "34");
         assert!(re.find("none").is_none());
-        let ic = Regex::build("abc", true, 1 << 20).unwrap();
-        assert_eq!(ic.find("xABC").map(|m| m.start()), Some(1));
+        let ascii_ic = Flags {
+            ignore_case: true,
+            ascii: true,
+        };
+        let ic = Regex::build("a.c", ascii_ic, 1 << 20).unwrap();
+        assert_eq!(ic.find("xAbC").map(|m| m.start()), Some(1));
+        // Over bytes `.` is one byte: a two-byte character is two.
+        let dot = Regex::build("^a.c$", uni, 1 << 20).unwrap();
+        assert!(dot.find("a\u{e9}c").is_some());
+        let ascii = Flags { ascii: true, ..uni };
+        assert!(Regex::build("^a.c$", ascii, 1 << 20).unwrap().find("a\u{e9}c").is_none());
     }
 
     #[test]
     fn errors_read_as_the_regex_crates() {
-        let e = Regex::build("(a{100}){100}", false, 1 << 10).unwrap_err();
+        let uni = Flags {
+            ignore_case: false,
+            ascii: false,
+        };
+        let e = Regex::build("(a{100}){100}", uni, 1 << 10).unwrap_err();
         assert_eq!(e, "Compiled regex exceeds size limit of 1024 bytes.");
-        let e = Regex::build("(", false, 1 << 20).unwrap_err();
+        let e = Regex::build("(", uni, 1 << 20).unwrap_err();
         assert_eq!(e, regex::Regex::new("(").unwrap_err().to_string());
-        assert_eq!(validate("(", false).unwrap_err(), e);
-        assert!(validate("a(b)", true).is_ok());
+        assert_eq!(validate("(", uni).unwrap_err(), e);
+        assert!(validate("a(b)", Flags { ascii: true, ..uni }).is_ok());
     }
 }
