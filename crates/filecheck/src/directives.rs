@@ -528,8 +528,17 @@ pub(crate) fn parse(text: &str, cfg: &ParseConfig<'_>) -> Result<Vec<CheckString
         let (start, eol) = pattern_bounds(text, after_prefix + after, cfg);
         pos = eol;
         used.insert(prefix);
+        // A directive whose pattern would start at the very end of the
+        // check file (no newline after it) reads, in LLVM, the NUL byte
+        // after its buffer: a pattern no input holds, and a non-empty one
+        // for CHECK-EMPTY.
+        let source = if start == text.len() {
+            "\0"
+        } else {
+            &text[start..eol]
+        };
         let pat = Pattern::parse(
-            &text[start..eol],
+            source,
             kind,
             count,
             prefix,
