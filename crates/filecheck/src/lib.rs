@@ -512,9 +512,7 @@ impl DefineError {
 
 /// Validates and evaluates the `-D` definitions (`NAME=VALUE`,
 /// `#[%FMT,]NAME=EXPR`), in order; errors use LLVM's wording.
-fn global_defines(
-    defines: &[String],
-) -> Result<(numeric::VarTable, pattern::Vars), DefineError> {
+fn global_defines(defines: &[String]) -> Result<(numeric::VarTable, pattern::Vars), DefineError> {
     use numeric::VarKind;
     let mut table = numeric::VarTable::new();
     let mut vars = pattern::Vars::default();
@@ -539,9 +537,7 @@ fn global_defines(
             let block = format!("{lhs}:{rhs}");
             // Offsets in the block are after its `#`.
             let b = numeric::parse_block(&block, 0, &table, &[]).map_err(|(o, m)| at(1 + o, m))?;
-            let name = b
-                .def
-                .ok_or_else(|| at(1, "invalid variable name".into()))?;
+            let name = b.def.ok_or_else(|| at(1, "invalid variable name".into()))?;
             let name_at = 1 + lhs.rfind(name.as_str()).unwrap_or(0);
             match table.get(&name) {
                 Some(VarKind::Str) => {

@@ -161,7 +161,12 @@ fn print(
         .position(|&b| b == b'\n' || b == b'\r')
         .map_or(text.len(), |p| pos + p);
     let line = 1 + memchr::memchr_iter(b'\n', &text[..pos]).count();
-    let col = pos - text[..pos].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1) + 1;
+    let col = pos
+        - text[..pos]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |p| p + 1)
+        + 1;
     let name = if buf.name == "-" { "<stdin>" } else { buf.name };
     if color {
         let _ = write!(
@@ -362,7 +367,14 @@ impl Llvm<'_> {
         }
     }
 
-    fn at_input(&self, out: &mut String, pos: usize, kind: Kind, message: &str, range: Option<Range<usize>>) {
+    fn at_input(
+        &self,
+        out: &mut String,
+        pos: usize,
+        kind: Kind,
+        message: &str,
+        range: Option<Range<usize>>,
+    ) {
         let ranges: Vec<Range<usize>> = range.into_iter().collect();
         print(out, self.color, self.input, pos, kind, message, &ranges);
     }
@@ -374,7 +386,15 @@ impl Llvm<'_> {
         let mut out = String::new();
         match e.offset {
             Some(off) => {
-                print(&mut out, self.color, self.check, off, Kind::Error, &e.message, &[]);
+                print(
+                    &mut out,
+                    self.color,
+                    self.check,
+                    off,
+                    Kind::Error,
+                    &e.message,
+                    &[],
+                );
                 if !PRINTED_DIRECTLY.iter().any(|p| e.message.starts_with(p)) {
                     out.push('\n');
                 }
@@ -415,7 +435,13 @@ impl Llvm<'_> {
                             let _ = write!(m, " ({} out of {})", ev.nth, d.pat.count);
                         }
                         self.at_directive(&mut out, d, Kind::Remark, &m, 0);
-                        self.at_input(&mut out, ev.start, Kind::Note, "found here", Some(ev.start..ev.end));
+                        self.at_input(
+                            &mut out,
+                            ev.start,
+                            Kind::Note,
+                            "found here",
+                            Some(ev.start..ev.end),
+                        );
                     }
                     if self.verbose > 0 {
                         self.substitutions(&mut out, &mut diags, ev, ty, verbose_remarks, &label);
@@ -451,15 +477,33 @@ impl Llvm<'_> {
                 EventKind::Excluded => {
                     let m = format!("{desc}: excluded string found in input");
                     self.at_directive(&mut out, d, Kind::Error, &m, 0);
-                    self.at_input(&mut out, ev.start, Kind::Note, "found here", Some(ev.start..ev.end));
+                    self.at_input(
+                        &mut out,
+                        ev.start,
+                        Kind::Note,
+                        "found here",
+                        Some(ev.start..ev.end),
+                    );
                     let ty = MatchType::FoundButExcluded;
                     diags.push(diag(ty, ev.start..ev.end, None));
                     self.substitutions(&mut out, &mut diags, ev, ty, true, &label);
                 }
                 EventKind::WrongLine { prev_end, message } => {
                     self.at_directive(&mut out, d, Kind::Error, message, 0);
-                    self.at_input(&mut out, ev.start, Kind::Note, "'next' match was here", None);
-                    self.at_input(&mut out, *prev_end, Kind::Note, "previous match ended here", None);
+                    self.at_input(
+                        &mut out,
+                        ev.start,
+                        Kind::Note,
+                        "'next' match was here",
+                        None,
+                    );
+                    self.at_input(
+                        &mut out,
+                        *prev_end,
+                        Kind::Note,
+                        "previous match ended here",
+                        None,
+                    );
                     if message.ends_with("is not on the line after the previous match") {
                         let skipped = &self.input.text.as_bytes()[*prev_end..ev.start];
                         if let Some(p) = first_line_after(skipped) {
@@ -725,7 +769,10 @@ impl Llvm<'_> {
             }
             let o = if elide { &mut elided } else { &mut out };
             if color {
-                let _ = write!(o, "\x1b[1m\x1b[0m\x1b[0;1;30m{line:>label_w$}: \x1b[0m\x1b[1m");
+                let _ = write!(
+                    o,
+                    "\x1b[1m\x1b[0m\x1b[0;1;30m{line:>label_w$}: \x1b[0m\x1b[1m"
+                );
             } else {
                 let _ = write!(o, "{line:>label_w$}: ");
             }
@@ -1074,7 +1121,10 @@ mod tests {
 
     #[test]
     fn undefined_variable_is_located_at_its_use() {
-        assert_eq!(undefined_at("foo [[X]] X", "undefined variable: X"), Some(6));
+        assert_eq!(
+            undefined_at("foo [[X]] X", "undefined variable: X"),
+            Some(6)
+        );
         assert_eq!(undefined_at("[[#N+1]]", "undefined variable: N"), Some(3));
     }
 }

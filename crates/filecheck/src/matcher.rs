@@ -120,7 +120,14 @@ impl<'a> Matcher<'a> {
     }
 
     /// Records an event only LLVM's verbose report shows.
-    fn extra_event(&mut self, dir: &'a Directive, nth: usize, kind: EventKind, start: usize, end: usize) {
+    fn extra_event(
+        &mut self,
+        dir: &'a Directive,
+        nth: usize,
+        kind: EventKind,
+        start: usize,
+        end: usize,
+    ) {
         self.event(dir, nth, kind, start, end);
         self.events.last_mut().expect("just pushed").extra = true;
     }

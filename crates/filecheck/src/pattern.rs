@@ -227,10 +227,10 @@ impl Pattern {
                 },
                 true,
             )
-                .map_err(|m| PatternError {
-                    offset: 0,
-                    message: m,
-                })?;
+            .map_err(|m| PatternError {
+                offset: 0,
+                message: m,
+            })?;
             return Ok(pat);
         }
         let full_lines = set.match_full_lines && kind != CheckKind::Not;

@@ -174,7 +174,12 @@ mod tests {
         let dot = Regex::build("^a.c$", uni, 1 << 20).unwrap();
         assert!(dot.find("a\u{e9}c").is_some());
         let ascii = Flags { ascii: true, ..uni };
-        assert!(Regex::build("^a.c$", ascii, 1 << 20).unwrap().find("a\u{e9}c").is_none());
+        assert!(
+            Regex::build("^a.c$", ascii, 1 << 20)
+                .unwrap()
+                .find("a\u{e9}c")
+                .is_none()
+        );
     }
 
     #[test]
