@@ -11,12 +11,13 @@ test that passes here agrees with LLVM; one that fails is a divergence.
 When a `FileCheck-NN` is installed (`--llvm`, or the highest on `PATH`),
 the same tests are run with it too, to show that they pass with it here.
 
-The tests are not part of pfir's repository. Get them from the Debian
-source package (add a `deb-src` line for bookworm-backports first):
+The tests are not part of pfir's repository. Get them from a Debian
+source package (add a `deb-src` line for bookworm's main repository
+first; `llvm-toolchain-16` and `llvm-toolchain-19` are both there):
 
-    cd /tmp && apt-get source --download-only llvm-toolchain-19
-    tar -xJf llvm-toolchain-19_*.orig.tar.xz --wildcards '*/llvm/test/FileCheck/*'
-    mv llvm-toolchain-19_*/llvm/test/FileCheck /tmp/llvm-filecheck-tests
+    cd /tmp && apt-get source --download-only llvm-toolchain-16
+    tar -xJf llvm-toolchain-16_*.orig.tar.xz --wildcards '*/llvm/test/FileCheck/*'
+    mv llvm-toolchain-16_*/llvm/test/FileCheck /tmp/llvm-filecheck-tests
 
 then
 
@@ -25,7 +26,9 @@ then
     python3 benches/llvm_filecheck_replay.py /tmp/llvm-filecheck-tests
 
 Prints one line per test that does not pass with pfir (with the first lines
-of lit's report), and the figure: N tests, how many agree with LLVM.
+of lit's report), and the figure: N tests, how many agree with LLVM; with
+an LLVM FileCheck, also how many calls print exactly what it prints
+(`--show-text N` shows N lines of the difference of each other call).
 Exit status 0 when they all agree, 1 otherwise.
 """
 

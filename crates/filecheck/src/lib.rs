@@ -280,6 +280,7 @@ pub fn check_detailed(
     input_name: &str,
     opts: &FileCheckOptions,
 ) -> FileCheckOutcome {
+    re::clear_cache();
     let strict = opts.strict_whitespace;
     let check_canon = text::Canon::new(check_text, strict);
     let input_canon = text::Canon::new(input, strict);

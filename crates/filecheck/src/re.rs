@@ -13,7 +13,7 @@ use regex_automata::util::syntax;
 use regex_automata::{Input, meta};
 
 /// How a regex is compiled.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct Flags {
     pub ignore_case: bool,
     /// The haystacks are ASCII: classes (`.`, `[^x]`) are compiled over
@@ -36,7 +36,8 @@ impl Flags {
 /// A compiled regex (multi-line; optionally case-insensitive).
 #[derive(Debug, Clone)]
 pub(crate) struct Regex {
-    re: meta::Regex,
+    /// Shared by the copies the cache hands out (with its search caches).
+    re: std::sync::Arc<meta::Regex>,
 }
 
 /// One match in a haystack.
@@ -101,10 +102,45 @@ fn syntax_config(flags: Flags) -> syntax::Config {
         .utf8(!flags.ascii)
 }
 
+/// How many compiled regexes [`Regex::build`] keeps for reuse.
+const CACHE_ENTRIES: usize = 4096;
+
+thread_local! {
+    /// The regexes compiled during this thread's current check run, by
+    /// source: a check file repeats its patterns (`{{.*}}`, the same line
+    /// for every function), and compiling costs far more than matching a
+    /// line. Emptied by [`clear_cache`] at the start of each run, and when
+    /// full.
+    static CACHE: std::cell::RefCell<std::collections::HashMap<(String, Flags, usize), Regex>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+/// Forgets the regexes of the previous run on this thread.
+pub(crate) fn clear_cache() {
+    CACHE.with(|c| c.borrow_mut().clear());
+}
+
 impl Regex {
-    /// Compiles `src`; an NFA over `size_limit` bytes is refused with the
-    /// `regex` crate's message.
+    /// Compiles `src` (or reuses the regex compiled from it earlier in this
+    /// run); an NFA over `size_limit` bytes is refused with the `regex`
+    /// crate's message.
     pub fn build(src: &str, flags: Flags, size_limit: usize) -> Result<Regex, String> {
+        let key = (src.to_string(), flags, size_limit);
+        if let Some(re) = CACHE.with(|c| c.borrow().get(&key).cloned()) {
+            return Ok(re);
+        }
+        let re = Self::compile(src, flags, size_limit)?;
+        CACHE.with(|c| {
+            let mut c = c.borrow_mut();
+            if c.len() >= CACHE_ENTRIES {
+                c.clear();
+            }
+            c.insert(key, re.clone());
+        });
+        Ok(re)
+    }
+
+    fn compile(src: &str, flags: Flags, size_limit: usize) -> Result<Regex, String> {
         meta::Regex::builder()
             .syntax(syntax_config(flags))
             .configure(
@@ -115,7 +151,9 @@ impl Regex {
                     .dfa(false),
             )
             .build(src)
-            .map(|re| Regex { re })
+            .map(|re| Regex {
+                re: std::sync::Arc::new(re),
+            })
             .map_err(|e| match (e.syntax_error(), e.size_limit()) {
                 (Some(s), _) => s.to_string(),
                 (None, Some(limit)) => {
@@ -180,6 +218,23 @@ mod tests {
                 .find("a\u{e9}c")
                 .is_none()
         );
+    }
+
+    #[test]
+    fn a_source_is_compiled_once_per_run() {
+        let f = Flags {
+            ignore_case: false,
+            ascii: true,
+        };
+        clear_cache();
+        let a = Regex::build("x[0-9]+", f, 1 << 20).unwrap();
+        let b = Regex::build("x[0-9]+", f, 1 << 20).unwrap();
+        assert!(std::sync::Arc::ptr_eq(&a.re, &b.re));
+        let c = Regex::build("x[0-9]+", Flags { ascii: false, ..f }, 1 << 20).unwrap();
+        assert!(!std::sync::Arc::ptr_eq(&a.re, &c.re));
+        clear_cache();
+        let d = Regex::build("x[0-9]+", f, 1 << 20).unwrap();
+        assert!(!std::sync::Arc::ptr_eq(&a.re, &d.re));
     }
 
     #[test]
