@@ -1091,7 +1091,15 @@ mod tests {
             name: "f",
             text: "a\tbc\nxyz\n",
         };
-        print(&mut out, false, buf, 2, Kind::Note, "here", &[2..4]);
+        print(
+            &mut out,
+            false,
+            buf,
+            2,
+            Kind::Note,
+            "here",
+            std::slice::from_ref(&(2..4)),
+        );
         assert_eq!(out, "f:1:3: note: here\na       bc\n        ^~\n");
         let mut out = String::new();
         print(&mut out, false, buf, 9, Kind::Error, "end", &[]);

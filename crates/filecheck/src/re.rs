@@ -246,7 +246,8 @@ mod tests {
         let e = Regex::build("(a{100}){100}", uni, 1 << 10).unwrap_err();
         assert_eq!(e, "Compiled regex exceeds size limit of 1024 bytes.");
         let e = Regex::build("(", uni, 1 << 20).unwrap_err();
-        assert_eq!(e, regex::Regex::new("(").unwrap_err().to_string());
+        let open = String::from("(");
+        assert_eq!(e, regex::Regex::new(&open).unwrap_err().to_string());
         assert_eq!(validate("(", uni).unwrap_err(), e);
         assert!(validate("a(b)", Flags { ascii: true, ..uni }).is_ok());
     }
