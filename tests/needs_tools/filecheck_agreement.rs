@@ -428,7 +428,11 @@ fn dump_input_filter_and_context_choose_the_lines_shown() {
     let (_, err) = pfir_run(
         "CHECK: line3\nCHECK: line20\nCHECK-NEXT: nothere\n",
         &input,
-        &["-dump-input-filter=annotation", "-dump-input-context=0", "-v"],
+        &[
+            "-dump-input-filter=annotation",
+            "-dump-input-context=0",
+            "-v",
+        ],
         None,
     );
     assert!(
