@@ -108,7 +108,8 @@ pub fn run(args: FileCheckArgs) -> u8 {
     let parsed = match parse_args_with_color(&words, crate::io::stdio::stderr_is_terminal) {
         Ok(p) => p,
         Err(UsageError(m)) => {
-            stderr(&format!("pfir filecheck: {m}"));
+            // As LLVM names itself (its program name): `filecheck:`.
+            stderr(&format!("filecheck: {m}"));
             return 1;
         }
     };
