@@ -379,6 +379,17 @@ impl Llvm<'_> {
         print(out, self.color, self.input, pos, kind, message, &ranges);
     }
 
+    /// LLVM's `found here` note under the match of `ev`.
+    fn found_here(&self, out: &mut String, ev: &Event<'_>) {
+        self.at_input(
+            out,
+            ev.start,
+            Kind::Note,
+            "found here",
+            Some(ev.start..ev.end),
+        );
+    }
+
     /// A malformed check file. LLVM prints most errors of its variable
     /// and expression parser through `logAllUnhandledErrors`, which adds
     /// a blank line; the rest (those of [`PRINTED_DIRECTLY`]) not.
@@ -435,13 +446,7 @@ impl Llvm<'_> {
                             let _ = write!(m, " ({} out of {})", ev.nth, d.pat.count);
                         }
                         self.at_directive(&mut out, d, Kind::Remark, &m, 0);
-                        self.at_input(
-                            &mut out,
-                            ev.start,
-                            Kind::Note,
-                            "found here",
-                            Some(ev.start..ev.end),
-                        );
+                        self.found_here(&mut out, ev);
                     }
                     if self.verbose > 0 {
                         self.substitutions(&mut out, &mut diags, ev, ty, verbose_remarks, &label);
@@ -477,13 +482,7 @@ impl Llvm<'_> {
                 EventKind::Excluded => {
                     let m = format!("{desc}: excluded string found in input");
                     self.at_directive(&mut out, d, Kind::Error, &m, 0);
-                    self.at_input(
-                        &mut out,
-                        ev.start,
-                        Kind::Note,
-                        "found here",
-                        Some(ev.start..ev.end),
-                    );
+                    self.found_here(&mut out, ev);
                     let ty = MatchType::FoundButExcluded;
                     diags.push(diag(ty, ev.start..ev.end, None));
                     self.substitutions(&mut out, &mut diags, ev, ty, true, &label);
