@@ -11,12 +11,13 @@ test that passes here agrees with LLVM; one that fails is a divergence.
 When a `FileCheck-NN` is installed (`--llvm`, or the highest on `PATH`),
 the same tests are run with it too, to show that they pass with it here.
 
-The tests are not part of pfir's repository. Get them from the Debian
-source package (add a `deb-src` line for bookworm-backports first):
+The tests are not part of pfir's repository. Get them from a Debian
+source package (add a `deb-src` line for bookworm's main repository
+first; `llvm-toolchain-16` and `llvm-toolchain-19` are both there):
 
-    cd /tmp && apt-get source --download-only llvm-toolchain-19
-    tar -xJf llvm-toolchain-19_*.orig.tar.xz --wildcards '*/llvm/test/FileCheck/*'
-    mv llvm-toolchain-19_*/llvm/test/FileCheck /tmp/llvm-filecheck-tests
+    cd /tmp && apt-get source --download-only llvm-toolchain-16
+    tar -xJf llvm-toolchain-16_*.orig.tar.xz --wildcards '*/llvm/test/FileCheck/*'
+    mv llvm-toolchain-16_*/llvm/test/FileCheck /tmp/llvm-filecheck-tests
 
 then
 
@@ -25,7 +26,9 @@ then
     python3 benches/llvm_filecheck_replay.py /tmp/llvm-filecheck-tests
 
 Prints one line per test that does not pass with pfir (with the first lines
-of lit's report), and the figure: N tests, how many agree with LLVM.
+of lit's report), and the figure: N tests, how many agree with LLVM; with
+an LLVM FileCheck, also how many calls print exactly what it prints
+(`--show-text N` shows N lines of the difference of each other call).
 Exit status 0 when they all agree, 1 otherwise.
 """
 
@@ -62,8 +65,9 @@ args = sys.argv[1:]
 llvm = subprocess.run([{llvm!r}] + args, input=data, capture_output=True)
 pfir = subprocess.run([{pfir!r}, "filecheck"] + args, input=data, capture_output=True)
 line = json.dumps({{"args": args, "cwd": os.getcwd(), "llvm": llvm.returncode,
-    "pfir": pfir.returncode, "llvm_stderr": llvm.stderr.decode("utf-8", "replace")[:400],
-    "pfir_stderr": pfir.stderr.decode("utf-8", "replace")[:400]}})
+    "pfir": pfir.returncode, "llvm_stderr": llvm.stderr.decode("utf-8", "replace"),
+    "pfir_stderr": pfir.stderr.decode("utf-8", "replace"),
+    "same_output": llvm.stdout == pfir.stdout}})
 with open({log!r}, "a") as f:
     f.write(line + "\\n")
 sys.stdout.buffer.write(llvm.stdout)
@@ -140,6 +144,13 @@ def main():
         help="an LLVM FileCheck to run the tests with too (default: the newest FileCheck-NN on PATH)",
     )
     ap.add_argument("-j", "--jobs", type=int, default=2)
+    ap.add_argument(
+        "--show-text",
+        type=int,
+        default=0,
+        metavar="N",
+        help="for each call whose report differs from LLVM's, print N lines of the diff",
+    )
     args = ap.parse_args()
     if not args.pfir:
         sys.exit("no pfir binary: run `cargo build` or give --pfir")
@@ -210,6 +221,24 @@ def report(args, pfir, llvm, calls):
                     first_lines(c["pfir_stderr"], 2),
                 )
             )
+        def same_text(c):
+            # LLVM names itself by its program name; nothing else may differ.
+            name = os.path.basename(args.llvm)
+            llvm_text = c["llvm_stderr"].replace(name + ":", "FileCheck:")
+            llvm_text = re.sub(r"(FileCheck command line:  )\S*" + re.escape(name), r"\1FileCheck", llvm_text)
+            pfir_text = re.sub(r"(FileCheck command line:  )\S*pfir filecheck", r"\1FileCheck", c["pfir_stderr"])
+            return c["same_output"] and llvm_text == pfir_text
+        text_differs = [c for c in calls if not same_text(c)]
+        if args.show_text:
+            for c in text_differs:
+                print("text differs: %s: FileCheck %s" % (test_of(c, args.tests), " ".join(c["args"])))
+                import difflib
+                for l in list(difflib.unified_diff(c["llvm_stderr"].splitlines(), c["pfir_stderr"].splitlines(), "llvm", "pfir", lineterm=""))[:args.show_text]:
+                    print("    " + l)
+        print(
+            "direct: %d of %d FileCheck calls print exactly what %s prints (stdout and stderr)"
+            % (len(calls) - len(text_differs), len(calls), os.path.basename(args.llvm))
+        )
         statuses = {}
         for c in calls:
             statuses[c["llvm"]] = statuses.get(c["llvm"], 0) + 1

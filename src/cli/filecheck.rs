@@ -11,7 +11,7 @@
 //! "no check strings found", empty input or unreadable files.
 
 use crate::testing::filecheck::args::{UsageError, parse_args_with_color, tokenize};
-use crate::testing::filecheck::{self, DumpInput, FailureKind};
+use crate::testing::filecheck::{self, DumpInput, FailureKind, ReportStyle};
 use clap::Args;
 use std::ffi::OsString;
 use std::io::Read;
@@ -108,7 +108,8 @@ pub fn run(args: FileCheckArgs) -> u8 {
     let parsed = match parse_args_with_color(&words, crate::io::stdio::stderr_is_terminal) {
         Ok(p) => p,
         Err(UsageError(m)) => {
-            stderr(&format!("pfir filecheck: {m}"));
+            // As LLVM names itself (its program name): `filecheck:`.
+            stderr(&format!("filecheck: {m}"));
             return 1;
         }
     };
@@ -155,7 +156,9 @@ pub fn run(args: FileCheckArgs) -> u8 {
             ("<stdin>".to_string(), into_string(bytes))
         }
     };
-    let opts = parsed.opts;
+    let mut opts = parsed.opts;
+    // Only the report is printed here.
+    opts.directive_results = false;
     let outcome = filecheck::check_detailed(&check_text, &check_file, &input, &input_name, &opts);
     stderr_raw(&outcome.remarks);
     if let Some(dump) = outcome.dump {
@@ -165,6 +168,20 @@ pub fn run(args: FileCheckArgs) -> u8 {
         Ok(()) => 0,
         Err(f) => {
             stderr_raw(f.report());
+            if f.kind == FailureKind::EmptyInput && opts.report_style == ReportStyle::Llvm {
+                // LLVM follows its message with the command line (its
+                // `DumpCommandLine`: each word after a space).
+                let mut line = String::from("FileCheck command line: ");
+                let program = std::env::args().next().unwrap_or_else(|| "pfir".into());
+                for w in [program, "filecheck".into()]
+                    .into_iter()
+                    .chain(args.args.iter().map(|a| a.to_string_lossy().into_owned()))
+                {
+                    line.push(' ');
+                    line.push_str(&w);
+                }
+                stderr(&line);
+            }
             match f.kind {
                 FailureKind::Mismatch => 1,
                 FailureKind::CheckFile | FailureKind::EmptyInput | FailureKind::Usage => 2,

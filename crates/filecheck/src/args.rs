@@ -76,6 +76,8 @@ enum BoolOpt {
     Color,
     V,
     Vv,
+    RejectMisspelledSuffixes,
+    CodespanReport,
 }
 
 fn lookup(name: &str) -> Option<Opt> {
@@ -99,6 +101,9 @@ fn lookup(name: &str) -> Option<Opt> {
         "color" => Opt::Bool(B::Color),
         "v" => Opt::Bool(B::V),
         "vv" => Opt::Bool(B::Vv),
+        // pfir's own options (not LLVM's).
+        "reject-misspelled-suffixes" => Opt::Bool(B::RejectMisspelledSuffixes),
+        "codespan-report" => Opt::Bool(B::CodespanReport),
         "h" | "help" | "help-hidden" | "help-list" | "help-list-hidden" => Opt::Help,
         "version" => Opt::Version,
         _ => return None,
@@ -341,6 +346,14 @@ impl Given {
                     BoolOpt::Color => self.color = Some(v),
                     BoolOpt::V => self.verbose = v,
                     BoolOpt::Vv => self.very_verbose = v,
+                    BoolOpt::RejectMisspelledSuffixes => o.reject_misspelled_suffixes = v,
+                    BoolOpt::CodespanReport => {
+                        o.report_style = if v {
+                            crate::ReportStyle::Codespan
+                        } else {
+                            crate::ReportStyle::Llvm
+                        }
+                    }
                 }
             }
             Opt::Help => self.p.help = true,

@@ -20,13 +20,16 @@
 
 pub mod args;
 mod directives;
+mod llvm;
 mod matcher;
 mod numeric;
 mod pattern;
+mod re;
 mod report;
 mod text;
 
 use std::fmt;
+use std::fmt::Write as _;
 
 /// The directive suffixes FileCheck reads after `PREFIX-` (`CHECK-NEXT:`,
 /// ...), besides `COUNT-<n>` ([`is_directive_suffix`]): the list the
@@ -89,6 +92,19 @@ pub enum DumpInputFilter {
     Error,
 }
 
+/// How failures are reported.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum ReportStyle {
+    /// LLVM FileCheck's own text: `FILE:LINE:COL: error: ...`, the line and
+    /// a caret, its notes, and its input dump (labels like `next:2'0`),
+    /// located in the whitespace-collapsed text as LLVM locates them.
+    #[default]
+    Llvm,
+    /// codespan-style snippets in the original text (the rest of pfir's
+    /// diagnostics), with a dump labelled `check:LINE`.
+    Codespan,
+}
+
 /// The options of a FileCheck run (the flags of `pfir filecheck`).
 #[derive(Debug, Clone)]
 pub struct FileCheckOptions {
@@ -128,6 +144,14 @@ pub struct FileCheckOptions {
     /// Let the matches of consecutive CHECK-DAGs overlap (LLVM's deprecated
     /// pre-LLVM-9 behaviour).
     pub allow_deprecated_dag_overlap: bool,
+    /// The layout of reports.
+    pub report_style: ReportStyle,
+    /// Reject a suffix within one edit of a directive's (`CHECK-NXT:`,
+    /// `CHECK-next:`) as a misspelled directive; LLVM reads it as text.
+    pub reject_misspelled_suffixes: bool,
+    /// Fill [`FileCheckOutcome::directives`] (editors want it; a
+    /// command line that only prints the report does not).
+    pub directive_results: bool,
 }
 
 impl Default for FileCheckOptions {
@@ -149,6 +173,9 @@ impl Default for FileCheckOptions {
             color: false,
             verbose: 0,
             allow_deprecated_dag_overlap: false,
+            report_style: ReportStyle::Llvm,
+            reject_misspelled_suffixes: false,
+            directive_results: true,
         }
     }
 }
@@ -285,6 +312,7 @@ pub fn check_detailed(
     input_name: &str,
     opts: &FileCheckOptions,
 ) -> FileCheckOutcome {
+    re::clear_cache();
     let strict = opts.strict_whitespace;
     let check_canon = text::Canon::new(check_text, strict);
     let input_canon = text::Canon::new(input, strict);
@@ -302,6 +330,7 @@ pub fn check_detailed(
         }),
         dump_context: opts.dump_input_context,
         color: opts.color,
+        llvm: opts.report_style == ReportStyle::Llvm,
     };
     let fail = |result| FileCheckOutcome {
         result: Err(result),
@@ -338,7 +367,13 @@ pub fn check_detailed(
 
     let (table, vars) = match global_defines(&opts.defines) {
         Ok(v) => v,
-        Err(message) => return fail(ctx.unlocated(FailureKind::CheckFile, message)),
+        Err(e) => {
+            let mut f = ctx.unlocated(FailureKind::CheckFile, e.codespan(&opts.defines));
+            if opts.report_style == ReportStyle::Llvm {
+                f.report = e.llvm(&opts.defines, opts.color);
+            }
+            return fail(f);
+        }
     };
     let cfg = directives::ParseConfig {
         prefixes: &prefixes,
@@ -350,27 +385,90 @@ pub fn check_detailed(
         allow_unused_prefixes: opts.allow_unused_prefixes,
         default_prefix,
         vars: &table,
+        reject_misspelled_suffixes: opts.reject_misspelled_suffixes,
+        ascii_input: input_canon.text.is_ascii(),
+    };
+    let llvm_style = opts.report_style == ReportStyle::Llvm;
+    let llvm = llvm::Llvm {
+        check: llvm::Buffer {
+            name: check_name,
+            text: &check_canon.text,
+        },
+        input: llvm::Buffer {
+            name: input_name,
+            text: &input_canon.text,
+        },
+        implicit_not: &opts.implicit_check_not,
+        match_full_lines: opts.match_full_lines,
+        strict_whitespace: strict,
+        color: opts.color,
+        verbose: opts.verbose,
+        dumping: opts.dump_input != DumpInput::Never,
+        dump_filter: ctx.dump_filter,
+        dump_context: opts.dump_input_context,
     };
     let strings = match directives::parse(&check_canon.text, &cfg) {
         Ok(s) => s,
-        Err(e) => return fail(ctx.parse_error(&e)),
+        Err(e) => {
+            let mut f = ctx.parse_error(&e);
+            if llvm_style {
+                f.report = llvm.parse_error(&e);
+            }
+            return fail(f);
+        }
     };
     if input.is_empty() && !opts.allow_empty {
-        return fail(ctx.unlocated(
+        let mut f = ctx.unlocated(
             FailureKind::EmptyInput,
             format!("input file '{input_name}' is empty (use --allow-empty to accept it)"),
-        ));
+        );
+        if llvm_style {
+            f.report = format!("FileCheck error: '{input_name}' is empty.\n");
+        }
+        return fail(f);
     }
 
     let mut m = matcher::Matcher::new(&input_canon.text, vars, opts.enable_var_scope);
     m.allow_dag_overlap = opts.allow_deprecated_dag_overlap;
+    m.verbose = opts.verbose > 0;
+    m.very_verbose = opts.verbose > 1;
     let passed = m.run(&strings);
+    let directives = if opts.directive_results {
+        ctx.directive_results(&m.events)
+    } else {
+        Vec::new()
+    };
+    if llvm_style {
+        // LLVM prints while it matches: remarks and errors in one stream,
+        // then the dump.
+        let always = opts.dump_input == DumpInput::Always;
+        let with_dump = always || (!passed && opts.dump_input == DumpInput::Fail);
+        let wanted = !passed || with_dump || (opts.verbose > 0 && !llvm.dumping);
+        let rendered = wanted.then(|| llvm.render(&m.events, with_dump));
+        if passed {
+            let (remarks, dump) = rendered.map_or((String::new(), None), |r| (r.messages, r.dump));
+            return FileCheckOutcome {
+                result: Ok(()),
+                dump,
+                remarks,
+                directives,
+            };
+        }
+        let rendered = rendered.expect("rendered on failure");
+        let mut f = ctx.mismatch(&m.events, false);
+        f.report = rendered.messages + rendered.dump.as_deref().unwrap_or("");
+        return FileCheckOutcome {
+            result: Err(f),
+            dump: None,
+            remarks: String::new(),
+            directives,
+        };
+    }
     let remarks = if opts.verbose > 0 {
         ctx.remarks(&m.events)
     } else {
         String::new()
     };
-    let directives = ctx.directive_results(&m.events);
     if passed {
         let dump = (opts.dump_input == DumpInput::Always).then(|| ctx.dump(&m.events));
         return FileCheckOutcome {
@@ -389,49 +487,115 @@ pub fn check_detailed(
     }
 }
 
+/// A `-D` definition LLVM refuses: its message, and where LLVM points in
+/// the "Global defines" buffer it makes (the definition's index and an
+/// offset in its text there), or nowhere (a plain line).
+struct DefineError {
+    message: String,
+    at: Option<(usize, usize)>,
+}
+
+impl DefineError {
+    /// pfir's codespan wording: the definition named in the message.
+    fn codespan(&self, defines: &[String]) -> String {
+        match self.at {
+            Some((i, _)) => format!("Global define #{}: {}: {}", i + 1, defines[i], self.message),
+            None => self.message.clone(),
+        }
+    }
+
+    /// LLVM's report: `Global defines:LINE:COL: error: ...` with the
+    /// buffer's line and a caret (one line per definition: `Global define
+    /// #N: NAME=VALUE`, a numeric one followed by ` (parsed as: [[#...]])`).
+    fn llvm(&self, defines: &[String], color: bool) -> String {
+        let Some((index, offset)) = self.at else {
+            return format!("{}\n", self.message);
+        };
+        let mut buf = String::new();
+        let mut pos = 0;
+        for (i, d) in defines.iter().enumerate() {
+            let Some(eq) = d.find('=') else { continue };
+            let _ = write!(buf, "Global define #{}: ", i + 1);
+            if d.starts_with('#') {
+                let _ = write!(buf, "{d} (parsed as: [[");
+                if i == index {
+                    pos = buf.len() + offset;
+                }
+                let _ = writeln!(buf, "{}:{}]])", &d[..eq], &d[eq + 1..]);
+            } else {
+                if i == index {
+                    pos = buf.len() + offset;
+                }
+                let _ = writeln!(buf, "{d}");
+            }
+        }
+        let mut out = llvm::located(
+            color,
+            llvm::Buffer {
+                name: "Global defines",
+                text: &buf,
+            },
+            pos,
+            &self.message,
+        );
+        out.push('\n');
+        out
+    }
+}
+
 /// Validates and evaluates the `-D` definitions (`NAME=VALUE`,
 /// `#[%FMT,]NAME=EXPR`), in order; errors use LLVM's wording.
-fn global_defines(defines: &[String]) -> Result<(numeric::VarTable, pattern::Vars), String> {
+fn global_defines(defines: &[String]) -> Result<(numeric::VarTable, pattern::Vars), DefineError> {
     use numeric::VarKind;
     let mut table = numeric::VarTable::new();
     let mut vars = pattern::Vars::default();
+    let plain = |message: String| DefineError { message, at: None };
     for (i, d) in defines.iter().enumerate() {
-        let n = i + 1;
         let Some((lhs, rhs)) = d.split_once('=') else {
-            return Err(format!(
+            return Err(plain(format!(
                 "Missing equal sign in command-line definition '-D{d}'"
-            ));
+            )));
         };
         if lhs.is_empty() || lhs == "#" {
-            return Err(format!(
+            return Err(plain(format!(
                 "Missing variable name in command-line definition '-D{d}'"
-            ));
+            )));
         }
-        let at = |m: String| format!("Global define #{n}: {d}: {m}");
+        let at = |offset: usize, message: String| DefineError {
+            message,
+            at: Some((i, offset)),
+        };
         if let Some(num) = d.strip_prefix('#') {
             let (lhs, rhs) = num.split_once('=').expect("has '='");
             let block = format!("{lhs}:{rhs}");
-            let b = numeric::parse_block(&block, 0, &table, &[]).map_err(|(_, m)| at(m))?;
-            let name = b.def.ok_or_else(|| at("invalid variable name".into()))?;
+            // Offsets in the block are after its `#`.
+            let b = numeric::parse_block(&block, 0, &table, &[]).map_err(|(o, m)| at(1 + o, m))?;
+            let name = b.def.ok_or_else(|| at(1, "invalid variable name".into()))?;
+            let name_at = 1 + lhs.rfind(name.as_str()).unwrap_or(0);
             match table.get(&name) {
                 Some(VarKind::Str) => {
-                    return Err(at(format!(
-                        "string variable with name '{name}' already exists"
-                    )));
+                    return Err(at(
+                        name_at,
+                        format!("string variable with name '{name}' already exists"),
+                    ));
                 }
                 Some(VarKind::Num(Some(f))) if *f != b.format => {
                     return Err(at(
-                        "format different from previous variable definition".into()
+                        1 + lhs.len(),
+                        "format different from previous variable definition".into(),
                     ));
                 }
                 _ => {}
             }
             let Some(expr) = b.expr else {
-                return Err(at("missing expression in command-line definition".into()));
+                return Err(at(
+                    1 + lhs.len() + 1,
+                    "missing expression in command-line definition".into(),
+                ));
             };
             let value = expr.eval(&vars.nums).map_err(|e| match e {
-                numeric::EvalError::Undefined(v) => at(format!("undefined variable: {}", v[0])),
-                numeric::EvalError::Overflow => at("overflow error".into()),
+                numeric::EvalError::Undefined(v) => plain(format!("undefined variable: {}", v[0])),
+                numeric::EvalError::Overflow => plain("overflow error".into()),
             })?;
             table.insert(name.clone(), VarKind::Num(Some(b.format)));
             vars.nums.insert(name, value);
@@ -444,21 +608,23 @@ fn global_defines(defines: &[String]) -> Result<(numeric::VarTable, pattern::Var
             .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
             && b[0] != b'@'
         {
-            return Err(at("invalid variable name".into()));
+            return Err(at(0, "invalid variable name".into()));
         }
         let valid = b[0] != b'@'
             && b[first..]
                 .iter()
                 .all(|c| c.is_ascii_alphanumeric() || *c == b'_');
         if !valid {
-            return Err(at(format!(
-                "invalid name in string variable definition '{lhs}'"
-            )));
+            return Err(at(
+                0,
+                format!("invalid name in string variable definition '{lhs}'"),
+            ));
         }
         if let Some(VarKind::Num(_)) = table.get(lhs) {
-            return Err(at(format!(
-                "numeric variable with name '{lhs}' already exists"
-            )));
+            return Err(at(
+                0,
+                format!("numeric variable with name '{lhs}' already exists"),
+            ));
         }
         // LLVM keeps the first definition of a string variable.
         table.insert(lhs.to_string(), VarKind::Str);
@@ -471,7 +637,7 @@ fn global_defines(defines: &[String]) -> Result<(numeric::VarTable, pattern::Var
 
 /// Explains the input dump format (`--dump-input=help`).
 pub fn dump_input_help() -> &'static str {
-    report::DUMP_HELP
+    llvm::DUMP_HELP
 }
 
 #[cfg(test)]
@@ -529,19 +695,20 @@ mod tests {
         );
         assert!(f.report().contains("scanning from here"));
         assert!(f.report().contains("<<<<<<"));
-        // The dump shows the input as written, indentation included.
+        // The dump shows the input as LLVM does: whitespace collapsed, a
+        // space for the newline.
         let f = run("CHECK: foo\nCHECK-NEXT: bar\n", "foo\n    baz  qux\n", &o).unwrap_err();
-        assert!(f.report().contains("2:     baz  qux"), "{}", f.report());
+        assert!(f.report().contains(" 2:  baz qux \n"), "{}", f.report());
     }
 
     #[test]
     fn check_file_errors_are_located() {
         let o = FileCheckOptions::default();
-        let f = run("CHECK: a\n  CHECK-NXT: b\n", "a\n", &o).unwrap_err();
+        let f = run("CHECK: a\n  CHECK_NEXT: b\n", "a\n", &o).unwrap_err();
         assert_eq!(f.kind, FailureKind::CheckFile);
         assert_eq!(
             f.errors[0].to_string(),
-            "t.check:2:3: error: misspelled directive 'CHECK-NXT:'"
+            "t.check:2:3: error: misspelled directive 'CHECK_NEXT:'"
         );
         let f = run("// CHECK-NEXT: a\n", "a\n", &o).unwrap_err();
         assert_eq!((f.errors[0].line, f.errors[0].col), (1, 4));
@@ -684,7 +851,7 @@ mod tests {
                 &["#N=1", "N=2"],
                 "Global define #2: N=2: numeric variable with name 'N' already exists",
             ),
-            (&["#N=x"], "Global define #1: #N=x: undefined variable: x"),
+            (&["#N=x"], "undefined variable: x"),
             (
                 &["#N=1", "#%x,N=1"],
                 "Global define #2: #%x,N=1: format different from previous variable definition",
@@ -697,22 +864,36 @@ mod tests {
         for (defines, message) in cases {
             assert_eq!(e(defines), message, "{defines:?}");
         }
+        // LLVM's report points into the buffer of definitions it makes.
+        let f = run("CHECK: a\n", "a\n", &o(&["X=1", "#%x,N=1", "#X=2"])).unwrap_err();
+        assert_eq!(
+            f.report(),
+            "Global defines:3:39: error: string variable with name 'X' already exists\n\
+             Global define #3: #X=2 (parsed as: [[#X:2]])\n\
+             \x20                                     ^\n\n"
+        );
     }
 
     #[test]
     fn verbose_notes_every_match() {
-        let o = FileCheckOptions {
+        // As in LLVM, -v remarks are printed only without a dump (with
+        // one, they are annotations of the dump instead).
+        let mut o = FileCheckOptions {
             verbose: 1,
+            dump_input: DumpInput::Never,
             ..Default::default()
         };
         let out = check_detailed("CHECK: a\nCHECK: b\n", "t.check", "a\nb\n", "<stdin>", &o);
         assert!(out.result.is_ok());
         assert_eq!(
             out.remarks
-                .matches("expected string found in input")
+                .matches("remark: CHECK: expected string found in input")
                 .count(),
             2
         );
+        o.dump_input = DumpInput::Fail;
+        let out = check_detailed("CHECK: a\nCHECK: b\n", "t.check", "a\nb\n", "<stdin>", &o);
+        assert_eq!(out.remarks, "");
         let quiet = check_detailed(
             "CHECK: a\n",
             "t.check",

@@ -26,8 +26,8 @@ pub(crate) enum EventKind {
     /// A NEXT / SAME / EMPTY match at `start..end` is on the wrong line;
     /// `prev_end` is where the previous match ended.
     WrongLine { prev_end: usize, message: String },
-    /// The search could not be run (e.g. undefined variables); `start` is
-    /// where scanning started.
+    /// The search could not be run (e.g. undefined variables) in the
+    /// region `start..end`.
     Error(String),
 }
 
@@ -40,11 +40,20 @@ pub(crate) struct Event<'a> {
     pub kind: EventKind,
     pub start: usize,
     pub end: usize,
+    /// The pattern's substitutions and their values at the time (LLVM's
+    /// `with "V" equal to "..."` notes): kept for failures, and for
+    /// matches when `Matcher::verbose`.
+    pub subst: Vec<(String, String)>,
+    /// Only for LLVM's verbose report (`-v`, `-vv`): a CHECK-LABEL's match
+    /// while the input is cut into blocks, the end-of-input match of
+    /// trailing CHECK-DAG/NOTs, a CHECK-NOT not found (a `NotFound` that
+    /// is no error). Other reports leave these out.
+    pub extra: bool,
 }
 
 impl Event<'_> {
     pub fn is_error(&self) -> bool {
-        self.kind != EventKind::Match
+        self.kind != EventKind::Match && !self.extra
     }
 }
 
@@ -55,6 +64,11 @@ pub(crate) struct Matcher<'a> {
     enable_var_scope: bool,
     /// `--allow-deprecated-dag-overlap`: DAG matches may overlap.
     pub allow_dag_overlap: bool,
+    /// `-v`: keep the substitutions of successful matches too, and the
+    /// matches of CHECK-LABELs while cutting the input into blocks.
+    pub verbose: bool,
+    /// `-vv`: also record CHECK-NOTs not found and end-of-input matches.
+    pub very_verbose: bool,
     pub events: Vec<Event<'a>>,
 }
 
@@ -82,18 +96,40 @@ impl<'a> Matcher<'a> {
             vars,
             enable_var_scope,
             allow_dag_overlap: false,
+            verbose: false,
+            very_verbose: false,
             events: Vec::new(),
         }
     }
 
     fn event(&mut self, dir: &'a Directive, nth: usize, kind: EventKind, start: usize, end: usize) {
+        let subst = if self.verbose || kind != EventKind::Match {
+            dir.pat.substitutions(&self.vars)
+        } else {
+            Vec::new()
+        };
         self.events.push(Event {
             dir,
             nth,
             kind,
             start,
             end,
+            subst,
+            extra: false,
         });
+    }
+
+    /// Records an event only LLVM's verbose report shows.
+    fn extra_event(
+        &mut self,
+        dir: &'a Directive,
+        nth: usize,
+        kind: EventKind,
+        start: usize,
+        end: usize,
+    ) {
+        self.event(dir, nth, kind, start, end);
+        self.events.last_mut().expect("just pushed").extra = true;
     }
 
     /// Searches for `dir` in `from..to`; records variable definitions.
@@ -119,13 +155,13 @@ impl<'a> Matcher<'a> {
         }))
     }
 
-    fn match_error(&mut self, dir: &'a Directive, nth: usize, e: MatchError, at: usize) {
+    fn match_error(&mut self, dir: &'a Directive, nth: usize, e: MatchError, at: usize, to: usize) {
         let msg = match e {
             // One error per variable, in LLVM's words (14 and 19).
             MatchError::UndefinedVariables(v) => {
                 for name in v {
                     let msg = format!("undefined variable: {name}");
-                    self.event(dir, nth, EventKind::Error(msg), at, at);
+                    self.event(dir, nth, EventKind::Error(msg), at, to);
                 }
                 return;
             }
@@ -143,7 +179,7 @@ impl<'a> Matcher<'a> {
             ),
             MatchError::Unrepresentable(t) => format!("unable to represent numeric value '{t}'"),
         };
-        self.event(dir, nth, EventKind::Error(msg), at, at);
+        self.event(dir, nth, EventKind::Error(msg), at, to);
     }
 
     /// Runs all check strings over the input; returns whether all passed.
@@ -208,9 +244,17 @@ impl<'a> Matcher<'a> {
         let mut first = last_pos;
         let mut matches = Vec::new();
         for nth in 1..=dir.pat.count {
-            match self.find(dir, last_end, end) {
+            let found = self.find(dir, last_end, end);
+            if !matches!(found, Ok(Some(_))) && !label_scan {
+                // LLVM reports the repetitions found before the one that
+                // is not.
+                for &(k, s, e) in &matches {
+                    self.event(dir, k, EventKind::Match, s, e);
+                }
+            }
+            match found {
                 Err(e) => {
-                    self.match_error(dir, nth, e, last_end);
+                    self.match_error(dir, nth, e, last_end, end);
                     return None;
                 }
                 Ok(None) => {
@@ -227,6 +271,11 @@ impl<'a> Matcher<'a> {
             }
         }
         let len = last_end - first;
+        if label_scan && self.verbose {
+            for &(nth, s, e) in &matches {
+                self.extra_event(dir, nth, EventKind::Match, s, e);
+            }
+        }
         if !label_scan {
             let skipped = &self.input[last_pos..first];
             let kind = dir.pat.kind;
@@ -272,6 +321,8 @@ impl<'a> Matcher<'a> {
                 for (nth, s, e) in matches {
                     self.event(dir, nth, EventKind::Match, s, e);
                 }
+            } else if self.very_verbose {
+                self.extra_event(dir, 1, EventKind::Match, first, last_end);
             }
             if self.check_not(&nots, last_pos, first) {
                 return None;
@@ -285,13 +336,16 @@ impl<'a> Matcher<'a> {
         let mut failed = false;
         for &d in nots {
             match self.find(d, start, end) {
+                Ok(None) if self.very_verbose => {
+                    self.extra_event(d, 1, EventKind::NotFound, start, end);
+                }
                 Ok(None) => {}
                 Ok(Some((s, e))) => {
                     self.event(d, 1, EventKind::Excluded, s, e);
                     failed = true;
                 }
                 Err(e) => {
-                    self.match_error(d, 1, e, start);
+                    self.match_error(d, 1, e, start, end);
                     failed = true;
                 }
             }
@@ -340,7 +394,7 @@ impl<'a> Matcher<'a> {
                 DAG_SEARCHES.with(|c| c.set(c.get() + 1));
                 let (s, e) = match self.find(d, pos, end) {
                     Err(e) => {
-                        self.match_error(d, 1, e, pos);
+                        self.match_error(d, 1, e, pos, end);
                         return None;
                     }
                     Ok(None) => {

@@ -9,7 +9,7 @@
 //! like a back-reference.
 
 use super::numeric::{self, EvalError, Expr, Format, VarKind, VarTable};
-use regex::{Regex, RegexBuilder};
+use crate::re::{Captures, Flags, Regex};
 use std::collections::HashMap;
 
 /// The values of the variables while matching.
@@ -79,6 +79,8 @@ pub(crate) struct ParseSettings {
     pub strict_whitespace: bool,
     pub match_full_lines: bool,
     pub ignore_case: bool,
+    /// The input is ASCII: regexes are compiled without Unicode classes.
+    pub ascii: bool,
     /// `{LITERAL}` modifier: no regexes or variables.
     pub literal: bool,
     /// Line number of the directive (for `[[@LINE]]`).
@@ -114,7 +116,12 @@ enum Piece {
     /// Literal text from the pattern.
     Lit(String),
     /// A numeric expression: its value, printed in `format`, matched literally.
-    Num { expr: Expr, format: Format },
+    Num {
+        expr: Expr,
+        format: Format,
+        /// The block as written after `#` (LLVM's name for it in notes).
+        src: String,
+    },
     /// Regex text in the `regex` crate's syntax.
     Re(String),
     /// A variable defined on an earlier line: its value, matched literally.
@@ -139,7 +146,7 @@ enum Matcher {
         compiled: Option<Engine>,
         defs: Vec<Def>,
         has_backrefs: bool,
-        ignore_case: bool,
+        flags: Flags,
         /// CHECK-EMPTY: the match starts after the consumed newline.
         skip_first: bool,
         /// Nothing but literal text and substitutions, case-sensitive: once
@@ -211,11 +218,19 @@ impl Pattern {
             matcher: Matcher::Eof,
         };
         if kind == CheckKind::Empty {
-            pat.matcher = regex_matcher(vec![Piece::Re(r"\n$".into())], vec![], false, true)
-                .map_err(|m| PatternError {
-                    offset: 0,
-                    message: m,
-                })?;
+            pat.matcher = regex_matcher(
+                vec![Piece::Re(r"\n$".into())],
+                vec![],
+                Flags {
+                    ignore_case: false,
+                    ascii: set.ascii,
+                },
+                true,
+            )
+            .map_err(|m| PatternError {
+                offset: 0,
+                message: m,
+            })?;
             return Ok(pat);
         }
         let full_lines = set.match_full_lines && kind != CheckKind::Not;
@@ -242,7 +257,7 @@ impl Pattern {
             ));
         }
         pat.matcher =
-            regex_matcher(pieces, defs, set.ignore_case, false).map_err(|m| PatternError {
+            regex_matcher(pieces, defs, Flags::of(set), false).map_err(|m| PatternError {
                 offset: 0,
                 message: format!("invalid regex: {m}"),
             })?;
@@ -267,6 +282,31 @@ impl Pattern {
         }
     }
 
+    /// The uses of variables (and expressions) defined on earlier lines,
+    /// as written, with the value each has in `vars` as LLVM's notes show
+    /// it (a string regex-escaped, a number in its format); uses without
+    /// a value are left out.
+    pub fn substitutions(&self, vars: &Vars) -> Vec<(String, String)> {
+        let Matcher::Regex { pieces, .. } = &self.matcher else {
+            return Vec::new();
+        };
+        pieces
+            .iter()
+            .filter_map(|p| match p {
+                Piece::Subst(name) => vars
+                    .strs
+                    .get(name)
+                    .map(|v| (name.clone(), llvm_regex_escape(v))),
+                Piece::Num { expr, format, src } => expr
+                    .eval(&vars.nums)
+                    .ok()
+                    .and_then(|v| format.print(&v))
+                    .map(|v| (src.clone(), v)),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Searches `buf` for the leftmost match, substituting the values of
     /// variables from `vars`.
     pub fn find(&self, buf: &str, vars: &Vars) -> Result<Option<Found>, MatchError> {
@@ -282,7 +322,7 @@ impl Pattern {
                 compiled,
                 defs,
                 has_backrefs,
-                ignore_case,
+                flags,
                 skip_first,
                 literal,
             } => {
@@ -293,7 +333,7 @@ impl Pattern {
                 }
                 if compiled.is_none()
                     && !*has_backrefs
-                    && !*ignore_case
+                    && !flags.ignore_case
                     && !*skip_first
                     && !needs_backtracking(pieces)
                 {
@@ -306,7 +346,7 @@ impl Pattern {
                     let lead = literal_text(&pieces[..k], &subst[..k]);
                     if lead.len() >= LONG_LEAD {
                         let src = regex_source(&pieces[k..], &subst[k..], BackrefAs::Def);
-                        let rest = build(&src, false).map_err(MatchError::InvalidRegex)?;
+                        let rest = build(&src, *flags).map_err(MatchError::InvalidRegex)?;
                         return find_after_lead(&lead, &rest, defs, buf);
                     }
                 }
@@ -320,7 +360,7 @@ impl Pattern {
                             // empty matches nothing.
                             return Ok(None);
                         }
-                        owned = Engine::build(&src, *ignore_case, backtrack)
+                        owned = Engine::build(&src, *flags, backtrack)
                             .map_err(MatchError::InvalidRegex)?;
                         &owned
                     }
@@ -328,7 +368,7 @@ impl Pattern {
                 let found = match engine {
                     Engine::Backtrack(re) => find_backtracking(re, defs, buf)?,
                     Engine::Linear(re) if *has_backrefs => {
-                        find_with_backrefs(re, pieces, &subst, defs, *ignore_case, buf)?
+                        find_with_backrefs(re, pieces, &subst, defs, *flags, buf)?
                     }
                     // No captures to resolve: the lazy DFA finds the match.
                     Engine::Linear(re) if defs.is_empty() => re.find(buf).map(|m| Found {
@@ -357,6 +397,18 @@ impl Pattern {
             }
         }
     }
+}
+
+/// LLVM's `Regex::escape`: a backslash before each of `()^$|*+?.[]\{}`.
+pub(crate) fn llvm_regex_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if "()^$|*+?.[]\\{}".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// The pieces of pattern text that holds `{{...}}` or `[[...]]` blocks,
@@ -389,7 +441,7 @@ fn parse_blocks(
                 message: format!("invalid regex: {m}"),
             })?;
             // Refuse an oversized regex here, at its own block.
-            check_block_size(&re, set.ignore_case).map_err(|m| PatternError {
+            check_block_size(&re, Flags::of(set)).map_err(|m| PatternError {
                 offset: pos + 2,
                 message: format!("invalid regex: {m}"),
             })?;
@@ -508,7 +560,7 @@ fn substitute(pieces: &[Piece], vars: &Vars) -> Result<Vec<Option<String>>, Matc
                     None
                 }
             },
-            Piece::Num { expr, format } => match expr.eval(&vars.nums) {
+            Piece::Num { expr, format, .. } => match expr.eval(&vars.nums) {
                 Ok(v) => {
                     let s = format.print(&v);
                     overflow |= s.is_none();
@@ -551,7 +603,7 @@ fn find_with_backrefs(
     pieces: &[Piece],
     subst: &[Option<String>],
     defs: &[Def],
-    ignore_case: bool,
+    flags: Flags,
     buf: &str,
 ) -> Result<Option<Found>, MatchError> {
     let mut from = 0;
@@ -564,7 +616,7 @@ fn find_with_backrefs(
             r"\A(?:{})",
             regex_source(pieces, subst, BackrefAs::Captured(&c))
         );
-        let re = build(&concrete, ignore_case).map_err(MatchError::InvalidRegex)?;
+        let re = build(&concrete, flags).map_err(MatchError::InvalidRegex)?;
         if let Some(cc) = re.captures(&buf[start..]) {
             let consistent = pieces.iter().all(|p| match p {
                 Piece::Backref { group, .. } => {
@@ -645,7 +697,7 @@ fn find_text(text: &str, buf: &str) -> Option<Found> {
     if text.is_empty() {
         return None;
     }
-    buf.find(text).map(|p| Found {
+    memchr::memmem::find(buf.as_bytes(), text.as_bytes()).map(|p| Found {
         start: p,
         end: p + text.len(),
         defs: vec![],
@@ -658,7 +710,7 @@ enum BackrefAs<'c, 'h> {
     /// Its definition's regex: the linear engine's superset of the pattern.
     Def,
     /// The text captured by a superset match.
-    Captured(&'c regex::Captures<'h>),
+    Captured(&'c Captures<'h>),
     /// A back-reference to its definition's group number (the backtracking
     /// engine; definitions' groups are then numbered, not named).
     Named,
@@ -759,11 +811,11 @@ enum Engine {
 }
 
 impl Engine {
-    fn build(src: &str, ignore_case: bool, backtrack: bool) -> Result<Engine, String> {
+    fn build(src: &str, flags: Flags, backtrack: bool) -> Result<Engine, String> {
         if backtrack {
-            build_backtracking(src, ignore_case, REGEX_SIZE_LIMIT).map(Engine::Backtrack)
+            build_backtracking(src, flags.ignore_case, REGEX_SIZE_LIMIT).map(Engine::Backtrack)
         } else {
-            build(src, ignore_case).map(Engine::Linear)
+            build(src, flags).map(Engine::Linear)
         }
     }
 }
@@ -805,58 +857,62 @@ fn build_backtracking(
 }
 
 /// Refuses a `{{...}}` block whose compiled form passes `BLOCK_SIZE_LIMIT`.
-fn check_block_size(re: &str, ignore_case: bool) -> Result<(), String> {
+/// Without a counted repetition a short block cannot come near it (the
+/// translated POSIX classes are ASCII): its syntax is checked, nothing
+/// compiled.
+fn check_block_size(re: &str, flags: Flags) -> Result<(), String> {
     let src = format!("(?:{re})");
+    if !re.contains('{') && re.len() < 4096 && !has_numbered_backref(re) {
+        return crate::re::validate(&src, flags);
+    }
     if has_numbered_backref(re) {
-        build_backtracking(&src, ignore_case, BLOCK_SIZE_LIMIT).map(drop)
+        build_backtracking(&src, flags.ignore_case, BLOCK_SIZE_LIMIT).map(drop)
     } else {
-        build_limited(&src, ignore_case, BLOCK_SIZE_LIMIT).map(drop)
+        build_limited(&src, flags, BLOCK_SIZE_LIMIT).map(drop)
     }
 }
 
-fn build(src: &str, ignore_case: bool) -> Result<Regex, String> {
-    build_limited(src, ignore_case, REGEX_SIZE_LIMIT)
+fn build(src: &str, flags: Flags) -> Result<Regex, String> {
+    build_limited(src, flags, REGEX_SIZE_LIMIT)
 }
 
-fn build_limited(src: &str, ignore_case: bool, limit: usize) -> Result<Regex, String> {
+fn build_limited(src: &str, flags: Flags, limit: usize) -> Result<Regex, String> {
     #[cfg(test)]
     BUILT.with(|c| c.set(c.get() + src.len()));
-    RegexBuilder::new(src)
-        .multi_line(true)
-        .case_insensitive(ignore_case)
-        .size_limit(limit)
-        .build()
-        .map_err(|e| e.to_string())
+    Regex::build(src, flags, limit)
 }
 
 fn regex_matcher(
     pieces: Vec<Piece>,
     defs: Vec<Def>,
-    ignore_case: bool,
+    flags: Flags,
     skip_first: bool,
 ) -> Result<Matcher, String> {
     let has_subst = pieces
         .iter()
         .any(|p| matches!(p, Piece::Subst(_) | Piece::Num { .. }));
     let has_backrefs = pieces.iter().any(|p| matches!(p, Piece::Backref { .. }));
-    let literal = !ignore_case
+    let literal = !flags.ignore_case
         && !skip_first
         && pieces
             .iter()
             .all(|p| matches!(p, Piece::Lit(_) | Piece::Subst(_) | Piece::Num { .. }));
-    // Validate even when compilation must wait for variable values.
+    // Validate even when compilation must wait for variable values (then
+    // the syntax is enough: the size is checked when it is compiled).
     let backtrack = needs_backtracking(&pieces);
-    let probe = Engine::build(
-        &regex_source(&pieces, &[], BackrefAs::new(backtrack)),
-        ignore_case,
-        backtrack,
-    )?;
+    let src = regex_source(&pieces, &[], BackrefAs::new(backtrack));
+    let compiled = if has_subst && !backtrack {
+        crate::re::validate(&src, flags)?;
+        None
+    } else {
+        Some(Engine::build(&src, flags, backtrack)?)
+    };
     Ok(Matcher::Regex {
-        compiled: (!has_subst).then_some(probe),
+        compiled: compiled.filter(|_| !has_subst),
         pieces,
         defs,
         has_backrefs,
-        ignore_case,
+        flags,
         skip_first,
         literal,
     })
@@ -950,10 +1006,31 @@ impl Block<'_> {
         if pseudo {
             return match line_expr(block, set.line) {
                 Some(line) => {
-                    self.pieces.push(Piece::Lit(line.to_string()));
+                    // As an expression when it is one (LLVM names it in its
+                    // notes: `with "@LINE" equal to "3"`); its value is a
+                    // constant all the same.
+                    let parsed = numeric::parse_block(block, set.line, self.table, &[]);
+                    match parsed {
+                        Ok(b) if b.def.is_none() && b.expr.is_some() => {
+                            self.pieces.push(Piece::Num {
+                                expr: b.expr.expect("checked"),
+                                format: b.format,
+                                src: block.to_string(),
+                            });
+                        }
+                        _ => self.pieces.push(Piece::Lit(line.to_string())),
+                    }
                     Ok(false)
                 }
-                None => err(0, &format!("invalid pseudo variable '{name}'")),
+                // LLVM reads any other `[[@...]]` as a legacy numeric
+                // expression and reports what its parser finds wrong.
+                None => match legacy_line_error(block) {
+                    Some((o, message)) => err(o, &message),
+                    None => match numeric::parse_block(block, set.line, self.table, &[]) {
+                        Err((o, message)) => err(o, &message),
+                        Ok(_) => err(0, &format!("invalid pseudo variable '{name}'")),
+                    },
+                },
             };
         }
         if !rest.is_empty() {
@@ -989,7 +1066,11 @@ impl Block<'_> {
             },
         )?;
         let value = |expr: Option<Expr>, format: Format| match expr {
-            Some(expr) => Piece::Num { expr, format },
+            Some(expr) => Piece::Num {
+                expr,
+                format,
+                src: text.to_string(),
+            },
             None => Piece::Re(format.wildcard()),
         };
         let Some(name) = b.def else {
@@ -1102,6 +1183,31 @@ fn scan_groups(ere: &str, first: usize, enclosing: Option<usize>) -> (usize, boo
 }
 
 /// `@LINE`, `@LINE+N`, `@LINE-N` evaluated at `line`.
+/// What LLVM reports for a legacy `[[@LINE...]]` expression that is not
+/// `@LINE`, `@LINE+N` or `@LINE-N`: the offset in `expr` and the message;
+/// `None` when it does not start with `@LINE` (its own parser decides).
+fn legacy_line_error(expr: &str) -> Option<(usize, String)> {
+    let rest = expr.strip_prefix("@LINE")?;
+    let at = |r: &str| expr.len() - r.len();
+    let rest = rest.trim_start();
+    let op = rest.chars().next()?;
+    if op != '+' && op != '-' {
+        return Some((at(rest), format!("unsupported operation '{op}'")));
+    }
+    let operand = rest[1..].trim_start();
+    let digits = operand.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 {
+        return Some((at(operand), "invalid operand format".into()));
+    }
+    let tail = operand[digits..].trim_start();
+    (!tail.is_empty()).then(|| {
+        (
+            at(tail),
+            format!("unexpected characters at end of expression '{tail}'"),
+        )
+    })
+}
+
 fn line_expr(expr: &str, line: usize) -> Option<i64> {
     let rest = expr.strip_prefix("@LINE")?;
     let line = i64::try_from(line).ok()?;
@@ -1384,6 +1490,7 @@ mod tests {
             strict_whitespace: false,
             match_full_lines: false,
             ignore_case: false,
+            ascii: false,
             literal: false,
             line: 7,
         }

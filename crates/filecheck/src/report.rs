@@ -16,18 +16,6 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::ops::Range;
 
-/// Explanation printed for `--dump-input=help`.
-pub(crate) const DUMP_HELP: &str = "\
-The input dump shows the input with line numbers. Lines starting with a
-directive label (check:LINE, check:LINE'N for the N-th match of a
-CHECK-COUNT, not:impN for the N-th --implicit-check-not) annotate the input
-line above them:
-  ^~~  the directive matched here
-  X~~  the directive was not found; scanning started at X
-  !~~  a match that is an error (excluded string, or a match on the wrong line)
-Long inputs are shown only around errors; elided lines are marked `.`.
-";
-
 /// Everything needed to render reports for one run.
 pub(crate) struct Context<'a> {
     pub check_name: &'a str,
@@ -42,6 +30,8 @@ pub(crate) struct Context<'a> {
     pub dump_context: usize,
     /// Colour the diagnostics with ANSI escapes.
     pub color: bool,
+    /// Messages without a location in LLVM's layout (`error: ...`).
+    pub llvm: bool,
 }
 
 struct Files<'a> {
@@ -106,8 +96,14 @@ impl<'a> Context<'a> {
 
     /// A failure without a location (usage errors, empty input, ...).
     pub fn unlocated(&self, kind: FailureKind, message: String) -> FileCheckFailure {
-        let files = self.files();
-        let report = self.render(&files, &[Diagnostic::error().with_message(&message)]);
+        let report = if self.llvm {
+            let mut out = String::new();
+            super::llvm::unlocated(&mut out, self.color, &message);
+            out
+        } else {
+            let files = self.files();
+            self.render(&files, &[Diagnostic::error().with_message(&message)])
+        };
         FileCheckFailure {
             kind,
             errors: vec![FileCheckError {
@@ -206,6 +202,7 @@ impl<'a> Context<'a> {
         let canon = &self.input_canon.text;
         events
             .iter()
+            .filter(|ev| !ev.extra)
             .map(|ev| {
                 let d = ev.dir;
                 let name = d.name();
@@ -338,7 +335,7 @@ impl<'a> Context<'a> {
         let files = self.files();
         let diags: Vec<Diagnostic<usize>> = events
             .iter()
-            .filter(|e| e.kind == EventKind::Match)
+            .filter(|e| e.kind == EventKind::Match && !e.extra)
             .map(|ev| {
                 let (fid, range, _) = self.directive_loc(&files, ev.dir);
                 Diagnostic::note()
@@ -377,7 +374,7 @@ impl<'a> Context<'a> {
         let line_of = |off: usize| line_starts.partition_point(|&s| s <= off).max(1) - 1;
         let mut anns: Annotations = BTreeMap::new();
         let mut cont: Continued = Vec::new();
-        for ev in events {
+        for ev in events.iter().filter(|e| !e.extra) {
             if text.is_empty() {
                 break;
             }

@@ -33,6 +33,25 @@ impl<'a> Canon<'a> {
         let mut checkpoints = Vec::with_capacity(bytes.len() / STEP + 1);
         let mut i = skip_cr(bytes, 0);
         while i < bytes.len() {
+            // The bytes up to the next one that may change are copied as
+            // they are, in one piece, with the checkpoints that fall in it.
+            let special = if strict {
+                memchr::memchr(b'\r', &bytes[i..])
+            } else {
+                memchr::memchr3(b' ', b'\t', b'\r', &bytes[i..])
+            };
+            let run = special.unwrap_or(bytes.len() - i);
+            if run > 0 {
+                let c0 = text.len();
+                let mut c = c0.next_multiple_of(STEP);
+                while c < c0 + run {
+                    checkpoints.push(i + (c - c0));
+                    c += STEP;
+                }
+                text.extend_from_slice(&bytes[i..i + run]);
+                i = skip_cr(bytes, i + run);
+                continue;
+            }
             if text.len() % STEP == 0 {
                 checkpoints.push(i);
             }

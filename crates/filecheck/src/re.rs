@@ -1,0 +1,254 @@
+//! The linear-time regex engine of patterns: regex-automata's meta regex,
+//! configured without its fully compiled DFA.
+//!
+//! The `regex` crate builds a full DFA for every small regex when
+//! regex-automata's `dfa` feature is on (fancy-regex turns it on). Most of
+//! a check file's regexes are searched once, so that determinization was
+//! most of pfir's time on MLIR's tests; the lazy DFA searches as fast on
+//! one pass. Captures and matches come back in the shape the rest of
+//! `pattern` used from the `regex` crate.
+
+use regex_automata::util::captures::Captures as RaCaptures;
+use regex_automata::util::syntax;
+use regex_automata::{Input, meta};
+
+/// How a regex is compiled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct Flags {
+    pub ignore_case: bool,
+    /// The haystacks are ASCII: classes (`.`, `[^x]`) are compiled over
+    /// bytes, which match the same there and cost far less to build (a
+    /// Unicode class goes through a UTF-8 automaton compiler whose tables
+    /// are allocated for every regex). Every match still lies on
+    /// character boundaries, all bytes being characters.
+    pub ascii: bool,
+}
+
+impl Flags {
+    pub fn of(set: crate::pattern::ParseSettings) -> Flags {
+        Flags {
+            ignore_case: set.ignore_case,
+            ascii: set.ascii,
+        }
+    }
+}
+
+/// A compiled regex (multi-line; optionally case-insensitive).
+#[derive(Debug, Clone)]
+pub(crate) struct Regex {
+    /// Shared by the copies the cache hands out (with its search caches).
+    re: std::sync::Arc<meta::Regex>,
+}
+
+/// One match in a haystack.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Match<'h> {
+    hay: &'h str,
+    start: usize,
+    end: usize,
+}
+
+impl<'h> Match<'h> {
+    pub fn start(&self) -> usize {
+        self.start
+    }
+
+    pub fn end(&self) -> usize {
+        self.end
+    }
+
+    pub fn as_str(&self) -> &'h str {
+        &self.hay[self.start..self.end]
+    }
+}
+
+/// The groups of one match.
+#[derive(Debug)]
+pub(crate) struct Captures<'h> {
+    hay: &'h str,
+    caps: RaCaptures,
+}
+
+impl<'h> Captures<'h> {
+    pub fn get(&self, i: usize) -> Option<Match<'h>> {
+        self.caps.get_group(i).map(|s| Match {
+            hay: self.hay,
+            start: s.start,
+            end: s.end,
+        })
+    }
+
+    pub fn name(&self, name: &str) -> Option<Match<'h>> {
+        self.caps.get_group_by_name(name).map(|s| Match {
+            hay: self.hay,
+            start: s.start,
+            end: s.end,
+        })
+    }
+}
+
+/// Checks the syntax of `src` as [`Regex::build`] would, compiling nothing.
+pub(crate) fn validate(src: &str, flags: Flags) -> Result<(), String> {
+    syntax::parse_with(src, &syntax_config(flags))
+        .map(drop)
+        .map_err(|e| e.to_string())
+}
+
+fn syntax_config(flags: Flags) -> syntax::Config {
+    syntax::Config::new()
+        .multi_line(true)
+        .case_insensitive(flags.ignore_case)
+        .unicode(!flags.ascii)
+        .utf8(!flags.ascii)
+}
+
+/// How many compiled regexes [`Regex::build`] keeps for reuse.
+const CACHE_ENTRIES: usize = 4096;
+
+thread_local! {
+    /// The regexes compiled during this thread's current check run, by
+    /// source: a check file repeats its patterns (`{{.*}}`, the same line
+    /// for every function), and compiling costs far more than matching a
+    /// line. Emptied by [`clear_cache`] at the start of each run, and when
+    /// full.
+    static CACHE: std::cell::RefCell<std::collections::HashMap<(String, Flags, usize), Regex>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+/// Forgets the regexes of the previous run on this thread.
+pub(crate) fn clear_cache() {
+    CACHE.with(|c| c.borrow_mut().clear());
+}
+
+impl Regex {
+    /// Compiles `src` (or reuses the regex compiled from it earlier in this
+    /// run); an NFA over `size_limit` bytes is refused with the `regex`
+    /// crate's message.
+    pub fn build(src: &str, flags: Flags, size_limit: usize) -> Result<Regex, String> {
+        let key = (src.to_string(), flags, size_limit);
+        if let Some(re) = CACHE.with(|c| c.borrow().get(&key).cloned()) {
+            return Ok(re);
+        }
+        let re = Self::compile(src, flags, size_limit)?;
+        CACHE.with(|c| {
+            let mut c = c.borrow_mut();
+            if c.len() >= CACHE_ENTRIES {
+                c.clear();
+            }
+            c.insert(key, re.clone());
+        });
+        Ok(re)
+    }
+
+    fn compile(src: &str, flags: Flags, size_limit: usize) -> Result<Regex, String> {
+        meta::Regex::builder()
+            .syntax(syntax_config(flags))
+            .configure(
+                meta::Config::new()
+                    .utf8_empty(!flags.ascii)
+                    .nfa_size_limit(Some(size_limit))
+                    .onepass_size_limit(Some(size_limit))
+                    .dfa(false),
+            )
+            .build(src)
+            .map(|re| Regex {
+                re: std::sync::Arc::new(re),
+            })
+            .map_err(|e| match (e.syntax_error(), e.size_limit()) {
+                (Some(s), _) => s.to_string(),
+                (None, Some(limit)) => {
+                    format!("Compiled regex exceeds size limit of {limit} bytes.")
+                }
+                (None, None) => e.to_string(),
+            })
+    }
+
+    pub fn find<'h>(&self, hay: &'h str) -> Option<Match<'h>> {
+        self.re.find(hay).map(|m| Match {
+            hay,
+            start: m.start(),
+            end: m.end(),
+        })
+    }
+
+    pub fn captures<'h>(&self, hay: &'h str) -> Option<Captures<'h>> {
+        self.captures_at(hay, 0)
+    }
+
+    /// Captures of the leftmost match starting at or after `start` (the
+    /// text before `start` still counts for `^` and word boundaries).
+    pub fn captures_at<'h>(&self, hay: &'h str, start: usize) -> Option<Captures<'h>> {
+        let mut caps = self.re.create_captures();
+        self.re
+            .search_captures(&Input::new(hay).range(start..), &mut caps);
+        caps.is_match().then_some(Captures { hay, caps })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_and_captures_like_the_regex_crate() {
+        let uni = Flags {
+            ignore_case: false,
+            ascii: false,
+        };
+        let re = Regex::build(r"(?P<v>[0-9]+)$", uni, 1 << 20).unwrap();
+        let c = re.captures("a 12\nb 34\n").unwrap();
+        assert_eq!(c.name("v").unwrap().as_str(), "12");
+        assert_eq!(c.get(0).unwrap().start(), 2);
+        let c = re.captures_at("a 12\nb 34\n", 5).unwrap();
+        assert_eq!(c.name("v").unwrap().as_str(), "34");
+        assert!(re.find("none").is_none());
+        let ascii_ic = Flags {
+            ignore_case: true,
+            ascii: true,
+        };
+        let ic = Regex::build("a.c", ascii_ic, 1 << 20).unwrap();
+        assert_eq!(ic.find("xAbC").map(|m| m.start()), Some(1));
+        // Over bytes `.` is one byte: a two-byte character is two.
+        let dot = Regex::build("^a.c$", uni, 1 << 20).unwrap();
+        assert!(dot.find("a\u{e9}c").is_some());
+        let ascii = Flags { ascii: true, ..uni };
+        assert!(
+            Regex::build("^a.c$", ascii, 1 << 20)
+                .unwrap()
+                .find("a\u{e9}c")
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn a_source_is_compiled_once_per_run() {
+        let f = Flags {
+            ignore_case: false,
+            ascii: true,
+        };
+        clear_cache();
+        let a = Regex::build("x[0-9]+", f, 1 << 20).unwrap();
+        let b = Regex::build("x[0-9]+", f, 1 << 20).unwrap();
+        assert!(std::sync::Arc::ptr_eq(&a.re, &b.re));
+        let c = Regex::build("x[0-9]+", Flags { ascii: false, ..f }, 1 << 20).unwrap();
+        assert!(!std::sync::Arc::ptr_eq(&a.re, &c.re));
+        clear_cache();
+        let d = Regex::build("x[0-9]+", f, 1 << 20).unwrap();
+        assert!(!std::sync::Arc::ptr_eq(&a.re, &d.re));
+    }
+
+    #[test]
+    fn errors_read_as_the_regex_crates() {
+        let uni = Flags {
+            ignore_case: false,
+            ascii: false,
+        };
+        let e = Regex::build("(a{100}){100}", uni, 1 << 10).unwrap_err();
+        assert_eq!(e, "Compiled regex exceeds size limit of 1024 bytes.");
+        let e = Regex::build("(", uni, 1 << 20).unwrap_err();
+        let open = String::from("(");
+        assert_eq!(e, regex::Regex::new(&open).unwrap_err().to_string());
+        assert_eq!(validate("(", uni).unwrap_err(), e);
+        assert!(validate("a(b)", Flags { ascii: true, ..uni }).is_ok());
+    }
+}
