@@ -121,7 +121,9 @@ impl std::error::Error for FormatError {}
 
 /// Reads `text`: lexes, parses, lowers and verifies it.
 pub fn parse(text: &str) -> Parsed {
-    let (module, diagnostics) = with_large_stack(|| crate::frontend::read_module(text, 0));
+    let options = crate::frontend::ReadOptions::default();
+    let (module, diagnostics) =
+        with_large_stack(|| crate::frontend::read_module(text, options).into_parts());
     Parsed {
         module,
         diagnostics,

@@ -11,9 +11,14 @@ use crate::diagnostics::{Diagnostic, SourceFile, has_errors};
 use crate::ir::Module;
 
 pub use crate::frontend::{
-    SPLIT_MARKER, drop_in_background, read_module, read_module_anyway, read_module_on_one_thread,
-    read_module_split, read_module_whole, read_module_whole_meanwhile, split_chunks,
+    ModuleRead, ReadOptions, SPLIT_MARKER, read_module as read, split_chunks,
 };
+
+/// [`crate::frontend::read_module`] of `text` at byte `base`: the module
+/// when there were no errors, and every diagnostic.
+pub fn read_module(text: &str, base: usize) -> (Option<Module>, Vec<Diagnostic>) {
+    crate::frontend::read_module(text, ReadOptions::at(base)).into_parts()
+}
 pub use crate::stack::{
     LARGE_STACK_BYTES, MIN_WORKER_STACK_BYTES, on_fresh_large_stack, with_large_stack,
     worker_stack_bytes,

@@ -104,47 +104,11 @@ impl TooDeep {
 /// first bracket nested deeper than [`MAX_NESTING`] yields `Err` (and the
 /// stream ends there).
 pub fn tokens(text: &str, base: usize) -> impl Iterator<Item = Result<Spanned<'_>, TooDeep>> {
-    Tokens::new(text, base, 0, None)
+    Tokens::new(text, base)
 }
 
-/// The tokens of `text` (which starts at byte `base` of its file) when it
-/// stands inside `depth` open brackets: the nesting limit counts those too.
-/// For a part of a file read on its own (`crate::parser::split`).
-pub fn tokens_at_depth(
-    text: &str,
-    base: usize,
-    depth: usize,
-) -> impl Iterator<Item = Result<Spanned<'_>, TooDeep>> {
-    Tokens::new(text, base, depth, None)
-}
-
-/// Where [`tokens_around`] leaves a hole: the file range `span`, which must
-/// start exactly where a token starts at bracket depth `depth` (the range's
-/// own tokens are read by someone else, who checks that it ends exactly
-/// where a token ends).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Hole {
-    pub span: Span,
-    pub depth: usize,
-}
-
-/// [`tokens`], except that the tokens of `hole` are replaced by one
-/// [`Tok::Spliced`] token spanning it. When no token starts exactly at the
-/// hole's start (it is inside a token, a comment or white space), or the
-/// bracket depth there is not the hole's, the stream yields a
-/// [`Tok::Error`] token there instead, so that the parse fails.
-pub fn tokens_around(
-    text: &str,
-    base: usize,
-    hole: Hole,
-) -> impl Iterator<Item = Result<Spanned<'_>, TooDeep>> {
-    Tokens::new(text, base, 0, Some(hole))
-}
-
-/// The token stream of [`tokens`], [`tokens_at_depth`] and
-/// [`tokens_around`]. The parser pulls every token through `next`, so its
-/// common path is kept small enough to be inlined there: one comparison
-/// stands for the hole (the rest is [`Tokens::at_hole`]).
+/// The token stream of [`tokens`]. The parser pulls every token through
+/// `next`, so it is kept small enough to be inlined there.
 struct Tokens<'a> {
     lexer: logos::Lexer<'a, Tok<'a>>,
     base: usize,
@@ -152,13 +116,10 @@ struct Tokens<'a> {
     /// [`nesting_limit`] when the lexing started.
     limit: usize,
     failed: bool,
-    /// The hole's start, or `usize::MAX` when there is none (left).
-    hole_start: usize,
-    hole: Option<Hole>,
 }
 
 impl<'a> Tokens<'a> {
-    fn new(text: &'a str, base: usize, depth: usize, hole: Option<Hole>) -> Self {
+    fn new(text: &'a str, base: usize) -> Self {
         // A UTF-8 byte order mark at the start of the file is skipped;
         // offsets stay those of the whole file.
         let (text, base) = match text.strip_prefix('\u{FEFF}') {
@@ -168,33 +129,10 @@ impl<'a> Tokens<'a> {
         Tokens {
             lexer: Tok::lexer(text),
             base,
-            depth,
+            depth: 0,
             limit: nesting_limit(),
             failed: false,
-            hole_start: hole.map_or(usize::MAX, |h| h.span.start()),
-            hole,
         }
-    }
-
-    /// The token for the hole, reached with the token at `start..end`: the
-    /// spliced token, with the lexer moved past the hole, or an error token
-    /// when the hole does not start at this token or at this depth.
-    #[cold]
-    #[inline(never)]
-    fn at_hole(&mut self, start: usize, end: usize) -> Spanned<'a> {
-        self.hole_start = usize::MAX;
-        let Some(hole) = self.hole.take() else {
-            return (start, Tok::Error(LexError::UnexpectedCharacter), end);
-        };
-        let hole_end = hole.span.end();
-        let resumes = hole_end
-            .checked_sub(self.base)
-            .is_some_and(|at| self.lexer.source().is_char_boundary(at));
-        if start != hole.span.start() || end > hole_end || self.depth != hole.depth || !resumes {
-            return (start, Tok::Error(LexError::UnexpectedCharacter), end);
-        }
-        self.lexer.bump(hole_end - end);
-        (start, Tok::Spliced, hole_end)
     }
 }
 
@@ -209,9 +147,6 @@ impl<'a> Iterator for Tokens<'a> {
         let result = self.lexer.next()?;
         let range = self.lexer.span();
         let (start, end) = (range.start + self.base, range.end + self.base);
-        if start >= self.hole_start {
-            return Some(Ok(self.at_hole(start, end)));
-        }
         let tok = result.unwrap_or_else(Tok::Error);
         match tok {
             Tok::LParen | Tok::LBracket | Tok::LBrace => {

@@ -171,10 +171,6 @@ pub enum Tok<'input> {
     /// Not produced by logos: what the token stream yields for a lexing
     /// error, so that the parser can report it and recover.
     Error(LexError),
-    /// Not produced by logos: stands for a run of statements (or of
-    /// functions) that another thread parsed, in a token stream made by
-    /// [`crate::lexer::tokens_around`] (see `crate::parser::split`).
-    Spliced,
 }
 
 impl fmt::Display for Tok<'_> {
@@ -187,7 +183,6 @@ impl fmt::Display for Tok<'_> {
             Tok::BadEscapeStr(_) => f.write_str("a string with an invalid escape"),
             Tok::Scalar(s) => write!(f, "`{}`", s.name()),
             Tok::Error(_) => f.write_str("an unexpected character"),
-            Tok::Spliced => f.write_str("statements read apart"),
             other => write!(f, "`{}`", other.keyword_text()),
         }
     }

@@ -19,8 +19,8 @@ impl<'a> Lowerer<'a> {
         is_last: bool,
     ) -> Option<StmtId> {
         let kind = match &s.kind {
-            // Taken apart by `lower_block`, which lowers its statements.
-            ast::StmtKind::Error(_) | ast::StmtKind::Streamed(_) => return None,
+            // Already reported by the parser.
+            ast::StmtKind::Error(_) => return None,
             ast::StmtKind::Assign(a) => self.lower_bind(a.bindings, &a.value)?,
             ast::StmtKind::Submit(sub) => self.lower_submit(sub.bindings, sub)?,
             ast::StmtKind::Call(e) => StmtKind::Eval(self.lower_expr(e)),

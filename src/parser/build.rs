@@ -3,8 +3,8 @@
 //! unescaping.
 
 use super::ast::{
-    Arena, Assign, BinaryExpr, Binding, Block, Building, Else, Expr, ExprKind, ForLoop, Function,
-    IfStmt, ScopeStmt, Scratch, Spliced, Stmt, StmtKind, SubmitStmt, UnaryExpr, Values, WhileLoop,
+    Arena, Assign, BinaryExpr, Binding, Block, Else, Expr, ExprKind, ForLoop, IfStmt, ScopeStmt,
+    Scratch, Stmt, StmtKind, SubmitStmt, UnaryExpr, Values, WhileLoop,
 };
 use crate::lexer::{Tok, nesting_limit};
 use crate::span::Span;
@@ -24,48 +24,6 @@ fn check_depth<'input>(depth: u32, span: Span) -> Result<'input, ()> {
         })
     } else {
         Ok(())
-    }
-}
-
-/// The parse fails at the [`Tok::Spliced`] token at `span`: its contents
-/// could not be had, or are not what the grammar accepts there.
-fn unfilled<'input, T>(span: Span) -> Result<'input, T> {
-    Err(ParseError::UnrecognizedToken {
-        token: (span.start(), Tok::Spliced, span.end()),
-        expected: Vec::new(),
-    })
-}
-
-/// `list`, followed by the run of statements another thread is reading
-/// for the [`Tok::Spliced`] token at `span` (one [`StmtKind::Streamed`]
-/// statement). Its nodes are not known yet: they are counted as though the
-/// run held as many per byte as the file before it.
-pub fn splice_stmts<'input>(
-    scratch: &mut Scratch<'input>,
-    list: Building<Stmt<'input>>,
-    span: Span,
-) -> Result<'input, Building<Stmt<'input>>> {
-    let Some(Spliced::Streamed(run)) = scratch.take_spliced() else {
-        return unfilled(span);
-    };
-    scratch.count_like_so_far(span.range().len(), span.start());
-    Ok(scratch.push(
-        list,
-        Stmt {
-            kind: StmtKind::Streamed(run),
-        },
-    ))
-}
-
-/// The functions another thread read for the [`Tok::Spliced`] token at
-/// `span`.
-pub fn spliced_functions<'input>(
-    scratch: &mut Scratch<'input>,
-    span: Span,
-) -> Result<'input, Vec<&'input Function<'input>>> {
-    match scratch.take_spliced() {
-        Some(Spliced::Functions(f)) => Ok(f),
-        _ => unfilled(span),
     }
 }
 
