@@ -30,7 +30,7 @@ fn time_pass(module: &Module, min_runs: usize) -> Duration {
 }
 
 fn time_full(module: &Module) -> Option<Duration> {
-    pfir::driver::with_large_stack(|| {
+    {
         let text = pfir::printer::print_module(module);
         let start = Instant::now();
         let (parsed, _) = pfir::driver::read_module(&text, 0);
@@ -40,7 +40,7 @@ fn time_full(module: &Module) -> Option<Duration> {
         let out = pfir::printer::print_module(&parsed);
         std::hint::black_box(out);
         Some(start.elapsed())
-    })
+    }
 }
 
 fn report(shape: &str, size: &str, module: &Module, full: bool) {

@@ -19,10 +19,6 @@ pub use crate::frontend::{
 pub fn read_module(text: &str, base: usize) -> (Option<Module>, Vec<Diagnostic>) {
     crate::frontend::read_module(text, ReadOptions::at(base)).into_parts()
 }
-pub use crate::stack::{
-    LARGE_STACK_BYTES, MIN_WORKER_STACK_BYTES, on_fresh_large_stack, with_large_stack,
-    worker_stack_bytes,
-};
 
 /// Parses, lowers and prints `text` (no passes): the canonical form.
 pub fn canonicalize(text: &str) -> Result<String, Vec<Diagnostic>> {

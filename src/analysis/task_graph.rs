@@ -839,6 +839,11 @@ impl Evaluator<'_> {
     // ---- expressions ----
 
     fn expr(&mut self, e: ExprId, stmt: StmtId, st: &mut State) -> Val {
+        crate::stack::ensure(|| self.expr_here(e, stmt, st))
+    }
+
+    /// [`Self::expr`], on the stack [`crate::stack::ensure`] left.
+    fn expr_here(&mut self, e: ExprId, stmt: StmtId, st: &mut State) -> Val {
         let f = self.f;
         let ex = &f.exprs[e];
         match &ex.kind {

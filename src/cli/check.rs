@@ -31,7 +31,7 @@ pub fn run(args: CheckArgs) -> u8 {
             .map_err(|e| (e, input.clone()))?;
         let diags = match bad_byte {
             Some(offset) => vec![super::opt::not_utf8_diagnostic(offset)],
-            None => driver::with_large_stack(|| check_file(&file, split)),
+            None => check_file(&file, split),
         };
         Ok((file, diags))
     };

@@ -115,7 +115,7 @@ pub fn run(args: FixArgs) -> u8 {
         Ok((file, Some(offset))) => return args.diagnostics.report_not_utf8(&file, offset),
         Err(e) => return args.diagnostics.report_read_error(e, Some(&args.input)),
     };
-    let (fixed, applied, diags) = driver::with_large_stack(|| fix_text(&text));
+    let (fixed, applied, diags) = fix_text(&text);
     let file = SourceFile::new(name.clone(), fixed);
     args.diagnostics.report(&diags, &file);
     if args.in_place {

@@ -65,7 +65,7 @@ pub fn run(args: FmtArgs) -> u8 {
         return usage("-i cannot rewrite standard input");
     }
     if let [input] = &inputs[..] {
-        return crate::driver::with_large_stack(|| one(&args, input.as_ref(), true));
+        return one(&args, input.as_ref(), true);
     }
     // Several files, in parallel: each one's output and diagnostics are
     // captured and written in the inputs' order (a terminal is this
@@ -79,7 +79,7 @@ pub fn run(args: FmtArgs) -> u8 {
     let work = |path: &PathBuf| {
         let (out, err) = (Sink::default(), Sink::default());
         let streams = Redirect::new(Vec::new(), out.clone(), err.clone());
-        let run = || crate::driver::with_large_stack(|| one(&args, Some(path), false));
+        let run = || one(&args, Some(path), false);
         // Standard input is read on this thread (`each_input`), writing
         // where it writes.
         let status = if path.as_os_str() == "-" {

@@ -129,7 +129,7 @@ pub fn run(args: GraphArgs) -> u8 {
     if let Some(offset) = bad_byte {
         return report.report_not_utf8(&file, offset);
     }
-    let result = crate::driver::with_large_stack(|| draw(&file, &args, &pipeline));
+    let result = draw(&file, &args, &pipeline);
     let (diags, output) = match result {
         Ok(v) => v,
         Err(Failure::Diagnostics(diags)) => (diags, None),

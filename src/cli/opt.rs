@@ -320,9 +320,7 @@ pub fn run(args: OptArgs) -> u8 {
         keep_comments: args.keep_comments,
         pipeline,
     };
-    driver::with_large_stack(|| {
-        report_and_print(&file, &args, read, driver::run_opt(&file, &options))
-    })
+    report_and_print(&file, &args, read, driver::run_opt(&file, &options))
 }
 
 /// Writes to stderr, ignoring failure (a closed stderr must not panic).

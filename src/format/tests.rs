@@ -270,7 +270,7 @@ fn comment_lines_at_depth_count_toward_the_output_bound() {
             .iter()
             .any(|d| d.code == Some(crate::diagnostics::Code::TooDeep))
     };
-    crate::stack::with_large_stack(|| {
+    {
         assert!(refused(super::format_text(&src).unwrap_err()));
         let lines = fsutil::lines::LineIndex::new(&src);
         let (m, _) = super::read_with_comments(&src, &lines, 0, &src);
@@ -278,7 +278,7 @@ fn comment_lines_at_depth_count_toward_the_output_bound() {
         assert!(crate::printer::check_output_size([&m]).is_ok());
         let keep = super::check_output_size_keeping_comments(std::slice::from_ref(&m));
         assert!(refused(vec![keep.unwrap_err()]));
-    });
+    };
 }
 
 /// The files the test of cutting the work into windows formats.

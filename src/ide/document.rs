@@ -124,9 +124,8 @@ impl Chunk {
 
 /// Runs `f` on this thread; `failed` if it panics (a bug must not take
 /// the editor's session down with it).
-fn or_failed<T: Send>(f: impl FnOnce() -> T + Send, failed: impl FnOnce() -> T) -> T {
-    let f = || std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).ok();
-    crate::stack::with_large_stack(f).unwrap_or_else(failed)
+fn or_failed<T>(f: impl FnOnce() -> T, failed: impl FnOnce() -> T) -> T {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|_| failed())
 }
 
 #[derive(Debug)]

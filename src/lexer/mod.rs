@@ -23,49 +23,6 @@ pub use token::{LexError, Tok};
 /// Deeper input is rejected with a diagnostic instead of exhausting the stack.
 pub const MAX_NESTING: usize = 200_000;
 
-/// A stack that holds every recursive walk of input nested
-/// [`MAX_NESTING`] deep: [`STACK_BYTES_PER_LEVEL`] per level, reserved (only
-/// the pages a walk touches are committed). The threads that walk a module
-/// get it (`crate::driver::with_large_stack`, and the helper threads of
-/// the front end and the printer) when the address space allows; else a
-/// smaller one, and the nesting limit in effect ([`nesting_limit`]) is
-/// lowered to what it holds.
-pub const NESTING_STACK_BYTES: usize = 4 << 30;
-
-/// The stack one level of nesting may take in the deepest recursive walk.
-pub const STACK_BYTES_PER_LEVEL: usize = NESTING_STACK_BYTES / MAX_NESTING;
-
-/// The nesting limit in effect: [`MAX_NESTING`], unless the stack the
-/// walks run on is smaller than [`NESTING_STACK_BYTES`] (`ulimit -v`), and
-/// why, when it is lower.
-static NESTING_LIMIT: std::sync::atomic::AtomicUsize =
-    std::sync::atomic::AtomicUsize::new(MAX_NESTING);
-
-/// The deepest nesting accepted now: [`MAX_NESTING`], or less when the
-/// walks' stack had to be smaller ([`lower_nesting_limit`]).
-pub fn nesting_limit() -> usize {
-    NESTING_LIMIT.load(std::sync::atomic::Ordering::Relaxed)
-}
-
-/// Lowers the nesting limit to what a stack of `stack_bytes` holds (it
-/// never rises again: every walk may run on the smallest such stack).
-pub fn lower_nesting_limit(stack_bytes: usize) {
-    let levels = stack_bytes / STACK_BYTES_PER_LEVEL;
-    // A round number when there is room for one.
-    let levels = if levels > 10_000 {
-        levels / 1000 * 1000
-    } else {
-        levels
-    };
-    let levels = levels.clamp(16, MAX_NESTING);
-    if NESTING_LIMIT.fetch_min(levels, std::sync::atomic::Ordering::Relaxed) > levels {
-        LIMITING_STACK.store(stack_bytes, std::sync::atomic::Ordering::Relaxed);
-    }
-}
-
-/// The stack size that set the nesting limit in effect, when lower.
-static LIMITING_STACK: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-
 /// One lexed token with its byte range.
 pub type Spanned<'input> = (usize, Tok<'input>, usize);
 
@@ -78,8 +35,8 @@ pub struct TooDeep {
 
 impl TooDeep {
     pub fn diagnostic(&self) -> Diagnostic {
-        let limit = nesting_limit();
-        let d = Diagnostic::error(
+        let limit = MAX_NESTING;
+        Diagnostic::error(
             format!("nesting is deeper than the limit of {limit} levels"),
             self.span,
         )
@@ -87,15 +44,7 @@ impl TooDeep {
         .with_label("too deeply nested here")
         .with_note(format!(
             "pfir accepts at most {limit} nested brackets, blocks or operators"
-        ));
-        if limit < MAX_NESTING {
-            d.with_note(format!(
-                "the limit is {MAX_NESTING} levels; it is lower here because the address space (`ulimit -v`) leaves room for a stack of only {} MiB",
-                LIMITING_STACK.load(std::sync::atomic::Ordering::Relaxed) >> 20
-            ))
-        } else {
-            d
-        }
+        ))
     }
 }
 
@@ -113,8 +62,6 @@ struct Tokens<'a> {
     lexer: logos::Lexer<'a, Tok<'a>>,
     base: usize,
     depth: usize,
-    /// [`nesting_limit`] when the lexing started.
-    limit: usize,
     failed: bool,
 }
 
@@ -130,7 +77,6 @@ impl<'a> Tokens<'a> {
             lexer: Tok::lexer(text),
             base,
             depth: 0,
-            limit: nesting_limit(),
             failed: false,
         }
     }
@@ -144,14 +90,17 @@ impl<'a> Iterator for Tokens<'a> {
         if self.failed {
             return None;
         }
-        let result = self.lexer.next()?;
+        let mut result = self.lexer.next()?;
+        while result == Ok(Tok::Comment) {
+            result = self.lexer.next()?;
+        }
         let range = self.lexer.span();
         let (start, end) = (range.start + self.base, range.end + self.base);
         let tok = result.unwrap_or_else(Tok::Error);
         match tok {
             Tok::LParen | Tok::LBracket | Tok::LBrace => {
                 self.depth += 1;
-                if self.depth > self.limit {
+                if self.depth > MAX_NESTING {
                     self.failed = true;
                     return Some(Err(TooDeep {
                         span: Span::new(start, end),
@@ -275,7 +224,10 @@ mod comment_tests {
         let texts: Vec<&str> = spans.iter().map(|s| &src[s.start()..s.end()]).collect();
         assert_eq!(texts, ["// a", "// b", "// c"]);
         use logos::Logos;
-        let tokens: Vec<_> = super::Tok::lexer(src).map(|t| t.unwrap()).collect();
+        let tokens: Vec<_> = super::Tok::lexer(src)
+            .map(|t| t.unwrap())
+            .filter(|t| *t != super::Tok::Comment)
+            .collect();
         assert_eq!(tokens.len(), 3, "`x = 1` is code: {tokens:?}");
     }
 
@@ -293,7 +245,9 @@ mod comment_tests {
         let mut gap_start = 0;
         let mut lexer = super::Tok::lexer(text);
         while let Some(token) = lexer.next() {
-            token.ok()?;
+            if token.ok()? == super::Tok::Comment {
+                continue;
+            }
             let range = lexer.span();
             comments_in_gap(text, gap_start, range.start, &mut out);
             gap_start = range.end;

@@ -294,6 +294,11 @@ impl<'a> Lowerer<'a> {
     }
 
     fn lower_block(&mut self, b: &ast::Block<'a>, kind: BodyKind) -> Block {
+        crate::stack::ensure(|| self.lower_block_here(b, kind))
+    }
+
+    /// [`Self::lower_block`], on the stack [`crate::stack::ensure`] left.
+    fn lower_block_here(&mut self, b: &ast::Block<'a>, kind: BodyKind) -> Block {
         // The block's statements go on the shared scratch stack (nested
         // blocks push above them and take theirs off first), then into the
         // function's list pool in one piece.

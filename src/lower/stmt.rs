@@ -466,6 +466,15 @@ impl<'a> Lowerer<'a> {
     }
 
     fn lower_if(&mut self, i: &ast::IfStmt<'a>, bindings: &[ast::Binding<'a>]) -> Option<StmtKind> {
+        crate::stack::ensure(|| self.lower_if_here(i, bindings))
+    }
+
+    /// [`Self::lower_if`], on the stack [`crate::stack::ensure`] left.
+    fn lower_if_here(
+        &mut self,
+        i: &ast::IfStmt<'a>,
+        bindings: &[ast::Binding<'a>],
+    ) -> Option<StmtKind> {
         let cond = self.lower_expr(&i.cond);
         self.expect_bool(cond, "`if` condition");
         let n = bindings.len();

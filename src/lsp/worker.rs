@@ -323,7 +323,6 @@ fn start_test(
     };
     let spawned = std::thread::Builder::new()
         .name("pfir-lsp-test".into())
-        .stack_size(crate::driver::LARGE_STACK_BYTES)
         .spawn(move || {
             let source = super::output::source_path(&test.uri);
             let report = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {

@@ -6,19 +6,19 @@ use super::ast::{
     Arena, Assign, BinaryExpr, Binding, Block, Else, Expr, ExprKind, ForLoop, IfStmt, ScopeStmt,
     Scratch, Stmt, StmtKind, SubmitStmt, UnaryExpr, Values, WhileLoop,
 };
-use crate::lexer::{Tok, nesting_limit};
+use crate::lexer::{MAX_NESTING, Tok};
 use crate::span::Span;
 use crate::vocab::{BinaryOp, UnaryOp};
 use lalrpop_util::ParseError;
 
 /// A node (or a bracket, found by the lexer) would be nested deeper than
-/// the nesting limit ([`nesting_limit`]).
+/// the nesting limit ([`MAX_NESTING`]).
 pub type SyntaxError = crate::lexer::TooDeep;
 
 type Result<'input, T> = std::result::Result<T, ParseError<usize, Tok<'input>, SyntaxError>>;
 
 fn check_depth<'input>(depth: u32, span: Span) -> Result<'input, ()> {
-    if depth as usize > nesting_limit() {
+    if depth as usize > MAX_NESTING {
         Err(ParseError::User {
             error: SyntaxError { span },
         })

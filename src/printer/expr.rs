@@ -57,6 +57,11 @@ pub fn write_expr(m: &Module, f: &Function, e: ExprId, out: &mut String) {
 
 /// Appends `e` to `out`, parenthesised when it binds looser than `min`.
 fn write_at(m: &Module, f: &Function, e: ExprId, min: u8, out: &mut String) {
+    crate::stack::ensure(|| write_at_here(m, f, e, min, out))
+}
+
+/// [`write_at`], on the stack [`crate::stack::ensure`] left.
+fn write_at_here(m: &Module, f: &Function, e: ExprId, min: u8, out: &mut String) {
     let p = prec(f, e);
     let paren = p < min;
     if paren {

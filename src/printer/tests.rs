@@ -727,7 +727,7 @@ fn nested_loops(depth: usize) -> Module {
 #[test]
 fn deep_nesting_prints_without_overflow() {
     let depth = 10_000;
-    let text = crate::driver::with_large_stack(|| print_module(&nested_loops(depth)));
+    let text = print_module(&nested_loops(depth));
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 2 * depth + 3);
     assert_eq!(
@@ -741,7 +741,7 @@ fn deep_nesting_prints_without_overflow() {
 #[test]
 fn deep_expressions_print_without_overflow() {
     let depth = 10_000;
-    let text = crate::driver::with_large_stack(|| {
+    let text = {
         let mut b = FnBuilder::new("f", FuncKind::Opaque);
         let x = b.param("x", Type::I64, Direction::In);
         // x - (x - (x - ...)) and -(-(-x)).
@@ -757,7 +757,7 @@ fn deep_expressions_print_without_overflow() {
             print_expr(&Module::default(), &b.f, right),
             print_expr(&Module::default(), &b.f, neg)
         )
-    });
+    };
     let (right, neg) = text.split_once('\n').unwrap();
     assert_eq!(right.matches('(').count(), depth - 1);
     assert!(right.ends_with(&format!("x - x{}", ")".repeat(depth - 1))));

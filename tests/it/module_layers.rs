@@ -54,7 +54,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("diagnostics", 1),
     ("ir", 1),
     ("lexer", 2),
-    ("stack", 3),
+    ("stack", 0),
     ("parser", 3),
     ("lower", 4),
     ("printer", 4),

@@ -20,7 +20,7 @@ const PASS: &str = "expand-manual-phase-fence";
 fn check_case(path: &Path) -> Result<(), String> {
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
     let name = path.file_name().unwrap().to_string_lossy().into_owned();
-    pfir::driver::with_large_stack(move || {
+    {
         let file = SourceFile::new(name, text.clone());
         let (module, diags) = pfir::driver::read_module(&text, 0);
         let mut module =
@@ -63,7 +63,7 @@ fn check_case(path: &Path) -> Result<(), String> {
             )),
             (None, diags) => Err(format!("the output does not read back: {diags:?}")),
         }
-    })
+    }
 }
 
 /// The exact text the `CHECK-LABEL` / `CHECK-NEXT` / `CHECK-EMPTY` lines of

@@ -3,7 +3,7 @@
 //! byte, and the two read modules are structurally equal), and each printing
 //! rule gives exactly the expected text.
 
-use pfir::driver::{read_module, with_large_stack};
+use pfir::driver::read_module;
 use pfir::ir::Module;
 use pfir::ir::equality::modules_equal;
 use pfir::printer::print_module;
@@ -424,14 +424,14 @@ fn ten_thousand_nested_loops_print_without_overflow() {
     // round trip runs below at a smaller depth and, in release builds, in
     // the ignored test after it.
     let (input, expected) = nested_loops(10_000);
-    let printed = with_large_stack(|| print_module(&read(&input)));
+    let printed = print_module(&read(&input));
     assert!(printed == expected, "deep nesting printed wrongly");
 }
 
 #[test]
 fn nested_loops_round_trip() {
     let (input, expected) = nested_loops(1_000);
-    let printed = with_large_stack(|| canon(&input));
+    let printed = canon(&input);
     assert!(printed == expected, "deep nesting printed wrongly");
 }
 
@@ -439,7 +439,7 @@ fn nested_loops_round_trip() {
 #[test]
 fn ten_thousand_nested_loops_round_trip() {
     let (input, expected) = nested_loops(10_000);
-    let printed = with_large_stack(|| canon(&input));
+    let printed = canon(&input);
     assert!(printed == expected, "deep nesting printed wrongly");
 }
 
@@ -457,7 +457,7 @@ fn deep_expressions_and_else_if_chains_round_trip() {
     let text = in_func(&format!(
         "  r = {right}\n  l = {left}\n  n = {neg}\n{chain}"
     ));
-    let printed = with_large_stack(|| canon(&text));
+    let printed = canon(&text);
     assert!(printed == text, "deep expressions printed wrongly");
 }
 

@@ -473,7 +473,7 @@ fn corpus() -> Vec<(String, Module)> {
 
 #[test]
 fn one_walk_agrees_with_each_property_alone_on_the_corpus() {
-    pfir::driver::with_large_stack(|| {
+    {
         for (name, mut m) in corpus() {
             agree(&m, &name);
             let file = pfir::diagnostics::SourceFile::new("t.pfir", "");
@@ -481,7 +481,7 @@ fn one_walk_agrees_with_each_property_alone_on_the_corpus() {
             let _ = pfir::passes::run_pipeline(&mut m, &file, &opts);
             agree(&m, &format!("{name}, after the pass"));
         }
-    });
+    };
 }
 
 #[test]
@@ -735,7 +735,7 @@ fn reaches(f: &pfir::ir::Function, from: ExprId, to: ExprId) -> bool {
 
 #[test]
 fn one_walk_agrees_on_damaged_ir() {
-    pfir::driver::with_large_stack(|| {
+    {
         let corpus = corpus();
         let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
         let mut found = [0usize; 4];
@@ -753,7 +753,7 @@ fn one_walk_agrees_on_damaged_ir() {
         }
         // Every property was broken somewhere, so every check was compared.
         assert!(found.iter().all(|&n| n > 0), "{found:?}");
-    });
+    };
 }
 
 proptest! {
