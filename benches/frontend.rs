@@ -58,7 +58,7 @@ fn main() {
         let mb = src.len() as f64 / 1e6;
         let (module, t_read) = {
             let t = Instant::now();
-            let (m, diags) = pfir::driver::read_module(&src, 0);
+            let (m, diags) = pfir::parse(&src).into_parts();
             let elapsed = t.elapsed();
             assert!(
                 diags.is_empty(),

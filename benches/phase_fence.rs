@@ -33,7 +33,7 @@ fn time_full(module: &Module) -> Option<Duration> {
     {
         let text = pfir::printer::print_module(module);
         let start = Instant::now();
-        let (parsed, _) = pfir::driver::read_module(&text, 0);
+        let (parsed, _) = pfir::parse(&text).into_parts();
         let mut parsed = parsed?;
         let mut ctx = pfir::passes::PassContext::default();
         ExpandManualPhaseFence.run(&mut parsed, &mut ctx);

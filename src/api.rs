@@ -62,6 +62,13 @@ pub struct Parsed {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+impl Parsed {
+    /// The module and the diagnostics, as a pair.
+    pub fn into_parts(self) -> (Option<Module>, Vec<Diagnostic>) {
+        (self.module, self.diagnostics)
+    }
+}
+
 /// What a pipeline run by [`run_passes`] reported.
 #[derive(Debug, Default)]
 pub struct Report {

@@ -1,32 +1,12 @@
 //! The driver: source text to IR, through the pass pipeline, back to text.
 //!
-//! [`read_module`] is the front end in one call (lex, parse, lower, verify;
-//! defined in the private `frontend` module, below the driver and the
-//! formatter, and re-exported here, as is the `stack` module's API).
 //! [`run_opt`] is what `pfir opt` does for a whole file, including
-//! `--split-input-file`. Deep inputs recurse deeply, so callers run these on
-//! a thread with a large stack ([`with_large_stack`]).
+//! `--split-input-file`, on the calling thread.
 
 use crate::diagnostics::{Diagnostic, SourceFile, has_errors};
 use crate::ir::Module;
 
-pub use crate::frontend::{
-    ModuleRead, ReadOptions, SPLIT_MARKER, read_module as read, split_chunks,
-};
-
-/// [`crate::frontend::read_module`] of `text` at byte `base`: the module
-/// when there were no errors, and every diagnostic.
-pub fn read_module(text: &str, base: usize) -> (Option<Module>, Vec<Diagnostic>) {
-    crate::frontend::read_module(text, ReadOptions::at(base)).into_parts()
-}
-
-/// Parses, lowers and prints `text` (no passes): the canonical form.
-pub fn canonicalize(text: &str) -> Result<String, Vec<Diagnostic>> {
-    match read_module(text, 0) {
-        (Some(m), _) => Ok(crate::printer::print_module(&m)),
-        (None, diags) => Err(diags),
-    }
-}
+pub use crate::frontend::{ReadOptions, SPLIT_MARKER, read_module as read, split_chunks};
 
 /// What `pfir opt` produced for one file.
 #[derive(Debug, Default)]
@@ -96,7 +76,7 @@ pub fn run_opt(file: &SourceFile, args: &OptOptions) -> OptOutcome {
     for (base, chunk) in chunks {
         let (module, diags) = match &lines {
             Some(lines) => crate::format::read_with_comments(&file.text, lines, base, chunk),
-            None => read_module(chunk, base),
+            None => crate::frontend::read_module(chunk, ReadOptions::at(base)).into_parts(),
         };
         outcome.diagnostics.extend(diags);
         let Some(mut module) = module else { continue };

@@ -1000,7 +1000,12 @@ impl Evaluator<'_> {
 
     // ---- statements ----
 
-    fn block(&mut self, b: &Block, mut st: State) -> Flow {
+    fn block(&mut self, b: &Block, st: State) -> Flow {
+        crate::stack::ensure(|| self.block_here(b, st))
+    }
+
+    /// [`Self::block`], on the stack [`crate::stack::ensure`] left.
+    fn block_here(&mut self, b: &Block, mut st: State) -> Flow {
         let mut flow = Flow::default();
         for &s in self.f.block_stmts(b) {
             if self.stopped {

@@ -4,7 +4,6 @@
 
 use super::opt::{DiagnosticArgs, ReadError, read_input};
 use crate::diagnostics::{SourceFile, has_errors};
-use crate::driver;
 use clap::Args;
 use std::path::PathBuf;
 
@@ -54,12 +53,16 @@ pub fn run(args: CheckArgs) -> u8 {
 /// Every diagnostic of reading `file` (each chunk on its own under `split`).
 pub fn check_file(file: &SourceFile, split: bool) -> Vec<crate::diagnostics::Diagnostic> {
     let chunks = if split {
-        driver::split_chunks(&file.text)
+        crate::frontend::split_chunks(&file.text)
     } else {
         vec![(0, file.text.as_str())]
     };
     chunks
         .into_iter()
-        .flat_map(|(base, chunk)| driver::read_module(chunk, base).1)
+        .flat_map(|(base, chunk)| {
+            crate::frontend::read_module(chunk, crate::frontend::ReadOptions::at(base))
+                .into_parts()
+                .1
+        })
         .collect()
 }

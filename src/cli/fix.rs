@@ -9,7 +9,6 @@
 
 use super::opt::{DiagnosticArgs, io_error, read_input};
 use crate::diagnostics::{Applicability, Code, Diagnostic, SourceFile, Suggestion, has_errors};
-use crate::driver;
 use crate::io::write_atomically_checked;
 use clap::Args;
 use std::io::Write;
@@ -70,7 +69,9 @@ pub fn fix_text(text: &str) -> (String, usize, Vec<Diagnostic>) {
     let mut text = text.to_string();
     let mut total = 0;
     for _ in 0..MAX_ROUNDS {
-        let diags = driver::read_module(&text, 0).1;
+        let diags = crate::frontend::read_module(&text, crate::frontend::ReadOptions::at(0))
+            .into_parts()
+            .1;
         let (fixed, applied) = apply_fixes(&text, &diags);
         if applied == 0 {
             return (text, total, diags);
@@ -78,7 +79,9 @@ pub fn fix_text(text: &str) -> (String, usize, Vec<Diagnostic>) {
         text = fixed;
         total += applied;
     }
-    let diags = driver::read_module(&text, 0).1;
+    let diags = crate::frontend::read_module(&text, crate::frontend::ReadOptions::at(0))
+        .into_parts()
+        .1;
     (text, total, diags)
 }
 

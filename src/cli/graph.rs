@@ -184,7 +184,8 @@ enum Failure {
 
 /// Reads, runs the pipeline, draws.
 fn draw(file: &SourceFile, args: &GraphArgs, pipeline: &PipelineOptions) -> Result<Drawn, Failure> {
-    let (module, mut diags) = crate::driver::read_module(&file.text, 0);
+    let (module, mut diags) =
+        crate::frontend::read_module(&file.text, crate::frontend::ReadOptions::at(0)).into_parts();
     let Some(before) = module else {
         return Err(Failure::Diagnostics(diags));
     };

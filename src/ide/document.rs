@@ -5,10 +5,9 @@
 //! is already a document offset. Lowering runs even when the parser
 //! recovered from errors (its IR is consistent whatever the diagnostics);
 //! the pass only runs on a chunk with no error at all, as in `pfir opt`.
-//! The whole build runs on a thread with pfir's large stack (deep inputs
-//! recurse in the parser's actions and in lowering); if that thread cannot
-//! be started it runs on the caller's, and if it fails the document is
-//! treated as empty rather than letting the failure reach the caller.
+//! The whole build runs on the caller's thread (deep input grows the stack
+//! where it recurses, `crate::stack`); if it fails the document is treated
+//! as empty rather than letting the failure reach the caller.
 
 use crate::diagnostics::{Diagnostic, has_errors};
 use crate::driver::split_chunks;

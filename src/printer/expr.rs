@@ -8,8 +8,8 @@
 //! a comparison need a tighter operator (`(a < b) < c`).
 //!
 //! Expressions are written straight into a `String`: one small recursive
-//! frame per nesting level, so 200,000-deep expressions print on the
-//! driver's large stack in linear time.
+//! frame per nesting level (grown onto the heap by `stack::ensure`), so
+//! 200,000-deep expressions print on any stack in linear time.
 
 use super::float::format_float;
 use crate::ir::{BinaryOp, Call, ExprId, ExprKind, Function, Module, UnaryOp};

@@ -865,7 +865,11 @@ fn counted_indentation_is_printed_indentation() {
         for path in files {
             let text = std::fs::read_to_string(&path).unwrap();
             for (base, chunk) in crate::driver::split_chunks(&text) {
-                let Some(m) = crate::driver::read_module(chunk, base).0 else {
+                let Some(m) =
+                    crate::frontend::read_module(chunk, crate::frontend::ReadOptions::at(base))
+                        .into_parts()
+                        .0
+                else {
                     continue;
                 };
                 let printed: u64 = print_module(&m)

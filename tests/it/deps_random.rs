@@ -36,7 +36,7 @@ fn limits() -> Limits {
 }
 
 fn read(src: &str) -> Result<pfir::ir::Module, TestCaseError> {
-    match pfir::driver::read_module(src, 0) {
+    match pfir::parse(src).into_parts() {
         (Some(m), _) => Ok(m),
         (None, diags) => {
             let msgs: Vec<&str> = diags.iter().map(|d| d.message.as_str()).collect();
@@ -50,7 +50,10 @@ fn read(src: &str) -> Result<pfir::ir::Module, TestCaseError> {
 /// Whether the printer is the real one (it was a placeholder early on).
 fn printer_is_real() -> bool {
     let src = "func k() {\n}\n";
-    pfir::driver::canonicalize(src).is_ok_and(|t| t == src)
+    pfir::parse(src)
+        .module
+        .map(|m| pfir::print(&m))
+        .is_some_and(|t| t == src)
 }
 
 proptest! {

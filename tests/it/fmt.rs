@@ -286,8 +286,8 @@ proptest! {
             panic!("{e}\n{commented}\n{formatted}");
         }
         prop_assert_eq!(
-            pfir::driver::canonicalize(&formatted).unwrap(),
-            pfir::driver::canonicalize(&src).unwrap()
+            pfir::parse(&formatted).module.map(|m| pfir::print(&m)).unwrap(),
+            pfir::parse(&src).module.map(|m| pfir::print(&m)).unwrap()
         );
     }
 }
@@ -501,7 +501,7 @@ fn is_word(token: &str) -> bool {
 
 /// The error codes `text` reports, sorted (with repeats).
 fn error_codes(text: &str) -> Vec<String> {
-    let (_, diags) = pfir::driver::read_module(text, 0);
+    let (_, diags) = pfir::parse(text).into_parts();
     let mut codes: Vec<String> = diags
         .iter()
         .filter(|d| d.is_error())

@@ -30,7 +30,7 @@ orchestration func main(x: i64, c: bool) {
 ";
 
 fn read(text: &str) -> Module {
-    let (m, diags) = pfir::driver::read_module(text, 0);
+    let (m, diags) = pfir::parse(text).into_parts();
     m.unwrap_or_else(|| panic!("does not read: {diags:?}"))
 }
 

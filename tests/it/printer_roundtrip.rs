@@ -3,14 +3,13 @@
 //! byte, and the two read modules are structurally equal), and each printing
 //! rule gives exactly the expected text.
 
-use pfir::driver::read_module;
 use pfir::ir::Module;
 use pfir::ir::equality::modules_equal;
 use pfir::printer::print_module;
 
 /// Reads `text`, panicking with its diagnostics when it does not lower.
 fn read(text: &str) -> Module {
-    match read_module(text, 0) {
+    match pfir::parse(text).into_parts() {
         (Some(m), _) => m,
         (None, diags) => panic!("input does not read: {diags:#?}\n{text}"),
     }
@@ -554,7 +553,7 @@ mod random_expressions {
             fewer.replace_range(close..close + 1, "");
             fewer.replace_range(open..open + 1, "");
             let candidate = printed.replace(line, &fewer);
-            if let (Some(m), _) = read_module(&candidate, 0) {
+            if let (Some(m), _) = pfir::parse(&candidate).into_parts() {
                 prop_assert!(
                     modules_equal(&first, &m).is_err(),
                     "redundant parentheses in `{}`: `{}` means the same",

@@ -462,7 +462,7 @@ fn corpus() -> Vec<(String, Module)> {
     for path in &files {
         let text = std::fs::read_to_string(path).unwrap();
         for (base, chunk) in pfir::driver::split_chunks(&text) {
-            if let (Some(m), _) = pfir::driver::read_module(chunk, base) {
+            if let (Some(m), _) = pfir::parse(chunk).into_parts() {
                 out.push((format!("{}@{base}", path.display()), m));
             }
         }
