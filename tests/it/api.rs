@@ -15,25 +15,6 @@ fn nested_sum(depth: usize) -> String {
     )
 }
 
-#[test]
-fn every_call_takes_input_at_the_nesting_limit_on_the_callers_stack() {
-    let text = nested_sum(MAX_NESTING - 2);
-    let parsed = pfir::parse(&text);
-    assert!(
-        parsed.diagnostics.is_empty(),
-        "{:?}",
-        parsed.diagnostics.first()
-    );
-    let mut module = parsed.module.expect("a module");
-    let pipeline = pfir::PipelineOptions::with_passes(&["expand-manual-phase-fence"]);
-    pfir::run_passes(&mut module, &pipeline).expect("the pass runs");
-    let printed = pfir::print(&module);
-    assert!(printed.starts_with("func f() {\n  x = 1 + (1 + "));
-    assert!(printed.ends_with("))\n}\n"));
-    assert!(pfir::format(&text).is_ok(), "the formatter refused it");
-    assert!(pfir::check(&text).is_empty());
-}
-
 /// Runs `f` on a thread with a 256 KiB stack.
 fn on_a_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
     std::thread::Builder::new()
