@@ -249,7 +249,7 @@ fn run_pipeline_phases(
     file: &pfir::diagnostics::SourceFile,
 ) -> ((Option<pfir::ir::Module>, Vec<Phase>), usize) {
     let mut phases = Vec::new();
-    let ((module, diags), p) = measure("parse+lower", || pfir::driver::read_module(text, 0));
+    let ((module, diags), p) = measure("parse+lower", || pfir::parse(text).into_parts());
     phases.push(p);
     assert!(diags.is_empty(), "the generated program is valid");
     let mut module = module.expect("valid");

@@ -56,9 +56,9 @@ fn main() {
     for &size in sizes {
         let src = generate(size);
         let mb = src.len() as f64 / 1e6;
-        let (module, t_read) = pfir::driver::with_large_stack(|| {
+        let (module, t_read) = {
             let t = Instant::now();
-            let (m, diags) = pfir::driver::read_module(&src, 0);
+            let (m, diags) = pfir::parse(&src).into_parts();
             let elapsed = t.elapsed();
             assert!(
                 diags.is_empty(),
@@ -66,7 +66,7 @@ fn main() {
                 diags.first()
             );
             (m.expect("valid"), elapsed)
-        });
+        };
         let t = Instant::now();
         let printed = pfir::printer::print_module(&module);
         let t_print = t.elapsed();

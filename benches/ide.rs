@@ -91,9 +91,7 @@ fn main() {
         src.len(),
         src.matches("func ").count()
     );
-    let front_end = time(runs, || {
-        pfir::driver::with_large_stack(|| pfir::driver::read_module(&src, 0).0.is_some())
-    });
+    let front_end = time(runs, || pfir::parse(&src).into_parts().0.is_some());
     println!("{:<40} {}", "front end alone (read_module)", ms(front_end));
     let build = time(runs, || Analysis::new(&src));
     println!("{:<40} {}", "Analysis::new", ms(build));

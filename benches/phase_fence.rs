@@ -30,17 +30,17 @@ fn time_pass(module: &Module, min_runs: usize) -> Duration {
 }
 
 fn time_full(module: &Module) -> Option<Duration> {
-    pfir::driver::with_large_stack(|| {
+    {
         let text = pfir::printer::print_module(module);
         let start = Instant::now();
-        let (parsed, _) = pfir::driver::read_module(&text, 0);
+        let (parsed, _) = pfir::parse(&text).into_parts();
         let mut parsed = parsed?;
         let mut ctx = pfir::passes::PassContext::default();
         ExpandManualPhaseFence.run(&mut parsed, &mut ctx);
         let out = pfir::printer::print_module(&parsed);
         std::hint::black_box(out);
         Some(start.elapsed())
-    })
+    }
 }
 
 fn report(shape: &str, size: &str, module: &Module, full: bool) {

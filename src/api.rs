@@ -8,14 +8,12 @@
 //! `pfir check` does. The rest of the crate's modules are the command's
 //! internals; their items may change between versions.
 //!
-//! **Stack safety.** The front end, the passes and the printer recurse once
-//! per nesting level, and input may nest up to
-//! [`crate::lexer::MAX_NESTING`] levels. Each call here runs its work on
-//! pfir's worker stack ([`crate::driver::with_large_stack`], the project's
-//! one stack strategy): it is safe on any caller's stack, the 8 MiB main
-//! thread or a 2 MiB spawned thread alike. When no worker thread can be
-//! started, the work runs on the calling thread with the nesting limit
-//! lowered to fit, so deeper input gets a diagnostic instead of a crash.
+//! **Stack safety.** Input may nest up to [`crate::lexer::MAX_NESTING`]
+//! levels, and what recurses once per level grows the stack onto the heap
+//! where it recurses (the project's one stack strategy, `src/stack.rs`).
+//! Each call here runs on the calling thread and is safe on any caller's
+//! stack, the 8 MiB main thread or a 256 KiB spawned thread alike; deeper
+//! input gets a diagnostic.
 //!
 //! ```
 //! // Read a module; errors come back as diagnostics, never as a panic.
@@ -53,7 +51,7 @@
 use crate::diagnostics::{Diagnostic, SourceFile, has_errors};
 use crate::ir::Module;
 use crate::passes::{PipelineOptions, UnknownPass};
-use crate::stack::with_large_stack;
+use crate::stack::ensure;
 
 /// A text read by [`parse`].
 #[derive(Debug)]
@@ -62,6 +60,13 @@ pub struct Parsed {
     pub module: Option<Module>,
     /// Every diagnostic (errors, and warnings when there is a module).
     pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Parsed {
+    /// The module and the diagnostics, as a pair.
+    pub fn into_parts(self) -> (Option<Module>, Vec<Diagnostic>) {
+        (self.module, self.diagnostics)
+    }
 }
 
 /// What a pipeline run by [`run_passes`] reported.
@@ -121,7 +126,8 @@ impl std::error::Error for FormatError {}
 
 /// Reads `text`: lexes, parses, lowers and verifies it.
 pub fn parse(text: &str) -> Parsed {
-    let (module, diagnostics) = with_large_stack(|| crate::frontend::read_module(text, 0));
+    let options = crate::frontend::ReadOptions::default();
+    let (module, diagnostics) = ensure(|| crate::frontend::read_module(text, options).into_parts());
     Parsed {
         module,
         diagnostics,
@@ -135,7 +141,7 @@ pub fn run_passes(
 ) -> Result<Report, PipelineError> {
     crate::passes::check_pipeline(pipeline).map_err(PipelineError::UnknownPass)?;
     let file = SourceFile::new("<module>", "");
-    let result = with_large_stack(|| crate::passes::run_pipeline(module, &file, pipeline));
+    let result = ensure(|| crate::passes::run_pipeline(module, &file, pipeline));
     let report = Report {
         diagnostics: result.diagnostics,
         stderr: result.stderr,
@@ -148,14 +154,13 @@ pub fn run_passes(
 
 /// `module` in the canonical printed form (`pfir opt`'s output).
 pub fn print(module: &Module) -> String {
-    with_large_stack(|| crate::printer::print_module(module))
+    ensure(|| crate::printer::print_module(module))
 }
 
 /// `text` formatted as `pfir fmt` formats it: the canonical form with its
 /// comments, at the default line width.
 pub fn format(text: &str) -> Result<String, FormatError> {
-    with_large_stack(|| crate::format::format_text(text))
-        .map_err(|diagnostics| FormatError { diagnostics })
+    ensure(|| crate::format::format_text(text)).map_err(|diagnostics| FormatError { diagnostics })
 }
 
 /// Every diagnostic of `text` (none when it is a valid module), as

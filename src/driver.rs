@@ -1,31 +1,12 @@
 //! The driver: source text to IR, through the pass pipeline, back to text.
 //!
-//! [`read_module`] is the front end in one call (lex, parse, lower, verify;
-//! defined in the private `frontend` module, below the driver and the
-//! formatter, and re-exported here, as is the `stack` module's API).
 //! [`run_opt`] is what `pfir opt` does for a whole file, including
-//! `--split-input-file`. Deep inputs recurse deeply, so callers run these on
-//! a thread with a large stack ([`with_large_stack`]).
+//! `--split-input-file`, on the calling thread.
 
 use crate::diagnostics::{Diagnostic, SourceFile, has_errors};
 use crate::ir::Module;
 
-pub use crate::frontend::{
-    SPLIT_MARKER, drop_in_background, read_module, read_module_anyway, read_module_on_one_thread,
-    read_module_split, read_module_whole, read_module_whole_meanwhile, split_chunks,
-};
-pub use crate::stack::{
-    LARGE_STACK_BYTES, MIN_WORKER_STACK_BYTES, on_fresh_large_stack, with_large_stack,
-    worker_stack_bytes,
-};
-
-/// Parses, lowers and prints `text` (no passes): the canonical form.
-pub fn canonicalize(text: &str) -> Result<String, Vec<Diagnostic>> {
-    match read_module(text, 0) {
-        (Some(m), _) => Ok(crate::printer::print_module(&m)),
-        (None, diags) => Err(diags),
-    }
-}
+pub use crate::frontend::{ReadOptions, SPLIT_MARKER, read_module as read, split_chunks};
 
 /// What `pfir opt` produced for one file.
 #[derive(Debug, Default)]
@@ -95,7 +76,7 @@ pub fn run_opt(file: &SourceFile, args: &OptOptions) -> OptOutcome {
     for (base, chunk) in chunks {
         let (module, diags) = match &lines {
             Some(lines) => crate::format::read_with_comments(&file.text, lines, base, chunk),
-            None => read_module(chunk, base),
+            None => crate::frontend::read_module(chunk, ReadOptions::at(base)).into_parts(),
         };
         outcome.diagnostics.extend(diags);
         let Some(mut module) = module else { continue };

@@ -6,7 +6,7 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(src) = std::str::from_utf8(data) else { return };
-    let (module, diags) = pfir::driver::read_module(src, 0);
+    let (module, diags) = pfir::parse(src).into_parts();
     for d in &diags {
         assert!(d.primary.span.start() <= d.primary.span.end() && d.primary.span.end() <= src.len());
     }
@@ -14,7 +14,7 @@ fuzz_target!(|data: &[u8]| {
         None => assert!(diags.iter().any(|d| d.is_error()), "rejected without an error"),
         Some(m) => {
             let printed = pfir::printer::print_module(&m);
-            let again = pfir::driver::canonicalize(&printed).expect("printed output reads back");
+            let again = pfir::parse(&printed).module.map(|m| pfir::print(&m)).expect("printed output reads back");
             assert_eq!(again, printed, "printing is a fixpoint");
         }
     }

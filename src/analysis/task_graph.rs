@@ -839,6 +839,11 @@ impl Evaluator<'_> {
     // ---- expressions ----
 
     fn expr(&mut self, e: ExprId, stmt: StmtId, st: &mut State) -> Val {
+        crate::stack::ensure(|| self.expr_here(e, stmt, st))
+    }
+
+    /// [`Self::expr`], on the stack [`crate::stack::ensure`] left.
+    fn expr_here(&mut self, e: ExprId, stmt: StmtId, st: &mut State) -> Val {
         let f = self.f;
         let ex = &f.exprs[e];
         match &ex.kind {
@@ -995,7 +1000,12 @@ impl Evaluator<'_> {
 
     // ---- statements ----
 
-    fn block(&mut self, b: &Block, mut st: State) -> Flow {
+    fn block(&mut self, b: &Block, st: State) -> Flow {
+        crate::stack::ensure(|| self.block_here(b, st))
+    }
+
+    /// [`Self::block`], on the stack [`crate::stack::ensure`] left.
+    fn block_here(&mut self, b: &Block, mut st: State) -> Flow {
         let mut flow = Flow::default();
         for &s in self.f.block_stmts(b) {
             if self.stopped {

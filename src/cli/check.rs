@@ -2,9 +2,8 @@
 //! diagnostics, print nothing when every file is valid (for editors and
 //! pre-commit hooks). Exit status 1 when any file has an error.
 
-use super::opt::{DiagnosticArgs, read_input};
+use super::opt::{DiagnosticArgs, ReadError, read_input};
 use crate::diagnostics::{SourceFile, has_errors};
-use crate::driver;
 use clap::Args;
 use std::path::PathBuf;
 
@@ -23,37 +22,47 @@ pub struct CheckArgs {
 }
 
 pub fn run(args: CheckArgs) -> u8 {
+    let report = &args.diagnostics;
+    let split = args.split_input_file;
     let mut status = 0;
-    for input in &args.inputs {
-        let file = match read_input(Some(input), crate::io::read::MAX_INPUT_BYTES) {
-            Ok((file, None)) => file,
-            Ok((file, Some(offset))) => {
-                status = args.diagnostics.report_not_utf8(&file, offset);
-                continue;
-            }
-            Err(e) => {
-                status = args.diagnostics.report_read_error(e, Some(input));
-                continue;
-            }
+    let work = |input: &PathBuf| {
+        let (file, bad_byte) = read_input(Some(input), crate::io::read::MAX_INPUT_BYTES)
+            .map_err(|e| (e, input.clone()))?;
+        let diags = match bad_byte {
+            Some(offset) => vec![super::opt::not_utf8_diagnostic(offset)],
+            None => check_file(&file, split),
         };
-        let diags = driver::with_large_stack(|| check_file(&file, args.split_input_file));
-        args.diagnostics.report(&diags, &file);
-        if has_errors(&diags) {
-            status = 1;
-        }
-    }
+        Ok((file, diags))
+    };
+    super::each_input(
+        &args.inputs,
+        work,
+        |checked: Result<_, (ReadError, PathBuf)>| match checked {
+            Ok((file, diags)) => {
+                report.report(&diags, &file);
+                if has_errors(&diags) {
+                    status = 1;
+                }
+            }
+            Err((e, input)) => status = report.report_read_error(e, Some(&input)),
+        },
+    );
     status
 }
 
 /// Every diagnostic of reading `file` (each chunk on its own under `split`).
 pub fn check_file(file: &SourceFile, split: bool) -> Vec<crate::diagnostics::Diagnostic> {
     let chunks = if split {
-        driver::split_chunks(&file.text)
+        crate::frontend::split_chunks(&file.text)
     } else {
         vec![(0, file.text.as_str())]
     };
     chunks
         .into_iter()
-        .flat_map(|(base, chunk)| driver::read_module(chunk, base).1)
+        .flat_map(|(base, chunk)| {
+            crate::frontend::read_module(chunk, crate::frontend::ReadOptions::at(base))
+                .into_parts()
+                .1
+        })
         .collect()
 }

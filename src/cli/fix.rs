@@ -9,7 +9,6 @@
 
 use super::opt::{DiagnosticArgs, io_error, read_input};
 use crate::diagnostics::{Applicability, Code, Diagnostic, SourceFile, Suggestion, has_errors};
-use crate::driver;
 use crate::io::write_atomically_checked;
 use clap::Args;
 use std::io::Write;
@@ -70,7 +69,9 @@ pub fn fix_text(text: &str) -> (String, usize, Vec<Diagnostic>) {
     let mut text = text.to_string();
     let mut total = 0;
     for _ in 0..MAX_ROUNDS {
-        let diags = driver::read_module(&text, 0).1;
+        let diags = crate::frontend::read_module(&text, crate::frontend::ReadOptions::at(0))
+            .into_parts()
+            .1;
         let (fixed, applied) = apply_fixes(&text, &diags);
         if applied == 0 {
             return (text, total, diags);
@@ -78,7 +79,9 @@ pub fn fix_text(text: &str) -> (String, usize, Vec<Diagnostic>) {
         text = fixed;
         total += applied;
     }
-    let diags = driver::read_module(&text, 0).1;
+    let diags = crate::frontend::read_module(&text, crate::frontend::ReadOptions::at(0))
+        .into_parts()
+        .1;
     (text, total, diags)
 }
 
@@ -115,7 +118,7 @@ pub fn run(args: FixArgs) -> u8 {
         Ok((file, Some(offset))) => return args.diagnostics.report_not_utf8(&file, offset),
         Err(e) => return args.diagnostics.report_read_error(e, Some(&args.input)),
     };
-    let (fixed, applied, diags) = driver::with_large_stack(|| fix_text(&text));
+    let (fixed, applied, diags) = fix_text(&text);
     let file = SourceFile::new(name.clone(), fixed);
     args.diagnostics.report(&diags, &file);
     if args.in_place {

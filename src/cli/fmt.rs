@@ -13,6 +13,7 @@
 
 use super::opt::{DiagnosticArgs, io_error, read_input};
 use crate::diagnostics::{Code, Diagnostic};
+use crate::io::stdio::{Redirect, Sink};
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
@@ -63,16 +64,44 @@ pub fn run(args: FmtArgs) -> u8 {
     if args.in_place && stdin_count > 0 {
         return usage("-i cannot rewrite standard input");
     }
-    let mut status = 0;
-    for input in &inputs {
-        status = status.max(crate::driver::with_large_stack(|| {
-            one(&args, input.as_ref())
-        }));
+    if let [input] = &inputs[..] {
+        return one(&args, input.as_ref(), true);
     }
+    // Several files, in parallel: each one's output and diagnostics are
+    // captured and written in the inputs' order (a terminal is this
+    // thread's: colour is decided here).
+    let args = FmtArgs {
+        diagnostics: args.diagnostics.resolved(),
+        ..args
+    };
+    let paths: Vec<PathBuf> = args.inputs.clone();
+    let mut status = 0;
+    let work = |path: &PathBuf| {
+        let (out, err) = (Sink::default(), Sink::default());
+        let streams = Redirect::new(Vec::new(), out.clone(), err.clone());
+        let run = || one(&args, Some(path), false);
+        // Standard input is read on this thread (`each_input`), writing
+        // where it writes.
+        let status = if path.as_os_str() == "-" {
+            run()
+        } else {
+            Redirect::scope(Some(streams), run)
+        };
+        (status, out, err)
+    };
+    super::each_input(&paths, work, |(one_status, out, err)| {
+        let take =
+            |sink: Sink| std::mem::take(&mut *sink.lock().unwrap_or_else(|e| e.into_inner()));
+        let _ = crate::io::stdio::write_stdout(&take(out));
+        crate::io::stdio::write_stderr(&take(err));
+        status = status.max(one_status);
+    });
     status
 }
 
-fn one(args: &FmtArgs, input: Option<&PathBuf>) -> u8 {
+/// Formats one input (`single`: the command's only one, whose memory
+/// [`super::release`] may leave to the exit); returns the exit status.
+fn one(args: &FmtArgs, input: Option<&PathBuf>, single: bool) -> u8 {
     let limit = crate::io::read::MAX_INPUT_BYTES.min(crate::span::MAX_SOURCE_BYTES as u64);
     let report = &args.diagnostics;
     // `-i` rewrites regular files only (`/dev/stdin` or a FIFO would block
@@ -109,20 +138,19 @@ fn one(args: &FmtArgs, input: Option<&PathBuf>) -> u8 {
             }
         },
     };
-    // In parts (see `format_text_parts`), written one after the other.
-    let formatted = match crate::format::format_text_parts(text, width) {
+    let formatted = match crate::format::format_text_with(text, width) {
         Ok(f) => f,
         Err(diags) => {
             report.report(&diags, &file);
             return 1;
         }
     };
-    let unchanged = is_text(&formatted, text);
+    let unchanged = formatted == text;
     if args.check {
         if unchanged {
             return 0;
         }
-        let diff = crate::format::diff::unified(&name, text, &formatted.concat());
+        let diff = crate::format::diff::unified(&name, text, &formatted);
         let _ = crate::io::stdio::write_stdout(diff.as_bytes());
         return 1;
     }
@@ -133,9 +161,7 @@ fn one(args: &FmtArgs, input: Option<&PathBuf>) -> u8 {
         let Some(path) = input else { return 2 };
         // The project's atomic write keeps the file's permission bits.
         if let Err(e) = crate::io::write_atomically_checked(path, read.as_ref(), |f| {
-            formatted
-                .iter()
-                .try_for_each(|part| f.write_all(part.as_bytes()))
+            f.write_all(formatted.as_bytes())
         }) {
             report.report_plain(
                 &io_error(format!("cannot write '{}': {e}", path.display())),
@@ -146,9 +172,8 @@ fn one(args: &FmtArgs, input: Option<&PathBuf>) -> u8 {
         return 0;
     }
     let mut out = crate::io::stdio::stdout();
-    let status = match formatted
-        .iter()
-        .try_for_each(|part| out.write_all(part.as_bytes()))
+    let status = match out
+        .write_all(formatted.as_bytes())
         .and_then(|()| out.flush())
     {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
@@ -157,24 +182,10 @@ fn one(args: &FmtArgs, input: Option<&PathBuf>) -> u8 {
         }
         _ => 0,
     };
-    // Returning a large file's memory to the system takes milliseconds
-    // nobody waits for (as `pfir opt` frees its module).
-    if text.len() >= super::opt::BACKGROUND_DROP_BYTES {
-        crate::frontend::drop_in_background((formatted, file));
+    if single {
+        super::release((formatted, file));
     }
     status
-}
-
-/// Whether `parts`, one after the other, are `text`.
-fn is_text(parts: &[String], text: &str) -> bool {
-    let mut rest = text;
-    for part in parts {
-        match rest.strip_prefix(part.as_str()) {
-            Some(after) => rest = after,
-            None => return false,
-        }
-    }
-    rest.is_empty()
 }
 
 /// `[fmt] line-width` of the nearest `pfir.toml` above `input` (the
@@ -193,18 +204,4 @@ fn configured_width(input: Option<&PathBuf>) -> Result<Option<usize>, Diagnostic
     crate::format::config::line_width(&start).map_err(|message| {
         Diagnostic::error(message, crate::span::Span::default()).with_code(Code::Usage)
     })
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn parts_are_the_text_only_when_they_spell_it_in_order() {
-        let parts = |p: &[&str]| p.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        assert!(super::is_text(&parts(&["ab", "c"]), "abc"));
-        assert!(super::is_text(&parts(&[]), ""));
-        assert!(super::is_text(&parts(&["", "abc", ""]), "abc"));
-        assert!(!super::is_text(&parts(&["ab", "c"]), "abcd"));
-        assert!(!super::is_text(&parts(&["ab", "c"]), "ab"));
-        assert!(!super::is_text(&parts(&["b", "a"]), "ab"));
-    }
 }

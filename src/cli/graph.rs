@@ -129,7 +129,7 @@ pub fn run(args: GraphArgs) -> u8 {
     if let Some(offset) = bad_byte {
         return report.report_not_utf8(&file, offset);
     }
-    let result = crate::driver::with_large_stack(|| draw(&file, &args, &pipeline));
+    let result = draw(&file, &args, &pipeline);
     let (diags, output) = match result {
         Ok(v) => v,
         Err(Failure::Diagnostics(diags)) => (diags, None),
@@ -184,7 +184,8 @@ enum Failure {
 
 /// Reads, runs the pipeline, draws.
 fn draw(file: &SourceFile, args: &GraphArgs, pipeline: &PipelineOptions) -> Result<Drawn, Failure> {
-    let (module, mut diags) = crate::driver::read_module(&file.text, 0);
+    let (module, mut diags) =
+        crate::frontend::read_module(&file.text, crate::frontend::ReadOptions::at(0)).into_parts();
     let Some(before) = module else {
         return Err(Failure::Diagnostics(diags));
     };

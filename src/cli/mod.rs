@@ -74,12 +74,79 @@ where
     // The test runner and the language server run pfir's own commands
     // in-process through this command line (a lower layer cannot name it).
     crate::testing::in_process::register_command_line(in_process_status);
-    ExitCode::from(status(args))
+    ExitCode::from(at_exit(true, || status(args)))
 }
 
-/// [`status`] for an argument vector (what the in-process runner calls).
+/// [`status`] for an argument vector (what the in-process runner calls):
+/// the process goes on after it, so it frees what it used.
 fn in_process_status(args: Vec<String>) -> u8 {
-    status(args)
+    at_exit(false, || status(args))
+}
+
+/// Runs `work` on every one of `inputs`, files independent of each other,
+/// in parallel across them (`fsutil::parallel`, one thread per core), and
+/// gives each result to `report` on this thread in the inputs' order, each
+/// as soon as those before it were reported. When an input is standard
+/// input (`-`), everything runs on this thread: only it reads this
+/// thread's standard streams (`crate::io::stdio`).
+pub(crate) fn each_input<T: Send>(
+    inputs: &[std::path::PathBuf],
+    work: impl Fn(&std::path::PathBuf) -> T + Sync,
+    mut report: impl FnMut(T),
+) {
+    let reads_stdin = inputs.iter().any(|p| p.as_os_str() == "-");
+    let jobs = if reads_stdin {
+        1
+    } else {
+        fsutil::parallel::default_jobs()
+    };
+    let mut waiting = std::collections::BTreeMap::new();
+    let mut next = 0;
+    fsutil::parallel::run_indexed(
+        inputs.len(),
+        jobs,
+        |i| work(&inputs[i]),
+        |i, result| {
+            waiting.insert(i, result);
+            while let Some(result) = waiting.remove(&next) {
+                report(result);
+                next += 1;
+            }
+            std::ops::ControlFlow::Continue(())
+        },
+    );
+}
+
+thread_local! {
+    /// Whether the command running on this thread is the process's last
+    /// work (see [`release`]).
+    static AT_EXIT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` with [`release`] freeing (`exit` false) or leaving memory to
+/// the process's exit (`exit` true), then restores what was set before.
+fn at_exit<T>(exit: bool, f: impl FnOnce() -> T) -> T {
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            AT_EXIT.set(self.0);
+        }
+    }
+    let _restore = Restore(AT_EXIT.replace(exit));
+    f()
+}
+
+/// Frees `value`, the large data of a command's one file (module, text,
+/// output), unless the command is the `pfir` process's last work
+/// ([`run`], not a command the test runner runs in-process): then the exit
+/// returns the memory, as clang's `-disable-free` does, and freeing it
+/// piece by piece would only cost time. The library never skips freeing.
+pub(crate) fn release<T>(value: T) {
+    if AT_EXIT.get() {
+        std::mem::forget(value);
+    } else {
+        drop(value);
+    }
 }
 
 /// [`run`], returning the exit status as a number (for commands run
@@ -197,6 +264,25 @@ fn usage_diagnostic(e: &clap::Error) -> Diagnostic {
 
 #[cfg(test)]
 mod tests {
+    /// `release` frees unless the command is the process's last work, and
+    /// an in-process command inside frees again.
+    #[test]
+    fn release_frees_except_at_the_process_exit() {
+        use std::rc::Rc;
+        let freed = |exit: bool| {
+            let value = Rc::new(());
+            let watch = Rc::clone(&value);
+            super::at_exit(exit, || super::release(value));
+            Rc::strong_count(&watch) == 1
+        };
+        assert!(freed(false));
+        assert!(!freed(true));
+        let inner = super::at_exit(true, || super::at_exit(false, || freed(false)));
+        assert!(inner);
+        // Restored after the scope: the default is to free.
+        assert!(freed(false) && !super::AT_EXIT.get());
+    }
+
     use super::*;
     use crate::ide::builtins::OPT_OPTIONS;
     use clap::CommandFactory;

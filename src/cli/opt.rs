@@ -146,6 +146,17 @@ impl Default for DiagnosticArgs {
 }
 
 impl DiagnosticArgs {
+    /// These options with `--color auto` decided for this thread's
+    /// standard error, for reports rendered on other threads.
+    pub fn resolved(self) -> DiagnosticArgs {
+        let color = if self.color() {
+            diagnostics::ColorChoice::Always
+        } else {
+            diagnostics::ColorChoice::Never
+        };
+        DiagnosticArgs { color, ..self }
+    }
+
     pub fn color(&self) -> bool {
         diagnostics::stderr_color(self.color, self.diagnostic_format)
     }
@@ -309,9 +320,7 @@ pub fn run(args: OptArgs) -> u8 {
         keep_comments: args.keep_comments,
         pipeline,
     };
-    driver::with_large_stack(|| {
-        report_and_print(&file, &args, read, driver::run_opt(&file, &options))
-    })
+    report_and_print(&file, &args, read, driver::run_opt(&file, &options))
 }
 
 /// Writes to stderr, ignoring failure (a closed stderr must not panic).
@@ -368,18 +377,9 @@ fn report_and_print(
             }
         }
     }
-    // Freeing a large module takes tens of milliseconds nobody waits for;
-    // a small one's takes less than starting a thread (the test runner
-    // runs `pfir opt` in-process once per small test).
-    if file.text.len() >= BACKGROUND_DROP_BYTES {
-        driver::drop_in_background(outcome);
-    }
+    super::release(outcome);
     status
 }
-
-/// The size of input from which `pfir opt` frees its module on a thread of
-/// its own.
-pub(super) const BACKGROUND_DROP_BYTES: usize = 256 << 10;
 
 #[cfg(test)]
 mod tests {

@@ -123,7 +123,6 @@ fn config(args: &TestArgs) -> Result<lit::Config, u8> {
     lit::orphans::adopt_orphans();
     if args.no_in_process {
         config.tools.in_process = None;
-        config.tools.in_process_stack = None;
     }
     if let Some(j) = args.jobs {
         config.jobs = j as usize;

@@ -8,12 +8,6 @@
 //! Linear in both: the source lines of comments and line ends are found
 //! with a cursor into the project's one line index
 //! (`fsutil::lines::LineIndex`), which moves forward as the merge does.
-//!
-//! A long function (as many lines as the printer prints in two halves) is
-//! attached in two halves too, the second on a thread of its own: the
-//! state of the merge before a line follows from the lines before it alone
-//! (`State::resumed`), and the halves' notes are joined
-//! ([`FunctionNotes::append`]).
 
 use super::notes::{FunctionNotes, InnerNote, ModuleNotes, Note};
 use crate::ir::Anchor;
@@ -105,83 +99,6 @@ impl<'t> State<'t> {
         }
     }
 
-    /// The state right after the lines `before` (the first lines of
-    /// function `fi`) when this is the state before them: each step of the
-    /// merge consumes the comments that start before the line it reaches
-    /// (its start or end) and moves `last_end` to the end of that line or
-    /// of the comment consumed last, and nothing waits after a line.
-    fn resumed(&self, fi: usize, before: &[Line]) -> Option<State<'t>> {
-        let last = before.last()?;
-        let reach = before.iter().map(|l| l.start.max(l.end)).max()?;
-        let next = self
-            .next
-            .max(self.comments.partition_point(|c| c.start() < reach));
-        let mut last_end = before.iter().map(|l| l.end).fold(self.last_end, usize::max);
-        if next > self.next {
-            last_end = last_end.max(self.comments[next - 1].end());
-        }
-        let mut cursor = self.lines.cursor();
-        let end_line = cursor.line_of(last.end.saturating_sub(1).max(last.start));
-        Some(State {
-            cursor,
-            next,
-            last_end,
-            prev: Some((fi, before.len() - 1, last.anchor, false, end_line)),
-            pending: Vec::new(),
-            inner: Vec::new(),
-            notes: ModuleNotes {
-                functions: vec![FunctionNotes::default(); fi + 1],
-                end: Vec::new(),
-            },
-            ..*self
-        })
-    }
-
-    /// Attaches the comments of function `fi`'s printed `lines`; in two
-    /// halves on two threads from `split.0` lines on, the second half from
-    /// line `split.1` (the middle when `None`), as the printer prints them.
-    fn function(&mut self, fi: usize, lines: &[Line], split: (usize, Option<usize>)) {
-        let half = split
-            .1
-            .filter(|&at| at > 0 && at < lines.len())
-            .unwrap_or(lines.len() / 2);
-        let second = match lines.len() >= split.0.max(2) {
-            true => self.resumed(fi, &lines[..half]),
-            false => None,
-        };
-        let attach = |state: &mut State<'t>, range: std::ops::Range<usize>| {
-            for i in range {
-                state.line(fi, i, lines[i]);
-            }
-        };
-        let Some(mut second) = second else {
-            return attach(self, 0..lines.len());
-        };
-        std::thread::scope(|s| {
-            let other = std::thread::Builder::new()
-                .name("pfir-attach".into())
-                .spawn_scoped(s, move || {
-                    attach(&mut second, half..lines.len());
-                    second
-                });
-            let Ok(other) = other else {
-                return attach(self, 0..lines.len());
-            };
-            attach(self, 0..half);
-            let second = other
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            let mut notes = second.notes;
-            let tail = std::mem::take(&mut notes.functions[fi]);
-            self.notes.functions[fi].append(tail);
-            self.next = second.next;
-            self.last_end = second.last_end;
-            self.prev = second.prev;
-            self.cursor = second.cursor;
-            self.pending = second.pending;
-        })
-    }
-
     fn line(&mut self, fi: usize, index: usize, line: Line) {
         self.take_before(line.start);
         let blank_before = blank_between(self.text, self.last_end, line.start);
@@ -219,16 +136,13 @@ impl<'t> State<'t> {
 /// Attaches `comments` (sorted spans into `text`, the whole file) to the
 /// `printed` lines of a module's functions (collected from
 /// [`crate::printer::lines::Lines`]), read from `text[chunk.0..chunk.1]`;
-/// comments after the last function are the notes' `end`. A function of
-/// `split.0` lines or more is attached in two halves (`split.1`: where the
-/// second starts; its middle when `None`).
+/// comments after the last function are the notes' `end`.
 pub fn attach<'t>(
     printed: &[Vec<Line>],
     text: &'t str,
     lines: &'t LineIndex,
     comments: &'t [Span],
     (chunk_start, chunk_end): (usize, usize),
-    split: (usize, Option<usize>),
 ) -> ModuleNotes<'t> {
     let mut state = State {
         text,
@@ -246,7 +160,9 @@ pub fn attach<'t>(
         },
     };
     for (fi, f) in printed.iter().enumerate() {
-        state.function(fi, f, split);
+        for (i, &line) in f.iter().enumerate() {
+            state.line(fi, i, line);
+        }
     }
     state.take_before(chunk_end.max(state.last_end));
     let mut end = std::mem::take(&mut state.pending);

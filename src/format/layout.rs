@@ -564,6 +564,11 @@ impl<'a> Cx<'a, '_> {
     /// An expression followed by `suffix`: calls and lists are groups,
     /// anything else its text.
     fn expr(&mut self, e: ExprId, suffix: &str) -> Doc<'a> {
+        crate::stack::ensure(|| self.expr_here(e, suffix))
+    }
+
+    /// [`Self::expr`], on the stack [`crate::stack::ensure`] left.
+    fn expr_here(&mut self, e: ExprId, suffix: &str) -> Doc<'a> {
         let (m, f) = (self.m, self.f);
         let limit = self.expr_span(e).map_or(0, |s| s.1);
         match f.exprs[e].kind {

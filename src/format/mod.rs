@@ -22,7 +22,7 @@ pub mod offsets;
 pub mod print;
 
 use crate::diagnostics::Diagnostic;
-use crate::frontend::{SPLIT_MARKER, read_module, split_chunks};
+use crate::frontend::{ReadOptions, SPLIT_MARKER, read_module, split_chunks};
 use crate::ir::{Function, Module};
 use crate::printer::lines::{Line, Lines};
 use fsutil::lines::LineIndex;
@@ -37,12 +37,11 @@ pub fn read_with_comments(
     base: usize,
     chunk: &str,
 ) -> (Option<Module>, Vec<Diagnostic>) {
-    let (module, diags) = read_module(chunk, base);
+    let (module, diags) = read_module(chunk, ReadOptions::at(base)).into_parts();
     let module = module.map(|mut m| {
         let comments = crate::lexer::comments(chunk, base);
         let chunk = (base, base + chunk.len());
-        let split = (print::SPLIT_PRINT_LINES, None);
-        attach::attach(&printed_lines(&m), text, lines, &comments, chunk, split).store(&mut m);
+        attach::attach(&printed_lines(&m), text, lines, &comments, chunk).store(&mut m);
         m
     });
     (module, diags)
@@ -53,47 +52,8 @@ pub fn read_with_comments(
 pub fn printed_lines(m: &Module) -> Vec<Vec<Line>> {
     m.functions()
         .iter()
-        .map(|f| function_lines(f, SPLIT_COLLECT_STMTS))
+        .map(|f: &Function| Lines::of(f).collect())
         .collect()
-}
-
-/// The number of statements from which a block's printed lines are
-/// collected in two halves on two threads.
-const SPLIT_COLLECT_STMTS: usize = 1 << 12;
-
-/// The printed lines of `f`. A block of `min` statements or more
-/// ([`SPLIT_COLLECT_STMTS`]; fewer in tests) is collected in two halves ([`Lines::take_long_block`], as the
-/// canonical printer prints one), the second on a thread of its own (on
-/// this one when no thread can start).
-fn function_lines(f: &Function, min: usize) -> Vec<Line> {
-    let mut lines = Lines::of(f);
-    let mut out = Vec::new();
-    loop {
-        if let Some(taken) = lines.take_long_block(min) {
-            let n = f.block_stmts(taken.block).len();
-            let part = |range| Lines::of_part(f, &taken, range);
-            std::thread::scope(|s| {
-                let second = std::thread::Builder::new()
-                    .name("pfir-lines".into())
-                    .spawn_scoped(s, || part(n / 2..n).collect::<Vec<_>>());
-                match second {
-                    Ok(second) => {
-                        out.extend(part(0..n / 2));
-                        match second.join() {
-                            Ok(second) => out.extend(second),
-                            Err(panic) => std::panic::resume_unwind(panic),
-                        }
-                    }
-                    Err(_) => out.extend(part(0..n)),
-                }
-            });
-            continue;
-        }
-        match lines.next() {
-            Some(line) => out.push(line),
-            None => return out,
-        }
-    }
 }
 
 /// A chunk read for formatting: the module, the printed lines of its
@@ -116,29 +76,27 @@ pub fn read_for_format<'t>(
     chunk: &str,
     comments: &'t [crate::span::Span],
 ) -> Result<ReadChunk<'t>, Vec<Diagnostic>> {
-    let read = crate::frontend::read_module_whole(chunk, base);
-    let split = (print::SPLIT_PRINT_LINES, None);
-    with_notes(text, lines, (base, chunk), comments, read, split)
+    let read = read_module(chunk, ReadOptions::at(base).keeping_on_error());
+    with_notes(text, lines, (base, chunk), comments, read)
 }
 
 /// The module of [`read_for_format`] from `read`, what
-/// [`crate::frontend::read_module_whole`] returned for `chunk` (at byte
-/// `base` of `text`); long functions are attached in halves from
-/// `split.0` lines on ([`attach::attach`]).
+/// [`read_module`] returned for `chunk` (at byte `base` of `text`), kept on
+/// error.
 fn with_notes<'t>(
     text: &'t str,
     lines: &'t LineIndex,
     (base, chunk): (usize, &str),
     comments: &'t [crate::span::Span],
-    (module, diags, syntax_error): (Module, Vec<Diagnostic>, bool),
-    split: (usize, Option<usize>),
+    read: crate::frontend::ModuleRead,
 ) -> Result<ReadChunk<'t>, Vec<Diagnostic>> {
-    if syntax_error {
-        return Err(diags);
-    }
+    let module = match read.module {
+        Some(module) if !read.syntax_error => module,
+        _ => return Err(read.diagnostics),
+    };
     let printed = printed_lines(&module);
     let chunk = (base, base + chunk.len());
-    let notes = attach::attach(&printed, text, lines, comments, chunk, split);
+    let notes = attach::attach(&printed, text, lines, comments, chunk);
     Ok(ReadChunk {
         module,
         printed,
@@ -161,44 +119,17 @@ pub fn format_text(text: &str) -> Result<String, Vec<Diagnostic>> {
 
 /// [`format_text`] with statements laid out within `width` columns.
 pub fn format_text_with(text: &str, width: usize) -> Result<String, Vec<Diagnostic>> {
-    format_text_in(text, width, Cuts::DEFAULT).map(|parts| parts.concat())
+    format_text_in(text, width, print::WINDOW_LINES)
 }
 
-/// [`format_text_with`] in parts, the text being their concatenation: a
-/// long function's halves, printed on two threads, are not copied into
-/// one string (the command line writes the parts one after the other).
-pub fn format_text_parts(text: &str, width: usize) -> Result<Vec<String>, Vec<Diagnostic>> {
-    format_text_in(text, width, Cuts::DEFAULT)
-}
-
-/// Where formatting cuts its work: any cuts give the same bytes (tests
-/// choose others than [`Cuts::DEFAULT`]).
-#[derive(Copy, Clone, Debug)]
-pub(crate) struct Cuts {
-    /// A function of this many printed lines or more is attached and
-    /// printed in two halves on two threads ...
-    pub split_lines: usize,
-    /// ... the second from this line (its middle when `None`).
-    pub split_at: Option<usize>,
-    /// The number of lines printed at a time, their statements laid out
-    /// together.
-    pub window_lines: usize,
-}
-
-impl Cuts {
-    pub const DEFAULT: Cuts = Cuts {
-        split_lines: print::SPLIT_PRINT_LINES,
-        split_at: None,
-        window_lines: print::WINDOW_LINES,
-    };
-}
-
-/// [`format_text_parts`] with its work cut at `cuts`.
+/// [`format_text_with`], printing `window_lines` lines at a time (their
+/// statements laid out together; any number gives the same bytes, tests
+/// choose others than [`print::WINDOW_LINES`]).
 pub(crate) fn format_text_in(
     text: &str,
     width: usize,
-    cuts: Cuts,
-) -> Result<Vec<String>, Vec<Diagnostic>> {
+    window_lines: usize,
+) -> Result<String, Vec<Diagnostic>> {
     let split = crate::split_input::has_split_marker(text);
     let chunks = |whole: bool| {
         if whole {
@@ -207,62 +138,46 @@ pub(crate) fn format_text_in(
             split_chunks(text)
         }
     };
-    let result = format_chunks(text, chunks(!split), width, cuts);
+    let result = format_chunks(text, chunks(!split), width, window_lines);
     let out = match result {
         // A separator line that is only a comment of a file read whole.
-        Err(diags) if split => format_chunks(text, chunks(true), width, cuts).map_err(|_| diags)?,
+        Err(diags) if split => {
+            format_chunks(text, chunks(true), width, window_lines).map_err(|_| diags)?
+        }
         other => other?,
     };
-    let mut out = if uses_crlf(text) {
-        out.iter().map(|part| part.replace('\n', "\r\n")).collect()
+    let out = if uses_crlf(text) {
+        out.replace('\n', "\r\n")
     } else {
         out
     };
     // A byte order mark stays.
-    if text.starts_with('\u{feff}') {
-        out.insert(0, "\u{feff}".to_string());
-    }
-    Ok(out)
+    Ok(if text.starts_with('\u{feff}') {
+        format!("\u{feff}{out}")
+    } else {
+        out
+    })
 }
 
 fn format_chunks(
     text: &str,
     chunks: Vec<(usize, &str)>,
     width: usize,
-    cuts: Cuts,
-) -> Result<Vec<String>, Vec<Diagnostic>> {
-    // The line index and the comments are found while the last chunk is
-    // read, by this thread, once its share of the reading is done and it
-    // would wait for the other one (`read_module_whole_meanwhile`).
-    let trivia = || {
-        let spans: Vec<Vec<crate::span::Span>> = chunks
-            .iter()
-            .map(|&(base, chunk)| crate::lexer::comments(chunk, base))
-            .collect();
-        (LineIndex::new(text), spans)
-    };
-    let (last, rest) = match chunks.split_last() {
-        Some((&last, rest)) => (last, rest),
-        None => ((0, ""), &[][..]),
-    };
-    let mut reads: Vec<_> = rest
+    window_lines: usize,
+) -> Result<String, Vec<Diagnostic>> {
+    let reads: Vec<_> = chunks
         .iter()
-        .map(|&(base, chunk)| crate::frontend::read_module_whole(chunk, base))
+        .map(|&(base, chunk)| read_module(chunk, ReadOptions::at(base).keeping_on_error()))
         .collect();
-    let (read, (lines, spans)) =
-        crate::frontend::read_module_whole_meanwhile(last.1, last.0, trivia);
-    reads.push(read);
+    let lines = LineIndex::new(text);
+    let spans: Vec<Vec<crate::span::Span>> = chunks
+        .iter()
+        .map(|&(base, chunk)| crate::lexer::comments(chunk, base))
+        .collect();
     let mut modules = Vec::with_capacity(chunks.len());
     let mut errors = Vec::new();
     for ((read, &chunk), spans) in reads.into_iter().zip(&chunks).zip(&spans) {
-        match with_notes(
-            text,
-            &lines,
-            chunk,
-            spans,
-            read,
-            (cuts.split_lines, cuts.split_at),
-        ) {
+        match with_notes(text, &lines, chunk, spans, read) {
             Ok(m) => modules.push(m),
             Err(diags) => errors.extend(diags),
         }
@@ -276,8 +191,7 @@ fn format_chunks(
     check_output_size(reads, Keep::All).map_err(|d| vec![d])?;
     let mut printer = Printer::new(Keep::All)
         .line_width(width)
-        .split_lines(cuts.split_lines, cuts.split_at)
-        .window_lines(cuts.window_lines);
+        .window_lines(window_lines);
     if text.contains("expected-") {
         printer = printer.tracking(text, lines.line_count());
     }
@@ -302,14 +216,12 @@ fn format_chunks(
             printer.blank();
         }
     }
-    // Freeing a large IR takes a while that nobody needs to wait for.
-    let modules = modules.into_iter().map(|r| (r.module, r.printed));
-    crate::frontend::drop_in_background(modules.collect::<Vec<_>>());
-    let (parts, tracking) = printer.finish();
-    let parts = parts.into_iter().map(text_of);
+    drop(modules);
+    let (bytes, tracking) = printer.finish();
+    let text = text_of(bytes);
     Ok(match tracking {
-        Some(t) => vec![offsets::rewrite(parts.collect(), &t)],
-        None => parts.collect(),
+        Some(t) => offsets::rewrite(text, &t),
+        None => text,
     })
 }
 
@@ -371,8 +283,7 @@ pub fn print_modules_keeping_comments(modules: &[Module]) -> String {
         }
         printer.module(m, &printed_lines(m), &ModuleNotes::of_ir(m), &|_| 0);
     }
-    let (parts, _) = printer.finish();
-    text_of(parts.concat())
+    text_of(printer.finish().0)
 }
 
 #[cfg(test)]

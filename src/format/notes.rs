@@ -122,30 +122,6 @@ impl<'t> FunctionNotes<'t> {
         }
     }
 
-    /// Adds `other`, the comments of the lines after these (of the same
-    /// function), attached on their own: as if they had been pushed here.
-    /// Its first line may be this one's last, for its trailing comment.
-    pub fn append(&mut self, other: FunctionNotes<'t>) {
-        let notes_from = self.notes.len() as u32;
-        let inner_from = self.inner.len() as u32;
-        let shift = |r: Range<u32>, by: u32| r.start + by..r.end + by;
-        for l in other.lines {
-            let l = LineNotes {
-                leading: shift(l.leading, notes_from),
-                inner: shift(l.inner, inner_from),
-                trailing: l.trailing.map(|t| t + notes_from),
-                ..l
-            };
-            match self.lines.last_mut() {
-                // Only a trailing comment comes for a line already here.
-                Some(last) if last.index == l.index => last.trailing = l.trailing,
-                _ => self.lines.push(l),
-            }
-        }
-        self.notes.extend(other.notes);
-        self.inner.extend(other.inner);
-    }
-
     /// The lines that have comments, in printed order.
     pub fn lines(&self) -> &[LineNotes] {
         &self.lines

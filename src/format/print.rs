@@ -73,9 +73,6 @@ enum Source {
 
 pub struct Printer {
     w: TrimWriter<Vec<u8>>,
-    /// What was written before `w`, in order: the halves of a function
-    /// printed on two threads stay the buffers they were printed into.
-    parts: Vec<Vec<u8>>,
     out_line: usize,
     /// Nothing printed yet in this block (or file): no blank line here.
     fresh: bool,
@@ -94,10 +91,6 @@ pub struct Printer {
     placed: Vec<bool>,
     laid: Vec<Option<super::layout::Laid>>,
     scratch: super::layout::Scratch,
-    /// The number of printed lines from which a function is printed in
-    /// two halves on two threads ([`SPLIT_PRINT_LINES`]; smaller in tests).
-    split_lines: usize,
-    split_at: Option<usize>,
     /// The number of lines printed at a time ([`WINDOW_LINES`]; others in
     /// tests).
     window_lines: usize,
@@ -106,10 +99,6 @@ pub struct Printer {
 /// The number of lines printed at a time, their statements laid out
 /// together ([`super::layout::fit_statements`]).
 pub const WINDOW_LINES: usize = 128;
-
-/// The number of printed lines from which a function is formatted in two
-/// halves on two threads.
-pub const SPLIT_PRINT_LINES: usize = 1 << 15;
 
 /// The depth of the comment lines printed above `line`: inside the block
 /// that a `}` or `} else {` line closes.
@@ -131,7 +120,6 @@ impl Printer {
     pub fn new(keep: Keep) -> Printer {
         Printer {
             w: TrimWriter::new(Vec::new()),
-            parts: Vec::new(),
             out_line: 0,
             fresh: true,
             keep,
@@ -142,8 +130,6 @@ impl Printer {
             scratch: super::layout::Scratch::default(),
             placed: Vec::new(),
             laid: Vec::new(),
-            split_lines: SPLIT_PRINT_LINES,
-            split_at: None,
             window_lines: WINDOW_LINES,
         }
     }
@@ -151,15 +137,6 @@ impl Printer {
     /// Lays statements out within `width` columns ([`super::layout`]).
     pub fn line_width(mut self, width: usize) -> Printer {
         self.width = Some(width);
-        self
-    }
-
-    /// Prints a function of `n` printed lines or more in two halves on two
-    /// threads (the default is [`SPLIT_PRINT_LINES`]); the second half
-    /// starts at its middle line, or (tests) at line `at` when given.
-    pub fn split_lines(mut self, n: usize, at: Option<usize>) -> Printer {
-        self.split_lines = n;
-        self.split_at = at;
         self
     }
 
@@ -196,11 +173,9 @@ impl Printer {
         self
     }
 
-    /// The output, in parts to be written one after the other (see
-    /// `Printer::function`), and the tracking of its lines.
-    pub fn finish(mut self) -> (Vec<Vec<u8>>, Option<Tracking>) {
-        self.parts.push(self.w.finish().unwrap_or_default());
-        (self.parts, self.tracking)
+    /// The output and the tracking of its lines.
+    pub fn finish(self) -> (Vec<u8>, Option<Tracking>) {
+        (self.w.finish().unwrap_or_default(), self.tracking)
     }
 
     pub fn blank(&mut self) {
@@ -357,10 +332,7 @@ impl Printer {
     }
 
     /// Prints the `lines` of `f`, each with its comments (found with a
-    /// cursor: `notes` are in the lines' order). A long function (at least
-    /// `split_lines` lines) is printed in two halves, the second on a
-    /// thread of its own, as the canonical printer prints a long block
-    /// (`printer::stmt`), unless the output's lines are being tracked.
+    /// cursor: `notes` are in the lines' order).
     fn function(
         &mut self,
         module: &Module,
@@ -369,9 +341,6 @@ impl Printer {
         notes: &FunctionNotes,
         source_line: &dyn Fn(usize) -> usize,
     ) {
-        if self.tracking.is_none() && lines.len() >= self.split_lines.max(2) {
-            return self.function_in_halves(module, f, notes, lines);
-        }
         let lines = lines.iter().copied().enumerate();
         self.lines(module, f, notes, lines, source_line);
     }
@@ -477,72 +446,5 @@ impl Printer {
         self.laid = laid;
         self.wrapped = wrapped;
         self.placed = placed;
-    }
-
-    /// [`Printer::function`] for a long function: the second half of its
-    /// lines is printed into a buffer on a thread of its own while this
-    /// thread prints the first (a line starts in a state that depends only
-    /// on whether the line before opened a block); on one thread when no
-    /// thread can start.
-    fn function_in_halves(
-        &mut self,
-        module: &Module,
-        f: &Function,
-        notes: &FunctionNotes,
-        lines: &[Line],
-    ) {
-        let no_lines = |_: usize| 0;
-        let half = self
-            .split_at
-            .filter(|&at| at > 0 && at < lines.len())
-            .unwrap_or(lines.len() / 2);
-        let mut before = String::new();
-        line_text(module, f, &lines[half - 1], &mut before);
-        let mut second = Printer {
-            w: TrimWriter::new(Vec::new()),
-            parts: Vec::new(),
-            out_line: 0,
-            fresh: before.ends_with('{'),
-            keep: self.keep,
-            tracking: None,
-            width: self.width,
-            text: String::new(),
-            wrapped: String::new(),
-            scratch: super::layout::Scratch::default(),
-            placed: Vec::new(),
-            laid: Vec::new(),
-            split_lines: self.split_lines,
-            split_at: None,
-            window_lines: self.window_lines,
-        };
-        let indexed =
-            |range: std::ops::Range<usize>| range.clone().zip(lines[range].iter().copied());
-        std::thread::scope(|s| {
-            let printer = std::thread::Builder::new()
-                .name("pfir-fmt".into())
-                .stack_size(crate::stack::worker_stack_bytes())
-                .spawn_scoped(s, move || {
-                    second.lines(module, f, notes, indexed(half..lines.len()), &no_lines);
-                    second
-                });
-            let Ok(printer) = printer else {
-                return self.lines(module, f, notes, indexed(0..lines.len()), &no_lines);
-            };
-            self.lines(module, f, notes, indexed(0..half), &no_lines);
-            match printer.join() {
-                Ok(second) => {
-                    self.fresh = second.fresh;
-                    self.out_line += second.out_line;
-                    // The second half stays the buffer it was printed into
-                    // (its first line ends the spaces held back here).
-                    if let Ok(bytes) = second.w.finish() {
-                        let first = std::mem::replace(&mut self.w, TrimWriter::new(Vec::new()));
-                        self.parts.extend(first.finish().ok());
-                        self.parts.push(bytes);
-                    }
-                }
-                Err(panic) => std::panic::resume_unwind(panic),
-            }
-        })
     }
 }

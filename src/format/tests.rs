@@ -130,7 +130,12 @@ fn without_comments_fmt_is_opt() {
     let src = "func k() -> task_id {\n  return system.task_invalid()\n}\norchestration   func main(n: i64) {\n  x = (n + 1) * 2\n  if x > 3 { y = 1 } else { if x > 4 { z = 2 } }\n}\n";
     assert_eq!(
         fmt(src),
-        crate::printer::print_module(&crate::frontend::read_module(src, 0).0.unwrap())
+        crate::printer::print_module(
+            &crate::frontend::read_module(src, Default::default())
+                .into_parts()
+                .0
+                .unwrap()
+        )
     );
 }
 
@@ -204,7 +209,7 @@ fn structural_equality_ignores_comments() {
     let m = m.unwrap();
     assert_eq!(m.functions()[0].comments.all().count(), 4);
     assert_eq!(m.end_comments.len(), 1);
-    let (p, _) = crate::frontend::read_module(plain, 0);
+    let (p, _) = crate::frontend::read_module(plain, Default::default()).into_parts();
     assert!(crate::ir::equality::modules_equal(&m, &p.unwrap()).is_ok());
 }
 
@@ -240,7 +245,10 @@ fn the_output_size_bound_counts_comment_lines_at_depth() {
         assert!(
             printed
                 > printed_indentation(&crate::printer::print_module(
-                    &crate::frontend::read_module(src, 0).0.unwrap()
+                    &crate::frontend::read_module(src, Default::default())
+                        .into_parts()
+                        .0
+                        .unwrap()
                 ))
         );
     }
@@ -262,7 +270,7 @@ fn comment_lines_at_depth_count_toward_the_output_bound() {
             .iter()
             .any(|d| d.code == Some(crate::diagnostics::Code::TooDeep))
     };
-    crate::stack::with_large_stack(|| {
+    {
         assert!(refused(super::format_text(&src).unwrap_err()));
         let lines = fsutil::lines::LineIndex::new(&src);
         let (m, _) = super::read_with_comments(&src, &lines, 0, &src);
@@ -270,17 +278,10 @@ fn comment_lines_at_depth_count_toward_the_output_bound() {
         assert!(crate::printer::check_output_size([&m]).is_ok());
         let keep = super::check_output_size_keeping_comments(std::slice::from_ref(&m));
         assert!(refused(vec![keep.unwrap_err()]));
-    });
+    };
 }
 
-/// A function attached and printed in two halves on two threads
-/// (`attach::State::function`, `Printer::function`) gives the bytes it
-/// gives on one, wherever the halves meet: the test splits every function
-/// of some commented, nested, hand-written files at each of its lines, at
-/// several widths, and compares with the one-thread output (a wrong state
-/// at the cut, or a wrong join of the halves' comments, changes where a
-/// comment goes).
-/// The files the tests of cutting the work (halves, windows) format.
+/// The files the test of cutting the work into windows formats.
 const CUT_FILES: [&str; 7] = [
     include_str!("../../examples/every_construct.pfir"),
     include_str!("../../examples/chained_phases.pfir"),
@@ -291,36 +292,9 @@ const CUT_FILES: [&str; 7] = [
     include_str!("../../tests/lit/fmt/width.pfir"),
 ];
 
-/// `text` formatted within `width` columns, its work cut at `cuts`.
-fn formatted(text: &str, width: usize, cuts: super::Cuts) -> String {
-    super::format_text_in(text, width, cuts)
-        .expect("formats")
-        .concat()
-}
-
-#[test]
-fn printing_in_halves_gives_the_same_bytes() {
-    for (i, text) in CUT_FILES.iter().enumerate() {
-        for width in [30, 60, 100] {
-            let one = super::Cuts {
-                split_lines: usize::MAX,
-                ..super::Cuts::DEFAULT
-            };
-            let whole = formatted(text, width, one);
-            for at in 1..text.lines().count() {
-                let cuts = super::Cuts {
-                    split_lines: 2,
-                    split_at: Some(at),
-                    ..super::Cuts::DEFAULT
-                };
-                let halves = formatted(text, width, cuts);
-                assert_eq!(
-                    halves, whole,
-                    "file {i}, width {width}, halves at line {at}"
-                );
-            }
-        }
-    }
+/// `text` formatted within `width` columns, `window_lines` at a time.
+fn formatted(text: &str, width: usize, window_lines: usize) -> String {
+    super::format_text_in(text, width, window_lines).expect("formats")
 }
 
 /// Laying out a window of lines at a time (one `pretty` render per room
@@ -330,47 +304,10 @@ fn printing_in_halves_gives_the_same_bytes() {
 fn any_window_of_lines_gives_the_same_bytes() {
     for (i, text) in CUT_FILES.iter().enumerate() {
         for width in [20, 30, 60, 100] {
-            let cuts = |window_lines| super::Cuts {
-                window_lines,
-                ..super::Cuts::DEFAULT
-            };
-            let alone = formatted(text, width, cuts(1));
+            let alone = formatted(text, width, 1);
             for window in [2, 3, 7, super::print::WINDOW_LINES] {
-                let together = formatted(text, width, cuts(window));
+                let together = formatted(text, width, window);
                 assert_eq!(together, alone, "file {i}, width {width}, window {window}");
-            }
-        }
-    }
-}
-
-/// Collecting a function's printed lines in halves (from a block of any
-/// length on) gives the lines of one walk, in order.
-#[test]
-fn lines_collected_in_halves_are_the_lines_of_one_walk() {
-    let files = [
-        include_str!("../../examples/every_construct.pfir"),
-        include_str!("../../examples/chained_phases.pfir"),
-        include_str!("../../tests/lit/fmt/Inputs/messy.pfir"),
-        include_str!("../../tests/lit/fmt/Inputs/wide.pfir"),
-    ];
-    for (i, text) in files.iter().enumerate() {
-        let (m, _, _) = crate::frontend::read_module_whole(text, 0);
-        let total: usize = m
-            .functions()
-            .iter()
-            .map(|f| crate::printer::lines::Lines::of(f).count())
-            .sum();
-        assert!(total > 10, "file {i}: functions with bodies");
-        for f in m.functions() {
-            let whole: Vec<String> = crate::printer::lines::Lines::of(f)
-                .map(|l| format!("{l:?}"))
-                .collect();
-            for min in 1..4 {
-                let halves: Vec<String> = super::function_lines(f, min)
-                    .iter()
-                    .map(|l| format!("{l:?}"))
-                    .collect();
-                assert_eq!(halves, whole, "file {i}, halves from {min} statements");
             }
         }
     }

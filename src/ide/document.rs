@@ -5,10 +5,9 @@
 //! is already a document offset. Lowering runs even when the parser
 //! recovered from errors (its IR is consistent whatever the diagnostics);
 //! the pass only runs on a chunk with no error at all, as in `pfir opt`.
-//! The whole build runs on a thread with pfir's large stack (deep inputs
-//! recurse in the parser's actions and in lowering); if that thread cannot
-//! be started it runs on the caller's, and if it fails the document is
-//! treated as empty rather than letting the failure reach the caller.
+//! The whole build runs on the caller's thread (deep input grows the stack
+//! where it recurses, `crate::stack`); if it fails the document is treated
+//! as empty rather than letting the failure reach the caller.
 
 use crate::diagnostics::{Diagnostic, has_errors};
 use crate::driver::split_chunks;
@@ -78,9 +77,9 @@ pub struct Chunk {
     /// Every `// ...` comment, from `//` to the end of its line.
     pub comments: Vec<Range<usize>>,
     pub index: ChunkIndex,
-    /// What `pfir opt`'s front end ([`crate::driver::read_module`]) reports
+    /// What `pfir opt`'s front end (`crate::frontend::read_module`) reports
     /// for this chunk (the module is kept for the index even when there
-    /// are errors: [`crate::driver::read_module_anyway`]).
+    /// are errors: `ReadOptions::keep_on_error`).
     pub front_end: Vec<Diagnostic>,
     /// Whether the front end reported an error in this chunk.
     pub has_errors: bool,
@@ -112,7 +111,7 @@ impl Chunk {
             }
             let module = self.module.lock().ok().and_then(|mut m| m.take());
             match module {
-                Some(mut m) => on_large_stack(
+                Some(mut m) => or_failed(
                     || decisions::run(&mut m, &self.index.loops),
                     || Decisions::not_run("the pass failed"),
                 ),
@@ -122,24 +121,10 @@ impl Chunk {
     }
 }
 
-/// Runs `f` on a thread with pfir's large stack (on this one if no thread
-/// can be started); `failed` if it panics.
-fn on_large_stack<T: Send>(f: impl FnOnce() -> T + Send, failed: impl FnOnce() -> T) -> T {
-    let job = Mutex::new(Some(f));
-    let take = || job.lock().ok().and_then(|mut f| f.take());
-    std::thread::scope(|s| {
-        let spawned = std::thread::Builder::new()
-            .name("pfir-ide".into())
-            .stack_size(crate::stack::worker_stack_bytes())
-            .spawn_scoped(s, || take().map(|f| f()));
-        match spawned {
-            Ok(handle) => handle.join().ok().flatten().unwrap_or_else(failed),
-            Err(_) => match take() {
-                Some(f) => f(),
-                None => failed(),
-            },
-        }
-    })
+/// Runs `f` on this thread; `failed` if it panics (a bug must not take
+/// the editor's session down with it).
+fn or_failed<T>(f: impl FnOnce() -> T, failed: impl FnOnce() -> T) -> T {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|_| failed())
 }
 
 #[derive(Debug)]
@@ -161,7 +146,7 @@ impl Document {
         if text.len() > crate::span::MAX_SOURCE_BYTES {
             return Document::empty(text);
         }
-        on_large_stack(
+        or_failed(
             || build_here(text.clone()),
             || Document::empty(text.clone()),
         )
@@ -227,7 +212,9 @@ fn build_chunk(text: &Arc<str>, base: usize, chunk: &str) -> Chunk {
         .into_iter()
         .map(|s| s.range())
         .collect();
-    let (module, front_end) = crate::driver::read_module_anyway(chunk, base);
+    let options = crate::frontend::ReadOptions::at(base).keeping_on_error();
+    let read = crate::frontend::read_module(chunk, options);
+    let (module, front_end) = (read.module.unwrap_or_default(), read.diagnostics);
     let has_errors = has_errors(&front_end);
     let index = index::build(text, &module);
     Chunk {

@@ -18,7 +18,7 @@
 //! [`Analysis`] and the plain types its methods return, re-exported here;
 //! the modules that compute them are private to pfir (`pub(crate)`), so
 //! they can change without breaking a user. Module map: `document`
-//! (chunks, offsets, building on a large stack), `index` (definitions,
+//! (chunks, offsets, building), `index` (definitions,
 //! uses, scopes, loops, outline from the IR), `decisions` (the pass's
 //! remark per loop), `directives` (RUN / CHECK / `expected-*` inside
 //! comments), `builtins` (the vocabulary editors offer), and one module per

@@ -2,10 +2,8 @@
 //! while a command runs in-process for the test runner
 //! (`crate::testing::in_process`), buffers that stand for them.
 //!
-//! The redirection is per thread and follows the work onto pfir's
-//! large-stack worker ([`Redirect::current`], used by
-//! `driver::with_large_stack`), so commands running at once on different
-//! threads never see each other's streams. Captured streams are never a
+//! The redirection is per thread ([`Redirect::current`]), so commands
+//! running at once on different threads never see each other's streams. Captured streams are never a
 //! terminal.
 
 use std::cell::RefCell;

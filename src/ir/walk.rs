@@ -81,8 +81,6 @@ struct Open<'f> {
     which: u8,
     block: &'f Block,
     stmts: &'f [StmtId],
-    /// The first statement to enter (0 unless the walk covers part of a block).
-    first: usize,
     /// The next statement to enter; `None` before [`Event::EnterBlock`].
     next: Option<usize>,
     /// The innermost `for`/`while` whose body holds this block.
@@ -121,29 +119,13 @@ impl<'f> Walk<'f> {
     /// The walk of one block of `f`: block `which` of `owner` (`None`, 0:
     /// the body). Enclosing loops outside it are not seen.
     pub fn within(f: &'f Function, owner: Option<StmtId>, which: u8, block: &'f Block) -> Walk<'f> {
-        Walk::part(f, owner, which, block, 0..f.block_stmts(block).len())
-    }
-
-    /// [`Walk::within`] over the statements `range` of the block only (by
-    /// index in the block, as [`Site::index`] gives them; clamped to the
-    /// block). The block's own events come as usual.
-    pub fn part(
-        f: &'f Function,
-        owner: Option<StmtId>,
-        which: u8,
-        block: &'f Block,
-        range: std::ops::Range<usize>,
-    ) -> Walk<'f> {
         let in_loop = owner.filter(|&s| is_loop(f, s));
         let in_manual = owner.and_then(|s| manual_scope(f, s)).unwrap_or(false);
-        let all = f.block_stmts(block);
-        let end = range.end.min(all.len());
         let open = Open {
             owner,
             which,
             block,
-            stmts: &all[..end],
-            first: range.start.min(end),
+            stmts: f.block_stmts(block),
             next: None,
             in_loop,
             in_manual,
@@ -161,18 +143,6 @@ impl<'f> Walk<'f> {
     pub fn skip_nested(&mut self) {
         if let Some(s) = self.pending.take() {
             self.stack.push(Frame::Leave(s));
-        }
-    }
-
-    /// Right after an [`Event::EnterBlock`]: do not enter the block's
-    /// statements (a caller that handles them itself); its
-    /// [`Event::LeaveBlock`] comes next. Elsewhere it does nothing.
-    pub fn skip_block(&mut self) {
-        if self.pending.is_none()
-            && let Some(Frame::Block(open)) = self.stack.last_mut()
-            && open.next == Some(open.first)
-        {
-            open.next = Some(open.stmts.len());
         }
     }
 
@@ -241,7 +211,6 @@ impl<'f> Walk<'f> {
                     which,
                     block,
                     stmts: f.block_stmts(block),
-                    first: 0,
                     next: None,
                     in_loop,
                     in_manual,
@@ -286,7 +255,7 @@ impl<'f> Iterator for Walk<'f> {
                 }
                 Frame::Block(open) => {
                     let Some(next) = open.next else {
-                        open.next = Some(open.first);
+                        open.next = Some(0);
                         self.depth += 1;
                         return Some(Event::EnterBlock {
                             owner: open.owner,
@@ -448,7 +417,7 @@ mod tests {
     use crate::ir::Module;
 
     fn module(text: &str) -> Module {
-        let (m, diags) = crate::frontend::read_module(text, 0);
+        let (m, diags) = crate::frontend::read_module(text, Default::default()).into_parts();
         assert!(diags.is_empty(), "{diags:?}");
         m.expect("a module")
     }
@@ -574,38 +543,9 @@ mod tests {
     }
 
     #[test]
-    fn a_walk_over_part_of_a_block_enters_only_that_part() {
-        let m =
-            module("func main(n: i64) {\n  a = n + 1\n  b = n + 2\n  c = n + 3\n  d = n + 4\n}\n");
-        let f = &m.functions()[0];
-        let entered = |range: std::ops::Range<usize>| {
-            let mut out = Vec::new();
-            walk_stmts_of(Walk::part(f, None, 0, &f.body, range), &mut out);
-            out
-        };
-        assert_eq!(entered(1..3), [1, 2]);
-        assert_eq!(entered(3..9), [3]);
-        assert_eq!(entered(5..9), Vec::<usize>::new());
-        assert_eq!(entered(0..4), [0, 1, 2, 3]);
-    }
-
-    /// The [`Site::index`]es a walk enters, checking the block events
-    /// around them.
-    fn walk_stmts_of(w: Walk<'_>, out: &mut Vec<usize>) {
-        let events: Vec<_> = w.collect();
-        assert!(matches!(events.first(), Some(Event::EnterBlock { .. })));
-        assert!(matches!(events.last(), Some(Event::LeaveBlock { .. })));
-        for ev in events {
-            if let Event::Enter(_, site) = ev {
-                out.push(site.index);
-            }
-        }
-    }
-
     /// The innermost scope decides: a statement is in a manual scope under
     /// `manual` (at any depth of loops and `if`s), not under an `auto`
     /// nested in it, nor outside every scope; nor in a walk of a part.
-    #[test]
     fn the_innermost_scope_decides_manual() {
         let m = module(
             "func main(n: i64, c: bool) {
@@ -640,40 +580,6 @@ mod tests {
         }
         // a, b, d, e, g, h
         assert_eq!(manual, [false, true, false, true, true, false]);
-    }
-
-    #[test]
-    fn skip_block_leaves_the_block_just_opened() {
-        let m = module(NESTED);
-        let f = &m.functions()[0];
-        let mut w = Walk::new(f);
-        let mut seen = Vec::new();
-        while let Some(ev) = w.next() {
-            match ev {
-                Event::EnterBlock { owner: Some(o), .. }
-                    if matches!(f.stmts[o].kind, StmtKind::For(_)) =>
-                {
-                    w.skip_block();
-                    assert!(
-                        matches!(w.next(), Some(Event::LeaveBlock { owner, .. }) if owner == Some(o))
-                    );
-                    seen.push("for-body");
-                }
-                Event::Enter(s, _) => {
-                    // Anywhere but right after a block opens it does nothing.
-                    w.skip_block();
-                    seen.push(match f.stmts[s].kind {
-                        StmtKind::If(_) => "if",
-                        StmtKind::For(_) => "for",
-                        StmtKind::Scope(_) => "manual",
-                        _ => "assign",
-                    });
-                }
-                _ => {}
-            }
-        }
-        // The `if` and its branches, inside the loop, are not entered.
-        assert_eq!(seen, ["manual", "for", "for-body", "assign"]);
     }
 
     #[test]

@@ -23,49 +23,6 @@ pub use token::{LexError, Tok};
 /// Deeper input is rejected with a diagnostic instead of exhausting the stack.
 pub const MAX_NESTING: usize = 200_000;
 
-/// A stack that holds every recursive walk of input nested
-/// [`MAX_NESTING`] deep: [`STACK_BYTES_PER_LEVEL`] per level, reserved (only
-/// the pages a walk touches are committed). The threads that walk a module
-/// get it (`crate::driver::with_large_stack`, and the helper threads of
-/// the front end and the printer) when the address space allows; else a
-/// smaller one, and the nesting limit in effect ([`nesting_limit`]) is
-/// lowered to what it holds.
-pub const NESTING_STACK_BYTES: usize = 4 << 30;
-
-/// The stack one level of nesting may take in the deepest recursive walk.
-pub const STACK_BYTES_PER_LEVEL: usize = NESTING_STACK_BYTES / MAX_NESTING;
-
-/// The nesting limit in effect: [`MAX_NESTING`], unless the stack the
-/// walks run on is smaller than [`NESTING_STACK_BYTES`] (`ulimit -v`), and
-/// why, when it is lower.
-static NESTING_LIMIT: std::sync::atomic::AtomicUsize =
-    std::sync::atomic::AtomicUsize::new(MAX_NESTING);
-
-/// The deepest nesting accepted now: [`MAX_NESTING`], or less when the
-/// walks' stack had to be smaller ([`lower_nesting_limit`]).
-pub fn nesting_limit() -> usize {
-    NESTING_LIMIT.load(std::sync::atomic::Ordering::Relaxed)
-}
-
-/// Lowers the nesting limit to what a stack of `stack_bytes` holds (it
-/// never rises again: every walk may run on the smallest such stack).
-pub fn lower_nesting_limit(stack_bytes: usize) {
-    let levels = stack_bytes / STACK_BYTES_PER_LEVEL;
-    // A round number when there is room for one.
-    let levels = if levels > 10_000 {
-        levels / 1000 * 1000
-    } else {
-        levels
-    };
-    let levels = levels.clamp(16, MAX_NESTING);
-    if NESTING_LIMIT.fetch_min(levels, std::sync::atomic::Ordering::Relaxed) > levels {
-        LIMITING_STACK.store(stack_bytes, std::sync::atomic::Ordering::Relaxed);
-    }
-}
-
-/// The stack size that set the nesting limit in effect, when lower.
-static LIMITING_STACK: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-
 /// One lexed token with its byte range.
 pub type Spanned<'input> = (usize, Tok<'input>, usize);
 
@@ -78,8 +35,8 @@ pub struct TooDeep {
 
 impl TooDeep {
     pub fn diagnostic(&self) -> Diagnostic {
-        let limit = nesting_limit();
-        let d = Diagnostic::error(
+        let limit = MAX_NESTING;
+        Diagnostic::error(
             format!("nesting is deeper than the limit of {limit} levels"),
             self.span,
         )
@@ -87,15 +44,7 @@ impl TooDeep {
         .with_label("too deeply nested here")
         .with_note(format!(
             "pfir accepts at most {limit} nested brackets, blocks or operators"
-        ));
-        if limit < MAX_NESTING {
-            d.with_note(format!(
-                "the limit is {MAX_NESTING} levels; it is lower here because the address space (`ulimit -v`) leaves room for a stack of only {} MiB",
-                LIMITING_STACK.load(std::sync::atomic::Ordering::Relaxed) >> 20
-            ))
-        } else {
-            d
-        }
+        ))
     }
 }
 
@@ -104,61 +53,20 @@ impl TooDeep {
 /// first bracket nested deeper than [`MAX_NESTING`] yields `Err` (and the
 /// stream ends there).
 pub fn tokens(text: &str, base: usize) -> impl Iterator<Item = Result<Spanned<'_>, TooDeep>> {
-    Tokens::new(text, base, 0, None)
+    Tokens::new(text, base)
 }
 
-/// The tokens of `text` (which starts at byte `base` of its file) when it
-/// stands inside `depth` open brackets: the nesting limit counts those too.
-/// For a part of a file read on its own (`crate::parser::split`).
-pub fn tokens_at_depth(
-    text: &str,
-    base: usize,
-    depth: usize,
-) -> impl Iterator<Item = Result<Spanned<'_>, TooDeep>> {
-    Tokens::new(text, base, depth, None)
-}
-
-/// Where [`tokens_around`] leaves a hole: the file range `span`, which must
-/// start exactly where a token starts at bracket depth `depth` (the range's
-/// own tokens are read by someone else, who checks that it ends exactly
-/// where a token ends).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Hole {
-    pub span: Span,
-    pub depth: usize,
-}
-
-/// [`tokens`], except that the tokens of `hole` are replaced by one
-/// [`Tok::Spliced`] token spanning it. When no token starts exactly at the
-/// hole's start (it is inside a token, a comment or white space), or the
-/// bracket depth there is not the hole's, the stream yields a
-/// [`Tok::Error`] token there instead, so that the parse fails.
-pub fn tokens_around(
-    text: &str,
-    base: usize,
-    hole: Hole,
-) -> impl Iterator<Item = Result<Spanned<'_>, TooDeep>> {
-    Tokens::new(text, base, 0, Some(hole))
-}
-
-/// The token stream of [`tokens`], [`tokens_at_depth`] and
-/// [`tokens_around`]. The parser pulls every token through `next`, so its
-/// common path is kept small enough to be inlined there: one comparison
-/// stands for the hole (the rest is [`Tokens::at_hole`]).
+/// The token stream of [`tokens`]. The parser pulls every token through
+/// `next`, so it is kept small enough to be inlined there.
 struct Tokens<'a> {
     lexer: logos::Lexer<'a, Tok<'a>>,
     base: usize,
     depth: usize,
-    /// [`nesting_limit`] when the lexing started.
-    limit: usize,
     failed: bool,
-    /// The hole's start, or `usize::MAX` when there is none (left).
-    hole_start: usize,
-    hole: Option<Hole>,
 }
 
 impl<'a> Tokens<'a> {
-    fn new(text: &'a str, base: usize, depth: usize, hole: Option<Hole>) -> Self {
+    fn new(text: &'a str, base: usize) -> Self {
         // A UTF-8 byte order mark at the start of the file is skipped;
         // offsets stay those of the whole file.
         let (text, base) = match text.strip_prefix('\u{FEFF}') {
@@ -168,33 +76,9 @@ impl<'a> Tokens<'a> {
         Tokens {
             lexer: Tok::lexer(text),
             base,
-            depth,
-            limit: nesting_limit(),
+            depth: 0,
             failed: false,
-            hole_start: hole.map_or(usize::MAX, |h| h.span.start()),
-            hole,
         }
-    }
-
-    /// The token for the hole, reached with the token at `start..end`: the
-    /// spliced token, with the lexer moved past the hole, or an error token
-    /// when the hole does not start at this token or at this depth.
-    #[cold]
-    #[inline(never)]
-    fn at_hole(&mut self, start: usize, end: usize) -> Spanned<'a> {
-        self.hole_start = usize::MAX;
-        let Some(hole) = self.hole.take() else {
-            return (start, Tok::Error(LexError::UnexpectedCharacter), end);
-        };
-        let hole_end = hole.span.end();
-        let resumes = hole_end
-            .checked_sub(self.base)
-            .is_some_and(|at| self.lexer.source().is_char_boundary(at));
-        if start != hole.span.start() || end > hole_end || self.depth != hole.depth || !resumes {
-            return (start, Tok::Error(LexError::UnexpectedCharacter), end);
-        }
-        self.lexer.bump(hole_end - end);
-        (start, Tok::Spliced, hole_end)
     }
 }
 
@@ -206,17 +90,17 @@ impl<'a> Iterator for Tokens<'a> {
         if self.failed {
             return None;
         }
-        let result = self.lexer.next()?;
+        let mut result = self.lexer.next()?;
+        while result == Ok(Tok::Comment) {
+            result = self.lexer.next()?;
+        }
         let range = self.lexer.span();
         let (start, end) = (range.start + self.base, range.end + self.base);
-        if start >= self.hole_start {
-            return Some(Ok(self.at_hole(start, end)));
-        }
         let tok = result.unwrap_or_else(Tok::Error);
         match tok {
             Tok::LParen | Tok::LBracket | Tok::LBrace => {
                 self.depth += 1;
-                if self.depth > self.limit {
+                if self.depth > MAX_NESTING {
                     self.failed = true;
                     return Some(Err(TooDeep {
                         span: Span::new(start, end),
@@ -340,7 +224,10 @@ mod comment_tests {
         let texts: Vec<&str> = spans.iter().map(|s| &src[s.start()..s.end()]).collect();
         assert_eq!(texts, ["// a", "// b", "// c"]);
         use logos::Logos;
-        let tokens: Vec<_> = super::Tok::lexer(src).map(|t| t.unwrap()).collect();
+        let tokens: Vec<_> = super::Tok::lexer(src)
+            .map(|t| t.unwrap())
+            .filter(|t| *t != super::Tok::Comment)
+            .collect();
         assert_eq!(tokens.len(), 3, "`x = 1` is code: {tokens:?}");
     }
 
@@ -358,7 +245,9 @@ mod comment_tests {
         let mut gap_start = 0;
         let mut lexer = super::Tok::lexer(text);
         while let Some(token) = lexer.next() {
-            token.ok()?;
+            if token.ok()? == super::Tok::Comment {
+                continue;
+            }
             let range = lexer.span();
             comments_in_gap(text, gap_start, range.start, &mut out);
             gap_start = range.end;

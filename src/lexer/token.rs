@@ -14,10 +14,14 @@ pub enum LexError {
 #[derive(Logos, Clone, Debug, PartialEq, Eq)]
 #[logos(error = LexError)]
 #[logos(skip r"[ \t\r\n\f]+")]
-// A comment ends where its line does (`crate::span::line_starts`): at
-// `\n` or `\r`, so a lone `\r` ends it as it ends the line in an editor.
-#[logos(skip(r"//[^\n\r]*", allow_greedy = true))]
 pub enum Tok<'input> {
+    /// A comment: ends where its line does (`crate::span::line_starts`), at
+    /// `\n` or `\r`, so a lone `\r` ends it as it ends the line in an
+    /// editor. A token, not a logos skip: the token stream drops it in a
+    /// loop (`crate::lexer::tokens`), where logos would recurse once per
+    /// skipped comment; the parser never sees it.
+    #[regex(r"//[^\n\r]*", allow_greedy = true)]
+    Comment,
     #[regex(r"[A-Za-z_][A-Za-z0-9_]*", |lex| lex.slice())]
     Ident(&'input str),
     #[regex(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+", |lex| lex.slice())]
@@ -171,10 +175,6 @@ pub enum Tok<'input> {
     /// Not produced by logos: what the token stream yields for a lexing
     /// error, so that the parser can report it and recover.
     Error(LexError),
-    /// Not produced by logos: stands for a run of statements (or of
-    /// functions) that another thread parsed, in a token stream made by
-    /// [`crate::lexer::tokens_around`] (see `crate::parser::split`).
-    Spliced,
 }
 
 impl fmt::Display for Tok<'_> {
@@ -187,7 +187,7 @@ impl fmt::Display for Tok<'_> {
             Tok::BadEscapeStr(_) => f.write_str("a string with an invalid escape"),
             Tok::Scalar(s) => write!(f, "`{}`", s.name()),
             Tok::Error(_) => f.write_str("an unexpected character"),
-            Tok::Spliced => f.write_str("statements read apart"),
+            Tok::Comment => f.write_str("a comment"),
             other => write!(f, "`{}`", other.keyword_text()),
         }
     }

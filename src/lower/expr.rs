@@ -78,6 +78,11 @@ impl<'a> Lowerer<'a> {
     }
 
     pub(super) fn lower_expr(&mut self, e: &ast::Expr<'a>) -> ExprId {
+        crate::stack::ensure(|| self.lower_expr_here(e))
+    }
+
+    /// [`Self::lower_expr`], on the stack [`crate::stack::ensure`] left.
+    fn lower_expr_here(&mut self, e: &ast::Expr<'a>) -> ExprId {
         let span = e.span;
         let (kind, ty) = match &e.kind {
             ast::ExprKind::Int(v) => (ExprKind::Int((*v).into()), Type::I64),

@@ -294,15 +294,18 @@ impl<'a> Lowerer<'a> {
     }
 
     fn lower_block(&mut self, b: &ast::Block<'a>, kind: BodyKind) -> Block {
+        crate::stack::ensure(|| self.lower_block_here(b, kind))
+    }
+
+    /// [`Self::lower_block`], on the stack [`crate::stack::ensure`] left.
+    fn lower_block_here(&mut self, b: &ast::Block<'a>, kind: BodyKind) -> Block {
         // The block's statements go on the shared scratch stack (nested
         // blocks push above them and take theirs off first), then into the
         // function's list pool in one piece.
         let base = self.block_scratch.len();
         let last = b.stmts.len().wrapping_sub(1);
         for (i, s) in b.stmts.iter().enumerate() {
-            if let ast::StmtKind::Streamed(run) = s.kind {
-                self.lower_streamed(run, kind, i == last);
-            } else if let Some(id) = self.lower_stmt(s, kind, i == last) {
+            if let Some(id) = self.lower_stmt(s, kind, i == last) {
                 self.block_scratch.push(id);
             }
         }
@@ -341,30 +344,6 @@ impl<'a> Lowerer<'a> {
         Block {
             stmts,
             span: b.span,
-        }
-    }
-}
-
-impl<'a> Lowerer<'a> {
-    /// The statements of a run another thread is reading
-    /// ([`ast::StmtKind::Streamed`]), lowered in their place piece by piece
-    /// as they come; its last statement is the block's last when the run
-    /// is. A run that fails ends early; its reader throws the module away.
-    fn lower_streamed(&mut self, run: &ast::Streamed<'a>, kind: BodyKind, run_is_last: bool) {
-        let mut held: Option<&'a ast::Stmt<'a>> = None;
-        while let ast::Piece::Stmts(stmts) = run.source.next_piece() {
-            for s in stmts {
-                if let Some(before) = held.replace(s)
-                    && let Some(id) = self.lower_stmt(before, kind, false)
-                {
-                    self.block_scratch.push(id);
-                }
-            }
-        }
-        if let Some(s) = held
-            && let Some(id) = self.lower_stmt(s, kind, run_is_last)
-        {
-            self.block_scratch.push(id);
         }
     }
 }

@@ -19,8 +19,8 @@ impl<'a> Lowerer<'a> {
         is_last: bool,
     ) -> Option<StmtId> {
         let kind = match &s.kind {
-            // Taken apart by `lower_block`, which lowers its statements.
-            ast::StmtKind::Error(_) | ast::StmtKind::Streamed(_) => return None,
+            // Already reported by the parser.
+            ast::StmtKind::Error(_) => return None,
             ast::StmtKind::Assign(a) => self.lower_bind(a.bindings, &a.value)?,
             ast::StmtKind::Submit(sub) => self.lower_submit(sub.bindings, sub)?,
             ast::StmtKind::Call(e) => StmtKind::Eval(self.lower_expr(e)),
@@ -466,6 +466,15 @@ impl<'a> Lowerer<'a> {
     }
 
     fn lower_if(&mut self, i: &ast::IfStmt<'a>, bindings: &[ast::Binding<'a>]) -> Option<StmtKind> {
+        crate::stack::ensure(|| self.lower_if_here(i, bindings))
+    }
+
+    /// [`Self::lower_if`], on the stack [`crate::stack::ensure`] left.
+    fn lower_if_here(
+        &mut self,
+        i: &ast::IfStmt<'a>,
+        bindings: &[ast::Binding<'a>],
+    ) -> Option<StmtKind> {
         let cond = self.lower_expr(&i.cond);
         self.expect_bool(cond, "`if` condition");
         let n = bindings.len();

@@ -84,6 +84,15 @@ impl Lowerer<'_> {
         t: &TypeExpr<'_>,
         check_name: &mut dyn FnMut(&str) -> bool,
     ) -> Type {
+        crate::stack::ensure(|| self.lower_type_here(t, check_name))
+    }
+
+    /// [`Self::lower_type`], on the stack [`crate::stack::ensure`] left.
+    fn lower_type_here(
+        &mut self,
+        t: &TypeExpr<'_>,
+        check_name: &mut dyn FnMut(&str) -> bool,
+    ) -> Type {
         match &t.kind {
             TypeExprKind::Scalar(s) => Type::Scalar(*s),
             TypeExprKind::Array(elem, extent) => Type::Array {

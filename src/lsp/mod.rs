@@ -54,8 +54,7 @@ pub fn run_stdio(options: ServerOptions) -> u8 {
     let incoming = transport.incoming.clone();
     let out = transport.outgoing.clone();
     let cancellations = transport.cancellations.clone();
-    let status =
-        crate::driver::with_large_stack(move || server::run(incoming, out, cancellations, options));
+    let status = server::run(incoming, out, cancellations, options);
     transport.finish();
     status
 }

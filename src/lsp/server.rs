@@ -130,7 +130,6 @@ pub fn run(
     std::thread::scope(|s| {
         let worker = std::thread::Builder::new()
             .name("pfir-lsp-worker".into())
-            .stack_size(crate::driver::worker_stack_bytes())
             .spawn_scoped(s, move || worker::run(job_queue, cx));
         if let Err(e) = worker {
             eprintln!("pfir lsp: cannot start the worker: {e}");

@@ -9,9 +9,8 @@
 //! its last test run when that run saw the same version. A check reads the
 //! version once: it builds the version's `pfir::ide` analysis (unless a
 //! request already did), which requests answer from as soon as it is
-//! built, then runs the pass on it for the diagnostics. The worker runs
-//! on a thread with pfir's large stack, and a panic while handling a job
-//! is caught (that document keeps its previous diagnostics).
+//! built, then runs the pass on it for the diagnostics. A panic while
+//! handling a job is caught (that document keeps its previous diagnostics).
 //!
 //! Tests on save never run on the worker itself: each run gets a thread of
 //! its own, so a slow test delays no other document's diagnostics. A run
@@ -328,7 +327,6 @@ fn start_test(
     // runner's or as processes.
     let spawned = std::thread::Builder::new()
         .name("pfir-lsp-test".into())
-        .stack_size(crate::driver::MIN_WORKER_STACK_BYTES)
         .spawn(move || {
             let source = super::output::source_path(&test.uri);
             let report = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {

@@ -191,7 +191,6 @@ impl<'a> Stmt<'a> {
             StmtKind::Scope(s) => s.span,
             StmtKind::Yield(v) | StmtKind::Return(v) => v.span,
             StmtKind::Break(s) | StmtKind::Continue(s) | StmtKind::Error(s) => s,
-            StmtKind::Streamed(run) => run.span,
         }
     }
 }
@@ -229,44 +228,6 @@ pub enum StmtKind<'a> {
     /// A statement the parser could not read (its span); its error is
     /// already reported.
     Error(Span),
-    /// A run of whole statements that another thread is reading, handed
-    /// over in pieces as it goes (`crate::parser::split`); lowering takes
-    /// them in their place. The run ends with a statement that ends with
-    /// `}` (never a `yield`, `return` or error).
-    Streamed(&'a Streamed<'a>),
-}
-
-/// The statements of a [`StmtKind::Streamed`] run, as the thread reading
-/// them hands them over.
-pub struct Streamed<'a> {
-    pub source: &'a (dyn PieceSource + 'a),
-    /// The run's file range.
-    pub span: Span,
-}
-
-/// Where the pieces of a [`Streamed`] run come from.
-pub trait PieceSource: Sync {
-    /// The next piece; waits for the thread reading them.
-    fn next_piece(&self) -> Piece<'_>;
-}
-
-impl std::fmt::Debug for Streamed<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Streamed({:?})", self.span)
-    }
-}
-
-/// One step of a [`Streamed`] run.
-#[derive(Clone, Copy, Debug)]
-pub enum Piece<'a> {
-    /// The next statements, in order.
-    Stmts(&'a [Stmt<'a>]),
-    /// The run is over: every statement was handed over.
-    Done,
-    /// The run could not be read (a syntax error, or it is not the run of
-    /// statements the cut was planned for): what was built from it is
-    /// thrown away, and the file is read on one thread.
-    Failed,
 }
 
 /// The items of a list literal of other than one item (`[a, b]`, `[]`)
@@ -567,19 +528,6 @@ pub struct Scratch<'a> {
     counted: NodeCounts,
     /// `counted` when the last function was finished.
     at_last_function: NodeCounts,
-    /// Where the parts of the file read by another thread come from, for
-    /// the stream's [`crate::lexer::Tok::Spliced`] token (see
-    /// `crate::parser::split`); waits for that thread.
-    spliced: Option<Box<dyn FnOnce() -> Option<Spliced<'a>> + 'a>>,
-}
-
-/// What another thread read for a [`crate::lexer::Tok::Spliced`] token.
-#[derive(Debug)]
-pub enum Spliced<'a> {
-    /// A run of whole statements of one block, still being read.
-    Streamed(&'a Streamed<'a>),
-    /// A run of whole functions.
-    Functions(Vec<&'a Function<'a>>),
 }
 
 /// A list being built on a [`Scratch`] stack: where its elements start and
@@ -709,53 +657,6 @@ impl<'a> Scratch<'a> {
             .counted
             .name_bytes
             .saturating_add(narrow(span.range().len()));
-    }
-
-    /// The nodes counted so far (by a parse of part of a function, which
-    /// finishes none).
-    pub fn counted(&self) -> NodeCounts {
-        self.counted
-    }
-
-    /// Sets where the stream's [`crate::lexer::Tok::Spliced`] token gets its
-    /// contents: `source` is called once, when the parser reaches it.
-    pub fn splice_from(&mut self, source: impl FnOnce() -> Option<Spliced<'a>> + 'a) {
-        self.spliced = Some(Box::new(source));
-    }
-
-    /// The contents of the stream's [`crate::lexer::Tok::Spliced`] token
-    /// (`None`: there is none, or the other thread could not read it).
-    pub fn take_spliced(&mut self) -> Option<Spliced<'a>> {
-        self.spliced.take()?()
-    }
-
-    /// Whether [`Scratch::splice_from`] set contents that the parser never
-    /// took.
-    pub fn splice_pending(&self) -> bool {
-        self.spliced.is_some()
-    }
-
-    /// Counts, for a run of `run_bytes` of source that another thread
-    /// reads, the nodes the `read_bytes` read so far hold for as many
-    /// bytes: an estimate, for sizing the IR (see [`Function::counts`]).
-    pub fn count_like_so_far(&mut self, run_bytes: usize, read_bytes: usize) {
-        let scale = |n: u32| {
-            let n = u64::from(n) * run_bytes as u64 / read_bytes.max(1) as u64;
-            u32::try_from(n).unwrap_or(u32::MAX)
-        };
-        let c = &mut self.counted;
-        let add = NodeCounts {
-            stmts: scale(c.stmts),
-            submits: scale(c.submits),
-            exprs: scale(c.exprs),
-            vars: scale(c.vars),
-            name_bytes: scale(c.name_bytes),
-        };
-        c.stmts = c.stmts.saturating_add(add.stmts);
-        c.submits = c.submits.saturating_add(add.submits);
-        c.exprs = c.exprs.saturating_add(add.exprs);
-        c.vars = c.vars.saturating_add(add.vars);
-        c.name_bytes = c.name_bytes.saturating_add(add.name_bytes);
     }
 
     /// The nodes counted since the last call (the function just read;

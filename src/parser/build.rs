@@ -3,69 +3,27 @@
 //! unescaping.
 
 use super::ast::{
-    Arena, Assign, BinaryExpr, Binding, Block, Building, Else, Expr, ExprKind, ForLoop, Function,
-    IfStmt, ScopeStmt, Scratch, Spliced, Stmt, StmtKind, SubmitStmt, UnaryExpr, Values, WhileLoop,
+    Arena, Assign, BinaryExpr, Binding, Block, Else, Expr, ExprKind, ForLoop, IfStmt, ScopeStmt,
+    Scratch, Stmt, StmtKind, SubmitStmt, UnaryExpr, Values, WhileLoop,
 };
-use crate::lexer::{Tok, nesting_limit};
+use crate::lexer::{MAX_NESTING, Tok};
 use crate::span::Span;
 use crate::vocab::{BinaryOp, UnaryOp};
 use lalrpop_util::ParseError;
 
 /// A node (or a bracket, found by the lexer) would be nested deeper than
-/// the nesting limit ([`nesting_limit`]).
+/// the nesting limit ([`MAX_NESTING`]).
 pub type SyntaxError = crate::lexer::TooDeep;
 
 type Result<'input, T> = std::result::Result<T, ParseError<usize, Tok<'input>, SyntaxError>>;
 
 fn check_depth<'input>(depth: u32, span: Span) -> Result<'input, ()> {
-    if depth as usize > nesting_limit() {
+    if depth as usize > MAX_NESTING {
         Err(ParseError::User {
             error: SyntaxError { span },
         })
     } else {
         Ok(())
-    }
-}
-
-/// The parse fails at the [`Tok::Spliced`] token at `span`: its contents
-/// could not be had, or are not what the grammar accepts there.
-fn unfilled<'input, T>(span: Span) -> Result<'input, T> {
-    Err(ParseError::UnrecognizedToken {
-        token: (span.start(), Tok::Spliced, span.end()),
-        expected: Vec::new(),
-    })
-}
-
-/// `list`, followed by the run of statements another thread is reading
-/// for the [`Tok::Spliced`] token at `span` (one [`StmtKind::Streamed`]
-/// statement). Its nodes are not known yet: they are counted as though the
-/// run held as many per byte as the file before it.
-pub fn splice_stmts<'input>(
-    scratch: &mut Scratch<'input>,
-    list: Building<Stmt<'input>>,
-    span: Span,
-) -> Result<'input, Building<Stmt<'input>>> {
-    let Some(Spliced::Streamed(run)) = scratch.take_spliced() else {
-        return unfilled(span);
-    };
-    scratch.count_like_so_far(span.range().len(), span.start());
-    Ok(scratch.push(
-        list,
-        Stmt {
-            kind: StmtKind::Streamed(run),
-        },
-    ))
-}
-
-/// The functions another thread read for the [`Tok::Spliced`] token at
-/// `span`.
-pub fn spliced_functions<'input>(
-    scratch: &mut Scratch<'input>,
-    span: Span,
-) -> Result<'input, Vec<&'input Function<'input>>> {
-    match scratch.take_spliced() {
-        Some(Spliced::Functions(f)) => Ok(f),
-        _ => unfilled(span),
     }
 }
 

@@ -12,7 +12,6 @@ pub mod chars;
 mod delimiters;
 pub mod layout;
 pub mod recovery;
-pub mod split;
 mod tidy;
 
 use crate::diagnostics::Diagnostic;
@@ -58,15 +57,10 @@ pub fn parse_expr<'a>(
     }
 }
 
-/// The grammar's name for [`Tok::Spliced`], which no source text holds:
-/// never listed as expected.
-const SPLICED_TERMINAL: &str = "statements read apart";
-
 /// Joins LALRPOP's expected-terminal names into `a, b or c`.
 fn expected_list(expected: &[String]) -> String {
     let names: Vec<String> = expected
         .iter()
-        .filter(|e| e.trim_matches('"') != SPLICED_TERMINAL)
         .map(|e| {
             let inner = e.trim_matches('"');
             match inner {

@@ -8,8 +8,8 @@
 //! a comparison need a tighter operator (`(a < b) < c`).
 //!
 //! Expressions are written straight into a `String`: one small recursive
-//! frame per nesting level, so 200,000-deep expressions print on the
-//! driver's large stack in linear time.
+//! frame per nesting level (grown onto the heap by `stack::ensure`), so
+//! 200,000-deep expressions print on any stack in linear time.
 
 use super::float::format_float;
 use crate::ir::{BinaryOp, Call, ExprId, ExprKind, Function, Module, UnaryOp};
@@ -57,6 +57,11 @@ pub fn write_expr(m: &Module, f: &Function, e: ExprId, out: &mut String) {
 
 /// Appends `e` to `out`, parenthesised when it binds looser than `min`.
 fn write_at(m: &Module, f: &Function, e: ExprId, min: u8, out: &mut String) {
+    crate::stack::ensure(|| write_at_here(m, f, e, min, out))
+}
+
+/// [`write_at`], on the stack [`crate::stack::ensure`] left.
+fn write_at_here(m: &Module, f: &Function, e: ExprId, min: u8, out: &mut String) {
     let p = prec(f, e);
     let paren = p < min;
     if paren {

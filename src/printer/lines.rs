@@ -18,7 +18,6 @@ use super::expr::write_expr;
 use crate::ir::if_chain::{else_body, else_if, else_if_arm};
 use crate::ir::walk::{Event, Walk};
 use crate::ir::{Anchor, Block, Function, Module, StmtId, StmtKind};
-use std::ops::Range;
 
 /// One printed line.
 #[derive(Copy, Clone, Debug)]
@@ -37,17 +36,6 @@ fn open_end(b: &Block) -> usize {
 }
 fn close_start(b: &Block) -> usize {
     b.span.end().saturating_sub(1)
-}
-
-/// A block [`Lines::take_long_block`] took out of the walk, for the
-/// caller to print itself (in parts: [`Lines::of_part`]).
-#[derive(Copy, Clone, Debug)]
-pub struct TakenBlock<'ir> {
-    owner: Option<StmtId>,
-    which: u8,
-    pub block: &'ir Block,
-    /// The indentation of its statements.
-    pub depth: usize,
 }
 
 /// An iterator over printed lines (see the module documentation).
@@ -85,57 +73,10 @@ impl<'ir> Lines<'ir> {
         }
     }
 
-    /// The lines of the statements `range` (by index) of a block taken by
-    /// [`Lines::take_long_block`], with the blocks they hold.
-    pub fn of_part(f: &'ir Function, taken: &TakenBlock<'ir>, range: Range<usize>) -> Lines<'ir> {
-        Lines {
-            f,
-            walk: Walk::part(f, taken.owner, taken.which, taken.block, range),
-            ahead: None,
-            whole: false,
-            base: taken.depth,
-            flat: 0,
-        }
-    }
-
     /// The indentation of a statement of the walk's current block (at a
     /// block event: of the block's statements).
     fn depth(&self) -> usize {
         (self.walk.depth() + self.base).saturating_sub(1 + self.flat)
-    }
-
-    /// When the next line is the first of a block of at least `min`
-    /// statements, takes that block out of the walk (the lines after it
-    /// follow) and returns it: the printer prints it in two halves.
-    pub fn take_long_block(&mut self, min: usize) -> Option<TakenBlock<'ir>> {
-        if self.ahead.is_some() {
-            return None;
-        }
-        while let Some(event) = self.walk.next() {
-            if let Event::EnterBlock {
-                owner,
-                which,
-                block,
-            } = event
-                && else_if_arm(self.f, owner, which).is_none()
-            {
-                if self.f.block_stmts(block).len() < min {
-                    return None;
-                }
-                self.walk.skip_block();
-                return Some(TakenBlock {
-                    owner,
-                    which,
-                    block,
-                    depth: self.depth(),
-                });
-            }
-            if let Some(line) = self.line_of(event) {
-                self.ahead = Some(line);
-                return None;
-            }
-        }
-        None
     }
 
     /// The line an event of the walk prints, if any.
@@ -280,7 +221,7 @@ mod tests {
 
     /// Each line as `depth anchor`, the statement named by its first word.
     fn lines(text: &str) -> Vec<String> {
-        let (m, diags) = crate::frontend::read_module(text, 0);
+        let (m, diags) = crate::frontend::read_module(text, Default::default()).into_parts();
         assert!(diags.is_empty(), "{diags:?}");
         let m = m.expect("a module");
         let f = &m.functions()[0];
@@ -354,7 +295,7 @@ mod tests {
   }
 }
 ";
-        let (m, _) = crate::frontend::read_module(text, 0);
+        let (m, _) = crate::frontend::read_module(text, Default::default()).into_parts();
         let m = m.expect("a module");
         let f = &m.functions()[0];
         let first = f.block_stmts(&f.body)[0];

@@ -9,9 +9,9 @@
 
 use super::binding::{write_bindings, write_iter_args};
 use super::expr::{ArgSeparator, write_comma_separated, write_expr, write_kwarg, write_list};
-use super::lines::{Line, Lines, TakenBlock, line_text};
-use super::render::{BoundedBuffer, TrimWriter};
-use crate::ir::{Anchor, ArenaId, ExprId, Function, Module, StmtId, StmtKind, Submit};
+use super::lines::{Line, Lines, line_text};
+use super::render::TrimWriter;
+use crate::ir::{Anchor, ExprId, Function, Module, StmtId, StmtKind, Submit};
 use std::io::{self, Write};
 
 /// Writes every line of `f`, the header first, each line after it
@@ -27,102 +27,14 @@ pub fn write_function<W: Write>(
         line_text(m, f, &head, &mut text);
         out.line(head.depth, &text)?;
     }
-    write_stmts(m, f, lines, true, out)
-}
-
-/// A block of at least this many statements is printed in two halves on
-/// two threads (the second into a buffer), once per function.
-pub const SPLIT_PRINT_STMTS: usize = 1 << 15;
-
-/// Writes `lines`, each on a line of its own that starts with a newline.
-/// With `may_split`, the first block of [`SPLIT_PRINT_STMTS`] statements
-/// or more is printed in two halves at once: the second on another
-/// thread, into a buffer written after the first. The text is the same:
-/// every line starts with a newline, which drops the spaces a line before
-/// it held back (see [`TrimWriter`]).
-fn write_stmts<W: Write>(
-    m: &Module,
-    f: &Function,
-    mut lines: Lines<'_>,
-    mut may_split: bool,
-    out: &mut TrimWriter<W>,
-) -> io::Result<()> {
     let mut text = String::new();
-    loop {
-        if may_split && let Some(taken) = lines.take_long_block(SPLIT_PRINT_STMTS) {
-            may_split = false;
-            write_halves(m, f, &taken, out)?;
-            continue;
-        }
-        let Some(line) = lines.next() else {
-            return Ok(());
-        };
+    for line in lines {
         out.newline()?;
         text.clear();
         line_text(m, f, &line, &mut text);
         out.line(line.depth, &text)?;
     }
-}
-
-/// [`write_stmts`] for a long run of statements: the second half is
-/// printed on another thread while this one prints the first (on one
-/// thread when no thread can be started).
-///
-/// The second half is held in memory until the first is written, so it
-/// is rendered into a [`BoundedBuffer`] of twice its source's size plus
-/// [`AHEAD_SLACK_BYTES`]: canonical text is about as long as its source,
-/// except for deep nesting, whose indentation grows quadratically. When
-/// the buffer fills, this thread prints the second half itself after the
-/// first, streamed like everything else.
-fn write_halves<W: Write>(
-    m: &Module,
-    f: &Function,
-    taken: &TakenBlock<'_>,
-    out: &mut TrimWriter<W>,
-) -> io::Result<()> {
-    let stmts = f.block_stmts(taken.block);
-    let (first, second, all) = (
-        0..stmts.len() / 2,
-        stmts.len() / 2..stmts.len(),
-        0..stmts.len(),
-    );
-    let limit = ahead_limit(f, &stmts[second.clone()]);
-    let lines = |range| Lines::of_part(f, taken, range);
-    let ahead = second.clone();
-    std::thread::scope(|s| {
-        let printer = std::thread::Builder::new()
-            .name("pfir-print".into())
-            .stack_size(crate::stack::worker_stack_bytes())
-            .spawn_scoped(s, move || {
-                let mut buffer = TrimWriter::new(BoundedBuffer::new(limit));
-                write_stmts(m, f, lines(ahead), false, &mut buffer)?;
-                Ok::<_, io::Error>(buffer.finish()?.into_bytes())
-            });
-        let Ok(printer) = printer else {
-            return write_stmts(m, f, lines(all), false, out);
-        };
-        write_stmts(m, f, lines(first), false, out)?;
-        match printer.join() {
-            Ok(Ok(bytes)) => out.lines(&bytes),
-            // Only the limit fails a write into memory.
-            Ok(Err(_)) => write_stmts(m, f, lines(second), false, out),
-            Err(panic) => std::panic::resume_unwind(panic),
-        }
-    })
-}
-
-/// What the buffer of `write_halves` may hold beyond twice the source.
-pub const AHEAD_SLACK_BYTES: usize = 1 << 20;
-
-/// The memory limit for rendering `stmts` ahead: twice the bytes of source
-/// they span, plus [`AHEAD_SLACK_BYTES`].
-pub fn ahead_limit(f: &Function, stmts: &[StmtId]) -> usize {
-    let span = |s: &StmtId| (s.index() < f.stmts.len()).then(|| f.stmts[*s].span.range());
-    let source = match (stmts.first().and_then(span), stmts.last().and_then(span)) {
-        (Some(a), Some(b)) => b.end.saturating_sub(a.start),
-        _ => 0,
-    };
-    source.saturating_mul(2).saturating_add(AHEAD_SLACK_BYTES)
+    Ok(())
 }
 
 /// What the canonical form of a function costs in indentation: the bytes

@@ -727,7 +727,7 @@ fn nested_loops(depth: usize) -> Module {
 #[test]
 fn deep_nesting_prints_without_overflow() {
     let depth = 10_000;
-    let text = crate::driver::with_large_stack(|| print_module(&nested_loops(depth)));
+    let text = print_module(&nested_loops(depth));
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 2 * depth + 3);
     assert_eq!(
@@ -741,7 +741,7 @@ fn deep_nesting_prints_without_overflow() {
 #[test]
 fn deep_expressions_print_without_overflow() {
     let depth = 10_000;
-    let text = crate::driver::with_large_stack(|| {
+    let text = {
         let mut b = FnBuilder::new("f", FuncKind::Opaque);
         let x = b.param("x", Type::I64, Direction::In);
         // x - (x - (x - ...)) and -(-(-x)).
@@ -757,7 +757,7 @@ fn deep_expressions_print_without_overflow() {
             print_expr(&Module::default(), &b.f, right),
             print_expr(&Module::default(), &b.f, neg)
         )
-    });
+    };
     let (right, neg) = text.split_once('\n').unwrap();
     assert_eq!(right.matches('(').count(), depth - 1);
     assert!(right.ends_with(&format!("x - x{}", ")".repeat(depth - 1))));
@@ -865,7 +865,11 @@ fn counted_indentation_is_printed_indentation() {
         for path in files {
             let text = std::fs::read_to_string(&path).unwrap();
             for (base, chunk) in crate::driver::split_chunks(&text) {
-                let Some(m) = crate::driver::read_module(chunk, base).0 else {
+                let Some(m) =
+                    crate::frontend::read_module(chunk, crate::frontend::ReadOptions::at(base))
+                        .into_parts()
+                        .0
+                else {
                     continue;
                 };
                 let printed: u64 = print_module(&m)

@@ -186,9 +186,7 @@ pub fn reduce(
     settings: &Settings,
     observer: &mut dyn Observer,
 ) -> Result<Outcome, ReduceError> {
-    let program = crate::stack::with_large_stack(|| {
-        Program::read(input).and_then(|p| Program::of(&p.module, &p.run_lines))
-    });
+    let program = Program::read(input).and_then(|p| Program::of(&p.module, &p.run_lines));
     match program {
         Some(p) if oracle.interesting(&p.text, Some(&p.module)) => {
             observer.accepted(&p.text).map_err(ReduceError::Output)?;
@@ -223,12 +221,10 @@ fn reduce_ir(
             step.push_str(kind.name);
             observer.borrow_mut().step(&step);
             let attempt = |base: &Program, chosen: &[bool], best: &str| {
-                crate::stack::with_large_stack(|| {
-                    let candidate = base.edited(|m| (kind.apply)(m, chosen))?;
-                    (smaller(&candidate.text, best)
-                        && oracle.interesting(&candidate.text, Some(&candidate.module)))
-                    .then_some(candidate)
-                })
+                let candidate = base.edited(|m| (kind.apply)(m, chosen))?;
+                (smaller(&candidate.text, best)
+                    && oracle.interesting(&candidate.text, Some(&candidate.module)))
+                .then_some(candidate)
             };
             changed |= run
                 .reduce_kind(&|p: &Program| (kind.count)(&p.module), &attempt)

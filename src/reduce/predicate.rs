@@ -129,10 +129,11 @@ impl Oracle {
         module: Option<&Module>,
         opts: &PipelineOptions,
     ) -> (Vec<Diagnostic>, String) {
-        crate::stack::with_large_stack(|| {
+        {
             let (module, mut diags) = match module {
                 Some(m) => (Some(m.clone()), Vec::new()),
-                None => crate::frontend::read_module(text, 0),
+                None => crate::frontend::read_module(text, crate::frontend::ReadOptions::at(0))
+                    .into_parts(),
             };
             let Some(mut module) = module else {
                 return (diags, String::new());
@@ -146,7 +147,7 @@ impl Oracle {
                 crate::printer::print_module(&module)
             };
             (diags, output)
-        })
+        }
     }
 
     /// Runs `argv` with the candidate's file last: whether it exited 0,

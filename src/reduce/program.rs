@@ -73,7 +73,7 @@ pub fn render(module: &Module, run_lines: &[Comment]) -> String {
     let printed = crate::format::printed_lines(module);
     printer.module(module, &printed, &ModuleNotes::of_ir(module), &|_| 0);
     let (parts, _) = printer.finish();
-    out.push_str(&String::from_utf8_lossy(&parts.concat()));
+    out.push_str(&String::from_utf8_lossy(&parts));
     out
 }
 

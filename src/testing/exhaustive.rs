@@ -67,7 +67,7 @@ pub struct Checked {
 const PASS: &str = crate::passes::expand_manual_phase_fence::NAME;
 
 fn read(text: &str) -> Result<Module, String> {
-    match crate::driver::read_module(text, 0) {
+    match crate::frontend::read_module(text, crate::frontend::ReadOptions::at(0)).into_parts() {
         (Some(m), _) => Ok(m),
         (None, diags) => Err(diags
             .iter()

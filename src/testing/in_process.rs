@@ -56,13 +56,7 @@ impl lit::in_process::InProcess for PfirInProcess {
             .chain(args.iter().cloned())
             .collect();
         let run = || crate::io::stdio::Redirect::scope(Some(redirect), || command_line(argv));
-        // On a runner thread with pfir's large stack, the command's work
-        // runs right here instead of on a thread of its own.
-        i32::from(if s.on_runner_stack {
-            crate::driver::on_fresh_large_stack(run)
-        } else {
-            run()
-        })
+        i32::from(run())
     }
 }
 
@@ -70,14 +64,6 @@ impl lit::in_process::InProcess for PfirInProcess {
 /// same program) taken in-process.
 pub fn enable(tools: &mut lit::Tools, exe: impl Into<PathBuf>) {
     tools.in_process = Some(Arc::new(PfirInProcess { exe: exe.into() }));
-    // The runner's threads get the stack pfir's walks need (the worker
-    // stack, smaller under `ulimit -v`, with the nesting limit lowered to
-    // match), so the commands run on them without a thread each.
-    let stack = crate::driver::worker_stack_bytes();
-    if stack < crate::driver::LARGE_STACK_BYTES {
-        crate::lexer::lower_nesting_limit(stack);
-    }
-    tools.in_process_stack = Some(stack);
 }
 
 /// Whether `exe` is the running program (then running its commands

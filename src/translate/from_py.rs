@@ -55,7 +55,8 @@ pub fn translate(text: &str) -> Translation {
         if has_errors(&diagnostics) {
             continue;
         }
-        let (m, diags) = crate::frontend::read_module(&w.out, 0);
+        let (m, diags) =
+            crate::frontend::read_module(&w.out, crate::frontend::ReadOptions::at(0)).into_parts();
         for d in diags {
             diagnostics.push(w.to_python(d));
         }

@@ -34,7 +34,7 @@ pub struct Translation {
 
 /// `.pfir` text to a Python module in PyPTO's DSL.
 pub fn to_pypto(text: &str) -> Translation {
-    crate::stack::with_large_stack(|| to_pypto_here(text))
+    to_pypto_here(text)
 }
 
 fn to_pypto_here(text: &str) -> Translation {
@@ -99,5 +99,5 @@ fn to_pypto_here(text: &str) -> Translation {
 /// A Python module in PyPTO's DSL to canonical `.pfir`: each
 /// `@pl.program` class a chunk, chunks joined by `// -----` lines.
 pub fn from_pypto(text: &str) -> Translation {
-    crate::stack::with_large_stack(|| from_py::translate(text))
+    from_py::translate(text)
 }

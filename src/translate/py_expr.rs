@@ -48,6 +48,10 @@ impl<'a> ExprWriter<'a> {
     }
 
     fn write_at(&mut self, e: ExprId, min: u8, out: &mut String) {
+        crate::stack::ensure(|| self.write_at_here(e, min, out))
+    }
+
+    fn write_at_here(&mut self, e: ExprId, min: u8, out: &mut String) {
         let f = self.f;
         let p = prec(f, e);
         let paren = p < min;

@@ -157,6 +157,10 @@ impl Parser {
 
     /// An indented block after `:` (or a simple statement on the same line).
     fn block(&mut self) -> R<Vec<Stmt>> {
+        crate::stack::ensure(|| self.block_here())
+    }
+
+    fn block_here(&mut self) -> R<Vec<Stmt>> {
         self.expect_op(":")?;
         self.enter()?;
         let mut body = Vec::new();
@@ -469,6 +473,10 @@ impl Parser {
     }
 
     fn expr(&mut self) -> R<Expr> {
+        crate::stack::ensure(|| self.expr_here())
+    }
+
+    fn expr_here(&mut self) -> R<Expr> {
         self.enter()?;
         let e = self.or_test();
         self.depth -= 1;
@@ -522,10 +530,18 @@ impl Parser {
     }
 
     fn and_test(&mut self) -> R<Expr> {
+        crate::stack::ensure(|| self.and_test_here())
+    }
+
+    fn and_test_here(&mut self) -> R<Expr> {
         self.binary_level(&["and"], Parser::not_test)
     }
 
     fn not_test(&mut self) -> R<Expr> {
+        crate::stack::ensure(|| self.not_test_here())
+    }
+
+    fn not_test_here(&mut self) -> R<Expr> {
         if self.at_name("not") {
             let start = self.bump().span;
             self.enter()?;
@@ -605,10 +621,18 @@ impl Parser {
     }
 
     fn term(&mut self) -> R<Expr> {
+        crate::stack::ensure(|| self.term_here())
+    }
+
+    fn term_here(&mut self) -> R<Expr> {
         self.binary_level(&["*", "/", "//", "%", "@"], Parser::unary)
     }
 
     fn unary(&mut self) -> R<Expr> {
+        crate::stack::ensure(|| self.unary_here())
+    }
+
+    fn unary_here(&mut self) -> R<Expr> {
         for op in ["-", "+", "~"] {
             if self.at_op(op) {
                 let start = self.bump().span;
@@ -639,6 +663,10 @@ impl Parser {
     }
 
     fn power(&mut self) -> R<Expr> {
+        crate::stack::ensure(|| self.power_here())
+    }
+
+    fn power_here(&mut self) -> R<Expr> {
         let base = self.postfix()?;
         if self.eat_op("**") {
             self.enter()?;

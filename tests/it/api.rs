@@ -1,8 +1,7 @@
 //! The library API (`pfir::parse`, `run_passes`, `print`, `format`,
 //! `check`) on the caller's own stack: the test harness's threads have a
-//! 2 MiB stack (unless `RUST_MIN_STACK` says otherwise), smaller than a
-//! main thread's 8 MiB, and every call here gets input nested to the
-//! lexer's limit without wrapping anything in `with_large_stack`.
+//! 2 MiB stack (unless `RUST_MIN_STACK` says otherwise), and a thread of
+//! 256 KiB gets every call with input nested to the lexer's limit.
 
 use pfir::lexer::MAX_NESTING;
 
@@ -16,23 +15,47 @@ fn nested_sum(depth: usize) -> String {
     )
 }
 
+/// Runs `f` on a thread with a 256 KiB stack.
+fn on_a_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new()
+        .stack_size(256 << 10)
+        .spawn(f)
+        .expect("a thread")
+        .join()
+        .expect("no panic")
+}
+
+/// The project's one stack strategy (`src/stack.rs`): each facade call on
+/// a 256 KiB thread takes input at the nesting limit (nested operators and
+/// parentheses through all five calls, nested loops through the pass).
+/// `cargo test --release --test it api::` runs it in release too.
 #[test]
-fn every_call_takes_input_at_the_nesting_limit_on_the_callers_stack() {
-    let text = nested_sum(MAX_NESTING - 2);
-    let parsed = pfir::parse(&text);
-    assert!(
-        parsed.diagnostics.is_empty(),
-        "{:?}",
-        parsed.diagnostics.first()
-    );
-    let mut module = parsed.module.expect("a module");
-    let pipeline = pfir::PipelineOptions::with_passes(&["expand-manual-phase-fence"]);
-    pfir::run_passes(&mut module, &pipeline).expect("the pass runs");
-    let printed = pfir::print(&module);
-    assert!(printed.starts_with("func f() {\n  x = 1 + (1 + "));
-    assert!(printed.ends_with("))\n}\n"));
-    assert!(pfir::format(&text).is_ok(), "the formatter refused it");
-    assert!(pfir::check(&text).is_empty());
+fn every_facade_call_takes_the_nesting_limit_on_a_256_kib_thread() {
+    on_a_small_stack(|| {
+        let text = nested_sum(MAX_NESTING - 2);
+        assert!(pfir::check(&text).is_empty());
+        let mut module = pfir::parse(&text).module.expect("a module");
+        let pipeline = pfir::PipelineOptions::with_passes(&["expand-manual-phase-fence"]);
+        pfir::run_passes(&mut module, &pipeline).expect("the pass runs");
+        let printed = pfir::print(&module);
+        assert!(printed.ends_with("))\n}\n"));
+        assert!(pfir::format(&text).is_ok(), "the formatter refused it");
+    });
+    // Loops, through the pass (printing them writes `depth`^2 bytes of
+    // indentation).
+    on_a_small_stack(|| {
+        let text = crate::frontend_limits::nested_loops(MAX_NESTING - 4);
+        let parsed = pfir::parse(&text);
+        assert!(
+            parsed.diagnostics.is_empty(),
+            "{:?}",
+            parsed.diagnostics.first()
+        );
+        let mut module = parsed.module.expect("a module");
+        let pipeline = pfir::PipelineOptions::with_passes(&["expand-manual-phase-fence"]);
+        let report = pfir::run_passes(&mut module, &pipeline).expect("the pass runs");
+        assert!(!report.diagnostics.iter().any(|d| d.is_error()));
+    });
 }
 
 #[test]

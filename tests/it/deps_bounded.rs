@@ -67,8 +67,7 @@ fn many_functions(n: usize) -> String {
 
 /// `--verify-deps` of `before` against the pass's output (or `after`).
 fn verify(before: &str, after: Option<&str>) -> Result<Vec<Diagnostic>, Diagnostic> {
-    // Deep `else if` chains: the pipeline runs on a large stack, as in the CLI.
-    pfir::driver::with_large_stack(|| verify_on_this_thread(before, after))
+    verify_on_this_thread(before, after)
 }
 
 fn verify_on_this_thread(before: &str, after: Option<&str>) -> Result<Vec<Diagnostic>, Diagnostic> {

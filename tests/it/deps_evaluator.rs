@@ -408,12 +408,12 @@ fn deep_nests_are_bounded_by_the_work_budget() {
     let depth = 2000;
     let body = crate::support::nested_for_loops(depth, "t = submit p()\n");
     let src = prog(&body);
-    let m = pfir::driver::with_large_stack(|| module(&src));
+    let m = module(&src);
     let limits = Limits {
         max_work: 100_000,
         ..Limits::default()
     };
-    let g = pfir::driver::with_large_stack(|| task_graph(&m, "main", &limits));
+    let g = task_graph(&m, "main", &limits);
     assert!(g.truncated);
     assert!(
         g.task_count() <= 100_000 / depth,

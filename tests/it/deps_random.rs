@@ -36,7 +36,7 @@ fn limits() -> Limits {
 }
 
 fn read(src: &str) -> Result<pfir::ir::Module, TestCaseError> {
-    match pfir::driver::read_module(src, 0) {
+    match pfir::parse(src).into_parts() {
         (Some(m), _) => Ok(m),
         (None, diags) => {
             let msgs: Vec<&str> = diags.iter().map(|d| d.message.as_str()).collect();

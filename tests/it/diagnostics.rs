@@ -409,16 +409,17 @@ fn fix_applies_only_certain_fixes() {
 #[test]
 fn a_leading_byte_order_mark_is_skipped() {
     let text = "\u{FEFF}func main() {\n  y = x\n}\n";
-    let (_, diags) = pfir::driver::read_module(text, 0);
+    let (_, diags) = pfir::parse(text).into_parts();
     assert_eq!(diags.len(), 1, "{diags:#?}");
     assert_eq!(&text[diags[0].primary.span.range()], "x");
     assert!(
-        pfir::driver::read_module("\u{FEFF}func main() {\n}\n", 0)
+        pfir::parse("\u{FEFF}func main() {\n}\n")
+            .into_parts()
             .0
             .is_some()
     );
     // Anywhere else it is an invisible character.
-    let (_, diags) = pfir::driver::read_module("func main() {\n  x = 1\u{FEFF}\n}\n", 0);
+    let (_, diags) = pfir::parse("func main() {\n  x = 1\u{FEFF}\n}\n").into_parts();
     assert_eq!(diags[0].code, Some(Code::UnexpectedCharacter));
     assert!(diags[0].message.contains("U+FEFF"), "{}", diags[0].message);
 }

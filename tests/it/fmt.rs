@@ -286,8 +286,8 @@ proptest! {
             panic!("{e}\n{commented}\n{formatted}");
         }
         prop_assert_eq!(
-            pfir::driver::canonicalize(&formatted).unwrap(),
-            pfir::driver::canonicalize(&src).unwrap()
+            pfir::parse(&formatted).module.map(|m| pfir::print(&m)).unwrap(),
+            pfir::parse(&src).module.map(|m| pfir::print(&m)).unwrap()
         );
     }
 }
@@ -508,7 +508,7 @@ fn is_word(token: &str) -> bool {
 
 /// The error codes `text` reports, sorted (with repeats).
 fn error_codes(text: &str) -> Vec<String> {
-    let (_, diags) = pfir::driver::read_module_anyway(text, 0);
+    let (_, diags) = pfir::parse(text).into_parts();
     let mut codes: Vec<String> = diags
         .iter()
         .filter(|d| d.is_error())
@@ -569,8 +569,8 @@ proptest! {
         picks in proptest::collection::vec((0usize..10_000, any::<bool>()), 0..4),
     ) {
         let src = with_comments(&mutate(MUTATION_SEEDS[seed], &edits), &picks);
-        let (_, _, syntax_error) = pfir::driver::read_module_whole(&src, 0);
-        prop_assume!(!syntax_error);
+        let read = pfir::driver::read(&src, pfir::driver::ReadOptions::default());
+        prop_assume!(!read.syntax_error);
         let formatted = format_text(&src)
             .unwrap_or_else(|d| panic!("{src}\n{d:?}"));
         prop_assert_eq!(format_text(&formatted).unwrap(), formatted.clone(), "not idempotent:\n{}", src);

@@ -303,7 +303,7 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
 fn every_rejection_class_has_message_and_span() {
     let mut failures = Vec::new();
     for (name, src, fragment, line, col) in cases() {
-        let (module, diags) = pfir::driver::read_module(&src, 0);
+        let (module, diags) = pfir::parse(&src).into_parts();
         if module.is_some() {
             failures.push(format!("{name}: accepted"));
             continue;
@@ -419,7 +419,7 @@ fn every_rejection_class_in_all_three_formats_exits_1() {
 #[test]
 fn independent_syntax_errors_are_all_reported() {
     let src = "func a() {\n  x = = 1\n  y = 2\n}\nfunc b() {\n  w = foo(1,, 2)\n}\nfunc c( {\n}\nfunc d() {\n  q = $\n}\nfunc e( {\n}\n";
-    let (module, diags) = pfir::driver::read_module(src, 0);
+    let (module, diags) = pfir::parse(src).into_parts();
     assert!(module.is_none());
     let lines: Vec<usize> = diags
         .iter()
@@ -438,7 +438,7 @@ fn independent_syntax_errors_are_all_reported() {
 #[test]
 fn unknown_variable_suggests_a_close_name() {
     let src = "func f() {\n  tids = 1\n  x = tid\n}\n";
-    let (_, diags) = pfir::driver::read_module(src, 0);
+    let (_, diags) = pfir::parse(src).into_parts();
     let fix = &diags[0].suggestions[0];
     assert_eq!(fix.message, "did you mean `tids`?", "{diags:#?}");
     assert_eq!(fix.replacement, "tids");
@@ -450,7 +450,7 @@ fn unknown_variable_suggests_a_close_name() {
 #[test]
 fn deps_on_plain_call_hints_at_submit() {
     let src = format!("{KERNEL}func f() {{\n  a = kernel(1, deps=[])\n}}\n");
-    let (_, diags) = pfir::driver::read_module(&src, 0);
+    let (_, diags) = pfir::parse(&src).into_parts();
     let fix = &diags[0].suggestions[0];
     assert_eq!(
         fix.message, "launch `kernel` as a task with `submit kernel(...)`",
@@ -472,7 +472,7 @@ fn deps_on_plain_call_hints_at_submit() {
         "{diags:#?}"
     );
     // An op cannot be submitted: the hint says what can carry deps instead.
-    let (_, diags) = pfir::driver::read_module("func f() {\n  a = tensor.load(1, deps=[])\n}\n", 0);
+    let (_, diags) = pfir::parse("func f() {\n  a = tensor.load(1, deps=[])\n}\n").into_parts();
     assert!(
         diags[0]
             .notes
@@ -486,7 +486,7 @@ fn deps_on_plain_call_hints_at_submit() {
 #[test]
 fn duplicate_function_points_at_the_first_definition() {
     let src = format!("{KERNEL}func kernel() {{\n}}\n");
-    let (_, diags) = pfir::driver::read_module(&src, 0);
+    let (_, diags) = pfir::parse(&src).into_parts();
     assert_eq!(diags[0].secondary.len(), 1);
     assert_eq!(line_col(&src, diags[0].secondary[0].span.start()), (1, 6));
 }
@@ -660,7 +660,7 @@ fn split_input_file_prints_good_chunks_and_fails_on_a_bad_one() {
 
 #[test]
 fn chained_comparisons_get_a_hint() {
-    let (_, diags) = pfir::driver::read_module("func f(a: i64) {\n  x = a < a < a\n}\n", 0);
+    let (_, diags) = pfir::parse("func f(a: i64) {\n  x = a < a < a\n}\n").into_parts();
     assert_eq!(diags[0].message, "unexpected `<`");
     assert!(
         diags[0]
@@ -670,7 +670,7 @@ fn chained_comparisons_get_a_hint() {
         "{diags:#?}"
     );
     // A comparison operator where an expression must start is a plain syntax error.
-    let (_, diags) = pfir::driver::read_module("func f(a: i64) {\n  x = < a\n}\n", 0);
+    let (_, diags) = pfir::parse("func f(a: i64) {\n  x = < a\n}\n").into_parts();
     assert!(
         !diags[0].notes.iter().any(|n| n.message.contains("chain")),
         "{diags:#?}"
@@ -687,7 +687,7 @@ fn did_you_mean_searches_are_capped_per_function() {
         src.push_str(&format!("  y{i} = totl + 1\n"));
     }
     src.push_str("}\n");
-    let (module, diags) = pfir::driver::read_module(&src, 0);
+    let (module, diags) = pfir::parse(&src).into_parts();
     assert!(module.is_none());
     let unknown: Vec<_> = diags
         .iter()

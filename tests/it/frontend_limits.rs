@@ -1,7 +1,6 @@
 //! Limits instead of crashes: deep nesting works to well past 10,000 levels,
 //! and input deeper than `pfir::lexer::MAX_NESTING` gets a diagnostic.
 
-use pfir::driver::{read_module, with_large_stack};
 use pfir::lexer::MAX_NESTING;
 
 /// `depth` nested `for` loops inside a manual scope, with a submit at the bottom.
@@ -16,33 +15,20 @@ pub fn nested_loops(depth: usize) -> String {
     s
 }
 
-/// `src` read and run through the pass, which reports no error (call on a
-/// large stack).
-fn read_and_run_the_pass(src: &str) -> pfir::ir::Module {
-    let (module, diags) = read_module(src, 0);
-    let mut module = module.unwrap_or_else(|| panic!("{:?}", diags.first()));
-    let file = pfir::diagnostics::SourceFile::new("deep.pfir", src);
-    let r = pfir::passes::run_passes(&mut module, &file, &["expand-manual-phase-fence"])
-        .expect("the pass exists");
-    assert!(!pfir::diagnostics::has_errors(&r.diagnostics));
-    module
-}
-
+/// The message of the first error reading `src`, `None` when it reads.
 fn first_error(src: &str) -> Option<String> {
-    let src = src.to_string();
-    with_large_stack(move || {
-        let (module, diags) = read_module(&src, 0);
-        match module {
-            Some(_) => None,
-            None => Some(
-                diags
-                    .iter()
-                    .find(|d| d.is_error())
-                    .map(|d| d.message.clone())
-                    .unwrap_or_default(),
-            ),
-        }
-    })
+    let parsed = pfir::parse(src);
+    match parsed.module {
+        Some(_) => None,
+        None => Some(
+            parsed
+                .diagnostics
+                .iter()
+                .find(|d| d.is_error())
+                .map(|d| d.message.clone())
+                .unwrap_or_default(),
+        ),
+    }
 }
 
 #[test]
@@ -113,40 +99,4 @@ fn long_chains_below_the_limit_work() {
         " else if c {\n  }".repeat(20_000)
     );
     assert_eq!(first_error(&src), None);
-}
-
-/// The stack strategy (docs/decisions.md, "One stack strategy"): every walk
-/// may recurse once per nesting level, and `MAX_NESTING` levels fit the
-/// worker stack. The deepest input the lexer allows goes through the whole
-/// pipeline on it: read, the pass, printing, structural equality and the
-/// drops of the AST and the IR.
-#[test]
-fn the_deepest_allowed_nesting_goes_through_the_whole_pipeline() {
-    // Room for the function's own braces and the statement's level.
-    let depth = MAX_NESTING - 4;
-    let negations = format!(
-        "func f() -> i64 {{\n  x = {}1\n  return x\n}}\n",
-        "-".repeat(depth)
-    );
-    let sums = format!(
-        "func f() -> i64 {{\n  x = 1{}\n  return x\n}}\n",
-        " + 1".repeat(depth)
-    );
-    let parens = format!(
-        "func f() -> i64 {{\n  x = {}1{}\n  return x\n}}\n",
-        "(".repeat(depth),
-        ")".repeat(depth)
-    );
-    for src in [negations, sums, parens] {
-        with_large_stack(move || {
-            let module = read_and_run_the_pass(&src);
-            let printed = pfir::printer::print_module(&module);
-            let (again, _) = read_module(&printed, 0);
-            let again = again.expect("the printed form reads back");
-            pfir::ir::equality::modules_equal(&module, &again).expect("a fixpoint");
-        });
-    }
-    // Loops: the nest is read, run through the pass and dropped (printing
-    // it writes about `depth`^2 bytes of indentation).
-    with_large_stack(|| read_and_run_the_pass(&nested_loops(MAX_NESTING - 4)));
 }

@@ -6,14 +6,14 @@ use pfir::ir::{
 };
 
 fn read(src: &str) -> Module {
-    match pfir::driver::read_module(src, 0) {
+    match pfir::parse(src).into_parts() {
         (Some(m), _) => m,
         (None, diags) => panic!("rejected: {diags:#?}"),
     }
 }
 
 fn first_error(src: &str) -> String {
-    let (m, diags) = pfir::driver::read_module(src, 0);
+    let (m, diags) = pfir::parse(src).into_parts();
     assert!(m.is_none(), "accepted: {src}");
     diags.into_iter().find(|d| d.is_error()).unwrap().message
 }

@@ -19,7 +19,7 @@ fn root() -> &'static Path {
 
 fn read(path: &Path) -> (String, Module) {
     let text = std::fs::read_to_string(path).unwrap();
-    let (m, diags) = pfir::driver::read_module(&text, 0);
+    let (m, diags) = pfir::parse(&text).into_parts();
     let m = m.unwrap_or_else(|| panic!("{}: rejected: {diags:?}", path.display()));
     (text, m)
 }
@@ -62,7 +62,7 @@ fn inputs() -> Vec<PathBuf> {
             if text.contains("// -----") {
                 continue; // split files: their chunks are separate modules
             }
-            if pfir::driver::read_module(&text, 0).0.is_some() {
+            if pfir::parse(&text).into_parts().0.is_some() {
                 out.push(p);
             }
         }
@@ -247,7 +247,7 @@ orchestration func main() -> task_id {
   return system.task_invalid()
 }
 "#;
-    let (m, _) = pfir::driver::read_module(src, 0);
+    let (m, _) = pfir::parse(src).into_parts();
     let m = m.unwrap();
     let p = build("x".into(), &m, None, &options(Show::Before));
     let svg = write_svg(&p);
@@ -363,7 +363,7 @@ fn long_program(n: usize) -> String {
 #[test]
 fn large_graphs_are_summarised_not_drawn_unreadably() {
     let src = long_program(400);
-    let (m, diags) = pfir::driver::read_module(&src, 0);
+    let (m, diags) = pfir::parse(&src).into_parts();
     let m = m.unwrap_or_else(|| panic!("{diags:?}"));
     let p = build("long".into(), &m, None, &options(Show::Before));
     let g = &p.functions[0].sides[0];

@@ -14,8 +14,8 @@ fn every_valid_input_verifies_clean_before_and_after_the_pass() {
     let mut failures = Vec::new();
     for path in repository_pfir_files() {
         let text = std::fs::read_to_string(&path).unwrap();
-        for (base, chunk) in pfir::driver::split_chunks(&text) {
-            let (Some(mut m), _) = pfir::driver::read_module(chunk, base) else {
+        for (_, chunk) in pfir::driver::split_chunks(&text) {
+            let (Some(mut m), _) = pfir::parse(chunk).into_parts() else {
                 continue;
             };
             checked += 1;

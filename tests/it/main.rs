@@ -20,7 +20,6 @@ mod frontend_errors;
 mod frontend_limits;
 mod frontend_lowering;
 mod frontend_robustness;
-mod frontend_split;
 mod graph;
 mod ide;
 mod io_safety;

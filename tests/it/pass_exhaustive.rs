@@ -117,7 +117,7 @@ fn the_oracle_agrees_with_the_pass_on_every_golden_input() {
     for file in files {
         let text = std::fs::read_to_string(&file).expect("reading a golden test");
         for part in text.split("\n// -----\n") {
-            let Some(before) = pfir::driver::read_module(part, 0).0 else {
+            let Some(before) = pfir::parse(part).into_parts().0 else {
                 continue;
             };
             let mut after = before.clone();

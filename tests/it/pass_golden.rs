@@ -20,9 +20,9 @@ const PASS: &str = "expand-manual-phase-fence";
 fn check_case(path: &Path) -> Result<(), String> {
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
     let name = path.file_name().unwrap().to_string_lossy().into_owned();
-    pfir::driver::with_large_stack(move || {
+    {
         let file = SourceFile::new(name, text.clone());
-        let (module, diags) = pfir::driver::read_module(&text, 0);
+        let (module, diags) = pfir::parse(&text).into_parts();
         let mut module =
             module.ok_or_else(|| render_all(&diags, &file, DiagnosticFormat::Short, false))?;
         let first = run_pipeline(&mut module, &file, &PipelineOptions::with_passes(&[PASS]));
@@ -55,7 +55,7 @@ fn check_case(path: &Path) -> Result<(), String> {
             ));
         }
         // The output reads back to the same text.
-        match pfir::driver::read_module(&printed, 0) {
+        match pfir::parse(&printed).into_parts() {
             (Some(m), _) if pfir::printer::print_module(&m) == printed => Ok(()),
             (Some(m), _) => Err(format!(
                 "the output does not read back to itself\n--- printed\n{printed}\n--- reread\n{}",
@@ -63,7 +63,7 @@ fn check_case(path: &Path) -> Result<(), String> {
             )),
             (None, diags) => Err(format!("the output does not read back: {diags:?}")),
         }
-    })
+    }
 }
 
 /// The exact text the `CHECK-LABEL` / `CHECK-NEXT` / `CHECK-EMPTY` lines of

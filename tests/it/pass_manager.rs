@@ -22,7 +22,7 @@ orchestration func main(x: i64) {
 ";
 
 fn read(text: &str) -> Module {
-    let (m, diags) = pfir::driver::read_module(text, 0);
+    let (m, diags) = pfir::parse(text).into_parts();
     m.unwrap_or_else(|| panic!("does not read: {diags:?}"))
 }
 
@@ -340,7 +340,7 @@ fn running_twice_in_one_pipeline_equals_once() {
 #[test]
 fn ir_dumps_are_cut_at_a_limit() {
     let src = "func f() {\n  x = 1\n  y = 2\n}\n";
-    let (Some(m), _) = pfir::driver::read_module(src, 0) else {
+    let (Some(m), _) = pfir::parse(src).into_parts() else {
         panic!("valid")
     };
     assert_eq!(pfir::passes::manager::dump_ir(&m, 1 << 20), src);

@@ -3,14 +3,13 @@
 //! byte, and the two read modules are structurally equal), and each printing
 //! rule gives exactly the expected text.
 
-use pfir::driver::{read_module, with_large_stack};
 use pfir::ir::Module;
 use pfir::ir::equality::modules_equal;
 use pfir::printer::print_module;
 
 /// Reads `text`, panicking with its diagnostics when it does not lower.
 fn read(text: &str) -> Module {
-    match read_module(text, 0) {
+    match pfir::parse(text).into_parts() {
         (Some(m), _) => m,
         (None, diags) => panic!("input does not read: {diags:#?}\n{text}"),
     }
@@ -424,14 +423,14 @@ fn ten_thousand_nested_loops_print_without_overflow() {
     // round trip runs below at a smaller depth and, in release builds, in
     // the ignored test after it.
     let (input, expected) = nested_loops(10_000);
-    let printed = with_large_stack(|| print_module(&read(&input)));
+    let printed = print_module(&read(&input));
     assert!(printed == expected, "deep nesting printed wrongly");
 }
 
 #[test]
 fn nested_loops_round_trip() {
     let (input, expected) = nested_loops(1_000);
-    let printed = with_large_stack(|| canon(&input));
+    let printed = canon(&input);
     assert!(printed == expected, "deep nesting printed wrongly");
 }
 
@@ -439,7 +438,7 @@ fn nested_loops_round_trip() {
 #[test]
 fn ten_thousand_nested_loops_round_trip() {
     let (input, expected) = nested_loops(10_000);
-    let printed = with_large_stack(|| canon(&input));
+    let printed = canon(&input);
     assert!(printed == expected, "deep nesting printed wrongly");
 }
 
@@ -457,7 +456,7 @@ fn deep_expressions_and_else_if_chains_round_trip() {
     let text = in_func(&format!(
         "  r = {right}\n  l = {left}\n  n = {neg}\n{chain}"
     ));
-    let printed = with_large_stack(|| canon(&text));
+    let printed = canon(&text);
     assert!(printed == text, "deep expressions printed wrongly");
 }
 
@@ -554,7 +553,7 @@ mod random_expressions {
             fewer.replace_range(close..close + 1, "");
             fewer.replace_range(open..open + 1, "");
             let candidate = printed.replace(line, &fewer);
-            if let (Some(m), _) = read_module(&candidate, 0) {
+            if let (Some(m), _) = pfir::parse(&candidate).into_parts() {
                 prop_assert!(
                     modules_equal(&first, &m).is_err(),
                     "redundant parentheses in `{}`: `{}` means the same",
@@ -579,104 +578,4 @@ mod random_expressions {
             check(&e)?;
         }
     }
-}
-
-/// A block long enough to be printed in two halves on two threads
-/// (`printer::stmt::SPLIT_PRINT_STMTS`) prints exactly as written when
-/// written canonically: the halves meet at a statement whose line starts
-/// where the first half ends, whatever the statements around the cut
-/// (nested loops, `if`/`else if`/`else` chains, a string with spaces
-/// that are held back at a line's end).
-#[test]
-fn a_block_printed_in_two_halves_prints_as_one() {
-    use pfir::printer::stmt::SPLIT_PRINT_STMTS;
-    let mut text = String::from(
-        "func k(x: i64) -> task_id {\n  return system.task_invalid()\n}\n\n\
-         orchestration func main(n: i64) -> task_id {\n  manual \"a  \" {\n",
-    );
-    let count = SPLIT_PRINT_STMTS + 7;
-    for i in 0..count {
-        let line = match i % 4 {
-            0 => format!("    a{i}, t{i} = submit k({i})\n"),
-            1 => {
-                format!("    for p{i} in parallel(4) {{\n      b{i}, c{i} = submit k(n)\n    }}\n")
-            }
-            2 => format!(
-                "    if n > {i} {{\n      d{i} = n\n    }} else if n < 0 {{\n      e{i} = n\n    }} else {{\n      f{i} = n\n    }}\n"
-            ),
-            _ => format!("    g{i} = n + {i}\n"),
-        };
-        text.push_str(&line);
-    }
-    text.push_str("  }\n  return system.task_invalid()\n}\n");
-    let printed = with_large_stack(|| print_module(&read(&text)));
-    if printed != text {
-        let at = printed
-            .bytes()
-            .zip(text.bytes())
-            .position(|(a, b)| a != b)
-            .unwrap_or(printed.len().min(text.len()));
-        panic!(
-            "printed differs at byte {at}: {:?} against {:?}",
-            &printed[at.saturating_sub(80)..(at + 80).min(printed.len())],
-            &text[at.saturating_sub(80)..(at + 80).min(text.len())]
-        );
-    }
-}
-
-/// The second half of a long block is rendered ahead into memory only up
-/// to a limit of about twice its source (`printer::stmt::ahead_limit`):
-/// here it ends with a loop nest written without indentation, whose
-/// canonical text is several times larger than that, so the printer writes
-/// that half itself after the first (streamed, not held), and the text is
-/// still exactly the canonical one. Without the limit, such a nest at the
-/// nesting limit would have been held whole: tens of gigabytes.
-#[test]
-fn a_half_too_large_to_hold_is_printed_streamed_and_the_same() {
-    use pfir::printer::stmt::{SPLIT_PRINT_STMTS, ahead_limit};
-    let mut canonical = String::from(
-        "func k() -> task_id {\n  return system.task_invalid()\n}\n\n\
-         orchestration func main(n: i64) -> task_id {\n",
-    );
-    for i in 0..SPLIT_PRINT_STMTS + 3 {
-        canonical.push_str(&format!("  g{i} = n + {i}\n"));
-    }
-    let mut source = canonical.clone();
-    let depth = 1500;
-    let nest_start = canonical.len();
-    for d in 0..depth {
-        let line = format!("for v{d} in range(1) {{\n");
-        canonical.push_str(&"  ".repeat(d + 1));
-        canonical.push_str(&line);
-        source.push_str(&line);
-    }
-    canonical.push_str(&format!("{}x = n\n", "  ".repeat(depth + 1)));
-    source.push_str("x = n\n");
-    for d in (0..depth).rev() {
-        canonical.push_str(&format!("{}}}\n", "  ".repeat(d + 1)));
-        source.push_str("}\n");
-    }
-    let nest_len = canonical.len() - nest_start;
-    let end = "  return system.task_invalid()\n}\n";
-    canonical.push_str(end);
-    source.push_str(end);
-    let (limit, printed) = with_large_stack(|| {
-        let module = read(&source);
-        let f = module.functions().last().expect("main");
-        let stmts = f.block_stmts(&f.body);
-        assert!(stmts.len() >= SPLIT_PRINT_STMTS, "the block is split");
-        (
-            ahead_limit(f, &stmts[stmts.len() / 2..]),
-            print_module(&module),
-        )
-    });
-    // The nest alone prints to more than the second half may hold.
-    assert!(
-        nest_len > limit,
-        "the second half fits its buffer ({nest_len} <= {limit}): the test does not reach the limit"
-    );
-    assert!(
-        printed == canonical,
-        "printed text differs from the canonical text"
-    );
 }

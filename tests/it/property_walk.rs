@@ -59,7 +59,7 @@ fn corpus() -> Vec<(String, Module)> {
     for path in &files {
         let text = std::fs::read_to_string(path).unwrap();
         for (base, chunk) in pfir::driver::split_chunks(&text) {
-            if let (Some(m), _) = pfir::driver::read_module(chunk, base) {
+            if let (Some(m), _) = pfir::parse(chunk).into_parts() {
                 out.push((format!("{}@{base}", path.display()), m));
             }
         }
@@ -70,7 +70,7 @@ fn corpus() -> Vec<(String, Module)> {
 
 #[test]
 fn one_walk_agrees_with_each_property_alone_on_the_corpus() {
-    pfir::driver::with_large_stack(|| {
+    {
         for (name, mut m) in corpus() {
             agree(&m, &name);
             let file = pfir::diagnostics::SourceFile::new("t.pfir", "");
@@ -78,7 +78,7 @@ fn one_walk_agrees_with_each_property_alone_on_the_corpus() {
             let _ = pfir::passes::run_pipeline(&mut m, &file, &opts);
             agree(&m, &format!("{name}, after the pass"));
         }
-    });
+    };
 }
 
 #[test]
@@ -418,7 +418,7 @@ fn reaches(f: &pfir::ir::Function, from: ExprId, to: ExprId) -> bool {
 
 #[test]
 fn one_walk_agrees_on_damaged_ir() {
-    pfir::driver::with_large_stack(|| {
+    {
         let corpus = corpus();
         let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
         let mut found = [0usize; 4];
@@ -436,32 +436,30 @@ fn one_walk_agrees_on_damaged_ir() {
         }
         // Every property was broken somewhere, so every check was compared.
         assert!(found.iter().all(|&n| n > 0), "{found:?}");
-    });
+    };
 }
 
 /// One damage at a time to a valid module: the property it breaks reports
 /// it, at the damaged code; every property is broken this way.
 #[test]
 fn each_damage_is_found_by_the_property_it_breaks() {
-    pfir::driver::with_large_stack(|| {
-        let mut rng = Rng(0x2545_F491_4F6C_DD1D);
-        let mut found = [0usize; 4];
-        for (name, m) in &corpus() {
-            for round in 0..8 {
-                let mut m = m.clone();
-                let Some(broken) = damage(&mut m, &mut rng) else {
-                    continue;
-                };
-                assert!(
-                    broken.is_found(&m),
-                    "{name}, damage {round}: {broken:?} not among {:?}",
-                    broken.property.verify(&m)
-                );
-                found[broken.property as usize] += 1;
-            }
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let mut found = [0usize; 4];
+    for (name, m) in &corpus() {
+        for round in 0..8 {
+            let mut m = m.clone();
+            let Some(broken) = damage(&mut m, &mut rng) else {
+                continue;
+            };
+            assert!(
+                broken.is_found(&m),
+                "{name}, damage {round}: {broken:?} not among {:?}",
+                broken.property.verify(&m)
+            );
+            found[broken.property as usize] += 1;
         }
-        assert!(found.iter().all(|&n| n > 0), "{found:?}");
-    });
+    }
+    assert!(found.iter().all(|&n| n > 0), "{found:?}");
 }
 
 proptest! {

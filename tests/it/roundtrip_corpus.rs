@@ -11,12 +11,12 @@ fn every_valid_input_prints_to_a_fixpoint() {
     let mut failures = Vec::new();
     for path in &files {
         let text = std::fs::read_to_string(path).unwrap();
-        for (base, chunk) in pfir::driver::split_chunks(&text) {
-            let (Some(first), _) = pfir::driver::read_module(chunk, base) else {
+        for (_, chunk) in pfir::driver::split_chunks(&text) {
+            let (Some(first), _) = pfir::parse(chunk).into_parts() else {
                 continue;
             };
             let printed = pfir::printer::print_module(&first);
-            let (second, diags) = pfir::driver::read_module(&printed, 0);
+            let (second, diags) = pfir::parse(&printed).into_parts();
             let Some(second) = second else {
                 failures.push(format!(
                     "{}: printed form does not read back: {diags:?}\n{printed}",

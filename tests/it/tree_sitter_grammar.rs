@@ -159,7 +159,7 @@ fn syntax_errors(text: &[u8]) -> Vec<Code> {
     let Ok(text) = std::str::from_utf8(text) else {
         return vec![Code::NotUtf8];
     };
-    let (_, diags) = pfir::driver::read_module_anyway(text, 0);
+    let (_, diags) = pfir::parse(text).into_parts();
     diags
         .iter()
         .filter_map(|d| d.code)

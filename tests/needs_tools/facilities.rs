@@ -71,9 +71,8 @@ fn lsp_message(json: &str) -> Vec<u8> {
     format!("Content-Length: {}\r\n\r\n{json}", json.len()).into_bytes()
 }
 
-/// Under a 4 GiB address space (where a fixed 4 GiB worker stack cannot be
-/// reserved) every command works, and input deeper than the smaller stack
-/// holds is refused with a diagnostic that says why.
+/// Under a 4 GiB address space every command works, deep input included
+/// (the stack grows onto the heap where the recursion is, `src/stack.rs`).
 fn every_command_works_in_4_gib_of_address_space() -> Option<String> {
     let dir = tempfile::tempdir().unwrap();
     let src = "func k() -> task_id {\n  return system.task_invalid()\n}\n\norchestration func main() {\n  manual {\n    tids = array.create(4, task_id)\n    for i in parallel(4) {\n      a, t = submit k(deps=[tids])\n    }\n  }\n}\n";
@@ -124,7 +123,7 @@ fn every_command_works_in_4_gib_of_address_space() -> Option<String> {
         "{stdout}"
     );
     ran += 1;
-    // 60,000 nested brackets: past what the smaller stack holds.
+    // 60,000 nested brackets: read like any other input.
     let deep = file_in(
         dir.path(),
         "deep.pfir",
@@ -136,13 +135,8 @@ fn every_command_works_in_4_gib_of_address_space() -> Option<String> {
     );
     let out = under_4_gib(&["check", &deep], b"").unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(
-        stderr.contains("nesting is deeper than the limit of"),
-        "{stderr}"
-    );
-    assert!(stderr.contains("ulimit -v"), "{stderr}");
-    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
     assert_eq!(ran, 5);
     None
 }

@@ -51,9 +51,6 @@ pub struct Tools {
     /// Runs pipelines made only of the embedding program's own commands
     /// inside this process ([`crate::in_process`]); `None` spawns always.
     pub in_process: Option<std::sync::Arc<dyn crate::in_process::InProcess>>,
-    /// The stack size of the runner's threads, on which in-process stages
-    /// run (`None`: the platform's default).
-    pub in_process_stack: Option<usize>,
 }
 
 /// A program name of RUN lines and what it runs: `executable` with `args`
@@ -83,7 +80,6 @@ impl Tools {
             capture_limit: DEFAULT_CAPTURE_LIMIT,
             cancel: None,
             in_process: None,
-            in_process_stack: None,
         }
     }
 

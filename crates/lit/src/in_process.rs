@@ -42,30 +42,6 @@ pub struct StageStreams {
     pub stdin: Vec<u8>,
     pub stdout: Sink,
     pub stderr: Sink,
-    /// Whether the stage runs on one of the runner's threads, spawned with
-    /// [`Tools::in_process_stack`] bytes of stack of which it has used
-    /// little (so the hook need not move to a thread of its own).
-    pub on_runner_stack: bool,
-}
-
-thread_local! {
-    static ON_RUNNER_STACK: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// A builder for a thread that runs in-process stages, with
-/// [`Tools::in_process_stack`] when set.
-pub fn thread_builder(tools: &Tools) -> std::thread::Builder {
-    let builder = std::thread::Builder::new().name("pfir-lit".into());
-    match tools.in_process_stack {
-        Some(bytes) => builder.stack_size(bytes),
-        None => builder,
-    }
-}
-
-/// Records that the current thread was made by [`thread_builder`] for
-/// `tools` (call first thing on it).
-pub fn mark_runner_thread(tools: &Tools) {
-    ON_RUNNER_STACK.with(|c| c.set(tools.in_process_stack.is_some()));
 }
 
 /// What the embedding program runs itself: pfir runs its own commands
@@ -121,12 +97,12 @@ pub fn try_run(pipeline: &Pipeline, tools: &Tools, cwd: Option<&Path>) -> Option
                 }
             };
             let (tx, rx) = std::sync::mpsc::channel();
-            let tools_for_thread = tools.clone();
-            let spawned = thread_builder(tools).spawn(move || {
-                mark_runner_thread(&tools_for_thread);
-                run();
-                let _ = tx.send(());
-            });
+            let spawned = std::thread::Builder::new()
+                .name("pfir-lit".into())
+                .spawn(move || {
+                    run();
+                    let _ = tx.send(());
+                });
             if spawned.is_err() {
                 return None;
             }
@@ -384,7 +360,6 @@ fn run_stages(
             stdin,
             stdout: out_sink.clone(),
             stderr: err_sink.clone(),
-            on_runner_stack: ON_RUNNER_STACK.with(|c| c.get()),
         };
         let code = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             hook.run(&plan.executable, &plan.args, streams)

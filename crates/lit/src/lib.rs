@@ -43,7 +43,6 @@ use run_line::{RunLine, Substitutions};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use std::time::{Duration, Instant};
 
@@ -538,53 +537,21 @@ pub fn shuffle(files: &mut [PathBuf], seed: u64) {
     }
 }
 
-/// Runs `files` on `config.jobs` threads, calling `on_result` (on the
-/// calling thread) as each finishes, in completion order.
+/// Runs `files` on `config.jobs` threads (`fsutil::parallel`), calling
+/// `on_result` (on the calling thread) as each finishes, in completion
+/// order; no test starts once `config.max_failures` have failed.
 pub fn run_all(
     files: &[PathBuf],
     config: &Config,
     mut on_result: impl FnMut(&TestResult),
 ) -> Summary {
-    let next = AtomicUsize::new(0);
-    let failures = AtomicUsize::new(0);
     let configs = Configs::default();
-    let (tx, rx) = std::sync::mpsc::channel();
     let mut summary = Summary::default();
-    let mut received = 0;
-    std::thread::scope(|s| {
-        for _ in 0..config.jobs.max(1).min(files.len().max(1)) {
-            let tx = tx.clone();
-            let (next, failures, configs) = (&next, &failures, &configs);
-            let work = move || {
-                in_process::mark_runner_thread(&config.tools);
-                loop {
-                    if config
-                        .max_failures
-                        .is_some_and(|m| failures.load(Ordering::SeqCst) >= m)
-                    {
-                        break;
-                    }
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(file) = files.get(i) else { break };
-                    let result = run_test_with(file, config, configs);
-                    if !result.passed() {
-                        failures.fetch_add(1, Ordering::SeqCst);
-                    }
-                    if tx.send(result).is_err() {
-                        break;
-                    }
-                }
-            };
-            // In-process stages run on these threads: give them the stack
-            // the embedding program asked for.
-            match in_process::thread_builder(&config.tools).spawn_scoped(s, work) {
-                Ok(_) => {}
-                Err(e) => panic!("cannot start a test runner thread: {e}"),
-            }
-        }
-        drop(tx);
-        for result in rx {
-            received += 1;
+    let received = fsutil::parallel::run_indexed(
+        files.len(),
+        config.jobs,
+        |i| run_test_with(&files[i], config, &configs),
+        |_, result| {
             on_result(&result);
             match result.outcome() {
                 Outcome::Unsupported => summary.unsupported += 1,
@@ -599,8 +566,12 @@ pub fn run_all(
                 }
                 Outcome::Fail => summary.failed.push(result.path.clone()),
             }
-        }
-    });
+            match config.max_failures {
+                Some(m) if summary.failed.len() >= m => std::ops::ControlFlow::Break(()),
+                _ => std::ops::ControlFlow::Continue(()),
+            }
+        },
+    );
     summary.skipped = files.len() - received;
     summary.failed.sort();
     summary

@@ -7,7 +7,7 @@
 
 use super::robustness::{mutated_seed, seeds};
 use pfir::diagnostics::{Diagnostic, Severity, SourceFile};
-use pfir::driver::{OptOptions, run_opt, with_large_stack};
+use pfir::driver::{OptOptions, run_opt};
 use pfir::ide::Analysis;
 use pfir::passes::PipelineOptions;
 use proptest::prelude::*;
@@ -27,7 +27,7 @@ fn opt_diagnostics(text: &str, remarks: bool) -> Vec<Diagnostic> {
             ..PipelineOptions::with_passes(EDITOR_PASSES)
         },
     };
-    with_large_stack(|| run_opt(&file, &options).diagnostics)
+    run_opt(&file, &options).diagnostics
 }
 
 fn agree(text: &str) -> Result<(), TestCaseError> {

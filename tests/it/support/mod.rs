@@ -8,7 +8,7 @@ use pfir::ir::{Module, StmtKind};
 
 /// Parses and lowers `src`, panicking with the diagnostics when it is rejected.
 pub fn module(src: &str) -> Module {
-    let (m, diags) = pfir::driver::read_module(src, 0);
+    let (m, diags) = pfir::parse(src).into_parts();
     match m {
         Some(m) => m,
         None => panic!("rejected:\n{src}\n{diags:#?}"),
