@@ -739,12 +739,13 @@ mod tests {
     }
 
     /// A suffix one edit (or one swap of neighbours) from a directive's is
-    /// a misspelled directive; two edits away it is prose.
+    /// a close suffix (an error only with `--reject-misspelled-suffixes`);
+    /// two edits away it is prose.
     #[test]
     fn misspelled_directives_are_one_edit_away() {
-        for (rest, misspelled) in [("-NXT:", true), ("-DGA:", true), ("-OPT:", false)] {
+        for (rest, close) in [("-NXT:", true), ("-DGA:", true), ("-OPT:", false)] {
             let kind = classify("CHECK", rest, false);
-            assert_eq!(matches!(kind, Kind::Misspelled(_)), misspelled, "{rest}");
+            assert_eq!(matches!(kind, Kind::CloseSuffix(_)), close, "{rest}");
         }
     }
 }
