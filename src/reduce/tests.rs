@@ -150,6 +150,40 @@ fn run_lines_stay_and_comments_go_with_their_code() {
     assert!(!text.contains("// Two chained phases."), "{text}");
 }
 
+/// Interesting while the text contains every one of the strings.
+struct Contains(&'static [&'static str]);
+
+impl Judge for Contains {
+    fn interesting(&self, text: &str, _: Option<&Module>) -> bool {
+        self.0.iter().all(|s| text.contains(s))
+    }
+}
+
+/// Two kernels launched and a barrier on both of them.
+const BARRIER: &str = "\
+func k(out dst: tensor<[64], f32>) -> task_id {
+  return system.task_invalid()
+}
+
+orchestration func main(x: tensor<[64], f32>) -> task_id {
+  manual {
+    r1, t1 = submit k(x)
+    r2, t2 = submit k(x)
+    b = system.task_dummy(deps=[t1, t2])
+  }
+  return system.task_invalid()
+}
+";
+
+/// A barrier's `deps` entry goes, and with it the launch it named.
+#[test]
+fn barrier_deps_entries_are_removed() {
+    let judge = Contains(&["submit", "system.task_dummy(deps=["]);
+    let (text, _) = run(BARRIER, &judge, 2);
+    assert_eq!(text.matches("submit").count(), 1, "{text}");
+    assert!(!text.contains(", "), "{text}");
+}
+
 /// A text that does not parse is reduced by lines, RUN lines kept.
 #[test]
 fn a_syntax_error_is_reduced_by_lines() {

@@ -282,7 +282,15 @@ fn only_the_library_modules_are_public() {
     assert_eq!(public, PUBLIC, "the public modules of src/lib.rs");
     assert_eq!(
         private,
-        ["cli", "frontend", "lsp", "reduce", "split_input", "stack", "testing"],
+        [
+            "cli",
+            "frontend",
+            "lsp",
+            "reduce",
+            "split_input",
+            "stack",
+            "testing"
+        ],
         "the private modules"
     );
     // `ide` is public through `Analysis` and the types its methods
