@@ -111,11 +111,14 @@ fn remove_unused_producers(f: &mut Function, mut freed: Vec<VarId>) {
         let mut nested = vec![i];
         while let Some(j) = nested.pop() {
             let s = stmts[j].0;
-            removed.insert(s);
+            if !removed.insert(s) {
+                // Already gone (and its uses already uncounted).
+                continue;
+            }
             let kind = f.stmts[s].kind;
             own_uses(f, &kind, &mut work, |u| {
                 if let Some(n) = uses.get_mut(&u) {
-                    *n -= 1;
+                    *n = n.saturating_sub(1);
                 }
                 freed.push(u);
             });
