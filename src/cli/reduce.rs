@@ -58,12 +58,15 @@ pub struct ReduceArgs {
     #[arg(long = "expect-fail", requires = "filecheck")]
     pub expect_fail: bool,
 
-    /// Seconds one test may run before it is killed (and counts as not
-    /// interesting).
+    /// Seconds one test command (of --test or --differs-from) may run
+    /// before it is killed (and counts as not interesting). The built-in
+    /// predicates run in-process and are not killed.
     #[arg(long = "timeout", value_name = "SECONDS")]
     pub timeout: Option<f64>,
 
-    /// Seconds the whole reduction may run; the best program so far is kept.
+    /// Seconds the whole reduction may run: then no candidate starts, a
+    /// test command still running is killed, and the best program so far
+    /// is kept.
     #[arg(long = "total-timeout", value_name = "SECONDS")]
     pub total_timeout: Option<f64>,
 
@@ -214,16 +217,18 @@ pub fn run(args: ReduceArgs) -> u8 {
         .input
         .file_name()
         .map_or("input.pfir".into(), |n| n.to_string_lossy().into_owned());
-    let oracle = match Oracle::new(predicate, pipeline, timeout, &name) {
+    let deadline = total.map(|t| Instant::now() + t);
+    let mut oracle = match Oracle::new(predicate, pipeline, timeout, &name) {
         Ok(o) => o,
         Err(e) => return report(format!("cannot create a scratch directory: {e}")),
     };
+    oracle.deadline = deadline;
     let settings = Settings {
         jobs: args
             .jobs
             .unwrap_or_else(fsutil::parallel::default_jobs)
             .max(1),
-        deadline: total.map(|t| Instant::now() + t),
+        deadline,
     };
     // Drawn only when stderr is a terminal, redrawn at each step and
     // improvement (no ticking thread).

@@ -1,19 +1,34 @@
-//! Removing `deps=[...]` entries and the optional keyword arguments of
+//! Removing `deps=[...]` entries (of `submit` and of
+//! `system.task_dummy` barriers) and the optional keyword arguments of
 //! `submit` (`core_num`, `sync_start`, `allow_early_resolve`, the
 //! predicate).
 //!
 //! The elements are, in source order, every entry of every `submit`'s
-//! `deps` list, then every optional keyword argument written.
+//! `deps` list, then every optional keyword argument written; then every
+//! entry of every barrier's `deps` list.
 
-use super::edit::{picked, statements};
-use crate::ir::{Module, StmtKind, SubmitId};
+use super::edit::{picked, reachable_exprs, statements, without};
+use crate::ir::{CallId, ExprKind, Function, Module, StmtKind, SubmitId};
 
-/// What one element is: a `deps` entry (its position) or a keyword
-/// argument (0 to 3, in [`crate::ir::Submit`]'s field order).
+/// What one element is: a `deps` entry of a `submit` (its position), a
+/// keyword argument (0 to 3, in [`crate::ir::Submit`]'s field order), or
+/// a `deps` entry of a barrier.
 #[derive(Clone, Copy)]
 enum Element {
     Dep(usize, SubmitId, usize),
     Kwarg(usize, SubmitId, u8),
+    Barrier(usize, CallId, usize),
+}
+
+/// The `system.task_dummy` calls of `f` with `deps` entries, in source order.
+fn barriers(f: &Function) -> Vec<CallId> {
+    reachable_exprs(f, |k| matches!(k, ExprKind::Call(_)))
+        .into_iter()
+        .filter_map(|e| match f.exprs[e].kind {
+            ExprKind::Call(c) if f.calls[c].dummy_task => Some(c),
+            _ => None,
+        })
+        .collect()
 }
 
 fn elements(m: &Module) -> Vec<Element> {
@@ -36,6 +51,10 @@ fn elements(m: &Module) -> Vec<Element> {
                 }
             }
         }
+        for c in barriers(f) {
+            let n = f.list(f.calls[c].manual_dep_edges).len();
+            out.extend((0..n).map(|k| Element::Barrier(i, c, k)));
+        }
     }
     out
 }
@@ -47,11 +66,16 @@ pub fn count(m: &Module) -> usize {
 pub fn apply(m: &mut Module, chosen: &[bool]) {
     let elements = elements(m);
     let mut drops: Vec<(usize, SubmitId, Vec<usize>)> = Vec::new();
+    let mut barrier_drops: Vec<(usize, CallId, Vec<usize>)> = Vec::new();
     for e in picked(&elements, chosen) {
         match *e {
             Element::Dep(i, id, k) => match drops.last_mut() {
                 Some((j, last, ks)) if *j == i && *last == id => ks.push(k),
                 _ => drops.push((i, id, vec![k])),
+            },
+            Element::Barrier(i, c, k) => match barrier_drops.last_mut() {
+                Some((j, last, ks)) if *j == i && *last == c => ks.push(k),
+                _ => barrier_drops.push((i, c, vec![k])),
             },
             Element::Kwarg(i, id, k) => {
                 let sub = &mut m.functions_mut()[i].submits[id];
@@ -66,15 +90,14 @@ pub fn apply(m: &mut Module, chosen: &[bool]) {
     }
     for (i, id, ks) in drops {
         let f = &mut m.functions_mut()[i];
-        let deps = f.submits[id].deps;
-        let kept: Vec<_> = f
-            .list(deps)
-            .iter()
-            .enumerate()
-            .filter(|(k, _)| !ks.contains(k))
-            .map(|(_, &e)| e)
-            .collect();
-        let new = f.replace_list(deps, &kept);
-        f.submits[id].deps = new;
+        let kept = without(f.list(f.submits[id].deps), &ks);
+        let deps = f.replace_list(f.submits[id].deps, &kept);
+        f.submits[id].deps = deps;
+    }
+    for (i, c, ks) in barrier_drops {
+        let f = &mut m.functions_mut()[i];
+        let kept = without(f.list(f.calls[c].manual_dep_edges), &ks);
+        let deps = f.replace_list(f.calls[c].manual_dep_edges, &kept);
+        f.calls[c].manual_dep_edges = deps;
     }
 }

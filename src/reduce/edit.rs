@@ -93,6 +93,16 @@ pub fn picked<'a, T>(items: &'a [T], chosen: &'a [bool]) -> impl Iterator<Item =
         .map(|(t, _)| t)
 }
 
+/// `items` without those at the positions `drop`.
+pub fn without<T: Copy>(items: &[T], drop: &[usize]) -> Vec<T> {
+    items
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !drop.contains(i))
+        .map(|(_, &x)| x)
+        .collect()
+}
+
 /// The expressions the body of `f` reaches, in source order (each
 /// statement's own, pre-order), that `keep` accepts.
 pub fn reachable_exprs(f: &Function, keep: impl Fn(&ExprKind) -> bool) -> Vec<crate::ir::ExprId> {

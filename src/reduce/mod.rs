@@ -4,7 +4,7 @@
 //! shows it.
 //!
 //! A valid input is reduced on the IR ([`program`]): one kind of element
-//! at a time ([`KINDS`]: functions, statements, copies, loop and `if` wrappers,
+//! at a time ([`KINDS`]: functions, return values, statements, copies, loop and `if` wrappers,
 //! iter-args, `deps` entries, parameters, results, expressions, constants,
 //! extents, names), each by delta debugging ([`delta`]), until a whole
 //! pass over the kinds changes nothing. Every candidate the predicate sees
@@ -23,6 +23,7 @@ pub mod iter_args;
 pub mod predicate;
 pub mod program;
 pub mod rename;
+pub mod returns;
 pub mod shrink;
 pub mod signature;
 pub mod simplify;
@@ -71,6 +72,11 @@ pub const KINDS: &[Kind] = &[
         name: "functions",
         count: functions::count,
         apply: functions::apply,
+    },
+    Kind {
+        name: "return values",
+        count: returns::count,
+        apply: returns::apply,
     },
     Kind {
         name: "statements",

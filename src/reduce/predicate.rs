@@ -4,7 +4,7 @@
 //! `--test CMD ARGS...` runs `CMD ARGS... FILE` on the candidate written
 //! to a file of a private scratch directory (as `llvm-reduce --test`
 //! does); the candidate is interesting when it exits 0 within the
-//! timeout. The built-in predicates read the candidate, run the passes of
+//! timeout and before the run's deadline. The built-in predicates read the candidate, run the passes of
 //! [`Oracle::pipeline`] and look at what `pfir opt` would report or print.
 
 use crate::diagnostics::{Code, Diagnostic, SourceFile, has_errors};
@@ -12,7 +12,7 @@ use crate::ir::Module;
 use crate::passes::PipelineOptions;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The property a reduction keeps.
 #[derive(Clone, Debug)]
@@ -44,6 +44,9 @@ pub struct Oracle {
     pub pipeline: PipelineOptions,
     /// How long one command may run.
     pub timeout: Option<Duration>,
+    /// When the whole run ends: a command still running then is killed
+    /// (and counts as not interesting), and none starts after it.
+    pub deadline: Option<Instant>,
     /// The file name candidates are written under (the input's).
     pub file_name: String,
     scratch: Option<lit::ScratchDir>,
@@ -69,6 +72,7 @@ impl Oracle {
             predicate,
             pipeline,
             timeout,
+            deadline: None,
             file_name: file_name.to_string(),
             scratch,
             next: AtomicUsize::new(0),
@@ -153,6 +157,12 @@ impl Oracle {
     /// Runs `argv` with the candidate's file last: whether it exited 0,
     /// and its standard output. `None` when the file cannot be written.
     fn run(&self, argv: &[String], text: &str) -> Option<(bool, Vec<u8>)> {
+        let left = self
+            .deadline
+            .map(|d| d.saturating_duration_since(Instant::now()));
+        if left.is_some_and(|left| left.is_zero()) {
+            return Some((false, Vec::new()));
+        }
         let dir = self.scratch.as_ref()?.path();
         let n = self.next.fetch_add(1, Ordering::Relaxed);
         let sub: PathBuf = dir.join(n.to_string());
@@ -169,7 +179,10 @@ impl Oracle {
             stages: vec![stage],
         };
         let mut tools = lit::Tools::new();
-        tools.timeout = self.timeout;
+        tools.timeout = match (self.timeout, left) {
+            (Some(each), Some(left)) => Some(each.min(left)),
+            (each, left) => each.or(left),
+        };
         let result = lit::execute::run_pipeline(&pipeline, &tools, None);
         let _ = std::fs::remove_dir_all(&sub);
         Some((result.passed(), result.stdout))

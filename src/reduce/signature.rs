@@ -8,7 +8,7 @@
 //! each `return`, and the variable it was bound to from each call and
 //! `submit` (a binding of a call's only result becomes a plain call).
 
-use super::edit::statements;
+use super::edit::{statements, without};
 use crate::ir::{
     ArenaId, CallId, Callee, DirList, ExprList, Function, Module, StmtKind, SubmitId, VarList,
 };
@@ -44,15 +44,6 @@ fn chosen_by_function(m: &Module, results: bool, chosen: &[bool]) -> Vec<Vec<usi
         }
     }
     by
-}
-
-fn without<T: Copy>(items: &[T], drop: &[usize]) -> Vec<T> {
-    items
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| !drop.contains(i))
-        .map(|(_, &x)| x)
-        .collect()
 }
 
 fn drop_args(

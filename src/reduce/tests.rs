@@ -150,6 +150,92 @@ fn run_lines_stay_and_comments_go_with_their_code() {
     assert!(!text.contains("// Two chained phases."), "{text}");
 }
 
+/// Interesting while the text contains every one of the strings.
+struct Contains(&'static [&'static str]);
+
+impl Judge for Contains {
+    fn interesting(&self, text: &str, _: Option<&Module>) -> bool {
+        self.0.iter().all(|s| text.contains(s))
+    }
+}
+
+/// Two kernels launched and a barrier on both of them.
+const BARRIER: &str = "\
+func k(out dst: tensor<[64], f32>) -> task_id {
+  return system.task_invalid()
+}
+
+orchestration func main(x: tensor<[64], f32>) -> task_id {
+  manual {
+    r1, t1 = submit k(x)
+    r2, t2 = submit k(x)
+    b = system.task_dummy(deps=[t1, t2])
+  }
+  return system.task_invalid()
+}
+";
+
+/// A barrier's `deps` entry goes, and with it the launch it named.
+#[test]
+fn barrier_deps_entries_are_removed() {
+    let judge = Contains(&["submit", "system.task_dummy(deps=["]);
+    let (text, _) = run(BARRIER, &judge, 2);
+    assert_eq!(text.matches("submit").count(), 1, "{text}");
+    assert!(!text.contains(", "), "{text}");
+}
+
+/// A task id and an integer returned, each computed by statements (and a
+/// function) that nothing else needs.
+const RETURNS: &str = "\
+func k(out dst: tensor<[64], f32>) -> task_id {
+  return system.task_invalid()
+}
+
+func twice(a: i64) -> i64 {
+  return a * 2
+}
+
+func helper(a: i64) -> i64 {
+  b = twice(a)
+  return b
+}
+
+orchestration func main(x: tensor<[64], f32>) -> task_id {
+  manual {
+    r1, t1 = submit k(x)
+    r2, t2 = submit k(x, deps=[t1])
+  }
+  return t2
+}
+";
+
+/// Interesting while `.0` holds for the text.
+struct Holds(fn(&str) -> bool);
+
+impl Judge for Holds {
+    fn interesting(&self, text: &str, _: Option<&Module>) -> bool {
+        (self.0)(text)
+    }
+}
+
+/// A return value becomes the simplest value of its type, so that what
+/// computed it goes: here every launch (and the kernel), and the call of
+/// `twice`, while a function of `i64` and the orchestration function
+/// still return a value.
+#[test]
+fn return_values_are_replaced_so_their_producers_can_go() {
+    let judge = Holds(|t| {
+        t.contains("-> i64 {\n  return ")
+            && t.split_once("orchestration func")
+                .is_some_and(|(_, main)| main.contains("\n  return "))
+    });
+    let (text, _) = run(RETURNS, &judge, 2);
+    assert!(!text.contains("submit"), "{text}");
+    assert_eq!(text.matches("func").count(), 2, "{text}");
+    assert!(text.contains("return system.task_invalid()"), "{text}");
+    assert!(text.contains("return 0"), "{text}");
+}
+
 /// A text that does not parse is reduced by lines, RUN lines kept.
 #[test]
 fn a_syntax_error_is_reduced_by_lines() {

@@ -256,3 +256,38 @@ fn timeouts_bound_each_test_and_the_run() {
     assert!(stderr(&run).contains("--total-timeout"), "{}", stderr(&run));
     assert!(result.contains("func helper"), "{result}");
 }
+
+/// `--total-timeout` bounds the run even when a test command would run
+/// on and no `--timeout` is given: the command still running at the
+/// deadline is killed, and the best so far is kept. (Here every candidate
+/// without `helper` hangs; the bound of 60 s only catches a run that is
+/// not stopped, it measures nothing.)
+#[test]
+fn total_timeout_kills_a_test_command_still_running() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.pfir");
+    std::fs::write(&input, PROGRAM).unwrap();
+    let out = dir.path().join("out.pfir");
+    let script = "grep -q 'func helper' \"$0\" || exec sleep 600";
+    let mut child = Command::new(PFIR)
+        .args(["reduce", input.to_str().unwrap(), "-o"])
+        .arg(&out)
+        .args(["--total-timeout", "1", "--test", "sh", "-c", script])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("running pfir");
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > std::time::Duration::from_secs(60) {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("--total-timeout 1 did not stop the run");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let run = child.wait_with_output().unwrap();
+    assert!(run.status.success(), "{}", stderr(&run));
+    assert!(stderr(&run).contains("--total-timeout"), "{}", stderr(&run));
+    let result = std::fs::read_to_string(&out).unwrap();
+    assert!(result.contains("func helper"), "{result}");
+}
