@@ -322,9 +322,9 @@ fn start_test(
     };
     // What the run needs if it cannot start, to say so on its RUN lines.
     let (text, version, finished) = (test.text.clone(), test.version, run.clone());
-    // The run's own work needs no large stack: pfir's commands run on
-    // theirs (`driver::with_large_stack`), in-process stages on the
-    // runner's or as processes.
+    // The run's own work needs no large stack: pfir's commands grow
+    // theirs where they recurse (`stack::ensure`), and in-process stages
+    // run on the runner's thread or as processes.
     let spawned = std::thread::Builder::new()
         .name("pfir-lsp-test".into())
         .spawn(move || {
