@@ -12,14 +12,17 @@
 //! then runs the `pfir` binary (`pfir opt FILE --passes=... > /dev/null`)
 //! and, when `mlir-opt-16` is on `PATH`, `mlir-opt-16` on the MLIR twin of
 //! the same shape, taking turns (`--runs N`: N pairs; the best of each and
-//! the median of the pairs' ratios), with wall time and peak RSS (from
-//! `/usr/bin/time` when it is installed). Without `mlir-opt-16` it reports
-//! pfir alone. Install it on Debian/Ubuntu with
-//! `apt-get install mlir-16-tools`.
+//! the median of the pairs' ratios), with wall time, CPU time and peak RSS
+//! (from `/usr/bin/time` when it is installed). With `--one-core`, both
+//! run pinned to the same core (`taskset -c 0`) and are compared by CPU
+//! time (user + system), the figure `docs/benchmarks.md` leads with.
+//! Without `mlir-opt-16` it reports pfir alone. Install it on
+//! Debian/Ubuntu with `apt-get install mlir-16-tools`.
 //!
 //! Options (after `--`): `--scale N` (or `PFIR_BENCH_SCALE=N`) multiplies
 //! the number of loops (10 gives the 10x input), `--runs N` takes the best
-//! of N process runs (default 1), `--deep` also times the 10,000-deep nest
+//! of N process runs (default 1), `--one-core` pins them to core 0 and
+//! compares CPU time, `--deep` also times the 10,000-deep nest
 //! printed to `/dev/null`, `--in-process` stops after the in-process
 //! phases (no process runs). Lexing is timed as the best of
 //! [`LEX_RUNS`] runs. Inputs are written to `target/bench-inputs/`.
@@ -148,8 +151,7 @@ struct Phase {
 
 /// The CPU time (user + system) the process has used, all threads, from
 /// `/proc/self/stat` (in clock ticks of 10 ms): on a loaded machine it is
-/// steadier than wall time. The front end reads a large file on two
-/// threads, so that its CPU time can exceed its wall time.
+/// steadier than wall time.
 fn thread_cpu() -> Option<Duration> {
     let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
     // Fields after the parenthesised command name; utime and stime are the
@@ -259,11 +261,9 @@ fn run_pipeline_phases(
     });
     phases.push(p);
     assert!(result.diagnostics.is_empty(), "the pass succeeds");
-    let (written, p) = measure("print", || {
-        pfir::printer::write_module(&module, std::io::sink())
-    });
+    let (printed, p) = measure("print", || pfir::print(&module));
     phases.push(p);
-    written.expect("printing to a sink");
+    assert!(!printed.is_empty(), "printing writes the module");
     let peak = PEAK.load(Relaxed);
     ((Some(module), phases), peak)
 }
@@ -278,19 +278,23 @@ struct Run {
     rss: Option<u64>,
 }
 
-/// Wall time and peak RSS (kB, when `/usr/bin/time` is there) of a command
-/// with stdout to `/dev/null`; the best of `runs`.
-fn run_process(program: &Path, args: &[&str], runs: usize) -> Option<Run> {
+/// Wall time, CPU time and peak RSS (kB; both when `/usr/bin/time` is
+/// there) of a command with stdout to `/dev/null`, pinned to core 0 when
+/// `one_core` (and `taskset` is there); the best of `runs`.
+fn run_process(program: &Path, args: &[&str], runs: usize, one_core: bool) -> Option<Run> {
     let gnu_time = Path::new("/usr/bin/time").exists();
     let mut best: Option<Run> = None;
     for _ in 0..runs.max(1) {
-        let mut cmd = if gnu_time {
-            let mut c = Command::new("/usr/bin/time");
-            c.arg("-f").arg("PFIR-BENCH-RSS %M %U %S").arg(program);
-            c
-        } else {
-            Command::new(program)
-        };
+        let mut words: Vec<std::ffi::OsString> = Vec::new();
+        if gnu_time {
+            words.extend(["/usr/bin/time", "-f", "PFIR-BENCH-RSS %M %U %S"].map(Into::into));
+        }
+        if one_core && find_on_path("taskset").is_some() {
+            words.extend(["taskset", "-c", "0"].map(Into::into));
+        }
+        words.push(program.into());
+        let mut cmd = Command::new(&words[0]);
+        cmd.args(&words[1..]);
         cmd.args(args)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -316,8 +320,16 @@ fn run_process(program: &Path, args: &[&str], runs: usize) -> Option<Run> {
             },
             _ => None,
         };
-        if best.as_ref().is_none_or(|b| wall < b.wall) {
-            best = Some(Run { wall, cpu, rss });
+        let key = |r: &Run| {
+            if one_core {
+                r.cpu.unwrap_or(r.wall)
+            } else {
+                r.wall
+            }
+        };
+        let run = Run { wall, cpu, rss };
+        if best.as_ref().is_none_or(|b| key(&run) < key(b)) {
+            best = Some(run);
         }
     }
     best
@@ -361,6 +373,7 @@ fn main() {
         .unwrap_or(1)
         .max(1);
     let runs = arg_value(&args, "--runs").unwrap_or(1);
+    let one_core = args.iter().any(|a| a == "--one-core");
     let loops = 100_000 * scale;
 
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-inputs");
@@ -401,12 +414,52 @@ fn main() {
     // Taking turns, so that a slow spell of a shared machine slows both.
     let (mut pfir_runs, mut mlir_runs) = (Vec::new(), Vec::new());
     for _ in 0..runs.max(1) {
-        pfir_runs.push(run_process(pfir_bin, &pfir_args, 1));
+        pfir_runs.push(run_process(pfir_bin, &pfir_args, 1, one_core));
         if let Some(mlir_opt) = &mlir_opt {
-            mlir_runs.push(run_process(mlir_opt, &mlir_args, 1));
+            mlir_runs.push(run_process(mlir_opt, &mlir_args, 1, one_core));
         }
     }
-    let best = |v: &[Option<Run>]| v.iter().flatten().min_by_key(|r| r.wall).copied();
+    // Pinned to one core, runs are compared by CPU time; else by wall time.
+    let measure_of = |r: &Run| {
+        if one_core {
+            r.cpu.unwrap_or(r.wall)
+        } else {
+            r.wall
+        }
+    };
+    let best = |v: &[Option<Run>]| v.iter().flatten().min_by_key(|r| measure_of(r)).copied();
+    if one_core {
+        println!("  pinned to core 0 (taskset -c 0); CPU time (user + system) of each run:");
+        for (i, (p, m)) in pfir_runs
+            .iter()
+            .zip(mlir_runs.iter().map(Some).chain(std::iter::repeat(None)))
+            .enumerate()
+        {
+            let cpu = |r: Option<&Run>| {
+                r.and_then(|r| r.cpu)
+                    .map_or("n/a".to_string(), |c| format!("{:.2} s", c.as_secs_f64()))
+            };
+            let rss = |r: Option<&Run>| {
+                r.and_then(|r| r.rss)
+                    .map_or("n/a".to_string(), |kb| format!("{:.0} MB", kb as f64 / 1e3))
+            };
+            let m = m.and_then(Option::as_ref);
+            let ratio = match (p.as_ref().and_then(|r| r.cpu), m.and_then(|r| r.cpu)) {
+                (Some(a), Some(b)) if b > Duration::ZERO => {
+                    format!("  pfir/mlir-opt {:.2}", a.as_secs_f64() / b.as_secs_f64())
+                }
+                _ => String::new(),
+            };
+            println!(
+                "    run {}: pfir {} ({}), mlir-opt-16 {} ({}){ratio}",
+                i + 1,
+                cpu(p.as_ref()),
+                rss(p.as_ref()),
+                cpu(m),
+                rss(m),
+            );
+        }
+    }
     let pfir = best(&pfir_runs);
     report_process("pfir", bytes, pfir);
     match mlir_opt {
@@ -421,9 +474,17 @@ fn main() {
                     }
                     _ => String::new(),
                 };
+                let (what, ratio) = if one_core {
+                    (
+                        "CPU time on one core",
+                        measure_of(&m).as_secs_f64() / measure_of(&p).as_secs_f64(),
+                    )
+                } else {
+                    ("wall time", m.wall.as_secs_f64() / p.wall.as_secs_f64())
+                };
+                let cpu_ratio = if one_core { String::new() } else { cpu_ratio };
                 println!(
-                    "  pfir is {:.2}x faster than mlir-opt-16 in wall time, best against best{cpu_ratio}{}",
-                    m.wall.as_secs_f64() / p.wall.as_secs_f64(),
+                    "  pfir is {ratio:.2}x faster than mlir-opt-16 in {what}, best against best{cpu_ratio}{}",
                     match (p.rss, m.rss) {
                         (Some(a), Some(b)) => {
                             format!(", with {:.2}x its peak RSS", a as f64 / b as f64)
@@ -436,7 +497,10 @@ fn main() {
                 .iter()
                 .zip(&mlir_runs)
                 .filter_map(|(p, m)| {
-                    Some(m.as_ref()?.wall.as_secs_f64() / p.as_ref()?.wall.as_secs_f64())
+                    Some(
+                        measure_of(m.as_ref()?).as_secs_f64()
+                            / measure_of(p.as_ref()?).as_secs_f64(),
+                    )
                 })
                 .collect();
             pairs.sort_by(f64::total_cmp);
@@ -462,6 +526,7 @@ fn main() {
             pfir_bin,
             &["opt", deep_path.to_str().expect("UTF-8 path")],
             runs,
+            one_core,
         );
         report_process("deep 10k", 0, deep);
     }

@@ -68,7 +68,7 @@ fn main() {
             (m.expect("valid"), elapsed)
         };
         let t = Instant::now();
-        let printed = pfir::printer::print_module(&module);
+        let printed = pfir::print(&module);
         let t_print = t.elapsed();
         std::hint::black_box(&printed);
         println!(

@@ -31,13 +31,13 @@ fn time_pass(module: &Module, min_runs: usize) -> Duration {
 
 fn time_full(module: &Module) -> Option<Duration> {
     {
-        let text = pfir::printer::print_module(module);
+        let text = pfir::print(module);
         let start = Instant::now();
         let (parsed, _) = pfir::parse(&text).into_parts();
         let mut parsed = parsed?;
         let mut ctx = pfir::passes::PassContext::default();
         ExpandManualPhaseFence.run(&mut parsed, &mut ctx);
-        let out = pfir::printer::print_module(&parsed);
+        let out = pfir::print(&parsed);
         std::hint::black_box(out);
         Some(start.elapsed())
     }

@@ -5,8 +5,11 @@
 //! module, [`print()`] writes a module in the canonical printed form (the
 //! output of `pfir opt`), [`format()`] formats text the way `pfir fmt` does
 //! (comments kept), and [`check`] returns every diagnostic of a text, as
-//! `pfir check` does. The rest of the crate's modules are the command's
-//! internals; their items may change between versions.
+//! `pfir check` does. Beside them: [`opt`] is `pfir opt` on a whole file
+//! (with `--split-input-file`), [`split_input`] cuts a file at its
+//! `// -----` lines, and [`format_with_width`] formats at a given width.
+//! The stage modules (parser, lowering, printer, formatter, driver) are the
+//! command's internals and are not public.
 //!
 //! **Stack safety.** Input may nest up to [`crate::lexer::MAX_NESTING`]
 //! levels, and what recurses once per level grows the stack onto the heap
@@ -49,6 +52,7 @@
 #![warn(missing_docs)]
 
 use crate::diagnostics::{Diagnostic, SourceFile, has_errors};
+pub use crate::driver::{OptOptions, OptOutcome};
 use crate::ir::Module;
 use crate::passes::{PipelineOptions, UnknownPass};
 use crate::stack::ensure;
@@ -167,4 +171,26 @@ pub fn format(text: &str) -> Result<String, FormatError> {
 /// `pfir check` reports them.
 pub fn check(text: &str) -> Vec<Diagnostic> {
     parse(text).diagnostics
+}
+
+/// [`format()`] with statements laid out within `width` columns (`pfir fmt
+/// --line-width`).
+pub fn format_with_width(text: &str, width: usize) -> Result<String, FormatError> {
+    ensure(|| crate::format::format_text_with(text, width))
+        .map_err(|diagnostics| FormatError { diagnostics })
+}
+
+/// What `pfir opt` does with a whole `file`: read it (chunk by chunk under
+/// `split_input_file`), run the pipeline, and gather the modules to print
+/// ([`OptOutcome::write_output`]) and every diagnostic.
+pub fn opt(file: &SourceFile, options: &OptOptions) -> OptOutcome {
+    ensure(|| crate::driver::run_opt(file, options))
+}
+
+/// The chunks of `text` under `--split-input-file`, each with its byte
+/// offset: the text is cut at lines that are exactly `// -----` (trailing
+/// spaces allowed), which belong to no chunk. One chunk when there is no
+/// such line.
+pub fn split_input(text: &str) -> Vec<(usize, &str)> {
+    crate::split_input::split_chunks(text)
 }

@@ -4,9 +4,9 @@
 //! `--split-input-file`, on the calling thread.
 
 use crate::diagnostics::{Diagnostic, SourceFile, has_errors};
+use crate::frontend::ReadOptions;
 use crate::ir::Module;
-
-pub use crate::frontend::{ReadOptions, SPLIT_MARKER, read_module as read, split_chunks};
+use crate::split_input::{SPLIT_MARKER, split_chunks};
 
 /// What `pfir opt` produced for one file.
 #[derive(Debug, Default)]

@@ -1,6 +1,5 @@
 //! The front end in one call (lex, parse, lower, verify: [`read_module`],
-//! how it reads set by [`ReadOptions`]), and the `// -----` chunks of
-//! `--split-input-file` ([`split_chunks`]). It runs on the calling thread;
+//! how it reads set by [`ReadOptions`]). It runs on the calling thread;
 //! deep input grows the stack where the recursion is (`crate::stack`).
 //! Below the driver and the formatter, which both read modules through it.
 
@@ -101,49 +100,5 @@ pub fn read_module(text: &str, options: ReadOptions) -> ModuleRead {
         module: keep.then_some(module),
         diagnostics: diags,
         syntax_error,
-    }
-}
-
-/// The line that separates chunks under `--split-input-file`.
-pub use crate::split_input::SPLIT_MARKER;
-
-/// Splits `text` at lines that are exactly `// -----` (trailing spaces
-/// allowed; lines end at `\n`, `\r\n` or a lone `\r`, `fsutil::lines`).
-/// Returns `(offset, chunk)` pairs; the marker lines belong to no chunk.
-pub fn split_chunks(text: &str) -> Vec<(usize, &str)> {
-    let mut chunks = Vec::new();
-    let mut start = 0;
-    let mut offset = 0;
-    for line in fsutil::lines::lines_inclusive(text) {
-        let line_end = offset + line.len();
-        if crate::split_input::is_split_marker(line) {
-            chunks.push((start, &text[start..offset]));
-            start = line_end;
-        }
-        offset = line_end;
-    }
-    chunks.push((start, &text[start..]));
-    chunks
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_line_break_ends_a_split_marker_line() {
-        // `\n`, `\r\n` and a lone `\r` each end the marker line; the chunk
-        // after it starts right past the line break.
-        for br in ["\n", "\r\n", "\r"] {
-            let text = format!("func a() {{}}{br}// -----  {br}func b() {{}}{br}");
-            let chunks = split_chunks(&text);
-            assert_eq!(chunks.len(), 2, "{br:?}");
-            assert_eq!(chunks[0], (0, &*format!("func a() {{}}{br}")));
-            let b = text.find("func b").unwrap();
-            assert_eq!(chunks[1], (b, &*format!("func b() {{}}{br}")));
-        }
-        // A marker that is not alone on its line splits nothing.
-        assert_eq!(split_chunks("// ----- x\rfunc a() {}\r").len(), 1);
-        assert_eq!(split_chunks("func a() {} // -----\r").len(), 1);
     }
 }

@@ -53,7 +53,7 @@ pub fn run(args: CheckArgs) -> u8 {
 /// Every diagnostic of reading `file` (each chunk on its own under `split`).
 pub fn check_file(file: &SourceFile, split: bool) -> Vec<crate::diagnostics::Diagnostic> {
     let chunks = if split {
-        crate::frontend::split_chunks(&file.text)
+        crate::split_input::split_chunks(&file.text)
     } else {
         vec![(0, file.text.as_str())]
     };

@@ -625,7 +625,7 @@ impl<'a> Cx<'a, '_> {
 }
 
 /// The document of statement `s`'s first line, whose canonical text is
-/// `line` (as `stmt_head` prints it); `None` for a head with no list to
+/// `line` (as `printer::stmt::stmt_head_into` prints it); `None` for a head with no list to
 /// break (`if`, scopes).
 fn statement<'a>(s: StmtId, line: &'a str, cx: &mut Cx<'a, '_>) -> Option<Doc<'a>> {
     let (m, f, b) = (cx.m, cx.f, cx.b);

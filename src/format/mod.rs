@@ -22,9 +22,10 @@ pub mod offsets;
 pub mod print;
 
 use crate::diagnostics::Diagnostic;
-use crate::frontend::{ReadOptions, SPLIT_MARKER, read_module, split_chunks};
+use crate::frontend::{ReadOptions, read_module};
 use crate::ir::{Function, Module};
 use crate::printer::lines::{Line, Lines};
+use crate::split_input::{SPLIT_MARKER, split_chunks};
 use fsutil::lines::LineIndex;
 use notes::ModuleNotes;
 use print::{Keep, Printer};
@@ -69,6 +70,7 @@ pub struct ReadChunk<'t> {
 /// borrow) when the chunk has no syntax error (semantic errors do not
 /// matter: the module prints back what was written), else the chunk's
 /// diagnostics.
+#[cfg(test)]
 pub fn read_for_format<'t>(
     text: &'t str,
     lines: &'t LineIndex,

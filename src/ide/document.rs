@@ -10,12 +10,12 @@
 //! as empty rather than letting the failure reach the caller.
 
 use crate::diagnostics::{Diagnostic, has_errors};
-use crate::driver::split_chunks;
 use crate::ide::decisions::{self, Decisions};
 use crate::ide::directives;
 use crate::ide::index::{self, ChunkIndex};
 use crate::ir::Module;
 use crate::lexer::Tok;
+use crate::split_input::split_chunks;
 use std::ops::Range;
 use std::sync::{Arc, Mutex, OnceLock};
 

@@ -94,7 +94,6 @@ pub fn lower(module: ast::Module<'_>) -> (Module, Vec<Diagnostic>) {
         let span = f.span.start_point().to(f.body.span.start_point());
         let signature = Signature {
             id,
-            kind: f.kind,
             params,
             param_spans: f.params.iter().map(|p| p.span).collect(),
             results,

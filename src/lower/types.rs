@@ -3,7 +3,7 @@
 use super::Lowerer;
 use crate::diagnostics::Code;
 use crate::diagnostics::Diagnostic;
-use crate::ir::{Direction, Extent, FuncId, FuncKind, Type};
+use crate::ir::{Direction, Extent, FuncId, Type};
 use crate::parser::ast::{ExtentExpr, TypeExpr, TypeExprKind};
 use crate::span::Span;
 
@@ -12,7 +12,6 @@ use crate::span::Span;
 pub struct Signature {
     /// The function's id in the lowered module.
     pub id: FuncId,
-    pub kind: FuncKind,
     pub params: Vec<(String, Direction, Type)>,
     /// Where each parameter is declared (for labels on wrong arguments).
     pub param_spans: Vec<Span>,

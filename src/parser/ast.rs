@@ -323,10 +323,6 @@ impl<'a> CallArgs<'a> {
             .map(|a| &a.value)
     }
 
-    pub fn positional_count(&self) -> usize {
-        self.positional().count()
-    }
-
     /// The keyword arguments, in order.
     pub fn keyword(&self) -> impl Iterator<Item = (Ident, &'a Expr<'a>)> + use<'a> {
         self.items
@@ -378,7 +374,6 @@ pub struct ForLoop<'a> {
     /// One to three bounds, as written.
     pub bounds: &'a [Expr<'a>],
     pub iters: &'a [IterDecl<'a>],
-    pub iter_span: Option<Span>,
     pub body: Block<'a>,
     pub span: Span,
 }
@@ -389,7 +384,6 @@ pub struct WhileLoop<'a> {
     pub bindings: &'a [Binding<'a>],
     pub cond: Expr<'a>,
     pub iters: &'a [IterDecl<'a>],
-    pub iter_span: Option<Span>,
     pub body: Block<'a>,
     pub span: Span,
 }
@@ -486,10 +480,6 @@ impl<'a> Expr<'a> {
             ExprKind::Binary(b) => b.depth,
             _ => 1,
         }
-    }
-
-    pub fn is_call(&self) -> bool {
-        matches!(self.kind, ExprKind::Call(_))
     }
 
     /// The items of a list literal; `None` for any other expression.

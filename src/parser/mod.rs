@@ -16,10 +16,10 @@ mod tidy;
 
 use crate::diagnostics::Diagnostic;
 use crate::diagnostics::{Applicability, Code};
-use crate::lexer::{self, LexError, Tok};
+use crate::lexer::{LexError, Tok};
 use crate::span::Span;
 use build::SyntaxError;
-use lalrpop_util::{ErrorRecovery, ParseError};
+use lalrpop_util::ParseError;
 
 lalrpop_util::lalrpop_mod!(
     #[allow(clippy::all, clippy::pedantic, unused_parens, dead_code)]
@@ -32,29 +32,6 @@ lalrpop_util::lalrpop_mod!(
 /// (see [`recovery`]). The tree is built in `arena`.
 pub fn parse<'a>(text: &'a str, base: usize, arena: &'a ast::Arena) -> recovery::Parsed<'a> {
     recovery::parse_module(text, base, arena)
-}
-
-/// Parses a single expression (for tests and tools), in `arena`.
-pub fn parse_expr<'a>(
-    text: &'a str,
-    arena: &'a ast::Arena,
-) -> Result<ast::Expr<'a>, Vec<Diagnostic>> {
-    let tokens = lexer::tokens(text, 0);
-    let mut recovered: Vec<ErrorRecovery<usize, Tok<'_>, SyntaxError>> = Vec::new();
-    let mut scratch = ast::Scratch::default();
-    let result = grammar::ExprParser::new().parse(arena, &mut scratch, &mut recovered, tokens);
-    let mut diags: Vec<Diagnostic> = recovered
-        .into_iter()
-        .map(|r| parse_error_diagnostic(r.error, text.len(), text, 0))
-        .collect();
-    match result {
-        Ok(e) if diags.is_empty() => Ok(e),
-        Ok(_) => Err(diags),
-        Err(e) => {
-            diags.push(parse_error_diagnostic(e, text.len(), text, 0));
-            Err(diags)
-        }
-    }
 }
 
 /// Joins LALRPOP's expected-terminal names into `a, b or c`.

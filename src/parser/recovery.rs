@@ -903,7 +903,7 @@ mod tests {
         let mut chunks = Vec::new();
         for f in files {
             let text = std::fs::read_to_string(&f).expect("reading a test input");
-            for (_, chunk) in crate::driver::split_chunks(&text) {
+            for (_, chunk) in crate::split_input::split_chunks(&text) {
                 chunks.push(chunk.to_string());
             }
         }

@@ -87,6 +87,7 @@ pub struct OutputBudget {
 
 impl OutputBudget {
     /// The bytes of indentation counted so far.
+    #[cfg(test)]
     pub fn total(&self) -> u64 {
         self.total
     }
@@ -128,6 +129,7 @@ impl OutputBudget {
 
 /// Prints one function of `module` (which gives the signatures of the
 /// functions it submits), ending with a newline.
+#[cfg(test)]
 pub fn print_function(module: &Module, f: &Function) -> String {
     let mut w = TrimWriter::new(Vec::new());
     // Writing to a `Vec` cannot fail.
@@ -141,12 +143,6 @@ pub fn print_expr(m: &Module, f: &Function, e: ExprId) -> String {
     let mut out = String::new();
     expr::write_expr(m, f, e, &mut out);
     out
-}
-
-/// Prints the first line of statement `s` of `f`: the whole statement when
-/// it holds no block, else up to its opening `{` (`x = for i in range(4) {`).
-pub fn print_stmt_head(module: &Module, f: &Function, s: crate::ir::StmtId) -> String {
-    stmt::stmt_head(module, f, s)
 }
 
 /// `[kind ]func name(p: T, out q: T) -> R {` + body + `}` (no final newline).

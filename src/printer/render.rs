@@ -73,13 +73,6 @@ impl<W: Write> TrimWriter<W> {
         self.out.write_all(b"\n")
     }
 
-    /// Writes `lines`, text that another [`TrimWriter`] wrote and that
-    /// starts with a newline (which drops the spaces held back here).
-    pub fn lines(&mut self, lines: &[u8]) -> io::Result<()> {
-        self.pending_spaces = 0;
-        self.out.write_all(lines)
-    }
-
     /// Flushes everything written and returns the inner writer.
     pub fn finish(mut self) -> io::Result<W> {
         self.out.flush()?;

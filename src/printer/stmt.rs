@@ -2,7 +2,7 @@
 //!
 //! Every statement is one line of text (lines are never wrapped, so output
 //! is stable whatever its width): its indentation (two spaces per level,
-//! written in bulk) and its head ([`stmt_head`]) go straight to the writer,
+//! written in bulk) and its head (`stmt_head_into`) go straight to the writer,
 //! so nothing but the line being written is ever held. The lines come from
 //! [`super::lines::Lines`], the line iterator the formatter shares (over
 //! `ir::walk`'s events: nesting depth costs heap, not stack).
@@ -71,15 +71,9 @@ fn write_if_head(m: &Module, f: &Function, s: StmtId, out: &mut String) {
     }
 }
 
-/// The first line of a statement: the whole statement when it has no
-/// block, else everything up to and including the opening `{`.
-pub fn stmt_head(m: &Module, f: &Function, s: StmtId) -> String {
-    let mut out = String::new();
-    stmt_head_into(m, f, s, &mut out);
-    out
-}
-
-/// Appends the first line of statement `s` (see [`stmt_head`]) to `out`.
+/// Appends the first line of statement `s` to `out`: the whole statement
+/// when it has no block, else everything up to and including the opening
+/// `{`.
 pub fn stmt_head_into(m: &Module, f: &Function, s: StmtId, out: &mut String) {
     let kind = &f.stmts[s].kind;
     write_bindings(m, f, kind, out);

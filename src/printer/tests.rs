@@ -864,7 +864,7 @@ fn counted_indentation_is_printed_indentation() {
         files.sort();
         for path in files {
             let text = std::fs::read_to_string(&path).unwrap();
-            for (base, chunk) in crate::driver::split_chunks(&text) {
+            for (base, chunk) in crate::split_input::split_chunks(&text) {
                 let Some(m) =
                     crate::frontend::read_module(chunk, crate::frontend::ReadOptions::at(base))
                         .into_parts()

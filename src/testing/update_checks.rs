@@ -367,7 +367,7 @@ pub fn generate(input: &str, output: &str, prefix: &str, split: bool) -> String 
 
     // The output's functions, per chunk.
     let output_chunks: Vec<Vec<OutputFunction>> = if split {
-        crate::driver::split_chunks(output)
+        crate::split_input::split_chunks(output)
             .into_iter()
             .map(|(_, c)| output_functions(c, prefix))
             .collect()

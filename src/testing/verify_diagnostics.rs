@@ -540,7 +540,7 @@ mod tests {
     fn split_input_file_uses_whole_file_lines() {
         // Chunk diagnostics keep their offsets in the whole file.
         let text = "func f() {\n  x = y // expected-error {{unknown variable}}\n}\n// -----\nfunc g() {\n  x = y // expected-error {{unknown variable}}\n}\n";
-        let chunks = crate::driver::split_chunks(text);
+        let chunks = crate::split_input::split_chunks(text);
         assert_eq!(chunks.len(), 2);
         let diags: Vec<_> = chunks
             .iter()

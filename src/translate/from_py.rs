@@ -65,7 +65,7 @@ pub fn translate(text: &str) -> Translation {
         }
     }
     let output = (!has_errors(&diagnostics))
-        .then(|| chunks.join(&format!("{}\n", crate::frontend::SPLIT_MARKER)));
+        .then(|| chunks.join(&format!("{}\n", crate::split_input::SPLIT_MARKER)));
     Translation {
         output,
         diagnostics,

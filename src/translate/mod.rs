@@ -41,7 +41,7 @@ fn to_pypto_here(text: &str) -> Translation {
     let lines = fsutil::lines::LineIndex::new(text);
     let mut diagnostics = Vec::new();
     let mut modules = Vec::new();
-    for (base, chunk) in crate::frontend::split_chunks(text) {
+    for (base, chunk) in crate::split_input::split_chunks(text) {
         let (module, diags) = crate::format::read_with_comments(text, &lines, base, chunk);
         diagnostics.extend(diags);
         if let Some(m) = module {

@@ -3,7 +3,7 @@
 //! 2 MiB stack (unless `RUST_MIN_STACK` says otherwise), and a thread of
 //! 256 KiB gets every call with input nested to the lexer's limit.
 
-use pfir::lexer::MAX_NESTING;
+use pfir::limits::MAX_NESTING;
 
 /// `x = 1 + (1 + (... 1 ...))`, `depth` levels of parentheses inside a
 /// function body (which is one level itself).

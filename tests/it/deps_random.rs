@@ -70,7 +70,7 @@ proptest! {
     fn printed_program_has_the_same_graph(p in program()) {
         let src = render(&p);
         let m = read(&src)?;
-        let printed = pfir::printer::print_module(&m);
+        let printed = pfir::print(&m);
         let again = read(&printed)?;
         let a = task_graph(&m, "main", &limits());
         let b = task_graph(&again, "main", &limits());
@@ -92,7 +92,7 @@ fn pass_keeps_dependencies(p: &Program) -> Result<(), TestCaseError> {
         return Err(TestCaseError::fail(format!("pass failed: {d:?}\n{src}")));
     }
     if let Err(d) = verify_same_dependencies_with(&before, &after, &limits()) {
-        let printed = pfir::printer::print_module(&after);
+        let printed = pfir::print(&after);
         return Err(TestCaseError::fail(format!(
             "{}\n{:?}\nbefore:\n{src}\nafter:\n{printed}",
             d.message, d.notes
@@ -105,10 +105,7 @@ fn pass_keeps_dependencies(p: &Program) -> Result<(), TestCaseError> {
     }
     let mut twice = after.clone();
     support::run_pass(&mut twice, &src).map_err(|d| TestCaseError::fail(format!("{d:?}")))?;
-    prop_assert_eq!(
-        pfir::printer::print_module(&twice),
-        pfir::printer::print_module(&after)
-    );
+    prop_assert_eq!(pfir::print(&twice), pfir::print(&after));
     if let Err(e) = pfir::ir::equality::modules_equal(&twice, &after) {
         return Err(TestCaseError::fail(format!(
             "running the pass twice differs from once: {e}\n{src}"

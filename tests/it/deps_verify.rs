@@ -144,7 +144,7 @@ fn golden_inputs_keep_their_dependencies() {
     let mut checked = 0;
     for path in &files {
         let text = std::fs::read_to_string(path).unwrap();
-        for (_, chunk) in pfir::driver::split_chunks(&text) {
+        for (_, chunk) in pfir::split_input(&text) {
             let (Some(before), _) = pfir::parse(chunk).into_parts() else {
                 continue;
             };
@@ -160,8 +160,8 @@ fn golden_inputs_keep_their_dependencies() {
             let mut twice = after.clone();
             support::run_pass(&mut twice, &text).unwrap();
             assert_eq!(
-                pfir::printer::print_module(&twice),
-                pfir::printer::print_module(&after),
+                pfir::print(&twice),
+                pfir::print(&after),
                 "{}: running the pass twice differs from once",
                 path.display()
             );

@@ -72,7 +72,7 @@ fn every_code_has_examples_that_produce_it() {
                     Code::TooDeep => {
                         let text = format!(
                             "func main() {{\n  x = {}1\n}}\n",
-                            "(".repeat(pfir::lexer::MAX_NESTING + 1)
+                            "(".repeat(pfir::limits::MAX_NESTING + 1)
                         );
                         let e = Example {
                             args: &[],

@@ -698,7 +698,7 @@ fn did_you_mean_searches_are_capped_per_function() {
         .iter()
         .filter(|d| d.suggestions.iter().any(|s| s.replacement == "total"))
         .count();
-    assert_eq!(suggested, pfir::lower::MAX_SUGGESTION_SEARCHES);
+    assert_eq!(suggested, pfir::limits::MAX_SUGGESTION_SEARCHES);
 }
 
 #[test]

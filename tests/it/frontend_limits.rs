@@ -1,7 +1,7 @@
 //! Limits instead of crashes: deep nesting works to well past 10,000 levels,
-//! and input deeper than `pfir::lexer::MAX_NESTING` gets a diagnostic.
+//! and input deeper than `pfir::limits::MAX_NESTING` gets a diagnostic.
 
-use pfir::lexer::MAX_NESTING;
+use pfir::limits::MAX_NESTING;
 
 /// `depth` nested `for` loops inside a manual scope, with a submit at the bottom.
 pub fn nested_loops(depth: usize) -> String {

@@ -81,7 +81,7 @@ fn check(src: &str) -> Result<(), TestCaseError> {
         ),
         Some(m) => {
             prop_assert!(!diags.iter().any(|d| d.is_error()));
-            let printed = pfir::printer::print_module(&m);
+            let printed = pfir::print(&m);
             let again = pfir::parse(&printed).module.map(|m| pfir::print(&m));
             prop_assert!(
                 again.as_deref() == Some(printed.as_str()),
@@ -91,8 +91,8 @@ fn check(src: &str) -> Result<(), TestCaseError> {
     }
     // Formatting never panics; when the input reads, it is idempotent and
     // keeps every comment.
-    if let Ok(formatted) = pfir::format::format_text(src) {
-        let again = pfir::format::format_text(&formatted).ok();
+    if let Ok(formatted) = pfir::format(src) {
+        let again = pfir::format(&formatted).ok();
         prop_assert!(
             again.as_deref() == Some(formatted.as_str()),
             "formatting is not idempotent for {src:?}"
@@ -150,7 +150,7 @@ fn valid_chunks() -> Vec<(String, String)> {
         let Ok(text) = std::fs::read_to_string(&f) else {
             continue;
         };
-        for (_, chunk) in pfir::driver::split_chunks(&text) {
+        for (_, chunk) in pfir::split_input(&text) {
             if let (Some(_), _) = pfir::parse(chunk).into_parts() {
                 out.push((f.display().to_string(), chunk.to_string()));
             }

@@ -171,7 +171,7 @@ fn endless_input_stops_at_the_size_limit() {
     let huge = dir.path().join("huge.pfir");
     std::fs::File::create(&huge)
         .unwrap()
-        .set_len(pfir::io::read::MAX_INPUT_BYTES + 1)
+        .set_len(pfir::limits::MAX_INPUT_BYTES + 1)
         .unwrap();
     let r = pfir(&["opt", &huge.display().to_string()]);
     assert_eq!(r.status.code(), Some(1));

@@ -14,7 +14,7 @@ fn every_valid_input_verifies_clean_before_and_after_the_pass() {
     let mut failures = Vec::new();
     for path in repository_pfir_files() {
         let text = std::fs::read_to_string(&path).unwrap();
-        for (_, chunk) in pfir::driver::split_chunks(&text) {
+        for (_, chunk) in pfir::split_input(&text) {
             let (Some(mut m), _) = pfir::parse(chunk).into_parts() else {
                 continue;
             };
@@ -118,7 +118,7 @@ fn without_verify_each_debug_builds_assert_well_formed_ir() {
 /// allows (`MAX_NESTING`) verify on a thread with a 256 KiB stack.
 #[test]
 fn nesting_at_the_limit_verifies_on_an_ordinary_stack() {
-    let depth = pfir::lexer::MAX_NESTING;
+    let depth = pfir::limits::MAX_NESTING;
     let m = pfir::passes::synth::deep(depth);
     std::thread::Builder::new()
         .stack_size(256 << 10)

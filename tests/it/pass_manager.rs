@@ -321,10 +321,7 @@ fn running_twice_in_one_pipeline_equals_once() {
         &PipelineOptions::with_passes(&[NAME, NAME]),
     );
     assert!(r.diagnostics.is_empty());
-    assert_eq!(
-        pfir::printer::print_module(&once),
-        pfir::printer::print_module(&twice)
-    );
+    assert_eq!(pfir::print(&once), pfir::print(&twice));
     assert_eq!(
         format!(
             "{:?}",

@@ -132,7 +132,7 @@ fn call_directions_violation_is_reported_at_the_code_and_the_pass_does_not_run()
 /// its internal name), and the IR is untouched
 /// (the pass did not run). Returns the error.
 fn refused(m: &mut pfir::ir::Module, property: &str) -> pfir::diagnostics::Diagnostic {
-    let before = pfir::printer::print_module(m);
+    let before = pfir::print(m);
     let r = run_pipeline(m, &file(EXAMPLE), &PipelineOptions::with_passes(&[NAME]));
     let errors: Vec<_> = r.diagnostics.iter().filter(|d| d.is_error()).collect();
     assert_eq!(errors.len(), 1, "{:?}", r.diagnostics);
@@ -151,11 +151,7 @@ fn refused(m: &mut pfir::ir::Module, property: &str) -> pfir::diagnostics::Diagn
             .iter()
             .all(|n| !n.message.contains(property.name()))
     );
-    assert_eq!(
-        pfir::printer::print_module(m),
-        before,
-        "the pass must not run"
-    );
+    assert_eq!(pfir::print(m), before, "the pass must not run");
     errors[0].clone()
 }
 

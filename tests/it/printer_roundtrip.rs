@@ -5,7 +5,7 @@
 
 use pfir::ir::Module;
 use pfir::ir::equality::modules_equal;
-use pfir::printer::print_module;
+use pfir::print;
 
 /// Reads `text`, panicking with its diagnostics when it does not lower.
 fn read(text: &str) -> Module {
@@ -19,9 +19,9 @@ fn read(text: &str) -> Module {
 /// that reading it back gives the same IR.
 fn canon(text: &str) -> String {
     let first = read(text);
-    let printed = print_module(&first);
+    let printed = print(&first);
     let second = read(&printed);
-    let reprinted = print_module(&second);
+    let reprinted = print(&second);
     assert_eq!(reprinted, printed, "not a fixpoint");
     if let Err(e) = modules_equal(&first, &second) {
         panic!("re-read IR differs: {e}\n{printed}");
@@ -423,7 +423,7 @@ fn ten_thousand_nested_loops_print_without_overflow() {
     // round trip runs below at a smaller depth and, in release builds, in
     // the ignored test after it.
     let (input, expected) = nested_loops(10_000);
-    let printed = print_module(&read(&input));
+    let printed = print(&read(&input));
     assert!(printed == expected, "deep nesting printed wrongly");
 }
 

@@ -58,7 +58,7 @@ fn corpus() -> Vec<(String, Module)> {
     let mut out = Vec::new();
     for path in &files {
         let text = std::fs::read_to_string(path).unwrap();
-        for (base, chunk) in pfir::driver::split_chunks(&text) {
+        for (base, chunk) in pfir::split_input(&text) {
             if let (Some(m), _) = pfir::parse(chunk).into_parts() {
                 out.push((format!("{}@{base}", path.display()), m));
             }

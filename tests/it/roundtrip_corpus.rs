@@ -11,11 +11,11 @@ fn every_valid_input_prints_to_a_fixpoint() {
     let mut failures = Vec::new();
     for path in &files {
         let text = std::fs::read_to_string(path).unwrap();
-        for (_, chunk) in pfir::driver::split_chunks(&text) {
+        for (_, chunk) in pfir::split_input(&text) {
             let (Some(first), _) = pfir::parse(chunk).into_parts() else {
                 continue;
             };
-            let printed = pfir::printer::print_module(&first);
+            let printed = pfir::print(&first);
             let (second, diags) = pfir::parse(&printed).into_parts();
             let Some(second) = second else {
                 failures.push(format!(
@@ -24,7 +24,7 @@ fn every_valid_input_prints_to_a_fixpoint() {
                 ));
                 continue;
             };
-            let reprinted = pfir::printer::print_module(&second);
+            let reprinted = pfir::print(&second);
             if reprinted != printed {
                 failures.push(format!(
                     "{}: not a fixpoint:\n{printed}\n---\n{reprinted}",

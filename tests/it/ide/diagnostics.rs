@@ -6,8 +6,8 @@
 //! the command line never disagree.
 
 use super::robustness::{mutated_seed, seeds};
+use pfir::OptOptions;
 use pfir::diagnostics::{Diagnostic, Severity, SourceFile};
-use pfir::driver::{OptOptions, run_opt};
 use pfir::ide::Analysis;
 use pfir::passes::PipelineOptions;
 use proptest::prelude::*;
@@ -20,14 +20,14 @@ fn opt_diagnostics(text: &str, remarks: bool) -> Vec<Diagnostic> {
     let file = SourceFile::new("document", text);
     let options = OptOptions {
         // A `// -----` line: more than one chunk.
-        split_input_file: pfir::driver::split_chunks(text).len() > 1,
+        split_input_file: pfir::split_input(text).len() > 1,
         keep_comments: false,
         pipeline: PipelineOptions {
             remarks: remarks.then(Vec::new),
             ..PipelineOptions::with_passes(EDITOR_PASSES)
         },
     };
-    run_opt(&file, &options).diagnostics
+    pfir::opt(&file, &options).diagnostics
 }
 
 fn agree(text: &str) -> Result<(), TestCaseError> {
