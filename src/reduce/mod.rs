@@ -180,6 +180,8 @@ pub struct Outcome {
 pub enum ReduceError {
     /// The input itself does not have the property.
     NotInteresting,
+    /// The deadline came before the input's own test gave an answer.
+    TimedOut,
     /// The observer could not take a result.
     Output(String),
 }
@@ -199,6 +201,7 @@ pub fn reduce(
             reduce_ir(p, oracle, settings, observer)
         }
         _ if oracle.interesting(input, None) => reduce_text(input, oracle, settings, observer),
+        _ if settings.deadline.is_some_and(|d| Instant::now() >= d) => Err(ReduceError::TimedOut),
         _ => Err(ReduceError::NotInteresting),
     }
 }

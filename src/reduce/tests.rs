@@ -27,7 +27,7 @@ fn example() -> String {
 fn remark_oracle(re: &str) -> Oracle {
     let predicate = Predicate::Remark(regex::Regex::new(re).unwrap());
     let pipeline = PipelineOptions::with_passes(&["expand-manual-phase-fence"]);
-    Oracle::new(predicate, pipeline, None, "t.pfir").unwrap()
+    Oracle::new(predicate, pipeline, "t.pfir").unwrap()
 }
 
 /// Keeps the accepted texts.
@@ -242,7 +242,7 @@ fn a_syntax_error_is_reduced_by_lines() {
     let input = "// RUN: not pfir opt %s\nfunc a() {\n}\nfunc b( {\n}\nfunc c() {\n}\n";
     let code = crate::diagnostics::Code::parse("E0027").unwrap();
     let pipeline = PipelineOptions::with_passes(&["expand-manual-phase-fence"]);
-    let oracle = Oracle::new(Predicate::Error(code), pipeline, None, "t.pfir").unwrap();
+    let oracle = Oracle::new(Predicate::Error(code), pipeline, "t.pfir").unwrap();
     assert!(
         oracle.interesting(input, None),
         "E0027 (an unclosed delimiter) is reported"
@@ -291,4 +291,42 @@ fn delta_debugging_finds_a_one_minimal_subset_whatever_the_jobs() {
         assert_eq!(run.best.0, [3, 7], "jobs {jobs}");
         assert!(run.tried < 100, "{} tries", run.tried);
     }
+}
+
+/// An in-process judge is not killed, but no candidate starts after the
+/// deadline: a judge that takes 30 ms a candidate, with a deadline 100 ms
+/// away, sees at most one batch (`jobs` candidates) start after it, and
+/// the run reports that it was stopped.
+#[test]
+fn the_deadline_is_checked_between_in_process_candidates() {
+    use std::time::{Duration, Instant};
+    struct Slow<'a> {
+        inner: &'a Oracle,
+        deadline: Instant,
+        late: Mutex<usize>,
+    }
+    impl Judge for Slow<'_> {
+        fn interesting(&self, text: &str, module: Option<&Module>) -> bool {
+            if Instant::now() >= self.deadline {
+                *self.late.lock().unwrap() += 1;
+            }
+            std::thread::sleep(Duration::from_millis(30));
+            self.inner.interesting(text, module)
+        }
+    }
+    let oracle = remark_oracle("it is an iter-arg of the loop");
+    let deadline = Instant::now() + Duration::from_millis(100);
+    let judge = Slow {
+        inner: &oracle,
+        deadline,
+        late: Mutex::new(0),
+    };
+    let settings = Settings {
+        jobs: 2,
+        deadline: Some(deadline),
+    };
+    let outcome = reduce(&example(), &judge, &settings, &mut Keep::default()).unwrap();
+    assert!(outcome.timed_out);
+    assert!(*judge.late.lock().unwrap() <= 2, "{:?}", judge.late);
+    assert!(oracle.interesting(&outcome.text, None));
 }

@@ -235,35 +235,60 @@ fn output_onto_the_input_and_bad_predicates_are_usage_errors() {
     assert_eq!(std::fs::read_to_string(&input).unwrap(), PROGRAM);
 }
 
-/// A test that outlives `--timeout` is killed and counts as not
-/// interesting; `--total-timeout` stops the run with the best so far
-/// (here the input itself, in canonical form).
+/// `--timeout` bounds the run with the built-in predicates too (checked
+/// between candidates): at 0 the input's canonical form is the result. A
+/// test of the input itself that outlives it is an error that says so
+/// (not "not interesting"), and a limit too large to add to the clock is
+/// no limit.
 #[test]
-fn timeouts_bound_each_test_and_the_run() {
+fn timeout_bounds_the_run_with_builtin_predicates() {
     let dir = tempfile::tempdir().unwrap();
+    let (run, result) = reduce(
+        dir.path(),
+        PROGRAM,
+        &["--timeout", "0", "--remark", "iter-arg"],
+    );
+    assert!(run.status.success(), "{}", stderr(&run));
+    assert!(
+        stderr(&run).contains("stopped by --timeout"),
+        "{}",
+        stderr(&run)
+    );
+    assert!(result.contains("func helper"), "{result}");
     let (run, _) = reduce(
         dir.path(),
         PROGRAM,
         &["--timeout", "0.2", "--test", "sh", "-c", "sleep 5"],
     );
     assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
+    assert!(
+        stderr(&run).contains("--timeout ran out"),
+        "{}",
+        stderr(&run)
+    );
     let (run, result) = reduce(
         dir.path(),
         PROGRAM,
-        &["--total-timeout", "0", "--remark", "iter-arg"],
+        &["--timeout", "1e18", "--remark", "iter-arg"],
     );
     assert!(run.status.success(), "{}", stderr(&run));
-    assert!(stderr(&run).contains("--total-timeout"), "{}", stderr(&run));
-    assert!(result.contains("func helper"), "{result}");
+    assert!(!result.contains("func helper"), "{result}");
+    for bad in ["-1", "nan", "x"] {
+        let (run, _) = reduce(
+            dir.path(),
+            PROGRAM,
+            &["--timeout", bad, "--remark", "iter-arg"],
+        );
+        assert_eq!(run.status.code(), Some(2), "{bad}: {}", stderr(&run));
+    }
 }
 
-/// `--total-timeout` bounds the run even when a test command would run
-/// on and no `--timeout` is given: the command still running at the
-/// deadline is killed, and the best so far is kept. (Here every candidate
-/// without `helper` hangs; the bound of 60 s only catches a run that is
-/// not stopped, it measures nothing.)
+/// `--timeout` bounds each test and the whole run: a test command still
+/// running when the time is up is killed, and the best so far is kept.
+/// (Here every candidate without `helper` hangs; the bound of 60 s only
+/// catches a run that is not stopped, it measures nothing.)
 #[test]
-fn total_timeout_kills_a_test_command_still_running() {
+fn timeout_kills_a_test_command_still_running() {
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("in.pfir");
     std::fs::write(&input, PROGRAM).unwrap();
@@ -272,7 +297,7 @@ fn total_timeout_kills_a_test_command_still_running() {
     let mut child = Command::new(PFIR)
         .args(["reduce", input.to_str().unwrap(), "-o"])
         .arg(&out)
-        .args(["--total-timeout", "1", "--test", "sh", "-c", script])
+        .args(["--timeout", "1", "--test", "sh", "-c", script])
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("running pfir");
@@ -281,13 +306,17 @@ fn total_timeout_kills_a_test_command_still_running() {
         if start.elapsed() > std::time::Duration::from_secs(60) {
             child.kill().unwrap();
             child.wait().unwrap();
-            panic!("--total-timeout 1 did not stop the run");
+            panic!("--timeout 1 did not stop the run");
         }
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
     let run = child.wait_with_output().unwrap();
     assert!(run.status.success(), "{}", stderr(&run));
-    assert!(stderr(&run).contains("--total-timeout"), "{}", stderr(&run));
+    assert!(
+        stderr(&run).contains("stopped by --timeout"),
+        "{}",
+        stderr(&run)
+    );
     let result = std::fs::read_to_string(&out).unwrap();
     assert!(result.contains("func helper"), "{result}");
 }
