@@ -8,6 +8,7 @@
 use super::opt::{DiagnosticArgs, PipelineArgs, io_error, read_input};
 use crate::diagnostics::Code;
 use crate::reduce::predicate::{Oracle, Predicate};
+use crate::reduce::program::Layout;
 use crate::reduce::{Observer, ReduceError, Settings};
 use clap::{ArgGroup, Args};
 use std::path::{Path, PathBuf};
@@ -66,6 +67,13 @@ pub struct ReduceArgs {
     /// ./test.sh`). Default: no limit.
     #[arg(long = "timeout", value_name = "SECONDS")]
     pub timeout: Option<f64>,
+
+    /// Write each function that holds no comment on one line, with no
+    /// blank lines (newlines only separate tokens; `pfir fmt` lays the
+    /// result out again). The candidates the predicate sees are laid out
+    /// so too. Default: as `pfir fmt` prints, one statement per line.
+    #[arg(long = "compact")]
+    pub compact: bool,
 
     /// Candidates tested at once (default: one per core).
     #[arg(short = 'j', long = "jobs", value_name = "N")]
@@ -227,6 +235,11 @@ pub fn run(args: ReduceArgs) -> u8 {
             .unwrap_or_else(fsutil::parallel::default_jobs)
             .max(1),
         deadline,
+        layout: if args.compact {
+            Layout::Compact
+        } else {
+            Layout::Formatted
+        },
     };
     // Drawn only when stderr is a terminal, redrawn at each step and
     // improvement (no ticking thread).

@@ -47,6 +47,7 @@ fn run(input: &str, judge: &dyn Judge, jobs: usize) -> (String, Vec<String>) {
     let settings = Settings {
         jobs,
         deadline: None,
+        layout: Default::default(),
     };
     let outcome = reduce(input, judge, &settings, &mut keep).expect("the input is interesting");
     (outcome.text, keep.0)
@@ -324,9 +325,79 @@ fn the_deadline_is_checked_between_in_process_candidates() {
     let settings = Settings {
         jobs: 2,
         deadline: Some(deadline),
+        layout: Default::default(),
     };
     let outcome = reduce(&example(), &judge, &settings, &mut Keep::default()).unwrap();
     assert!(outcome.timed_out);
     assert!(*judge.late.lock().unwrap() <= 2, "{:?}", judge.late);
     assert!(oracle.interesting(&outcome.text, None));
+}
+
+/// The array an iter-arg starts from is created in the iter-arg itself,
+/// and the `submit` launches the function it stands in, so the kernels
+/// go: one function of one loop is left, with its comment.
+#[test]
+fn calls_move_into_iter_args_and_submits_launch_their_own_function() {
+    let oracle = remark_oracle("it is an iter-arg of the loop");
+    let (text, _) = run(&example(), &oracle, 2);
+    assert_eq!(text.matches("func ").count(), 1, "{text}");
+    let create = text.lines().find(|l| l.contains("array.create"));
+    assert!(create.is_some_and(|l| l.contains("iter(")), "{text}");
+    assert!(text.contains("// The loop the remark is about."), "{text}");
+    assert_eq!(text.lines().count(), 11, "{text}");
+}
+
+fn run_compact(input: &str, judge: &dyn Judge) -> String {
+    let settings = Settings {
+        jobs: 2,
+        deadline: None,
+        layout: super::program::Layout::Compact,
+    };
+    reduce(input, judge, &settings, &mut Keep::default())
+        .expect("the input is interesting")
+        .text
+}
+
+/// In the compact layout every candidate still reads back, a function
+/// with a comment inside keeps its lines, one without is one line, and
+/// the result means what the formatted result means.
+#[test]
+fn the_compact_layout_puts_a_function_on_a_line_unless_a_comment_is_inside() {
+    let oracle = remark_oracle("it is an iter-arg of the loop");
+    let judge = Checking {
+        inner: &oracle,
+        seen: Mutex::new(0),
+    };
+    let (formatted, _) = run(&example(), &oracle, 2);
+    let compact = run_compact(&example(), &judge);
+    assert!(
+        compact.contains("// The loop the remark is about.\n"),
+        "{compact}"
+    );
+    let print = |t: &str| crate::api::print(&crate::api::parse(t).module.unwrap());
+    assert_eq!(print(&compact), print(&formatted));
+    let bare = example().replace("    // The loop the remark is about.\n", "");
+    let compact = run_compact(&bare, &judge);
+    assert_eq!(
+        compact.lines().count(),
+        2,
+        "the RUN line and the function:\n{compact}"
+    );
+    assert!(
+        compact
+            .lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("orchestration func")
+    );
+}
+
+#[test]
+fn compact_joins_the_lines_of_each_function_without_a_comment() {
+    let text =
+        "// RUN: x\n\n// a\nfunc a() {\n  b = 1\n\n  c = 2\n}\n\nfunc d() {\n  e = 1 // f\n}\n";
+    assert_eq!(
+        super::program::compact(text),
+        "// RUN: x\n// a\nfunc a() { b = 1 c = 2 }\nfunc d() {\n  e = 1 // f\n}\n"
+    );
 }

@@ -112,6 +112,31 @@ fn remark_keeps_the_matching_remark_and_shrinks_the_program() {
     assert!(!result.contains("helper"), "{result}");
 }
 
+/// `--compact` writes the RUN line and the one function left on a line
+/// each; the result still has the remark (the test command saw it laid
+/// out so), and `pfir fmt` lays it out again (but for the blank line
+/// after the RUN line, which `--compact` leaves out).
+#[test]
+fn compact_writes_a_function_on_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let result = reduced(
+        dir.path(),
+        PROGRAM,
+        &["--compact", "--remark", "it is an iter-arg"],
+    );
+    assert!(remarks(dir.path(), &result).contains("it is an iter-arg of the loop"));
+    assert_eq!(lines(&result), 2, "{result}");
+    assert!(result.starts_with("// RUN: pfir opt %s"), "{result}");
+    let formatted = reduced(dir.path(), PROGRAM, &["--remark", "it is an iter-arg"]);
+    let path = dir.path().join("compact.pfir");
+    std::fs::write(&path, &result).unwrap();
+    let fmt = pfir(&["fmt", path.to_str().unwrap()]);
+    assert_eq!(
+        String::from_utf8_lossy(&fmt.stdout),
+        formatted.replacen("--remarks\n\n", "--remarks\n", 1)
+    );
+}
+
 #[test]
 fn error_reduces_a_program_that_does_not_read_by_lines() {
     let dir = tempfile::tempdir().unwrap();
