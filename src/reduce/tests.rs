@@ -59,6 +59,13 @@ struct Checking<'a> {
     seen: Mutex<usize>,
 }
 
+fn checking(inner: &Oracle) -> Checking<'_> {
+    Checking {
+        inner,
+        seen: Mutex::new(0),
+    }
+}
+
 impl Judge for Checking<'_> {
     fn interesting(&self, text: &str, module: Option<&Module>) -> bool {
         let parsed = crate::api::parse(text);
@@ -75,10 +82,7 @@ impl Judge for Checking<'_> {
 #[test]
 fn every_candidate_of_a_semantic_predicate_reads_back_without_error() {
     let oracle = remark_oracle("it is an iter-arg of the loop");
-    let judge = Checking {
-        inner: &oracle,
-        seen: Mutex::new(0),
-    };
+    let judge = checking(&oracle);
     let (text, _) = run(&example(), &judge, 2);
     assert!(
         *judge.seen.lock().unwrap() > 20,
@@ -364,10 +368,7 @@ fn run_compact(input: &str, judge: &dyn Judge) -> String {
 #[test]
 fn the_compact_layout_puts_a_function_on_a_line_unless_a_comment_is_inside() {
     let oracle = remark_oracle("it is an iter-arg of the loop");
-    let judge = Checking {
-        inner: &oracle,
-        seen: Mutex::new(0),
-    };
+    let judge = checking(&oracle);
     let (formatted, _) = run(&example(), &oracle, 2);
     let compact = run_compact(&example(), &judge);
     assert!(
