@@ -62,9 +62,10 @@ pub struct ReduceArgs {
     /// Seconds the whole reduction may run, and so each test: after them
     /// no candidate starts, a test command still running is killed (and
     /// counts as not interesting), and the best program so far is kept.
-    /// The built-in predicates are checked between candidates. For a
-    /// shorter limit on each test, put it in the command (`timeout 10
-    /// ./test.sh`). Default: no limit.
+    /// The built-in predicates run in-process and are not killed: the
+    /// time is checked between candidates. For a shorter limit on each
+    /// test, put it in the command (`timeout 10 ./test.sh`). Default: no
+    /// limit.
     #[arg(long = "timeout", value_name = "SECONDS")]
     pub timeout: Option<f64>,
 
