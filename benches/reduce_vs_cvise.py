@@ -13,10 +13,13 @@ C-Vise runs it with no argument next to the file.
 Usage (after `cargo build --release`; Debian's `cvise` on PATH):
   python3 benches/reduce_vs_cvise.py [--sizes 2000,20000] [--jobs 2]
       [--cvise-limit SECONDS] [--runs N] [--work DIR] [--pfir BINARY] [--no-cvise]
-Prints a Markdown table: wall time (best of --runs), lines of each result
-as written, and lines of its canonical form (`pfir opt` of the result, no
-comments, one statement per line). C-Vise is stopped after --cvise-limit
-seconds (its best so far is counted, and the time is marked with >=).
+Prints a Markdown table: wall time (pfir: best of --runs), and the lines
+of each result counted three ways: as written; after `pfir fmt` (one
+statement per line, comments kept); and in canonical form (`pfir opt`, no
+comments). pfir runs twice, writing its result formatted (the default)
+and with --compact (a function without comments on one line). C-Vise is
+stopped after --cvise-limit seconds (its best so far is counted, and the
+time is marked with >=).
 The figures are in docs/benchmarks.md ("pfir reduce against C-Vise").
 """
 import argparse
@@ -94,16 +97,21 @@ def count_lines(path):
         return sum(1 for _ in f)
 
 
-def canonical_lines(path):
-    r = subprocess.run([PFIR, "opt", path], capture_output=True, text=True)
+def printed_lines(command, path):
+    r = subprocess.run([PFIR, command, path], capture_output=True, text=True)
     return len(r.stdout.splitlines()) if r.returncode == 0 else None
 
 
-def run_pfir(work, jobs):
-    out = os.path.join(work, "pfir.out.pfir")
+def counts(path):
+    """Lines as written | after pfir fmt | canonical (pfir opt)."""
+    return f"{count_lines(path)} | {printed_lines('fmt', path)} | {printed_lines('opt', path)}"
+
+
+def run_pfir(work, jobs, flags):
+    out = os.path.join(work, "pfir" + "".join(flags) + ".out.pfir")
     start = time.monotonic()
     subprocess.run([PFIR, "reduce", os.path.join(work, "input.pfir"), "-o", out,
-                    "-j", str(jobs), "--test", os.path.join(work, "interesting.sh")],
+                    "-j", str(jobs)] + flags + ["--test", os.path.join(work, "interesting.sh")],
                    check=True, capture_output=True)
     return time.monotonic() - start, out
 
@@ -136,8 +144,8 @@ def main():
     ap.add_argument("--pfir", default=PFIR, help="the pfir binary (default: target/release/pfir)")
     args = ap.parse_args()
     PFIR = os.path.abspath(args.pfir)
-    print("| input lines | tool | time (s) | result lines | canonical lines |")
-    print("| ---: | --- | ---: | ---: | ---: |")
+    print("| input lines | tool | time (s) | lines as written | after `pfir fmt` | canonical |")
+    print("| ---: | --- | ---: | ---: | ---: | ---: |")
     for size in [int(s) for s in args.sizes.split(",")]:
         work = os.path.join(args.work, str(size))
         os.makedirs(work, exist_ok=True)
@@ -151,15 +159,15 @@ def main():
         if subprocess.run([script, inp]).returncode != 0:
             sys.exit(f"the generated {size}-line program does not have the property")
         n = count_lines(inp)
-        best, out = min(run_pfir(work, args.jobs) for _ in range(args.runs))
-        print(f"| {n} | pfir reduce | {best:.1f} | {count_lines(out)} | {canonical_lines(out)} |",
-              flush=True)
+        for flags in [[], ["--compact"]]:
+            best, out = min(run_pfir(work, args.jobs, flags) for _ in range(args.runs))
+            name = " ".join(["pfir reduce"] + flags)
+            print(f"| {n} | {name} | {best:.1f} | {counts(out)} |", flush=True)
         if args.no_cvise:
             continue
         t, out, stopped = run_cvise(work, args.jobs, args.cvise_limit)
         mark = ">= " if stopped else ""
-        print(f"| {n} | C-Vise | {mark}{t:.1f} | {count_lines(out)} | {canonical_lines(out)} |",
-              flush=True)
+        print(f"| {n} | C-Vise | {mark}{t:.1f} | {counts(out)} |", flush=True)
 
 
 if __name__ == "__main__":

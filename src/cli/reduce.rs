@@ -8,6 +8,7 @@
 use super::opt::{DiagnosticArgs, PipelineArgs, io_error, read_input};
 use crate::diagnostics::Code;
 use crate::reduce::predicate::{Oracle, Predicate};
+use crate::reduce::program::Layout;
 use crate::reduce::{Observer, ReduceError, Settings};
 use clap::{ArgGroup, Args};
 use std::path::{Path, PathBuf};
@@ -58,17 +59,22 @@ pub struct ReduceArgs {
     #[arg(long = "expect-fail", requires = "filecheck")]
     pub expect_fail: bool,
 
-    /// Seconds one test command (of --test or --differs-from) may run
-    /// before it is killed (and counts as not interesting). The built-in
-    /// predicates run in-process and are not killed.
+    /// Seconds the whole reduction may run, and so each test: after them
+    /// no candidate starts, a test command still running is killed (and
+    /// counts as not interesting), and the best program so far is kept.
+    /// The built-in predicates run in-process and are not killed: the
+    /// time is checked between candidates. For a shorter limit on each
+    /// test, put it in the command (`timeout 10 ./test.sh`). Default: no
+    /// limit.
     #[arg(long = "timeout", value_name = "SECONDS")]
     pub timeout: Option<f64>,
 
-    /// Seconds the whole reduction may run: then no candidate starts, a
-    /// test command still running is killed, and the best program so far
-    /// is kept.
-    #[arg(long = "total-timeout", value_name = "SECONDS")]
-    pub total_timeout: Option<f64>,
+    /// Write each function that holds no comment on one line, with no
+    /// blank lines (newlines only separate tokens; `pfir fmt` lays the
+    /// result out again). The candidates the predicate sees are laid out
+    /// so too. Default: as `pfir fmt` prints, one statement per line.
+    #[arg(long = "compact")]
+    pub compact: bool,
 
     /// Candidates tested at once (default: one per core).
     #[arg(short = 'j', long = "jobs", value_name = "N")]
@@ -186,9 +192,9 @@ pub fn run(args: ReduceArgs) -> u8 {
         Ok(p) => p,
         Err(e) => return usage(e),
     };
-    let (timeout, total) = match (seconds(args.timeout), seconds(args.total_timeout)) {
-        (Ok(t), Ok(total)) => (t, total),
-        (Err(e), _) | (_, Err(e)) => return usage(e),
+    let timeout = match seconds(args.timeout) {
+        Ok(t) => t,
+        Err(e) => return usage(e),
     };
     let mut pipeline = args.pipeline.options();
     if pipeline.passes.is_empty() {
@@ -217,8 +223,9 @@ pub fn run(args: ReduceArgs) -> u8 {
         .input
         .file_name()
         .map_or("input.pfir".into(), |n| n.to_string_lossy().into_owned());
-    let deadline = total.map(|t| Instant::now() + t);
-    let mut oracle = match Oracle::new(predicate, pipeline, timeout, &name) {
+    // A limit too far to reach is no limit (rather than an overflow).
+    let deadline = timeout.and_then(|t| Instant::now().checked_add(t));
+    let mut oracle = match Oracle::new(predicate, pipeline, &name) {
         Ok(o) => o,
         Err(e) => return report(format!("cannot create a scratch directory: {e}")),
     };
@@ -229,6 +236,11 @@ pub fn run(args: ReduceArgs) -> u8 {
             .unwrap_or_else(fsutil::parallel::default_jobs)
             .max(1),
         deadline,
+        layout: if args.compact {
+            Layout::Compact
+        } else {
+            Layout::Formatted
+        },
     };
     // Drawn only when stderr is a terminal, redrawn at each step and
     // improvement (no ticking thread).
@@ -251,7 +263,7 @@ pub fn run(args: ReduceArgs) -> u8 {
                 "by lines"
             };
             let stop = if outcome.timed_out {
-                " (stopped by --total-timeout)"
+                " (stopped by --timeout)"
             } else {
                 ""
             };
@@ -269,6 +281,10 @@ pub fn run(args: ReduceArgs) -> u8 {
         }
         Err(ReduceError::NotInteresting) => report(format!(
             "{} is not interesting: the predicate does not hold for the input itself",
+            args.input.display()
+        )),
+        Err(ReduceError::TimedOut) => report(format!(
+            "--timeout ran out before the test of {} itself ended",
             args.input.display()
         )),
         Err(ReduceError::Output(e)) => report(e),

@@ -4,8 +4,9 @@
 //! shows it.
 //!
 //! A valid input is reduced on the IR ([`program`]): one kind of element
-//! at a time ([`KINDS`]: functions, return values, statements, copies, loop and `if` wrappers,
-//! iter-args, `deps` entries, parameters, results, expressions, constants,
+//! at a time ([`KINDS`]: functions, return values, statements, copies,
+//! loop and `if` wrappers, iter-args, `deps` entries, parameters, results,
+//! `submit` callees, calls moved into iter-args, expressions, constants,
 //! extents, names), each by delta debugging ([`delta`]), until a whole
 //! pass over the kinds changes nothing. Every candidate the predicate sees
 //! reads back without error. An input that does not read (the property is
@@ -19,6 +20,7 @@ pub mod delta;
 pub mod deps;
 pub mod edit;
 pub mod functions;
+pub mod inline;
 pub mod iter_args;
 pub mod predicate;
 pub mod program;
@@ -34,7 +36,7 @@ pub mod unwrap;
 use crate::ir::Module;
 use delta::{Run, State};
 use predicate::Oracle;
-use program::{Program, smaller};
+use program::{Layout, Program, smaller};
 use std::time::Instant;
 
 impl State for Program {
@@ -114,6 +116,16 @@ pub const KINDS: &[Kind] = &[
         apply: signature::apply_results,
     },
     Kind {
+        name: "callees",
+        count: functions::count_callees,
+        apply: functions::apply_callees,
+    },
+    Kind {
+        name: "calls into iter-args",
+        count: inline::count,
+        apply: inline::apply,
+    },
+    Kind {
         name: "expressions",
         count: simplify::count,
         apply: simplify::apply,
@@ -151,6 +163,8 @@ pub struct Settings {
     pub jobs: usize,
     /// When to stop, keeping the best so far.
     pub deadline: Option<Instant>,
+    /// How the candidates of an IR-level reduction are laid out.
+    pub layout: Layout,
 }
 
 /// What the caller hears while a reduction runs.
@@ -180,6 +194,8 @@ pub struct Outcome {
 pub enum ReduceError {
     /// The input itself does not have the property.
     NotInteresting,
+    /// The deadline came before the input's own test gave an answer.
+    TimedOut,
     /// The observer could not take a result.
     Output(String),
 }
@@ -192,13 +208,15 @@ pub fn reduce(
     settings: &Settings,
     observer: &mut dyn Observer,
 ) -> Result<Outcome, ReduceError> {
-    let program = Program::read(input).and_then(|p| Program::of(&p.module, &p.run_lines));
+    let program =
+        Program::read(input).and_then(|p| Program::of(&p.module, &p.run_lines, settings.layout));
     match program {
         Some(p) if oracle.interesting(&p.text, Some(&p.module)) => {
             observer.accepted(&p.text).map_err(ReduceError::Output)?;
             reduce_ir(p, oracle, settings, observer)
         }
         _ if oracle.interesting(input, None) => reduce_text(input, oracle, settings, observer),
+        _ if settings.deadline.is_some_and(|d| Instant::now() >= d) => Err(ReduceError::TimedOut),
         _ => Err(ReduceError::NotInteresting),
     }
 }

@@ -3,16 +3,17 @@
 //!
 //! `--test CMD ARGS...` runs `CMD ARGS... FILE` on the candidate written
 //! to a file of a private scratch directory (as `llvm-reduce --test`
-//! does); the candidate is interesting when it exits 0 within the
-//! timeout and before the run's deadline. The built-in predicates read the candidate, run the passes of
-//! [`Oracle::pipeline`] and look at what `pfir opt` would report or print.
+//! does); the candidate is interesting when it exits 0 before the run's
+//! deadline (a command still running then is killed). The built-in
+//! predicates read the candidate, run the passes of [`Oracle::pipeline`]
+//! and look at what `pfir opt` would report or print.
 
 use crate::diagnostics::{Code, Diagnostic, SourceFile, has_errors};
 use crate::ir::Module;
 use crate::passes::PipelineOptions;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// The property a reduction keeps.
 #[derive(Clone, Debug)]
@@ -42,8 +43,6 @@ pub struct Oracle {
     pub predicate: Predicate,
     /// The passes the built-in predicates run.
     pub pipeline: PipelineOptions,
-    /// How long one command may run.
-    pub timeout: Option<Duration>,
     /// When the whole run ends: a command still running then is killed
     /// (and counts as not interesting), and none starts after it.
     pub deadline: Option<Instant>,
@@ -59,7 +58,6 @@ impl Oracle {
     pub fn new(
         predicate: Predicate,
         pipeline: PipelineOptions,
-        timeout: Option<Duration>,
         file_name: &str,
     ) -> std::io::Result<Oracle> {
         let runs_commands = matches!(predicate, Predicate::Test(_) | Predicate::DiffersFrom(_));
@@ -71,7 +69,6 @@ impl Oracle {
         Ok(Oracle {
             predicate,
             pipeline,
-            timeout,
             deadline: None,
             file_name: file_name.to_string(),
             scratch,
@@ -179,10 +176,7 @@ impl Oracle {
             stages: vec![stage],
         };
         let mut tools = lit::Tools::new();
-        tools.timeout = match (self.timeout, left) {
-            (Some(each), Some(left)) => Some(each.min(left)),
-            (each, left) => each.or(left),
-        };
+        tools.timeout = left;
         let result = lit::execute::run_pipeline(&pipeline, &tools, None);
         let _ = std::fs::remove_dir_all(&sub);
         Some((result.passed(), result.stdout))

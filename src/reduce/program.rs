@@ -4,7 +4,9 @@
 //! The text is the canonical printed form with the comments that belong
 //! to what remains (the formatter's printer, one statement per line, no
 //! width-based breaking), after the file's `// RUN:` lines, which are
-//! kept whatever is removed. A candidate is valid when its text reads back
+//! kept whatever is removed. In the [`Layout::Compact`] layout each
+//! function without a comment inside is joined onto one line (newlines
+//! only separate tokens) and blank lines go. A candidate is valid when its text reads back
 //! (lexes, parses, lowers and verifies) without error, and the module kept
 //! is the one read back, so the next round numbers the elements of what
 //! was written.
@@ -14,6 +16,17 @@ use crate::format::print::{Keep, Printer};
 use crate::ir::{Comment, Module};
 use fsutil::lines::LineIndex;
 
+/// How a program's text is laid out.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Layout {
+    /// As `pfir fmt` prints it: one statement per line, with comments.
+    #[default]
+    Formatted,
+    /// Each function that holds no comment on one line, no blank lines
+    /// (the RUN lines and the comments outside functions on their own).
+    Compact,
+}
+
 /// A valid program: its text and the module it reads back to.
 #[derive(Clone, Debug)]
 pub struct Program {
@@ -21,6 +34,8 @@ pub struct Program {
     pub module: Module,
     /// The file's `// RUN:` lines, printed first.
     pub run_lines: Vec<Comment>,
+    /// How [`Program::text`] is laid out.
+    pub layout: Layout,
 }
 
 impl Program {
@@ -38,15 +53,20 @@ impl Program {
             text: text.to_string(),
             module,
             run_lines,
+            layout: Layout::Formatted,
         })
     }
 
-    /// The program `module` prints as, after `run_lines`: `None` when that
-    /// text does not read back without error.
-    pub fn of(module: &Module, run_lines: &[Comment]) -> Option<Program> {
-        let text = render(module, run_lines);
+    /// The program `module` prints as in `layout`, after `run_lines`:
+    /// `None` when that text does not read back without error.
+    pub fn of(module: &Module, run_lines: &[Comment], layout: Layout) -> Option<Program> {
+        let mut text = render(module, run_lines);
+        if layout == Layout::Compact {
+            text = compact(&text);
+        }
         let mut program = Program::read(&text)?;
         program.run_lines = run_lines.to_vec();
+        program.layout = layout;
         Some(program)
     }
 
@@ -55,7 +75,7 @@ impl Program {
     pub fn edited(&self, edit: impl FnOnce(&mut Module)) -> Option<Program> {
         let mut module = self.module.clone();
         edit(&mut module);
-        Program::of(&module, &self.run_lines)
+        Program::of(&module, &self.run_lines, self.layout)
     }
 }
 
@@ -74,6 +94,49 @@ pub fn render(module: &Module, run_lines: &[Comment]) -> String {
     printer.module(module, &printed, &ModuleNotes::of_ir(module), &|_| 0);
     let (parts, _) = printer.finish();
     out.push_str(&String::from_utf8_lossy(&parts));
+    out
+}
+
+/// `text` (as [`render`] writes it) in the [`Layout::Compact`] layout:
+/// the lines of each function (from a line that starts a header at the
+/// first column to the `}` that closes it there) joined with spaces
+/// unless one holds `//`, and no blank lines.
+pub fn compact(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut function: Vec<&str> = Vec::new();
+    let flush = |function: &mut Vec<&str>, out: &mut String| {
+        if function.iter().any(|l| l.contains("//")) {
+            function.iter().for_each(|l| {
+                out.push_str(l);
+                out.push('\n');
+            });
+        } else if !function.is_empty() {
+            let joined: Vec<&str> = function
+                .iter()
+                .map(|l| l.trim())
+                .filter(|l| !l.is_empty())
+                .collect();
+            out.push_str(&joined.join(" "));
+            out.push('\n');
+        }
+        function.clear();
+    };
+    for line in text.lines() {
+        let inside = !function.is_empty();
+        if line.trim().is_empty() && !inside {
+            continue;
+        }
+        if !inside && line.starts_with("//") {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        }
+        function.push(line);
+        if line == "}" {
+            flush(&mut function, &mut out);
+        }
+    }
+    flush(&mut function, &mut out);
     out
 }
 

@@ -27,7 +27,7 @@ fn example() -> String {
 fn remark_oracle(re: &str) -> Oracle {
     let predicate = Predicate::Remark(regex::Regex::new(re).unwrap());
     let pipeline = PipelineOptions::with_passes(&["expand-manual-phase-fence"]);
-    Oracle::new(predicate, pipeline, None, "t.pfir").unwrap()
+    Oracle::new(predicate, pipeline, "t.pfir").unwrap()
 }
 
 /// Keeps the accepted texts.
@@ -47,6 +47,7 @@ fn run(input: &str, judge: &dyn Judge, jobs: usize) -> (String, Vec<String>) {
     let settings = Settings {
         jobs,
         deadline: None,
+        layout: Default::default(),
     };
     let outcome = reduce(input, judge, &settings, &mut keep).expect("the input is interesting");
     (outcome.text, keep.0)
@@ -56,6 +57,13 @@ fn run(input: &str, judge: &dyn Judge, jobs: usize) -> (String, Vec<String>) {
 struct Checking<'a> {
     inner: &'a Oracle,
     seen: Mutex<usize>,
+}
+
+fn checking(inner: &Oracle) -> Checking<'_> {
+    Checking {
+        inner,
+        seen: Mutex::new(0),
+    }
 }
 
 impl Judge for Checking<'_> {
@@ -74,10 +82,7 @@ impl Judge for Checking<'_> {
 #[test]
 fn every_candidate_of_a_semantic_predicate_reads_back_without_error() {
     let oracle = remark_oracle("it is an iter-arg of the loop");
-    let judge = Checking {
-        inner: &oracle,
-        seen: Mutex::new(0),
-    };
+    let judge = checking(&oracle);
     let (text, _) = run(&example(), &judge, 2);
     assert!(
         *judge.seen.lock().unwrap() > 20,
@@ -242,7 +247,7 @@ fn a_syntax_error_is_reduced_by_lines() {
     let input = "// RUN: not pfir opt %s\nfunc a() {\n}\nfunc b( {\n}\nfunc c() {\n}\n";
     let code = crate::diagnostics::Code::parse("E0027").unwrap();
     let pipeline = PipelineOptions::with_passes(&["expand-manual-phase-fence"]);
-    let oracle = Oracle::new(Predicate::Error(code), pipeline, None, "t.pfir").unwrap();
+    let oracle = Oracle::new(Predicate::Error(code), pipeline, "t.pfir").unwrap();
     assert!(
         oracle.interesting(input, None),
         "E0027 (an unclosed delimiter) is reported"
@@ -291,4 +296,109 @@ fn delta_debugging_finds_a_one_minimal_subset_whatever_the_jobs() {
         assert_eq!(run.best.0, [3, 7], "jobs {jobs}");
         assert!(run.tried < 100, "{} tries", run.tried);
     }
+}
+
+/// An in-process judge is not killed, but no candidate starts after the
+/// deadline: a judge that takes 30 ms a candidate, with a deadline 100 ms
+/// away, sees at most one batch (`jobs` candidates) start after it, and
+/// the run reports that it was stopped.
+#[test]
+fn the_deadline_is_checked_between_in_process_candidates() {
+    use std::time::{Duration, Instant};
+    struct Slow<'a> {
+        inner: &'a Oracle,
+        deadline: Instant,
+        late: Mutex<usize>,
+    }
+    impl Judge for Slow<'_> {
+        fn interesting(&self, text: &str, module: Option<&Module>) -> bool {
+            if Instant::now() >= self.deadline {
+                *self.late.lock().unwrap() += 1;
+            }
+            std::thread::sleep(Duration::from_millis(30));
+            self.inner.interesting(text, module)
+        }
+    }
+    let oracle = remark_oracle("it is an iter-arg of the loop");
+    let deadline = Instant::now() + Duration::from_millis(100);
+    let judge = Slow {
+        inner: &oracle,
+        deadline,
+        late: Mutex::new(0),
+    };
+    let settings = Settings {
+        jobs: 2,
+        deadline: Some(deadline),
+        layout: Default::default(),
+    };
+    let outcome = reduce(&example(), &judge, &settings, &mut Keep::default()).unwrap();
+    assert!(outcome.timed_out);
+    assert!(*judge.late.lock().unwrap() <= 2, "{:?}", judge.late);
+    assert!(oracle.interesting(&outcome.text, None));
+}
+
+/// The array an iter-arg starts from is created in the iter-arg itself,
+/// and the `submit` launches the function it stands in, so the kernels
+/// go: one function of one loop is left, with its comment.
+#[test]
+fn calls_move_into_iter_args_and_submits_launch_their_own_function() {
+    let oracle = remark_oracle("it is an iter-arg of the loop");
+    let (text, _) = run(&example(), &oracle, 2);
+    assert_eq!(text.matches("func ").count(), 1, "{text}");
+    let create = text.lines().find(|l| l.contains("array.create"));
+    assert!(create.is_some_and(|l| l.contains("iter(")), "{text}");
+    assert!(text.contains("// The loop the remark is about."), "{text}");
+    assert_eq!(text.lines().count(), 11, "{text}");
+}
+
+fn run_compact(input: &str, judge: &dyn Judge) -> String {
+    let settings = Settings {
+        jobs: 2,
+        deadline: None,
+        layout: super::program::Layout::Compact,
+    };
+    reduce(input, judge, &settings, &mut Keep::default())
+        .expect("the input is interesting")
+        .text
+}
+
+/// In the compact layout every candidate still reads back, a function
+/// with a comment inside keeps its lines, one without is one line, and
+/// the result means what the formatted result means.
+#[test]
+fn the_compact_layout_puts_a_function_on_a_line_unless_a_comment_is_inside() {
+    let oracle = remark_oracle("it is an iter-arg of the loop");
+    let judge = checking(&oracle);
+    let (formatted, _) = run(&example(), &oracle, 2);
+    let compact = run_compact(&example(), &judge);
+    assert!(
+        compact.contains("// The loop the remark is about.\n"),
+        "{compact}"
+    );
+    let print = |t: &str| crate::api::print(&crate::api::parse(t).module.unwrap());
+    assert_eq!(print(&compact), print(&formatted));
+    let bare = example().replace("    // The loop the remark is about.\n", "");
+    let compact = run_compact(&bare, &judge);
+    assert_eq!(
+        compact.lines().count(),
+        2,
+        "the RUN line and the function:\n{compact}"
+    );
+    assert!(
+        compact
+            .lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("orchestration func")
+    );
+}
+
+#[test]
+fn compact_joins_the_lines_of_each_function_without_a_comment() {
+    let text =
+        "// RUN: x\n\n// a\nfunc a() {\n  b = 1\n\n  c = 2\n}\n\nfunc d() {\n  e = 1 // f\n}\n";
+    assert_eq!(
+        super::program::compact(text),
+        "// RUN: x\n// a\nfunc a() { b = 1 c = 2 }\nfunc d() {\n  e = 1 // f\n}\n"
+    );
 }

@@ -112,6 +112,31 @@ fn remark_keeps_the_matching_remark_and_shrinks_the_program() {
     assert!(!result.contains("helper"), "{result}");
 }
 
+/// `--compact` writes the RUN line and the one function left on a line
+/// each; the result still has the remark (the test command saw it laid
+/// out so), and `pfir fmt` lays it out again (but for the blank line
+/// after the RUN line, which `--compact` leaves out).
+#[test]
+fn compact_writes_a_function_on_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let result = reduced(
+        dir.path(),
+        PROGRAM,
+        &["--compact", "--remark", "it is an iter-arg"],
+    );
+    assert!(remarks(dir.path(), &result).contains("it is an iter-arg of the loop"));
+    assert_eq!(lines(&result), 2, "{result}");
+    assert!(result.starts_with("// RUN: pfir opt %s"), "{result}");
+    let formatted = reduced(dir.path(), PROGRAM, &["--remark", "it is an iter-arg"]);
+    let path = dir.path().join("compact.pfir");
+    std::fs::write(&path, &result).unwrap();
+    let fmt = pfir(&["fmt", path.to_str().unwrap()]);
+    assert_eq!(
+        String::from_utf8_lossy(&fmt.stdout),
+        formatted.replacen("--remarks\n\n", "--remarks\n", 1)
+    );
+}
+
 #[test]
 fn error_reduces_a_program_that_does_not_read_by_lines() {
     let dir = tempfile::tempdir().unwrap();
@@ -235,35 +260,60 @@ fn output_onto_the_input_and_bad_predicates_are_usage_errors() {
     assert_eq!(std::fs::read_to_string(&input).unwrap(), PROGRAM);
 }
 
-/// A test that outlives `--timeout` is killed and counts as not
-/// interesting; `--total-timeout` stops the run with the best so far
-/// (here the input itself, in canonical form).
+/// `--timeout` bounds the run with the built-in predicates too (checked
+/// between candidates): at 0 the input's canonical form is the result. A
+/// test of the input itself that outlives it is an error that says so
+/// (not "not interesting"), and a limit too large to add to the clock is
+/// no limit.
 #[test]
-fn timeouts_bound_each_test_and_the_run() {
+fn timeout_bounds_the_run_with_builtin_predicates() {
     let dir = tempfile::tempdir().unwrap();
+    let (run, result) = reduce(
+        dir.path(),
+        PROGRAM,
+        &["--timeout", "0", "--remark", "iter-arg"],
+    );
+    assert!(run.status.success(), "{}", stderr(&run));
+    assert!(
+        stderr(&run).contains("stopped by --timeout"),
+        "{}",
+        stderr(&run)
+    );
+    assert!(result.contains("func helper"), "{result}");
     let (run, _) = reduce(
         dir.path(),
         PROGRAM,
         &["--timeout", "0.2", "--test", "sh", "-c", "sleep 5"],
     );
     assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
+    assert!(
+        stderr(&run).contains("--timeout ran out"),
+        "{}",
+        stderr(&run)
+    );
     let (run, result) = reduce(
         dir.path(),
         PROGRAM,
-        &["--total-timeout", "0", "--remark", "iter-arg"],
+        &["--timeout", "1e18", "--remark", "iter-arg"],
     );
     assert!(run.status.success(), "{}", stderr(&run));
-    assert!(stderr(&run).contains("--total-timeout"), "{}", stderr(&run));
-    assert!(result.contains("func helper"), "{result}");
+    assert!(!result.contains("func helper"), "{result}");
+    for bad in ["-1", "nan", "x"] {
+        let (run, _) = reduce(
+            dir.path(),
+            PROGRAM,
+            &["--timeout", bad, "--remark", "iter-arg"],
+        );
+        assert_eq!(run.status.code(), Some(2), "{bad}: {}", stderr(&run));
+    }
 }
 
-/// `--total-timeout` bounds the run even when a test command would run
-/// on and no `--timeout` is given: the command still running at the
-/// deadline is killed, and the best so far is kept. (Here every candidate
-/// without `helper` hangs; the bound of 60 s only catches a run that is
-/// not stopped, it measures nothing.)
+/// `--timeout` bounds each test and the whole run: a test command still
+/// running when the time is up is killed, and the best so far is kept.
+/// (Here every candidate without `helper` hangs; the bound of 60 s only
+/// catches a run that is not stopped, it measures nothing.)
 #[test]
-fn total_timeout_kills_a_test_command_still_running() {
+fn timeout_kills_a_test_command_still_running() {
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("in.pfir");
     std::fs::write(&input, PROGRAM).unwrap();
@@ -272,7 +322,7 @@ fn total_timeout_kills_a_test_command_still_running() {
     let mut child = Command::new(PFIR)
         .args(["reduce", input.to_str().unwrap(), "-o"])
         .arg(&out)
-        .args(["--total-timeout", "1", "--test", "sh", "-c", script])
+        .args(["--timeout", "1", "--test", "sh", "-c", script])
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("running pfir");
@@ -281,13 +331,17 @@ fn total_timeout_kills_a_test_command_still_running() {
         if start.elapsed() > std::time::Duration::from_secs(60) {
             child.kill().unwrap();
             child.wait().unwrap();
-            panic!("--total-timeout 1 did not stop the run");
+            panic!("--timeout 1 did not stop the run");
         }
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
     let run = child.wait_with_output().unwrap();
     assert!(run.status.success(), "{}", stderr(&run));
-    assert!(stderr(&run).contains("--total-timeout"), "{}", stderr(&run));
+    assert!(
+        stderr(&run).contains("stopped by --timeout"),
+        "{}",
+        stderr(&run)
+    );
     let result = std::fs::read_to_string(&out).unwrap();
     assert!(result.contains("func helper"), "{result}");
 }
