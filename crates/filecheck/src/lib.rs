@@ -386,7 +386,6 @@ pub fn check_detailed(
         default_prefix,
         vars: &table,
         reject_misspelled_suffixes: opts.reject_misspelled_suffixes,
-        ascii_input: input_canon.text.is_ascii(),
     };
     let llvm_style = opts.report_style == ReportStyle::Llvm;
     let llvm = llvm::Llvm {

@@ -272,6 +272,7 @@ enum MatchType {
     FoundAndExpected,
     FoundButExcluded,
     FoundButWrongLine,
+    FoundButDiscarded,
     NoneAndExcluded,
     NoneButExpected,
     NoneForInvalidPattern,
@@ -285,6 +286,7 @@ impl MatchType {
             MatchType::FoundAndExpected => ('^', "", false),
             MatchType::FoundButExcluded => ('!', "error: no match expected", true),
             MatchType::FoundButWrongLine => ('!', "error: match on wrong line", true),
+            MatchType::FoundButDiscarded => ('!', "discard: overlaps earlier match", false),
             MatchType::NoneAndExcluded => ('X', "", false),
             MatchType::NoneButExpected => ('X', "error: no match found", true),
             MatchType::NoneForInvalidPattern => {
@@ -298,6 +300,7 @@ impl MatchType {
         match self {
             MatchType::FoundAndExpected | MatchType::NoneAndExcluded => "\x1b[0;1;32m",
             MatchType::Fuzzy => "\x1b[0;1;35m",
+            MatchType::FoundButDiscarded => "\x1b[0;1;36m",
             _ => "\x1b[0;1;31m",
         }
     }
@@ -450,6 +453,22 @@ impl Llvm<'_> {
                     }
                     if self.verbose > 0 {
                         self.substitutions(&mut out, &mut diags, ev, ty, verbose_remarks, &label);
+                        self.captures(&mut out, &mut diags, ev, ty, verbose_remarks, &label);
+                    }
+                }
+                EventKind::Discarded => {
+                    // `-vv`: the match just reported overlaps `start..end`.
+                    if verbose_remarks {
+                        self.at_input(
+                            &mut out,
+                            ev.start,
+                            Kind::Note,
+                            "match discarded, overlaps earlier DAG match here",
+                            Some(ev.start..ev.end),
+                        );
+                    }
+                    for dd in diags.iter_mut().rev().take_while(|dd| dd.key == key) {
+                        dd.ty = MatchType::FoundButDiscarded;
                     }
                 }
                 EventKind::NotFound if ev.extra => {
@@ -486,6 +505,7 @@ impl Llvm<'_> {
                     let ty = MatchType::FoundButExcluded;
                     diags.push(diag(ty, ev.start..ev.end, None));
                     self.substitutions(&mut out, &mut diags, ev, ty, true, &label);
+                    self.captures(&mut out, &mut diags, ev, ty, true, &label);
                 }
                 EventKind::WrongLine { prev_end, message } => {
                     self.at_directive(&mut out, d, Kind::Error, message, 0);
@@ -586,6 +606,32 @@ impl Llvm<'_> {
                 label: label.to_string(),
                 ty,
                 range: ev.start..ev.start,
+                note: Some(note),
+            });
+        }
+    }
+
+    /// LLVM's `captured var "V"` notes, at each variable's capture in the
+    /// match: printed (when `print`) and in the dump.
+    fn captures(
+        &self,
+        out: &mut String,
+        diags: &mut Vec<DumpDiag>,
+        ev: &Event<'_>,
+        ty: MatchType,
+        print: bool,
+        label: &str,
+    ) {
+        for (name, range) in &ev.captures {
+            let note = format!("captured var \"{name}\"");
+            if print {
+                self.at_input(out, range.start, Kind::Note, &note, Some(range.clone()));
+            }
+            diags.push(DumpDiag {
+                key: key_of(ev.dir),
+                label: label.to_string(),
+                ty,
+                range: range.clone(),
                 note: Some(note),
             });
         }

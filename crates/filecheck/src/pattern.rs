@@ -11,6 +11,7 @@
 use super::numeric::{self, EvalError, Expr, Format, VarKind, VarTable};
 use crate::re::{Captures, Flags, Regex};
 use std::collections::HashMap;
+use std::fmt::Write as _;
 
 /// The values of the variables while matching.
 #[derive(Debug, Clone, Default)]
@@ -79,8 +80,6 @@ pub(crate) struct ParseSettings {
     pub strict_whitespace: bool,
     pub match_full_lines: bool,
     pub ignore_case: bool,
-    /// The input is ASCII: regexes are compiled without Unicode classes.
-    pub ascii: bool,
     /// `{LITERAL}` modifier: no regexes or variables.
     pub literal: bool,
     /// Line number of the directive (for `[[@LINE]]`).
@@ -109,6 +108,9 @@ pub(crate) struct Found {
     pub start: usize,
     pub end: usize,
     pub defs: Vec<(String, Value)>,
+    /// Where each of `defs` was captured in the searched buffer (LLVM's
+    /// `captured var` notes); `None` for a group that took no part.
+    pub spans: Vec<Option<std::ops::Range<usize>>>,
 }
 
 #[derive(Debug, Clone)]
@@ -221,10 +223,7 @@ impl Pattern {
             pat.matcher = regex_matcher(
                 vec![Piece::Re(r"\n$".into())],
                 vec![],
-                Flags {
-                    ignore_case: false,
-                    ascii: set.ascii,
-                },
+                Flags { ignore_case: false },
                 true,
             )
             .map_err(|m| PatternError {
@@ -315,6 +314,7 @@ impl Pattern {
                 start: buf.len(),
                 end: buf.len(),
                 defs: vec![],
+                spans: vec![],
             })),
             Matcher::Fixed(s) => Ok(find_text(s, buf)),
             Matcher::Regex {
@@ -375,16 +375,19 @@ impl Pattern {
                         start: m.start(),
                         end: m.end(),
                         defs: vec![],
+                        spans: vec![],
                     }),
                     Engine::Linear(re) => match re.captures(buf) {
                         None => None,
                         Some(c) => {
                             let m = c.get(0).expect("group 0");
-                            Some(Found {
-                                start: m.start(),
-                                end: m.end(),
-                                defs: defs_of(|d| c.name(&d.group).map(|m| m.as_str()), defs)?,
-                            })
+                            Some(found_with(
+                                m.start(),
+                                m.end(),
+                                |d| c.name(&d.group).map(|m| m.as_str()),
+                                defs,
+                                buf,
+                            )?)
                         }
                     },
                 };
@@ -517,23 +520,39 @@ thread_local! {
 /// large value used many times is refused instead of exhausting memory.
 pub(crate) const MAX_SUBSTITUTED: usize = 4 << 20;
 
-fn defs_of<'h>(
+/// The match `start..end` of a pattern defining `defs`, whose groups'
+/// texts `group` gives (slices of `buf`).
+fn found_with<'h>(
+    start: usize,
+    end: usize,
     group: impl Fn(&Def) -> Option<&'h str>,
     defs: &[Def],
-) -> Result<Vec<(String, Value)>, MatchError> {
-    defs.iter()
-        .map(|d| {
-            let text = group(d).unwrap_or("");
-            let value = match d.num {
-                None => Value::Str(text.to_string()),
-                Some(f) => Value::Num(
-                    f.parse(text)
-                        .ok_or_else(|| MatchError::Unrepresentable(text.to_string()))?,
-                ),
-            };
-            Ok((d.name.clone(), value))
-        })
-        .collect()
+    buf: &str,
+) -> Result<Found, MatchError> {
+    let mut values = Vec::with_capacity(defs.len());
+    let mut spans = Vec::with_capacity(defs.len());
+    for d in defs {
+        let text = group(d);
+        spans.push(text.map(|t| {
+            let at = t.as_ptr() as usize - buf.as_ptr() as usize;
+            at..at + t.len()
+        }));
+        let text = text.unwrap_or("");
+        let value = match d.num {
+            None => Value::Str(text.to_string()),
+            Some(f) => Value::Num(
+                f.parse(text)
+                    .ok_or_else(|| MatchError::Unrepresentable(text.to_string()))?,
+            ),
+        };
+        values.push((d.name.clone(), value));
+    }
+    Ok(Found {
+        start,
+        end,
+        defs: values,
+        spans,
+    })
 }
 
 /// The literal text of every substituted piece (string variables and
@@ -626,11 +645,13 @@ fn find_with_backrefs(
             });
             if consistent {
                 let m = cc.get(0).expect("group 0");
-                return Ok(Some(Found {
+                return Ok(Some(found_with(
                     start,
-                    end: start + m.end(),
-                    defs: defs_of(|d| cc.name(&d.group).map(|m| m.as_str()), defs)?,
-                }));
+                    start + m.end(),
+                    |d| cc.name(&d.group).map(|m| m.as_str()),
+                    defs,
+                    buf,
+                )?));
             }
         }
         from = start + buf[start..].chars().next().map_or(1, char::len_utf8);
@@ -676,11 +697,13 @@ fn find_after_lead(
         };
         let m = c.get(0).expect("group 0");
         if m.start() == q {
-            return Ok(Some(Found {
-                start: p,
-                end: m.end(),
-                defs: defs_of(|d| c.name(&d.group).map(|m| m.as_str()), defs)?,
-            }));
+            return Ok(Some(found_with(
+                p,
+                m.end(),
+                |d| c.name(&d.group).map(|m| m.as_str()),
+                defs,
+                buf,
+            )?));
         }
         // No match of `rest` starts between `q` and `m.start()`.
         from = (p + 1).max(m.start() - lead.len());
@@ -701,6 +724,7 @@ fn find_text(text: &str, buf: &str) -> Option<Found> {
         start: p,
         end: p + text.len(),
         defs: vec![],
+        spans: vec![],
     })
 }
 
@@ -736,11 +760,13 @@ fn find_backtracking(
         Err(e) => return Err(MatchError::InvalidRegex(e.to_string())),
     };
     let m = c.get(0).expect("group 0");
-    Ok(Some(Found {
-        start: m.start(),
-        end: m.end(),
-        defs: defs_of(|d| c.get(d.number).map(|m| m.as_str()), defs)?,
-    }))
+    Ok(Some(found_with(
+        m.start(),
+        m.end(),
+        |d| c.get(d.number).map(|m| m.as_str()),
+        defs,
+        buf,
+    )?))
 }
 
 /// Assembles regex source from `pieces`; back-references become what
@@ -1034,7 +1060,7 @@ impl Block<'_> {
             };
         }
         if !rest.is_empty() {
-            return err(i, "invalid name in string variable use");
+            return err(0, "invalid name in string variable use");
         }
         match self.def_res.get(name) {
             // LLVM back-references with `\N`, one digit.
@@ -1258,8 +1284,22 @@ const POSIX_CLASSES: [&str; 12] = [
 ];
 
 /// Translates a POSIX extended regex (LLVM's dialect) to `regex` syntax.
+///
+/// Over bytes, as LLVM's regcomp: each byte is one `char` (U+0000 to
+/// U+00FF) here, a non-ASCII one written `\xHH` (see `push_byte`). A
+/// regex with back-references goes to the backtracking engine, which
+/// matches characters: it keeps its characters as they are.
 pub(crate) fn translate_ere(src: &str) -> Result<String, String> {
-    let c: Vec<char> = src.chars().collect();
+    let bytes: Vec<char> = src.bytes().map(char::from).collect();
+    let out = translate_chars(&bytes)?;
+    if src.is_ascii() || !has_numbered_backref(&out) {
+        return Ok(out);
+    }
+    let chars: Vec<char> = src.chars().collect();
+    translate_chars(&chars)
+}
+
+fn translate_chars(c: &[char]) -> Result<String, String> {
     let mut out = String::new();
     let mut i = 0;
     // Whether the previous element can take a repetition operator.
@@ -1276,7 +1316,7 @@ pub(crate) fn translate_ere(src: &str) -> Result<String, String> {
                 continue;
             }
             '[' => {
-                let (class, end) = translate_bracket(&c, i)?;
+                let (class, end) = translate_bracket(c, i)?;
                 out.push_str(&class);
                 i = end;
                 atom = true;
@@ -1360,7 +1400,7 @@ pub(crate) fn translate_ere(src: &str) -> Result<String, String> {
                 atom = true;
             }
             _ => {
-                out.push_str(&regex::escape(&ch.to_string()));
+                push_byte(&mut out, ch);
                 atom = true;
             }
         }
@@ -1413,7 +1453,9 @@ fn escaped(next: Option<char>, closed: u32) -> Result<String, String> {
         }
         Some(_) => return Ok(format!("\\{next}")),
     }
-    Ok(regex::escape(&next.to_string()))
+    let mut out = String::new();
+    push_byte(&mut out, next);
+    Ok(out)
 }
 
 /// Translates the bracket expression starting at `c[start] == '['`;
@@ -1477,8 +1519,23 @@ fn translate_bracket(c: &[char], start: usize) -> Result<(String, usize), String
 fn push_class_char(out: &mut String, ch: char) {
     if matches!(ch, '\\' | '[' | ']' | '&' | '~' | '^' | '-') {
         out.push('\\');
+        out.push(ch);
+    } else {
+        push_byte(out, ch);
     }
-    out.push(ch);
+}
+
+/// One byte of a translated regex (`ch` is U+0000 to U+00FF): an ASCII
+/// one escaped as needed, any other as `\xHH`, which the byte-wise
+/// engine reads as that byte. (A character above U+00FF, from a regex
+/// translated by characters, is kept.)
+fn push_byte(out: &mut String, ch: char) {
+    if ch.is_ascii() || u32::from(ch) > 0xFF {
+        let mut buf = [0; 4];
+        out.push_str(&regex::escape(ch.encode_utf8(&mut buf)));
+    } else {
+        let _ = write!(out, "\\x{:02X}", u32::from(ch));
+    }
 }
 
 #[cfg(test)]
@@ -1490,7 +1547,6 @@ mod tests {
             strict_whitespace: false,
             match_full_lines: false,
             ignore_case: false,
-            ascii: false,
             literal: false,
             line: 7,
         }
@@ -1802,6 +1858,12 @@ mod tests {
         assert_eq!(e("{{a{2}}}").message, "invalid regex: braces not balanced");
         assert_eq!(e("{{a{2}}}").offset, 2);
         assert_eq!(e("[[1X]]").message, "invalid variable name");
+        // LLVM points at the start of the name, `$` included.
+        for use_ in ["a[[X-Y]]", "a[[$X.]]"] {
+            let err = e(use_);
+            assert_eq!(err.message, "invalid name in string variable use");
+            assert_eq!(err.offset, 3);
+        }
         assert_eq!(e("a[[]]").message, "empty variable name");
         let defs: String = (0..10).map(|i| format!("[[V{i}:r]] ")).collect();
         assert_eq!(
