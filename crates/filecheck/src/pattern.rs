@@ -156,6 +156,9 @@ enum Matcher {
         /// long literal costs time in proportion to its length for each
         /// input byte).
         literal: bool,
+        /// How to search without compiling the whole pattern, if it has
+        /// that shape.
+        shape: Option<Box<Shape>>,
     },
     Eof,
 }
@@ -325,11 +328,17 @@ impl Pattern {
                 flags,
                 skip_first,
                 literal,
+                shape,
             } => {
                 let owned;
                 let subst = substitute(pieces, vars)?;
                 if *literal {
                     return Ok(find_text(&literal_text(pieces, &subst), buf));
+                }
+                if let Some(shape) = shape
+                    && let Some(found) = shape.find(pieces, &subst, defs, *flags, buf)?
+                {
+                    return Ok(found);
                 }
                 if compiled.is_none()
                     && !*has_backrefs
@@ -926,8 +935,12 @@ fn regex_matcher(
     // Validate even when compilation must wait for variable values (then
     // the syntax is enough: the size is checked when it is compiled).
     let backtrack = needs_backtracking(&pieces);
+    let shape = (!flags.ignore_case && !skip_first && !has_backrefs && !backtrack && !literal)
+        .then(|| Shape::of(&pieces))
+        .flatten()
+        .map(Box::new);
     let src = regex_source(&pieces, &[], BackrefAs::new(backtrack));
-    let compiled = if has_subst && !backtrack {
+    let compiled = if (has_subst || shape.is_some()) && !backtrack {
         crate::re::validate(&src, flags)?;
         None
     } else {
@@ -941,7 +954,141 @@ fn regex_matcher(
         flags,
         skip_first,
         literal,
+        shape,
     })
+}
+
+/// A pattern searched without compiling it whole, LLVM-fast on the
+/// shapes most check lines have: a run of literal text and
+/// substitutions (known at search time) found with `memmem`, and the
+/// regex after it (no substitutions, so compiled once per source and run)
+/// matched anchored right after the run; optionally before the run, a
+/// literal and a greedy `.*` (`%[[V:.*]] = op %[[A]]`, MLIR's idiom).
+/// The match is the one the whole regex gives (leftmost, then greedy).
+#[derive(Debug, Clone)]
+struct Shape {
+    /// `LIT.*` before the run: the literal, and the definition's group
+    /// when the `.*` is one (`[[V:.*]]`; else `{{.*}}`).
+    dot_star: Option<(String, Option<String>)>,
+    /// The pieces of the run.
+    run: std::ops::Range<usize>,
+    /// The regex source after the run (empty: nothing after it).
+    rest: String,
+}
+
+impl Shape {
+    fn of(pieces: &[Piece]) -> Option<Shape> {
+        let mut i = 0;
+        let mut dot_star = None;
+        if let Some(Piece::Lit(lit)) = pieces.first() {
+            match (pieces.get(1), pieces.get(2)) {
+                (Some(Piece::Re(r)), _) if r == "(?:.*)" => {
+                    dot_star = Some((lit.clone(), None));
+                    i = 2;
+                }
+                (Some(Piece::Open(g)), Some(Piece::Re(r))) if r == ".*)" => {
+                    dot_star = Some((lit.clone(), Some(g.clone())));
+                    i = 3;
+                }
+                _ => {}
+            }
+        }
+        let run_len = pieces[i..]
+            .iter()
+            .take_while(|p| matches!(p, Piece::Lit(_) | Piece::Subst(_) | Piece::Num { .. }))
+            .count();
+        let after = &pieces[i + run_len..];
+        let plain_rest = after
+            .iter()
+            .all(|p| matches!(p, Piece::Lit(_) | Piece::Re(_) | Piece::Open(_)));
+        (run_len > 0 && plain_rest).then(|| Shape {
+            dot_star,
+            run: i..i + run_len,
+            rest: regex_source(after, &[], BackrefAs::Def),
+        })
+    }
+
+    /// The leftmost match in `buf`; `None` when the substituted run does
+    /// not suit the shape (empty, or a newline after a `.*`): the whole
+    /// regex decides then.
+    fn find(
+        &self,
+        pieces: &[Piece],
+        subst: &[Option<String>],
+        defs: &[Def],
+        flags: Flags,
+        buf: &str,
+    ) -> Result<Option<Option<Found>>, MatchError> {
+        let run = literal_text(&pieces[self.run.clone()], &subst[self.run.clone()]);
+        if run.is_empty() || (self.dot_star.is_some() && run.contains('\n')) {
+            return Ok(None);
+        }
+        let rest = if self.rest.is_empty() {
+            None
+        } else {
+            Some(build(&self.rest, flags).map_err(MatchError::InvalidRegex)?)
+        };
+        let b = buf.as_bytes();
+        let finder = memchr::memmem::Finder::new(run.as_bytes());
+        let rfinder = memchr::memmem::FinderRev::new(run.as_bytes());
+        // The match of the rest right after the run at `o`: its captures
+        // and end.
+        let after = |o: usize| -> Option<(Option<Captures<'_>>, usize)> {
+            let e = o + run.len();
+            match &rest {
+                None => Some((None, e)),
+                Some(re) => re.captures_anchored_at(buf, e).map(|c| {
+                    let end = c.get(0).expect("group 0").end();
+                    (Some(c), end)
+                }),
+            }
+        };
+        let rest_group = |c: &Option<Captures<'_>>, d: &Def| {
+            c.as_ref()
+                .and_then(|c| c.name(&d.group))
+                .map(|m| (m.start(), m.end()))
+        };
+        let Some((lit, group)) = &self.dot_star else {
+            let mut from = 0;
+            while let Some(i) = finder.find(&b[from..]) {
+                let o = from + i;
+                if let Some((c, end)) = after(o) {
+                    let span = |d: &Def| rest_group(&c, d).map(|(s, e)| &buf[s..e]);
+                    return found_with(o, end, span, defs, buf).map(|f| Some(Some(f)));
+                }
+                from = o + 1;
+            }
+            return Ok(Some(None));
+        };
+        let mut from = 0;
+        while let Some(i) = memchr::memmem::find(&b[from..], lit.as_bytes()) {
+            let s = from + i;
+            let g = s + lit.len();
+            let line_end = memchr::memchr(b'\n', &b[g..]).map_or(b.len(), |k| g + k);
+            // Greedy: the last occurrence of the run on the line first.
+            let mut hi = line_end;
+            while let Some(k) = rfinder.rfind(&b[g..hi]) {
+                let o = g + k;
+                if let Some((c, end)) = after(o) {
+                    let span = |d: &Def| {
+                        if group.as_ref() == Some(&d.group) {
+                            Some(&buf[g..o])
+                        } else {
+                            rest_group(&c, d).map(|(s, e)| &buf[s..e])
+                        }
+                    };
+                    return found_with(s, end, span, defs, buf).map(|f| Some(Some(f)));
+                }
+                hi = o + run.len() - 1;
+            }
+            // A later start on this line has fewer places for the run.
+            if line_end >= b.len() {
+                break;
+            }
+            from = line_end + 1;
+        }
+        Ok(Some(None))
+    }
 }
 
 /// The state for parsing the `[[...]]` blocks of one pattern.
@@ -1677,6 +1824,84 @@ mod tests {
         )
         .unwrap();
         assert_eq!(found(&p, "A.B"), (Some((0, 3)), true));
+    }
+
+    /// The shapes searched without compiling the whole pattern find what
+    /// the whole regex finds: the same match and the same captures.
+    #[test]
+    fn shapes_match_as_the_whole_regex() {
+        let vars = Vars {
+            strs: HashMap::from([
+                ("A".to_string(), "a1".to_string()),
+                ("B".to_string(), "b.2".to_string()),
+                ("E".to_string(), String::new()),
+                ("N".to_string(), "x\ny".to_string()),
+            ]),
+            nums: HashMap::from([("K".to_string(), 7.into())]),
+        };
+        let patterns = [
+            "%[[V:.*]] = op %[[A]], %[[B]] : i32",
+            "%{{.*}} = op %[[A]]",
+            "%[[V:.*]] = op %[[A]]{{.*}} : [[T:[a-z0-9]+]]",
+            "op %[[A]] {{[0-9]+}} [[W:[a-z]+]]{{$}}",
+            "[[#K]] [[A]]{{ *}}",
+            "%[[V:.*]] = [[E]]",
+            "%[[V:.*]]:[[N]]",
+            "[[A]]{{^x}}",
+            "x[[A]]{{\\b}}",
+            "%[[V:.*]] = op",
+            "q{{.*}}r{{.*}}",
+        ];
+        let inputs = [
+            "%v = op %a1, %b.2 : i32\n",
+            "%v = op %a1, %b.2 : i64\n%w = op %a1, %b.2 : i32\n",
+            "%v = op %a1 = op %a1, %b.2 : i32 = op %a1, %b.2 : i32\n",
+            "%x %y = op %a1 zz : f32\n%q = op %a1 : i8\n",
+            "op %a1 12 abc\nop %a1 3 de\n",
+            "7 a1   7 a1\n",
+            "% = \n%v = x\n",
+            "%v:x\ny\n",
+            "a1x\na1\nx",
+            "xa1b xa1 x\n",
+            "%a = op\n",
+            "qar qbr\n",
+            "none\n",
+        ];
+        for p in patterns {
+            let pat = Pattern::parse(p, CheckKind::Plain, 1, "CHECK", set(), &mut VarTable::new())
+                .unwrap();
+            let mut whole = pat.clone();
+            let Matcher::Regex { shape, .. } = &mut whole.matcher else {
+                panic!("{p}: not a regex");
+            };
+            assert!(shape.take().is_some(), "{p}: no shape");
+            for input in inputs {
+                for from in [0, 1, 3] {
+                    let buf = &input[from.min(input.len())..];
+                    BUILT.with(|c| c.set(0));
+                    let fast = pat.find(buf, &vars);
+                    let built = BUILT.with(|c| c.get());
+                    BUILT.with(|c| c.set(0));
+                    let slow = whole.find(buf, &vars);
+                    let whole_built = BUILT.with(|c| c.get());
+                    assert_eq!(
+                        fast.as_ref()
+                            .map(|f| f.as_ref().map(|f| (f.start, f.end, &f.defs, &f.spans))),
+                        slow.as_ref()
+                            .map(|f| f.as_ref().map(|f| (f.start, f.end, &f.defs, &f.spans))),
+                        "{p} on {buf:?}"
+                    );
+                    // At most the part after the run is compiled (the
+                    // whole regex decides when the run is empty, or holds
+                    // a newline after a `.*`).
+                    let fallback = p.ends_with("[[E]]") || p.ends_with("[[N]]");
+                    assert!(
+                        built == 0 || built < whole_built || fallback,
+                        "{p} on {buf:?}: {built} bytes compiled"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -184,6 +184,17 @@ impl Regex {
         self.captures_at(hay, 0)
     }
 
+    /// Captures of the match starting exactly at `start`, if any (the
+    /// text before `start` still counts for `^` and word boundaries).
+    pub fn captures_anchored_at<'h>(&self, hay: &'h str, start: usize) -> Option<Captures<'h>> {
+        let mut caps = self.re.create_captures();
+        let input = Input::new(hay)
+            .range(start..)
+            .anchored(regex_automata::Anchored::Yes);
+        self.re.search_captures(&input, &mut caps);
+        caps.is_match().then_some(Captures { hay, caps })
+    }
+
     /// Captures of the leftmost match starting at or after `start` (the
     /// text before `start` still counts for `^` and word boundaries).
     pub fn captures_at<'h>(&self, hay: &'h str, start: usize) -> Option<Captures<'h>> {
@@ -209,6 +220,9 @@ mod tests {
         let c = re.captures_at("a 12\nb 34\n", 5).unwrap();
         assert_eq!(c.name("v").unwrap().as_str(), "34");
         assert!(re.find("none").is_none());
+        let c = re.captures_anchored_at("a 12\nb 34\n", 7).unwrap();
+        assert_eq!(c.get(0).unwrap().start(), 7);
+        assert!(re.captures_anchored_at("a 12\nb 34\n", 6).is_none());
         let ic = Regex::build("a.c", Flags { ignore_case: true }, 1 << 20).unwrap();
         assert_eq!(ic.find("xAbC").map(|m| m.start()), Some(1));
         // Case is folded for ASCII letters only, as in LLVM.
