@@ -453,7 +453,6 @@ impl Llvm<'_> {
                     }
                     if self.verbose > 0 {
                         self.substitutions(&mut out, &mut diags, ev, ty, verbose_remarks, &label);
-                        self.captures(&mut out, &mut diags, ev, ty, verbose_remarks, &label);
                     }
                 }
                 EventKind::Discarded => {
@@ -505,7 +504,6 @@ impl Llvm<'_> {
                     let ty = MatchType::FoundButExcluded;
                     diags.push(diag(ty, ev.start..ev.end, None));
                     self.substitutions(&mut out, &mut diags, ev, ty, true, &label);
-                    self.captures(&mut out, &mut diags, ev, ty, true, &label);
                 }
                 EventKind::WrongLine { prev_end, message } => {
                     self.at_directive(&mut out, d, Kind::Error, message, 0);
@@ -586,7 +584,8 @@ impl Llvm<'_> {
     }
 
     /// LLVM's `with "V" equal to "..."` notes, at the start of the match
-    /// or search: printed (when `print`) and in the dump.
+    /// or search, then its `captured var "V"` notes, at each variable's
+    /// capture in a match: printed (when `print`) and in the dump.
     fn substitutions(
         &self,
         out: &mut String,
@@ -596,42 +595,23 @@ impl Llvm<'_> {
         print: bool,
         label: &str,
     ) {
-        for (from, value) in &ev.subst {
+        let substituted = ev.subst.iter().map(|(from, value)| {
             let note = format!("with \"{}\" equal to \"{}\"", escaped(from), escaped(value));
-            if print {
-                self.at_input(out, ev.start, Kind::Note, &note, None);
-            }
-            diags.push(DumpDiag {
-                key: key_of(ev.dir),
-                label: label.to_string(),
-                ty,
-                range: ev.start..ev.start,
-                note: Some(note),
-            });
-        }
-    }
-
-    /// LLVM's `captured var "V"` notes, at each variable's capture in the
-    /// match: printed (when `print`) and in the dump.
-    fn captures(
-        &self,
-        out: &mut String,
-        diags: &mut Vec<DumpDiag>,
-        ev: &Event<'_>,
-        ty: MatchType,
-        print: bool,
-        label: &str,
-    ) {
-        for (name, range) in &ev.captures {
+            (note, ev.start..ev.start, None)
+        });
+        let captured = ev.captures.iter().map(|(name, range)| {
             let note = format!("captured var \"{name}\"");
+            (note, range.clone(), Some(range.clone()))
+        });
+        for (note, range, shown) in substituted.chain(captured) {
             if print {
-                self.at_input(out, range.start, Kind::Note, &note, Some(range.clone()));
+                self.at_input(out, range.start, Kind::Note, &note, shown);
             }
             diags.push(DumpDiag {
                 key: key_of(ev.dir),
                 label: label.to_string(),
                 ty,
-                range: range.clone(),
+                range,
                 note: Some(note),
             });
         }

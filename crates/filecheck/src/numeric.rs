@@ -795,27 +795,25 @@ mod tests {
             "definition of pseudo numeric variable unsupported"
         );
         assert_eq!(err("1N:"), "invalid variable name");
-        // A `,` before any `(` ends a format, which must start with `%`.
-        for (text, at) in [(",N:", 0), (" x ,N:", 1), ("  ,N:", 2)] {
+        // A `,` before any `(` ends a format, which must start with `%`;
+        // a definition's name parses, the text after it is the error.
+        let format = "invalid matching format specification in expression";
+        let after_name = "unexpected characters after numeric variable name";
+        for (text, at, message) in [
+            (",N:", 0, format),
+            (" x ,N:", 1, format),
+            ("  ,N:", 2, format),
+            ("N+2:", 1, after_name),
+            ("N 2:", 2, after_name),
+            (" N x:", 3, after_name),
+        ] {
             assert_eq!(
                 parse_block(text, 1, &VarTable::new(), &[]).err(),
-                Some((
-                    at,
-                    "invalid matching format specification in expression".into()
-                ))
+                Some((at, message.into())),
+                "{text}"
             );
         }
         assert!(block("add(1,2)").is_ok());
-        // LLVM: the name parses, the text after it is the error, there.
-        for (text, at) in [("N+2:", 1), ("N 2:", 2), (" N x:", 3)] {
-            assert_eq!(
-                parse_block(text, 1, &VarTable::new(), &[]).err(),
-                Some((
-                    at,
-                    "unexpected characters after numeric variable name".into()
-                ))
-            );
-        }
         assert_eq!(err("%x N:"), "invalid variable name");
         assert_eq!(err("%x N"), "invalid matching constraint or operand format");
         assert_eq!(err("%z,N:"), "invalid format specifier in expression");
