@@ -238,9 +238,20 @@ fn recorded_verdicts_by_version() {
     assert_eq!(changed.llvm(14), Recorded::Verdict(false, Some(1)));
     assert_eq!(changed.llvm(19), Recorded::Verdict(true, Some(0)));
     assert_eq!(changed.llvm(16), Recorded::Unknown);
-    // A divergence: LLVM gives the other verdict.
-    let divergent = parse_case(&dir.join("110-unicode-dot-byte.check"));
+    // A divergence: LLVM gives the other verdict (no case of the corpus
+    // has one now, so a case is written here).
+    let tmp = std::env::temp_dir().join(format!("pfir-divergence-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).expect("temp dir");
+    std::fs::write(
+        tmp.join("d.check"),
+        "; EXPECT: pass\n; DIVERGENCE: a reason\nCHECK: a\n",
+    )
+    .expect("write");
+    std::fs::write(tmp.join("d.input"), "a\n").expect("write");
+    let divergent = parse_case(&tmp.join("d.check"));
+    let _ = std::fs::remove_dir_all(&tmp);
     assert!(divergent.expect_pass);
+    assert_eq!(divergent.divergence.as_deref(), Some("a reason"));
     assert_eq!(divergent.llvm(19), Recorded::Verdict(false, None));
 }
 

@@ -75,8 +75,6 @@ pub(crate) struct ParseConfig<'a> {
     pub vars: &'a VarTable,
     /// Reject suffixes within one edit of a directive's (`CHECK-NXT:`).
     pub reject_misspelled_suffixes: bool,
-    /// The input is ASCII (regexes may be compiled over bytes).
-    pub ascii_input: bool,
 }
 
 #[cfg(test)]
@@ -95,7 +93,6 @@ impl<'a> ParseConfig<'a> {
             default_prefix: true,
             vars: &EMPTY,
             reject_misspelled_suffixes: false,
-            ascii_input: false,
         }
     }
 }
@@ -428,13 +425,18 @@ fn check_unused(
     Ok(())
 }
 
+/// The end of the word at `from`: LLVM's `SkipWord`, past letters,
+/// digits, `-` and `_`.
+fn skip_word(bytes: &[u8], from: usize) -> usize {
+    from + bytes[from..].iter().take_while(|&&b| is_word(b)).count()
+}
+
 /// Parses the canonical check text into check strings.
 pub(crate) fn parse(text: &str, cfg: &ParseConfig<'_>) -> Result<Vec<CheckString>, ParseError> {
     let settings = |line: usize, literal: bool| ParseSettings {
         strict_whitespace: cfg.strict_whitespace,
         match_full_lines: cfg.match_full_lines,
         ignore_case: cfg.ignore_case,
-        ascii: cfg.ascii_input,
         literal,
         line,
     };
@@ -449,11 +451,16 @@ pub(crate) fn parse(text: &str, cfg: &ParseConfig<'_>) -> Result<Vec<CheckString
     let mut pos = 0;
     let mut line = 1;
     let mut line_counted_to = 0;
+    // Where LLVM's scan of the check file stops: after the last directive
+    // or comment (the end of its line), or after the last word it skipped.
+    // The implicit end-of-input directive is located there.
+    let mut scanned_to = 0;
     while let Some(m) = prefix_re.find_at(text, pos) {
         let p = m.start();
         let prefix = m.as_str();
         if p > 0 && is_word(bytes[p - 1]) {
             pos = p + 1;
+            scanned_to = pos;
             continue;
         }
         let comment = cfg.comment_prefixes.iter().any(|c| c == prefix)
@@ -465,10 +472,12 @@ pub(crate) fn parse(text: &str, cfg: &ParseConfig<'_>) -> Result<Vec<CheckString
         let (kind, count, literal, after) = match kind {
             Kind::None => {
                 pos = p + 1;
+                scanned_to = skip_word(bytes, after_prefix);
                 continue;
             }
             Kind::CloseSuffix(_) if !cfg.reject_misspelled_suffixes => {
                 pos = p + 1;
+                scanned_to = skip_word(bytes, after_prefix);
                 continue;
             }
             Kind::Bad(o, message) => {
@@ -488,6 +497,7 @@ pub(crate) fn parse(text: &str, cfg: &ParseConfig<'_>) -> Result<Vec<CheckString
                     .find(['\n', '\r'])
                     .map_or(text.len(), |e| after_prefix + after + e);
                 pos = eol;
+                scanned_to = eol;
                 continue;
             }
             Kind::Found {
@@ -499,6 +509,7 @@ pub(crate) fn parse(text: &str, cfg: &ParseConfig<'_>) -> Result<Vec<CheckString
         };
         let (start, eol) = pattern_bounds(text, after_prefix + after, cfg);
         pos = eol;
+        scanned_to = eol;
         used.insert(prefix);
         // A directive whose pattern would start at the very end of the
         // check file (no newline after it) reads, in LLVM, the NUL byte
@@ -549,9 +560,9 @@ pub(crate) fn parse(text: &str, cfg: &ParseConfig<'_>) -> Result<Vec<CheckString
                 pat: Pattern::eof(),
                 prefix: cfg.prefixes[0].clone(),
                 source: Source::CheckFile,
-                prefix_offset: text.len(),
-                pattern_offset: text.len(),
-                line: text.matches('\n').count() + 1,
+                prefix_offset: scanned_to,
+                pattern_offset: scanned_to,
+                line: text[..scanned_to].matches('\n').count() + 1,
                 literal: false,
             },
             dag_nots,
@@ -622,9 +633,16 @@ mod tests {
 
     #[test]
     fn trailing_dag_not_get_eof() {
-        let s = run("CHECK: a\nCHECK-NOT: b\n").unwrap();
+        let text = "CHECK: a\nCHECK-NOT: b\n\nprose CHECKS\n";
+        let s = run(text).unwrap();
         assert_eq!(s.len(), 2);
         assert_eq!(s[1].main.pat.kind, CheckKind::Eof);
+        // Located where LLVM's scan stopped: after the last word it
+        // skipped, else at the end of the last directive's line.
+        assert_eq!(s[1].main.pattern_offset, text.len() - 1);
+        assert_eq!(s[1].main.line, 4);
+        let s = run("CHECK: a\nCHECK-NOT: b\n\nprose\n").unwrap();
+        assert_eq!((s[1].main.pattern_offset, s[1].main.line), (21, 2));
     }
 
     #[test]

@@ -386,7 +386,6 @@ pub fn check_detailed(
         default_prefix,
         vars: &table,
         reject_misspelled_suffixes: opts.reject_misspelled_suffixes,
-        ascii_input: input_canon.text.is_ascii(),
     };
     let llvm_style = opts.report_style == ReportStyle::Llvm;
     let llvm = llvm::Llvm {
@@ -902,6 +901,40 @@ mod tests {
             &Default::default(),
         );
         assert!(quiet.remarks.is_empty());
+    }
+
+    /// LLVM's `-v` notes on captures, and its `-vv` report of CHECK-DAG
+    /// matches discarded as overlapping, in its order.
+    #[test]
+    fn verbose_notes_captures_and_discarded_dag_matches() {
+        let o = |verbose| FileCheckOptions {
+            verbose,
+            dump_input: DumpInput::Never,
+            ..Default::default()
+        };
+        let check = "CHECK: x=[[X:[a-z]+]] [[#N:]]\nCHECK-DAG: abcdef\nCHECK-DAG: def\n";
+        let input = "x=foo 42\nabcdef\nabcdef\n";
+        let out = check_detailed(check, "t.check", input, "<stdin>", &o(1));
+        assert!(out.result.is_ok());
+        let r = &out.remarks;
+        let foo = "<stdin>:1:3: note: captured var \"X\"\nx=foo 42\n  ^~~\n";
+        let n = "<stdin>:1:7: note: captured var \"N\"\nx=foo 42\n      ^~\n";
+        assert!(r.contains(&format!("{foo}{n}")), "{r}");
+        assert!(!r.contains("discarded"), "{r}");
+        let out = check_detailed(check, "t.check", input, "<stdin>", &o(2));
+        let r = &out.remarks;
+        let discarded = "<stdin>:2:4: note: found here\nabcdef\n   ^~~\n\
+            <stdin>:2:1: note: match discarded, overlaps earlier DAG match here\n\
+            abcdef\n^~~~~~\nt.check:3:12: remark: CHECK-DAG: expected string found in input\n\
+            CHECK-DAG: def\n           ^\n<stdin>:3:4: note: found here\n";
+        assert!(r.contains(discarded), "{r}");
+        // The discarded match is not the directive's result.
+        let dag: Vec<_> = out
+            .directives
+            .iter()
+            .filter(|d| d.check_line == 3)
+            .collect();
+        assert_eq!(dag.len(), 1);
     }
 
     #[test]

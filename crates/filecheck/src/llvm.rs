@@ -272,6 +272,7 @@ enum MatchType {
     FoundAndExpected,
     FoundButExcluded,
     FoundButWrongLine,
+    FoundButDiscarded,
     NoneAndExcluded,
     NoneButExpected,
     NoneForInvalidPattern,
@@ -285,6 +286,7 @@ impl MatchType {
             MatchType::FoundAndExpected => ('^', "", false),
             MatchType::FoundButExcluded => ('!', "error: no match expected", true),
             MatchType::FoundButWrongLine => ('!', "error: match on wrong line", true),
+            MatchType::FoundButDiscarded => ('!', "discard: overlaps earlier match", false),
             MatchType::NoneAndExcluded => ('X', "", false),
             MatchType::NoneButExpected => ('X', "error: no match found", true),
             MatchType::NoneForInvalidPattern => {
@@ -298,6 +300,7 @@ impl MatchType {
         match self {
             MatchType::FoundAndExpected | MatchType::NoneAndExcluded => "\x1b[0;1;32m",
             MatchType::Fuzzy => "\x1b[0;1;35m",
+            MatchType::FoundButDiscarded => "\x1b[0;1;36m",
             _ => "\x1b[0;1;31m",
         }
     }
@@ -452,6 +455,21 @@ impl Llvm<'_> {
                         self.substitutions(&mut out, &mut diags, ev, ty, verbose_remarks, &label);
                     }
                 }
+                EventKind::Discarded => {
+                    // `-vv`: the match just reported overlaps `start..end`.
+                    if verbose_remarks {
+                        self.at_input(
+                            &mut out,
+                            ev.start,
+                            Kind::Note,
+                            "match discarded, overlaps earlier DAG match here",
+                            Some(ev.start..ev.end),
+                        );
+                    }
+                    for dd in diags.iter_mut().rev().take_while(|dd| dd.key == key) {
+                        dd.ty = MatchType::FoundButDiscarded;
+                    }
+                }
                 EventKind::NotFound if ev.extra => {
                     // -vv: a CHECK-NOT not found, as it should be.
                     if verbose_remarks {
@@ -566,7 +584,8 @@ impl Llvm<'_> {
     }
 
     /// LLVM's `with "V" equal to "..."` notes, at the start of the match
-    /// or search: printed (when `print`) and in the dump.
+    /// or search, then its `captured var "V"` notes, at each variable's
+    /// capture in a match: printed (when `print`) and in the dump.
     fn substitutions(
         &self,
         out: &mut String,
@@ -576,16 +595,23 @@ impl Llvm<'_> {
         print: bool,
         label: &str,
     ) {
-        for (from, value) in &ev.subst {
+        let substituted = ev.subst.iter().map(|(from, value)| {
             let note = format!("with \"{}\" equal to \"{}\"", escaped(from), escaped(value));
+            (note, ev.start..ev.start, None)
+        });
+        let captured = ev.captures.iter().map(|(name, range)| {
+            let note = format!("captured var \"{name}\"");
+            (note, range.clone(), Some(range.clone()))
+        });
+        for (note, range, shown) in substituted.chain(captured) {
             if print {
-                self.at_input(out, ev.start, Kind::Note, &note, None);
+                self.at_input(out, range.start, Kind::Note, &note, shown);
             }
             diags.push(DumpDiag {
                 key: key_of(ev.dir),
                 label: label.to_string(),
                 ty,
-                range: ev.start..ev.start,
+                range,
                 note: Some(note),
             });
         }

@@ -10,7 +10,7 @@
 
 use super::directives::{CheckString, Directive};
 use std::collections::{BTreeSet, HashMap};
-use std::ops::Bound;
+use std::ops::{Bound, Range};
 
 use super::pattern::{CheckKind, MatchError, Value, Vars};
 
@@ -29,6 +29,9 @@ pub(crate) enum EventKind {
     /// The search could not be run (e.g. undefined variables) in the
     /// region `start..end`.
     Error(String),
+    /// `-vv`: the CHECK-DAG match just recorded overlaps the earlier match
+    /// of its group at `start..end`, and is discarded (always `extra`).
+    Discarded,
 }
 
 /// One match or failure, with input offsets in the canonical input.
@@ -44,6 +47,10 @@ pub(crate) struct Event<'a> {
     /// `with "V" equal to "..."` notes): kept for failures, and for
     /// matches when `Matcher::verbose`.
     pub subst: Vec<(String, String)>,
+    /// The variables a match defined, where each was captured, in input
+    /// order (LLVM's `captured var` notes): kept for excluded matches,
+    /// and for matches when `Matcher::verbose`.
+    pub captures: Vec<(String, Range<usize>)>,
     /// Only for LLVM's verbose report (`-v`, `-vv`): a CHECK-LABEL's match
     /// while the input is cut into blocks, the end-of-input match of
     /// trailing CHECK-DAG/NOTs, a CHECK-NOT not found (a `NotFound` that
@@ -70,6 +77,8 @@ pub(crate) struct Matcher<'a> {
     /// `-vv`: also record CHECK-NOTs not found and end-of-input matches.
     pub very_verbose: bool,
     pub events: Vec<Event<'a>>,
+    /// The captures of the last successful search (see `Event::captures`).
+    captured: Vec<(String, Range<usize>)>,
 }
 
 /// Counts line breaks in `s` (`\n`, `\r`, `\r\n` and `\n\r` each count once).
@@ -99,6 +108,7 @@ impl<'a> Matcher<'a> {
             verbose: false,
             very_verbose: false,
             events: Vec::new(),
+            captured: Vec::new(),
         }
     }
 
@@ -115,8 +125,22 @@ impl<'a> Matcher<'a> {
             start,
             end,
             subst,
+            captures: Vec::new(),
             extra: false,
         });
+    }
+
+    /// Records a match (or an excluded one) and the variables it captured.
+    fn match_event(
+        &mut self,
+        dir: &'a Directive,
+        nth: usize,
+        kind: EventKind,
+        (start, end): (usize, usize),
+        captures: Vec<(String, Range<usize>)>,
+    ) {
+        self.event(dir, nth, kind, start, end);
+        self.events.last_mut().expect("just pushed").captures = captures;
     }
 
     /// Records an event only LLVM's verbose report shows.
@@ -141,6 +165,16 @@ impl<'a> Matcher<'a> {
     ) -> Result<Option<(usize, usize)>, MatchError> {
         let found = dir.pat.find(&self.input[from..to], &self.vars)?;
         Ok(found.map(|f| {
+            self.captured.clear();
+            if self.verbose || dir.pat.kind == CheckKind::Not {
+                for ((k, _), span) in f.defs.iter().zip(&f.spans) {
+                    if let Some(r) = span {
+                        self.captured
+                            .push((k.clone(), from + r.start..from + r.end));
+                    }
+                }
+                self.captured.sort_by_key(|(_, r)| r.start);
+            }
             for (k, v) in f.defs {
                 match v {
                     Value::Str(s) => {
@@ -248,8 +282,8 @@ impl<'a> Matcher<'a> {
             if !matches!(found, Ok(Some(_))) && !label_scan {
                 // LLVM reports the repetitions found before the one that
                 // is not.
-                for &(k, s, e) in &matches {
-                    self.event(dir, k, EventKind::Match, s, e);
+                for (k, s, e, caps) in std::mem::take(&mut matches) {
+                    self.match_event(dir, k, EventKind::Match, (s, e), caps);
                 }
             }
             match found {
@@ -265,15 +299,16 @@ impl<'a> Matcher<'a> {
                     if nth == 1 {
                         first = s;
                     }
-                    matches.push((nth, s, e));
+                    matches.push((nth, s, e, std::mem::take(&mut self.captured)));
                     last_end = e;
                 }
             }
         }
         let len = last_end - first;
         if label_scan && self.verbose {
-            for &(nth, s, e) in &matches {
-                self.extra_event(dir, nth, EventKind::Match, s, e);
+            for (nth, s, e, caps) in std::mem::take(&mut matches) {
+                self.match_event(dir, nth, EventKind::Match, (s, e), caps);
+                self.events.last_mut().expect("just pushed").extra = true;
             }
         }
         if !label_scan {
@@ -318,8 +353,8 @@ impl<'a> Matcher<'a> {
                 return None;
             }
             if kind != CheckKind::Eof {
-                for (nth, s, e) in matches {
-                    self.event(dir, nth, EventKind::Match, s, e);
+                for (nth, s, e, caps) in matches {
+                    self.match_event(dir, nth, EventKind::Match, (s, e), caps);
                 }
             } else if self.very_verbose {
                 self.extra_event(dir, 1, EventKind::Match, first, last_end);
@@ -340,8 +375,9 @@ impl<'a> Matcher<'a> {
                     self.extra_event(d, 1, EventKind::NotFound, start, end);
                 }
                 Ok(None) => {}
-                Ok(Some((s, e))) => {
-                    self.event(d, 1, EventKind::Excluded, s, e);
+                Ok(Some(m)) => {
+                    let caps = std::mem::take(&mut self.captured);
+                    self.match_event(d, 1, EventKind::Excluded, m, caps);
                     failed = true;
                 }
                 Err(e) => {
@@ -403,6 +439,15 @@ impl<'a> Matcher<'a> {
                     }
                     Ok(Some(m)) => m,
                 };
+                let caps = std::mem::take(&mut self.captured);
+                // `-vv`: every match is reported as found, then those
+                // discarded as such (LLVM's order).
+                let caps = if self.very_verbose {
+                    self.match_event(d, 1, EventKind::Match, (s, e), caps);
+                    None
+                } else {
+                    Some(caps)
+                };
                 if self.allow_dag_overlap {
                     // One range spanning the whole group, as LLVM keeps.
                     let merged = match ranges.pop_first() {
@@ -410,7 +455,9 @@ impl<'a> Matcher<'a> {
                         None => (s, e),
                     };
                     ranges.insert(merged);
-                    self.event(d, 1, EventKind::Match, s, e);
+                    if let Some(caps) = caps {
+                        self.match_event(d, 1, EventKind::Match, (s, e), caps);
+                    }
                     break;
                 }
                 // The first range ending after `s`: the last one starting
@@ -423,13 +470,22 @@ impl<'a> Matcher<'a> {
                         .copied(),
                 };
                 match first_after {
-                    Some((rs, re)) if rs < e => pos = re,
+                    Some((rs, re)) if rs < e => {
+                        if caps.is_none() {
+                            // The match just recorded is not the directive's.
+                            self.events.last_mut().expect("just pushed").extra = true;
+                            self.extra_event(d, 1, EventKind::Discarded, rs, re);
+                        }
+                        pos = re;
+                    }
                     _ => {
                         ranges.insert((s, e));
                         if let Some(l) = literal {
                             resume.insert(l, e);
                         }
-                        self.event(d, 1, EventKind::Match, s, e);
+                        if let Some(caps) = caps {
+                            self.match_event(d, 1, EventKind::Match, (s, e), caps);
+                        }
                         break;
                     }
                 }

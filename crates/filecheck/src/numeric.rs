@@ -567,9 +567,26 @@ pub(crate) fn parse_block(
     let mut explicit = None;
     let mut body_at = 0;
     let lead = text.len() - text.trim_start().len();
+    // LLVM: a `,` before any `(` ends a format specifier, which must
+    // start with `%`.
+    let comma = text
+        .find(',')
+        .filter(|&c| text.find('(').is_none_or(|p| c < p));
+    if let Some(comma) = comma.filter(|&c| !text[lead.min(c)..c].starts_with('%')) {
+        return Err((
+            lead.min(comma),
+            "invalid matching format specification in expression".into(),
+        ));
+    }
     if text[lead..].starts_with('%') {
-        let Some(comma) = text.find(',') else {
-            return Err((lead, "invalid matching constraint or operand format".into()));
+        let Some(comma) = comma else {
+            // LLVM parses a definition's name first.
+            let message = if text.contains(':') {
+                "invalid variable name"
+            } else {
+                "invalid matching constraint or operand format"
+            };
+            return Err((lead, message.into()));
         };
         explicit = Some(parse_format(&text[lead..comma]).map_err(|(o, m)| (lead + o, m))?);
         body_at = comma + 1;
@@ -601,7 +618,10 @@ pub(crate) fn parse_block(
         };
         p.ws();
         if p.pos != colon {
-            return Err((at, "invalid variable name".into()));
+            return Err((
+                p.pos,
+                "unexpected characters after numeric variable name".into(),
+            ));
         }
         p.pos = colon + 1;
         def = Some(name);
@@ -775,10 +795,27 @@ mod tests {
             "definition of pseudo numeric variable unsupported"
         );
         assert_eq!(err("1N:"), "invalid variable name");
-        assert_eq!(
-            err("%x N:"),
-            "invalid matching constraint or operand format"
-        );
+        // A `,` before any `(` ends a format, which must start with `%`;
+        // a definition's name parses, the text after it is the error.
+        let format = "invalid matching format specification in expression";
+        let after_name = "unexpected characters after numeric variable name";
+        for (text, at, message) in [
+            (",N:", 0, format),
+            (" x ,N:", 1, format),
+            ("  ,N:", 2, format),
+            ("N+2:", 1, after_name),
+            ("N 2:", 2, after_name),
+            (" N x:", 3, after_name),
+        ] {
+            assert_eq!(
+                parse_block(text, 1, &VarTable::new(), &[]).err(),
+                Some((at, message.into())),
+                "{text}"
+            );
+        }
+        assert!(block("add(1,2)").is_ok());
+        assert_eq!(err("%x N:"), "invalid variable name");
+        assert_eq!(err("%x N"), "invalid matching constraint or operand format");
         assert_eq!(err("%z,N:"), "invalid format specifier in expression");
         assert!(block("99999999999999999999").is_ok());
         assert_eq!(

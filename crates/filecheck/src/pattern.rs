@@ -11,6 +11,7 @@
 use super::numeric::{self, EvalError, Expr, Format, VarKind, VarTable};
 use crate::re::{Captures, Flags, Regex};
 use std::collections::HashMap;
+use std::fmt::Write as _;
 
 /// The values of the variables while matching.
 #[derive(Debug, Clone, Default)]
@@ -79,8 +80,6 @@ pub(crate) struct ParseSettings {
     pub strict_whitespace: bool,
     pub match_full_lines: bool,
     pub ignore_case: bool,
-    /// The input is ASCII: regexes are compiled without Unicode classes.
-    pub ascii: bool,
     /// `{LITERAL}` modifier: no regexes or variables.
     pub literal: bool,
     /// Line number of the directive (for `[[@LINE]]`).
@@ -109,6 +108,9 @@ pub(crate) struct Found {
     pub start: usize,
     pub end: usize,
     pub defs: Vec<(String, Value)>,
+    /// Where each of `defs` was captured in the searched buffer (LLVM's
+    /// `captured var` notes); `None` for a group that took no part.
+    pub spans: Vec<Option<std::ops::Range<usize>>>,
 }
 
 #[derive(Debug, Clone)]
@@ -154,6 +156,9 @@ enum Matcher {
         /// long literal costs time in proportion to its length for each
         /// input byte).
         literal: bool,
+        /// How to search without compiling the whole pattern, if it has
+        /// that shape.
+        shape: Option<Box<Shape>>,
     },
     Eof,
 }
@@ -221,10 +226,7 @@ impl Pattern {
             pat.matcher = regex_matcher(
                 vec![Piece::Re(r"\n$".into())],
                 vec![],
-                Flags {
-                    ignore_case: false,
-                    ascii: set.ascii,
-                },
+                Flags { ignore_case: false },
                 true,
             )
             .map_err(|m| PatternError {
@@ -315,6 +317,7 @@ impl Pattern {
                 start: buf.len(),
                 end: buf.len(),
                 defs: vec![],
+                spans: vec![],
             })),
             Matcher::Fixed(s) => Ok(find_text(s, buf)),
             Matcher::Regex {
@@ -325,11 +328,17 @@ impl Pattern {
                 flags,
                 skip_first,
                 literal,
+                shape,
             } => {
                 let owned;
                 let subst = substitute(pieces, vars)?;
                 if *literal {
                     return Ok(find_text(&literal_text(pieces, &subst), buf));
+                }
+                if let Some(shape) = shape
+                    && let Some(found) = shape.find(pieces, &subst, defs, *flags, buf)?
+                {
+                    return Ok(found);
                 }
                 if compiled.is_none()
                     && !*has_backrefs
@@ -375,16 +384,19 @@ impl Pattern {
                         start: m.start(),
                         end: m.end(),
                         defs: vec![],
+                        spans: vec![],
                     }),
                     Engine::Linear(re) => match re.captures(buf) {
                         None => None,
                         Some(c) => {
                             let m = c.get(0).expect("group 0");
-                            Some(Found {
-                                start: m.start(),
-                                end: m.end(),
-                                defs: defs_of(|d| c.name(&d.group).map(|m| m.as_str()), defs)?,
-                            })
+                            Some(found_with(
+                                m.start(),
+                                m.end(),
+                                |d| c.name(&d.group).map(|m| m.as_str()),
+                                defs,
+                                buf,
+                            )?)
                         }
                     },
                 };
@@ -517,23 +529,39 @@ thread_local! {
 /// large value used many times is refused instead of exhausting memory.
 pub(crate) const MAX_SUBSTITUTED: usize = 4 << 20;
 
-fn defs_of<'h>(
+/// The match `start..end` of a pattern defining `defs`, whose groups'
+/// texts `group` gives (slices of `buf`).
+fn found_with<'h>(
+    start: usize,
+    end: usize,
     group: impl Fn(&Def) -> Option<&'h str>,
     defs: &[Def],
-) -> Result<Vec<(String, Value)>, MatchError> {
-    defs.iter()
-        .map(|d| {
-            let text = group(d).unwrap_or("");
-            let value = match d.num {
-                None => Value::Str(text.to_string()),
-                Some(f) => Value::Num(
-                    f.parse(text)
-                        .ok_or_else(|| MatchError::Unrepresentable(text.to_string()))?,
-                ),
-            };
-            Ok((d.name.clone(), value))
-        })
-        .collect()
+    buf: &str,
+) -> Result<Found, MatchError> {
+    let mut values = Vec::with_capacity(defs.len());
+    let mut spans = Vec::with_capacity(defs.len());
+    for d in defs {
+        let text = group(d);
+        spans.push(text.map(|t| {
+            let at = t.as_ptr() as usize - buf.as_ptr() as usize;
+            at..at + t.len()
+        }));
+        let text = text.unwrap_or("");
+        let value = match d.num {
+            None => Value::Str(text.to_string()),
+            Some(f) => Value::Num(
+                f.parse(text)
+                    .ok_or_else(|| MatchError::Unrepresentable(text.to_string()))?,
+            ),
+        };
+        values.push((d.name.clone(), value));
+    }
+    Ok(Found {
+        start,
+        end,
+        defs: values,
+        spans,
+    })
 }
 
 /// The literal text of every substituted piece (string variables and
@@ -626,11 +654,13 @@ fn find_with_backrefs(
             });
             if consistent {
                 let m = cc.get(0).expect("group 0");
-                return Ok(Some(Found {
+                return Ok(Some(found_with(
                     start,
-                    end: start + m.end(),
-                    defs: defs_of(|d| cc.name(&d.group).map(|m| m.as_str()), defs)?,
-                }));
+                    start + m.end(),
+                    |d| cc.name(&d.group).map(|m| m.as_str()),
+                    defs,
+                    buf,
+                )?));
             }
         }
         from = start + buf[start..].chars().next().map_or(1, char::len_utf8);
@@ -676,11 +706,13 @@ fn find_after_lead(
         };
         let m = c.get(0).expect("group 0");
         if m.start() == q {
-            return Ok(Some(Found {
-                start: p,
-                end: m.end(),
-                defs: defs_of(|d| c.name(&d.group).map(|m| m.as_str()), defs)?,
-            }));
+            return Ok(Some(found_with(
+                p,
+                m.end(),
+                |d| c.name(&d.group).map(|m| m.as_str()),
+                defs,
+                buf,
+            )?));
         }
         // No match of `rest` starts between `q` and `m.start()`.
         from = (p + 1).max(m.start() - lead.len());
@@ -701,6 +733,7 @@ fn find_text(text: &str, buf: &str) -> Option<Found> {
         start: p,
         end: p + text.len(),
         defs: vec![],
+        spans: vec![],
     })
 }
 
@@ -736,11 +769,13 @@ fn find_backtracking(
         Err(e) => return Err(MatchError::InvalidRegex(e.to_string())),
     };
     let m = c.get(0).expect("group 0");
-    Ok(Some(Found {
-        start: m.start(),
-        end: m.end(),
-        defs: defs_of(|d| c.get(d.number).map(|m| m.as_str()), defs)?,
-    }))
+    Ok(Some(found_with(
+        m.start(),
+        m.end(),
+        |d| c.get(d.number).map(|m| m.as_str()),
+        defs,
+        buf,
+    )?))
 }
 
 /// Assembles regex source from `pieces`; back-references become what
@@ -900,8 +935,12 @@ fn regex_matcher(
     // Validate even when compilation must wait for variable values (then
     // the syntax is enough: the size is checked when it is compiled).
     let backtrack = needs_backtracking(&pieces);
+    let shape = (!flags.ignore_case && !skip_first && !has_backrefs && !backtrack && !literal)
+        .then(|| Shape::of(&pieces))
+        .flatten()
+        .map(Box::new);
     let src = regex_source(&pieces, &[], BackrefAs::new(backtrack));
-    let compiled = if has_subst && !backtrack {
+    let compiled = if (has_subst || shape.is_some()) && !backtrack {
         crate::re::validate(&src, flags)?;
         None
     } else {
@@ -915,7 +954,141 @@ fn regex_matcher(
         flags,
         skip_first,
         literal,
+        shape,
     })
+}
+
+/// A pattern searched without compiling it whole, LLVM-fast on the
+/// shapes most check lines have: a run of literal text and
+/// substitutions (known at search time) found with `memmem`, and the
+/// regex after it (no substitutions, so compiled once per source and run)
+/// matched anchored right after the run; optionally before the run, a
+/// literal and a greedy `.*` (`%[[V:.*]] = op %[[A]]`, MLIR's idiom).
+/// The match is the one the whole regex gives (leftmost, then greedy).
+#[derive(Debug, Clone)]
+struct Shape {
+    /// `LIT.*` before the run: the literal, and the definition's group
+    /// when the `.*` is one (`[[V:.*]]`; else `{{.*}}`).
+    dot_star: Option<(String, Option<String>)>,
+    /// The pieces of the run.
+    run: std::ops::Range<usize>,
+    /// The regex source after the run (empty: nothing after it).
+    rest: String,
+}
+
+impl Shape {
+    fn of(pieces: &[Piece]) -> Option<Shape> {
+        let mut i = 0;
+        let mut dot_star = None;
+        if let Some(Piece::Lit(lit)) = pieces.first() {
+            match (pieces.get(1), pieces.get(2)) {
+                (Some(Piece::Re(r)), _) if r == "(?:.*)" => {
+                    dot_star = Some((lit.clone(), None));
+                    i = 2;
+                }
+                (Some(Piece::Open(g)), Some(Piece::Re(r))) if r == ".*)" => {
+                    dot_star = Some((lit.clone(), Some(g.clone())));
+                    i = 3;
+                }
+                _ => {}
+            }
+        }
+        let run_len = pieces[i..]
+            .iter()
+            .take_while(|p| matches!(p, Piece::Lit(_) | Piece::Subst(_) | Piece::Num { .. }))
+            .count();
+        let after = &pieces[i + run_len..];
+        let plain_rest = after
+            .iter()
+            .all(|p| matches!(p, Piece::Lit(_) | Piece::Re(_) | Piece::Open(_)));
+        (run_len > 0 && plain_rest).then(|| Shape {
+            dot_star,
+            run: i..i + run_len,
+            rest: regex_source(after, &[], BackrefAs::Def),
+        })
+    }
+
+    /// The leftmost match in `buf`; `None` when the substituted run does
+    /// not suit the shape (empty, or a newline after a `.*`): the whole
+    /// regex decides then.
+    fn find(
+        &self,
+        pieces: &[Piece],
+        subst: &[Option<String>],
+        defs: &[Def],
+        flags: Flags,
+        buf: &str,
+    ) -> Result<Option<Option<Found>>, MatchError> {
+        let run = literal_text(&pieces[self.run.clone()], &subst[self.run.clone()]);
+        if run.is_empty() || (self.dot_star.is_some() && run.contains('\n')) {
+            return Ok(None);
+        }
+        let rest = if self.rest.is_empty() {
+            None
+        } else {
+            Some(build(&self.rest, flags).map_err(MatchError::InvalidRegex)?)
+        };
+        let b = buf.as_bytes();
+        let finder = memchr::memmem::Finder::new(run.as_bytes());
+        let rfinder = memchr::memmem::FinderRev::new(run.as_bytes());
+        // The match of the rest right after the run at `o`: its captures
+        // and end.
+        let after = |o: usize| -> Option<(Option<Captures<'_>>, usize)> {
+            let e = o + run.len();
+            match &rest {
+                None => Some((None, e)),
+                Some(re) => re.captures_anchored_at(buf, e).map(|c| {
+                    let end = c.get(0).expect("group 0").end();
+                    (Some(c), end)
+                }),
+            }
+        };
+        let rest_group = |c: &Option<Captures<'_>>, d: &Def| {
+            c.as_ref()
+                .and_then(|c| c.name(&d.group))
+                .map(|m| (m.start(), m.end()))
+        };
+        let Some((lit, group)) = &self.dot_star else {
+            let mut from = 0;
+            while let Some(i) = finder.find(&b[from..]) {
+                let o = from + i;
+                if let Some((c, end)) = after(o) {
+                    let span = |d: &Def| rest_group(&c, d).map(|(s, e)| &buf[s..e]);
+                    return found_with(o, end, span, defs, buf).map(|f| Some(Some(f)));
+                }
+                from = o + 1;
+            }
+            return Ok(Some(None));
+        };
+        let mut from = 0;
+        while let Some(i) = memchr::memmem::find(&b[from..], lit.as_bytes()) {
+            let s = from + i;
+            let g = s + lit.len();
+            let line_end = memchr::memchr(b'\n', &b[g..]).map_or(b.len(), |k| g + k);
+            // Greedy: the last occurrence of the run on the line first.
+            let mut hi = line_end;
+            while let Some(k) = rfinder.rfind(&b[g..hi]) {
+                let o = g + k;
+                if let Some((c, end)) = after(o) {
+                    let span = |d: &Def| {
+                        if group.as_ref() == Some(&d.group) {
+                            Some(&buf[g..o])
+                        } else {
+                            rest_group(&c, d).map(|(s, e)| &buf[s..e])
+                        }
+                    };
+                    return found_with(s, end, span, defs, buf).map(|f| Some(Some(f)));
+                }
+                hi = o + run.len() - 1;
+            }
+            // A later start on this line has fewer places for the run.
+            if line_end >= b.len() {
+                break;
+            }
+            from = line_end + 1;
+        }
+        Ok(Some(None))
+    }
 }
 
 /// The state for parsing the `[[...]]` blocks of one pattern.
@@ -1034,7 +1207,7 @@ impl Block<'_> {
             };
         }
         if !rest.is_empty() {
-            return err(i, "invalid name in string variable use");
+            return err(0, "invalid name in string variable use");
         }
         match self.def_res.get(name) {
             // LLVM back-references with `\N`, one digit.
@@ -1258,8 +1431,22 @@ const POSIX_CLASSES: [&str; 12] = [
 ];
 
 /// Translates a POSIX extended regex (LLVM's dialect) to `regex` syntax.
+///
+/// Over bytes, as LLVM's regcomp: each byte is one `char` (U+0000 to
+/// U+00FF) here, a non-ASCII one written `\xHH` (see `push_byte`). A
+/// regex with back-references goes to the backtracking engine, which
+/// matches characters: it keeps its characters as they are.
 pub(crate) fn translate_ere(src: &str) -> Result<String, String> {
-    let c: Vec<char> = src.chars().collect();
+    let bytes: Vec<char> = src.bytes().map(char::from).collect();
+    let out = translate_chars(&bytes)?;
+    if src.is_ascii() || !has_numbered_backref(&out) {
+        return Ok(out);
+    }
+    let chars: Vec<char> = src.chars().collect();
+    translate_chars(&chars)
+}
+
+fn translate_chars(c: &[char]) -> Result<String, String> {
     let mut out = String::new();
     let mut i = 0;
     // Whether the previous element can take a repetition operator.
@@ -1276,7 +1463,7 @@ pub(crate) fn translate_ere(src: &str) -> Result<String, String> {
                 continue;
             }
             '[' => {
-                let (class, end) = translate_bracket(&c, i)?;
+                let (class, end) = translate_bracket(c, i)?;
                 out.push_str(&class);
                 i = end;
                 atom = true;
@@ -1360,7 +1547,7 @@ pub(crate) fn translate_ere(src: &str) -> Result<String, String> {
                 atom = true;
             }
             _ => {
-                out.push_str(&regex::escape(&ch.to_string()));
+                push_byte(&mut out, ch);
                 atom = true;
             }
         }
@@ -1413,7 +1600,9 @@ fn escaped(next: Option<char>, closed: u32) -> Result<String, String> {
         }
         Some(_) => return Ok(format!("\\{next}")),
     }
-    Ok(regex::escape(&next.to_string()))
+    let mut out = String::new();
+    push_byte(&mut out, next);
+    Ok(out)
 }
 
 /// Translates the bracket expression starting at `c[start] == '['`;
@@ -1477,8 +1666,23 @@ fn translate_bracket(c: &[char], start: usize) -> Result<(String, usize), String
 fn push_class_char(out: &mut String, ch: char) {
     if matches!(ch, '\\' | '[' | ']' | '&' | '~' | '^' | '-') {
         out.push('\\');
+        out.push(ch);
+    } else {
+        push_byte(out, ch);
     }
-    out.push(ch);
+}
+
+/// One byte of a translated regex (`ch` is U+0000 to U+00FF): an ASCII
+/// one escaped as needed, any other as `\xHH`, which the byte-wise
+/// engine reads as that byte. (A character above U+00FF, from a regex
+/// translated by characters, is kept.)
+fn push_byte(out: &mut String, ch: char) {
+    if ch.is_ascii() || u32::from(ch) > 0xFF {
+        let mut buf = [0; 4];
+        out.push_str(&regex::escape(ch.encode_utf8(&mut buf)));
+    } else {
+        let _ = write!(out, "\\x{:02X}", u32::from(ch));
+    }
 }
 
 #[cfg(test)]
@@ -1490,7 +1694,6 @@ mod tests {
             strict_whitespace: false,
             match_full_lines: false,
             ignore_case: false,
-            ascii: false,
             literal: false,
             line: 7,
         }
@@ -1621,6 +1824,84 @@ mod tests {
         )
         .unwrap();
         assert_eq!(found(&p, "A.B"), (Some((0, 3)), true));
+    }
+
+    /// The shapes searched without compiling the whole pattern find what
+    /// the whole regex finds: the same match and the same captures.
+    #[test]
+    fn shapes_match_as_the_whole_regex() {
+        let vars = Vars {
+            strs: HashMap::from([
+                ("A".to_string(), "a1".to_string()),
+                ("B".to_string(), "b.2".to_string()),
+                ("E".to_string(), String::new()),
+                ("N".to_string(), "x\ny".to_string()),
+            ]),
+            nums: HashMap::from([("K".to_string(), 7.into())]),
+        };
+        let patterns = [
+            "%[[V:.*]] = op %[[A]], %[[B]] : i32",
+            "%{{.*}} = op %[[A]]",
+            "%[[V:.*]] = op %[[A]]{{.*}} : [[T:[a-z0-9]+]]",
+            "op %[[A]] {{[0-9]+}} [[W:[a-z]+]]{{$}}",
+            "[[#K]] [[A]]{{ *}}",
+            "%[[V:.*]] = [[E]]",
+            "%[[V:.*]]:[[N]]",
+            "[[A]]{{^x}}",
+            "x[[A]]{{\\b}}",
+            "%[[V:.*]] = op",
+            "q{{.*}}r{{.*}}",
+        ];
+        let inputs = [
+            "%v = op %a1, %b.2 : i32\n",
+            "%v = op %a1, %b.2 : i64\n%w = op %a1, %b.2 : i32\n",
+            "%v = op %a1 = op %a1, %b.2 : i32 = op %a1, %b.2 : i32\n",
+            "%x %y = op %a1 zz : f32\n%q = op %a1 : i8\n",
+            "op %a1 12 abc\nop %a1 3 de\n",
+            "7 a1   7 a1\n",
+            "% = \n%v = x\n",
+            "%v:x\ny\n",
+            "a1x\na1\nx",
+            "xa1b xa1 x\n",
+            "%a = op\n",
+            "qar qbr\n",
+            "none\n",
+        ];
+        for p in patterns {
+            let pat = Pattern::parse(p, CheckKind::Plain, 1, "CHECK", set(), &mut VarTable::new())
+                .unwrap();
+            let mut whole = pat.clone();
+            let Matcher::Regex { shape, .. } = &mut whole.matcher else {
+                panic!("{p}: not a regex");
+            };
+            assert!(shape.take().is_some(), "{p}: no shape");
+            for input in inputs {
+                for from in [0, 1, 3] {
+                    let buf = &input[from.min(input.len())..];
+                    BUILT.with(|c| c.set(0));
+                    let fast = pat.find(buf, &vars);
+                    let built = BUILT.with(|c| c.get());
+                    BUILT.with(|c| c.set(0));
+                    let slow = whole.find(buf, &vars);
+                    let whole_built = BUILT.with(|c| c.get());
+                    assert_eq!(
+                        fast.as_ref()
+                            .map(|f| f.as_ref().map(|f| (f.start, f.end, &f.defs, &f.spans))),
+                        slow.as_ref()
+                            .map(|f| f.as_ref().map(|f| (f.start, f.end, &f.defs, &f.spans))),
+                        "{p} on {buf:?}"
+                    );
+                    // At most the part after the run is compiled (the
+                    // whole regex decides when the run is empty, or holds
+                    // a newline after a `.*`).
+                    let fallback = p.ends_with("[[E]]") || p.ends_with("[[N]]");
+                    assert!(
+                        built == 0 || built < whole_built || fallback,
+                        "{p} on {buf:?}: {built} bytes compiled"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
@@ -1802,6 +2083,12 @@ mod tests {
         assert_eq!(e("{{a{2}}}").message, "invalid regex: braces not balanced");
         assert_eq!(e("{{a{2}}}").offset, 2);
         assert_eq!(e("[[1X]]").message, "invalid variable name");
+        // LLVM points at the start of the name, `$` included.
+        for use_ in ["a[[X-Y]]", "a[[$X.]]"] {
+            let err = e(use_);
+            assert_eq!(err.message, "invalid name in string variable use");
+            assert_eq!(err.offset, 3);
+        }
         assert_eq!(e("a[[]]").message, "empty variable name");
         let defs: String = (0..10).map(|i| format!("[[V{i}:r]] ")).collect();
         assert_eq!(

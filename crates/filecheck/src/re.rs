@@ -7,6 +7,11 @@
 //! most of pfir's time on MLIR's tests; the lazy DFA searches as fast on
 //! one pass. Captures and matches come back in the shape the rest of
 //! `pattern` used from the `regex` crate.
+//!
+//! Like LLVM's POSIX regex, a regex works on bytes: `.` and `[^x]` match
+//! one byte, and a non-ASCII character in a pattern stands for its UTF-8
+//! bytes. Haystacks are text, so a match whose edge falls inside a
+//! multi-byte character is widened to take in the whole character.
 
 use regex_automata::util::captures::Captures as RaCaptures;
 use regex_automata::util::syntax;
@@ -15,22 +20,27 @@ use regex_automata::{Input, meta};
 /// How a regex is compiled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct Flags {
+    /// ASCII letters only, as LLVM's `REG_ICASE`.
     pub ignore_case: bool,
-    /// The haystacks are ASCII: classes (`.`, `[^x]`) are compiled over
-    /// bytes, which match the same there and cost far less to build (a
-    /// Unicode class goes through a UTF-8 automaton compiler whose tables
-    /// are allocated for every regex). Every match still lies on
-    /// character boundaries, all bytes being characters.
-    pub ascii: bool,
 }
 
 impl Flags {
     pub fn of(set: crate::pattern::ParseSettings) -> Flags {
         Flags {
             ignore_case: set.ignore_case,
-            ascii: set.ascii,
         }
     }
+}
+
+/// `start..end` widened to the character boundaries of `hay`.
+fn widen(hay: &str, mut start: usize, mut end: usize) -> (usize, usize) {
+    while !hay.is_char_boundary(start) {
+        start -= 1;
+    }
+    while !hay.is_char_boundary(end) {
+        end += 1;
+    }
+    (start, end)
 }
 
 /// A compiled regex (multi-line; optionally case-insensitive).
@@ -49,6 +59,11 @@ pub(crate) struct Match<'h> {
 }
 
 impl<'h> Match<'h> {
+    fn new(hay: &'h str, start: usize, end: usize) -> Match<'h> {
+        let (start, end) = widen(hay, start, end);
+        Match { hay, start, end }
+    }
+
     pub fn start(&self) -> usize {
         self.start
     }
@@ -71,19 +86,15 @@ pub(crate) struct Captures<'h> {
 
 impl<'h> Captures<'h> {
     pub fn get(&self, i: usize) -> Option<Match<'h>> {
-        self.caps.get_group(i).map(|s| Match {
-            hay: self.hay,
-            start: s.start,
-            end: s.end,
-        })
+        self.caps
+            .get_group(i)
+            .map(|s| Match::new(self.hay, s.start, s.end))
     }
 
     pub fn name(&self, name: &str) -> Option<Match<'h>> {
-        self.caps.get_group_by_name(name).map(|s| Match {
-            hay: self.hay,
-            start: s.start,
-            end: s.end,
-        })
+        self.caps
+            .get_group_by_name(name)
+            .map(|s| Match::new(self.hay, s.start, s.end))
     }
 }
 
@@ -98,8 +109,8 @@ fn syntax_config(flags: Flags) -> syntax::Config {
     syntax::Config::new()
         .multi_line(true)
         .case_insensitive(flags.ignore_case)
-        .unicode(!flags.ascii)
-        .utf8(!flags.ascii)
+        .unicode(false)
+        .utf8(false)
 }
 
 /// How many compiled regexes [`Regex::build`] keeps for reuse.
@@ -145,7 +156,7 @@ impl Regex {
             .syntax(syntax_config(flags))
             .configure(
                 meta::Config::new()
-                    .utf8_empty(!flags.ascii)
+                    .utf8_empty(false)
                     .nfa_size_limit(Some(size_limit))
                     .onepass_size_limit(Some(size_limit))
                     .dfa(false),
@@ -164,15 +175,24 @@ impl Regex {
     }
 
     pub fn find<'h>(&self, hay: &'h str) -> Option<Match<'h>> {
-        self.re.find(hay).map(|m| Match {
-            hay,
-            start: m.start(),
-            end: m.end(),
-        })
+        self.re
+            .find(hay)
+            .map(|m| Match::new(hay, m.start(), m.end()))
     }
 
     pub fn captures<'h>(&self, hay: &'h str) -> Option<Captures<'h>> {
         self.captures_at(hay, 0)
+    }
+
+    /// Captures of the match starting exactly at `start`, if any (the
+    /// text before `start` still counts for `^` and word boundaries).
+    pub fn captures_anchored_at<'h>(&self, hay: &'h str, start: usize) -> Option<Captures<'h>> {
+        let mut caps = self.re.create_captures();
+        let input = Input::new(hay)
+            .range(start..)
+            .anchored(regex_automata::Anchored::Yes);
+        self.re.search_captures(&input, &mut caps);
+        caps.is_match().then_some(Captures { hay, caps })
     }
 
     /// Captures of the leftmost match starting at or after `start` (the
@@ -189,66 +209,74 @@ impl Regex {
 mod tests {
     use super::*;
 
+    const PLAIN: Flags = Flags { ignore_case: false };
+
     #[test]
     fn finds_and_captures_like_the_regex_crate() {
-        let uni = Flags {
-            ignore_case: false,
-            ascii: false,
-        };
-        let re = Regex::build(r"(?P<v>[0-9]+)$", uni, 1 << 20).unwrap();
+        let re = Regex::build(r"(?P<v>[0-9]+)$", PLAIN, 1 << 20).unwrap();
         let c = re.captures("a 12\nb 34\n").unwrap();
         assert_eq!(c.name("v").unwrap().as_str(), "12");
         assert_eq!(c.get(0).unwrap().start(), 2);
         let c = re.captures_at("a 12\nb 34\n", 5).unwrap();
         assert_eq!(c.name("v").unwrap().as_str(), "34");
         assert!(re.find("none").is_none());
-        let ascii_ic = Flags {
-            ignore_case: true,
-            ascii: true,
-        };
-        let ic = Regex::build("a.c", ascii_ic, 1 << 20).unwrap();
+        let c = re.captures_anchored_at("a 12\nb 34\n", 7).unwrap();
+        assert_eq!(c.get(0).unwrap().start(), 7);
+        assert!(re.captures_anchored_at("a 12\nb 34\n", 6).is_none());
+        let ic = Regex::build("a.c", Flags { ignore_case: true }, 1 << 20).unwrap();
         assert_eq!(ic.find("xAbC").map(|m| m.start()), Some(1));
-        // Over bytes `.` is one byte: a two-byte character is two.
-        let dot = Regex::build("^a.c$", uni, 1 << 20).unwrap();
-        assert!(dot.find("a\u{e9}c").is_some());
-        let ascii = Flags { ascii: true, ..uni };
+        // Case is folded for ASCII letters only, as in LLVM.
         assert!(
-            Regex::build("^a.c$", ascii, 1 << 20)
+            Regex::build("\u{e9}", Flags { ignore_case: true }, 1 << 20)
                 .unwrap()
-                .find("a\u{e9}c")
+                .find("\u{c9}")
                 .is_none()
         );
     }
 
     #[test]
+    fn regexes_match_bytes_as_llvms() {
+        // `.` is one byte: a two-byte character is two.
+        let dot = Regex::build("^a.c$", PLAIN, 1 << 20).unwrap();
+        assert!(dot.find("a\u{e9}c").is_none());
+        let two = Regex::build("^a..c$", PLAIN, 1 << 20).unwrap();
+        assert!(two.find("a\u{e9}c").is_some());
+        let not_x = Regex::build("^a[^x][^x]c$", PLAIN, 1 << 20).unwrap();
+        assert!(not_x.find("a\u{e9}c").is_some());
+        // A match ending inside a character takes in all of it.
+        let m = Regex::build("b.", PLAIN, 1 << 20)
+            .unwrap()
+            .find("ab\u{e9}c")
+            .unwrap();
+        assert_eq!((m.start(), m.end(), m.as_str()), (1, 4, "b\u{e9}"));
+        let c = Regex::build("(.)c", PLAIN, 1 << 20)
+            .unwrap()
+            .captures("\u{e9}c")
+            .unwrap();
+        assert_eq!(c.get(1).unwrap().as_str(), "\u{e9}");
+    }
+
+    #[test]
     fn a_source_is_compiled_once_per_run() {
-        let f = Flags {
-            ignore_case: false,
-            ascii: true,
-        };
         clear_cache();
-        let a = Regex::build("x[0-9]+", f, 1 << 20).unwrap();
-        let b = Regex::build("x[0-9]+", f, 1 << 20).unwrap();
+        let a = Regex::build("x[0-9]+", PLAIN, 1 << 20).unwrap();
+        let b = Regex::build("x[0-9]+", PLAIN, 1 << 20).unwrap();
         assert!(std::sync::Arc::ptr_eq(&a.re, &b.re));
-        let c = Regex::build("x[0-9]+", Flags { ascii: false, ..f }, 1 << 20).unwrap();
+        let c = Regex::build("x[0-9]+", Flags { ignore_case: true }, 1 << 20).unwrap();
         assert!(!std::sync::Arc::ptr_eq(&a.re, &c.re));
         clear_cache();
-        let d = Regex::build("x[0-9]+", f, 1 << 20).unwrap();
+        let d = Regex::build("x[0-9]+", PLAIN, 1 << 20).unwrap();
         assert!(!std::sync::Arc::ptr_eq(&a.re, &d.re));
     }
 
     #[test]
     fn errors_read_as_the_regex_crates() {
-        let uni = Flags {
-            ignore_case: false,
-            ascii: false,
-        };
-        let e = Regex::build("(a{100}){100}", uni, 1 << 10).unwrap_err();
+        let e = Regex::build("(a{100}){100}", PLAIN, 1 << 10).unwrap_err();
         assert_eq!(e, "Compiled regex exceeds size limit of 1024 bytes.");
-        let e = Regex::build("(", uni, 1 << 20).unwrap_err();
+        let e = Regex::build("(", PLAIN, 1 << 20).unwrap_err();
         let open = String::from("(");
         assert_eq!(e, regex::Regex::new(&open).unwrap_err().to_string());
-        assert_eq!(validate("(", uni).unwrap_err(), e);
-        assert!(validate("a(b)", Flags { ascii: true, ..uni }).is_ok());
+        assert_eq!(validate("(", PLAIN).unwrap_err(), e);
+        assert!(validate("a(b)", PLAIN).is_ok());
     }
 }

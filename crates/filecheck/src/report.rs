@@ -208,6 +208,7 @@ impl<'a> Context<'a> {
                 let name = d.name();
                 let (status, message) = match &ev.kind {
                     EventKind::Match => (S::Matched, String::new()),
+                    EventKind::Discarded => unreachable!("always extra"),
                     EventKind::NotFound => (
                         S::NotFound,
                         format!("{name}: expected string not found in input"),
@@ -308,7 +309,7 @@ impl<'a> Context<'a> {
                     );
                     format!("{name}: {msg}")
                 }
-                EventKind::Match => unreachable!("filtered"),
+                EventKind::Match | EventKind::Discarded => unreachable!("filtered"),
             };
             loc.message = message.clone();
             errors.push(loc);
@@ -396,6 +397,7 @@ impl<'a> Context<'a> {
             };
             let (marker, width, note) = match &ev.kind {
                 EventKind::Match => ('^', upto(ev_end), String::new()),
+                EventKind::Discarded => unreachable!("always extra"),
                 EventKind::NotFound => ('X', upto(le), "error: no match found".to_string()),
                 EventKind::Excluded => ('!', upto(ev_end), "error: no match expected".into()),
                 EventKind::WrongLine { .. } => {
