@@ -62,6 +62,14 @@ pub struct Program {
     pub args: Vec<String>,
 }
 
+/// How a stage of a cancelled pipeline ([`Tools::cancel`]) is reported.
+pub const CANCELLED: &str = "cancelled: killed before it finished";
+
+/// How a stage of a pipeline that ran longer than `timeout` is reported.
+pub(crate) fn timed_out(timeout: Duration) -> String {
+    format!("timed out after {}s and was killed", timeout.as_secs_f64())
+}
+
 /// The default [`Tools::capture_limit`]: 2 MiB per stream.
 pub const DEFAULT_CAPTURE_LIMIT: usize = 2 << 20;
 
@@ -505,10 +513,8 @@ fn wait_or_kill(
         let cancelled = cancel.is_some_and(|c| c.load(Ordering::SeqCst));
         if cancelled || deadline.is_some_and(|d| Instant::now() >= d) {
             let why = match timeout {
-                Some(t) if !cancelled => {
-                    format!("timed out after {}s and was killed", t.as_secs_f64())
-                }
-                _ => "cancelled: killed before it finished".to_string(),
+                Some(t) if !cancelled => timed_out(t),
+                _ => CANCELLED.to_string(),
             };
             for r in running.iter_mut() {
                 if let Some(child) = r.child.as_mut()
