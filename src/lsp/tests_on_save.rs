@@ -129,16 +129,37 @@ pub fn run_tests(text: &str, source: &Path, version: i32, policy: &RunPolicy) ->
             break;
         }
         for pipeline in pipelines {
-            if !run_pipeline(
-                &mut report,
-                &pipeline,
-                index,
-                run_line,
-                text,
-                source,
-                &runner,
-            ) {
-                break;
+            // What runs in-process here (a `pfir opt` producer, FileCheck)
+            // stops at its next checkpoint once the pipeline's time is up
+            // or the run is cancelled, as a process would be killed.
+            let token = policy.token();
+            let ran = fsutil::cancel::run(&token, || {
+                run_pipeline(
+                    &mut report,
+                    &pipeline,
+                    index,
+                    run_line,
+                    text,
+                    source,
+                    &runner,
+                )
+            });
+            match ran {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(fsutil::cancel::Cancelled) => {
+                    let why = if token.timed_out() {
+                        format!(
+                            "`{}` timed out after {}s and was stopped",
+                            pipeline.display(),
+                            policy.timeout.as_secs_f64()
+                        )
+                    } else {
+                        format!("`{}` was cancelled", pipeline.display())
+                    };
+                    report.fail(run_line, why);
+                    break;
+                }
             }
         }
     }

@@ -450,6 +450,7 @@ pub(crate) fn parse(text: &str, cfg: &ParseConfig<'_>) -> Result<Vec<CheckString
     let mut line = 1;
     let mut line_counted_to = 0;
     while let Some(m) = prefix_re.find_at(text, pos) {
+        fsutil::cancel::checkpoint();
         let p = m.start();
         let prefix = m.as_str();
         if p > 0 && is_word(bytes[p - 1]) {
