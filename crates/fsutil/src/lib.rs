@@ -8,8 +8,9 @@
 //!
 //! **Boundary:** this crate knows nothing of pfir's compiler (nor of
 //! `.pfir`, FileCheck or lit). It depends on no other crate of the
-//! workspace, so both the `pfir` package and `crates/lit` can use it; a
-//! helper that several of them need lives here once, not in each.
+//! workspace, so the `pfir` package, `crates/lit` and `crates/filecheck`
+//! can use it; a helper that several of them need lives here once, not
+//! in each.
 
 pub mod atomic_write;
 pub mod cancel;

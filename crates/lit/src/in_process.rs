@@ -402,6 +402,17 @@ mod tests {
     #[derive(Debug, Default)]
     struct Toy {
         started: std::sync::atomic::AtomicUsize,
+        /// Stages running now (a guard of each stage counts it).
+        running: Arc<std::sync::atomic::AtomicUsize>,
+    }
+
+    /// Counts a running stage until it is dropped.
+    struct Running(Arc<std::sync::atomic::AtomicUsize>);
+
+    impl Drop for Running {
+        fn drop(&mut self) {
+            self.0.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+        }
     }
 
     impl InProcess for Toy {
@@ -414,6 +425,9 @@ mod tests {
         fn run(&self, executable: &Path, args: &[String], s: StageStreams) -> i32 {
             self.started
                 .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            self.running
+                .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let _running = Running(self.running.clone());
             match executable.to_str().unwrap() {
                 "echo" => {
                     s.stdout
@@ -597,6 +611,9 @@ mod tests {
             assert!(s.describe_status().contains("timed out"), "{s:?}");
         }
         assert_eq!(toy.started.load(std::sync::atomic::Ordering::SeqCst), 2);
+        // The stage has stopped (and dropped what it held) when the
+        // pipeline's result is there: nothing runs on in the background.
+        assert_eq!(toy.running.load(std::sync::atomic::Ordering::SeqCst), 0);
     }
 
     /// A pipeline cancelled before it starts runs none of its stages.
