@@ -51,7 +51,14 @@ pub struct Tools {
     /// Runs pipelines made only of the embedding program's own commands
     /// inside this process ([`crate::in_process`]); `None` spawns always.
     pub in_process: Option<std::sync::Arc<dyn crate::in_process::InProcess>>,
+    /// The most data memory each stage run as a process may allocate
+    /// (`RLIMIT_DATA`, on Linux; inherited by what it starts); `None`:
+    /// no limit.
+    pub memory_limit: Option<u64>,
 }
+
+/// The default [`Tools::memory_limit`]: 4 GiB per process.
+pub const DEFAULT_MEMORY_LIMIT: u64 = 4 << 30;
 
 /// A program name of RUN lines and what it runs: `executable` with `args`
 /// before the arguments written in the RUN line.
@@ -88,6 +95,7 @@ impl Tools {
             capture_limit: DEFAULT_CAPTURE_LIMIT,
             cancel: None,
             in_process: None,
+            memory_limit: Some(DEFAULT_MEMORY_LIMIT),
         }
     }
 
@@ -657,6 +665,9 @@ fn spawn_stage(
             child
         }),
     };
+    if let (Ok(child), Some(limit)) = (&spawned, tools.memory_limit) {
+        cleanup::limit_memory(child.id(), limit);
+    }
     (program, spawned)
 }
 
