@@ -98,7 +98,7 @@ impl<'a> Iterator for Tokens<'a> {
             return None;
         }
         self.given = self.given.wrapping_add(1);
-        if self.given % CHECKPOINT_EVERY == 0 {
+        if self.given.is_multiple_of(CHECKPOINT_EVERY) {
             fsutil::cancel::checkpoint();
         }
         let mut result = self.lexer.next()?;

@@ -134,11 +134,10 @@ pub fn try_run(pipeline: &Pipeline, tools: &Tools, cwd: Option<&Path>) -> Option
 }
 
 /// The most bytes of named input files (and of a `<` file) one stage may
-/// have to run in-process: 1 MiB. pfir's commands are linear, so a stage
-/// within it ends within milliseconds, and a timed-out or cancelled stage
-/// (which a thread cannot be killed out of) stops using CPU and memory
-/// well within 100 ms. A stage with more input runs as a process, which
-/// is killed on time.
+/// have to run in-process: 1 MiB. pfir's commands are linear, so what an
+/// in-process stage holds is bounded by it (docs/testing.md, "Budgets:
+/// memory"); a stage with more input runs as a process, held to
+/// [`Tools::memory_limit`].
 pub const INPUT_BUDGET: u64 = 1 << 20;
 
 /// Whether `stage` (running with `args`, the resolved ones) behaves in
