@@ -96,7 +96,7 @@ fn main() {
         opt_verify_deps(&text)
     });
     // Check file and input within 1 MiB together.
-    let n = 47_000;
+    let n = 43_000;
     let checks = "// CHECK-DAG: {{[a]}}\n".repeat(n);
     let input = "a\n".repeat(n);
     println!(
