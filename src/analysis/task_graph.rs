@@ -599,6 +599,7 @@ impl Evaluator<'_> {
 
     /// Spends `units` of work; false (and the evaluation stops) past the budget.
     fn charge(&mut self, units: u64) -> bool {
+        fsutil::cancel::checkpoint();
         self.work = self.work.saturating_add(units);
         if self.work > self.limits.max_work {
             self.stop(Budget::Work(self.limits.max_work));

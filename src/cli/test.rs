@@ -53,6 +53,11 @@ pub struct TestArgs {
     #[arg(long = "timeout", value_name = "SECONDS")]
     pub timeout: Option<f64>,
 
+    /// The most data memory, in MiB, each stage run as a process may
+    /// allocate (Linux, `RLIMIT_DATA`; 0: no limit). Default: 4096.
+    #[arg(long = "memory-limit", value_name = "MIB")]
+    pub memory_limit: Option<u64>,
+
     /// Also write the results as JUnit-style XML (for CI systems) to FILE.
     #[arg(long = "xunit-xml-output", value_name = "FILE")]
     pub xunit_xml_output: Option<PathBuf>,
@@ -138,6 +143,9 @@ fn config(args: &TestArgs) -> Result<lit::Config, u8> {
                 return Err(2);
             }
         }
+    }
+    if let Some(mib) = args.memory_limit {
+        config.tools.memory_limit = (mib > 0).then(|| mib.saturating_mul(1 << 20));
     }
     if args.update {
         config.update = Some(std::sync::Arc::new(

@@ -79,6 +79,9 @@ pub fn read_limited(path: Option<&Path>, limit: u64) -> Result<(String, Vec<u8>)
     }
 }
 
+/// The bytes read between two cancellation checkpoints: 1 MiB.
+const READ_PIECE: u64 = 1 << 20;
+
 /// Reads `reader` to its end; `None` when it holds more than `limit` bytes.
 fn read_up_to(
     reader: impl Read,
@@ -87,9 +90,15 @@ fn read_up_to(
 ) -> std::io::Result<Option<Vec<u8>>> {
     let capacity = hint.unwrap_or(0).min(limit).min(usize::MAX as u64) as usize;
     let mut bytes = Vec::with_capacity(capacity);
-    reader
-        .take(limit.saturating_add(1))
-        .read_to_end(&mut bytes)?;
+    // In pieces, so that a cancelled run stops between two of them.
+    let mut reader = reader.take(limit.saturating_add(1));
+    loop {
+        fsutil::cancel::checkpoint();
+        let read = (&mut reader).take(READ_PIECE).read_to_end(&mut bytes)?;
+        if read == 0 {
+            break;
+        }
+    }
     Ok((bytes.len() as u64 <= limit).then_some(bytes))
 }
 

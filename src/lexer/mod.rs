@@ -63,7 +63,13 @@ struct Tokens<'a> {
     base: usize,
     depth: usize,
     failed: bool,
+    /// Tokens given, counted to call [`fsutil::cancel::checkpoint`] every
+    /// [`CHECKPOINT_EVERY`] of them (the parser's whole loop pulls them).
+    given: u32,
 }
+
+/// How many tokens the lexer gives between two cancellation checkpoints.
+const CHECKPOINT_EVERY: u32 = 1024;
 
 impl<'a> Tokens<'a> {
     fn new(text: &'a str, base: usize) -> Self {
@@ -78,6 +84,7 @@ impl<'a> Tokens<'a> {
             base,
             depth: 0,
             failed: false,
+            given: 0,
         }
     }
 }
@@ -89,6 +96,10 @@ impl<'a> Iterator for Tokens<'a> {
     fn next(&mut self) -> Option<Self::Item> {
         if self.failed {
             return None;
+        }
+        self.given = self.given.wrapping_add(1);
+        if self.given.is_multiple_of(CHECKPOINT_EVERY) {
+            fsutil::cancel::checkpoint();
         }
         let mut result = self.lexer.next()?;
         while result == Ok(Tok::Comment) {

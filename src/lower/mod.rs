@@ -304,6 +304,7 @@ impl<'a> Lowerer<'a> {
         let base = self.block_scratch.len();
         let last = b.stmts.len().wrapping_sub(1);
         for (i, s) in b.stmts.iter().enumerate() {
+            fsutil::cancel::checkpoint();
             if let Some(id) = self.lower_stmt(s, kind, i == last) {
                 self.block_scratch.push(id);
             }

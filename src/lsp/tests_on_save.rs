@@ -129,16 +129,37 @@ pub fn run_tests(text: &str, source: &Path, version: i32, policy: &RunPolicy) ->
             break;
         }
         for pipeline in pipelines {
-            if !run_pipeline(
-                &mut report,
-                &pipeline,
-                index,
-                run_line,
-                text,
-                source,
-                &runner,
-            ) {
-                break;
+            // What runs in-process here (a `pfir opt` producer, FileCheck)
+            // stops at its next checkpoint once the pipeline's time is up
+            // or the run is cancelled, as a process would be killed.
+            let token = policy.token();
+            let ran = fsutil::cancel::run(&token, || {
+                run_pipeline(
+                    &mut report,
+                    &pipeline,
+                    index,
+                    run_line,
+                    text,
+                    source,
+                    &runner,
+                )
+            });
+            match ran {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(fsutil::cancel::Cancelled) => {
+                    let why = if token.timed_out() {
+                        format!(
+                            "`{}` timed out after {}s and was stopped",
+                            pipeline.display(),
+                            policy.timeout.as_secs_f64()
+                        )
+                    } else {
+                        format!("`{}` was cancelled", pipeline.display())
+                    };
+                    report.fail(run_line, why);
+                    break;
+                }
             }
         }
     }
@@ -404,6 +425,9 @@ fn failed_command(p: &Produced) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::Duration;
 
     /// A run that cannot start (no thread, stack or memory for it) is an
     /// error on each RUN line, saying why.
@@ -420,6 +444,74 @@ mod tests {
             && p.message == "the tests could not run: cannot start a thread: out of memory"));
         // Without RUN lines, on the first line.
         assert_eq!(not_started("", 1, "x").problems[0].line, 0);
+    }
+
+    /// A document whose `pfir opt %s | FileCheck %s` runs in the server's
+    /// process (both stages), with `n` regex CHECK-DAG lines matching `n`
+    /// output lines: n²/2 searches, minutes for n = 10,000.
+    fn hostile_document(n: usize) -> String {
+        let mut text = String::from("// RUN: pfir opt %s | FileCheck %s\nfunc k() -> i64 {\n");
+        for i in 0..n {
+            text.push_str(&format!("  a{i} = {i}\n"));
+        }
+        text.push_str("  return a0\n}\n");
+        text.push_str(&"// CHECK-DAG: {{[a]}}\n".repeat(n));
+        text
+    }
+
+    fn policy(timeout: Duration, cancel: Option<Arc<AtomicBool>>) -> RunPolicy {
+        RunPolicy {
+            allow_commands: false,
+            timeout,
+            cancel,
+            read_command: crate::cli::lsp::read_command,
+        }
+    }
+
+    /// The in-process stages of a test on save stop at the pipeline's
+    /// deadline (the run returns at all), and the RUN line says so.
+    #[test]
+    fn in_process_stages_stop_at_the_timeout() {
+        let text = hostile_document(10_000);
+        let dir = tempfile::tempdir().unwrap();
+        let source = dir.path().join("t.pfir");
+        let report = run_tests(&text, &source, 1, &policy(Duration::from_millis(200), None));
+        assert!(!report.passed);
+        assert_eq!(report.problems.len(), 1, "{:?}", report.problems);
+        assert_eq!(report.problems[0].line, 0);
+        assert!(
+            report.problems[0]
+                .message
+                .ends_with("timed out after 0.2s and was stopped"),
+            "{}",
+            report.problems[0].message
+        );
+    }
+
+    /// A cancel (a newer save) from another thread stops them too.
+    #[test]
+    fn in_process_stages_stop_when_the_run_is_cancelled() {
+        let text = hostile_document(10_000);
+        let dir = tempfile::tempdir().unwrap();
+        let source = dir.path().join("t.pfir");
+        let flag = Arc::new(AtomicBool::new(false));
+        let setter = {
+            let flag = flag.clone();
+            std::thread::spawn(move || {
+                // Once the stages run (they would run for minutes).
+                std::thread::sleep(Duration::from_secs(1));
+                flag.store(true, Ordering::SeqCst);
+            })
+        };
+        let report = run_tests(
+            &text,
+            &source,
+            1,
+            &policy(Duration::from_secs(3600), Some(flag)),
+        );
+        setter.join().unwrap();
+        assert_eq!(report.problems.len(), 1, "{:?}", report.problems);
+        assert!(report.problems[0].message.ends_with("was cancelled"));
     }
 
     /// The lines of a failing command's standard error are the editor's

@@ -45,6 +45,17 @@ pub struct RunPolicy {
 }
 
 impl RunPolicy {
+    /// The cancellation token of one pipeline run now: [`Self::cancel`]
+    /// and a deadline [`Self::timeout`] from now (see
+    /// [`fsutil::cancel`]).
+    pub fn token(&self) -> fsutil::cancel::Token {
+        let token = match &self.cancel {
+            Some(flag) => fsutil::cancel::Token::with_flag(flag.clone()),
+            None => fsutil::cancel::Token::new(),
+        };
+        token.with_deadline(std::time::Instant::now() + self.timeout)
+    }
+
     /// The policy of the current settings, not cancellable.
     pub fn from_settings(
         settings: &super::settings::Settings,

@@ -16,9 +16,11 @@
 //! its own, so a slow test delays no other document's diagnostics. A run
 //! is cancelled (its processes killed, whole trees, see
 //! [`lit::orphans`]) by a newer save of the same document, by `didClose`,
-//! by `shutdown` ([`Job::CancelTests`]) and when the worker stops; a
-//! cancelled run publishes nothing. Each pipeline also has the policy's
-//! timeout ([`RunPolicy`]).
+//! by `shutdown` ([`Job::CancelTests`]) and when the worker stops, as soon
+//! as the worker receives the job (not after the debounce); a cancelled
+//! run publishes nothing, and what it runs in-process stops at its next
+//! cancellation checkpoint (`fsutil::cancel`). Each pipeline also has the
+//! policy's timeout ([`RunPolicy`]).
 
 use super::diagnostics::{check_document, to_lsp};
 use super::documents::AnalysisCell;
@@ -122,6 +124,16 @@ impl TestRuns {
         }
     }
 
+    /// Cancels at once, not after the debounce, the runs `job` ends: a
+    /// newer save's, a close's, `shutdown`'s.
+    fn cancel_superseded(&self, job: &Job) {
+        match job {
+            Job::Test { uri, .. } | Job::Close { uri } => self.cancel(uri),
+            Job::CancelTests => self.cancel_all(),
+            Job::Check { .. } => {}
+        }
+    }
+
     fn cancel_all(&self) {
         for (_, run) in lock(&self.current).drain() {
             run.cancel.store(true, Ordering::SeqCst);
@@ -157,12 +169,16 @@ pub fn run(jobs: Receiver<Job>, cx: WorkerContext) {
         ..TestRuns::default()
     };
     while let Ok(first) = jobs.recv() {
+        tests.cancel_superseded(&first);
         let mut batch = vec![first];
         let start = Instant::now();
         let mut disconnected = false;
         while start.elapsed() < MAX_DELAY {
             match jobs.recv_timeout(DEBOUNCE) {
-                Ok(job) => batch.push(job),
+                Ok(job) => {
+                    tests.cancel_superseded(&job);
+                    batch.push(job);
+                }
                 Err(RecvTimeoutError::Timeout) => break,
                 Err(RecvTimeoutError::Disconnected) => {
                     disconnected = true;

@@ -110,6 +110,7 @@ impl Pass for ExpandManualPhaseFence {
 
     fn run(&self, module: &mut Module, ctx: &mut PassContext) {
         for f in module.functions_mut() {
+            fsutil::cancel::checkpoint();
             if f.kind != FuncKind::Orchestration {
                 continue;
             }
@@ -215,6 +216,7 @@ fn assign_slots(idx: &FunctionIndex) -> (Vec<Slot>, Vec<Option<u32>>) {
     let mut next_loop = 0usize;
     let mut last_slot: Option<((LoopId, VarId), u32)> = None;
     for (ci, c) in idx.consumers.iter().enumerate() {
+        fsutil::cancel::checkpoint();
         let Some(c_loop) = c.loop_ else {
             continue;
         };

@@ -29,6 +29,7 @@ pub fn write_function<W: Write>(
     }
     let mut text = String::new();
     for line in lines {
+        fsutil::cancel::checkpoint();
         out.newline()?;
         text.clear();
         line_text(m, f, &line, &mut text);

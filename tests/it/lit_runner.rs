@@ -354,3 +354,20 @@ fn a_killed_runner_cleans_up() {
     let left: Vec<_> = std::fs::read_dir(&tmp).unwrap().collect();
     assert!(left.is_empty(), "{left:?}");
 }
+
+/// A stage run as a process cannot allocate past `--memory-limit` (MiB):
+/// `pfir opt` reading 200 MB of `/dev/zero` under a 32 MiB limit fails to
+/// allocate and aborts (a crash); without a limit (`0`) it reads them all
+/// and exits 1, the input being over its size limit.
+#[cfg(target_os = "linux")]
+#[test]
+fn process_stages_are_held_to_the_memory_limit() {
+    let (_dir, test) = one_test(
+        "// RUN: not --crash pfir opt /dev/zero --input-size-limit=200000000 -o /dev/null\n",
+    );
+    let (r, out) = run_on(&["--memory-limit", "32"], &test);
+    assert!(r.status.success(), "{out}");
+    let (r, out) = run_on(&["--memory-limit", "0"], &test);
+    assert!(!r.status.success(), "{out}");
+    assert!(out.contains("exit status 1"), "{out}");
+}

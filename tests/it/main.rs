@@ -8,6 +8,7 @@ mod support;
 
 mod api;
 mod bounded;
+mod cancel;
 mod crate_boundaries;
 mod deps_bounded;
 mod deps_evaluator;

@@ -456,6 +456,7 @@ pub(crate) fn parse(text: &str, cfg: &ParseConfig<'_>) -> Result<Vec<CheckString
     // The implicit end-of-input directive is located there.
     let mut scanned_to = 0;
     while let Some(m) = prefix_re.find_at(text, pos) {
+        fsutil::cancel::checkpoint();
         let p = m.start();
         let prefix = m.as_str();
         if p > 0 && is_word(bytes[p - 1]) {

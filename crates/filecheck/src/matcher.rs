@@ -163,6 +163,9 @@ impl<'a> Matcher<'a> {
         from: usize,
         to: usize,
     ) -> Result<Option<(usize, usize)>, MatchError> {
+        // Every search of every loop (labels, CHECK-DAG, CHECK-NOT, counts)
+        // comes here: a cancelled run stops before the next one.
+        fsutil::cancel::checkpoint();
         let found = dir.pat.find(&self.input[from..to], &self.vars)?;
         Ok(found.map(|f| {
             self.captured.clear();

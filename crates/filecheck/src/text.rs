@@ -42,6 +42,7 @@ impl<'a> Canon<'a> {
             };
             let run = special.unwrap_or(bytes.len() - i);
             if run > 0 {
+                fsutil::cancel::checkpoint();
                 let c0 = text.len();
                 let mut c = c0.next_multiple_of(STEP);
                 while c < c0 + run {
@@ -53,6 +54,7 @@ impl<'a> Canon<'a> {
                 continue;
             }
             if text.len() % STEP == 0 {
+                fsutil::cancel::checkpoint();
                 checkpoints.push(i);
             }
             let b = bytes[i];

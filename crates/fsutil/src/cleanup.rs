@@ -162,6 +162,32 @@ pub fn kill_process_group(id: u32) {
 #[cfg(not(unix))]
 pub fn kill_process_group(_id: u32) {}
 
+/// Limits the data memory (heap and private writable mappings,
+/// `RLIMIT_DATA`) of process `pid` to `bytes`, soft and hard limit, so
+/// that an allocation past it fails; its children inherit the limit. A
+/// process whose hard limit is lower keeps it. Linux only (elsewhere it
+/// does nothing).
+#[cfg(target_os = "linux")]
+pub fn limit_memory(pid: u32, bytes: u64) {
+    use rustix::process::{Resource, Rlimit, prlimit};
+    let Some(pid) = i32::try_from(pid)
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+    else {
+        return;
+    };
+    let limit = Rlimit {
+        current: Some(bytes),
+        maximum: Some(bytes),
+    };
+    // EPERM: its hard limit is lower already; ESRCH: it has ended.
+    let _ = prlimit(Some(pid), Resource::Data, limit);
+}
+
+/// See the Linux version: not enforced elsewhere.
+#[cfg(not(target_os = "linux"))]
+pub fn limit_memory(_pid: u32, _bytes: u64) {}
+
 #[cfg(test)]
 mod tests {
     use super::*;

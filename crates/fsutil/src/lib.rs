@@ -3,14 +3,17 @@
 //! interrupted by a signal ([`cleanup`]); and the one XML escaper both
 //! write reports with ([`xml`]); and the one definition of a line and
 //! line index ([`lines`]: `\n`, `\r\n` or a lone `\r`; UTF-8/16/32 columns);
-//! and the one helper that runs independent work in parallel ([`parallel`]).
+//! and the one helper that runs independent work in parallel ([`parallel`]);
+//! and the one way long work on a thread is stopped early ([`cancel`]).
 //!
 //! **Boundary:** this crate knows nothing of pfir's compiler (nor of
 //! `.pfir`, FileCheck or lit). It depends on no other crate of the
-//! workspace, so both the `pfir` package and `crates/lit` can use it; a
-//! helper that several of them need lives here once, not in each.
+//! workspace, so the `pfir` package, `crates/lit` and `crates/filecheck`
+//! can use it; a helper that several of them need lives here once, not
+//! in each.
 
 pub mod atomic_write;
+pub mod cancel;
 pub mod cleanup;
 pub mod lines;
 pub mod parallel;

@@ -51,7 +51,14 @@ pub struct Tools {
     /// Runs pipelines made only of the embedding program's own commands
     /// inside this process ([`crate::in_process`]); `None` spawns always.
     pub in_process: Option<std::sync::Arc<dyn crate::in_process::InProcess>>,
+    /// The most data memory each stage run as a process may allocate
+    /// (`RLIMIT_DATA`, on Linux; inherited by what it starts); `None`:
+    /// no limit.
+    pub memory_limit: Option<u64>,
 }
+
+/// The default [`Tools::memory_limit`]: 4 GiB per process.
+pub const DEFAULT_MEMORY_LIMIT: u64 = 4 << 30;
 
 /// A program name of RUN lines and what it runs: `executable` with `args`
 /// before the arguments written in the RUN line.
@@ -60,6 +67,14 @@ pub struct Program {
     pub name: String,
     pub executable: PathBuf,
     pub args: Vec<String>,
+}
+
+/// How a stage of a cancelled pipeline ([`Tools::cancel`]) is reported.
+pub const CANCELLED: &str = "cancelled: killed before it finished";
+
+/// How a stage of a pipeline that ran longer than `timeout` is reported.
+pub(crate) fn timed_out(timeout: Duration) -> String {
+    format!("timed out after {}s and was killed", timeout.as_secs_f64())
 }
 
 /// The default [`Tools::capture_limit`]: 2 MiB per stream.
@@ -80,6 +95,7 @@ impl Tools {
             capture_limit: DEFAULT_CAPTURE_LIMIT,
             cancel: None,
             in_process: None,
+            memory_limit: Some(DEFAULT_MEMORY_LIMIT),
         }
     }
 
@@ -505,10 +521,8 @@ fn wait_or_kill(
         let cancelled = cancel.is_some_and(|c| c.load(Ordering::SeqCst));
         if cancelled || deadline.is_some_and(|d| Instant::now() >= d) {
             let why = match timeout {
-                Some(t) if !cancelled => {
-                    format!("timed out after {}s and was killed", t.as_secs_f64())
-                }
-                _ => "cancelled: killed before it finished".to_string(),
+                Some(t) if !cancelled => timed_out(t),
+                _ => CANCELLED.to_string(),
             };
             for r in running.iter_mut() {
                 if let Some(child) = r.child.as_mut()
@@ -651,6 +665,9 @@ fn spawn_stage(
             child
         }),
     };
+    if let (Ok(child), Some(limit)) = (&spawned, tools.memory_limit) {
+        cleanup::limit_memory(child.id(), limit);
+    }
     (program, spawned)
 }
 

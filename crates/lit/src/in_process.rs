@@ -18,19 +18,25 @@
 //! redirection is opened, and truncated, before the stage runs, as a shell
 //! does; two streams sent to one opening share it); `not`, `not --crash`
 //! and the capture limits apply alike; a panic is exit status 101, as a
-//! Rust program that panics. A pipeline that runs longer than
-//! [`Tools::timeout`] is reported as a process pipeline would be ("timed
-//! out after Ns and was killed", for the stage running then and the ones
-//! after it); as a thread cannot be killed, the stage is left to finish in
-//! the background and nothing it produces is used or written, which the
-//! input budget bounds to milliseconds.
+//! Rust program that panics.
+//!
+//! The stages run on the caller's thread under a [`fsutil::cancel::Token`]
+//! holding [`Tools::cancel`] and the deadline of [`Tools::timeout`]; the
+//! embedding program's commands call [`fsutil::cancel::checkpoint`] in
+//! their loops, so a stage whose time is up or which is cancelled unwinds
+//! there, dropping all it held, and nothing it produced is used or
+//! written. It is reported as a process pipeline would be ("timed out
+//! after Ns and was killed", or "cancelled", for the stage running then
+//! and the ones after it).
 
-use crate::execute::{Captured, PipelineResult, StageResult, Tools, capture, open_out};
+use crate::execute::{
+    CANCELLED, Captured, PipelineResult, StageResult, Tools, capture, open_out, timed_out,
+};
 use crate::run_line::{Pipeline, Stage, StderrTarget, StdoutTarget};
+use fsutil::cancel::{self, Token};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::Instant;
 
 /// A captured stream of an in-process stage; two streams sent to the same
 /// place (`2>&1`) share one.
@@ -77,72 +83,61 @@ pub fn try_run(pipeline: &Pipeline, tools: &Tools, cwd: Option<&Path>) -> Option
         }
         planned.push(Planned { executable, args });
     }
-    let state = Arc::new(Mutex::new(Vec::<StageResult>::new()));
-    let stdout = Arc::new(Mutex::new(Captured::default()));
-    let cancelled = Arc::new(AtomicBool::new(false));
-    let limit = tools.capture_limit;
-    match tools.timeout {
-        // On the caller's thread: no thread, no copy of the pipeline.
-        None => run_stages(
-            &**hook, pipeline, &planned, limit, &state, &stdout, &cancelled,
-        ),
-        Some(timeout) => {
-            let run = {
-                let (hook, pipeline) = (hook.clone(), pipeline.clone());
-                let (state, stdout, cancelled) = (state.clone(), stdout.clone(), cancelled.clone());
-                move || {
-                    run_stages(
-                        &*hook, &pipeline, &planned, limit, &state, &stdout, &cancelled,
-                    )
-                }
-            };
-            let (tx, rx) = std::sync::mpsc::channel();
-            let spawned = std::thread::Builder::new()
-                .name("pfir-lit".into())
-                .spawn(move || {
-                    run();
-                    let _ = tx.send(());
-                });
-            if spawned.is_err() {
-                return None;
-            }
-            if rx.recv_timeout(timeout).is_err() {
-                cancelled.store(true, Ordering::SeqCst);
-                let mut done = std::mem::take(&mut *lock(&state));
-                for stage in &pipeline.stages[done.len()..] {
-                    done.push(StageResult {
-                        command: stage.display(),
-                        invert: stage.invert,
-                        crash: stage.crash,
-                        status: None,
-                        error: Some(timed_out(timeout)),
-                        stderr: Vec::new(),
-                        stderr_dropped: 0,
-                    });
-                }
-                return Some(PipelineResult {
-                    stages: done,
-                    stdout: Vec::new(),
-                    stdout_dropped: 0,
-                });
-            }
-        }
+    // The stages stop themselves at their next checkpoint when the
+    // pipeline's time is up or it is cancelled (`fsutil::cancel`): no
+    // thread is started, and nothing a stage held outlives it.
+    let mut token = match &tools.cancel {
+        Some(flag) => Token::with_flag(flag.clone()),
+        None => Token::new(),
+    };
+    if let Some(timeout) = tools.timeout {
+        token = token.with_deadline(Instant::now() + timeout);
     }
-    let stages = std::mem::take(&mut *lock(&state));
-    let out = std::mem::take(&mut *lock(&stdout));
+    let mut stages = Vec::new();
+    let stdout = run_stages(
+        &**hook,
+        pipeline,
+        &planned,
+        tools.capture_limit,
+        &token,
+        &mut stages,
+    );
+    if stages.len() < pipeline.stages.len() {
+        // Stopped: the running stage and the ones after it are reported
+        // as a process pipeline's would be.
+        let why = match tools.timeout {
+            Some(t) if token.timed_out() => timed_out(t),
+            _ => CANCELLED.to_string(),
+        };
+        for stage in &pipeline.stages[stages.len()..] {
+            stages.push(StageResult {
+                command: stage.display(),
+                invert: stage.invert,
+                crash: stage.crash,
+                status: None,
+                error: Some(why.clone()),
+                stderr: Vec::new(),
+                stderr_dropped: 0,
+            });
+        }
+        return Some(PipelineResult {
+            stages,
+            stdout: Vec::new(),
+            stdout_dropped: 0,
+        });
+    }
     Some(PipelineResult {
         stages,
-        stdout: out.bytes,
-        stdout_dropped: out.dropped,
+        stdout: stdout.bytes,
+        stdout_dropped: stdout.dropped,
     })
 }
 
 /// The most bytes of named input files (and of a `<` file) one stage may
-/// have to run in-process: 1 MiB. pfir's commands are linear, so a stage
-/// within it ends within milliseconds, and a timed-out or cancelled stage
-/// (which a thread cannot be killed out of) stops using CPU and memory
-/// well within 100 ms. A stage with more input runs as a process, which
-/// is killed on time.
+/// have to run in-process: 1 MiB. pfir's commands are linear, so what an
+/// in-process stage holds is bounded by it (docs/testing.md, "Budgets:
+/// memory"); a stage with more input runs as a process, held to
+/// [`Tools::memory_limit`].
 pub const INPUT_BUDGET: u64 = 1 << 20;
 
 /// Whether `stage` (running with `args`, the resolved ones) behaves in
@@ -243,10 +238,6 @@ fn keep(bytes: Vec<u8>, limit: usize) -> Captured {
     }
 }
 
-fn timed_out(timeout: Duration) -> String {
-    format!("timed out after {}s and was killed", timeout.as_secs_f64())
-}
-
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
@@ -280,21 +271,21 @@ pub(crate) fn exit_status(_code: i32) -> std::process::ExitStatus {
     unreachable!("in-process stages run on Unix only")
 }
 
+/// Runs the stages in order under `token`, pushing each one's result on
+/// `done`; returns the last stage's captured output. A stage that `token`
+/// stops (before or while it runs) ends the run: its result and the later
+/// ones are not pushed.
 fn run_stages(
     hook: &dyn InProcess,
     pipeline: &Pipeline,
     planned: &[Planned],
     limit: usize,
-    state: &Mutex<Vec<StageResult>>,
-    stdout: &Mutex<Captured>,
-    cancelled: &AtomicBool,
-) {
+    token: &Token,
+    done: &mut Vec<StageResult>,
+) -> Captured {
     let mut piped: Vec<u8> = Vec::new();
     let count = pipeline.stages.len();
     for (i, (stage, plan)) in pipeline.stages.iter().zip(planned).enumerate() {
-        if cancelled.load(Ordering::SeqCst) {
-            return;
-        }
         let last = i + 1 == count;
         let input = std::mem::take(&mut piped);
         let mut result = StageResult {
@@ -351,7 +342,7 @@ fn run_stages(
             Ok(s) => s,
             Err(e) => {
                 result.error = Some(format!("cannot set up its input/output: {e}"));
-                lock(state).push(result);
+                done.push(result);
                 continue;
             }
         };
@@ -361,13 +352,13 @@ fn run_stages(
             stdout: out_sink.clone(),
             stderr: err_sink.clone(),
         };
-        let code = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            hook.run(&plan.executable, &plan.args, streams)
-        }))
-        .unwrap_or(crate::execute::RUST_PANIC_STATUS);
-        if cancelled.load(Ordering::SeqCst) {
-            return;
-        }
+        let code = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            cancel::run(token, || hook.run(&plan.executable, &plan.args, streams))
+        })) {
+            Ok(Ok(code)) => code,
+            Ok(Err(cancel::Cancelled)) => return Captured::default(),
+            Err(_) => crate::execute::RUST_PANIC_STATUS,
+        };
         result.status = Some(exit_status(code));
         let files = match (&out, &err) {
             (Dest::File(a, _), Dest::File(b, _)) if Arc::ptr_eq(a, b) => vec![&out],
@@ -388,34 +379,54 @@ fn run_stages(
         result.stderr = c.bytes;
         result.stderr_dropped = c.dropped;
         let bytes = std::mem::take(&mut *lock(&pipe));
+        done.push(result);
         if last {
-            *lock(stdout) = keep(bytes, limit);
-        } else {
-            piped = bytes;
+            return keep(bytes, limit);
         }
-        lock(state).push(result);
+        piped = bytes;
     }
+    Captured::default()
 }
 
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
     use crate::run_line::{Substitutions, parse};
+    use std::time::Duration;
 
     /// A hook that runs `echo WORDS`, `rev` (reverses its input), `fail`
-    /// (prints to stderr, exits 1), `boom` (panics) and `sleep`, as if they
-    /// were programs of its own.
-    #[derive(Debug)]
-    struct Toy;
+    /// (prints to stderr, exits 1), `boom` (panics) and `spin` (loops
+    /// forever, at a checkpoint every millisecond, holding 16 MiB), as if
+    /// they were programs of its own; it counts the stages it started.
+    #[derive(Debug, Default)]
+    struct Toy {
+        started: std::sync::atomic::AtomicUsize,
+        /// Stages running now (a guard of each stage counts it).
+        running: Arc<std::sync::atomic::AtomicUsize>,
+    }
+
+    /// Counts a running stage until it is dropped.
+    struct Running(Arc<std::sync::atomic::AtomicUsize>);
+
+    impl Drop for Running {
+        fn drop(&mut self) {
+            self.0.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
 
     impl InProcess for Toy {
         fn handles(&self, executable: &Path, _args: &[String]) -> bool {
             matches!(
                 executable.to_str(),
-                Some("echo" | "rev" | "fail" | "boom" | "sleep")
+                Some("echo" | "rev" | "fail" | "boom" | "spin")
             )
         }
         fn run(&self, executable: &Path, args: &[String], s: StageStreams) -> i32 {
+            self.started
+                .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            self.running
+                .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let _running = Running(self.running.clone());
             match executable.to_str().unwrap() {
                 "echo" => {
                     s.stdout
@@ -435,9 +446,13 @@ mod tests {
                     s.stdout.lock().unwrap().extend(b"out\n");
                     1
                 }
-                "sleep" => {
-                    std::thread::sleep(Duration::from_secs(2));
-                    0
+                "spin" => {
+                    let held = vec![1u8; 16 << 20];
+                    loop {
+                        cancel::checkpoint();
+                        std::thread::sleep(Duration::from_millis(1));
+                        std::hint::black_box(&held);
+                    }
                 }
                 _ => panic!("boom"),
             }
@@ -445,6 +460,15 @@ mod tests {
     }
 
     fn run(text: &str, timeout: Option<Duration>) -> Option<PipelineResult> {
+        run_with(text, timeout, None, Arc::default())
+    }
+
+    fn run_with(
+        text: &str,
+        timeout: Option<Duration>,
+        cancel: Option<Arc<std::sync::atomic::AtomicBool>>,
+        toy: Arc<Toy>,
+    ) -> Option<PipelineResult> {
         let subs = Substitutions {
             source: PathBuf::from("/dev/null"),
             temp: PathBuf::from("/tmp/x"),
@@ -453,7 +477,8 @@ mod tests {
         let p = parse(text, &subs).unwrap();
         let tools = Tools {
             timeout,
-            in_process: Some(Arc::new(Toy)),
+            cancel,
+            in_process: Some(toy),
             ..Tools::new()
         };
         try_run(&p[0], &tools, None)
@@ -565,13 +590,58 @@ mod tests {
         assert!(r.stages[0].describe_status().contains("cannot open"));
     }
 
+    /// A stage that never ends by itself stops at the deadline (the call
+    /// returns at all), on the caller's thread; it and the stages after it
+    /// are reported timed out, and the ones after it never start.
     #[test]
-    fn timeout_reports_the_running_stage_and_the_rest() {
-        let r = run("sleep | rev", Some(Duration::from_millis(100))).unwrap();
+    fn timeout_stops_the_running_stage_and_reports_it_and_the_rest() {
+        let toy = Arc::<Toy>::default();
+        let r = run_with(
+            "echo a | spin | rev",
+            Some(Duration::from_millis(100)),
+            None,
+            toy.clone(),
+        )
+        .unwrap();
         assert!(!r.passed());
-        assert_eq!(r.stages.len(), 2);
-        for s in &r.stages {
+        assert_eq!(r.stages.len(), 3);
+        assert!(r.stages[0].passed());
+        for s in &r.stages[1..] {
             assert!(s.describe_status().contains("timed out"), "{s:?}");
         }
+        assert_eq!(toy.started.load(std::sync::atomic::Ordering::SeqCst), 2);
+        // The stage has stopped (and dropped what it held) when the
+        // pipeline's result is there: nothing runs on in the background.
+        assert_eq!(toy.running.load(std::sync::atomic::Ordering::SeqCst), 0);
+    }
+
+    /// A pipeline cancelled before it starts runs none of its stages.
+    #[test]
+    fn a_pipeline_already_cancelled_runs_no_stage() {
+        let toy = Arc::<Toy>::default();
+        let flag = Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let r = run_with("echo a | rev", None, Some(flag), toy.clone()).unwrap();
+        assert_eq!(toy.started.load(std::sync::atomic::Ordering::SeqCst), 0);
+        assert_eq!(r.stages.len(), 2);
+        for s in &r.stages {
+            assert_eq!(s.describe_status(), CANCELLED, "{s:?}");
+        }
+    }
+
+    /// A cancel from another thread (the language server's newer save)
+    /// stops the running stage; without the cancel it would never end.
+    #[test]
+    fn a_cancel_from_another_thread_stops_the_running_stage() {
+        let flag = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let setter = {
+            let flag = flag.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(50));
+                flag.store(true, std::sync::atomic::Ordering::SeqCst);
+            })
+        };
+        let r = run_with("spin", None, Some(flag), Arc::default()).unwrap();
+        setter.join().unwrap();
+        assert_eq!(r.stages[0].describe_status(), CANCELLED);
     }
 }
