@@ -245,9 +245,9 @@ impl Writer {
                 );
                 self.diags.push(match expected {
                     Some(e) => d.with_note(format!(
-                        "a `{}` function's {} is `pl.{what}.{e}`, as `.pfir` derives it",
-                        kind.keyword(),
-                        what.to_lowercase()
+                        "the {} `.pfir` derives for `{}` functions is `pl.{what}.{e}`",
+                        what.to_lowercase(),
+                        kind.keyword()
                     )),
                     None => d.with_note("an opaque function has no level or role in `.pfir`"),
                 });

@@ -109,10 +109,16 @@ pub fn is_python_keyword(name: &str) -> bool {
     PYTHON_KEYWORDS.contains(&name)
 }
 
-/// Names a `.pfir` variable cannot keep in the DSL: Python keywords and the
-/// two names a program's methods need (`self`, `pl`).
+/// The temporary that holds the tuple of a `pl.submit` whose kernel has no
+/// results (`_submit_tmp = pl.submit(...)`, `t = _submit_tmp[0]`), the name
+/// PyPTO's printer uses.
+pub const SUBMIT_TMP: &str = "_submit_tmp";
+
+/// Names a `.pfir` variable cannot keep in the DSL: Python keywords, the
+/// two names a program's methods need (`self`, `pl`) and the temporary of a
+/// `pl.submit` without results (`_submit_tmp`).
 pub fn is_reserved_in_dsl(name: &str) -> bool {
-    is_python_keyword(name) || name == "self" || name == PL
+    is_python_keyword(name) || name == "self" || name == PL || name == SUBMIT_TMP
 }
 
 /// PyPTO's spelling of one op-name part: a Python keyword takes a `_`.
