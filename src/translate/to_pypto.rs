@@ -560,7 +560,27 @@ impl<'a> FunctionWriter<'a> {
                     text.push_str(" = ");
                 }
                 text.push_str("pl.yield_(");
-                self.expr().comma_separated(values, &mut text);
+                // PyPTO types a bare integer literal `INDEX` and checks
+                // that both branches of an `if` yield one dtype: a literal
+                // an `if` yields is written with `.pfir`'s type, `i64`.
+                let of_if = self
+                    .yield_owner
+                    .get(&s)
+                    .is_some_and(|o| matches!(f.stmts[*o].kind, StmtKind::If(_)));
+                let mut e = self.expr();
+                for (i, v) in values.iter().enumerate() {
+                    if i > 0 {
+                        text.push_str(", ");
+                    }
+                    if of_if && is_int_literal(f, *v) {
+                        text.push_str("pl.const(");
+                        e.write(*v, &mut text);
+                        let i64 = names::dtype_name(crate::ir::ScalarType::I64);
+                        let _ = write!(text, ", {PL}.{})", i64.unwrap_or_default());
+                    } else {
+                        e.write(*v, &mut text);
+                    }
+                }
                 text.push(')');
             }
             StmtKind::Return(values) => {
