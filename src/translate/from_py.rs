@@ -192,6 +192,8 @@ impl Writer {
         body: &[Stmt],
     ) {
         let mut kind = crate::vocab::FuncKind::Opaque;
+        // `level=` and `role=`, checked against the type once it is known.
+        let mut level_role: Vec<(&str, usize, &Expr)> = Vec::new();
         for d in decorators {
             if !is_pl(d, "function") {
                 self.diags.push(no_form("this decorator", d.span));
@@ -217,12 +219,38 @@ impl Writer {
                         // A hand-placed `with pl.scope():` needs it; `.pfir`
                         // writes `auto { }` wherever it likes.
                         "auto_scope" if matches!(value.kind, ExprKind::Bool(false)) => {}
+                        "level" => level_role.push(("Level", 0, value)),
+                        "role" => level_role.push(("Role", 1, value)),
                         _ => self.diags.push(no_form(
                             format_args!("`{key}=` of `pl.function`"),
                             value.span,
                         )),
                     }
                 }
+            }
+        }
+        // PyPTO's printer writes the level and role derived from the type;
+        // `.pfir` derives them the same way, so only those are read.
+        let derived = names::derived_level_role(kind);
+        for (what, i, value) in level_role {
+            let expected = derived.map(|(level, role)| [level, role][i]);
+            let found = match pl_path(value).as_deref() {
+                Some([w, name]) if *w == what => Some(*name),
+                _ => None,
+            };
+            if found.is_none() || found != expected {
+                let d = no_form(
+                    format_args!("this `{}=` of `pl.function`", what.to_lowercase()),
+                    value.span,
+                );
+                self.diags.push(match expected {
+                    Some(e) => d.with_note(format!(
+                        "the {} `.pfir` derives for `{}` functions is `pl.{what}.{e}`",
+                        what.to_lowercase(),
+                        kind.keyword()
+                    )),
+                    None => d.with_note("an opaque function has no level or role in `.pfir`"),
+                });
             }
         }
         let mut head = String::new();
@@ -875,6 +903,7 @@ impl Writer {
         kwargs: &[(String, Expr)],
         out: &mut String,
     ) {
+        let mut op = String::new();
         if let ExprKind::Attribute(base, name) = &func.kind
             && matches!(&base.kind, ExprKind::Name(s) if s == "self")
         {
@@ -906,7 +935,8 @@ impl Writer {
                 parts => {
                     let parts: Vec<&str> =
                         parts.iter().map(|p| names::op_part_from_dsl(p)).collect();
-                    out.push_str(&parts.join("."));
+                    op = parts.join(".");
+                    out.push_str(&op);
                 }
             }
         } else {
@@ -915,14 +945,24 @@ impl Writer {
         }
         out.push('(');
         let mut first = true;
-        for a in args {
+        // A keyword PyPTO's printer writes for the next positional argument
+        // (`dtype=` of `pl.array.create`) is that argument.
+        let mut positional: Vec<&Expr> = args.iter().collect();
+        let mut keywords = Vec::new();
+        for (k, v) in kwargs {
+            match names::positional_keyword(&op, k) {
+                Some(i) if i == positional.len() => positional.push(v),
+                _ => keywords.push((k, v)),
+            }
+        }
+        for a in positional {
             if !first {
                 out.push_str(", ");
             }
             first = false;
             self.expr(a, out);
         }
-        for (k, v) in kwargs {
+        for (k, v) in keywords {
             if k == "attrs" {
                 self.attrs(v);
                 continue;

@@ -58,6 +58,36 @@ pub fn kind_from_name(name: &str) -> Option<FuncKind> {
     KINDS.iter().find(|(_, n)| *n == name).map(|(t, _)| *t)
 }
 
+/// The `pl.Level` and `pl.Role` PyPTO derives from a function's type
+/// (`FunctionTypeToLevel` and the `Function` constructor), which its
+/// printer writes on every non-opaque function
+/// (`level=pl.Level.CHIP, role=pl.Role.Orchestrator`). Any other level or
+/// role PyPTO itself refuses for that type; an opaque function has none.
+pub fn derived_level_role(k: FuncKind) -> Option<(&'static str, &'static str)> {
+    match k {
+        FuncKind::Opaque => None,
+        FuncKind::Orchestration => Some(("CHIP", "Orchestrator")),
+        FuncKind::InCore => Some(("CHIP_DIE", "SubWorker")),
+        FuncKind::Aic => Some(("AIC", "SubWorker")),
+        FuncKind::Aiv => Some(("AIV", "SubWorker")),
+        FuncKind::Group => Some(("CORE_GROUP", "SubWorker")),
+    }
+}
+
+/// The keyword arguments PyPTO's printer writes for a positional argument
+/// of a `.pfir` op: (op, keyword, position). `pl.array.create(4,
+/// dtype=pl.TASK_ID)` is `array.create(4, task_id)`.
+pub const POSITIONAL_KEYWORDS: [(&str, &str, usize); 1] = [("array.create", "dtype", 1)];
+
+/// The position of `keyword` among the positional arguments of `op`, when
+/// PyPTO's printer writes that argument as a keyword.
+pub fn positional_keyword(op: &str, keyword: &str) -> Option<usize> {
+    POSITIONAL_KEYWORDS
+        .iter()
+        .find(|(o, k, _)| *o == op && *k == keyword)
+        .map(|(_, _, i)| *i)
+}
+
 /// The loop iterators of the DSL (`pl.range`, `pl.parallel`, `pl.unroll`)
 /// are spelt as the `.pfir` loop kinds are.
 pub fn loop_kind_from_name(name: &str) -> Option<LoopKind> {
@@ -79,10 +109,16 @@ pub fn is_python_keyword(name: &str) -> bool {
     PYTHON_KEYWORDS.contains(&name)
 }
 
-/// Names a `.pfir` variable cannot keep in the DSL: Python keywords and the
-/// two names a program's methods need (`self`, `pl`).
+/// The temporary that holds the tuple of a `pl.submit` whose kernel has no
+/// results (`_submit_tmp = pl.submit(...)`, `t = _submit_tmp[0]`), the name
+/// PyPTO's printer uses.
+pub const SUBMIT_TMP: &str = "_submit_tmp";
+
+/// Names a `.pfir` variable cannot keep in the DSL: Python keywords, the
+/// two names a program's methods need (`self`, `pl`) and the temporary of a
+/// `pl.submit` without results (`_submit_tmp`).
 pub fn is_reserved_in_dsl(name: &str) -> bool {
-    is_python_keyword(name) || name == "self" || name == PL
+    is_python_keyword(name) || name == "self" || name == PL || name == SUBMIT_TMP
 }
 
 /// PyPTO's spelling of one op-name part: a Python keyword takes a `_`.

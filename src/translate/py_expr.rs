@@ -9,9 +9,10 @@
 use super::names::{self, PL};
 use super::to_pypto::no_form;
 use crate::diagnostics::Diagnostic;
-use crate::ir::{Callee, ExprId, ExprKind, Function, Module, UnaryOp};
+use crate::ir::{Callee, ExprId, ExprKind, Function, Module, ScalarType, Type, UnaryOp};
 use crate::printer::expr::{NEG, NOT, prec};
 use crate::printer::float::format_float;
+use crate::vocab::{BinaryOp, BuiltinOp};
 use std::fmt::Write as _;
 
 pub struct ExprWriter<'a> {
@@ -60,6 +61,7 @@ impl<'a> ExprWriter<'a> {
         }
         match f.exprs[e].kind {
             ExprKind::Binary(op, l, r) => {
+                self.check_operands(e, op, l, r);
                 let left_min = if op.is_comparison() { p + 1 } else { p };
                 self.write_at(l, left_min, out);
                 out.push(' ');
@@ -102,10 +104,55 @@ impl<'a> ExprWriter<'a> {
         }
     }
 
+    /// PyPTO's scalar operators other than `and` / `or` take numbers of
+    /// one category (integers, or floats), never `bool`.
+    fn check_operands(&mut self, e: ExprId, op: BinaryOp, l: ExprId, r: ExprId) {
+        if matches!(op, BinaryOp::And | BinaryOp::Or) {
+            return;
+        }
+        let scalar = |x: ExprId| match self.f.ty(x) {
+            Type::Scalar(s) => Some(*s),
+            _ => None,
+        };
+        let (Some(a), Some(b)) = (scalar(l), scalar(r)) else {
+            return;
+        };
+        let span = self.f.exprs[e].span;
+        if a == ScalarType::Bool || b == ScalarType::Bool {
+            self.diags.push(
+                no_form(format_args!("`{}` on `bool` operands", op.symbol()), span).with_note(
+                    "PyPTO's scalar operators other than `and` and `or` do not take `bool`",
+                ),
+            );
+        } else if a.is_float() != b.is_float() {
+            self.diags.push(
+                no_form(
+                    format_args!("`{}` on an integer and a float", op.symbol()),
+                    span,
+                )
+                .with_note(
+                    "PyPTO's scalar operators take operands of one category: integers, or floats",
+                ),
+            );
+        }
+    }
+
     /// `self.f(x)` / `pl.ns.op(x, key=v)` / `pl.system.task_dummy(deps=[t])`.
     fn call(&mut self, e: ExprId, c: crate::ir::CallId, out: &mut String) {
         let f = self.f;
         let call = &f.calls[c];
+        if call.builtin == Some(BuiltinOp::ArrayCreate)
+            && let Some(n) = f.list(call.args).first()
+            && !matches!(f.exprs[*n].kind, ExprKind::Int(k) if k.get() > 0)
+        {
+            self.diags.push(
+                no_form(
+                    "an `array.create` whose size is not a positive integer literal",
+                    f.exprs[e].span,
+                )
+                .with_note("PyPTO's `pl.array.create` takes a constant, positive extent"),
+            );
+        }
         match call.callee {
             Callee::Function(id) => {
                 out.push_str("self.");
@@ -139,7 +186,8 @@ impl<'a> ExprWriter<'a> {
             sep(out);
             self.write(*arg, out);
         }
-        if !call.manual_dep_edges.is_empty() {
+        // PyPTO's `pl.system.task_dummy` needs `deps=`, even empty.
+        if !call.manual_dep_edges.is_empty() || call.builtin == Some(BuiltinOp::TaskDummy) {
             sep(out);
             out.push_str("deps=");
             self.list(f.list(call.manual_dep_edges), out);

@@ -7,7 +7,7 @@
 //! exactly the lines `pfir fmt` keeps them on; each becomes a `#` comment.
 //! A construct PyPTO has no form for is an error at its `.pfir` position.
 
-use super::names::{self, PL};
+use super::names::{self, PL, SUBMIT_TMP};
 use super::py_expr::ExprWriter;
 use crate::diagnostics::{Code, Diagnostic};
 use crate::ir::walk::{Event, Walk};
@@ -22,6 +22,15 @@ use std::fmt::Write as _;
 
 /// Four spaces per level, as PyPTO's printer indents.
 const INDENT: &str = "    ";
+
+/// Python's bound on statically nested blocks (`for`, `while`, `with`) in
+/// one function (CPython's `CO_MAXBLOCKS`).
+const MAX_PYTHON_BLOCKS: usize = 20;
+
+/// How deep statements may nest in a method: Python's tokenizer takes
+/// indentation up to level 99; a class body is level 1 and a method's
+/// statements start at level 2.
+const MAX_PYTHON_DEPTH: usize = 98;
 
 /// An error for a construct at `span` that PyPTO's DSL cannot say.
 pub(super) fn no_form(what: impl std::fmt::Display, span: Span) -> Diagnostic {
@@ -53,14 +62,16 @@ pub fn write_program(m: &Module, class_name: &str, out: &mut String, diags: &mut
 /// The `pl.dynamic("n")` declarations the signatures of `m` need: every
 /// name used as a dynamic extent in a parameter or result type.
 pub fn dynamic_names(m: &Module, names: &mut Vec<String>) {
-    fn collect(t: &Type, names: &mut Vec<String>) {
-        match t {
-            Type::Array { extent, .. } => push_extent(extent, names),
-            Type::Tensor { dims, .. } => dims.iter().for_each(|d| push_extent(d, names)),
-            Type::Tuple(parts) => parts.iter().for_each(|p| collect(p, names)),
-            _ => {}
+    for f in m.functions() {
+        for p in &f.params {
+            collect_dynamic(f.var_ty(p.var), names);
         }
+        f.results.iter().for_each(|t| collect_dynamic(t, names));
     }
+}
+
+/// Adds the names of the dynamic extents of `t` to `names`, once each.
+fn collect_dynamic(t: &Type, names: &mut Vec<String>) {
     fn push_extent(e: &Extent, names: &mut Vec<String>) {
         if let Extent::Dynamic(Some(n)) = e
             && !names.contains(n)
@@ -68,11 +79,11 @@ pub fn dynamic_names(m: &Module, names: &mut Vec<String>) {
             names.push(n.clone());
         }
     }
-    for f in m.functions() {
-        for p in &f.params {
-            collect(f.var_ty(p.var), names);
-        }
-        f.results.iter().for_each(|t| collect(t, names));
+    match t {
+        Type::Array { extent, .. } => push_extent(extent, names),
+        Type::Tensor { dims, .. } => dims.iter().for_each(|d| push_extent(d, names)),
+        Type::Tuple(parts) => parts.iter().for_each(|p| collect_dynamic(p, names)),
+        _ => {}
     }
 }
 
@@ -97,11 +108,72 @@ impl<'a> FunctionWriter<'a> {
     fn new(m: &'a Module, f: &'a Function, diags: &'a mut Vec<Diagnostic>) -> Self {
         let mut yield_owner = HashMap::new();
         let mut has_auto = false;
+        // The statements open around the current one: how many are Python
+        // blocks (`for`, `while`, `with`), how many `manual` scopes.
+        let mut open: Vec<StmtId> = Vec::new();
+        let (mut blocks, mut manuals) = (0usize, 0usize);
+        let is_block = |k: &StmtKind| {
+            matches!(
+                k,
+                StmtKind::For(_) | StmtKind::While(_) | StmtKind::Scope(_)
+            )
+        };
+        let is_manual = |k: &StmtKind| matches!(k, StmtKind::Scope(sc) if f.scopes[*sc].manual);
+        // The kind of each loop open around the current statement (`None`:
+        // a `while`).
+        let mut loops: Vec<Option<LoopKind>> = Vec::new();
         for event in Walk::new(f) {
-            let Event::Enter(s, site) = event else {
-                continue;
+            let (s, site) = match event {
+                Event::Enter(s, site) => (s, site),
+                Event::Leave(s) => {
+                    open.pop();
+                    if matches!(f.stmts[s].kind, StmtKind::For(_) | StmtKind::While(_)) {
+                        loops.pop();
+                    }
+                    blocks -= usize::from(is_block(&f.stmts[s].kind));
+                    manuals -= usize::from(is_manual(&f.stmts[s].kind));
+                    continue;
+                }
+                _ => continue,
             };
-            match f.stmts[s].kind {
+            let kind = f.stmts[s].kind;
+            open.push(s);
+            blocks += usize::from(is_block(&kind));
+            manuals += usize::from(is_manual(&kind));
+            let span = f.stmts[s].span;
+            if is_block(&kind) && blocks == MAX_PYTHON_BLOCKS + 1 {
+                diags.push(
+                    no_form(format_args!("a loop or scope nested {blocks} deep"), span).with_note(
+                        format!(
+                            "Python takes at most {MAX_PYTHON_BLOCKS} nested blocks (`for`, `while`, `with`) in a function"
+                        ),
+                    ),
+                );
+            }
+            if open.len() == MAX_PYTHON_DEPTH + 1 {
+                diags.push(
+                    no_form(format_args!("a statement nested {} deep", open.len()), span)
+                        .with_note(format!(
+                            "Python takes at most {MAX_PYTHON_DEPTH} levels of indentation in a method"
+                        )),
+                );
+            }
+            match kind {
+                StmtKind::For(l) => loops.push(Some(f.fors[l].kind)),
+                StmtKind::While(_) => loops.push(None),
+                StmtKind::Break | StmtKind::Continue => {
+                    if let Some(Some(k @ (LoopKind::Parallel | LoopKind::Unroll))) = loops.last() {
+                        let word = if matches!(kind, StmtKind::Break) {
+                            "break"
+                        } else {
+                            "continue"
+                        };
+                        diags.push(
+                            no_form(format_args!("`{word}` in `{}` loops", k.keyword()), span)
+                                .with_note("PyPTO's `break` and `continue` stand only in `range` and `while` loops"),
+                        );
+                    }
+                }
                 StmtKind::Yield(_) => {
                     if let Some(owner) = site.owner
                         && !f.results(&f.stmts[owner].kind).is_empty()
@@ -109,7 +181,16 @@ impl<'a> FunctionWriter<'a> {
                         yield_owner.insert(s, owner);
                     }
                 }
-                StmtKind::Scope(sc) if !f.scopes[sc].manual => has_auto = true,
+                StmtKind::Scope(sc) if !f.scopes[sc].manual => {
+                    has_auto = true;
+                    if manuals > 0 {
+                        diags.push(
+                            no_form("an `auto` scope inside a `manual` scope", span).with_note(
+                                "PyPTO's parser refuses an AUTO scope nested inside a manual scope",
+                            ),
+                        );
+                    }
+                }
                 _ => {}
             }
         }
@@ -180,10 +261,35 @@ impl<'a> FunctionWriter<'a> {
         text.push_str("def ");
         text.push_str(&f.name);
         text.push_str("(self");
+        // The dynamic extents the types of the parameters so far name.
+        let mut dynamic = Vec::new();
         for p in &f.params {
             let name = f.var_name(p.var).to_string();
-            self.check_name(&name, f.vars[p.var].span);
-            let ty = self.ty(f.var_ty(p.var), f.vars[p.var].span);
+            let span = f.vars[p.var].span;
+            self.check_name(&name, span);
+            let param_ty = f.var_ty(p.var);
+            if dynamic.contains(&name) {
+                self.diags.push(
+                    no_form(
+                        format_args!("a parameter `{name}` after a parameter whose type has the extent `{name}`"),
+                        span,
+                    )
+                    .with_note("PyPTO's parser refuses a parameter that shadows a dynamic extent an earlier parameter uses; put it first"),
+                );
+            }
+            collect_dynamic(param_ty, &mut dynamic);
+            match (p.direction, param_ty) {
+                (Direction::InOut, Type::Scalar(_)) => self.diags.push(
+                    no_form("an `inout` parameter of scalar type", span)
+                        .with_note("PyPTO's scalar parameters are `in` or `out`"),
+                ),
+                (_, Type::Tuple(_)) => self.diags.push(
+                    no_form("a parameter of tuple type", span)
+                        .with_note("PyPTO has tuple types only for results"),
+                ),
+                _ => {}
+            }
+            let ty = self.ty(param_ty, span);
             let ty = match p.direction {
                 Direction::In => ty,
                 Direction::Out => format!("{PL}.Out[{ty}]"),
@@ -249,10 +355,10 @@ impl<'a> FunctionWriter<'a> {
 
     fn check_name(&mut self, name: &str, span: Span) {
         if names::is_reserved_in_dsl(name) {
-            self.diags.push(
-                no_form(format_args!("the name `{name}`"), span)
-                    .with_note("it is a Python keyword, or a name the DSL needs (`self`, `pl`)"),
-            );
+            self.diags
+                .push(no_form(format_args!("the name `{name}`"), span).with_note(
+                    "it is a Python keyword, or a name the DSL needs (`self`, `pl`, `_submit_tmp`)",
+                ));
         }
     }
 
@@ -293,6 +399,8 @@ impl<'a> FunctionWriter<'a> {
         let mut text = String::new();
         let kind = f.stmts[s].kind;
         let mut first_in_body: Option<String> = None;
+        // A line after this one, at its depth.
+        let mut next_line: Option<String> = None;
         match kind {
             StmtKind::Assign { results, value } => {
                 self.targets(s, f.list(results), &mut text);
@@ -305,7 +413,13 @@ impl<'a> FunctionWriter<'a> {
                 let kernel_results = results.len().saturating_sub(1);
                 let (outs, tid) = results.split_at(kernel_results);
                 match outs {
-                    [] => {}
+                    // PyPTO unpacks a submit into a result and a task id
+                    // only; without results the tuple is bound and read.
+                    [] => {
+                        let mut tid_text = String::new();
+                        self.targets(s, tid, &mut tid_text);
+                        next_line = Some(format!("{tid_text} = {SUBMIT_TMP}[0]"));
+                    }
                     [one] => {
                         self.targets(s, &[*one], &mut text);
                         text.push_str(", ");
@@ -316,7 +430,11 @@ impl<'a> FunctionWriter<'a> {
                         text.push_str("), ");
                     }
                 }
-                self.targets(s, tid, &mut text);
+                if outs.is_empty() {
+                    text.push_str(SUBMIT_TMP);
+                } else {
+                    self.targets(s, tid, &mut text);
+                }
                 text.push_str(" = ");
                 if sub.sync_start.is_some() && sub.core_num.is_none() {
                     self.diags
@@ -328,6 +446,13 @@ impl<'a> FunctionWriter<'a> {
                     "pl.submit(self."
                 });
                 text.push_str(f.callee_name(self.m, sub.callee));
+                if let Some(p) = sub.predicate {
+                    self.diags.push(
+                        no_form("`predicate=`", f.exprs[p].span).with_note(
+                            "PyPTO's predicate compares one tensor element (`t[i]`) with an integer literal, which `.pfir` cannot say",
+                        ),
+                    );
+                }
                 let mut e = self.expr();
                 for arg in f.list(sub.args) {
                     text.push_str(", ");
@@ -368,6 +493,17 @@ impl<'a> FunctionWriter<'a> {
                 }
                 let _ = write!(text, " in {PL}.{}(", l.kind.keyword());
                 let bounds = f.written_bounds(l);
+                if l.kind == LoopKind::Unroll && !bounds.iter().all(|b| is_int_literal(f, *b)) {
+                    self.diags.push(
+                        no_form(
+                            "an `unroll` loop whose bounds are not integer literals",
+                            span,
+                        )
+                        .with_note(
+                            "PyPTO's `pl.unroll` needs compile-time constant integer bounds",
+                        ),
+                    );
+                }
                 let mut e = self.expr();
                 for (i, b) in bounds.iter().enumerate() {
                     if i > 0 {
@@ -424,7 +560,27 @@ impl<'a> FunctionWriter<'a> {
                     text.push_str(" = ");
                 }
                 text.push_str("pl.yield_(");
-                self.expr().comma_separated(values, &mut text);
+                // PyPTO types a bare integer literal `INDEX` and checks
+                // that both branches of an `if` yield one dtype: a literal
+                // an `if` yields is written with `.pfir`'s type, `i64`.
+                let of_if = self
+                    .yield_owner
+                    .get(&s)
+                    .is_some_and(|o| matches!(f.stmts[*o].kind, StmtKind::If(_)));
+                let mut e = self.expr();
+                for (i, v) in values.iter().enumerate() {
+                    if i > 0 {
+                        text.push_str(", ");
+                    }
+                    if of_if && is_int_literal(f, *v) {
+                        text.push_str("pl.const(");
+                        e.write(*v, &mut text);
+                        let i64 = names::dtype_name(crate::ir::ScalarType::I64);
+                        let _ = write!(text, ", {PL}.{})", i64.unwrap_or_default());
+                    } else {
+                        e.write(*v, &mut text);
+                    }
+                }
                 text.push(')');
             }
             StmtKind::Return(values) => {
@@ -439,6 +595,9 @@ impl<'a> FunctionWriter<'a> {
             StmtKind::Continue => text.push_str("continue"),
         }
         line_out(&indent, &text, attached, out);
+        if let Some(next) = next_line {
+            let _ = writeln!(out, "{indent}{next}");
+        }
         if let Some(first) = first_in_body {
             let _ = writeln!(out, "{indent}{INDENT}{first}");
         } else if f
@@ -538,4 +697,15 @@ pub fn py_type(t: &Type) -> Result<String, String> {
         }
         Type::Dtype | Type::Unknown => return Err(format!("the type `{t}`")),
     })
+}
+
+/// Whether `e` is an integer literal, or one negated (`-1`).
+pub(super) fn is_int_literal(f: &Function, e: crate::ir::ExprId) -> bool {
+    match f.exprs[e].kind {
+        crate::ir::ExprKind::Int(_) => true,
+        crate::ir::ExprKind::Unary(crate::ir::UnaryOp::Neg, x) => {
+            matches!(f.exprs[x].kind, crate::ir::ExprKind::Int(_))
+        }
+        _ => false,
+    }
 }

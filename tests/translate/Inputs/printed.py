@@ -9,14 +9,14 @@ class Before:
     def kernel(self) -> pl.Scalar[pl.TASK_ID]:
         return pl.system.task_invalid()
 
-    @pl.function(type=pl.FunctionType.AIV)
+    @pl.function(type=pl.FunctionType.AIV, level=pl.Level.AIV, role=pl.Role.SubWorker)
     def two(self, x: pl.Scalar[pl.INT64], b: pl.Out[pl.Tensor[[64, n], pl.BF16]], c: pl.InOut[pl.Array[4, pl.TASK_ID]], n: pl.Scalar[pl.INDEX]) -> tuple[pl.Scalar[pl.INT64], pl.Scalar[pl.BOOL]]:
         return x, True
 
-    @pl.function(type=pl.FunctionType.Orchestration, auto_scope=False)
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator, auto_scope=False)
     def main(self, n: pl.Scalar[pl.INT64], t: pl.Tensor[[64, n], pl.BF16]) -> pl.Scalar[pl.TASK_ID]:
         with pl.scope(mode=pl.ScopeMode.MANUAL):
-            tids: pl.Array[4, pl.TASK_ID] = pl.array.create(4, pl.TASK_ID)
+            tids: pl.Array[4, pl.TASK_ID] = pl.array.create(4, dtype=pl.TASK_ID)
             phase_fence_barrier_0_tid: pl.Scalar[pl.TASK_ID] = pl.system.task_dummy(deps=[tids])
             for p in pl.parallel(4):
                 _submit_tmp: pl.Tuple[pl.Scalar[pl.TASK_ID], pl.Scalar[pl.TASK_ID]] = pl.submit(self.kernel, deps=[phase_fence_barrier_0_tid])

@@ -10,7 +10,7 @@ class Unsupported:
         return pl.system.task_invalid()
 
     @staticmethod
-    @pl.function(type=pl.FunctionType.Orchestration)
+    @pl.function(type=pl.FunctionType.Orchestration, role=pl.Role.SubWorker)
     def main(self, n: pl.Scalar[pl.INT64], m) -> pl.Tile[[4], pl.FP32]:
         a = n ** 2
         b = n // 2

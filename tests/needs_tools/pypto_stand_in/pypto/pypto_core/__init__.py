@@ -17,6 +17,10 @@ class _Passes:
             return False
 
     @staticmethod
+    def derive_call_directions():
+        return lambda program: program
+
+    @staticmethod
     def expand_manual_phase_fence():
         return lambda program: program
 
