@@ -92,27 +92,42 @@ mod tests {
         // Source line 5 went to output line 2; the comment (line 3) to line 1.
         let mut out_of = vec![u32::MAX; 8];
         out_of[5] = 2;
-        assert_eq!(
-            rewrite_comment("// expected-error@+2 {{x}}", 3, 1, &out_of),
-            "// expected-error@+1 {{x}}"
-        );
-        assert_eq!(
-            rewrite_comment("// expected-note@6 {{x}}", 0, 1, &out_of),
-            "// expected-note@3 {{x}}"
-        );
-        // Unchanged distance, unknown target: untouched.
-        assert_eq!(
-            rewrite_comment("// expected-error@+1 {{x}}", 1, 1, &out_of),
-            "// expected-error@+1 {{x}}"
-        );
-        // A moved comment whose target was its own line gains an offset.
-        assert_eq!(
-            rewrite_comment("// expected-remark {{x}}", 5, 1, &out_of),
-            "// expected-remark@+1 {{x}}"
-        );
-        assert_eq!(
-            rewrite_comment("// expected-remark@-1 {{x}}", 6, 2, &out_of),
-            "// expected-remark {{x}}"
-        );
+        // (comment, its source line, its output line, the comment written)
+        let cases = [
+            (
+                "// expected-error@+2 {{x}}",
+                3,
+                1,
+                "// expected-error@+1 {{x}}",
+            ),
+            ("// expected-note@6 {{x}}", 0, 1, "// expected-note@3 {{x}}"),
+            // Unchanged distance, unknown target: untouched.
+            (
+                "// expected-error@+1 {{x}}",
+                1,
+                1,
+                "// expected-error@+1 {{x}}",
+            ),
+            // A moved comment whose target was its own line gains an offset.
+            (
+                "// expected-remark {{x}}",
+                5,
+                1,
+                "// expected-remark@+1 {{x}}",
+            ),
+            (
+                "// expected-remark@-1 {{x}}",
+                6,
+                2,
+                "// expected-remark {{x}}",
+            ),
+        ];
+        for (comment, source_line, out_line, want) in cases {
+            assert_eq!(
+                rewrite_comment(comment, source_line, out_line, &out_of),
+                want,
+                "{comment}"
+            );
+        }
     }
 }

@@ -31,17 +31,25 @@ pub struct IterArg {
     pub init: ExprId,
 }
 
-impl ListItem for IterArg {
-    fn from_u32(n: u32) -> Self {
-        IterArg {
-            var: VarId::from_u32(n),
-            init: ExprId::from_u32(0),
+/// [`ListItem`] for a pair of an id and an [`ExprId`]: the id holds the
+/// `u32`.
+macro_rules! list_item_in_first_id {
+    ($pair:ident { $id:ident: $Id:ident, $expr:ident }) => {
+        impl ListItem for $pair {
+            fn from_u32(n: u32) -> Self {
+                $pair {
+                    $id: $Id::from_u32(n),
+                    $expr: ExprId::from_u32(0),
+                }
+            }
+            fn to_u32(self) -> u32 {
+                self.$id.as_u32()
+            }
         }
-    }
-    fn to_u32(self) -> u32 {
-        self.var.as_u32()
-    }
+    };
 }
+
+list_item_in_first_id!(IterArg { var: VarId, init });
 
 /// `name=value`: a keyword argument of an op call. The name is a symbol of
 /// the function's [`NameTable`](super::NameTable).
@@ -51,17 +59,10 @@ pub struct Kwarg {
     pub value: ExprId,
 }
 
-impl ListItem for Kwarg {
-    fn from_u32(n: u32) -> Self {
-        Kwarg {
-            name: Symbol::from_u32(n),
-            value: ExprId::from_u32(0),
-        }
-    }
-    fn to_u32(self) -> u32 {
-        self.name.as_u32()
-    }
-}
+list_item_in_first_id!(Kwarg {
+    name: Symbol,
+    value
+});
 
 /// The argument directions of a call or `submit`: one per positional
 /// argument, packed 16 to a word (the first word holds the count).

@@ -482,26 +482,44 @@ pub struct I64([u32; 2]);
 
 impl I64 {
     pub const fn new(v: i64) -> I64 {
-        let bits = v as u64;
-        I64([bits as u32, (bits >> 32) as u32])
+        I64(halves(v as u64))
     }
 
     pub const fn get(self) -> i64 {
-        ((self.0[1] as u64) << 32 | self.0[0] as u64) as i64
+        joined(self.0) as i64
     }
 }
 
-impl From<i64> for I64 {
-    fn from(v: i64) -> I64 {
-        I64::new(v)
-    }
+/// `bits` as its low and high 4-byte halves.
+const fn halves(bits: u64) -> [u32; 2] {
+    [bits as u32, (bits >> 32) as u32]
 }
 
-impl std::fmt::Debug for I64 {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        std::fmt::Debug::fmt(&self.get(), f)
-    }
+/// The bits [`halves`] split.
+const fn joined(halves: [u32; 2]) -> u64 {
+    (halves[1] as u64) << 32 | halves[0] as u64
 }
+
+/// `From` the value and `Debug` as the value, for a literal stored in
+/// [`halves`] (`new` and `get` convert).
+macro_rules! literal_in_halves {
+    ($literal:ident, $value:ty) => {
+        impl From<$value> for $literal {
+            fn from(v: $value) -> $literal {
+                $literal::new(v)
+            }
+        }
+
+        impl std::fmt::Debug for $literal {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                std::fmt::Debug::fmt(&self.get(), f)
+            }
+        }
+    };
+}
+
+literal_in_halves!(I64, i64);
+literal_in_halves!(F64, f64);
 
 impl std::fmt::Display for I64 {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -516,24 +534,11 @@ pub struct F64([u32; 2]);
 
 impl F64 {
     pub fn new(v: f64) -> F64 {
-        let bits = v.to_bits();
-        F64([bits as u32, (bits >> 32) as u32])
+        F64(halves(v.to_bits()))
     }
 
     pub fn get(self) -> f64 {
-        f64::from_bits((self.0[1] as u64) << 32 | self.0[0] as u64)
-    }
-}
-
-impl From<f64> for F64 {
-    fn from(v: f64) -> F64 {
-        F64::new(v)
-    }
-}
-
-impl std::fmt::Debug for F64 {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        std::fmt::Debug::fmt(&self.get(), f)
+        f64::from_bits(joined(self.0))
     }
 }
 
@@ -761,27 +766,28 @@ mod tests {
     /// targets); a change that makes one grow must be deliberate.
     #[test]
     fn node_sizes_stay_compact() {
-        assert!(size_of::<Stmt>() <= 24, "Stmt: {}", size_of::<Stmt>());
-        assert!(
-            size_of::<StmtKind>() <= 12,
-            "StmtKind: {}",
-            size_of::<StmtKind>()
+        /// Each type takes at most its number of bytes.
+        macro_rules! at_most {
+            ($(($t:ty, $bytes:expr)),* $(,)?) => {
+                $(assert!(
+                    size_of::<$t>() <= $bytes,
+                    "{}: {}",
+                    stringify!($t),
+                    size_of::<$t>()
+                );)*
+            };
+        }
+        at_most!(
+            (Stmt, 24),
+            (StmtKind, 12),
+            (Expr, 24),
+            (ExprKind, 12),
+            (Submit, 52),
+            (Call, 28),
+            (Block, 12),
+            (ForLoop, 48),
+            (Var, 16),
         );
-        assert!(size_of::<Expr>() <= 24, "Expr: {}", size_of::<Expr>());
-        assert!(
-            size_of::<ExprKind>() <= 12,
-            "ExprKind: {}",
-            size_of::<ExprKind>()
-        );
-        assert!(size_of::<Submit>() <= 52, "Submit: {}", size_of::<Submit>());
-        assert!(size_of::<Call>() <= 28, "Call: {}", size_of::<Call>());
-        assert!(size_of::<Block>() <= 12, "Block: {}", size_of::<Block>());
-        assert!(
-            size_of::<ForLoop>() <= 48,
-            "ForLoop: {}",
-            size_of::<ForLoop>()
-        );
-        assert!(size_of::<Var>() <= 16, "Var: {}", size_of::<Var>());
         assert_eq!(size_of::<Option<ExprId>>(), 4);
         assert_eq!(size_of::<Option<VarId>>(), 4);
         assert_eq!(size_of::<Option<StmtId>>(), 4);

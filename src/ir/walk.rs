@@ -98,6 +98,28 @@ enum Frame<'f> {
     Closed(Open<'f>),
 }
 
+impl<'f> Frame<'f> {
+    /// Block `which` of `owner` (`None`: the body), not yet entered.
+    fn open(
+        f: &'f Function,
+        owner: Option<StmtId>,
+        which: u8,
+        block: &'f Block,
+        in_loop: Option<StmtId>,
+        in_manual: bool,
+    ) -> Frame<'f> {
+        Frame::Block(Open {
+            owner,
+            which,
+            block,
+            stmts: f.block_stmts(block),
+            next: None,
+            in_loop,
+            in_manual,
+        })
+    }
+}
+
 /// The statement walk of one function (or of one block of it): an
 /// iterator of [`Event`]s, with an explicit stack (heap, not call stack,
 /// whatever the nesting depth).
@@ -121,18 +143,9 @@ impl<'f> Walk<'f> {
     pub fn within(f: &'f Function, owner: Option<StmtId>, which: u8, block: &'f Block) -> Walk<'f> {
         let in_loop = owner.filter(|&s| is_loop(f, s));
         let in_manual = owner.and_then(|s| manual_scope(f, s)).unwrap_or(false);
-        let open = Open {
-            owner,
-            which,
-            block,
-            stmts: f.block_stmts(block),
-            next: None,
-            in_loop,
-            in_manual,
-        };
         Walk {
             f,
-            stack: vec![Frame::Block(open)],
+            stack: vec![Frame::open(f, owner, which, block, in_loop, in_manual)],
             pending: None,
             depth: 0,
         }
@@ -206,15 +219,8 @@ impl<'f> Walk<'f> {
         self.stack.push(Frame::Leave(s));
         for (which, b) in [(1u8, else_body), (0, then_body)] {
             if let Some(block) = b {
-                self.stack.push(Frame::Block(Open {
-                    owner: Some(s),
-                    which,
-                    block,
-                    stmts: f.block_stmts(block),
-                    next: None,
-                    in_loop,
-                    in_manual,
-                }));
+                let frame = Frame::open(f, Some(s), which, block, in_loop, in_manual);
+                self.stack.push(frame);
             }
         }
         None

@@ -59,10 +59,15 @@ pub fn code_actions(
             if !touches {
                 continue;
             }
-            let lsp = to_lsp(&d, uri, text, &doc.lines);
-            actions.extend(quick_fixes(uri, doc, &d, &lsp));
+            let fixing = Fixing {
+                uri,
+                doc,
+                d: &d,
+                lsp: to_lsp(&d, uri, text, &doc.lines),
+            };
+            actions.extend(fixing.suggestions());
             if d.severity == Severity::Error
-                && let Some(action) = expected_error_comment(uri, doc, &d, &lsp)
+                && let Some(action) = fixing.expected_error_comment()
             {
                 actions.push(action);
             }
@@ -84,37 +89,15 @@ pub fn code_actions(
         .collect()
 }
 
-fn edit(uri: &Url, edits: Vec<TextEdit>) -> WorkspaceEdit {
+/// `uri` with `range` replaced by `new_text`.
+fn edit(uri: &Url, range: lsp_types::Range, new_text: String) -> WorkspaceEdit {
     WorkspaceEdit {
-        changes: Some(HashMap::from([(uri.clone(), edits)])),
+        changes: Some(HashMap::from([(
+            uri.clone(),
+            vec![TextEdit { range, new_text }],
+        )])),
         ..WorkspaceEdit::default()
     }
-}
-
-fn quick_fixes(
-    uri: &Url,
-    doc: &Document,
-    d: &Diagnostic,
-    lsp: &lsp_types::Diagnostic,
-) -> Vec<CodeAction> {
-    d.suggestions
-        .iter()
-        .filter(|s| s.applicability != Applicability::HasPlaceholders)
-        .map(|s| CodeAction {
-            title: capitalize(&s.help_text()),
-            kind: Some(CodeActionKind::QUICKFIX),
-            diagnostics: Some(vec![lsp.clone()]),
-            edit: Some(edit(
-                uri,
-                vec![TextEdit {
-                    range: doc.range(s.span.range()),
-                    new_text: s.replacement.clone(),
-                }],
-            )),
-            is_preferred: Some(s.applicability == Applicability::MachineApplicable),
-            ..CodeAction::default()
-        })
-        .collect()
 }
 
 fn capitalize(s: &str) -> String {
@@ -125,45 +108,80 @@ fn capitalize(s: &str) -> String {
     }
 }
 
-/// `// expected-error@+1 {{message}}` above the error's line, indented as
-/// that line; `None` when the message cannot be written between `{{ }}`.
-fn expected_error_comment(
-    uri: &Url,
-    doc: &Document,
-    d: &Diagnostic,
-    lsp: &lsp_types::Diagnostic,
-) -> Option<CodeAction> {
-    let message = fsutil::lines::lines(&d.message).next().unwrap_or("");
-    if message.is_empty() || message.contains("}}") {
-        return None;
+/// A diagnostic of `doc` (`lsp` as the editor sees it) and the quick
+/// fixes offered for it.
+struct Fixing<'a> {
+    uri: &'a Url,
+    doc: &'a Document,
+    d: &'a Diagnostic,
+    lsp: lsp_types::Diagnostic,
+}
+
+impl Fixing<'_> {
+    /// A quick fix of the diagnostic: `range` replaced by `new_text`.
+    fn action(
+        &self,
+        title: String,
+        range: lsp_types::Range,
+        new_text: String,
+        preferred: bool,
+    ) -> CodeAction {
+        CodeAction {
+            title,
+            kind: Some(CodeActionKind::QUICKFIX),
+            diagnostics: Some(vec![self.lsp.clone()]),
+            edit: Some(edit(self.uri, range, new_text)),
+            is_preferred: Some(preferred),
+            ..CodeAction::default()
+        }
     }
-    let text = &*doc.text;
-    let line = doc.lines.line_of(d.primary.span.start().min(text.len()));
-    let line_range = doc.lines.line_range(text, line)?;
-    let indent: String = text[line_range.clone()]
-        .chars()
-        .take_while(|c| *c == ' ' || *c == '\t')
-        .collect();
-    let eol = if crate::format::uses_crlf(text) {
-        "\r\n"
-    } else {
-        "\n"
-    };
-    let start = doc.range(line_range.start..line_range.start).start;
-    Some(CodeAction {
-        title: "Add `expected-error` comment".to_string(),
-        kind: Some(CodeActionKind::QUICKFIX),
-        diagnostics: Some(vec![lsp.clone()]),
-        edit: Some(edit(
-            uri,
-            vec![TextEdit {
-                range: lsp_types::Range::new(start, start),
-                new_text: format!("{indent}// expected-error@+1 {{{{{message}}}}}{eol}"),
-            }],
-        )),
-        is_preferred: Some(false),
-        ..CodeAction::default()
-    })
+
+    /// The diagnostic's suggestions (not those with placeholders).
+    fn suggestions(&self) -> Vec<CodeAction> {
+        self.d
+            .suggestions
+            .iter()
+            .filter(|s| s.applicability != Applicability::HasPlaceholders)
+            .map(|s| {
+                self.action(
+                    capitalize(&s.help_text()),
+                    self.doc.range(s.span.range()),
+                    s.replacement.clone(),
+                    s.applicability == Applicability::MachineApplicable,
+                )
+            })
+            .collect()
+    }
+
+    /// `// expected-error@+1 {{message}}` above the error's line, indented
+    /// as that line; `None` when the message cannot be written between
+    /// `{{ }}`.
+    fn expected_error_comment(&self) -> Option<CodeAction> {
+        let (doc, d) = (self.doc, self.d);
+        let message = fsutil::lines::lines(&d.message).next().unwrap_or("");
+        if message.is_empty() || message.contains("}}") {
+            return None;
+        }
+        let text = &*doc.text;
+        let line = doc.lines.line_of(d.primary.span.start().min(text.len()));
+        let line_range = doc.lines.line_range(text, line)?;
+        let indent: String = text[line_range.clone()]
+            .chars()
+            .take_while(|c| *c == ' ' || *c == '\t')
+            .collect();
+        let eol = if crate::format::uses_crlf(text) {
+            "\r\n"
+        } else {
+            "\n"
+        };
+        let start = doc.range(line_range.start..line_range.start).start;
+        Some(self.action(
+            "Add `expected-error` comment".to_string(),
+            lsp_types::Range::new(start, start),
+            format!("{indent}// expected-error@+1 {{{{{message}}}}}{eol}"),
+            false,
+        ))
+    }
 }
 
 /// Whether the document has a RUN line whose checks can be regenerated
@@ -253,13 +271,7 @@ pub fn resolve_update_checks<'a>(
         return Err("the document changed since the action was offered; ask again".into());
     }
     let new_text = updated_checks(doc, &uri, policy)?;
-    action.edit = Some(edit(
-        &uri,
-        vec![TextEdit {
-            range: doc.range(0..doc.text.len()),
-            new_text,
-        }],
-    ));
+    action.edit = Some(edit(&uri, doc.range(0..doc.text.len()), new_text));
     Ok(action)
 }
 
@@ -274,8 +286,13 @@ mod tests {
         let uri = Url::parse("file:///t.pfir").unwrap();
         let doc = Document::new("  x = 1\n", 1, super::super::positions::Encoding::Utf16);
         let d = Diagnostic::error("first\rsecond", crate::span::Span::new(2, 3));
-        let lsp = lsp_types::Diagnostic::default();
-        let action = expected_error_comment(&uri, &doc, &d, &lsp).unwrap();
+        let fixing = Fixing {
+            uri: &uri,
+            doc: &doc,
+            d: &d,
+            lsp: lsp_types::Diagnostic::default(),
+        };
+        let action = fixing.expected_error_comment().unwrap();
         let mut changes = action.edit.unwrap().changes.unwrap();
         let edits = changes.remove(&uri).unwrap();
         assert_eq!(edits[0].new_text, "  // expected-error@+1 {{first}}\n");

@@ -193,6 +193,12 @@ mod tests {
         unexpected_character(text, 0, Span::new(at, at + 1), "expected x".into())
     }
 
+    /// The first suggestion's replacement and how sure it is.
+    fn fix(d: &Diagnostic) -> (&str, Applicability) {
+        let s = &d.suggestions[0];
+        (&s.replacement, s.applicability)
+    }
+
     #[test]
     fn names_look_alikes_with_code_point_and_ascii() {
         let d = diag("x = \u{201C}a\u{201D}");
@@ -200,21 +206,14 @@ mod tests {
             d.message,
             "unexpected character `\u{201C}` (U+201C, left double quotation mark)"
         );
-        assert_eq!(d.suggestions[0].replacement, "\"");
-        assert_eq!(
-            d.suggestions[0].applicability,
-            Applicability::MachineApplicable
-        );
+        assert_eq!(fix(&d), ("\"", Applicability::MachineApplicable));
         assert_eq!(d.primary.span.range(), 4..7);
         let d = diag("x = 1 \u{2013} 2");
         assert_eq!(
             d.message,
             "unexpected character `\u{2013}` (U+2013, en dash)"
         );
-        assert_eq!(
-            d.suggestions[0].applicability,
-            Applicability::MaybeIncorrect
-        );
+        assert_eq!(fix(&d).1, Applicability::MaybeIncorrect);
         let d = diag("x =\u{a0}1");
         assert_eq!(d.message, "unexpected character U+00A0 (no-break space)");
         assert_eq!(d.suggestions[0].replacement, " ");
@@ -229,26 +228,15 @@ mod tests {
         assert_eq!(d.suggestions[0].replacement, "(");
         let d = diag("x = `a`");
         assert_eq!(d.message, "unexpected character `` ` `` (backtick)");
-        assert_eq!(
-            d.suggestions[0].applicability,
-            Applicability::MaybeIncorrect
-        );
+        assert_eq!(fix(&d).1, Applicability::MaybeIncorrect);
     }
 
     #[test]
     fn semicolons_are_removed_only_at_the_end_of_a_line() {
         let d = diag("x = 1;  // c\n");
-        assert_eq!(d.suggestions[0].replacement, "");
-        assert_eq!(
-            d.suggestions[0].applicability,
-            Applicability::MachineApplicable
-        );
+        assert_eq!(fix(&d), ("", Applicability::MachineApplicable));
         let d = diag("x = 1; y = 2\n");
-        assert_eq!(d.suggestions[0].replacement, "\n");
-        assert_eq!(
-            d.suggestions[0].applicability,
-            Applicability::MaybeIncorrect
-        );
+        assert_eq!(fix(&d), ("\n", Applicability::MaybeIncorrect));
     }
 
     #[test]

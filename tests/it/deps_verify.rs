@@ -32,6 +32,11 @@ orchestration func main(n: i64) {{
     )
 }
 
+/// A kernel `k` and an orchestration `main` whose body is `body`.
+fn main_with(body: &str) -> String {
+    format!("func k() {{\n}}\n\norchestration func main() {{\n{body}}}\n")
+}
+
 /// `d`'s message holds `text`.
 fn assert_says(d: &Diagnostic, text: &str) {
     assert!(d.message.contains(text), "{}", d.message);
@@ -39,6 +44,13 @@ fn assert_says(d: &Diagnostic, text: &str) {
 
 fn check(before: &str, after: &str) -> Result<(), Diagnostic> {
     verify_same_dependencies(&module(before), &module(after))
+}
+
+/// The error of `before` -> `after`, whose message holds `says`.
+fn rejected(before: &str, after: &str, says: &str) -> Diagnostic {
+    let d = check(before, after).unwrap_err();
+    assert_says(&d, says);
+    d
 }
 
 #[test]
@@ -61,9 +73,8 @@ fn dropped_edge_is_reported_at_the_consumer_with_the_producer_named() {
     // A bad rewrite: the barrier reads `early`, whose one filled slot holds
     // the last producer only, so the first producer is lost.
     let after = filled("fence", "fence = system.task_dummy(deps=[early])");
-    let d = check(&before, &after).unwrap_err();
+    let d = rejected(&before, &after, "dependency lost");
     assert!(d.is_error());
-    assert_says(&d, "dependency lost");
     assert_says(&d, "`c = submit k` (loop iteration [0])");
     assert_says(
         &d,
@@ -85,11 +96,13 @@ fn dropped_edge_is_reported_at_the_consumer_with_the_producer_named() {
 
 #[test]
 fn dropped_scalar_edge_is_reported() {
-    let before = "func k() {\n}\n\norchestration func main() {\n  a = submit k()\n  b = submit k(deps=[a])\n}\n";
-    let after =
-        "func k() {\n}\n\norchestration func main() {\n  a = submit k()\n  b = submit k()\n}\n";
-    let d = check(before, after).unwrap_err();
-    assert_says(&d, "`b = submit k` no longer waits for task `a = submit k`");
+    let before = main_with("  a = submit k()\n  b = submit k(deps=[a])\n");
+    let after = main_with("  a = submit k()\n  b = submit k()\n");
+    let d = rejected(
+        &before,
+        &after,
+        "`b = submit k` no longer waits for task `a = submit k`",
+    );
     assert_eq!(&after[d.primary.span.range()], "b = submit k()");
 }
 
@@ -97,28 +110,25 @@ fn dropped_scalar_edge_is_reported() {
 fn added_edge_is_reported() {
     let before = filled("early", "");
     let after = filled("fence", "fence = system.task_dummy(deps=[tids])");
-    let d = check(&before, &after).unwrap_err();
-    assert_says(&d, "dependency added");
+    let d = rejected(&before, &after, "dependency added");
     assert_says(&d, "now waits for task `t = submit k` (loop iteration [0])");
 }
 
 #[test]
 fn transitively_implied_edge_may_go() {
     // c's direct edge to a is implied through b: dropping it is not a loss.
-    let before = "func k() {\n}\n\norchestration func main() {\n  a = submit k()\n  b = submit k(deps=[a])\n  c = submit k(deps=[a, b])\n}\n";
-    let after = "func k() {\n}\n\norchestration func main() {\n  a = submit k()\n  b = submit k(deps=[a])\n  c = submit k(deps=[b])\n}\n";
-    check(before, after).unwrap();
+    let before =
+        main_with("  a = submit k()\n  b = submit k(deps=[a])\n  c = submit k(deps=[a, b])\n");
+    let after = main_with("  a = submit k()\n  b = submit k(deps=[a])\n  c = submit k(deps=[b])\n");
+    check(&before, &after).unwrap();
 }
 
 #[test]
 fn missing_and_extra_tasks_are_reported() {
-    let one = "func k() {\n}\n\norchestration func main() {\n  a = submit k()\n}\n";
-    let two =
-        "func k() {\n}\n\norchestration func main() {\n  a = submit k()\n  b = submit k()\n}\n";
-    let d = check(two, one).unwrap_err();
-    assert_says(&d, "no longer created");
-    let d = check(one, two).unwrap_err();
-    assert_says(&d, "did not exist before");
+    let one = main_with("  a = submit k()\n");
+    let two = main_with("  a = submit k()\n  b = submit k()\n");
+    rejected(&two, &one, "no longer created");
+    let d = rejected(&one, &two, "did not exist before");
     assert_eq!(&two[d.primary.span.range()], "b = submit k()");
 }
 

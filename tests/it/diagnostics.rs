@@ -32,6 +32,13 @@ fn pfir(args: &[&str]) -> Run {
     pfir_env(args, b"", &[])
 }
 
+/// `pfir ARGS`, which must exit with status 2 (a usage error): its stderr.
+fn usage_error(args: &[&str]) -> String {
+    let run = pfir(args);
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    run.stderr
+}
+
 fn json_lines(text: &str) -> Vec<Value> {
     text.lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
@@ -124,13 +131,8 @@ fn every_code_has_examples_that_produce_it() {
         assert!(shown.stdout.starts_with(&format!("{code}: {}", info.title)));
     }
     assert_eq!(without_examples, ["E0006", "E0009", "E0024", "E0029"]);
-    let unknown = pfir(&["explain", "E0999"]);
-    assert_eq!(unknown.status, 2);
-    assert!(
-        unknown.stderr.contains("no error code `E0999`"),
-        "{}",
-        unknown.stderr
-    );
+    let stderr = usage_error(&["explain", "E0999"]);
+    assert!(stderr.contains("no error code `E0999`"), "{stderr}");
 }
 
 #[test]
@@ -271,28 +273,24 @@ fn json_output_follows_the_schema() {
 
 #[test]
 fn usage_and_io_errors_are_json_when_asked() {
-    let run = pfir(&["opt", "--bogus", "--diagnostic-format=json"]);
-    assert_eq!(run.status, 2);
-    let v = &json_lines(&run.stderr)[0];
+    let v = &json_lines(&usage_error(&[
+        "opt",
+        "--bogus",
+        "--diagnostic-format=json",
+    ]))[0];
     assert_eq!(v["code"], "E0025");
     assert_eq!(v["message"], "unexpected argument '--bogus' found");
     assert!(v["line"].is_null() && v["file"].is_null());
-    let run = pfir(&["opt", "--passes=nope", "--diagnostic-format", "json", "-"]);
-    assert_eq!(run.status, 2);
-    assert_eq!(json_lines(&run.stderr)[0]["code"], "E0023");
+    let stderr = usage_error(&["opt", "--passes=nope", "--diagnostic-format", "json", "-"]);
+    assert_eq!(json_lines(&stderr)[0]["code"], "E0023");
     let run = pfir(&["check", "--diagnostic-format=json", "/nonexistent/x.pfir"]);
     assert_eq!(run.status, 1);
     let v = &json_lines(&run.stderr)[0];
     assert_eq!(v["code"], "E0024");
     assert_eq!(v["file"], "/nonexistent/x.pfir");
     // Without JSON, usage errors stay clap's own text.
-    let run = pfir(&["opt", "--bogus"]);
-    assert_eq!(run.status, 2);
-    assert!(
-        run.stderr.starts_with("error: unexpected argument"),
-        "{}",
-        run.stderr
-    );
+    let stderr = usage_error(&["opt", "--bogus"]);
+    assert!(stderr.starts_with("error: unexpected argument"), "{stderr}");
     let run = pfir(&["opt", "--diagnostic-format=short", "/nonexistent/x.pfir"]);
     assert_eq!(
         run.stderr.lines().next().unwrap(),

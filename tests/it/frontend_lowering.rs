@@ -2,7 +2,8 @@
 //! argument directions, `none` in `deps`, and `system.task_dummy`.
 
 use pfir::ir::{
-    Callee, Direction, ExprKind, Extent, Function, Module, ScalarType, StmtKind, Type, VarId,
+    Callee, Direction, ExprKind, Extent, Function, Module, ScalarType, StmtKind, Submit, Type,
+    VarId,
 };
 
 fn read(src: &str) -> Module {
@@ -44,6 +45,17 @@ fn value_of<'f>(f: &'f Function, name: &str) -> &'f ExprKind {
         }
     }
     panic!("`{name}` is not bound by an assignment")
+}
+
+/// The submit statements of `f`, in statement order.
+fn submits(f: &Function) -> Vec<&Submit> {
+    f.stmts
+        .iter()
+        .filter_map(|(_, s)| match s.kind {
+            StmtKind::Submit(id) => Some(&f.submits[id]),
+            _ => None,
+        })
+        .collect()
 }
 
 #[test]
@@ -214,11 +226,9 @@ fn directions_are_resolved_from_the_callee_signature() {
             }
         }
     }
-    for (_, s) in f.stmts.iter() {
-        if let StmtKind::Submit(s) = s.kind {
-            assert_eq!(f.directions(f.submits[s].arg_directions).to_vec(), want);
-            seen_submit = true;
-        }
+    for s in submits(f) {
+        assert_eq!(f.directions(s.arg_directions).to_vec(), want);
+        seen_submit = true;
     }
     assert!(seen_call && seen_submit);
 }
@@ -231,17 +241,7 @@ fn none_is_dropped_from_deps_and_task_dummy_carries_attrs() {
          b, u = submit k(deps=[none])\n  bar = system.task_dummy(deps=[none, tids, t])\n}\n",
     );
     let f = &m.functions()[1];
-    let deps: Vec<usize> = f
-        .stmts
-        .iter()
-        .filter_map(|(_, s)| {
-            if let StmtKind::Submit(s) = s.kind {
-                Some(f.list(f.submits[s].deps).len())
-            } else {
-                None
-            }
-        })
-        .collect();
+    let deps: Vec<usize> = submits(f).iter().map(|s| f.list(s.deps).len()).collect();
     assert_eq!(deps, vec![1, 0]);
     let ExprKind::Call(c) = *value_of(f, "bar") else {
         panic!("not a call")
@@ -262,17 +262,7 @@ fn submit_keyword_defaults_are_dropped() {
          b, u = submit k(sync_start=true, predicate=(1 < 2))\n}\n",
     );
     let f = &m.functions()[1];
-    let subs: Vec<_> = f
-        .stmts
-        .iter()
-        .filter_map(|(_, s)| {
-            if let StmtKind::Submit(s) = s.kind {
-                Some(f.submits[s].clone())
-            } else {
-                None
-            }
-        })
-        .collect();
+    let subs = submits(f);
     assert!(
         subs[0].sync_start.is_none()
             && subs[0].allow_early_resolve.is_none()

@@ -11,6 +11,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::support::write_file;
+
 const PFIR: &str = env!("CARGO_BIN_EXE_pfir");
 const INPUT: &str = "func f() {\n}\n";
 
@@ -42,11 +44,23 @@ fn temporaries(dir: &Path) -> Vec<PathBuf> {
         .collect()
 }
 
+/// `pfir opt INPUT -o OUT`.
+fn opt_into(input: &str, out: &Path) -> Output {
+    pfir(&["opt", input, "-o", &out.display().to_string()])
+}
+
+/// Writes `contents` to `dir/name` and gives it `mode`.
+fn existing(dir: &Path, name: &str, contents: &str, mode: u32) -> PathBuf {
+    let path = write_file(dir, name, contents);
+    set_mode(&path, mode);
+    path
+}
+
 fn setup() -> (tempfile::TempDir, String) {
     let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("in.pfir");
-    std::fs::write(&input, INPUT).unwrap();
-    let input = input.display().to_string();
+    let input = write_file(dir.path(), "in.pfir", INPUT)
+        .display()
+        .to_string();
     (dir, input)
 }
 
@@ -54,10 +68,8 @@ fn setup() -> (tempfile::TempDir, String) {
 fn output_keeps_the_targets_mode() {
     let (dir, input) = setup();
     for m in [0o600, 0o755, 0o640] {
-        let out = dir.path().join(format!("out{m:o}"));
-        std::fs::write(&out, "old").unwrap();
-        set_mode(&out, m);
-        let r = pfir(&["opt", &input, "-o", &out.display().to_string()]);
+        let out = existing(dir.path(), &format!("out{m:o}"), "old", m);
+        let r = opt_into(&input, &out);
         assert!(r.status.success(), "{}", text(&r.stderr));
         assert_eq!(std::fs::read_to_string(&out).unwrap(), INPUT);
         assert_eq!(mode(&out), m, "mode {m:o} kept");
@@ -68,11 +80,10 @@ fn output_keeps_the_targets_mode() {
 #[test]
 fn output_writes_through_a_symlink() {
     let (dir, input) = setup();
-    let real = dir.path().join("real.pfir");
-    std::fs::write(&real, "// stale CHECK lines\n").unwrap();
+    let real = write_file(dir.path(), "real.pfir", "// stale CHECK lines\n");
     let link = dir.path().join("link.pfir");
     std::os::unix::fs::symlink("real.pfir", &link).unwrap();
-    let r = pfir(&["opt", &input, "-o", &link.display().to_string()]);
+    let r = opt_into(&input, &link);
     assert!(r.status.success(), "{}", text(&r.stderr));
     assert_eq!(std::fs::read_to_string(&real).unwrap(), INPUT);
     assert!(
@@ -86,10 +97,8 @@ fn output_writes_through_a_symlink() {
 #[test]
 fn write_protected_output_is_refused() {
     let (dir, input) = setup();
-    let out = dir.path().join("ro.pfir");
-    std::fs::write(&out, "keep me").unwrap();
-    set_mode(&out, 0o444);
-    let r = pfir(&["opt", &input, "-o", &out.display().to_string()]);
+    let out = existing(dir.path(), "ro.pfir", "keep me", 0o444);
+    let r = opt_into(&input, &out);
     assert_eq!(r.status.code(), Some(1));
     let stderr = text(&r.stderr);
     assert!(
@@ -108,15 +117,14 @@ fn write_protected_output_is_refused() {
 #[test]
 fn planted_temporary_names_are_not_followed() {
     let (dir, input) = setup();
-    let victim = dir.path().join("victim");
-    std::fs::write(&victim, "precious").unwrap();
     let out = dir.path().join("out.pfir");
+    let victim = write_file(dir.path(), "victim", "precious");
     let me = std::process::id();
     for pid in me..me + 200 {
         let planted = dir.path().join(format!(".out.pfir.pfir-tmp-{pid}"));
         std::os::unix::fs::symlink(&victim, planted).unwrap();
     }
-    let r = pfir(&["opt", &input, "-o", &out.display().to_string()]);
+    let r = opt_into(&input, &out);
     assert!(r.status.success(), "{}", text(&r.stderr));
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
     assert_eq!(std::fs::read_to_string(&out).unwrap(), INPUT);

@@ -9,19 +9,16 @@ use std::process::Command;
 
 const PFIR: &str = env!("CARGO_BIN_EXE_pfir");
 
-use crate::support::write_file as write;
+use crate::support::{outcome, write_file as write};
 
 /// Runs `pfir test ARGS` and returns (status, stdout, stderr).
 fn pfir_test(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(PFIR)
-        .arg("test")
-        .args(args)
-        .output()
-        .expect("running pfir test");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
+    outcome(
+        Command::new(PFIR)
+            .arg("test")
+            .args(args)
+            .output()
+            .expect("running pfir test"),
     )
 }
 
@@ -70,10 +67,13 @@ fn xfail() {
         1,
         &["XPASS: ", "XFAIL: line says it should fail"],
     );
-    let absent = write(d, "absent.pfir", "// XFAIL: nowhere\n// RUN: false\n");
-    let (status, out) = run_one(&absent, &[]);
-    assert_eq!(status, 1, "{out}");
-    assert!(out.contains("FAIL: "), "{out}");
+    check_one(
+        d,
+        "absent.pfir",
+        "// XFAIL: nowhere\n// RUN: false\n",
+        1,
+        &["FAIL: "],
+    );
 }
 
 #[test]
@@ -111,12 +111,12 @@ fn requires_and_unsupported() {
         1,
         &[],
     );
-    let bad = write(d, "bad.pfir", "// REQUIRES: a b\n// RUN: true\n");
-    let (status, out) = run_one(&bad, &[]);
-    assert_eq!(status, 1, "{out}");
-    assert!(
-        out.contains("expected: <end of expression>") && out.contains("in expression: 'a b'"),
-        "{out}"
+    check_one(
+        d,
+        "bad.pfir",
+        "// REQUIRES: a b\n// RUN: true\n",
+        1,
+        &["expected: <end of expression>", "in expression: 'a b'"],
     );
 }
 
@@ -142,8 +142,13 @@ fn allow_retries() {
         1,
         &[],
     );
-    let bad = write(d, "bad.pfir", "// ALLOW_RETRIES: often\n// RUN: true\n");
-    assert_eq!(run_one(&bad, &[]).0, 1);
+    check_one(
+        d,
+        "bad.pfir",
+        "// ALLOW_RETRIES: often\n// RUN: true\n",
+        1,
+        &[],
+    );
 }
 
 #[test]

@@ -239,14 +239,11 @@ fn barrier_attributes_and_consumers_in_the_ir() {
 /// only through `--verify-each`.
 #[test]
 fn every_property_holds_before_and_after_on_golden_inputs() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/passes");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "pfir"))
-        .collect();
-    files.sort();
+    let mut files = Vec::new();
+    crate::support::pfir_files(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/passes"),
+        &mut files,
+    );
     assert!(!files.is_empty());
     for path in files {
         let text = std::fs::read_to_string(&path).unwrap();

@@ -35,12 +35,17 @@ fn file_in(dir: &Path, name: &str, text: &str) -> String {
     path.display().to_string()
 }
 
-/// A FIFO made with `mkfifo` in `dir`, or why there is none.
-fn fifo_in(dir: &Path) -> Result<std::path::PathBuf, String> {
-    let fifo = dir.join("fifo");
+/// Runs `check` on a FIFO made with `mkfifo` in a temporary directory:
+/// `None`, or why there is no FIFO (the test is skipped).
+fn with_a_fifo(check: impl FnOnce(&Path)) -> Option<String> {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fifo");
     match Command::new("mkfifo").arg(&fifo).status() {
-        Ok(s) if s.success() => Ok(fifo),
-        _ => Err("`mkfifo` is missing or failed".into()),
+        Ok(s) if s.success() => {
+            check(&fifo);
+            None
+        }
+        _ => Some("`mkfifo` is missing or failed".into()),
     }
 }
 
@@ -143,37 +148,29 @@ fn every_command_works_in_4_gib_of_address_space() -> Option<String> {
 
 /// `fmt -i` and `fix -i` refuse a FIFO at once (no hang).
 fn in_place_rewrites_refuse_a_fifo() -> Option<String> {
-    let dir = tempfile::tempdir().unwrap();
-    let fifo = match fifo_in(dir.path()) {
-        Ok(f) => f,
-        Err(why) => return Some(why),
-    };
-    for cmd in ["fmt", "fix"] {
-        let out = Command::new(PFIR)
-            .args([cmd, "-i", fifo.to_str().unwrap()])
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(1), "{stderr}");
-        assert!(
-            stderr.contains("it is a pipe, not a regular file"),
-            "{stderr}"
-        );
-    }
-    None
+    with_a_fifo(|fifo| {
+        for cmd in ["fmt", "fix"] {
+            let out = Command::new(PFIR)
+                .args([cmd, "-i", fifo.to_str().unwrap()])
+                .output()
+                .unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{stderr}");
+            assert!(
+                stderr.contains("it is a pipe, not a regular file"),
+                "{stderr}"
+            );
+        }
+    })
 }
 
 /// A FIFO has no snapshot (it is never rewritten in place); the message
 /// says it is a pipe.
 fn a_fifo_has_no_snapshot() -> Option<String> {
-    let dir = tempfile::tempdir().unwrap();
-    let fifo = match fifo_in(dir.path()) {
-        Ok(f) => f,
-        Err(why) => return Some(why),
-    };
-    let e = fsutil::Snapshot::of_regular_file(&fifo).unwrap_err();
-    assert!(e.to_string().contains("a pipe"), "{e}");
-    None
+    with_a_fifo(|fifo| {
+        let e = fsutil::Snapshot::of_regular_file(fifo).unwrap_err();
+        assert!(e.to_string().contains("a pipe"), "{e}");
+    })
 }
 
 /// As root: a link owned by `nobody` in a mode-1777 directory, pointing

@@ -11,6 +11,18 @@ fn labels(items: &[Completion], kind: CompletionKind) -> Vec<&str> {
         .collect()
 }
 
+/// The completions with the cursor after the first `len` bytes of `needle`
+/// in `src` (the word typed so far), and the range of that word.
+fn after_typing(
+    a: &Analysis,
+    src: &str,
+    needle: &str,
+    len: usize,
+) -> (Vec<Completion>, std::ops::Range<usize>) {
+    let typed = at(src, needle)..at(src, needle) + len;
+    (a.completions(typed.end), typed)
+}
+
 const SCOPES: &str = "func k(x: index) -> task_id {
   return system.task_invalid()
 }
@@ -82,7 +94,9 @@ fn keywords_types_ops_and_functions_with_signature_snippets() {
 fn after_submit_only_functions_after_in_only_loop_kinds_after_colon_types() {
     let src = "func k() {\n}\n\nfunc f(n: i64) {\n  a = submit k()\n  for i in range(n) {\n  }\n  b: i64 = 1\n}\n";
     let a = Analysis::new(src);
-    let after_submit = a.completions(at(src, "k()\n") + 1);
+    let (after_submit, k) = after_typing(&a, src, "k()\n", 1);
+    // Replacing the word typed so far.
+    assert_eq!(after_submit[0].replace, k);
     assert_eq!(
         after_submit
             .iter()
@@ -92,11 +106,6 @@ fn after_submit_only_functions_after_in_only_loop_kinds_after_colon_types() {
             ("k", CompletionKind::Function),
             ("f", CompletionKind::Function)
         ]
-    );
-    // Replacing the word typed so far.
-    assert_eq!(
-        after_submit[0].replace,
-        at(src, "k()\n")..at(src, "k()\n") + 1
     );
     let kinds = a.completions(at(src, "range") + 2);
     assert_eq!(
@@ -113,15 +122,15 @@ fn after_submit_only_functions_after_in_only_loop_kinds_after_colon_types() {
 fn run_lines_complete_options_and_pass_names() {
     let src = "// RUN: pfir opt %s --passes=exp\n// RUN: pfir opt %s --sp\nfunc f() {\n}\n";
     let a = Analysis::new(src);
-    let passes = a.completions(at(src, "exp") + 3);
+    let (passes, exp) = after_typing(&a, src, "exp", 3);
     assert_eq!(
         labels(&passes, CompletionKind::Pass),
         pfir::passes::known_passes()
     );
-    assert_eq!(passes[0].replace, at(src, "exp")..at(src, "exp") + 3);
-    let options = a.completions(at(src, "--sp") + 4);
+    assert_eq!(passes[0].replace, exp);
+    let (options, sp) = after_typing(&a, src, "--sp", 4);
     assert!(labels(&options, CompletionKind::Option).contains(&"--split-input-file"));
-    assert_eq!(options[0].replace, at(src, "--sp")..at(src, "--sp") + 4);
+    assert_eq!(options[0].replace, sp);
 }
 
 #[test]

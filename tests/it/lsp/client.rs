@@ -189,6 +189,17 @@ impl Client {
         self.response(id)
     }
 
+    /// The code actions offered for `range` of `uri` with `context` (none
+    /// when the answer is `null`).
+    pub fn code_actions(&mut self, uri: &str, range: Value, context: Value) -> Vec<Value> {
+        let params = json!({ "textDocument": { "uri": uri }, "range": range, "context": context });
+        self.request("textDocument/codeAction", params)
+            .unwrap()
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+    }
+
     /// Waits for the answer to request `id`.
     pub fn response(&mut self, id: i64) -> Result<Value, Value> {
         let message =

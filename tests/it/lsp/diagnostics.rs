@@ -16,6 +16,14 @@ fn opened(text: &str) -> (Client, Vec<Value>) {
     (c, diags)
 }
 
+/// The diagnostics of `text` (opened as `URI`) with `code`: `count` of them.
+fn counted(text: &str, code: &str, count: usize) -> Vec<Value> {
+    let (_c, diags) = opened(text);
+    let with_code: Vec<Value> = by_code(&diags, code).into_iter().cloned().collect();
+    assert_eq!(with_code.len(), count, "{diags:#?}");
+    with_code
+}
+
 fn by_code<'a>(diags: &'a [Value], code: &str) -> Vec<&'a Value> {
     diags.iter().filter(|d| d["code"] == code).collect()
 }
@@ -23,10 +31,7 @@ fn by_code<'a>(diags: &'a [Value], code: &str) -> Vec<&'a Value> {
 #[test]
 fn ranges_count_utf16_units_after_astral_characters() {
     let text = "func k() {\n}\n\norchestration func main(n: i64) {\n  manual \"h\u{e9}llo \u{1F600}\" ; {\n  }\n}\n";
-    let (_c, diags) = opened(text);
-    let semicolon = by_code(&diags, "E0003");
-    assert_eq!(semicolon.len(), 1, "{diags:#?}");
-    let d = semicolon[0];
+    let d = &counted(text, "E0003", 1)[0];
     let start = position_of(text, ";", 0, 0);
     assert_eq!(d["range"]["start"], start);
     assert_eq!(d["range"]["end"], position_of(text, ";", 0, 1));
@@ -71,9 +76,7 @@ fn utf8_and_utf32_are_used_when_offered() {
 #[test]
 fn every_error_of_the_file_is_reported() {
     let text = "func k(x: i64) {\n  a = x + aa\n  b = bb\n  c = a + cc\n}\n";
-    let (_c, diags) = opened(text);
-    let unknown = by_code(&diags, "E0010");
-    assert_eq!(unknown.len(), 3, "{diags:#?}");
+    let unknown = counted(text, "E0010", 3);
     for (d, name) in unknown.iter().zip(["aa", "bb", "cc"]) {
         assert_eq!(d["range"]["start"], position_of(text, name, 0, 0));
         assert_eq!(d["range"]["end"], position_of(text, name, 0, 2));

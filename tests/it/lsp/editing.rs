@@ -51,18 +51,9 @@ fn actions(
     if let Some(only) = only {
         context["only"] = json!(only);
     }
-    c.request(
-        "textDocument/codeAction",
-        json!({
-            "textDocument": { "uri": uri },
-            "range": { "start": position_of(text, needle, 0, 0), "end": position_of(text, needle, 0, 1) },
-            "context": context,
-        }),
-    )
-    .unwrap()
-    .as_array()
-    .cloned()
-    .unwrap_or_default()
+    let range =
+        json!({ "start": position_of(text, needle, 0, 0), "end": position_of(text, needle, 0, 1) });
+    c.code_actions(uri, range, context)
 }
 
 /// Opens `text` as `URI`, waits for its diagnostics and returns the

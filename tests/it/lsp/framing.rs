@@ -15,6 +15,16 @@ fn transport_error(c: &mut Client) -> Value {
     c.wait_for(|m| m.get("error").is_some() && m["id"].is_null())
 }
 
+/// A new server sent `bytes`: it answers with a transport error that is
+/// an invalid request. Returns the client and the error.
+fn invalid_request_from_a_new_server(bytes: &[u8]) -> (Client, Value) {
+    let mut c = Client::start(json!({}));
+    c.send_raw(bytes);
+    let err = transport_error(&mut c);
+    assert_eq!(err["error"]["code"], -32600, "{err}");
+    (c, err)
+}
+
 /// A hover on `DOC` still answers.
 fn still_answers(c: &mut Client) {
     let hover = c
@@ -33,10 +43,8 @@ fn still_answers(c: &mut Client) {
 
 #[test]
 fn a_terabyte_length_is_refused_without_allocating() {
-    let mut c = Client::start(json!({}));
-    c.send_raw(b"Content-Length: 1000000000000\r\n\r\n{}");
-    let err = transport_error(&mut c);
-    assert_eq!(err["error"]["code"], -32600, "{err}");
+    let (mut c, err) =
+        invalid_request_from_a_new_server(b"Content-Length: 1000000000000\r\n\r\n{}");
     assert!(
         err["error"]["message"]
             .as_str()
@@ -51,10 +59,7 @@ fn a_terabyte_length_is_refused_without_allocating() {
 
 #[test]
 fn a_length_over_the_cap_is_skipped() {
-    let mut c = Client::start(json!({}));
-    c.send_raw(b"Content-Length: 10000000000\r\n\r\nab");
-    let err = transport_error(&mut c);
-    assert_eq!(err["error"]["code"], -32600, "{err}");
+    let (mut c, _) = invalid_request_from_a_new_server(b"Content-Length: 10000000000\r\n\r\nab");
     // 64 MiB more of the claimed body: read and thrown away, not kept.
     let chunk = vec![b'x'; 1 << 20];
     for _ in 0..64 {

@@ -22,8 +22,43 @@ fn whole_document(c: &mut Client, method: &str) -> Value {
         .unwrap()
 }
 
+/// `method` on lines `start` to `end` (excluded) of the document.
+fn in_lines(c: &mut Client, method: &str, start: u32, end: u32) -> Value {
+    let range = json!({
+        "start": { "line": start, "character": 0 },
+        "end": { "line": end, "character": 0 },
+    });
+    c.request(
+        method,
+        json!({ "textDocument": { "uri": URI }, "range": range }),
+    )
+    .unwrap()
+}
+
+/// `f` of each item of the array `list`.
+fn each<'a, T>(list: &'a Value, f: impl Fn(&'a Value) -> T) -> Vec<T> {
+    list.as_array().unwrap().iter().map(f).collect()
+}
+
 fn at(needle: &str, nth: usize, delta: usize) -> Value {
     json!({ "textDocument": { "uri": URI }, "position": position_of(DOC, needle, nth, delta) })
+}
+
+/// `method` at the cursor `at` names.
+fn ask(c: &mut Client, method: &str, needle: &str, nth: usize, delta: usize) -> Value {
+    c.request(method, at(needle, nth, delta)).unwrap()
+}
+
+/// Renames the second `tids` (a use) to `new_name`.
+fn rename_second_tids(c: &mut Client, new_name: &str) -> Result<Value, Value> {
+    let mut params = at("tids", 1, 0);
+    params["newName"] = json!(new_name);
+    c.request("textDocument/rename", params)
+}
+
+/// `v[key]` is a string that holds `text`.
+fn assert_mentions(v: &Value, key: &str, text: &str) {
+    assert!(v[key].as_str().unwrap().contains(text), "{v}");
 }
 
 fn range_of(needle: &str, nth: usize) -> Value {
@@ -36,7 +71,7 @@ fn range_of(needle: &str, nth: usize) -> Value {
 #[test]
 fn hover_shows_the_type_of_a_value() {
     let mut c = opened();
-    let hover = c.request("textDocument/hover", at("tids]", 0, 1)).unwrap();
+    let hover = ask(&mut c, "textDocument/hover", "tids]", 0, 1);
     assert_eq!(hover["contents"]["kind"], "markdown");
     let md = hover["contents"]["value"].as_str().unwrap();
     assert!(md.contains("tids: array<task_id"), "{md}");
@@ -58,7 +93,7 @@ fn hover_follows_the_clients_content_format() {
         c.initialize_with(json!({}), json!({}), text_document);
         c.open(URI, DOC);
         c.diagnostics(URI, 1);
-        let hover = c.request("textDocument/hover", at("tids]", 0, 1)).unwrap();
+        let hover = ask(&mut c, "textDocument/hover", "tids]", 0, 1);
         assert_eq!(hover["contents"]["kind"], kind, "{formats}");
         let value = hover["contents"]["value"].as_str().unwrap();
         assert!(value.contains("tids: array<task_id"), "{value}");
@@ -67,7 +102,7 @@ fn hover_follows_the_clients_content_format() {
             kind == "markdown",
             "{formats}: {value}"
         );
-        let decision = c.request("textDocument/hover", at("for i", 0, 0)).unwrap();
+        let decision = ask(&mut c, "textDocument/hover", "for i", 0, 0);
         let decision = decision["contents"]["value"].as_str().unwrap();
         assert_eq!(
             decision.contains("**"),
@@ -81,7 +116,7 @@ fn hover_follows_the_clients_content_format() {
 #[test]
 fn hover_on_a_manual_loop_shows_the_pass_decision() {
     let mut c = opened();
-    let hover = c.request("textDocument/hover", at("for i", 0, 0)).unwrap();
+    let hover = ask(&mut c, "textDocument/hover", "for i", 0, 0);
     let md = hover["contents"]["value"].as_str().unwrap();
     assert!(md.contains("4 producers x 8 consumers"), "{md}");
     assert!(md.contains("phase_fence_barrier_0_tid"), "{md}");
@@ -90,14 +125,10 @@ fn hover_on_a_manual_loop_shows_the_pass_decision() {
 #[test]
 fn definition_jumps_to_the_binding_and_the_callee() {
     let mut c = opened();
-    let def = c
-        .request("textDocument/definition", at("tids]", 1, 2))
-        .unwrap();
+    let def = ask(&mut c, "textDocument/definition", "tids]", 1, 2);
     assert_eq!(def["uri"], URI);
     assert_eq!(def["range"], range_of("tids", 0));
-    let callee = c
-        .request("textDocument/definition", at("k(deps", 1, 0))
-        .unwrap();
+    let callee = ask(&mut c, "textDocument/definition", "k(deps", 1, 0);
     assert_eq!(callee["range"], range_of("k", 0));
 }
 
@@ -114,12 +145,7 @@ fn references_and_highlights_find_every_use() {
             }),
         )
         .unwrap();
-    let ranges: Vec<&Value> = refs
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|l| &l["range"])
-        .collect();
+    let ranges = each(&refs, |l| &l["range"]);
     assert_eq!(
         ranges,
         vec![
@@ -128,15 +154,8 @@ fn references_and_highlights_find_every_use() {
             &range_of("tids", 2)
         ]
     );
-    let highlights = c
-        .request("textDocument/documentHighlight", at("tids", 2, 0))
-        .unwrap();
-    let kinds: Vec<&Value> = highlights
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|h| &h["kind"])
-        .collect();
+    let highlights = ask(&mut c, "textDocument/documentHighlight", "tids", 2, 0);
+    let kinds = each(&highlights, |h| &h["kind"]);
     // The definition is written, the uses are read.
     assert_eq!(kinds, vec![&json!(3), &json!(2), &json!(2)]);
 }
@@ -144,50 +163,22 @@ fn references_and_highlights_find_every_use() {
 #[test]
 fn rename_edits_every_use_and_refuses_keywords() {
     let mut c = opened();
-    let prepared = c
-        .request("textDocument/prepareRename", at("tids", 1, 0))
-        .unwrap();
+    let prepared = ask(&mut c, "textDocument/prepareRename", "tids", 1, 0);
     assert_eq!(prepared, range_of("tids", 1));
-    let edit = c
-        .request(
-            "textDocument/rename",
-            json!({
-                "textDocument": { "uri": URI },
-                "position": position_of(DOC, "tids", 1, 0),
-                "newName": "ids",
-            }),
-        )
-        .unwrap();
+    let edit = rename_second_tids(&mut c, "ids").unwrap();
     let edits = edit["changes"][URI].as_array().unwrap();
     assert_eq!(edits.len(), 3);
     assert!(edits.iter().all(|e| e["newText"] == "ids"));
-    let refused = c
-        .request(
-            "textDocument/rename",
-            json!({
-                "textDocument": { "uri": URI },
-                "position": position_of(DOC, "tids", 1, 0),
-                "newName": "for",
-            }),
-        )
-        .unwrap_err();
+    let refused = rename_second_tids(&mut c, "for").unwrap_err();
     assert_eq!(refused["code"], -32803);
-    assert!(
-        refused["message"].as_str().unwrap().contains("keyword"),
-        "{refused}"
-    );
+    assert_mentions(&refused, "message", "keyword");
 }
 
 #[test]
 fn outline_nests_functions_scopes_and_loops() {
     let mut c = opened();
     let symbols = whole_document(&mut c, "textDocument/documentSymbol");
-    let names: Vec<&str> = symbols
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["name"].as_str().unwrap())
-        .collect();
+    let names = each(&symbols, |s| s["name"].as_str().unwrap());
     assert_eq!(names, vec!["k", "main"]);
     let main = &symbols[1];
     assert_eq!(main["kind"], 12);
@@ -198,10 +189,7 @@ fn outline_nests_functions_scopes_and_loops() {
         .iter()
         .find(|s| s["kind"] == 3)
         .unwrap();
-    assert!(
-        scope["name"].as_str().unwrap().contains("ph\u{e4}se"),
-        "{scope}"
-    );
+    assert_mentions(scope, "name", "ph\u{e4}se");
     let has_loop = scope["children"]
         .as_array()
         .unwrap()
@@ -227,17 +215,12 @@ fn workspace_symbols_search_every_open_document() {
 fn folding_covers_functions_and_blocks() {
     let mut c = opened();
     let folds = whole_document(&mut c, "textDocument/foldingRange");
-    let lines: Vec<(u64, u64)> = folds
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| {
-            (
-                f["startLine"].as_u64().unwrap(),
-                f["endLine"].as_u64().unwrap(),
-            )
-        })
-        .collect();
+    let lines = each(&folds, |f| {
+        (
+            f["startLine"].as_u64().unwrap(),
+            f["endLine"].as_u64().unwrap(),
+        )
+    });
     // `main` (lines 4-12), the manual scope (5-11), the loop (7-10).
     for expected in [(4, 12), (5, 11), (7, 10)] {
         assert!(
@@ -305,15 +288,7 @@ fn semantic_tokens_of_a_range_are_those_of_its_lines() {
         c.initialized["capabilities"]["semanticTokensProvider"]["range"],
         true
     );
-    let range = c
-        .request(
-            "textDocument/semanticTokens/range",
-            json!({
-                "textDocument": { "uri": URI },
-                "range": { "start": { "line": 5, "character": 0 }, "end": { "line": 7, "character": 0 } },
-            }),
-        )
-        .unwrap();
+    let range = in_lines(&mut c, "textDocument/semanticTokens/range", 5, 7);
     // Decoded to absolute positions: the first token is relative to the
     // document's start, as in a full answer.
     let range = decode(range["data"].as_array().unwrap());
@@ -329,38 +304,20 @@ fn semantic_tokens_of_a_range_are_those_of_its_lines() {
 #[test]
 fn inlay_hints_show_inferred_types() {
     let mut c = opened();
-    let hints = c
-        .request(
-            "textDocument/inlayHint",
-            json!({
-                "textDocument": { "uri": URI },
-                "range": { "start": { "line": 0, "character": 0 }, "end": { "line": 13, "character": 0 } },
-            }),
-        )
-        .unwrap();
+    let hints = in_lines(&mut c, "textDocument/inlayHint", 0, 13);
     let hints = hints.as_array().unwrap();
     let tids = hints
         .iter()
         .find(|h| h["position"] == position_of(DOC, " = array.create", 0, 0))
         .unwrap_or_else(|| panic!("{hints:#?}"));
-    assert!(
-        tids["label"].as_str().unwrap().contains("array<task_id"),
-        "{tids}"
-    );
+    assert_mentions(tids, "label", "array<task_id");
 }
 
 #[test]
 fn completion_offers_variables_in_scope() {
     let mut c = opened();
-    let items = c
-        .request("textDocument/completion", at("tids]", 0, 0))
-        .unwrap();
-    let labels: Vec<&str> = items
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|i| i["label"].as_str().unwrap())
-        .collect();
+    let items = ask(&mut c, "textDocument/completion", "tids]", 0, 0);
+    let labels = each(&items, |i| i["label"].as_str().unwrap());
     assert!(
         labels.contains(&"tids") && labels.contains(&"n"),
         "{labels:?}"
@@ -384,12 +341,7 @@ fn answer_on(functions: usize, function: impl Fn(usize) -> String, method: &str)
 fn folding_ranges_of_a_huge_document_are_bounded() {
     let function = |i| format!("func k{i}(a: i64) {{\n  if a > 0 {{\n    b = a\n  }}\n}}\n");
     let folds = answer_on(26_000, function, "textDocument/foldingRange");
-    let starts: Vec<u64> = folds
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["startLine"].as_u64().unwrap())
-        .collect();
+    let starts = each(&folds, |f| f["startLine"].as_u64().unwrap());
     assert_eq!(starts.len(), 50_000);
     assert!(starts.is_sorted(), "the first ranges in document order");
     assert_eq!((starts[0], starts[1]), (0, 1));

@@ -61,6 +61,21 @@ fn assert_ended(all: &[u32], what: &str) {
     assert!(alive.is_empty(), "{what}: processes {alive:?} survived");
 }
 
+/// Waits for every process of `all` to end; kills the survivors and fails.
+fn assert_all_end(all: &[u32], what: &str) {
+    eventually(|| all.iter().all(|&p| process_ended(p)));
+    assert_ended(all, what);
+}
+
+/// A server that runs commands (for up to 600 s) with the sleeper `name`
+/// saved and running: the client, the URI and the pid file.
+fn a_sleeper_running(name: &str) -> (Client, String, PathBuf) {
+    let mut c = Client::start(json!({ "allowRunningCommands": true, "testTimeout": 600 }));
+    let (uri, pidfile) = save_a_sleeper(&mut c, name);
+    assert!(eventually(|| pids(&pidfile).len() == 1), "the test started");
+    (c, uri, pidfile)
+}
+
 /// The attack of the issue: two RUN lines that write marker files.
 fn attack(dir: &Path) -> (String, [PathBuf; 2]) {
     let (a, b) = (dir.join("pwned"), dir.join("pwned2"));
@@ -224,15 +239,23 @@ fn a_bad_setting_sent_later_is_reported_and_withdraws_consent() {
     assert!(diags[0]["message"].as_str().unwrap().contains("not run"));
 }
 
+/// A server that does not test on save, with `name` open: `text`, where
+/// `MARKER` stands for the path of a marker file. Returns the client, the
+/// marker and the document's URI.
+fn open_with_marker(name: &str, text: &str) -> (Client, PathBuf, String) {
+    let mut c = Client::start(json!({ "testsOnSave": false }));
+    let marker = c.dir.path().join(format!("{name}.pwned"));
+    let text = text.replace("MARKER", &marker.display().to_string());
+    let (_, uri) = c.open_file(name, &text);
+    (c, marker, uri)
+}
+
 #[test]
 fn view_output_of_a_run_line_runs_nothing_by_default() {
-    let mut c = Client::start(json!({ "testsOnSave": false }));
-    let marker = c.dir.path().join("pwned4");
-    let text = format!(
-        "// RUN: sh -c 'touch {}; echo x' | FileCheck %s\n// CHECK: x\nfunc k() {{\n}}\n",
-        marker.display()
+    let (mut c, marker, uri) = open_with_marker(
+        "view.pfir",
+        "// RUN: sh -c 'touch MARKER; echo x' | FileCheck %s\n// CHECK: x\nfunc k() {\n}\n",
     );
-    let (_, uri) = c.open_file("view.pfir", &text);
     let err = c
         .request(
             "pfir/viewOutput",
@@ -250,30 +273,17 @@ fn view_output_of_a_run_line_runs_nothing_by_default() {
 
 #[test]
 fn code_actions_run_nothing_until_resolved_and_then_only_with_consent() {
-    let mut c = Client::start(json!({ "testsOnSave": false }));
-    let marker = c.dir.path().join("pwned5");
-    let text = format!(
-        "// RUN: sh -c \"touch {}; echo 'func k() {{'; echo '}}'\" | FileCheck %s\n// CHECK: func\nfunc k() {{\n}}\n",
-        marker.display()
+    let (mut c, marker, uri) = open_with_marker(
+        "actions.pfir",
+        "// RUN: sh -c \"touch MARKER; echo 'func k() {'; echo '}'\" | FileCheck %s\n// CHECK: func\nfunc k() {\n}\n",
     );
-    let (_, uri) = c.open_file("actions.pfir", &text);
     let ask = |c: &mut Client, trigger: Option<u8>| {
         let mut context = json!({ "diagnostics": [], "only": ["source"] });
         if let Some(t) = trigger {
             context["triggerKind"] = json!(t);
         }
-        c.request(
-            "textDocument/codeAction",
-            json!({
-                "textDocument": { "uri": uri },
-                "range": { "start": { "line": 2, "character": 0 }, "end": { "line": 2, "character": 0 } },
-                "context": context,
-            }),
-        )
-        .unwrap()
-        .as_array()
-        .cloned()
-        .unwrap_or_default()
+        let line_2 = json!({ "line": 2, "character": 0 });
+        c.code_actions(&uri, json!({ "start": line_2, "end": line_2 }), context)
     };
     // An automatic trigger (code actions on save) never gets it.
     assert!(ask(&mut c, Some(2)).is_empty());
@@ -347,30 +357,21 @@ fn a_never_ending_run_line_blocks_nothing_and_leaves_nothing() {
     let started = pids(&pidfile);
     let status = c.shutdown_and_exit();
     assert!(status.success(), "{status:?}");
-    assert!(
-        eventually(|| started.iter().all(|&p| process_ended(p))),
-        "waiting for the processes to end"
-    );
-    assert_ended(&started, "after shutdown and exit");
+    assert_all_end(&started, "after shutdown and exit");
 }
 
 #[test]
 fn exit_ends_the_server_while_a_test_runs() {
-    let mut c = Client::start(json!({ "allowRunningCommands": true, "testTimeout": 600 }));
-    let (_, pidfile) = save_a_sleeper(&mut c, "exit.pfir");
-    assert!(eventually(|| pids(&pidfile).len() == 1));
+    let (c, _, pidfile) = a_sleeper_running("exit.pfir");
     let started = pids(&pidfile);
     let status = c.exit_without_shutdown();
     assert_eq!(status.code(), Some(1));
-    assert!(eventually(|| started.iter().all(|&p| process_ended(p))));
-    assert_ended(&started, "after exit");
+    assert_all_end(&started, "after exit");
 }
 
 #[test]
 fn a_newer_save_and_did_close_cancel_the_running_test() {
-    let mut c = Client::start(json!({ "allowRunningCommands": true, "testTimeout": 600 }));
-    let (uri, pidfile) = save_a_sleeper(&mut c, "cancel.pfir");
-    assert!(eventually(|| pids(&pidfile).len() == 1));
+    let (mut c, uri, pidfile) = a_sleeper_running("cancel.pfir");
     c.save(&uri);
     assert!(eventually(|| pids(&pidfile).len() == 2));
     let first = pids(&pidfile)[0];
@@ -386,20 +387,16 @@ fn a_newer_save_and_did_close_cancel_the_running_test() {
 
 #[test]
 fn withdrawing_consent_stops_the_running_tests() {
-    let mut c = Client::start(json!({ "allowRunningCommands": true, "testTimeout": 600 }));
+    let (mut c, _, pidfile) = a_sleeper_running("withdrawn.pfir");
     assert_eq!(
         c.initialized["capabilities"]["codeActionProvider"]["resolveProvider"],
         true
     );
-    let (_, pidfile) = save_a_sleeper(&mut c, "withdrawn.pfir");
-    assert!(eventually(|| pids(&pidfile).len() == 1));
     c.notify(
         "workspace/didChangeConfiguration",
         json!({ "settings": { "allowRunningCommands": false } }),
     );
-    let pid = pids(&pidfile)[0];
-    assert!(eventually(|| process_ended(pid)), "consent withdrawn");
-    assert_ended(&[pid], "after consent was withdrawn");
+    assert_all_end(&pids(&pidfile), "after consent was withdrawn");
 }
 
 #[test]

@@ -213,7 +213,12 @@ pub fn run_with_input(cmd: &mut std::process::Command, stdin: &[u8]) -> (i32, St
         .spawn()
         .expect("running pfir");
     child.stdin.take().unwrap().write_all(stdin).unwrap();
-    let out = child.wait_with_output().unwrap();
+    outcome(child.wait_with_output().unwrap())
+}
+
+/// What an ended command gave: (exit status, -1 when killed by a signal;
+/// standard output; standard error).
+pub fn outcome(out: std::process::Output) -> (i32, String, String) {
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
