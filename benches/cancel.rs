@@ -6,7 +6,8 @@
 //! (what a stage that is not stopped costs, capped), then under deadlines
 //! spread over its run, and prints the time from each deadline to the
 //! return of `fsutil::cancel::run` (the work unwound, everything it held
-//! dropped): the worst and the median. Pin it (`taskset -c 0`) on a
+//! dropped): the worst and the median, and the process's peak RSS after
+//! each workload (the in-process memory of the worst stage). Pin it (`taskset -c 0`) on a
 //! loaded machine.
 
 use fsutil::cancel::{self, Token};
@@ -87,6 +88,19 @@ fn measure(name: &str, work: &dyn Fn() -> usize) {
         late.last().map_or("-".into(), |d| ms(*d)),
         late.get(late.len() / 2).map_or("-".into(), |d| ms(*d)),
     );
+    println!("  peak RSS of the bench process so far: {}", peak_rss());
+}
+
+/// The process's peak resident set (`VmHWM` of `/proc/self/status`, Linux).
+fn peak_rss() -> String {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .map(|v| v.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown (no /proc)".into())
 }
 
 fn main() {
