@@ -92,7 +92,7 @@ fn main() {
         src.matches("func ").count()
     );
     let front_end = time(runs, || pfir::parse(&src).into_parts().0.is_some());
-    println!("{:<40} {}", "front end alone (read_module)", ms(front_end));
+    println!("{:<40} {}", "front end alone (pfir::parse)", ms(front_end));
     let build = time(runs, || Analysis::new(&src));
     println!("{:<40} {}", "Analysis::new", ms(build));
     let a = Analysis::new(&src);
