@@ -40,6 +40,21 @@ fn every_facade_call_takes_the_nesting_limit_on_a_256_kib_thread() {
         let printed = pfir::print(&module);
         assert!(printed.ends_with("))\n}\n"));
         assert!(pfir::format(&text).is_ok(), "the formatter refused it");
+        assert!(pfir::format_with_width(&text, 30).is_ok());
+        assert_eq!(pfir::split_input(&text).len(), 1);
+        let file = pfir::diagnostics::SourceFile::new("t.pfir", text.clone());
+        for keep_comments in [false, true] {
+            let options = pfir::OptOptions {
+                split_input_file: true,
+                keep_comments,
+                pipeline: pipeline.clone(),
+            };
+            let outcome = pfir::opt(&file, &options);
+            assert!(!outcome.diagnostics.iter().any(|d| d.is_error()));
+            let mut out = Vec::new();
+            outcome.write_output(&mut out).expect("written");
+            assert_eq!(String::from_utf8(out).expect("UTF-8"), printed);
+        }
     });
     // Loops, through the pass (printing them writes `depth`^2 bytes of
     // indentation).
