@@ -47,7 +47,7 @@ impl OptOutcome {
     }
 }
 
-/// What [`run_opt`] does, as plain data: the command line (`cli::opt`)
+/// What [`crate::opt`] does, as plain data: the command line (`cli::opt`)
 /// fills it in, and the driver knows nothing of how it was parsed.
 #[derive(Clone, Debug, Default)]
 pub struct OptOptions {

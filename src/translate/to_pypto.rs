@@ -3,7 +3,7 @@
 //! the spelling PyPTO's own tests use (`with pl.manual_scope():`,
 //! `a, a_tid = pl.submit(self.kernel, deps=[tids])`, loop results named by
 //! the body's final `r = pl.yield_(v)`). The lines come from the printer's
-//! line iterator ([`crate::printer::lines::Lines`]), so comments attach to
+//! line iterator (`printer::lines::Lines`), so comments attach to
 //! exactly the lines `pfir fmt` keeps them on; each becomes a `#` comment.
 //! A construct PyPTO has no form for is an error at its `.pfir` position.
 
