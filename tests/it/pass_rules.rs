@@ -280,6 +280,8 @@ fn every_property_holds_before_and_after_on_golden_inputs() {
 /// these two in the `it` suite as well, which the mutation run of
 /// `docs/pass-rule-coverage.md` runs. The iter-arg's loop comes late (its
 /// statement number is not 1 or 2), so a wrong position for iter-args shows.
+/// Each remark also labels its loop's header, up to and including the `{`
+/// (as `tests/lit/passes/phase_fence_remark_span.pfir` checks the caret).
 #[test]
 fn remarks_name_the_iter_arg_and_the_alias_chain() {
     let src = "func k() {
@@ -330,4 +332,22 @@ orchestration func main() {
     );
     let chain = "`t2` is an iter-arg initialised from `t1`, which is initialised from `tids`";
     assert_eq!(got[0].1, [chain], "{got:#?}");
+    let headers: Vec<Vec<&str>> = r
+        .diagnostics
+        .iter()
+        .map(|d| {
+            let labels = std::iter::once(&d.primary).chain(d.secondary.iter());
+            labels
+                .map(|l| &src[l.span.range()])
+                .filter(|t| t.contains(" for "))
+                .collect()
+        })
+        .collect();
+    assert_eq!(
+        headers,
+        [
+            ["r1 = for i in range(3) iter(t1 = tids) {"],
+            ["res = for i in range(4) iter(t = tids) {"]
+        ]
+    );
 }
