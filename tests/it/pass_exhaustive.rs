@@ -102,6 +102,34 @@ fn a_count_is_multiplied_at_every_level_of_a_chain() {
     }
 }
 
+/// A loop whose consumers wait on three arrays keeps its counts in a hash
+/// table (more than two arrays), and that table merges into the counts of
+/// the loop around it, which has consumers of its own: three barriers
+/// before the outer loop (`2 x 6` for `tids`, `2 x 4` for each created
+/// array). Eight statements, beyond every enumerated size.
+#[test]
+fn three_arrays_in_a_nested_loop_merge_into_the_outer_count() {
+    use pfir::passes::exhaustive::oracle::Rule;
+    use pfir::passes::exhaustive::{EPILOGUE, prelude};
+    let body = "    x0 = array.create(2, task_id)\n    x1 = array.create(2, task_id)\n    \
+                for i0 in range(2) {\n      t0 = submit k(deps=[tids])\n      \
+                for i1 in range(2) {\n        t1 = submit k(deps=[tids])\n        \
+                t2 = submit k(deps=[x0])\n        t3 = submit k(deps=[x1])\n      }\n    }\n";
+    let program = format!("{}{body}{EPILOGUE}", prelude(Extent::Known(2)));
+    let checked = pfir::testkit::exhaustive::check_program(&program);
+    assert_eq!(checked.failure, None, "{program}");
+    for rule in [Rule::CountNestedFor, Rule::Compressed] {
+        assert!(checked.rules.contains(&rule), "{rule:?} in {program}");
+    }
+    let mut module = pfir::parse(&program)
+        .into_parts()
+        .0
+        .expect("the program reads");
+    crate::support::run_pass(&mut module, &program).expect("the pass runs");
+    let out = pfir::print(&module);
+    assert_eq!(out.matches("system.task_dummy").count(), 3, "{out}");
+}
+
 /// The oracle also agrees with the pass on every golden input of
 /// `tests/passes/` (each `// -----` part of a file read on its own), except
 /// the functions that already name a variable `phase_fence_barrier_*` (the

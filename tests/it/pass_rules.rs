@@ -266,3 +266,81 @@ fn every_property_holds_before_and_after_on_golden_inputs() {
         };
     }
 }
+
+/// A kept array's remark says why: an iter-arg of the loop, or an update
+/// through a chain of iter-args, with the chain in a note. The lit goldens
+/// (`tests/passes/`, `--verify-diagnostics`) pin every remark; this pins
+/// these two in the `it` suite as well, which the mutation run of
+/// `docs/pass-rule-coverage.md` runs. The iter-arg's loop comes late (its
+/// statement number is not 1 or 2), so a wrong position for iter-args shows.
+/// Each remark also labels its loop's header, up to and including the `{`
+/// (as `tests/lit/passes/phase_fence_remark_span.pfir` checks the caret).
+#[test]
+fn remarks_name_the_iter_arg_and_the_alias_chain() {
+    let src = "func k() {
+}
+
+orchestration func main() {
+  manual {
+    tids = array.create(4, task_id)
+    r1 = for i in range(3) iter(t1 = tids) {
+      c = submit k(deps=[tids])
+      r2 = for j in range(2) iter(t2 = t1) {
+        t3 = array.update_element(t2, j, c)
+        yield t3
+      }
+      yield r2
+    }
+    res = for i in range(4) iter(t = tids) {
+      a = submit k(deps=[t])
+      b = submit k(deps=[t])
+      u = array.update_element(t, 0, a)
+      yield u
+    }
+  }
+}
+";
+    let mut m = read(src);
+    let opts = PipelineOptions {
+        remarks: Some(Vec::new()),
+        ..PipelineOptions::with_passes(&[NAME])
+    };
+    let r = run_pipeline(&mut m, &file(src), &opts);
+    let got: Vec<(String, Vec<String>)> = r
+        .diagnostics
+        .iter()
+        .map(|d| {
+            let notes = d.notes.iter().map(|n| n.message.clone()).collect();
+            (d.message.clone(), notes)
+        })
+        .collect();
+    let messages: Vec<&str> = got.iter().map(|(m, _)| m.as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            "kept `tids` as a direct dependency: its storage is updated inside the loop body",
+            "kept `t` as a direct dependency: it is an iter-arg of the loop",
+        ],
+        "{got:#?}"
+    );
+    let chain = "`t2` is an iter-arg initialised from `t1`, which is initialised from `tids`";
+    assert_eq!(got[0].1, [chain], "{got:#?}");
+    let headers: Vec<Vec<&str>> = r
+        .diagnostics
+        .iter()
+        .map(|d| {
+            let labels = std::iter::once(&d.primary).chain(d.secondary.iter());
+            labels
+                .map(|l| &src[l.span.range()])
+                .filter(|t| t.contains(" for "))
+                .collect()
+        })
+        .collect();
+    assert_eq!(
+        headers,
+        [
+            ["r1 = for i in range(3) iter(t1 = tids) {"],
+            ["res = for i in range(4) iter(t = tids) {"]
+        ]
+    );
+}
