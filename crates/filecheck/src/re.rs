@@ -99,10 +99,23 @@ impl<'h> Captures<'h> {
 }
 
 /// Checks the syntax of `src` as [`Regex::build`] would, compiling nothing.
+/// A source found valid earlier in the run is not parsed again (check
+/// files repeat their lines and blocks; parsing was most of the time of
+/// reading a large check file).
 pub(crate) fn validate(src: &str, flags: Flags) -> Result<(), String> {
-    syntax::parse_with(src, &syntax_config(flags))
-        .map(drop)
-        .map_err(|e| e.to_string())
+    let key = (src.to_string(), flags);
+    if VALID.with(|v| v.borrow().contains(&key)) {
+        return Ok(());
+    }
+    syntax::parse_with(src, &syntax_config(flags)).map_err(|e| e.to_string())?;
+    VALID.with(|v| {
+        let mut v = v.borrow_mut();
+        if v.len() >= CACHE_ENTRIES {
+            v.clear();
+        }
+        v.insert(key);
+    });
+    Ok(())
 }
 
 fn syntax_config(flags: Flags) -> syntax::Config {
@@ -126,9 +139,17 @@ thread_local! {
         std::cell::RefCell::new(std::collections::HashMap::new());
 }
 
+thread_local! {
+    /// The sources [`validate`] found valid during this thread's current
+    /// run. Emptied by [`clear_cache`], and when full.
+    static VALID: std::cell::RefCell<std::collections::HashSet<(String, Flags)>> =
+        std::cell::RefCell::new(std::collections::HashSet::new());
+}
+
 /// Forgets the regexes of the previous run on this thread.
 pub(crate) fn clear_cache() {
     CACHE.with(|c| c.borrow_mut().clear());
+    VALID.with(|v| v.borrow_mut().clear());
 }
 
 impl Regex {
