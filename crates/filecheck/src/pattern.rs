@@ -963,13 +963,15 @@ fn regex_matcher(
 /// substitutions (known at search time) found with `memmem`, and the
 /// regex after it (no substitutions, so compiled once per source and run)
 /// matched anchored right after the run; optionally before the run, a
-/// literal and a greedy `.*` (`%[[V:.*]] = op %[[A]]`, MLIR's idiom).
+/// literal and a greedy `.*` or `.+` (`%[[V:.*]] = op %[[A]]`, MLIR's
+/// idiom).
 /// The match is the one the whole regex gives (leftmost, then greedy).
 #[derive(Debug, Clone)]
 struct Shape {
-    /// `LIT.*` before the run: the literal, and the definition's group
-    /// when the `.*` is one (`[[V:.*]]`; else `{{.*}}`).
-    dot_star: Option<(String, Option<String>)>,
+    /// `LIT.*` or `LIT.+` before the run: the literal, the definition's
+    /// group when the `.*` is one (`[[V:.*]]`; else `{{.*}}`), and the
+    /// fewest bytes the `.*` (0) or `.+` (1) takes.
+    dot_star: Option<(String, Option<String>, usize)>,
     /// The pieces of the run.
     run: std::ops::Range<usize>,
     /// The regex source after the run (empty: nothing after it).
@@ -981,13 +983,19 @@ impl Shape {
         let mut i = 0;
         let mut dot_star = None;
         if let Some(Piece::Lit(lit)) = pieces.first() {
+            let min = |r: &str| match r {
+                ".*)" => Some(0),
+                ".+)" => Some(1),
+                _ => None,
+            };
             match (pieces.get(1), pieces.get(2)) {
-                (Some(Piece::Re(r)), _) if r == "(?:.*)" => {
-                    dot_star = Some((lit.clone(), None));
+                (Some(Piece::Re(r)), _) if r.strip_prefix("(?:").and_then(min).is_some() => {
+                    let m = r.strip_prefix("(?:").and_then(min);
+                    dot_star = Some((lit.clone(), None, m.expect("checked")));
                     i = 2;
                 }
-                (Some(Piece::Open(g)), Some(Piece::Re(r))) if r == ".*)" => {
-                    dot_star = Some((lit.clone(), Some(g.clone())));
+                (Some(Piece::Open(g)), Some(Piece::Re(r))) if min(r).is_some() => {
+                    dot_star = Some((lit.clone(), Some(g.clone()), min(r).expect("checked")));
                     i = 3;
                 }
                 _ => {}
@@ -1048,7 +1056,7 @@ impl Shape {
                 .and_then(|c| c.name(&d.group))
                 .map(|m| (m.start(), m.end()))
         };
-        let Some((lit, group)) = &self.dot_star else {
+        let Some((lit, group, min)) = &self.dot_star else {
             let mut from = 0;
             while let Some(i) = finder.find(&b[from..]) {
                 let o = from + i;
@@ -1065,10 +1073,12 @@ impl Shape {
             let s = from + i;
             let g = s + lit.len();
             let line_end = memchr::memchr(b'\n', &b[g..]).map_or(b.len(), |k| g + k);
-            // Greedy: the last occurrence of the run on the line first.
+            // Greedy: the last occurrence of the run on the line first,
+            // `min` bytes after the literal or more.
+            let lo = g + min;
             let mut hi = line_end;
-            while let Some(k) = rfinder.rfind(&b[g..hi]) {
-                let o = g + k;
+            while let Some(k) = rfinder.rfind(b.get(lo..hi).unwrap_or_default()) {
+                let o = lo + k;
                 if let Some((c, end)) = after(o) {
                     let span = |d: &Def| {
                         if group.as_ref() == Some(&d.group) {
@@ -1851,6 +1861,11 @@ mod tests {
             "x[[A]]{{\\b}}",
             "%[[V:.*]] = op",
             "q{{.*}}r{{.*}}",
+            "%[[V:.+]] = op %[[A]], %[[B]] : i32",
+            "%{{.+}} = op %[[A]]",
+            "%[[V:.+]] = op %[[A]]{{.*}} : [[T:[a-z0-9]+]]",
+            "%[[V:.+]]= [[E]]",
+            "%[[V:.+]]op %[[A]]",
         ];
         let inputs = [
             "%v = op %a1, %b.2 : i32\n",
@@ -1866,6 +1881,9 @@ mod tests {
             "%a = op\n",
             "qar qbr\n",
             "none\n",
+            "%= op %a1\n% = op %a1\n",
+            "%op %a1 %xop %a1\n",
+            "%\u{e9} = op %a1, %b.2 : i32\n",
         ];
         for p in patterns {
             let pat = Pattern::parse(p, CheckKind::Plain, 1, "CHECK", set(), &mut VarTable::new())
