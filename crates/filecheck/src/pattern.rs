@@ -458,13 +458,18 @@ fn parse_blocks(
                 message: format!("invalid regex: {m}"),
             })?;
             let open = block_groups(&inner[..end], &mut paren, pieces);
-            pieces.push(Piece::Re(format!("{open}{re})")));
+            // A block that is literal text (`{{\[}}`, `{{ }}`) is searched
+            // as text; it has no group (no `|`).
+            match unescape_literal(&re) {
+                Some(text) if open == "(?:" => push_lit(pieces, &text),
+                _ => pieces.push(Piece::Re(format!("{open}{re})"))),
+            }
             pos += 2 + end + 2;
             continue;
         }
         if rest.starts_with("[[[") {
             // `[[[V]]]`: a literal `[` before the block (LLVM's reading).
-            pieces.push(Piece::Lit("[".into()));
+            push_lit(pieces, "[");
             pos += 1;
             continue;
         }
@@ -493,10 +498,42 @@ fn parse_blocks(
         // the first character may be several bytes long).
         let first = rest.chars().next().map_or(1, char::len_utf8);
         let next = literal_end(rest, first);
-        pieces.push(Piece::Lit(rest[..next].to_string()));
+        push_lit(pieces, &rest[..next]);
         pos += next;
     }
     Ok(has_vars)
+}
+
+/// Appends literal text, to the literal piece before it if there is one.
+fn push_lit(pieces: &mut Vec<Piece>, text: &str) {
+    match pieces.last_mut() {
+        Some(Piece::Lit(t)) => t.push_str(text),
+        _ => pieces.push(Piece::Lit(text.to_string())),
+    }
+}
+
+/// The text a regex source (in the `regex` crate's syntax, as
+/// `translate_ere` writes it) matches when it matches only that text:
+/// ASCII letters, digits, spaces and punctuation, special characters
+/// escaped with a backslash. `None` for anything else.
+fn unescape_literal(re: &str) -> Option<String> {
+    let mut out = String::with_capacity(re.len());
+    let mut chars = re.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                // `\<` and `\>` are word boundaries.
+                Some(e) if e.is_ascii_punctuation() && e != '<' && e != '>' => out.push(e),
+                _ => return None,
+            },
+            '.' | '^' | '$' | '*' | '+' | '?' | '(' | ')' | '[' | ']' | '{' | '}' | '|' => {
+                return None;
+            }
+            c if c == ' ' || c.is_ascii_graphic() => out.push(c),
+            _ => return None,
+        }
+    }
+    (!out.is_empty()).then_some(out)
 }
 
 /// The end of the literal text at the start of `rest`: the first `{{` or
@@ -940,7 +977,7 @@ fn regex_matcher(
         .flatten()
         .map(Box::new);
     let src = regex_source(&pieces, &[], BackrefAs::new(backtrack));
-    let compiled = if (has_subst || shape.is_some()) && !backtrack {
+    let compiled = if (has_subst || shape.is_some() || literal) && !backtrack {
         crate::re::validate(&src, flags)?;
         None
     } else {
@@ -962,44 +999,80 @@ fn regex_matcher(
 /// shapes most check lines have: a run of literal text and
 /// substitutions (known at search time) found with `memmem`, and the
 /// regex after it (no substitutions, so compiled once per source and run)
-/// matched anchored right after the run; optionally before the run, a
-/// literal and a greedy `.*` or `.+` (`%[[V:.*]] = op %[[A]]`, MLIR's
-/// idiom).
+/// matched anchored right after the run; optionally before the run,
+/// literal text and a greedy `.*` or `.+` (`%[[V:.*]] = op %[[A]]`,
+/// `[[V:%.+]] = op [[A]]`, MLIR's idioms).
 /// The match is the one the whole regex gives (leftmost, then greedy).
 #[derive(Debug, Clone)]
 struct Shape {
-    /// `LIT.*` or `LIT.+` before the run: the literal, the definition's
-    /// group when the `.*` is one (`[[V:.*]]`; else `{{.*}}`), and the
-    /// fewest bytes the `.*` (0) or `.+` (1) takes.
-    dot_star: Option<(String, Option<String>, usize)>,
+    dot_star: Option<DotStar>,
     /// The pieces of the run.
     run: std::ops::Range<usize>,
     /// The regex source after the run (empty: nothing after it).
     rest: String,
 }
 
+/// `LIT.*` or `LIT.+` before the run of a [`Shape`].
+#[derive(Debug, Clone)]
+struct DotStar {
+    /// The literal text (not empty).
+    lit: String,
+    /// The definition's group when the `.*` is in one (`[[V:.*]]`,
+    /// `[[V:%.*]]`; else `{{.*}}`), and where in `lit` the group starts.
+    group: Option<(String, usize)>,
+    /// The fewest bytes the `.*` (0) or `.+` (1) takes.
+    min: usize,
+}
+
 impl Shape {
     fn of(pieces: &[Piece]) -> Option<Shape> {
         let mut i = 0;
         let mut dot_star = None;
-        if let Some(Piece::Lit(lit)) = pieces.first() {
-            let min = |r: &str| match r {
-                ".*)" => Some(0),
-                ".+)" => Some(1),
-                _ => None,
+        // `LIT.*)` or `LIT.+)`: the literal and the fewest bytes.
+        let tail = |r: &str| {
+            let (inner, min) = match (r.strip_suffix(".*)"), r.strip_suffix(".+)")) {
+                (Some(inner), _) => (inner, 0),
+                (_, Some(inner)) => (inner, 1),
+                _ => return None,
             };
-            match (pieces.get(1), pieces.get(2)) {
-                (Some(Piece::Re(r)), _) if r.strip_prefix("(?:").and_then(min).is_some() => {
-                    let m = r.strip_prefix("(?:").and_then(min);
-                    dot_star = Some((lit.clone(), None, m.expect("checked")));
-                    i = 2;
-                }
-                (Some(Piece::Open(g)), Some(Piece::Re(r))) if min(r).is_some() => {
-                    dot_star = Some((lit.clone(), Some(g.clone()), min(r).expect("checked")));
-                    i = 3;
-                }
-                _ => {}
+            if inner.is_empty() {
+                return Some((String::new(), min));
             }
+            unescape_literal(inner).map(|t| (t, min))
+        };
+        let (outer, k) = match pieces.first() {
+            Some(Piece::Lit(lit)) => (lit.as_str(), 1),
+            _ => ("", 0),
+        };
+        match (pieces.get(k), pieces.get(k + 1)) {
+            (Some(Piece::Re(r)), _) => {
+                if let Some((inner, min)) = r.strip_prefix("(?:").and_then(tail) {
+                    dot_star = Some(DotStar {
+                        lit: format!("{outer}{inner}"),
+                        group: None,
+                        min,
+                    });
+                    i = k + 1;
+                }
+            }
+            (Some(Piece::Open(g)), Some(Piece::Re(r))) => {
+                if let Some((inner, min)) = tail(r) {
+                    dot_star = Some(DotStar {
+                        lit: format!("{outer}{inner}"),
+                        group: Some((g.clone(), outer.len())),
+                        min,
+                    });
+                    i = k + 2;
+                }
+            }
+            _ => {}
+        }
+        // (A line break in the literal would end the line it searches.)
+        if dot_star
+            .as_ref()
+            .is_some_and(|d| d.lit.is_empty() || d.lit.contains('\n'))
+        {
+            return None;
         }
         let run_len = pieces[i..]
             .iter()
@@ -1056,7 +1129,7 @@ impl Shape {
                 .and_then(|c| c.name(&d.group))
                 .map(|m| (m.start(), m.end()))
         };
-        let Some((lit, group, min)) = &self.dot_star else {
+        let Some(DotStar { lit, group, min }) = &self.dot_star else {
             let mut from = 0;
             while let Some(i) = finder.find(&b[from..]) {
                 let o = from + i;
@@ -1080,12 +1153,9 @@ impl Shape {
             while let Some(k) = rfinder.rfind(b.get(lo..hi).unwrap_or_default()) {
                 let o = lo + k;
                 if let Some((c, end)) = after(o) {
-                    let span = |d: &Def| {
-                        if group.as_ref() == Some(&d.group) {
-                            Some(&buf[g..o])
-                        } else {
-                            rest_group(&c, d).map(|(s, e)| &buf[s..e])
-                        }
+                    let span = |d: &Def| match group {
+                        Some((name, at)) if *name == d.group => Some(&buf[s + at..o]),
+                        _ => rest_group(&c, d).map(|(s, e)| &buf[s..e]),
                     };
                     return found_with(s, end, span, defs, buf).map(|f| Some(Some(f)));
                 }
@@ -1858,7 +1928,7 @@ mod tests {
             "%[[V:.*]] = [[E]]",
             "%[[V:.*]]:[[N]]",
             "[[A]]{{^x}}",
-            "x[[A]]{{\\b}}",
+            "x[[A]]{{b?}}",
             "%[[V:.*]] = op",
             "q{{.*}}r{{.*}}",
             "%[[V:.+]] = op %[[A]], %[[B]] : i32",
@@ -1866,6 +1936,11 @@ mod tests {
             "%[[V:.+]] = op %[[A]]{{.*}} : [[T:[a-z0-9]+]]",
             "%[[V:.+]]= [[E]]",
             "%[[V:.+]]op %[[A]]",
+            "[[V:%.+]] = op %[[A]]",
+            "[[V:%.*]] = op %[[A]], [[W:%[a-z]+]]",
+            "x[[V:%v.*]]op %[[A]]",
+            "%{{v.+}} = op %[[A]]",
+            "%[[V:.*]] = op %[[A]]{{\\[}}%[[B]]] : i32",
         ];
         let inputs = [
             "%v = op %a1, %b.2 : i32\n",
@@ -1884,6 +1959,8 @@ mod tests {
             "%= op %a1\n% = op %a1\n",
             "%op %a1 %xop %a1\n",
             "%\u{e9} = op %a1, %b.2 : i32\n",
+            "x%v = op %a1\n%v = op %a1[%b.2] : i32\n",
+            "%vv = op %a1, %w\n",
         ];
         for p in patterns {
             let pat = Pattern::parse(p, CheckKind::Plain, 1, "CHECK", set(), &mut VarTable::new())
@@ -1988,6 +2065,21 @@ mod tests {
         assert_eq!(find("x{{.*}}", "x1\n2"), Some((0, 2)));
         assert_eq!(find("[[@LINE]]:", "7:"), Some((0, 2)));
         assert_eq!(find("[[@LINE+1]]:", "8:"), Some((0, 2)));
+        // A block of literal text joins the text around it, searched as
+        // text; other blocks stay regexes.
+        let pieces = |p: &str| {
+            Pattern::parse(p, CheckKind::Plain, 1, "CHECK", set(), &mut VarTable::new())
+                .unwrap()
+                .pieces()
+        };
+        assert!(matches!(&pieces("a{{\\[}}b{{ }}c[[X:.*]]")[..],
+            [Piece::Lit(t), Piece::Open(_), Piece::Re(_)] if t == "a[b c"));
+        assert!(matches!(
+            &pieces("a{{b*}}b")[..],
+            [Piece::Lit(_), Piece::Re(_), Piece::Lit(_)]
+        ));
+        assert_eq!(find("a{{\\[}}b{{-}}", "xa[b-"), Some((1, 5)));
+        assert_eq!(find("a{{\\[}}b", "a\\[b"), None);
     }
 
     #[test]
