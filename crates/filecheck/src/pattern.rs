@@ -159,6 +159,10 @@ enum Matcher {
         /// How to search without compiling the whole pattern, if it has
         /// that shape.
         shape: Option<Box<Shape>>,
+        /// No match can hold a line break (unless a substituted value
+        /// does), and the pattern is compiled for each search: the search
+        /// runs on the lines holding its longest text (see `find_in_lines`).
+        by_line: bool,
     },
     Eof,
 }
@@ -329,6 +333,7 @@ impl Pattern {
                 skip_first,
                 literal,
                 shape,
+                by_line,
             } => {
                 let owned;
                 let subst = substitute(pieces, vars)?;
@@ -358,6 +363,9 @@ impl Pattern {
                         let rest = build(&src, *flags).map_err(MatchError::InvalidRegex)?;
                         return find_after_lead(&lead, &rest, defs, buf);
                     }
+                }
+                if *by_line && let Some(found) = find_in_lines(pieces, &subst, defs, *flags, buf)? {
+                    return Ok(found);
                 }
                 let engine = match compiled {
                     Some(re) => re,
@@ -977,12 +985,15 @@ fn regex_matcher(
         .flatten()
         .map(Box::new);
     let src = regex_source(&pieces, &[], BackrefAs::new(backtrack));
+    let mut multi_line = true;
     let compiled = if (has_subst || shape.is_some() || literal) && !backtrack {
-        crate::re::validate(&src, flags)?;
+        multi_line = crate::re::may_match_newline(&src, flags)?;
         None
     } else {
         Some(Engine::build(&src, flags, backtrack)?)
     };
+    let by_line =
+        has_subst && !multi_line && !literal && !has_backrefs && !flags.ignore_case && !skip_first;
     Ok(Matcher::Regex {
         compiled: compiled.filter(|_| !has_subst),
         pieces,
@@ -992,7 +1003,76 @@ fn regex_matcher(
         skip_first,
         literal,
         shape,
+        by_line,
     })
+}
+
+/// The leftmost match of a pattern no match of which holds a line break,
+/// found line by line: only a line holding the pattern's longest run of
+/// literal text and substituted values (the substituted run is in every
+/// match) is searched, by the whole regex compiled for short searches.
+/// Each line is looked at once. `None` when the substituted values hold
+/// a line break or the longest run is empty: the whole regex decides then.
+fn find_in_lines(
+    pieces: &[Piece],
+    subst: &[Option<String>],
+    defs: &[Def],
+    flags: Flags,
+    buf: &str,
+) -> Result<Option<Option<Found>>, MatchError> {
+    if subst.iter().flatten().any(|v| v.contains('\n')) {
+        return Ok(None);
+    }
+    let mut longest = String::new();
+    let mut i = 0;
+    while i < pieces.len() {
+        let n = pieces[i..]
+            .iter()
+            .take_while(|p| matches!(p, Piece::Lit(_) | Piece::Subst(_) | Piece::Num { .. }))
+            .count();
+        if n == 0 {
+            i += 1;
+            continue;
+        }
+        let run = literal_text(&pieces[i..i + n], &subst[i..i + n]);
+        if run.len() > longest.len() {
+            longest = run;
+        }
+        i += n;
+    }
+    if longest.is_empty() {
+        return Ok(None);
+    }
+    let src = regex_source(pieces, subst, BackrefAs::Def);
+    #[cfg(test)]
+    BUILT.with(|c| c.set(c.get() + src.len()));
+    let re =
+        Regex::build_for_lines(&src, flags, REGEX_SIZE_LIMIT).map_err(MatchError::InvalidRegex)?;
+    let b = buf.as_bytes();
+    let finder = memchr::memmem::Finder::new(longest.as_bytes());
+    // `from` is the start of a line (or of `buf`).
+    let mut from = 0;
+    while let Some(k) = finder.find(&b[from..]) {
+        let at = from + k;
+        let start = memchr::memrchr(b'\n', &b[from..at]).map_or(from, |j| from + j + 1);
+        let end = memchr::memchr(b'\n', &b[at..]).map_or(b.len(), |j| at + j);
+        if let Some(c) = re.captures_in(buf, start..end) {
+            let m = c.get(0).expect("group 0");
+            return found_with(
+                m.start(),
+                m.end(),
+                |d| c.name(&d.group).map(|m| m.as_str()),
+                defs,
+                buf,
+            )
+            .map(|f| Some(Some(f)));
+        }
+        if end >= b.len() {
+            break;
+        }
+        from = end + 1;
+    }
+    Ok(Some(None))
 }
 
 /// A pattern searched without compiling it whole, LLVM-fast on the
@@ -1993,6 +2073,76 @@ mod tests {
                     assert!(
                         built == 0 || built < whole_built || fallback,
                         "{p} on {buf:?}: {built} bytes compiled"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Patterns with substitutions and no shape, searched line by line,
+    /// give what the whole regex gives.
+    #[test]
+    fn line_searches_match_as_the_whole_regex() {
+        let vars = Vars {
+            strs: HashMap::from([
+                ("A".to_string(), "a1".to_string()),
+                ("B".to_string(), "b.2".to_string()),
+                ("E".to_string(), String::new()),
+                ("N".to_string(), "x\ny".to_string()),
+            ]),
+            nums: HashMap::from([("K".to_string(), 7.into())]),
+        };
+        // (pattern, searched by line)
+        let patterns = [
+            ("%[[V:.*]] = op {{.*}}[%[[A]], %[[B]]], %{{.*}} : i32", true),
+            ("for %[[I:.*]] = %[[A]] to {{.*}} step %[[B]] {", true),
+            (
+                "[[W:%[0-9a-z]+]] = op %{{.*}}, %[[A]] : [[T:i[0-9]+]]",
+                true,
+            ),
+            ("{{^}}%[[A]]{{.*$}}", true),
+            ("{{x?}}[[#K]]{{ }}[[A]]", true),
+            ("{{a*}}[[E]]{{b?}}", true),
+            ("{{a*}}[[N]]{{.}}", true),
+            ("{{a?}}[[A]]{{[[:space:]]}}b", false),
+            ("{{x?}}[[A]]{{[^x]}}b", true),
+        ];
+        let inputs = [
+            "%v = op %q[%a1, %b.2], %w : i32\n",
+            "%v = op %q[%a1, %b.2], %w : i64\n%u = op %r[%a1, %b.2], %z : i32\n",
+            "for %i = %a1 to %n step %b.2 {\nfor %j = %a1 to %m step %b.2 {\n",
+            "%x = op %y, %a1 : i8 %z = op %y, %a1 : i16\n",
+            "q%a1 r\n%a1 s\n",
+            "7 a1\n7  a1\nx7 a1 7 a1\n",
+            "aab\nx\nyz\n",
+            "a1\nb a1 b\n",
+            "none\n",
+            "",
+        ];
+        for (p, by_line) in patterns {
+            let pat = Pattern::parse(p, CheckKind::Plain, 1, "CHECK", set(), &mut VarTable::new())
+                .unwrap();
+            let mut whole = pat.clone();
+            let Matcher::Regex {
+                by_line: b, shape, ..
+            } = &mut whole.matcher
+            else {
+                panic!("{p}: not a regex");
+            };
+            assert!(shape.is_none(), "{p}: a shape");
+            assert_eq!(*b, by_line, "{p}");
+            *b = false;
+            for input in inputs {
+                for from in [0, 1, 3] {
+                    let buf = &input[from.min(input.len())..];
+                    let fast = pat.find(buf, &vars);
+                    let slow = whole.find(buf, &vars);
+                    assert_eq!(
+                        fast.as_ref()
+                            .map(|f| f.as_ref().map(|f| (f.start, f.end, &f.defs, &f.spans))),
+                        slow.as_ref()
+                            .map(|f| f.as_ref().map(|f| (f.start, f.end, &f.defs, &f.spans))),
+                        "{p} on {buf:?}"
                     );
                 }
             }
