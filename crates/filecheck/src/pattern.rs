@@ -987,7 +987,7 @@ fn regex_matcher(
     let src = regex_source(&pieces, &[], BackrefAs::new(backtrack));
     let mut multi_line = true;
     let compiled = if (has_subst || shape.is_some() || literal) && !backtrack {
-        multi_line = crate::re::may_match_newline(&src, flags)?;
+        multi_line = check_skeleton(&pieces, &src, flags)?;
         None
     } else {
         Some(Engine::build(&src, flags, backtrack)?)
@@ -1005,6 +1005,25 @@ fn regex_matcher(
         shape,
         by_line,
     })
+}
+
+/// Checks the syntax of a pattern's regex source `src` (made of
+/// `pieces`, no values) as `re::may_match_newline` does, and answers as it
+/// does. Its text is parsed in a skeleton: each literal piece one
+/// character (escaped text is valid wherever it stands, holds no line
+/// break, and one character leaves the regex's structure as it was), so
+/// that lines differing only in their text share one parse. The source
+/// itself is parsed only when the skeleton is refused, for its own error.
+fn check_skeleton(pieces: &[Piece], src: &str, flags: Flags) -> Result<bool, String> {
+    let mut skeleton = String::new();
+    for p in pieces {
+        match p {
+            Piece::Lit(t) if t.is_ascii() => skeleton.push('x'),
+            _ => skeleton.push_str(&regex_source(std::slice::from_ref(p), &[], BackrefAs::Def)),
+        }
+    }
+    crate::re::may_match_newline(&skeleton, flags)
+        .or_else(|_| crate::re::may_match_newline(src, flags))
 }
 
 /// The leftmost match of a pattern no match of which holds a line break,
