@@ -1026,6 +1026,10 @@ fn check_skeleton(pieces: &[Piece], src: &str, flags: Flags) -> Result<bool, Str
         .or_else(|_| crate::re::may_match_newline(src, flags))
 }
 
+/// The length from which a line is searched by the lazy DFA in
+/// `find_in_lines`.
+const LONG_LINE: usize = 4096;
+
 /// The leftmost match of a pattern no match of which holds a line break,
 /// found line by line: only a line holding the pattern's longest run of
 /// literal text and substituted values (the substituted run is in every
@@ -1067,6 +1071,9 @@ fn find_in_lines(
     BUILT.with(|c| c.set(c.get() + src.len()));
     let re =
         Regex::build_for_lines(&src, flags, REGEX_SIZE_LIMIT).map_err(MatchError::InvalidRegex)?;
+    // A long line is searched with the lazy DFA, as the whole input would
+    // be: the engines for short searches cost more per byte.
+    let mut long_re = None;
     let b = buf.as_bytes();
     let finder = memchr::memmem::Finder::new(longest.as_bytes());
     // `from` is the start of a line (or of `buf`).
@@ -1075,6 +1082,14 @@ fn find_in_lines(
         let at = from + k;
         let start = memchr::memrchr(b'\n', &b[from..at]).map_or(from, |j| from + j + 1);
         let end = memchr::memchr(b'\n', &b[at..]).map_or(b.len(), |j| at + j);
+        let re = if end - start > LONG_LINE {
+            match &long_re {
+                Some(re) => re,
+                None => long_re.insert(build(&src, flags).map_err(MatchError::InvalidRegex)?),
+            }
+        } else {
+            &re
+        };
         if let Some(c) = re.captures_in(buf, start..end) {
             let m = c.get(0).expect("group 0");
             return found_with(
@@ -2138,6 +2153,12 @@ mod tests {
             "none\n",
             "",
         ];
+        // Lines longer than LONG_LINE, searched by the lazy DFA.
+        let long = format!(
+            "x\n{}%v = op %q[%a1, %b.2], %w : i32 for %i = %a1 to %n step %b.2 {{\n",
+            "%u = op %a1, %b.2 ".repeat(LONG_LINE / 10)
+        );
+        let inputs: Vec<&str> = inputs.iter().copied().chain([long.as_str()]).collect();
         for (p, by_line) in patterns {
             let pat = Pattern::parse(p, CheckKind::Plain, 1, "CHECK", set(), &mut VarTable::new())
                 .unwrap();
@@ -2151,7 +2172,7 @@ mod tests {
             assert!(shape.is_none(), "{p}: a shape");
             assert_eq!(*b, by_line, "{p}");
             *b = false;
-            for input in inputs {
+            for &input in &inputs {
                 for from in [0, 1, 3] {
                     let buf = &input[from.min(input.len())..];
                     let fast = pat.find(buf, &vars);
