@@ -454,7 +454,7 @@ pub fn check_detailed(
             };
         }
         let rendered = rendered.expect("rendered on failure");
-        let mut f = ctx.mismatch(&m.events, false);
+        let mut f = ctx.mismatch_errors(&m.events);
         f.report = rendered.messages + rendered.dump.as_deref().unwrap_or("");
         return FileCheckOutcome {
             result: Err(f),

@@ -1042,6 +1042,7 @@ fn fuzzy_position(buf: &[u8], example: &[u8]) -> Option<usize> {
     // Quality is distance + lines / 100; kept in hundredths to stay exact.
     let mut best: Option<(usize, usize)> = None;
     let cap = FUZZY_QUALITY + 1;
+    let bits = BitDistance::new(example);
     for i in 0..buf.len().min(FUZZY_WINDOW) {
         if buf[i] == b'\n' {
             lines += 1;
@@ -1060,7 +1061,10 @@ fn fuzzy_position(buf: &[u8], example: &[u8]) -> Option<usize> {
             Some((q, _)) => (q / 100 + 1).min(cap),
             None => usize::MAX,
         };
-        let dist = edit_distance(window, example, limit);
+        let dist = match &bits {
+            Some(bits) => bits.distance(window, limit),
+            None => edit_distance(window, example, limit),
+        };
         let quality = dist.saturating_mul(100).saturating_add(lines);
         if best.is_none_or(|(q, _)| quality < q) {
             best = Some((quality, i));
@@ -1068,6 +1072,64 @@ fn fuzzy_position(buf: &[u8], example: &[u8]) -> Option<usize> {
     }
     best.filter(|&(q, pos)| pos != 0 && q < FUZZY_QUALITY * 100)
         .map(|(_, p)| p)
+}
+
+/// The Levenshtein distance to a fixed string of 1 to 128 bytes, computed
+/// a column at a time in the bits of one word (Myers' bit-parallel
+/// algorithm in Hyyro's form, with the first row's `+1` per column of a
+/// whole-string distance): a few word operations per byte of the other
+/// string, where the table costs one cell per pair of bytes.
+struct BitDistance {
+    /// Per byte value, the positions of the fixed string holding it.
+    peq: Box<[u128; 256]>,
+    len: usize,
+}
+
+impl BitDistance {
+    fn new(b: &[u8]) -> Option<BitDistance> {
+        if b.is_empty() || b.len() > 128 {
+            return None;
+        }
+        let mut peq = Box::new([0u128; 256]);
+        for (i, &c) in b.iter().enumerate() {
+            peq[usize::from(c)] |= 1u128 << i;
+        }
+        Some(BitDistance { peq, len: b.len() })
+    }
+
+    /// As [`edit_distance`]`(a, b, limit)`: the distance, or `limit` when
+    /// it is at least `limit`.
+    fn distance(&self, a: &[u8], limit: usize) -> usize {
+        let m = self.len;
+        if a.len().abs_diff(m) >= limit {
+            return limit;
+        }
+        let last = 1u128 << (m - 1);
+        let (mut pv, mut mv) = (!0u128, 0u128);
+        // The distance from all of the fixed string to `a[..j]`.
+        let mut score = m;
+        for (j, &c) in a.iter().enumerate() {
+            let eq = self.peq[usize::from(c)];
+            let xv = eq | mv;
+            let xh = ((eq & pv).wrapping_add(pv) ^ pv) | eq;
+            let ph = mv | !(xh | pv);
+            let mh = pv & xh;
+            if ph & last != 0 {
+                score += 1;
+            } else if mh & last != 0 {
+                score -= 1;
+            }
+            let ph = (ph << 1) | 1;
+            let mh = mh << 1;
+            pv = mh | !(xv | ph);
+            mv = ph & xv;
+            // Each byte left lowers the distance by one at most.
+            if score.saturating_sub(a.len() - j - 1) >= limit {
+                return limit;
+            }
+        }
+        score.min(limit)
+    }
 }
 
 /// Levenshtein distance of `a` and `b` (LLVM's `edit_distance`), or
@@ -1143,6 +1205,37 @@ mod tests {
         assert_eq!(edit_distance(b"kitten", b"sitting", usize::MAX), 3);
         assert_eq!(edit_distance(b"kitten", b"sitting", 2), 2);
         assert_eq!(edit_distance(b"", b"abc", 10), 3);
+    }
+
+    #[test]
+    fn bit_parallel_distance_is_the_tables() {
+        // Pseudo-random strings over a small alphabet (many near matches),
+        // of lengths around the word's 128 bits.
+        let mut seed = 33u64;
+        let mut next = move |n: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        for _ in 0..2000 {
+            let m = 1 + next(128) as usize;
+            let b: Vec<u8> = (0..m).map(|_| b"ab c"[next(4) as usize]).collect();
+            let n = next(140) as usize;
+            let a: Vec<u8> = (0..n).map(|_| b"ab c"[next(4) as usize]).collect();
+            let bits = BitDistance::new(&b).unwrap();
+            for limit in [1, 2, 5, 51, usize::MAX] {
+                assert_eq!(
+                    bits.distance(&a, limit),
+                    edit_distance(&a, &b, limit),
+                    "{a:?} {b:?} {limit}"
+                );
+            }
+        }
+        assert!(BitDistance::new(b"").is_none());
+        assert!(BitDistance::new(&[b'a'; 129]).is_none());
+        let bits = BitDistance::new(b"sitting").unwrap();
+        assert_eq!(bits.distance(b"kitten", usize::MAX), 3);
     }
 
     #[test]

@@ -159,6 +159,10 @@ enum Matcher {
         /// How to search without compiling the whole pattern, if it has
         /// that shape.
         shape: Option<Box<Shape>>,
+        /// No match can hold a line break (unless a substituted value
+        /// does), and the pattern is compiled for each search: the search
+        /// runs on the lines holding its longest text (see `find_in_lines`).
+        by_line: bool,
     },
     Eof,
 }
@@ -329,6 +333,7 @@ impl Pattern {
                 skip_first,
                 literal,
                 shape,
+                by_line,
             } => {
                 let owned;
                 let subst = substitute(pieces, vars)?;
@@ -358,6 +363,9 @@ impl Pattern {
                         let rest = build(&src, *flags).map_err(MatchError::InvalidRegex)?;
                         return find_after_lead(&lead, &rest, defs, buf);
                     }
+                }
+                if *by_line && let Some(found) = find_in_lines(pieces, &subst, defs, *flags, buf)? {
+                    return Ok(found);
                 }
                 let engine = match compiled {
                     Some(re) => re,
@@ -458,13 +466,18 @@ fn parse_blocks(
                 message: format!("invalid regex: {m}"),
             })?;
             let open = block_groups(&inner[..end], &mut paren, pieces);
-            pieces.push(Piece::Re(format!("{open}{re})")));
+            // A block that is literal text (`{{\[}}`, `{{ }}`) is searched
+            // as text; it has no group (no `|`).
+            match unescape_literal(&re) {
+                Some(text) if open == "(?:" => push_lit(pieces, &text),
+                _ => pieces.push(Piece::Re(format!("{open}{re})"))),
+            }
             pos += 2 + end + 2;
             continue;
         }
         if rest.starts_with("[[[") {
             // `[[[V]]]`: a literal `[` before the block (LLVM's reading).
-            pieces.push(Piece::Lit("[".into()));
+            push_lit(pieces, "[");
             pos += 1;
             continue;
         }
@@ -493,10 +506,42 @@ fn parse_blocks(
         // the first character may be several bytes long).
         let first = rest.chars().next().map_or(1, char::len_utf8);
         let next = literal_end(rest, first);
-        pieces.push(Piece::Lit(rest[..next].to_string()));
+        push_lit(pieces, &rest[..next]);
         pos += next;
     }
     Ok(has_vars)
+}
+
+/// Appends literal text, to the literal piece before it if there is one.
+fn push_lit(pieces: &mut Vec<Piece>, text: &str) {
+    match pieces.last_mut() {
+        Some(Piece::Lit(t)) => t.push_str(text),
+        _ => pieces.push(Piece::Lit(text.to_string())),
+    }
+}
+
+/// The text a regex source (in the `regex` crate's syntax, as
+/// `translate_ere` writes it) matches when it matches only that text:
+/// ASCII letters, digits, spaces and punctuation, special characters
+/// escaped with a backslash. `None` for anything else.
+fn unescape_literal(re: &str) -> Option<String> {
+    let mut out = String::with_capacity(re.len());
+    let mut chars = re.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                // `\<` and `\>` are word boundaries.
+                Some(e) if e.is_ascii_punctuation() && e != '<' && e != '>' => out.push(e),
+                _ => return None,
+            },
+            '.' | '^' | '$' | '*' | '+' | '?' | '(' | ')' | '[' | ']' | '{' | '}' | '|' => {
+                return None;
+            }
+            c if c == ' ' || c.is_ascii_graphic() => out.push(c),
+            _ => return None,
+        }
+    }
+    (!out.is_empty()).then_some(out)
 }
 
 /// The end of the literal text at the start of `rest`: the first `{{` or
@@ -940,12 +985,15 @@ fn regex_matcher(
         .flatten()
         .map(Box::new);
     let src = regex_source(&pieces, &[], BackrefAs::new(backtrack));
-    let compiled = if (has_subst || shape.is_some()) && !backtrack {
-        crate::re::validate(&src, flags)?;
+    let mut multi_line = true;
+    let compiled = if (has_subst || shape.is_some() || literal) && !backtrack {
+        multi_line = check_skeleton(&pieces, &src, flags)?;
         None
     } else {
         Some(Engine::build(&src, flags, backtrack)?)
     };
+    let by_line =
+        has_subst && !multi_line && !literal && !has_backrefs && !flags.ignore_case && !skip_first;
     Ok(Matcher::Regex {
         compiled: compiled.filter(|_| !has_subst),
         pieces,
@@ -955,43 +1003,190 @@ fn regex_matcher(
         skip_first,
         literal,
         shape,
+        by_line,
     })
+}
+
+/// Checks the syntax of a pattern's regex source `src` (made of
+/// `pieces`, no values) as `re::may_match_newline` does, and answers as it
+/// does. Its text is parsed in a skeleton: each literal piece one
+/// character (escaped text is valid wherever it stands, holds no line
+/// break, and one character leaves the regex's structure as it was), so
+/// that lines differing only in their text share one parse. The source
+/// itself is parsed only when the skeleton is refused, for its own error.
+fn check_skeleton(pieces: &[Piece], src: &str, flags: Flags) -> Result<bool, String> {
+    let mut skeleton = String::new();
+    for p in pieces {
+        match p {
+            Piece::Lit(t) if t.is_ascii() => skeleton.push('x'),
+            _ => skeleton.push_str(&regex_source(std::slice::from_ref(p), &[], BackrefAs::Def)),
+        }
+    }
+    crate::re::may_match_newline(&skeleton, flags)
+        .or_else(|_| crate::re::may_match_newline(src, flags))
+}
+
+/// The length from which a line is searched by the lazy DFA in
+/// `find_in_lines`.
+const LONG_LINE: usize = 4096;
+
+/// The leftmost match of a pattern no match of which holds a line break,
+/// found line by line: only a line holding the pattern's longest run of
+/// literal text and substituted values (the substituted run is in every
+/// match) is searched, by the whole regex compiled for short searches.
+/// Each line is looked at once. `None` when the substituted values hold
+/// a line break or the longest run is empty: the whole regex decides then.
+fn find_in_lines(
+    pieces: &[Piece],
+    subst: &[Option<String>],
+    defs: &[Def],
+    flags: Flags,
+    buf: &str,
+) -> Result<Option<Option<Found>>, MatchError> {
+    if subst.iter().flatten().any(|v| v.contains('\n')) {
+        return Ok(None);
+    }
+    let mut longest = String::new();
+    let mut i = 0;
+    while i < pieces.len() {
+        let n = pieces[i..]
+            .iter()
+            .take_while(|p| matches!(p, Piece::Lit(_) | Piece::Subst(_) | Piece::Num { .. }))
+            .count();
+        if n == 0 {
+            i += 1;
+            continue;
+        }
+        let run = literal_text(&pieces[i..i + n], &subst[i..i + n]);
+        if run.len() > longest.len() {
+            longest = run;
+        }
+        i += n;
+    }
+    if longest.is_empty() {
+        return Ok(None);
+    }
+    let src = regex_source(pieces, subst, BackrefAs::Def);
+    #[cfg(test)]
+    BUILT.with(|c| c.set(c.get() + src.len()));
+    let re =
+        Regex::build_for_lines(&src, flags, REGEX_SIZE_LIMIT).map_err(MatchError::InvalidRegex)?;
+    // A long line is searched with the lazy DFA, as the whole input would
+    // be: the engines for short searches cost more per byte.
+    let mut long_re = None;
+    let b = buf.as_bytes();
+    let finder = memchr::memmem::Finder::new(longest.as_bytes());
+    // `from` is the start of a line (or of `buf`).
+    let mut from = 0;
+    while let Some(k) = finder.find(&b[from..]) {
+        let at = from + k;
+        let start = memchr::memrchr(b'\n', &b[from..at]).map_or(from, |j| from + j + 1);
+        let end = memchr::memchr(b'\n', &b[at..]).map_or(b.len(), |j| at + j);
+        let re = if end - start > LONG_LINE {
+            match &long_re {
+                Some(re) => re,
+                None => long_re.insert(build(&src, flags).map_err(MatchError::InvalidRegex)?),
+            }
+        } else {
+            &re
+        };
+        if let Some(c) = re.captures_in(buf, start..end) {
+            let m = c.get(0).expect("group 0");
+            return found_with(
+                m.start(),
+                m.end(),
+                |d| c.name(&d.group).map(|m| m.as_str()),
+                defs,
+                buf,
+            )
+            .map(|f| Some(Some(f)));
+        }
+        if end >= b.len() {
+            break;
+        }
+        from = end + 1;
+    }
+    Ok(Some(None))
 }
 
 /// A pattern searched without compiling it whole, LLVM-fast on the
 /// shapes most check lines have: a run of literal text and
 /// substitutions (known at search time) found with `memmem`, and the
 /// regex after it (no substitutions, so compiled once per source and run)
-/// matched anchored right after the run; optionally before the run, a
-/// literal and a greedy `.*` (`%[[V:.*]] = op %[[A]]`, MLIR's idiom).
+/// matched anchored right after the run; optionally before the run,
+/// literal text and a greedy `.*` or `.+` (`%[[V:.*]] = op %[[A]]`,
+/// `[[V:%.+]] = op [[A]]`, MLIR's idioms).
 /// The match is the one the whole regex gives (leftmost, then greedy).
 #[derive(Debug, Clone)]
 struct Shape {
-    /// `LIT.*` before the run: the literal, and the definition's group
-    /// when the `.*` is one (`[[V:.*]]`; else `{{.*}}`).
-    dot_star: Option<(String, Option<String>)>,
+    dot_star: Option<DotStar>,
     /// The pieces of the run.
     run: std::ops::Range<usize>,
     /// The regex source after the run (empty: nothing after it).
     rest: String,
 }
 
+/// `LIT.*` or `LIT.+` before the run of a [`Shape`].
+#[derive(Debug, Clone)]
+struct DotStar {
+    /// The literal text (not empty).
+    lit: String,
+    /// The definition's group when the `.*` is in one (`[[V:.*]]`,
+    /// `[[V:%.*]]`; else `{{.*}}`), and where in `lit` the group starts.
+    group: Option<(String, usize)>,
+    /// The fewest bytes the `.*` (0) or `.+` (1) takes.
+    min: usize,
+}
+
 impl Shape {
     fn of(pieces: &[Piece]) -> Option<Shape> {
         let mut i = 0;
         let mut dot_star = None;
-        if let Some(Piece::Lit(lit)) = pieces.first() {
-            match (pieces.get(1), pieces.get(2)) {
-                (Some(Piece::Re(r)), _) if r == "(?:.*)" => {
-                    dot_star = Some((lit.clone(), None));
-                    i = 2;
-                }
-                (Some(Piece::Open(g)), Some(Piece::Re(r))) if r == ".*)" => {
-                    dot_star = Some((lit.clone(), Some(g.clone())));
-                    i = 3;
-                }
-                _ => {}
+        // `LIT.*)` or `LIT.+)`: the literal and the fewest bytes.
+        let tail = |r: &str| {
+            let (inner, min) = match (r.strip_suffix(".*)"), r.strip_suffix(".+)")) {
+                (Some(inner), _) => (inner, 0),
+                (_, Some(inner)) => (inner, 1),
+                _ => return None,
+            };
+            if inner.is_empty() {
+                return Some((String::new(), min));
             }
+            unescape_literal(inner).map(|t| (t, min))
+        };
+        let (outer, k) = match pieces.first() {
+            Some(Piece::Lit(lit)) => (lit.as_str(), 1),
+            _ => ("", 0),
+        };
+        match (pieces.get(k), pieces.get(k + 1)) {
+            (Some(Piece::Re(r)), _) => {
+                if let Some((inner, min)) = r.strip_prefix("(?:").and_then(tail) {
+                    dot_star = Some(DotStar {
+                        lit: format!("{outer}{inner}"),
+                        group: None,
+                        min,
+                    });
+                    i = k + 1;
+                }
+            }
+            (Some(Piece::Open(g)), Some(Piece::Re(r))) => {
+                if let Some((inner, min)) = tail(r) {
+                    dot_star = Some(DotStar {
+                        lit: format!("{outer}{inner}"),
+                        group: Some((g.clone(), outer.len())),
+                        min,
+                    });
+                    i = k + 2;
+                }
+            }
+            _ => {}
+        }
+        // (A line break in the literal would end the line it searches.)
+        if dot_star
+            .as_ref()
+            .is_some_and(|d| d.lit.is_empty() || d.lit.contains('\n'))
+        {
+            return None;
         }
         let run_len = pieces[i..]
             .iter()
@@ -1048,7 +1243,7 @@ impl Shape {
                 .and_then(|c| c.name(&d.group))
                 .map(|m| (m.start(), m.end()))
         };
-        let Some((lit, group)) = &self.dot_star else {
+        let Some(DotStar { lit, group, min }) = &self.dot_star else {
             let mut from = 0;
             while let Some(i) = finder.find(&b[from..]) {
                 let o = from + i;
@@ -1065,17 +1260,16 @@ impl Shape {
             let s = from + i;
             let g = s + lit.len();
             let line_end = memchr::memchr(b'\n', &b[g..]).map_or(b.len(), |k| g + k);
-            // Greedy: the last occurrence of the run on the line first.
+            // Greedy: the last occurrence of the run on the line first,
+            // `min` bytes after the literal or more.
+            let lo = g + min;
             let mut hi = line_end;
-            while let Some(k) = rfinder.rfind(&b[g..hi]) {
-                let o = g + k;
+            while let Some(k) = rfinder.rfind(b.get(lo..hi).unwrap_or_default()) {
+                let o = lo + k;
                 if let Some((c, end)) = after(o) {
-                    let span = |d: &Def| {
-                        if group.as_ref() == Some(&d.group) {
-                            Some(&buf[g..o])
-                        } else {
-                            rest_group(&c, d).map(|(s, e)| &buf[s..e])
-                        }
+                    let span = |d: &Def| match group {
+                        Some((name, at)) if *name == d.group => Some(&buf[s + at..o]),
+                        _ => rest_group(&c, d).map(|(s, e)| &buf[s..e]),
                     };
                     return found_with(s, end, span, defs, buf).map(|f| Some(Some(f)));
                 }
@@ -1848,9 +2042,19 @@ mod tests {
             "%[[V:.*]] = [[E]]",
             "%[[V:.*]]:[[N]]",
             "[[A]]{{^x}}",
-            "x[[A]]{{\\b}}",
+            "x[[A]]{{b?}}",
             "%[[V:.*]] = op",
             "q{{.*}}r{{.*}}",
+            "%[[V:.+]] = op %[[A]], %[[B]] : i32",
+            "%{{.+}} = op %[[A]]",
+            "%[[V:.+]] = op %[[A]]{{.*}} : [[T:[a-z0-9]+]]",
+            "%[[V:.+]]= [[E]]",
+            "%[[V:.+]]op %[[A]]",
+            "[[V:%.+]] = op %[[A]]",
+            "[[V:%.*]] = op %[[A]], [[W:%[a-z]+]]",
+            "x[[V:%v.*]]op %[[A]]",
+            "%{{v.+}} = op %[[A]]",
+            "%[[V:.*]] = op %[[A]]{{\\[}}%[[B]]] : i32",
         ];
         let inputs = [
             "%v = op %a1, %b.2 : i32\n",
@@ -1866,6 +2070,11 @@ mod tests {
             "%a = op\n",
             "qar qbr\n",
             "none\n",
+            "%= op %a1\n% = op %a1\n",
+            "%op %a1 %xop %a1\n",
+            "%\u{e9} = op %a1, %b.2 : i32\n",
+            "x%v = op %a1\n%v = op %a1[%b.2] : i32\n",
+            "%vv = op %a1, %w\n",
         ];
         for p in patterns {
             let pat = Pattern::parse(p, CheckKind::Plain, 1, "CHECK", set(), &mut VarTable::new())
@@ -1898,6 +2107,82 @@ mod tests {
                     assert!(
                         built == 0 || built < whole_built || fallback,
                         "{p} on {buf:?}: {built} bytes compiled"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Patterns with substitutions and no shape, searched line by line,
+    /// give what the whole regex gives.
+    #[test]
+    fn line_searches_match_as_the_whole_regex() {
+        let vars = Vars {
+            strs: HashMap::from([
+                ("A".to_string(), "a1".to_string()),
+                ("B".to_string(), "b.2".to_string()),
+                ("E".to_string(), String::new()),
+                ("N".to_string(), "x\ny".to_string()),
+            ]),
+            nums: HashMap::from([("K".to_string(), 7.into())]),
+        };
+        // (pattern, searched by line)
+        let patterns = [
+            ("%[[V:.*]] = op {{.*}}[%[[A]], %[[B]]], %{{.*}} : i32", true),
+            ("for %[[I:.*]] = %[[A]] to {{.*}} step %[[B]] {", true),
+            (
+                "[[W:%[0-9a-z]+]] = op %{{.*}}, %[[A]] : [[T:i[0-9]+]]",
+                true,
+            ),
+            ("{{^}}%[[A]]{{.*$}}", true),
+            ("{{x?}}[[#K]]{{ }}[[A]]", true),
+            ("{{a*}}[[E]]{{b?}}", true),
+            ("{{a*}}[[N]]{{.}}", true),
+            ("{{a?}}[[A]]{{[[:space:]]}}b", false),
+            ("{{x?}}[[A]]{{[^x]}}b", true),
+        ];
+        let inputs = [
+            "%v = op %q[%a1, %b.2], %w : i32\n",
+            "%v = op %q[%a1, %b.2], %w : i64\n%u = op %r[%a1, %b.2], %z : i32\n",
+            "for %i = %a1 to %n step %b.2 {\nfor %j = %a1 to %m step %b.2 {\n",
+            "%x = op %y, %a1 : i8 %z = op %y, %a1 : i16\n",
+            "q%a1 r\n%a1 s\n",
+            "7 a1\n7  a1\nx7 a1 7 a1\n",
+            "aab\nx\nyz\n",
+            "a1\nb a1 b\n",
+            "none\n",
+            "",
+        ];
+        // Lines longer than LONG_LINE, searched by the lazy DFA.
+        let long = format!(
+            "x\n{}%v = op %q[%a1, %b.2], %w : i32 for %i = %a1 to %n step %b.2 {{\n",
+            "%u = op %a1, %b.2 ".repeat(LONG_LINE / 10)
+        );
+        let inputs: Vec<&str> = inputs.iter().copied().chain([long.as_str()]).collect();
+        for (p, by_line) in patterns {
+            let pat = Pattern::parse(p, CheckKind::Plain, 1, "CHECK", set(), &mut VarTable::new())
+                .unwrap();
+            let mut whole = pat.clone();
+            let Matcher::Regex {
+                by_line: b, shape, ..
+            } = &mut whole.matcher
+            else {
+                panic!("{p}: not a regex");
+            };
+            assert!(shape.is_none(), "{p}: a shape");
+            assert_eq!(*b, by_line, "{p}");
+            *b = false;
+            for &input in &inputs {
+                for from in [0, 1, 3] {
+                    let buf = &input[from.min(input.len())..];
+                    let fast = pat.find(buf, &vars);
+                    let slow = whole.find(buf, &vars);
+                    assert_eq!(
+                        fast.as_ref()
+                            .map(|f| f.as_ref().map(|f| (f.start, f.end, &f.defs, &f.spans))),
+                        slow.as_ref()
+                            .map(|f| f.as_ref().map(|f| (f.start, f.end, &f.defs, &f.spans))),
+                        "{p} on {buf:?}"
                     );
                 }
             }
@@ -1970,6 +2255,21 @@ mod tests {
         assert_eq!(find("x{{.*}}", "x1\n2"), Some((0, 2)));
         assert_eq!(find("[[@LINE]]:", "7:"), Some((0, 2)));
         assert_eq!(find("[[@LINE+1]]:", "8:"), Some((0, 2)));
+        // A block of literal text joins the text around it, searched as
+        // text; other blocks stay regexes.
+        let pieces = |p: &str| {
+            Pattern::parse(p, CheckKind::Plain, 1, "CHECK", set(), &mut VarTable::new())
+                .unwrap()
+                .pieces()
+        };
+        assert!(matches!(&pieces("a{{\\[}}b{{ }}c[[X:.*]]")[..],
+            [Piece::Lit(t), Piece::Open(_), Piece::Re(_)] if t == "a[b c"));
+        assert!(matches!(
+            &pieces("a{{b*}}b")[..],
+            [Piece::Lit(_), Piece::Re(_), Piece::Lit(_)]
+        ));
+        assert_eq!(find("a{{\\[}}b{{-}}", "xa[b-"), Some((1, 5)));
+        assert_eq!(find("a{{\\[}}b", "a\\[b"), None);
     }
 
     #[test]

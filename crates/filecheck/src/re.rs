@@ -100,9 +100,49 @@ impl<'h> Captures<'h> {
 
 /// Checks the syntax of `src` as [`Regex::build`] would, compiling nothing.
 pub(crate) fn validate(src: &str, flags: Flags) -> Result<(), String> {
-    syntax::parse_with(src, &syntax_config(flags))
-        .map(drop)
-        .map_err(|e| e.to_string())
+    may_match_newline(src, flags).map(drop)
+}
+
+/// Checks the syntax of `src` as [`validate`] does, and says whether a
+/// match of it may hold a line break (a `\n` in a literal or a class:
+/// `[^x]`, `\s`; `.` holds none). A source found valid earlier in the run
+/// is not parsed again (check files repeat their lines and blocks;
+/// parsing was most of the time of reading a large check file).
+pub(crate) fn may_match_newline(src: &str, flags: Flags) -> Result<bool, String> {
+    let key = (src.to_string(), flags);
+    if let Some(multi) = VALID.with(|v| v.borrow().get(&key).copied()) {
+        return Ok(multi);
+    }
+    let hir = syntax::parse_with(src, &syntax_config(flags)).map_err(|e| e.to_string())?;
+    let multi = holds_newline(&hir);
+    VALID.with(|v| {
+        let mut v = v.borrow_mut();
+        if v.len() >= CACHE_ENTRIES {
+            v.clear();
+        }
+        v.insert(key, multi);
+    });
+    Ok(multi)
+}
+
+/// Whether some match of `hir` holds a `\n`.
+fn holds_newline(hir: &regex_syntax::hir::Hir) -> bool {
+    use regex_syntax::hir::{Class, HirKind};
+    match hir.kind() {
+        HirKind::Empty | HirKind::Look(_) => false,
+        HirKind::Literal(l) => l.0.contains(&b'\n'),
+        HirKind::Class(Class::Bytes(c)) => c
+            .ranges()
+            .iter()
+            .any(|r| r.start() <= b'\n' && b'\n' <= r.end()),
+        HirKind::Class(Class::Unicode(c)) => c
+            .ranges()
+            .iter()
+            .any(|r| r.start() <= '\n' && '\n' <= r.end()),
+        HirKind::Repetition(r) => holds_newline(&r.sub),
+        HirKind::Capture(c) => holds_newline(&c.sub),
+        HirKind::Concat(v) | HirKind::Alternation(v) => v.iter().any(holds_newline),
+    }
 }
 
 fn syntax_config(flags: Flags) -> syntax::Config {
@@ -122,13 +162,21 @@ thread_local! {
     /// for every function), and compiling costs far more than matching a
     /// line. Emptied by [`clear_cache`] at the start of each run, and when
     /// full.
-    static CACHE: std::cell::RefCell<std::collections::HashMap<(String, Flags, usize), Regex>> =
+    static CACHE: std::cell::RefCell<std::collections::HashMap<(String, Flags, usize, bool), Regex>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+thread_local! {
+    /// The sources [`may_match_newline`] found valid during this thread's
+    /// current run, and its answer. Emptied by [`clear_cache`], and when full.
+    static VALID: std::cell::RefCell<std::collections::HashMap<(String, Flags), bool>> =
         std::cell::RefCell::new(std::collections::HashMap::new());
 }
 
 /// Forgets the regexes of the previous run on this thread.
 pub(crate) fn clear_cache() {
     CACHE.with(|c| c.borrow_mut().clear());
+    VALID.with(|v| v.borrow_mut().clear());
 }
 
 impl Regex {
@@ -136,11 +184,22 @@ impl Regex {
     /// run); an NFA over `size_limit` bytes is refused with the `regex`
     /// crate's message.
     pub fn build(src: &str, flags: Flags, size_limit: usize) -> Result<Regex, String> {
-        let key = (src.to_string(), flags, size_limit);
+        Self::build_as(src, flags, size_limit, false)
+    }
+
+    /// Compiles `src` for searches of a line or two ([`Regex::captures_in`]
+    /// on short ranges): without the lazy DFA, its reverse NFA and
+    /// caches, which cost more to build than such a search.
+    pub fn build_for_lines(src: &str, flags: Flags, size_limit: usize) -> Result<Regex, String> {
+        Self::build_as(src, flags, size_limit, true)
+    }
+
+    fn build_as(src: &str, flags: Flags, size_limit: usize, lines: bool) -> Result<Regex, String> {
+        let key = (src.to_string(), flags, size_limit, lines);
         if let Some(re) = CACHE.with(|c| c.borrow().get(&key).cloned()) {
             return Ok(re);
         }
-        let re = Self::compile(src, flags, size_limit)?;
+        let re = Self::compile(src, flags, size_limit, lines)?;
         CACHE.with(|c| {
             let mut c = c.borrow_mut();
             if c.len() >= CACHE_ENTRIES {
@@ -151,16 +210,20 @@ impl Regex {
         Ok(re)
     }
 
-    fn compile(src: &str, flags: Flags, size_limit: usize) -> Result<Regex, String> {
+    fn compile(src: &str, flags: Flags, size_limit: usize, lines: bool) -> Result<Regex, String> {
+        let config = meta::Config::new()
+            .utf8_empty(false)
+            .nfa_size_limit(Some(size_limit))
+            .onepass_size_limit(Some(size_limit))
+            .dfa(false);
+        let config = if lines {
+            config.hybrid(false).onepass(false).auto_prefilter(false)
+        } else {
+            config
+        };
         meta::Regex::builder()
             .syntax(syntax_config(flags))
-            .configure(
-                meta::Config::new()
-                    .utf8_empty(false)
-                    .nfa_size_limit(Some(size_limit))
-                    .onepass_size_limit(Some(size_limit))
-                    .dfa(false),
-            )
+            .configure(config)
             .build(src)
             .map(|re| Regex {
                 re: std::sync::Arc::new(re),
@@ -192,6 +255,19 @@ impl Regex {
             .range(start..)
             .anchored(regex_automata::Anchored::Yes);
         self.re.search_captures(&input, &mut caps);
+        caps.is_match().then_some(Captures { hay, caps })
+    }
+
+    /// Captures of the leftmost match within `range` (the text around it
+    /// still counts for `^`, `$` and word boundaries).
+    pub fn captures_in<'h>(
+        &self,
+        hay: &'h str,
+        range: std::ops::Range<usize>,
+    ) -> Option<Captures<'h>> {
+        let mut caps = self.re.create_captures();
+        self.re
+            .search_captures(&Input::new(hay).range(range), &mut caps);
         caps.is_match().then_some(Captures { hay, caps })
     }
 

@@ -242,6 +242,16 @@ impl<'a> Context<'a> {
 
     /// A failed match: one diagnostic per error event, then the dump.
     pub fn mismatch(&self, events: &[Event<'_>], with_dump: bool) -> FileCheckFailure {
+        self.mismatch_as(events, with_dump, true)
+    }
+
+    /// A failed match's errors, without its report (LLVM's report is
+    /// printed instead): no codespan rendering, no possible intended match.
+    pub fn mismatch_errors(&self, events: &[Event<'_>]) -> FileCheckFailure {
+        self.mismatch_as(events, false, false)
+    }
+
+    fn mismatch_as(&self, events: &[Event<'_>], with_dump: bool, render: bool) -> FileCheckFailure {
         let files = self.files();
         let canon = &self.input_canon.text;
         let mut diags = Vec::new();
@@ -262,7 +272,10 @@ impl<'a> Context<'a> {
                         Label::secondary(files.input, self.input_range(at, at + w))
                             .with_message("scanning from here"),
                     );
-                    if let Some((s, e)) = fuzzy_match(&d.pat.text, &canon[ev.start..ev.end]) {
+                    let fuzzy = render
+                        .then(|| fuzzy_match(&d.pat.text, &canon[ev.start..ev.end]))
+                        .flatten();
+                    if let Some((s, e)) = fuzzy {
                         labels.push(
                             Label::secondary(
                                 files.input,
@@ -319,7 +332,11 @@ impl<'a> Context<'a> {
                     .with_labels(labels),
             );
         }
-        let mut report = self.render(&files, &diags);
+        let mut report = if render {
+            self.render(&files, &diags)
+        } else {
+            String::new()
+        };
         if with_dump {
             report.push_str(&self.dump(events));
         }

@@ -31,16 +31,12 @@ impl<'a> Canon<'a> {
         let bytes = orig.as_bytes();
         let mut text = Vec::with_capacity(bytes.len());
         let mut checkpoints = Vec::with_capacity(bytes.len() / STEP + 1);
+        let mut special = Special::new(bytes, strict);
         let mut i = skip_cr(bytes, 0);
         while i < bytes.len() {
             // The bytes up to the next one that may change are copied as
             // they are, in one piece, with the checkpoints that fall in it.
-            let special = if strict {
-                memchr::memchr(b'\r', &bytes[i..])
-            } else {
-                memchr::memchr3(b' ', b'\t', b'\r', &bytes[i..])
-            };
-            let run = special.unwrap_or(bytes.len() - i);
+            let run = special.next(i) - i;
             if run > 0 {
                 fsutil::cancel::checkpoint();
                 let c0 = text.len();
@@ -84,6 +80,58 @@ impl<'a> Canon<'a> {
             o = next(self.src.as_bytes(), o, self.strict);
         }
         o
+    }
+}
+
+/// Where the next byte that canonicalization may change is: a `\r`, and
+/// unless `strict` a tab or the first of two blanks (a single space
+/// between other bytes stays as it is). Each search's answer is kept
+/// until the scan passes it, so the input is searched once.
+struct Special<'b> {
+    bytes: &'b [u8],
+    strict: bool,
+    /// The next `\r` (or tab) at or after the last asked position.
+    cr_tab: usize,
+    /// The next two spaces at or after the last asked position.
+    spaces: usize,
+}
+
+impl<'b> Special<'b> {
+    fn new(bytes: &'b [u8], strict: bool) -> Self {
+        Special {
+            bytes,
+            strict,
+            cr_tab: 0,
+            spaces: 0,
+        }
+    }
+
+    /// The first position at or after `i` whose byte may change (or the
+    /// end).
+    fn next(&mut self, i: usize) -> usize {
+        let b = self.bytes;
+        let find = |pos: usize, f: &dyn Fn(&[u8]) -> Option<usize>| {
+            f(&b[pos..]).map_or(b.len(), |k| pos + k)
+        };
+        if self.cr_tab < i {
+            self.cr_tab = if self.strict {
+                find(i, &|h| memchr::memchr(b'\r', h))
+            } else {
+                find(i, &|h| memchr::memchr2(b'\r', b'\t', h))
+            };
+        }
+        if self.strict {
+            return self.cr_tab;
+        }
+        if self.spaces < i {
+            self.spaces = find(i, &|h| memchr::memmem::find(h, b"  "));
+        }
+        let mut at = self.cr_tab.min(self.spaces);
+        // A space before a tab starts the blank run the tab is in.
+        if at > i && at < b.len() && b[at] == b'\t' && b[at - 1] == b' ' {
+            at -= 1;
+        }
+        at
     }
 }
 
@@ -142,8 +190,16 @@ mod tests {
     #[test]
     fn offsets_map_back_across_checkpoints() {
         // Compare with a per-byte replay over inputs longer than STEP.
-        let orig = "ab  \t c\r\nd \r\n\r\n".repeat(40);
-        for strict in [false, true] {
+        let pieces = [
+            "ab  \t c\r\nd \r\n\r\n",
+            "a b \tc\t d \r e\r\r\n \r\n",
+            " x\ty  z \n\t\t \n",
+        ];
+        for (orig, strict) in pieces
+            .iter()
+            .map(|p| p.repeat(40))
+            .flat_map(|o| [(o.clone(), false), (o, true)])
+        {
             let c = Canon::new(&orig, strict);
             let mut expect = Vec::new();
             let b = orig.as_bytes();
@@ -152,7 +208,12 @@ mod tests {
                 expect.push(i);
                 i = next(b, i, strict);
             }
-            assert_eq!(expect.len(), c.text.len());
+            let blank = |x: u8| !strict && (x == b' ' || x == b'\t');
+            let want: Vec<u8> = expect
+                .iter()
+                .map(|&i| if blank(b[i]) { b' ' } else { b[i] })
+                .collect();
+            assert_eq!(c.text.as_bytes(), want, "{orig:?}");
             for (k, e) in expect.iter().enumerate() {
                 assert_eq!(c.orig(k), *e, "offset {k}");
             }
