@@ -122,7 +122,7 @@ pub fn run(args: FileCheckArgs) -> u8 {
         return 0;
     }
     if parsed.opts.dump_input == DumpInput::Help {
-        stdout_raw(filecheck::dump_input_help());
+        stdout_raw(&filecheck::dump_input_help(parsed.opts.color));
         return 0;
     }
     let Some(check_file) = parsed.check_file else {

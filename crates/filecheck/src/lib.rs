@@ -634,9 +634,10 @@ fn global_defines(defines: &[String]) -> Result<(numeric::VarTable, pattern::Var
     Ok((table, vars))
 }
 
-/// Explains the input dump format (`--dump-input=help`).
-pub fn dump_input_help() -> &'static str {
-    llvm::DUMP_HELP
+/// Explains the input dump format (`--dump-input=help`), coloured as
+/// LLVM's with `color` (`-color`).
+pub fn dump_input_help(color: bool) -> String {
+    llvm::dump_help(color)
 }
 
 #[cfg(test)]

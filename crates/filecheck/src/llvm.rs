@@ -60,6 +60,38 @@ Input dump annotation format:
   - colors success, error, fuzzy match, discarded match, unmatched input
 ";
 
+/// [`DUMP_HELP`] as LLVM prints it: with `color`, each annotation's label
+/// in bold and the colour names in their colours.
+pub(crate) fn dump_help(color: bool) -> String {
+    if !color {
+        return DUMP_HELP.to_string();
+    }
+    let mut out = String::with_capacity(DUMP_HELP.len() + 256);
+    let mut annotations = false;
+    for line in DUMP_HELP.lines() {
+        if line == "Input dump annotation format:" {
+            annotations = true;
+        }
+        match line.strip_prefix("  - ") {
+            Some("colors success, error, fuzzy match, discarded match, unmatched input") => {
+                out.push_str(
+                    "  - colors \x1b[0;1;32msuccess\x1b[0m, \x1b[0;1;31merror\x1b[0m, \
+                     \x1b[0;1;35mfuzzy match\x1b[0m, \x1b[0;1;36mdiscarded match\x1b[0m, \
+                     \x1b[0;1;46munmatched input\x1b[0m",
+                );
+            }
+            Some(item) if annotations => {
+                let end = item.find(' ').unwrap_or(item.len());
+                let (label, rest) = item.split_at(end);
+                let _ = write!(out, "  - \x1b[1m{label}\x1b[0m{rest}");
+            }
+            _ => out.push_str(line),
+        }
+        out.push('\n');
+    }
+    out
+}
+
 /// The check-file errors LLVM prints with `SourceMgr::PrintMessage`
 /// directly (no blank line after them), by how their message starts.
 const PRINTED_DIRECTLY: [&str; 15] = [
@@ -1170,6 +1202,35 @@ fn edit_distance(a: &[u8], b: &[u8], limit: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `-color -dump-input=help` as FileCheck-19 prints it: the labels of
+    /// the annotation list in bold (not the options above it), the colour
+    /// names in their colours, and the text otherwise unchanged.
+    #[test]
+    fn dump_help_in_colour_is_llvms() {
+        assert_eq!(dump_help(false), DUMP_HELP);
+        let coloured = dump_help(true);
+        assert!(coloured.contains("\n  - \x1b[1mL:\x1b[0m     labels line number L"));
+        assert!(coloured.contains("\n  - \x1b[1mT:L'N\x1b[0m  labels the Nth"));
+        assert!(coloured.contains("\n  - \x1b[1m...\x1b[0m    indicates elided"));
+        assert!(coloured.contains("\n  - -dump-input=<value> enables"));
+        assert!(coloured.ends_with(
+            "  - colors \x1b[0;1;32msuccess\x1b[0m, \x1b[0;1;31merror\x1b[0m, \
+             \x1b[0;1;35mfuzzy match\x1b[0m, \x1b[0;1;36mdiscarded match\x1b[0m, \
+             \x1b[0;1;46munmatched input\x1b[0m\n"
+        ));
+        let plain = coloured.replace("\x1b[1m", "").replace("\x1b[0m", "");
+        let plain = [
+            "\x1b[0;1;32m",
+            "\x1b[0;1;31m",
+            "\x1b[0;1;35m",
+            "\x1b[0;1;36m",
+            "\x1b[0;1;46m",
+        ]
+        .iter()
+        .fold(plain, |t, code| t.replace(code, ""));
+        assert_eq!(plain, DUMP_HELP);
+    }
 
     #[test]
     fn quoted_lines_expand_tabs_and_mark_ranges() {

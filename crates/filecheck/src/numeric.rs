@@ -259,8 +259,10 @@ struct P<'a> {
     table: &'a VarTable,
     /// Variables defined earlier in the same directive.
     same_line: &'a [String],
-    /// The implied format and the variable it came from.
-    implied: Option<(Format, String)>,
+    /// The implicit format of the operand or expression parsed last
+    /// (LLVM's `getImplicitFormat`: a variable's, or its operands' where
+    /// they agree; a literal has none).
+    implied: Option<Format>,
     conflict: Option<BlockError>,
     /// Operands parsed so far (bounded, so that evaluation and dropping
     /// the tree cannot exhaust the stack).
@@ -317,13 +319,19 @@ impl P<'_> {
     }
 
     fn expr(&mut self) -> Result<Expr, BlockError> {
+        self.ws();
+        let start = self.pos;
         let mut lhs = self.operand()?;
+        let mut lhs_end = self.pos;
+        let mut format = self.implied;
         loop {
             self.ws();
             let Some(c) = self.rest().chars().next() else {
+                self.implied = format;
                 return Ok(lhs);
             };
             if c == ')' || c == ',' {
+                self.implied = format;
                 return Ok(lhs);
             }
             let op = match c {
@@ -336,8 +344,43 @@ impl P<'_> {
             if self.rest().is_empty() {
                 return self.err(self.pos, "missing operand in expression");
             }
+            let rhs_start = self.pos;
             let rhs = self.operand()?;
+            format = self.join(
+                start,
+                (start..lhs_end, format),
+                (rhs_start..self.pos, self.implied),
+            );
+            lhs_end = self.pos;
             lhs = Expr::Bin(op, Box::new(lhs), Box::new(rhs));
+        }
+    }
+
+    /// The implicit format of a binary operation whose text starts at
+    /// `at`, from its operands' (text, format): LLVM's rule, and its error,
+    /// located at the operation and naming both operands, when they differ.
+    fn join(
+        &mut self,
+        at: usize,
+        (lhs, f): (std::ops::Range<usize>, Option<Format>),
+        (rhs, g): (std::ops::Range<usize>, Option<Format>),
+    ) -> Option<Format> {
+        match (f, g) {
+            (Some(f), Some(g)) if f != g => {
+                if self.conflict.is_none() {
+                    let (l, r) = (self.s[lhs].trim_end(), self.s[rhs].trim_end());
+                    self.conflict = Some((
+                        at,
+                        format!(
+                            "implicit format conflict between '{l}' ({f}) and '{r}' ({g}), \
+                             need an explicit format specifier"
+                        ),
+                    ));
+                }
+                Some(f)
+            }
+            (Some(f), _) => Some(f),
+            (None, g) => g,
         }
     }
 
@@ -370,6 +413,7 @@ impl P<'_> {
                 return self.err(start, format!("invalid pseudo numeric variable '@{name}'"));
             }
             self.pos += 1 + n;
+            self.implied = None;
             return Ok(Expr::Lit(Num::from(self.line)));
         }
         if let Some((at, name)) = self.name() {
@@ -387,9 +431,10 @@ impl P<'_> {
                     ),
                 );
             }
-            if let Some(VarKind::Num(Some(f))) = self.table.get(&name) {
-                self.imply(*f, &name, at);
-            }
+            self.implied = match self.table.get(&name) {
+                Some(VarKind::Num(Some(f))) => Some(*f),
+                _ => None,
+            };
             return Ok(Expr::Var(name));
         }
         // A literal: decimal or 0x hex, optionally negative.
@@ -433,6 +478,7 @@ impl P<'_> {
         };
         let v = if neg { -v } else { v };
         self.pos += usize::from(neg) + digits_at + n;
+        self.implied = None;
         Ok(Expr::Lit(v))
     }
 
@@ -449,10 +495,14 @@ impl P<'_> {
         self.pos += 1; // '('
         self.nest(at)?;
         let mut args = Vec::new();
+        let mut formats = Vec::new();
         self.ws();
         if !self.rest().starts_with(')') {
             loop {
+                self.ws();
+                let arg_start = self.pos;
                 args.push(self.expr()?);
+                formats.push((arg_start..self.pos, self.implied));
                 self.ws();
                 if self.rest().starts_with(',') {
                     self.pos += 1;
@@ -475,6 +525,9 @@ impl P<'_> {
                 ),
             );
         }
+        let g = formats.pop().expect("two");
+        let f = formats.pop().expect("two");
+        self.implied = self.join(at, f, g);
         let b = args.pop().expect("two");
         let a = args.pop().expect("two");
         Ok(Expr::Bin(op, Box::new(a), Box::new(b)))
@@ -489,22 +542,6 @@ impl P<'_> {
             );
         }
         Ok(())
-    }
-
-    fn imply(&mut self, f: Format, name: &str, at: usize) {
-        match &self.implied {
-            None => self.implied = Some((f, name.to_string())),
-            Some((g, other)) if *g != f && self.conflict.is_none() => {
-                self.conflict = Some((
-                    at,
-                    format!(
-                        "implicit format conflict between '{other}' ({g}) and '{name}' ({f}), \
-                         need an explicit format specifier"
-                    ),
-                ));
-            }
-            Some(_) => {}
-        }
     }
 }
 
@@ -547,7 +584,8 @@ fn parse_format(spec: &str) -> Result<Format, (usize, String)> {
         _ => return bad(spec.len() - s.len()),
     };
     if alt && !matches!(radix, Radix::HexLower | Radix::HexUpper) {
-        return Err((0, "alternate form only supported for hex values".into()));
+        // At the `#`, as LLVM locates it.
+        return Err((1, "alternate form only supported for hex values".into()));
     }
     Ok(Format {
         radix,
@@ -655,7 +693,7 @@ pub(crate) fn parse_block(
         return Err(c);
     }
     let format = explicit
-        .or(p.implied.map(|(f, _)| f))
+        .or(expr.as_ref().and(p.implied))
         .unwrap_or(Format::UNSIGNED);
     Ok(Block { def, expr, format })
 }
@@ -698,6 +736,13 @@ mod tests {
         assert_eq!(
             parse_format("%#x").unwrap().print(&Num::from(255)).unwrap(),
             "0xff"
+        );
+        assert_eq!(
+            parse_format("%#u").unwrap_err(),
+            (
+                1,
+                "alternate form only supported for hex values".to_string()
+            )
         );
         // Any size, as LLVM 17 and later.
         assert_eq!(
@@ -780,6 +825,24 @@ mod tests {
         assert_eq!(
             err("H+D"),
             "implicit format conflict between 'H' (%x) and 'D' (%d), need an explicit format specifier"
+        );
+        // As LLVM: at the operation's start, naming its operands' text.
+        assert_eq!(
+            block(" H + H2 + D").unwrap_err(),
+            (
+                1,
+                "implicit format conflict between 'H + H2' (%x) and 'D' (%d), need an explicit format specifier"
+                    .to_string()
+            )
+        );
+        assert_eq!(block("1 + H + 2").unwrap().format.to_string(), "%x");
+        assert_eq!(
+            block("1 + add(H, D)").unwrap_err(),
+            (
+                4,
+                "implicit format conflict between 'H' (%x) and 'D' (%d), need an explicit format specifier"
+                    .to_string()
+            )
         );
         assert_eq!(err("N*2"), "unsupported operation '*'");
         assert_eq!(err("N-"), "missing operand in expression");
