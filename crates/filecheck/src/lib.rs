@@ -701,6 +701,31 @@ mod tests {
         assert!(f.report().contains(" 2:  baz qux \n"), "{}", f.report());
     }
 
+    /// `-vv` reports every match a CHECK-DAG search discards, as LLVM 19:
+    /// an identical pattern searches from the group start again (LLVM's
+    /// `dump-input/annotations.txt`, "DAG1L").
+    #[test]
+    fn very_verbose_dumps_every_discarded_dag_match() {
+        let checks =
+            "CHECK-DAG: def\nCHECK-DAG: bc\nCHECK-DAG: abc\nCHECK-DAG: de\nCHECK-DAG: def\n";
+        let o = FileCheckOptions {
+            verbose: 2,
+            ..FileCheckOptions::default()
+        };
+        let f = run(checks, "abc def abc def\n", &o).unwrap_err();
+        let dump = f.report().split("<<<<<<\n").nth(1).expect("a dump");
+        let discards: Vec<&str> = dump.lines().filter(|l| l.starts_with("dag:5")).collect();
+        assert_eq!(
+            discards,
+            [
+                "dag:5'0         !~~          discard: overlaps earlier match",
+                "dag:5'1                 !~~  discard: overlaps earlier match",
+                "dag:5'2                   X~ error: no match found",
+            ],
+            "{dump}"
+        );
+    }
+
     #[test]
     fn check_file_errors_are_located() {
         let o = FileCheckOptions::default();

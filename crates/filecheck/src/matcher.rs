@@ -416,7 +416,9 @@ impl<'a> Matcher<'a> {
         // (one range at a time); every occurrence before the last match's
         // end overlaps the ranges it skipped or that match. Starting there
         // gives the same match without skipping them again, which made
-        // n identical CHECK-DAG lines cost n^2.
+        // n identical CHECK-DAG lines cost n^2. Under `-vv` every discarded
+        // match is reported, as LLVM does, so each search starts at the
+        // group start.
         let mut resume: HashMap<&'a str, usize> = HashMap::new();
         let n = cs.dag_nots.len();
         for (idx, d) in cs.dag_nots.iter().enumerate() {
@@ -424,7 +426,10 @@ impl<'a> Matcher<'a> {
                 nots.push(d);
                 continue;
             }
-            let literal = d.pat.literal().filter(|_| !self.allow_dag_overlap);
+            let literal = d
+                .pat
+                .literal()
+                .filter(|_| !self.allow_dag_overlap && !self.very_verbose);
             let mut pos = literal
                 .and_then(|l| resume.get(l).copied())
                 .map_or(start_pos, |p| p.max(start_pos));
