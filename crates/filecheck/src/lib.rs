@@ -726,6 +726,38 @@ mod tests {
         );
     }
 
+    /// `-v` with colours: input text no expected pattern matched is on
+    /// LLVM's cyan background, byte for byte as FileCheck-19 prints it.
+    #[test]
+    fn verbose_colour_dump_highlights_unmatched_input() {
+        let o = FileCheckOptions {
+            verbose: 1,
+            color: true,
+            ..FileCheckOptions::default()
+        };
+        let checks = "CHECK: hello\nCHECK: world\nCHECK: nope\n";
+        let f = run(checks, "hello there\nworld\n", &o).unwrap_err();
+        let report = f.report();
+        assert!(
+            report.contains(": \x1b[0m\x1b[1m\x1b[0;1;46m\x1b[0mhello\x1b[0;1;46m there \x1b[0m\n"),
+            "{report:?}"
+        );
+        assert!(
+            report.contains(": \x1b[0m\x1b[1m\x1b[0;1;46m\x1b[0mworld\x1b[0;1;46m \x1b[0m\n"),
+            "{report:?}"
+        );
+        // LLVM's colours leave one `\x1b[1m\x1b[0m` after `<<<<<<`, not one
+        // per line.
+        assert_eq!(report.matches("\x1b[1m\x1b[0m").count(), 1, "{report:?}");
+        // Without `-v`, no highlight.
+        let o = FileCheckOptions {
+            color: true,
+            ..FileCheckOptions::default()
+        };
+        let f = run(checks, "hello there\nworld\n", &o).unwrap_err();
+        assert!(!f.report().contains("\x1b[0;1;46m"));
+    }
+
     #[test]
     fn check_file_errors_are_located() {
         let o = FileCheckOptions::default();

@@ -112,6 +112,9 @@ const PRINTED_DIRECTLY: [&str; 15] = [
     "found '",
 ];
 
+/// LLVM's colour for input text no expected pattern matched (`-v`).
+const UNMATCHED: &str = "\x1b[0;1;46m";
+
 /// LLVM's tab stop in quoted lines.
 const TAB_STOP: usize = 8;
 
@@ -766,6 +769,7 @@ impl Llvm<'_> {
                 note,
                 filters_as_error,
                 color: d.ty.color(),
+                found_and_expected: d.ty == MatchType::FoundAndExpected,
             };
             anns.push(first);
             if sl != el {
@@ -784,6 +788,7 @@ impl Llvm<'_> {
                         note: String::new(),
                         filters_as_error,
                         color: d.ty.color(),
+                        found_and_expected: d.ty == MatchType::FoundAndExpected,
                     });
                 }
             }
@@ -798,6 +803,10 @@ impl Llvm<'_> {
             "\nInput file: {}\nCheck file: {}\n\n-dump-input=help explains the following input dump.\n\nInput was:\n<<<<<<\n",
             self.input.name, self.check.name
         );
+        if self.color {
+            // What LLVM's colours leave after the `<<<<<<` line, once.
+            out.push_str("\x1b[1m\x1b[0m");
+        }
         let mut line_count = memchr::memchr_iter(b'\n', text).count();
         if text.last().is_some_and(|&b| b != b'\n') {
             line_count += 1;
@@ -826,10 +835,7 @@ impl Llvm<'_> {
             }
             let o = if elide { &mut elided } else { &mut out };
             if color {
-                let _ = write!(
-                    o,
-                    "\x1b[1m\x1b[0m\x1b[0;1;30m{line:>label_w$}: \x1b[0m\x1b[1m"
-                );
+                let _ = write!(o, "\x1b[0;1;30m{line:>label_w$}: \x1b[0m\x1b[1m");
             } else {
                 let _ = write!(o, "{line:>label_w$}: ");
             }
@@ -840,7 +846,33 @@ impl Llvm<'_> {
                 Some((b'\n', b)) => (b, true),
                 _ => (body, false),
             };
-            o.push_str(&String::from_utf8_lossy(body));
+            if color && self.verbose > 0 {
+                // LLVM's highlight (`-v` with colours): the text no
+                // expected pattern matched, on a cyan background.
+                let matched: Vec<(usize, usize)> = anns[a..]
+                    .iter()
+                    .take_while(|ann| ann.line == line)
+                    .filter(|ann| ann.found_and_expected)
+                    .map(|ann| (ann.start_col, ann.end_col.max(ann.start_col + 1)))
+                    .collect();
+                let in_match = |col: usize| matched.iter().any(|&(s, e)| s <= col && col < e);
+                o.push_str(UNMATCHED);
+                let mut was_in_match = false;
+                let mut run = 0;
+                let columns = body.len() + usize::from(newline);
+                for col in 1..=columns {
+                    let now = in_match(col);
+                    if now != was_in_match {
+                        o.push_str(&String::from_utf8_lossy(&body[run..col - 1]));
+                        run = col - 1;
+                        o.push_str(if now { "\x1b[0m" } else { UNMATCHED });
+                        was_in_match = now;
+                    }
+                }
+                o.push_str(&String::from_utf8_lossy(&body[run..]));
+            } else {
+                o.push_str(&String::from_utf8_lossy(body));
+            }
             if newline {
                 o.push(' ');
             }
@@ -920,6 +952,9 @@ struct Annotation {
     note: String,
     filters_as_error: bool,
     color: &'static str,
+    /// LLVM's `FoundAndExpectedMatch`: the match (or a note on it) of an
+    /// expected pattern, left unhighlighted under `-v`.
+    found_and_expected: bool,
 }
 
 /// LLVM's vertical ellipsis, or the elided lines themselves when they are
