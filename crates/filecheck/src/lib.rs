@@ -779,6 +779,16 @@ mod tests {
             f.errors[0].to_string(),
             "error: no check strings found with prefix 'CHECK:'"
         );
+        // LLVM prints this one plain even with colours.
+        let coloured = FileCheckOptions {
+            color: true,
+            ..o.clone()
+        };
+        let f = run("nothing\n", "a\n", &coloured).unwrap_err();
+        assert_eq!(
+            f.report(),
+            "error: no check strings found with prefix 'CHECK:'\n"
+        );
     }
 
     #[test]

@@ -448,6 +448,10 @@ impl Llvm<'_> {
                     out.push('\n');
                 }
             }
+            // LLVM writes this one to `errs()` as plain text, in any colour mode.
+            None if e.message.starts_with("no check strings found") => {
+                unlocated(&mut out, false, &e.message)
+            }
             None => unlocated(&mut out, self.color, &e.message),
         }
         out
