@@ -989,6 +989,24 @@ mod tests {
         let n = "<stdin>:1:7: note: captured var \"N\"\nx=foo 42\n      ^~\n";
         assert!(r.contains(&format!("{foo}{n}")), "{r}");
         assert!(!r.contains("discarded"), "{r}");
+        // A variable defined twice in one pattern: one note, at the last.
+        let out = check_detailed(
+            "CHECK: [[#N:]] [[#N:]]\n",
+            "t.check",
+            "1 2\n",
+            "<stdin>",
+            &o(1),
+        );
+        assert_eq!(
+            out.remarks.matches("captured var").count(),
+            1,
+            "{}",
+            out.remarks
+        );
+        assert!(
+            out.remarks
+                .contains("<stdin>:1:3: note: captured var \"N\"")
+        );
         let out = check_detailed(check, "t.check", input, "<stdin>", &o(2));
         let r = &out.remarks;
         let discarded = "<stdin>:2:4: note: found here\nabcdef\n   ^~~\n\

@@ -638,10 +638,25 @@ impl Llvm<'_> {
             let note = format!("with \"{}\" equal to \"{}\"", escaped(from), escaped(value));
             (note, ev.start..ev.start, None)
         });
-        let captured = ev.captures.iter().map(|(name, range)| {
-            let note = format!("captured var \"{name}\"");
-            (note, range.clone(), Some(range.clone()))
-        });
+        // A variable defined twice in one pattern is noted once, at its
+        // last definition (LLVM keeps its definitions in a map by name).
+        let mut seen = std::collections::HashSet::new();
+        let mut last: Vec<bool> = ev
+            .captures
+            .iter()
+            .rev()
+            .map(|(name, _)| seen.insert(name))
+            .collect();
+        last.reverse();
+        let captured = ev
+            .captures
+            .iter()
+            .zip(last)
+            .filter(|&(_, is_last)| is_last)
+            .map(|((name, range), _)| {
+                let note = format!("captured var \"{name}\"");
+                (note, range.clone(), Some(range.clone()))
+            });
         for (note, range, shown) in substituted.chain(captured) {
             if print {
                 self.at_input(out, range.start, Kind::Note, &note, shown);
