@@ -157,6 +157,13 @@ where
     T: Into<std::ffi::OsString> + Clone,
 {
     let args: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
+    // `pfir filecheck` parses its arguments as LLVM's FileCheck does, `--`
+    // included (clap would take the first `--` itself).
+    if args.get(1).is_some_and(|a| a == "filecheck") {
+        return filecheck::run(filecheck::FileCheckArgs {
+            args: args[2..].to_vec(),
+        });
+    }
     let cli = match parse(&args) {
         Ok(cli) => cli,
         Err(e) => {

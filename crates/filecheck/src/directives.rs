@@ -276,10 +276,12 @@ fn classify_count(prefix: &str, num: &str) -> Kind {
         )
     };
     let at = 7 + digits;
-    let Ok(count) = num[..digits].parse::<u32>() else {
+    // LLVM reads a 64-bit count (failing at its start), then refuses 0
+    // and counts past `i32::MAX` after it.
+    let Ok(count) = num[..digits].parse::<u64>() else {
         return bad(7);
     };
-    if count == 0 || count > i32::MAX as u32 {
+    if count == 0 || count > i32::MAX as u64 {
         return bad(at);
     }
     let tail = &num[digits..];
@@ -720,6 +722,9 @@ mod tests {
                 "invalid count in -COUNT specification on prefix 'CHECK'".into()
             )
         );
+        // Past i32::MAX but within 64 bits: after the digits, as LLVM.
+        assert_eq!(err_at("CHECK-COUNT-99999999999: a\n").0, 23);
+        assert_eq!(err_at("CHECK-COUNT-99999999999999999999: a\n").0, 12);
         assert_eq!(
             err_at("CHECK-LABEL: [[X:a]]\n"),
             (

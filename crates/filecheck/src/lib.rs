@@ -779,6 +779,12 @@ mod tests {
             f.errors[0].to_string(),
             "error: no check strings found with prefix 'CHECK:'"
         );
+        // At the `:` after the name, as LLVM.
+        let f = run("CHECK: [[#N:]]\nCHECK: [[#%X,N:]]\n", "1\n1\n", &o).unwrap_err();
+        assert_eq!(
+            f.errors[0].to_string(),
+            "t.check:2:15: error: format different from previous variable definition"
+        );
         // LLVM prints this one plain even with colours.
         let coloured = FileCheckOptions {
             color: true,

@@ -127,6 +127,18 @@ impl Format {
     }
 }
 
+impl Format {
+    /// The conversion alone (`%x`), as LLVM names a format in messages.
+    fn conversion(&self) -> &'static str {
+        match self.radix {
+            Radix::Unsigned => "%u",
+            Radix::Signed => "%d",
+            Radix::HexLower => "%x",
+            Radix::HexUpper => "%X",
+        }
+    }
+}
+
 impl fmt::Display for Format {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("%")?;
@@ -369,6 +381,7 @@ impl P<'_> {
             (Some(f), Some(g)) if f != g => {
                 if self.conflict.is_none() {
                     let (l, r) = (self.s[lhs].trim_end(), self.s[rhs].trim_end());
+                    let (f, g) = (f.conversion(), g.conversion());
                     self.conflict = Some((
                         at,
                         format!(
@@ -500,6 +513,12 @@ impl P<'_> {
         if !self.rest().starts_with(')') {
             loop {
                 self.ws();
+                // An empty argument (`add(,1)`, `add(1,)`): LLVM's message.
+                if self.rest().starts_with(',')
+                    || (!args.is_empty() && self.rest().starts_with(')'))
+                {
+                    return self.err(self.pos, "missing argument");
+                }
                 let arg_start = self.pos;
                 args.push(self.expr()?);
                 formats.push((arg_start..self.pos, self.implied));
@@ -836,6 +855,20 @@ mod tests {
             )
         );
         assert_eq!(block("1 + H + 2").unwrap().format.to_string(), "%x");
+        // Formats are named by their conversion, precision aside (LLVM).
+        let mut t = VarTable::new();
+        t.insert(
+            "A".into(),
+            VarKind::Num(Some(parse_format("%.2x").unwrap())),
+        );
+        t.insert(
+            "B".into(),
+            VarKind::Num(Some(parse_format("%.3x").unwrap())),
+        );
+        assert_eq!(
+            parse_block("A + B", 1, &t, &[]).unwrap_err().1,
+            "implicit format conflict between 'A' (%x) and 'B' (%x), need an explicit format specifier"
+        );
         assert_eq!(
             block("1 + add(H, D)").unwrap_err(),
             (
@@ -853,6 +886,14 @@ mod tests {
             "function 'add' takes 2 arguments but 1 given"
         );
         assert_eq!(err("add(1,2"), "missing ')' at end of call expression");
+        assert_eq!(
+            block("add(1, )").unwrap_err(),
+            (7, "missing argument".to_string())
+        );
+        assert_eq!(
+            block("add(,1)").unwrap_err(),
+            (4, "missing argument".to_string())
+        );
         assert_eq!(
             err("@LINE:"),
             "definition of pseudo numeric variable unsupported"

@@ -483,7 +483,8 @@ fn parse_blocks(
         }
         if let Some(inner) = rest.strip_prefix("[[") {
             let end = find_var_end(inner).map_err(|(o, m)| PatternError {
-                offset: pos + 2 + o,
+                // LLVM points at the `[[` of a block it finds no end for.
+                offset: if m == NO_BLOCK_END { pos } else { pos + 2 + o },
                 message: m,
             })?;
             let block = &inner[..end];
@@ -1322,8 +1323,9 @@ impl Block<'_> {
         let mut i = usize::from(pseudo || bytes.first() == Some(&b'$'));
         match block {
             "" => return err(0, "empty variable name"),
-            "@" => return err(0, "empty pseudo variable name"),
-            "$" => return err(0, "empty global variable name"),
+            // After the sigil, as LLVM.
+            "@" => return err(1, "empty pseudo variable name"),
+            "$" => return err(1, "empty global variable name"),
             _ => {}
         }
         if !bytes
@@ -1453,8 +1455,10 @@ impl Block<'_> {
                 });
             }
             Some(VarKind::Num(Some(f))) if *f != b.format => {
+                // At the `:` after the name, where LLVM's parser stands.
+                let colon = text[at..].find(':').map_or(at, |c| at + c);
                 return Err(PatternError {
-                    offset: off + at,
+                    offset: off + colon,
                     message: "format different from previous variable definition".into(),
                 });
             }
@@ -1616,8 +1620,11 @@ fn find_var_end(s: &str) -> Result<usize, (usize, String)> {
         }
         i += 1;
     }
-    Err((0, "Invalid substitution block, no ]] found".into()))
+    Err((0, NO_BLOCK_END.into()))
 }
+
+/// LLVM's error for a `[[` with no `]]`.
+const NO_BLOCK_END: &str = "Invalid substitution block, no ]] found";
 
 const POSIX_CLASSES: [&str; 12] = [
     "alnum", "alpha", "blank", "cntrl", "digit", "graph", "lower", "print", "punct", "space",
@@ -2376,6 +2383,8 @@ mod tests {
                 .unwrap_err()
         };
         assert_eq!(e("a {{b").offset, 2);
+        // At the `[[` of an unclosed block, as LLVM.
+        assert_eq!(e("a [[X").offset, 2);
         assert_eq!(
             e("a [[X").message,
             "Invalid substitution block, no ]] found"
@@ -2413,6 +2422,7 @@ mod tests {
             "Can't back-reference more than 9 variables"
         );
         assert_eq!(e("b[[@]]").message, "empty pseudo variable name");
+        assert_eq!(e("b[[@]]").offset, 4);
         assert_eq!(e("c[[$]]").message, "empty global variable name");
         assert_eq!(
             e("  ").message,

@@ -98,7 +98,10 @@ impl<'a> Context<'a> {
     pub fn unlocated(&self, kind: FailureKind, message: String) -> FileCheckFailure {
         let report = if self.llvm {
             let mut out = String::new();
-            super::llvm::unlocated(&mut out, self.color, &message);
+            // LLVM writes its errors about options and prefixes to `errs()`
+            // as plain text, in any colour mode.
+            let color = self.color && kind != FailureKind::Usage;
+            super::llvm::unlocated(&mut out, color, &message);
             out
         } else {
             let files = self.files();
