@@ -488,30 +488,44 @@ mod tests {
         );
     }
 
-    /// A cancel (a newer save) from another thread stops them too.
+    /// The cancel that [`read_command_raising_the_cancel`] raises.
+    static RAISED_WHILE_RUNNING: std::sync::LazyLock<Arc<AtomicBool>> =
+        std::sync::LazyLock::new(Arc::default);
+    static READINGS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+    /// Reads the command as the server does, and raises the run's cancel
+    /// at its second reading: the first is the trust check before the RUN
+    /// line runs, the second the `pfir opt` producer's, inside the running
+    /// pipeline (a newer save arriving then).
+    fn read_command_raising_the_cancel(argv: &[String]) -> super::super::commands::PfirCommand {
+        if READINGS.fetch_add(1, Ordering::SeqCst) == 1 {
+            RAISED_WHILE_RUNNING.store(true, Ordering::SeqCst);
+        }
+        crate::cli::lsp::read_command(argv)
+    }
+
+    /// A cancel (a newer save, `didClose`, `shutdown`) raised while the
+    /// pipeline runs stops its in-process stages too, and the RUN line
+    /// says so.
     #[test]
     fn in_process_stages_stop_when_the_run_is_cancelled() {
         let text = hostile_document(10_000);
         let dir = tempfile::tempdir().unwrap();
         let source = dir.path().join("t.pfir");
-        let flag = Arc::new(AtomicBool::new(false));
-        let setter = {
-            let flag = flag.clone();
-            std::thread::spawn(move || {
-                // Once the stages run (they would run for minutes).
-                std::thread::sleep(Duration::from_secs(1));
-                flag.store(true, Ordering::SeqCst);
-            })
+        let policy = RunPolicy {
+            read_command: read_command_raising_the_cancel,
+            ..policy(
+                Duration::from_secs(3600),
+                Some(RAISED_WHILE_RUNNING.clone()),
+            )
         };
-        let report = run_tests(
-            &text,
-            &source,
-            1,
-            &policy(Duration::from_secs(3600), Some(flag)),
-        );
-        setter.join().unwrap();
+        let report = run_tests(&text, &source, 1, &policy);
         assert_eq!(report.problems.len(), 1, "{:?}", report.problems);
-        assert!(report.problems[0].message.ends_with("was cancelled"));
+        assert!(
+            report.problems[0].message.ends_with("was cancelled"),
+            "{}",
+            report.problems[0].message
+        );
     }
 
     /// The lines of a failing command's standard error are the editor's

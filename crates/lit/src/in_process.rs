@@ -400,6 +400,10 @@ mod tests {
     /// they were programs of its own; it counts the stages it started.
     #[derive(Debug, Default)]
     struct Toy {
+        /// Raised by `spin` after its 50th checkpoint: the run's cancel
+        /// arriving while a stage runs (as the language server's newer
+        /// save does).
+        raise_while_spinning: Option<Arc<std::sync::atomic::AtomicBool>>,
         started: std::sync::atomic::AtomicUsize,
         /// Stages running now (a guard of each stage counts it).
         running: Arc<std::sync::atomic::AtomicUsize>,
@@ -448,11 +452,17 @@ mod tests {
                 }
                 "spin" => {
                     let held = vec![1u8; 16 << 20];
-                    loop {
+                    for spins in 0.. {
+                        if spins == 50
+                            && let Some(flag) = &self.raise_while_spinning
+                        {
+                            flag.store(true, std::sync::atomic::Ordering::SeqCst);
+                        }
                         cancel::checkpoint();
                         std::thread::sleep(Duration::from_millis(1));
                         std::hint::black_box(&held);
                     }
+                    unreachable!("spins until stopped")
                 }
                 _ => panic!("boom"),
             }
@@ -628,20 +638,18 @@ mod tests {
         }
     }
 
-    /// A cancel from another thread (the language server's newer save)
-    /// stops the running stage; without the cancel it would never end.
+    /// A cancel raised while a stage runs (the language server's newer
+    /// save) stops it at its next checkpoint; without the cancel it would
+    /// never end.
     #[test]
-    fn a_cancel_from_another_thread_stops_the_running_stage() {
+    fn a_cancel_raised_while_a_stage_runs_stops_it() {
         let flag = Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let setter = {
-            let flag = flag.clone();
-            std::thread::spawn(move || {
-                std::thread::sleep(Duration::from_millis(50));
-                flag.store(true, std::sync::atomic::Ordering::SeqCst);
-            })
-        };
-        let r = run_with("spin", None, Some(flag), Arc::default()).unwrap();
-        setter.join().unwrap();
+        let toy = Arc::new(Toy {
+            raise_while_spinning: Some(flag.clone()),
+            ..Toy::default()
+        });
+        let r = run_with("spin", None, Some(flag), toy.clone()).unwrap();
         assert_eq!(r.stages[0].describe_status(), CANCELLED);
+        assert_eq!(toy.started.load(std::sync::atomic::Ordering::SeqCst), 1);
     }
 }
