@@ -13,35 +13,14 @@
 use fsutil::cancel::{self, Token};
 use std::time::{Duration, Instant};
 
-/// `functions` orchestration functions with loops, submits and a barrier.
-fn program(bytes: usize) -> String {
-    let mut s = String::from(
-        "func produce(out dst: tensor<[64], f32>) -> task_id {\n  return system.task_invalid()\n}\n\
-         func consume(src: tensor<[64], f32>, out dst: tensor<[64], f32>) -> task_id {\n  \
-         return system.task_invalid()\n}\n",
-    );
-    let mut i = 0;
-    while s.len() < bytes - 600 {
-        s.push_str(&format!(
-            "orchestration func orch{i}(x: tensor<[64], f32>, y: tensor<[64], f32>) -> task_id {{
-  manual \"m\" {{
-    empty = array.create(8, task_id)
-    tids = for p in parallel(8) iter(acc = empty) {{
-      r, r_tid = submit produce(x)
-      acc2 = array.update_element(acc, p, r_tid)
-      yield acc2
-    }}
-    for c in parallel(32) {{
-      s, s_tid = submit consume(x, y, deps=[tids])
-    }}
-  }}
-  return system.task_invalid()
-}}
-"
-        ));
-        i += 1;
-    }
-    s
+#[path = "../tests/common/cancel_program.rs"]
+mod cancel_program;
+
+/// As many functions of [`cancel_program::program`] as fit in `bytes`.
+fn program_within(bytes: usize) -> String {
+    let header = cancel_program::program(0).len();
+    let per_function = cancel_program::program(1).len() - header;
+    cancel_program::program((bytes - header) / per_function)
 }
 
 /// `pfir opt --passes=expand-manual-phase-fence --verify-deps`, in-process.
@@ -104,7 +83,7 @@ fn peak_rss() -> String {
 }
 
 fn main() {
-    let text = program(1 << 20);
+    let text = program_within(1 << 20);
     println!("pfir opt --verify-deps input: {} bytes", text.len());
     measure("pfir opt --verify-deps on 1 MiB", &|| {
         opt_verify_deps(&text)
