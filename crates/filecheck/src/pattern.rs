@@ -2027,11 +2027,10 @@ mod tests {
         assert_eq!(found(&p, "A.B"), (Some((0, 3)), true));
     }
 
-    /// The shapes searched without compiling the whole pattern find what
-    /// the whole regex finds: the same match and the same captures.
-    #[test]
-    fn shapes_match_as_the_whole_regex() {
-        let vars = Vars {
+    /// Values of the variables the shape and line-search tests use: text
+    /// with a regex character, an empty value, a line break, a number.
+    fn sample_vars() -> Vars {
+        Vars {
             strs: HashMap::from([
                 ("A".to_string(), "a1".to_string()),
                 ("B".to_string(), "b.2".to_string()),
@@ -2039,7 +2038,14 @@ mod tests {
                 ("N".to_string(), "x\ny".to_string()),
             ]),
             nums: HashMap::from([("K".to_string(), 7.into())]),
-        };
+        }
+    }
+
+    /// The shapes searched without compiling the whole pattern find what
+    /// the whole regex finds: the same match and the same captures.
+    #[test]
+    fn shapes_match_as_the_whole_regex() {
+        let vars = sample_vars();
         let patterns = [
             "%[[V:.*]] = op %[[A]], %[[B]] : i32",
             "%{{.*}} = op %[[A]]",
@@ -2124,15 +2130,7 @@ mod tests {
     /// give what the whole regex gives.
     #[test]
     fn line_searches_match_as_the_whole_regex() {
-        let vars = Vars {
-            strs: HashMap::from([
-                ("A".to_string(), "a1".to_string()),
-                ("B".to_string(), "b.2".to_string()),
-                ("E".to_string(), String::new()),
-                ("N".to_string(), "x\ny".to_string()),
-            ]),
-            nums: HashMap::from([("K".to_string(), 7.into())]),
-        };
+        let vars = sample_vars();
         // (pattern, searched by line)
         let patterns = [
             ("%[[V:.*]] = op {{.*}}[%[[A]], %[[B]]], %{{.*}} : i32", true),
