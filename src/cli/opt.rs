@@ -313,8 +313,8 @@ pub fn run(args: OptArgs) -> u8 {
     if let Some(offset) = bad_byte {
         return args.diagnostics.report_not_utf8(&file, offset);
     }
-    // Everything that walks the IR runs on the large-stack worker, printing
-    // included; the output is streamed, never held whole.
+    // Everything runs on this thread, printing included; the output is
+    // streamed, never held whole.
     let options = driver::OptOptions {
         split_input_file: args.split_input_file,
         keep_comments: args.keep_comments,
