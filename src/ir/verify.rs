@@ -840,8 +840,8 @@ impl<'m> Verifier<'m> {
         for &d in deps {
             self.dependency(d);
         }
-        let wanted = [Type::I64, Type::BOOL, Type::BOOL];
-        for (e, t) in options.iter().zip(&wanted) {
+        const WANTED: [Type; 3] = [Type::I64, Type::BOOL, Type::BOOL];
+        for (e, t) in options.iter().zip(&WANTED) {
             if let Some(e) = *e {
                 let et = self.expr_ty(e);
                 self.expect(TypeSite::SubmitOption, et, t);

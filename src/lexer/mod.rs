@@ -102,7 +102,7 @@ impl<'a> Iterator for Tokens<'a> {
             fsutil::cancel::checkpoint();
         }
         let mut result = self.lexer.next()?;
-        while result == Ok(Tok::Comment) {
+        while matches!(result, Ok(Tok::Comment)) {
             result = self.lexer.next()?;
         }
         let range = self.lexer.span();

@@ -109,7 +109,11 @@ impl<'a> Lowerer<'a> {
             ast::ExprKind::None => (ExprKind::None, Type::TASK_ID),
             ast::ExprKind::Dtype(s) => (ExprKind::Dtype(*s), Type::Dtype),
             ast::ExprKind::Name(name) => match self.scopes.lookup(self.text(*name)) {
-                Some(v) => (ExprKind::Var(v), self.func.var_ty(v).clone()),
+                Some(v) => {
+                    // The variable's type, already in the table (no hashing).
+                    let ty = self.func.vars[v].ty;
+                    return self.func.new_expr_of_type(ExprKind::Var(v), ty, span);
+                }
                 None => {
                     // The name as written, not the span: a parenthesized
                     // name's span holds its parentheses, which the printer
