@@ -85,8 +85,14 @@ impl Type {
                 _ => a == b,
             }
         }
-        // Equal types are of one category: the common case builds none.
-        self == expected || cat_ok(&self.category(), &expected.category())
+        // The common cases build no category: scalars of one type, arrays
+        // of one element type.
+        let same = match (self, expected) {
+            (Type::Scalar(a), Type::Scalar(b)) => a == b,
+            (Type::Array { elem: a, .. }, Type::Array { elem: b, .. }) => a == b,
+            _ => false,
+        };
+        same || cat_ok(&self.category(), &expected.category())
     }
 
     pub fn is_task_id(&self) -> bool {
