@@ -236,6 +236,64 @@ impl std::ops::Index<TypeId> for TypeTable {
 mod tests {
     use super::{Extent, ScalarType, Type, TypeTable};
 
+    /// `accepts` compares categories (spec section 6): integer widths and
+    /// array extents do not matter, element types and categories do, and
+    /// `Unknown` goes anywhere.
+    #[test]
+    fn acceptance_is_by_category() {
+        use ScalarType::{Bool, F16, F32, I32, I64, Index, TaskId};
+        let array = |elem, n| Type::Array {
+            elem,
+            extent: Extent::Const(n),
+        };
+        let tuple = |ts: &[Type]| Type::Tuple(ts.to_vec());
+        let accepted = [
+            (Type::Scalar(I32), Type::Scalar(I64)),
+            (Type::Scalar(Index), Type::Scalar(I32)),
+            (Type::Scalar(F16), Type::Scalar(F32)),
+            (Type::TASK_ID, Type::TASK_ID),
+            (array(TaskId, 4), array(TaskId, 8)),
+            (
+                array(TaskId, 4),
+                Type::Array {
+                    elem: TaskId,
+                    extent: Extent::Dynamic(None),
+                },
+            ),
+            (Type::Unknown, Type::TASK_ID),
+            (Type::BOOL, Type::Unknown),
+            (
+                tuple(&[Type::Scalar(I32), Type::TASK_ID]),
+                tuple(&[Type::Scalar(I64), Type::TASK_ID]),
+            ),
+        ];
+        for (found, expected) in &accepted {
+            assert!(
+                found.accepts(expected),
+                "{found:?} where {expected:?} is wanted"
+            );
+        }
+        let rejected = [
+            (Type::Scalar(I32), Type::Scalar(F32)),
+            (Type::Scalar(Bool), Type::Scalar(I32)),
+            (Type::TASK_ID, Type::Scalar(I64)),
+            (array(TaskId, 4), array(I32, 4)),
+            (array(TaskId, 4), Type::TASK_ID),
+            (Type::Dtype, Type::TASK_ID),
+            (
+                tuple(&[Type::TASK_ID]),
+                tuple(&[Type::TASK_ID, Type::TASK_ID]),
+            ),
+            (tuple(&[Type::BOOL]), tuple(&[Type::TASK_ID])),
+        ];
+        for (found, expected) in &rejected {
+            assert!(
+                !found.accepts(expected),
+                "{found:?} where {expected:?} is wanted"
+            );
+        }
+    }
+
     /// Equal types get one id; different ones different ids.
     #[test]
     fn types_are_stored_once() {
