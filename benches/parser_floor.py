@@ -69,7 +69,13 @@ def symbols(alternative):
 
 def recognizer(grammar):
     """`grammar` with every action replaced: the same symbols, no tree."""
-    start = grammar.index("\n// One or more `T` separated by commas")
+    # The rules follow the `extern { ... }` block (the tokens), kept as is.
+    depth, start = 0, grammar.index("\nextern {") + len("\nextern ")
+    while True:
+        depth += {"{": 1, "}": -1}.get(grammar[start], 0)
+        start += 1
+        if depth == 0:
+            break
     head, body = grammar[:start], grammar[start:]
     rules = []
     for m in RULE.finditer(body):
